@@ -1,0 +1,134 @@
+#!/usr/bin/env bash
+# Run the Mastodon.py real-client scenario against a freshly started fedblog server.
+#
+#   bash clients/mastodon-py/run.sh /path/to/fedblog-server-binary
+#
+# Creates/reuses clients/mastodon-py/.venv, starts the server on a free loopback port with a
+# throwaway data dir, creates a confirmed+approved account, runs scenario.py, stops the server.
+# Exits with scenario.py's exit code. Set KEEP_TMP=1 to keep the data dir and server log.
+set -euo pipefail
+
+if [[ $# -ne 1 ]]; then
+    echo "usage: bash $0 /path/to/fedblog-server-binary" >&2
+    exit 2
+fi
+
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+BIN_ARG="$1"
+if [[ "$BIN_ARG" != */* ]]; then
+    BIN="$(command -v -- "$BIN_ARG" || true)"
+else
+    BIN="$(cd "$(dirname -- "$BIN_ARG")" && pwd)/$(basename -- "$BIN_ARG")"
+fi
+if [[ -z "$BIN" || ! -x "$BIN" ]]; then
+    echo "run.sh: server binary '$BIN_ARG' not found or not executable" >&2
+    exit 2
+fi
+
+PYTHON="${PYTHON:-python3}"
+VENV="$HERE/.venv"
+USERNAME="alice"
+EMAIL="alice@example.com"
+PASSWORD="correct horse battery"
+
+# --- virtualenv ---------------------------------------------------------------------------
+if [[ ! -x "$VENV/bin/python" ]]; then
+    echo "run.sh: creating virtualenv $VENV"
+    "$PYTHON" -m venv "$VENV"
+fi
+"$VENV/bin/python" -m pip install --quiet --disable-pip-version-check -r "$HERE/requirements.txt"
+
+# --- temp data dir, port, server ----------------------------------------------------------
+DATA_DIR="$(mktemp -d "${TMPDIR:-/tmp}/fedblog-mastodon-py-data.XXXXXX")"
+LOG_DIR="$(mktemp -d "${TMPDIR:-/tmp}/fedblog-mastodon-py-logs.XXXXXX")"
+LOG="$LOG_DIR/server.log"
+ACCOUNTS_LOG="$LOG_DIR/accounts-create.log"
+SERVER_PID=""
+
+cleanup() {
+    local rc=$?
+    if [[ -n "$SERVER_PID" ]] && kill -0 "$SERVER_PID" 2>/dev/null; then
+        kill "$SERVER_PID" 2>/dev/null || true
+        for _ in $(seq 1 50); do
+            kill -0 "$SERVER_PID" 2>/dev/null || break
+            sleep 0.1
+        done
+        if kill -0 "$SERVER_PID" 2>/dev/null; then kill -9 "$SERVER_PID" 2>/dev/null || true; fi
+        wait "$SERVER_PID" 2>/dev/null || true
+    fi
+    if [[ "${KEEP_TMP:-0}" == "1" ]]; then
+        echo "run.sh: kept data dir $DATA_DIR and logs in $LOG_DIR"
+    else
+        rm -rf "$DATA_DIR" "$LOG_DIR"
+    fi
+    exit "$rc"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+print_log_tail() {
+    echo "----- server log (last 200 lines of $LOG) -----" >&2
+    tail -n 200 "$LOG" >&2 || true
+    echo "----- end of server log -----" >&2
+}
+
+PORT="$("$VENV/bin/python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')"
+BASE="http://127.0.0.1:$PORT"
+
+export FEDBLOG_LISTEN="127.0.0.1:$PORT"
+export FEDBLOG_DOMAIN="127.0.0.1:$PORT"
+export FEDBLOG_DATA_DIR="$DATA_DIR"
+
+echo "run.sh: starting $BIN serve on $BASE (data dir $DATA_DIR)"
+"$BIN" serve >"$LOG" 2>&1 &
+SERVER_PID=$!
+
+# --- wait for GET /api/v1/instance -> 200 (max 30 s) --------------------------------------
+ready=0
+deadline=$((SECONDS + 30))
+while ((SECONDS < deadline)); do
+    if ! kill -0 "$SERVER_PID" 2>/dev/null; then
+        echo "run.sh: server exited before becoming ready" >&2
+        print_log_tail
+        exit 1
+    fi
+    if "$VENV/bin/python" - "$BASE/api/v1/instance" <<'PY' 2>/dev/null; then
+import sys, urllib.request
+try:
+    with urllib.request.urlopen(sys.argv[1], timeout=2) as r:
+        sys.exit(0 if r.status == 200 else 1)
+except Exception:
+    sys.exit(1)
+PY
+        ready=1
+        break
+    fi
+    sleep 0.25
+done
+if [[ "$ready" != 1 ]]; then
+    echo "run.sh: server did not answer 200 on $BASE/api/v1/instance within 30 s" >&2
+    print_log_tail
+    exit 1
+fi
+echo "run.sh: server ready"
+
+# --- account ------------------------------------------------------------------------------
+if ! "$BIN" accounts create "$USERNAME" --email "$EMAIL" --password "$PASSWORD" --confirmed --approved >"$ACCOUNTS_LOG" 2>&1; then
+    echo "run.sh: '$BIN accounts create $USERNAME' failed:" >&2
+    cat "$ACCOUNTS_LOG" >&2 || true
+    print_log_tail
+    exit 1
+fi
+echo "run.sh: account $USERNAME created"
+
+# --- scenario -----------------------------------------------------------------------------
+set +e
+"$VENV/bin/python" "$HERE/scenario.py" --base-url "$BASE" --username "$USERNAME" --password "$PASSWORD"
+rc=$?
+set -e
+if [[ "$rc" != 0 ]]; then
+    echo "run.sh: scenario failed with exit code $rc" >&2
+    print_log_tail
+fi
+exit "$rc"

@@ -1,0 +1,9 @@
+//! Accounts: sign-up, e-mail confirmation, credentials and profile, lookups. <https://docs.joinmastodon.org/methods/accounts/>
+pub mod confirm_email;
+pub mod get_account;
+pub mod get_accounts;
+pub mod lookup_account;
+pub mod register_account;
+pub mod resend_confirmation;
+pub mod update_credentials;
+pub mod verify_credentials;

@@ -1,0 +1,3 @@
+//! Client applications. <https://docs.joinmastodon.org/methods/apps/>
+pub mod create_app;
+pub mod verify_app_credentials;

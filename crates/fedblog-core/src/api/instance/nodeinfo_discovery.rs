@@ -1,0 +1,23 @@
+//! `GET /.well-known/nodeinfo`: Where the NodeInfo document is. <https://nodeinfo.diaspora.software/protocol>
+
+use http::Method;
+use serde_json::json;
+
+use crate::api::{Auth, Endpoint, Json, NoParams};
+use crate::app::{App, Caller};
+use crate::error::ApiResult;
+
+/// Where the NodeInfo document is. <https://nodeinfo.diaspora.software/protocol>
+pub struct NodeinfoDiscovery;
+
+impl Endpoint for NodeinfoDiscovery {
+    const METHOD: Method = Method::GET;
+    const PATH: &'static str = "/.well-known/nodeinfo";
+    const AUTH: Auth = Auth::Public;
+    type Request = NoParams;
+    type Response = Json<serde_json::Value>;
+
+    async fn handle(app: &App, _caller: &Caller, _req: NoParams) -> ApiResult<Self::Response> {
+        Ok(Json(json!({ "links": [{ "rel": "http://nodeinfo.diaspora.software/ns/schema/2.0", "href": format!("{}/nodeinfo/2.0", app.base_url()) }] })))
+    }
+}

@@ -1,0 +1,274 @@
+//! Endpoint declarations: one file per endpoint, each naming its method, path, authentication,
+//! request and response types and handler. [`routes`] is the route table every transport serves.
+//!
+//! Paths are written once, here, in Mastodon's `:param` notation.
+
+pub mod accounts;
+pub mod apps;
+pub mod instance;
+pub mod oauth;
+pub mod statuses;
+pub mod timelines;
+
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+
+use http::{Method, StatusCode};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use crate::app::{App, Caller};
+use crate::error::{ApiError, ApiResult};
+use crate::params::Params;
+
+/// Who may call an endpoint, and with which scope (`""` = no scope needed).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Auth {
+    /// Anyone; tokens are not read.
+    Public,
+    /// Anyone; a token, if given, must be valid and carry the scope.
+    Optional(&'static str),
+    /// Any valid token, app or user, with the scope.
+    App(&'static str),
+    /// A user token with the scope, for an active (confirmed, approved, not suspended) account.
+    User(&'static str),
+    /// A user token with the scope; the account may still await confirmation or approval.
+    UserPending(&'static str),
+}
+
+/// The body of a reply.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Body {
+    /// `application/json`.
+    Json(serde_json::Value),
+    /// `text/html; charset=utf-8`.
+    Html(String),
+    /// No body.
+    Empty,
+}
+
+/// What an endpoint answers: status, extra headers and body.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Reply {
+    /// HTTP status.
+    pub status: StatusCode,
+    /// Extra headers, e.g. `Link`.
+    pub headers: Vec<(String, String)>,
+    /// Body.
+    pub body: Body,
+}
+
+/// Converts an endpoint's typed response into a reply.
+pub trait IntoReply {
+    /// The reply.
+    fn into_reply(self) -> ApiResult<Reply>;
+}
+
+/// A JSON response of type `T` with status 200.
+pub struct Json<T>(pub T);
+
+impl<T: Serialize> IntoReply for Json<T> {
+    fn into_reply(self) -> ApiResult<Reply> {
+        let value = serde_json::to_value(&self.0).map_err(|e| {
+            tracing::error!(error = %e, "serialising a response failed");
+            ApiError::internal()
+        })?;
+        Ok(Reply { status: StatusCode::OK, headers: vec![], body: Body::Json(value) })
+    }
+}
+
+/// A page of a collection with its `Link` header (absent for an empty page).
+pub struct Paged<T> {
+    /// The items, newest first.
+    pub items: Vec<T>,
+    /// The `Link` header value.
+    pub link: Option<String>,
+}
+
+impl<T: Serialize> IntoReply for Paged<T> {
+    fn into_reply(self) -> ApiResult<Reply> {
+        let mut reply = Json(self.items).into_reply()?;
+        if let Some(link) = self.link {
+            reply.headers.push(("Link".into(), link));
+        }
+        Ok(reply)
+    }
+}
+
+/// An HTML page with a status.
+pub struct Html(pub StatusCode, pub String);
+
+impl IntoReply for Html {
+    fn into_reply(self) -> ApiResult<Reply> {
+        Ok(Reply { status: self.0, headers: vec![("Cache-Control".into(), "no-store".into())], body: Body::Html(self.1) })
+    }
+}
+
+/// A redirect (302) to a URL, or an HTML page for flows that end in the browser.
+pub enum Redirect {
+    /// `302 Found` with `Location`.
+    To(String),
+    /// A page instead of a redirect.
+    Page(Html),
+}
+
+impl IntoReply for Redirect {
+    fn into_reply(self) -> ApiResult<Reply> {
+        match self {
+            Redirect::To(url) => Ok(Reply {
+                status: StatusCode::FOUND,
+                headers: vec![("Location".into(), url), ("Cache-Control".into(), "no-store".into())],
+                body: Body::Empty,
+            }),
+            Redirect::Page(h) => h.into_reply(),
+        }
+    }
+}
+
+/// One endpoint of the API.
+pub trait Endpoint: Send + Sync + 'static {
+    /// HTTP method.
+    const METHOD: Method;
+    /// Path, with `:name` parameters.
+    const PATH: &'static str;
+    /// Authentication and scope.
+    const AUTH: Auth;
+    /// Parameters (path, query and body merged).
+    type Request: DeserializeOwned + Send + 'static;
+    /// The typed answer.
+    type Response: IntoReply + Send + 'static;
+    /// Runs the endpoint for an authenticated caller.
+    fn handle(app: &App, caller: &Caller, req: Self::Request) -> impl Future<Output = ApiResult<Self::Response>> + Send;
+}
+
+/// A boxed future of a reply.
+pub type ReplyFuture = Pin<Box<dyn Future<Output = ApiResult<Reply>> + Send>>;
+
+/// An endpoint with its types erased, as a route table holds it.
+#[derive(Clone)]
+pub struct Route {
+    /// Method.
+    pub method: Method,
+    /// Path with `:name` parameters.
+    pub path: &'static str,
+    /// Authentication and scope.
+    pub auth: Auth,
+    /// The endpoint's type name, for logs.
+    pub name: &'static str,
+    /// Parses the parameters and runs the handler.
+    pub handler: fn(Arc<App>, Caller, Params) -> ReplyFuture,
+}
+
+impl std::fmt::Debug for Route {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} {} ({})", self.method, self.path, self.name)
+    }
+}
+
+fn call<E: Endpoint>(app: Arc<App>, caller: Caller, params: Params) -> ReplyFuture {
+    Box::pin(async move {
+        let req: E::Request = params
+            .parse()
+            .map_err(|e| ApiError::unprocessable(format!("Validation failed: {e}")))?;
+        E::handle(&app, &caller, req).await?.into_reply()
+    })
+}
+
+/// The route entry of an endpoint.
+pub fn route<E: Endpoint>() -> Route {
+    let full = std::any::type_name::<E>();
+    Route {
+        method: E::METHOD,
+        path: E::PATH,
+        auth: E::AUTH,
+        name: full.rsplit("::").next().unwrap_or(full),
+        handler: call::<E>,
+    }
+}
+
+/// Fills the `:name` parameters of a declared path, e.g. for clients and tests.
+pub fn fill_path(path: &str, values: &[(&str, &str)]) -> String {
+    path.split('/')
+        .map(|seg| match seg.strip_prefix(':') {
+            Some(name) => values.iter().find(|(k, _)| *k == name).map(|(_, v)| v.to_string()).unwrap_or_else(|| seg.to_string()),
+            None => seg.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+/// Endpoints Mastodon removed; a server must not offer them (they answer 404 here).
+pub const REMOVED_ENDPOINTS: &[(&str, &str)] = &[
+    ("GET", "/api/v1/search"),
+    ("GET", "/api/v1/statuses/:id/card"),
+    ("GET", "/api/v1/timelines/direct"),
+    ("GET", "/api/v1/mutes/details"),
+];
+
+/// The route table: every endpoint this crate implements, one line each.
+pub fn routes() -> Vec<Route> {
+    vec![
+        // OAuth and applications
+        route::<apps::create_app::CreateApp>(),
+        route::<apps::verify_app_credentials::VerifyAppCredentials>(),
+        route::<oauth::authorize_page::AuthorizePage>(),
+        route::<oauth::authorize_decision::AuthorizeDecision>(),
+        route::<oauth::create_token::CreateToken>(),
+        route::<oauth::revoke_token::RevokeToken>(),
+        route::<oauth::server_metadata::ServerMetadata>(),
+        // Accounts
+        route::<accounts::register_account::RegisterAccount>(),
+        route::<accounts::resend_confirmation::ResendConfirmation>(),
+        route::<accounts::confirm_email::ConfirmEmail>(),
+        route::<accounts::verify_credentials::VerifyCredentials>(),
+        route::<accounts::update_credentials::UpdateCredentials>(),
+        route::<accounts::get_account::GetAccount>(),
+        route::<accounts::get_accounts::GetAccounts>(),
+        route::<accounts::lookup_account::LookupAccount>(),
+        // Statuses
+        route::<statuses::create_status::CreateStatus>(),
+        route::<statuses::get_status::GetStatus>(),
+        route::<statuses::get_statuses::GetStatuses>(),
+        route::<statuses::delete_status::DeleteStatus>(),
+        // Timelines
+        route::<timelines::home_timeline::HomeTimeline>(),
+        route::<timelines::public_timeline::PublicTimeline>(),
+        // Instance
+        route::<instance::instance_v1::InstanceV1>(),
+        route::<instance::instance_v2::InstanceV2>(),
+        route::<instance::instance_peers::InstancePeers>(),
+        route::<instance::instance_activity::InstanceActivity>(),
+        route::<instance::instance_rules::InstanceRules>(),
+        route::<instance::nodeinfo_discovery::NodeinfoDiscovery>(),
+        route::<instance::nodeinfo::Nodeinfo>(),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_route_is_unique() {
+        let mut seen = std::collections::HashSet::new();
+        for r in routes() {
+            assert!(seen.insert((r.method.clone(), r.path)), "duplicate route {r:?}");
+            assert!(r.path.starts_with('/'), "{r:?}");
+        }
+    }
+
+    #[test]
+    fn fill_path_substitutes_params() {
+        assert_eq!(fill_path("/api/v1/statuses/:id/context", &[("id", "42")]), "/api/v1/statuses/42/context");
+    }
+}
+
+/// The request type of endpoints that take no parameters (unknown parameters are ignored).
+#[derive(Debug, Default, serde::Deserialize)]
+pub struct NoParams {}
+
+/// Parses an id from a path; anything that is not an id cannot name a record, so it is a 404.
+pub fn path_id(raw: &str) -> ApiResult<crate::Id> {
+    raw.parse().map_err(|_| ApiError::not_found())
+}

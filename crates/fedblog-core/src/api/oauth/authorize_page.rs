@@ -1,0 +1,26 @@
+//! `GET /oauth/authorize`: the sign-in and consent page. <https://docs.joinmastodon.org/methods/oauth/#authorize>
+
+use http::Method;
+
+use super::{AuthorizeParams, error_page, sign_in_form};
+use crate::api::{Auth, Endpoint, Html};
+use crate::app::{App, Caller};
+use crate::error::ApiResult;
+
+/// Shows the form where a user signs in and approves or denies the app.
+pub struct AuthorizePage;
+
+impl Endpoint for AuthorizePage {
+    const METHOD: Method = Method::GET;
+    const PATH: &'static str = "/oauth/authorize";
+    const AUTH: Auth = Auth::Public;
+    type Request = AuthorizeParams;
+    type Response = Html;
+
+    async fn handle(app: &App, _caller: &Caller, req: AuthorizeParams) -> ApiResult<Html> {
+        Ok(match req.validate(app).await {
+            Ok(valid) => sign_in_form(app, &valid, "", None),
+            Err(e) => error_page(app, &e),
+        })
+    }
+}

@@ -1,0 +1,72 @@
+//! `POST /api/v1/statuses`: publish a status. <https://docs.joinmastodon.org/methods/statuses/#create>
+
+use http::Method;
+use serde::Deserialize;
+use serde_json::Value;
+
+use crate::api::{Auth, Endpoint, Json, path_id};
+use crate::app::{App, Caller};
+use crate::entities::Status;
+use crate::error::{ApiError, ApiResult};
+use crate::params::de;
+use crate::services::statuses::NewStatus;
+
+/// Posts a status. A retry with the same `Idempotency-Key` within an hour returns the first one.
+pub struct CreateStatus;
+
+/// Parameters.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct CreateStatusRequest {
+    /// Text.
+    #[serde(deserialize_with = "de::opt_string")]
+    pub status: Option<String>,
+    /// Content warning.
+    #[serde(deserialize_with = "de::opt_string")]
+    pub spoiler_text: Option<String>,
+    /// `public`, `unlisted`, `private` or `direct`.
+    #[serde(deserialize_with = "de::opt_string")]
+    pub visibility: Option<String>,
+    /// Mark media sensitive.
+    #[serde(deserialize_with = "de::opt_bool")]
+    pub sensitive: Option<bool>,
+    /// Parent status id.
+    #[serde(deserialize_with = "de::opt_string")]
+    pub in_reply_to_id: Option<String>,
+    /// ISO 639 language code.
+    #[serde(deserialize_with = "de::opt_string")]
+    pub language: Option<String>,
+    /// Media attachment ids.
+    #[serde(deserialize_with = "de::list")]
+    pub media_ids: Vec<String>,
+    /// A poll.
+    pub poll: Option<Value>,
+    /// Publish later.
+    #[serde(deserialize_with = "de::opt_string")]
+    pub scheduled_at: Option<String>,
+}
+
+impl Endpoint for CreateStatus {
+    const METHOD: Method = Method::POST;
+    const PATH: &'static str = "/api/v1/statuses";
+    const AUTH: Auth = Auth::User("write:statuses");
+    type Request = CreateStatusRequest;
+    type Response = Json<Status>;
+
+    async fn handle(app: &App, caller: &Caller, r: CreateStatusRequest) -> ApiResult<Self::Response> {
+        let new = NewStatus {
+            text: r.status.unwrap_or_default(),
+            spoiler_text: r.spoiler_text.unwrap_or_default(),
+            visibility: r.visibility,
+            sensitive: r.sensitive,
+            in_reply_to_id: r.in_reply_to_id.as_deref().map(path_id).transpose()?,
+            language: r.language,
+            media_ids: r.media_ids,
+            has_poll: r.poll.as_ref().is_some_and(|p| !p.is_null() && p.as_str() != Some("")),
+            scheduled_at: r.scheduled_at,
+        };
+        let record = app.create_status(caller, new).await?;
+        let mut rendered = app.render_statuses(std::slice::from_ref(&record), caller.account.as_ref(), false).await?;
+        rendered.pop().map(Json).ok_or_else(ApiError::internal)
+    }
+}

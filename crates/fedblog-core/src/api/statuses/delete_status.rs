@@ -1,0 +1,33 @@
+//! `DELETE /api/v1/statuses/:id`: delete one's own status. <https://docs.joinmastodon.org/methods/statuses/#delete>
+
+use http::Method;
+use serde::Deserialize;
+
+use crate::api::{Auth, Endpoint, Json, path_id};
+use crate::app::{App, Caller};
+use crate::entities::Status;
+use crate::error::{ApiError, ApiResult};
+
+/// Deletes a status and returns it with its source `text`, for "delete and redraft".
+pub struct DeleteStatus;
+
+/// Parameters.
+#[derive(Debug, Deserialize)]
+pub struct DeleteStatusRequest {
+    /// Status id (path).
+    pub id: String,
+}
+
+impl Endpoint for DeleteStatus {
+    const METHOD: Method = Method::DELETE;
+    const PATH: &'static str = "/api/v1/statuses/:id";
+    const AUTH: Auth = Auth::User("write:statuses");
+    type Request = DeleteStatusRequest;
+    type Response = Json<Status>;
+
+    async fn handle(app: &App, caller: &Caller, r: DeleteStatusRequest) -> ApiResult<Self::Response> {
+        let status = app.delete_status(caller, path_id(&r.id)?).await?;
+        let mut out = app.render_statuses(&[status], caller.account.as_ref(), true).await?;
+        out.pop().map(Json).ok_or_else(ApiError::internal)
+    }
+}

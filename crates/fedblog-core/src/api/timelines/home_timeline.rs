@@ -1,0 +1,36 @@
+//! `GET /api/v1/timelines/home`: the caller's home feed. <https://docs.joinmastodon.org/methods/timelines/#home>
+
+use http::Method;
+use serde::Deserialize;
+
+use crate::api::{Auth, Endpoint, Paged};
+use crate::app::{App, Caller};
+use crate::entities::Status;
+use crate::error::ApiResult;
+use crate::pagination::PageParams;
+
+/// Statuses of followed accounts and one's own, newest first (20 by default, 40 at most).
+pub struct HomeTimeline;
+
+/// Parameters.
+#[derive(Debug, Deserialize)]
+pub struct HomeRequest {
+    /// Cursor and limit.
+    #[serde(flatten)]
+    pub page: PageParams,
+}
+
+impl Endpoint for HomeTimeline {
+    const METHOD: Method = Method::GET;
+    const PATH: &'static str = "/api/v1/timelines/home";
+    const AUTH: Auth = Auth::User("read:statuses");
+    type Request = HomeRequest;
+    type Response = Paged<Status>;
+
+    async fn handle(app: &App, caller: &Caller, r: HomeRequest) -> ApiResult<Self::Response> {
+        let me = caller.account()?;
+        let records = app.home_timeline(me, r.page.page(20, 40)).await?;
+        let link = app.status_page_link(caller, &records);
+        Ok(Paged { items: app.render_statuses(&records, Some(me), false).await?, link })
+    }
+}

@@ -1,0 +1,3 @@
+//! Timelines. <https://docs.joinmastodon.org/methods/timelines/>
+pub mod home_timeline;
+pub mod public_timeline;

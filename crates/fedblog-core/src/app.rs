@@ -1,0 +1,187 @@
+//! The `App`: configuration, store and id generator, and `dispatch`, which authenticates a request,
+//! checks its scope and account state, parses its parameters and runs the endpoint.
+
+use std::sync::Arc;
+
+use chrono::{DateTime, Utc};
+use http::StatusCode;
+
+use crate::api::{Auth, Body, Reply, Route};
+use crate::config::InstanceConfig;
+use crate::error::{ApiError, ApiResult};
+use crate::id::IdGenerator;
+use crate::params::Params;
+use crate::scope::Scopes;
+use crate::services::oauth::hash_secret;
+use crate::store::{AccountRecord, AppRecord, Store, TokenRecord, UserRecord};
+
+/// Sends the e-mails a server sends. The default writes them to the log.
+pub trait Mailer: Send + Sync {
+    /// Sends the address-confirmation message with its link.
+    fn send_confirmation(&self, to: &str, username: &str, link: &str);
+}
+
+/// A mailer that logs messages instead of sending them (development and small servers).
+pub struct LogMailer;
+
+impl Mailer for LogMailer {
+    fn send_confirmation(&self, _to: &str, username: &str, link: &str) {
+        tracing::info!(%username, %link, "confirm the e-mail address by opening this link");
+    }
+}
+
+/// The application: everything an endpoint needs.
+pub struct App {
+    /// Where records live.
+    pub store: Arc<dyn Store>,
+    /// Identity and limits.
+    pub config: InstanceConfig,
+    /// Makes ids.
+    pub ids: IdGenerator,
+    /// Sends e-mail.
+    pub mailer: Arc<dyn Mailer>,
+}
+
+impl App {
+    /// An app over a store with a configuration, logging e-mails.
+    pub fn new(store: Arc<dyn Store>, config: InstanceConfig) -> Self {
+        App { store, config, ids: IdGenerator::default(), mailer: Arc::new(LogMailer) }
+    }
+
+    /// The current time (one place, so tests and ids agree).
+    pub fn now(&self) -> DateTime<Utc> {
+        Utc::now()
+    }
+
+    /// `scheme://domain`.
+    pub fn base_url(&self) -> String {
+        self.config.base_url()
+    }
+
+    /// Runs one request through an endpoint: authentication, scope, account state, parameters,
+    /// handler. Every failure becomes an error reply; this never fails.
+    pub async fn dispatch(self: &Arc<Self>, route: &Route, request: Request) -> Reply {
+        let Request { authorization, mut params, info } = request;
+        let token = bearer_token(authorization.as_deref()).or_else(|| match params.remove("access_token") {
+            Some(serde_json::Value::String(s)) if !s.is_empty() => Some(s),
+            _ => None,
+        });
+        let result = async {
+            let caller = self.authenticate(route.auth, token.as_deref(), authorization, info).await?;
+            (route.handler)(self.clone(), caller, params).await
+        }
+        .await;
+        match result {
+            Ok(reply) => reply,
+            Err(e) => error_reply(e),
+        }
+    }
+
+    async fn authenticate(&self, auth: Auth, token: Option<&str>, authorization: Option<String>, info: RequestInfo) -> ApiResult<Caller> {
+        let mut caller = Caller { token: None, app: None, account: None, user: None, authorization, info };
+        let (scope, need_user, allow_pending) = match auth {
+            Auth::Public => return Ok(caller),
+            Auth::Optional(s) => (s, false, false),
+            Auth::App(s) => (s, false, false),
+            Auth::User(s) => (s, true, false),
+            Auth::UserPending(s) => (s, true, true),
+        };
+        let Some(token) = token else {
+            return match auth {
+                Auth::Optional(_) => Ok(caller),
+                _ => Err(ApiError::missing_token()),
+            };
+        };
+        let record = self
+            .store
+            .token_by_hash(&hash_secret(token))
+            .await?
+            .filter(|t| t.revoked_at.is_none())
+            .ok_or_else(ApiError::invalid_token)?;
+        let scopes = Scopes::parse(&record.scopes).unwrap_or_default();
+        if !scope.is_empty() && !scopes.allows(scope) {
+            return Err(ApiError::outside_scopes());
+        }
+        caller.app = self.store.app_by_id(record.app_id).await?;
+        if let Some(account_id) = record.account_id {
+            let account = self.store.account_by_id(account_id).await?.ok_or_else(ApiError::invalid_token)?;
+            let user = self.store.user_by_account_id(account_id).await?.ok_or_else(ApiError::invalid_token)?;
+            if user.disabled || account.is_suspended() {
+                return Err(ApiError::new(StatusCode::FORBIDDEN, "Your login is currently disabled"));
+            }
+            if !allow_pending {
+                if user.confirmed_at.is_none() {
+                    return Err(ApiError::new(StatusCode::FORBIDDEN, "Your login is missing a confirmed e-mail address"));
+                }
+                if !user.approved {
+                    return Err(ApiError::new(StatusCode::FORBIDDEN, "Your login is currently pending approval"));
+                }
+            }
+            caller.account = Some(account);
+            caller.user = Some(user);
+        } else if need_user {
+            return Err(ApiError::unprocessable("This method requires an authenticated user"));
+        }
+        caller.token = Some(record);
+        Ok(caller)
+    }
+}
+
+fn bearer_token(header: Option<&str>) -> Option<String> {
+    let h = header?.trim();
+    let (kind, value) = h.split_once(' ')?;
+    (kind.eq_ignore_ascii_case("bearer") && !value.trim().is_empty()).then(|| value.trim().to_string())
+}
+
+/// Turns an error into its JSON reply.
+pub fn error_reply(e: ApiError) -> Reply {
+    Reply { status: e.status, headers: e.headers.clone(), body: Body::Json(e.body()) }
+}
+
+/// A request as the transport hands it to core.
+#[derive(Clone, Debug, Default)]
+pub struct Request {
+    /// The `Authorization` header, if any.
+    pub authorization: Option<String>,
+    /// Path, query and body parameters merged.
+    pub params: Params,
+    /// Facts about the request.
+    pub info: RequestInfo,
+}
+
+/// Facts about a request that endpoints may need.
+#[derive(Clone, Debug, Default)]
+pub struct RequestInfo {
+    /// The request path (no query).
+    pub path: String,
+    /// The raw query string (for echoing filters into `Link` headers).
+    pub query: String,
+    /// The `Idempotency-Key` header.
+    pub idempotency_key: Option<String>,
+    /// The client's address.
+    pub remote_addr: Option<String>,
+}
+
+/// Who is calling: the token, its app and its user, as authentication found them.
+#[derive(Clone, Debug)]
+pub struct Caller {
+    /// The token, if one was presented and the endpoint reads tokens.
+    pub token: Option<TokenRecord>,
+    /// The token's app.
+    pub app: Option<AppRecord>,
+    /// The signed-in account.
+    pub account: Option<AccountRecord>,
+    /// The signed-in login.
+    pub user: Option<UserRecord>,
+    /// The raw `Authorization` header (OAuth client authentication uses HTTP Basic).
+    pub authorization: Option<String>,
+    /// Facts about the request.
+    pub info: RequestInfo,
+}
+
+impl Caller {
+    /// The signed-in account, or 401 when there is none (endpoints declared `Auth::User` always have one).
+    pub fn account(&self) -> ApiResult<&AccountRecord> {
+        self.account.as_ref().ok_or_else(ApiError::missing_token)
+    }
+}

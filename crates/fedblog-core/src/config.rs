@@ -1,0 +1,131 @@
+//! What an instance says about itself and the limits it enforces: set by the server, read by core.
+
+/// Who may sign up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RegistrationMode {
+    /// Anyone; accounts still confirm their e-mail address.
+    Open,
+    /// Anyone may apply; a moderator approves.
+    Approval,
+    /// No sign-ups through the API.
+    Closed,
+}
+
+impl RegistrationMode {
+    /// Parse `open`, `approval` or `closed`.
+    pub fn parse(s: &str) -> Option<Self> {
+        Some(match s.to_ascii_lowercase().as_str() {
+            "open" => RegistrationMode::Open,
+            "approval" => RegistrationMode::Approval,
+            "closed" | "none" => RegistrationMode::Closed,
+            _ => return None,
+        })
+    }
+}
+
+/// Numeric limits (Mastodon's stock values by default).
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// Characters of a status (text + content warning).
+    pub max_status_characters: usize,
+    /// Characters every URL counts as.
+    pub characters_reserved_per_url: usize,
+    /// Media per status.
+    pub max_media_attachments: usize,
+    /// Display name length.
+    pub max_display_name: usize,
+    /// Bio length.
+    pub max_note: usize,
+    /// Profile fields.
+    pub max_fields: usize,
+    /// Profile field name and value length.
+    pub max_field_length: usize,
+    /// Pinned statuses.
+    pub max_pinned_statuses: usize,
+    /// Featured tags.
+    pub max_featured_tags: usize,
+    /// Application name length.
+    pub max_app_name: usize,
+    /// Application website length.
+    pub max_app_website: usize,
+    /// Application redirect URIs length (all together).
+    pub max_app_redirect_uris: usize,
+    /// Poll options.
+    pub max_poll_options: usize,
+    /// Characters per poll option.
+    pub max_poll_option_characters: usize,
+    /// Shortest poll, in seconds.
+    pub min_poll_expiration: i64,
+    /// Longest poll, in seconds.
+    pub max_poll_expiration: i64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_status_characters: 500,
+            characters_reserved_per_url: 23,
+            max_media_attachments: 4,
+            max_display_name: 30,
+            max_note: 500,
+            max_fields: 4,
+            max_field_length: 255,
+            max_pinned_statuses: 5,
+            max_featured_tags: 10,
+            max_app_name: 60,
+            max_app_website: 2000,
+            max_app_redirect_uris: 2000,
+            max_poll_options: 4,
+            max_poll_option_characters: 50,
+            min_poll_expiration: 300,
+            max_poll_expiration: 2_629_746,
+        }
+    }
+}
+
+/// The instance's identity and policy.
+#[derive(Clone, Debug)]
+pub struct InstanceConfig {
+    /// Public host (and port), e.g. `social.example` or `localhost:3000`.
+    pub domain: String,
+    /// `https` in production; `http` for a loopback domain.
+    pub scheme: String,
+    /// Name shown to users.
+    pub title: String,
+    /// Short description.
+    pub description: String,
+    /// Contact e-mail address.
+    pub contact_email: String,
+    /// Sign-up policy.
+    pub registrations: RegistrationMode,
+    /// Limits.
+    pub limits: Limits,
+    /// Server rules shown at sign-up.
+    pub rules: Vec<String>,
+    /// Argon2 memory cost in KiB for password hashes (19 MiB as OWASP advises; tests lower it).
+    pub password_hash_memory_kib: u32,
+}
+
+impl InstanceConfig {
+    /// A configuration for `domain` with defaults for everything else. Loopback domains get `http`.
+    pub fn new(domain: &str) -> Self {
+        let host = domain.split(':').next().unwrap_or(domain);
+        let loopback = matches!(host, "localhost" | "127.0.0.1" | "[" | "") || host.starts_with("127.") || domain.starts_with("[::1]");
+        InstanceConfig {
+            domain: domain.to_string(),
+            scheme: if loopback { "http".into() } else { "https".into() },
+            title: "fedblog".into(),
+            description: "A fedblog server".into(),
+            contact_email: String::new(),
+            registrations: RegistrationMode::Open,
+            limits: Limits::default(),
+            rules: vec![],
+            password_hash_memory_kib: 19 * 1024,
+        }
+    }
+
+    /// `scheme://domain`, without a trailing slash.
+    pub fn base_url(&self) -> String {
+        format!("{}://{}", self.scheme, self.domain)
+    }
+}

@@ -1,0 +1,225 @@
+//! Mastodon API entities as they go over the wire (serde). Only `render` builds them from records.
+#![allow(missing_docs)] // Field names are Mastodon's; see the linked entity docs.
+//!
+//! Field names and nullability follow <https://docs.joinmastodon.org/entities/>.
+
+use serde::{Deserialize, Serialize};
+
+use crate::id::Id;
+
+/// Datetimes are ISO 8601 with milliseconds and `Z`.
+pub type Timestamp = String;
+
+/// A profile field. <https://docs.joinmastodon.org/entities/Account/#Field>
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Field {
+    /// Label.
+    pub name: String,
+    /// Value (HTML in `Account`, plain in `source`).
+    pub value: String,
+    /// When the link in the value was verified.
+    pub verified_at: Option<Timestamp>,
+}
+
+/// A custom emoji. <https://docs.joinmastodon.org/entities/CustomEmoji/>
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct CustomEmoji {
+    /// Name without colons.
+    pub shortcode: String,
+    /// Image URL.
+    pub url: String,
+    /// Static image URL.
+    pub static_url: String,
+    /// Shown in pickers.
+    pub visible_in_picker: bool,
+    /// Category.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub category: Option<String>,
+}
+
+/// An account. <https://docs.joinmastodon.org/entities/Account/>
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Account {
+    pub id: Id,
+    pub username: String,
+    pub acct: String,
+    pub url: Option<String>,
+    pub uri: String,
+    pub display_name: String,
+    pub note: String,
+    pub avatar: String,
+    pub avatar_static: String,
+    pub header: String,
+    pub header_static: String,
+    pub locked: bool,
+    pub fields: Vec<Field>,
+    pub emojis: Vec<CustomEmoji>,
+    pub bot: bool,
+    pub group: bool,
+    pub discoverable: Option<bool>,
+    pub indexable: bool,
+    pub hide_collections: Option<bool>,
+    pub noindex: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub suspended: Option<bool>,
+    pub created_at: Timestamp,
+    pub last_status_at: Option<String>,
+    pub statuses_count: i64,
+    pub followers_count: i64,
+    pub following_count: i64,
+    pub roles: Vec<AccountRole>,
+}
+
+/// A role badge shown on a profile. <https://docs.joinmastodon.org/entities/Account/#AccountRole>
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct AccountRole {
+    pub id: String,
+    pub name: String,
+    pub color: String,
+}
+
+/// The `source` of a credential account: what the owner typed.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Source {
+    pub note: String,
+    pub fields: Vec<Field>,
+    pub privacy: String,
+    pub sensitive: bool,
+    pub language: String,
+    pub follow_requests_count: i64,
+    pub hide_collections: Option<bool>,
+    pub discoverable: Option<bool>,
+    pub indexable: bool,
+    pub attribution_domains: Vec<String>,
+}
+
+/// A role. <https://docs.joinmastodon.org/entities/Role/>
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Role {
+    pub id: String,
+    pub name: String,
+    pub color: String,
+    pub permissions: String,
+    pub highlighted: bool,
+}
+
+/// The signed-in user's own account. <https://docs.joinmastodon.org/entities/Account/#CredentialAccount>
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct CredentialAccount {
+    #[serde(flatten)]
+    pub account: Account,
+    pub source: Source,
+    pub role: Role,
+}
+
+/// A mention in a status. <https://docs.joinmastodon.org/entities/Status/#Mention>
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct StatusMention {
+    pub id: Id,
+    pub username: String,
+    pub url: String,
+    pub acct: String,
+}
+
+/// A hashtag in a status. <https://docs.joinmastodon.org/entities/Status/#Tag>
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct StatusTag {
+    pub name: String,
+    pub url: String,
+}
+
+/// The app that posted a status.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct StatusApplication {
+    pub name: String,
+    pub website: Option<String>,
+}
+
+/// A status. <https://docs.joinmastodon.org/entities/Status/>
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Status {
+    pub id: Id,
+    pub uri: String,
+    pub url: Option<String>,
+    pub created_at: Timestamp,
+    pub account: Account,
+    pub content: String,
+    pub visibility: String,
+    pub sensitive: bool,
+    pub spoiler_text: String,
+    pub media_attachments: Vec<serde_json::Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub application: Option<StatusApplication>,
+    pub mentions: Vec<StatusMention>,
+    pub tags: Vec<StatusTag>,
+    pub emojis: Vec<CustomEmoji>,
+    pub reblogs_count: i64,
+    pub favourites_count: i64,
+    pub replies_count: i64,
+    pub quotes_count: i64,
+    pub in_reply_to_id: Option<Id>,
+    pub in_reply_to_account_id: Option<Id>,
+    pub reblog: Option<Box<Status>>,
+    pub poll: Option<serde_json::Value>,
+    pub card: Option<serde_json::Value>,
+    pub language: Option<String>,
+    /// Source text; only in answers to the author (delete, source).
+    pub text: Option<String>,
+    pub edited_at: Option<Timestamp>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub favourited: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reblogged: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub muted: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bookmarked: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pinned: Option<bool>,
+}
+
+/// A client application. <https://docs.joinmastodon.org/entities/Application/>
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Application {
+    pub id: Id,
+    pub name: String,
+    pub website: Option<String>,
+    pub scopes: Vec<String>,
+    pub redirect_uris: Vec<String>,
+    /// Deprecated: the redirect URIs joined by newlines.
+    pub redirect_uri: String,
+    /// Deprecated: the server's Web Push key.
+    pub vapid_key: String,
+}
+
+/// An application with its credentials, as returned on registration.
+/// <https://docs.joinmastodon.org/entities/Application/#CredentialApplication>
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct CredentialApplication {
+    #[serde(flatten)]
+    pub application: Application,
+    pub client_id: String,
+    pub client_secret: String,
+    pub client_secret_expires_at: i64,
+}
+
+/// An OAuth token. <https://docs.joinmastodon.org/entities/Token/>
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Token {
+    pub access_token: String,
+    pub token_type: String,
+    pub scope: String,
+    pub created_at: i64,
+}
+
+/// A server rule. <https://docs.joinmastodon.org/entities/Rule/>
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Rule {
+    pub id: String,
+    pub text: String,
+    pub hint: String,
+}
+
+/// An empty JSON object, the answer of actions that return nothing.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Default)]
+pub struct Empty {}

@@ -1,0 +1,26 @@
+//! fedblog-core: the semantics of the Mastodon client API, independent of any web framework or database.
+//!
+//! Start at [`App`]: it authenticates a request, checks scopes and runs the endpoint declared in
+//! [`api`], whose handlers call the services in [`services`]; those apply the rules and talk to a
+//! [`store::Store`]. [`render`] is the only place where store records become API [`entities`].
+
+pub mod api;
+pub mod app;
+pub mod config;
+pub mod content;
+pub mod entities;
+pub mod error;
+pub mod id;
+pub mod pagination;
+pub mod params;
+pub mod render;
+pub mod scope;
+pub mod services;
+pub mod store;
+
+pub use app::{App, Caller, RequestInfo};
+pub use config::InstanceConfig;
+pub use error::{ApiError, ApiResult, StoreError, StoreResult};
+pub use id::{Id, IdGenerator};
+pub use store::memory::MemoryStore;
+pub use store::Store;

@@ -1,0 +1,264 @@
+//! Request parameters: query strings, form bodies and JSON bodies merged into one JSON object,
+//! and lenient deserializers for the loosely typed values clients send (`"true"`, `"1"`, `"20"`).
+
+use serde::{Deserialize, Deserializer};
+use serde_json::{Map, Value};
+
+/// Parameters of one request, built up from the path, the query string and the body.
+#[derive(Clone, Debug, Default)]
+pub struct Params(Map<String, Value>);
+
+impl Params {
+    /// No parameters.
+    pub fn new() -> Self {
+        Params(Map::new())
+    }
+
+    /// Adds `application/x-www-form-urlencoded` text (a query string or a form body).
+    pub fn add_urlencoded(&mut self, text: &str) {
+        for (k, v) in form_urlencoded::parse(text.as_bytes()) {
+            self.add_pair(&k, Value::String(v.into_owned()));
+        }
+    }
+
+    /// Adds one form-style pair. `a[]` appends to an array, `a[b]` nests, `a[0][b]` nests by index.
+    pub fn add_pair(&mut self, key: &str, value: Value) {
+        let (head, rest) = split_key(key);
+        if head.is_empty() {
+            return;
+        }
+        insert_path(&mut self.0, head, &rest, value);
+    }
+
+    /// Merges a JSON body. A body that is not an object is ignored (it has no named fields).
+    pub fn add_json(&mut self, body: Value) {
+        if let Value::Object(map) = body {
+            for (k, v) in map {
+                // JSON clients sometimes send `id[]` keys too.
+                let key = k.strip_suffix("[]").map(str::to_string).unwrap_or(k);
+                self.0.insert(key, v);
+            }
+        }
+    }
+
+    /// Sets a path parameter (these win over query and body values of the same name).
+    pub fn set(&mut self, key: &str, value: impl Into<String>) {
+        self.0.insert(key.to_string(), Value::String(value.into()));
+    }
+
+    /// Reads a plain string parameter.
+    pub fn get_str(&self, key: &str) -> Option<&str> {
+        self.0.get(key).and_then(Value::as_str)
+    }
+
+    /// Removes a parameter, returning it.
+    pub fn remove(&mut self, key: &str) -> Option<Value> {
+        self.0.remove(key)
+    }
+
+    /// The parameters as one JSON object.
+    pub fn into_value(self) -> Value {
+        Value::Object(self.0)
+    }
+
+    /// Deserializes the parameters into a request type; failures name the offending field.
+    pub fn parse<T: serde::de::DeserializeOwned>(self) -> Result<T, String> {
+        serde_json::from_value(self.into_value()).map_err(|e| e.to_string())
+    }
+}
+
+fn split_key(key: &str) -> (&str, Vec<&str>) {
+    match key.find('[') {
+        None => (key, vec![]),
+        Some(i) => {
+            let head = &key[..i];
+            let mut rest = vec![];
+            let mut tail = &key[i..];
+            while let Some(stripped) = tail.strip_prefix('[') {
+                match stripped.find(']') {
+                    Some(j) => {
+                        rest.push(&stripped[..j]);
+                        tail = &stripped[j + 1..];
+                    }
+                    None => break,
+                }
+            }
+            (head, rest)
+        }
+    }
+}
+
+fn insert_path(map: &mut Map<String, Value>, head: &str, rest: &[&str], value: Value) {
+    match rest.split_first() {
+        None => {
+            map.insert(head.to_string(), value);
+        }
+        Some((&"", more)) => {
+            let entry = map.entry(head.to_string()).or_insert_with(|| Value::Array(vec![]));
+            if !entry.is_array() {
+                *entry = Value::Array(vec![]);
+            }
+            let arr = entry.as_array_mut().expect("array");
+            if more.is_empty() {
+                arr.push(value);
+            } else {
+                // `a[][b]=x`: start a new element when the last one already has `b`.
+                let need_new = match arr.last() {
+                    Some(Value::Object(o)) => o.contains_key(more[0]),
+                    _ => true,
+                };
+                if need_new {
+                    arr.push(Value::Object(Map::new()));
+                }
+                if let Some(Value::Object(o)) = arr.last_mut() {
+                    insert_path(o, more[0], &more[1..], value);
+                }
+            }
+        }
+        Some((key, more)) => {
+            let entry = map.entry(head.to_string()).or_insert_with(|| Value::Object(Map::new()));
+            if !entry.is_object() {
+                *entry = Value::Object(Map::new());
+            }
+            let obj = entry.as_object_mut().expect("object");
+            insert_path(obj, key, more, value);
+        }
+    }
+}
+
+/// Lenient deserializers for request fields.
+pub mod de {
+    use super::*;
+
+    fn bool_of(v: &Value) -> Option<bool> {
+        match v {
+            Value::Bool(b) => Some(*b),
+            Value::Number(n) => Some(n.as_i64() != Some(0)),
+            Value::String(s) => match s.trim().to_ascii_lowercase().as_str() {
+                "true" | "1" | "on" | "yes" | "t" => Some(true),
+                "false" | "0" | "off" | "no" | "f" | "" => Some(false),
+                _ => None,
+            },
+            Value::Null => Some(false),
+            _ => None,
+        }
+    }
+
+    /// A boolean from `true`, `"true"`, `"1"`, `"on"` (and their opposites); absent means false.
+    pub fn bool<'de, D: Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
+        let v = Value::deserialize(d)?;
+        bool_of(&v).ok_or_else(|| serde::de::Error::custom(format!("invalid boolean: {v}")))
+    }
+
+    /// An optional boolean; `null` or an empty string is absent.
+    pub fn opt_bool<'de, D: Deserializer<'de>>(d: D) -> Result<Option<bool>, D::Error> {
+        let v = Value::deserialize(d)?;
+        match &v {
+            Value::Null => Ok(None),
+            Value::String(s) if s.is_empty() => Ok(None),
+            _ => bool_of(&v).map(Some).ok_or_else(|| serde::de::Error::custom(format!("invalid boolean: {v}"))),
+        }
+    }
+
+    /// An optional integer from a number or a numeric string; empty is absent.
+    pub fn opt_i64<'de, D: Deserializer<'de>>(d: D) -> Result<Option<i64>, D::Error> {
+        let v = Value::deserialize(d)?;
+        match &v {
+            Value::Null => Ok(None),
+            Value::Number(n) => n
+                .as_i64()
+                .or_else(|| n.as_f64().map(|f| f as i64))
+                .map(Some)
+                .ok_or_else(|| serde::de::Error::custom("invalid integer")),
+            Value::String(s) if s.trim().is_empty() => Ok(None),
+            Value::String(s) => s
+                .trim()
+                .parse::<i64>()
+                .map(Some)
+                .map_err(|_| serde::de::Error::custom(format!("invalid integer: {s:?}"))),
+            _ => Err(serde::de::Error::custom(format!("invalid integer: {v}"))),
+        }
+    }
+
+    /// An optional string; an empty string is absent. Numbers and booleans become text.
+    pub fn opt_string<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+        let v = Value::deserialize(d)?;
+        match v {
+            Value::Null => Ok(None),
+            Value::String(s) if s.is_empty() => Ok(None),
+            Value::String(s) => Ok(Some(s)),
+            Value::Number(n) => Ok(Some(n.to_string())),
+            Value::Bool(b) => Ok(Some(b.to_string())),
+            other => Err(serde::de::Error::custom(format!("expected a string, got {other}"))),
+        }
+    }
+
+    /// A list from an array, a single value, or an index-keyed object (`a[0]=x&a[1]=y`).
+    pub fn list<'de, D: Deserializer<'de>, T: serde::de::DeserializeOwned>(d: D) -> Result<Vec<T>, D::Error> {
+        let v = Value::deserialize(d)?;
+        let items: Vec<Value> = match v {
+            Value::Null => vec![],
+            Value::Array(a) => a,
+            Value::Object(o) => {
+                let mut pairs: Vec<(String, Value)> = o.into_iter().collect();
+                pairs.sort_by_key(|(k, _)| k.parse::<u64>().unwrap_or(u64::MAX));
+                pairs.into_iter().map(|(_, v)| v).collect()
+            }
+            Value::String(s) if s.is_empty() => vec![],
+            other => vec![other],
+        };
+        items
+            .into_iter()
+            .map(|x| serde_json::from_value(x).map_err(serde::de::Error::custom))
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn form_keys_nest_and_collect_arrays() {
+        let mut p = Params::new();
+        p.add_urlencoded("id[]=1&id[]=2&source[privacy]=private&fields_attributes[0][name]=a&fields_attributes[0][value]=b&limit=5");
+        let v = p.into_value();
+        assert_eq!(v["id"], serde_json::json!(["1", "2"]));
+        assert_eq!(v["source"]["privacy"], "private");
+        assert_eq!(v["fields_attributes"]["0"]["value"], "b");
+        assert_eq!(v["limit"], "5");
+    }
+
+    #[test]
+    fn array_of_objects_form_keys() {
+        let mut p = Params::new();
+        p.add_urlencoded("f[][name]=a&f[][value]=1&f[][name]=b&f[][value]=2");
+        assert_eq!(p.into_value()["f"], serde_json::json!([{"name":"a","value":"1"},{"name":"b","value":"2"}]));
+    }
+
+    #[derive(Debug, Deserialize)]
+    struct Sample {
+        #[serde(default, deserialize_with = "de::opt_bool")]
+        flag: Option<bool>,
+        #[serde(default, deserialize_with = "de::opt_i64")]
+        n: Option<i64>,
+        #[serde(default, deserialize_with = "de::list")]
+        ids: Vec<String>,
+    }
+
+    #[test]
+    fn lenient_values() {
+        for (text, want) in [("flag=true", Some(true)), ("flag=1", Some(true)), ("flag=False", Some(false)), ("", None)] {
+            let mut p = Params::new();
+            p.add_urlencoded(text);
+            assert_eq!(p.parse::<Sample>().unwrap().flag, want, "{text}");
+        }
+        let mut p = Params::new();
+        p.add_json(serde_json::json!({"n": "12", "ids": "7"}));
+        let s: Sample = p.parse().unwrap();
+        assert_eq!((s.n, s.ids), (Some(12), vec!["7".to_string()]));
+        let mut p = Params::new();
+        p.add_urlencoded("n=abc");
+        assert!(p.parse::<Sample>().unwrap_err().contains("invalid integer"));
+    }
+}

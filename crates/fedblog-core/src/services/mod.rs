@@ -1,0 +1,8 @@
+//! Services: the rules of each area, taking command structs from endpoints and talking to the store.
+
+pub mod accounts;
+pub mod instance;
+pub mod oauth;
+pub mod statuses;
+pub mod timelines;
+pub mod visibility;

@@ -1,0 +1,425 @@
+//! OAuth 2: client applications, authorization codes (with PKCE), tokens, revocation, and the
+//! secrets behind them (random, and stored only as hashes).
+
+use base64::Engine;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use chrono::{Duration, Utc};
+use http::StatusCode;
+use rand::RngCore;
+use sha2::{Digest, Sha256};
+
+use crate::app::App;
+use crate::error::{ApiError, ApiResult};
+use crate::scope::Scopes;
+use crate::store::{AccountRecord, AppRecord, AuthorizationRecord, TokenRecord, UserRecord};
+
+/// The redirect URI that shows the code on a page instead of redirecting.
+pub const OOB_REDIRECT: &str = "urn:ietf:wg:oauth:2.0:oob";
+
+/// How long an authorization code stays valid.
+const CODE_LIFETIME_MINUTES: i64 = 10;
+
+/// A new random secret: 32 bytes, URL-safe base64.
+pub fn random_secret() -> String {
+    let mut bytes = [0u8; 32];
+    rand::rng().fill_bytes(&mut bytes);
+    URL_SAFE_NO_PAD.encode(bytes)
+}
+
+/// SHA-256 of a secret, hex; the form in which tokens and codes are stored.
+pub fn hash_secret(secret: &str) -> String {
+    let digest = Sha256::digest(secret.as_bytes());
+    digest.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Hashes a password with Argon2id. `memory_kib` sets the cost (tests use a small one).
+pub fn hash_password(password: &str, memory_kib: u32) -> ApiResult<String> {
+    use argon2::password_hash::{PasswordHasher, SaltString, rand_core::OsRng};
+    let params = argon2::Params::new(memory_kib.max(8), 2, 1, None).map_err(|_| ApiError::internal())?;
+    let hasher = argon2::Argon2::new(argon2::Algorithm::Argon2id, argon2::Version::V0x13, params);
+    let salt = SaltString::generate(&mut OsRng);
+    hasher
+        .hash_password(password.as_bytes(), &salt)
+        .map(|h| h.to_string())
+        .map_err(|_| ApiError::internal())
+}
+
+/// Checks a password against its stored hash.
+pub fn verify_password(password: &str, hash: &str) -> bool {
+    use argon2::password_hash::{PasswordHash, PasswordVerifier};
+    PasswordHash::new(hash)
+        .map(|parsed| argon2::Argon2::default().verify_password(password.as_bytes(), &parsed).is_ok())
+        .unwrap_or(false)
+}
+
+/// Registration of a client application.
+pub struct NewApp {
+    /// Name.
+    pub name: String,
+    /// Redirect URIs, newline-separated or as a list.
+    pub redirect_uris: Vec<String>,
+    /// Requested scopes text (default `read`).
+    pub scopes: Option<String>,
+    /// Homepage.
+    pub website: Option<String>,
+}
+
+fn valid_redirect_uri(uri: &str) -> bool {
+    if uri == OOB_REDIRECT {
+        return true;
+    }
+    match uri.split_once(':') {
+        Some((scheme, rest)) => {
+            !scheme.is_empty()
+                && scheme.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+                && scheme.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
+                && !rest.is_empty()
+                && !uri.contains('#')
+                && !uri.chars().any(char::is_whitespace)
+        }
+        None => false,
+    }
+}
+
+/// What a client sends to the token endpoint.
+#[derive(Default)]
+pub struct TokenRequest {
+    /// `authorization_code` or `client_credentials`.
+    pub grant_type: Option<String>,
+    /// Client id (or from HTTP Basic).
+    pub client_id: Option<String>,
+    /// Client secret (or from HTTP Basic).
+    pub client_secret: Option<String>,
+    /// The authorization code.
+    pub code: Option<String>,
+    /// Must equal the one the code was issued for.
+    pub redirect_uri: Option<String>,
+    /// PKCE verifier.
+    pub code_verifier: Option<String>,
+    /// Requested scopes (client_credentials).
+    pub scope: Option<String>,
+}
+
+/// A token just issued, with its secret (shown once).
+pub struct IssuedToken {
+    /// The secret.
+    pub access_token: String,
+    /// The stored record.
+    pub record: TokenRecord,
+}
+
+/// A validated authorization request (`GET /oauth/authorize`).
+pub struct AuthorizationRequest {
+    /// The app.
+    pub app: AppRecord,
+    /// Where to send the code.
+    pub redirect_uri: String,
+    /// Granted scopes.
+    pub scopes: Scopes,
+    /// Client state, echoed back.
+    pub state: Option<String>,
+    /// PKCE challenge.
+    pub code_challenge: Option<String>,
+    /// PKCE method.
+    pub code_challenge_method: Option<String>,
+}
+
+fn oauth_err(status: StatusCode, code: &str, text: &str) -> ApiError {
+    ApiError::oauth(status, code, text)
+}
+
+fn basic_credentials(header: Option<&str>) -> Option<(String, String)> {
+    let h = header?.trim();
+    let (kind, value) = h.split_once(' ')?;
+    if !kind.eq_ignore_ascii_case("basic") {
+        return None;
+    }
+    let decoded = base64::engine::general_purpose::STANDARD.decode(value.trim()).ok()?;
+    let text = String::from_utf8(decoded).ok()?;
+    let (id, secret) = text.split_once(':')?;
+    let unescape = |s: &str| form_urlencoded::parse(format!("x={s}").as_bytes()).next().map(|(_, v)| v.into_owned()).unwrap_or_default();
+    Some((unescape(id), unescape(secret)))
+}
+
+impl App {
+    /// Registers a client application (`POST /api/v1/apps`).
+    pub async fn create_app(&self, new: NewApp) -> ApiResult<AppRecord> {
+        let limits = &self.config.limits;
+        let name = new.name.trim().to_string();
+        if name.is_empty() {
+            return Err(ApiError::invalid_field("client_name", "ERR_BLANK", "Application name can't be blank"));
+        }
+        if name.chars().count() > limits.max_app_name {
+            return Err(ApiError::invalid_field("client_name", "ERR_TOO_LONG", format!("Application name is too long (maximum is {} characters)", limits.max_app_name)));
+        }
+        if let Some(w) = &new.website
+            && w.chars().count() > limits.max_app_website
+        {
+            return Err(ApiError::invalid_field("website", "ERR_TOO_LONG", format!("Application website is too long (maximum is {} characters)", limits.max_app_website)));
+        }
+        let uris: Vec<String> = new
+            .redirect_uris
+            .iter()
+            .flat_map(|u| u.split('\n'))
+            .map(|u| u.trim().to_string())
+            .filter(|u| !u.is_empty())
+            .collect();
+        if uris.is_empty() {
+            return Err(ApiError::invalid_field("redirect_uris", "ERR_BLANK", "Redirect URI can't be blank"));
+        }
+        if uris.join("\n").chars().count() > limits.max_app_redirect_uris {
+            return Err(ApiError::invalid_field("redirect_uris", "ERR_TOO_LONG", format!("Redirect URI is too long (maximum is {} characters)", limits.max_app_redirect_uris)));
+        }
+        if let Some(bad) = uris.iter().find(|u| !valid_redirect_uri(u)) {
+            return Err(ApiError::invalid_field("redirect_uris", "ERR_INVALID", format!("Redirect URI must be an absolute URI: {bad}")));
+        }
+        let scopes = match new.scopes.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
+            None => Scopes::parse("read").expect("read is a scope"),
+            Some(text) => Scopes::parse(text).map_err(|e| ApiError::invalid_field("scopes", "ERR_INVALID", format!("Scopes are invalid: {e}")))?,
+        };
+        let record = AppRecord {
+            id: self.ids.next(),
+            name,
+            website: new.website.filter(|w| !w.trim().is_empty()),
+            redirect_uris: uris,
+            scopes: scopes.to_string(),
+            client_id: random_secret(),
+            client_secret: random_secret(),
+            created_at: self.now(),
+        };
+        self.store.insert_app(&record).await?;
+        Ok(record)
+    }
+
+    /// The application that tokens made by the admin CLI belong to, created on first use.
+    pub async fn cli_application(&self) -> ApiResult<AppRecord> {
+        const CLIENT_ID: &str = "fedblog-cli";
+        if let Some(app) = self.store.app_by_client_id(CLIENT_ID).await? {
+            return Ok(app);
+        }
+        let record = AppRecord {
+            id: self.ids.next(),
+            name: "fedblog CLI".into(),
+            website: None,
+            redirect_uris: vec![OOB_REDIRECT.into()],
+            scopes: "read write follow push admin:read admin:write".into(),
+            client_id: CLIENT_ID.into(),
+            client_secret: random_secret(),
+            created_at: self.now(),
+        };
+        match self.store.insert_app(&record).await {
+            Ok(()) => Ok(record),
+            Err(crate::StoreError::AlreadyExists(_)) => self.store.app_by_client_id(CLIENT_ID).await?.ok_or_else(ApiError::internal),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// Validates the parameters of an authorization request. Errors are for the sign-in page.
+    pub async fn authorization_request(
+        &self,
+        response_type: Option<&str>,
+        client_id: Option<&str>,
+        redirect_uri: Option<&str>,
+        scope: Option<&str>,
+        state: Option<String>,
+        code_challenge: Option<String>,
+        code_challenge_method: Option<String>,
+    ) -> ApiResult<AuthorizationRequest> {
+        let app = match client_id {
+            Some(id) => self.store.app_by_client_id(id).await?,
+            None => None,
+        }
+        .ok_or_else(|| oauth_err(StatusCode::BAD_REQUEST, "invalid_client", "Client authentication failed due to unknown client, no client authentication included, or unsupported authentication method."))?;
+        let redirect_uri = match redirect_uri {
+            Some(u) => u.to_string(),
+            None if app.redirect_uris.len() == 1 => app.redirect_uris[0].clone(),
+            None => return Err(oauth_err(StatusCode::BAD_REQUEST, "invalid_redirect_uri", "The redirect uri included is not valid.")),
+        };
+        if !app.redirect_uris.contains(&redirect_uri) {
+            return Err(oauth_err(StatusCode::BAD_REQUEST, "invalid_redirect_uri", "The redirect uri included is not valid."));
+        }
+        if response_type != Some("code") {
+            return Err(oauth_err(StatusCode::BAD_REQUEST, "unsupported_response_type", "The authorization server does not support this response type."));
+        }
+        let scopes = Scopes::parse(scope.unwrap_or("read")).map_err(|_| oauth_err(StatusCode::BAD_REQUEST, "invalid_scope", "The requested scope is invalid, unknown, or malformed."))?;
+        let scopes = if scopes.is_empty() { Scopes::parse("read").expect("read") } else { scopes };
+        let app_scopes = Scopes::parse(&app.scopes).unwrap_or_default();
+        if !app_scopes.covers_all(&scopes) {
+            return Err(oauth_err(StatusCode::BAD_REQUEST, "invalid_scope", "The requested scope is invalid, unknown, or malformed."));
+        }
+        let code_challenge = code_challenge.filter(|c| !c.is_empty());
+        let code_challenge_method = code_challenge_method.filter(|c| !c.is_empty());
+        if code_challenge.is_some() && code_challenge_method.as_deref().unwrap_or("S256") != "S256" {
+            return Err(oauth_err(StatusCode::BAD_REQUEST, "invalid_request", "Only the S256 code challenge method is supported."));
+        }
+        Ok(AuthorizationRequest { app, redirect_uri, scopes, state: state.filter(|s| !s.is_empty()), code_challenge, code_challenge_method })
+    }
+
+    /// Checks a username-or-email and password for the sign-in form. `None` when they do not match
+    /// (the same answer for unknown users and wrong passwords).
+    pub async fn sign_in(&self, login: &str, password: &str) -> ApiResult<Option<(AccountRecord, UserRecord)>> {
+        let login = login.trim().trim_start_matches('@');
+        let user = if login.contains('@') {
+            self.store.user_by_email(login).await?
+        } else {
+            match self.store.account_by_username(login, None).await? {
+                Some(a) => self.store.user_by_account_id(a.id).await?,
+                None => None,
+            }
+        };
+        let Some(user) = user else { return Ok(None) };
+        if !verify_password(password, &user.password_hash) {
+            return Ok(None);
+        }
+        let account = self.store.account_by_id(user.account_id).await?.ok_or_else(ApiError::internal)?;
+        Ok(Some((account, user)))
+    }
+
+    /// Issues an authorization code for a consenting user; returns the code.
+    pub async fn issue_code(&self, req: &AuthorizationRequest, account_id: crate::Id) -> ApiResult<String> {
+        let code = random_secret();
+        self.store
+            .insert_authorization(&AuthorizationRecord {
+                code_hash: hash_secret(&code),
+                app_id: req.app.id,
+                account_id,
+                redirect_uri: req.redirect_uri.clone(),
+                scopes: req.scopes.to_string(),
+                code_challenge: req.code_challenge.clone(),
+                code_challenge_method: req.code_challenge.as_ref().and(req.code_challenge_method.clone()),
+                expires_at: self.now() + Duration::minutes(CODE_LIFETIME_MINUTES),
+            })
+            .await?;
+        Ok(code)
+    }
+
+    /// Issues a token for an app (and user); the secret is returned once.
+    pub async fn issue_token(&self, app_id: crate::Id, account_id: Option<crate::Id>, scopes: &Scopes) -> ApiResult<IssuedToken> {
+        let access_token = random_secret();
+        let record = TokenRecord {
+            id: self.ids.next(),
+            token_hash: hash_secret(&access_token),
+            app_id,
+            account_id,
+            scopes: scopes.to_string(),
+            created_at: self.now(),
+            revoked_at: None,
+        };
+        self.store.insert_token(&record).await?;
+        Ok(IssuedToken { access_token, record })
+    }
+
+    async fn authenticate_client(&self, req: &TokenRequest, authorization: Option<&str>, secret_required: bool) -> ApiResult<AppRecord> {
+        let (id, secret) = match basic_credentials(authorization) {
+            Some((id, secret)) => (Some(id), Some(secret)),
+            None => (req.client_id.clone(), req.client_secret.clone()),
+        };
+        let invalid = || oauth_err(StatusCode::UNAUTHORIZED, "invalid_client", "Client authentication failed due to unknown client, no client authentication included, or unsupported authentication method.");
+        let app = match id {
+            Some(id) => self.store.app_by_client_id(&id).await?.ok_or_else(invalid)?,
+            None => return Err(invalid()),
+        };
+        match secret {
+            Some(s) if constant_time_eq(s.as_bytes(), app.client_secret.as_bytes()) => Ok(app),
+            None if !secret_required => Ok(app),
+            _ => Err(invalid()),
+        }
+    }
+
+    /// The token endpoint (`POST /oauth/token`).
+    pub async fn exchange_token(&self, req: TokenRequest, authorization: Option<&str>) -> ApiResult<IssuedToken> {
+        let invalid_grant = || oauth_err(StatusCode::BAD_REQUEST, "invalid_grant", "The provided authorization grant is invalid, expired, revoked, does not match the redirection URI used in the authorization request, or was issued to another client.");
+        match req.grant_type.as_deref() {
+            Some("authorization_code") => {
+                let app = self.authenticate_client(&req, authorization, req.code_verifier.is_none()).await?;
+                let code = req.code.as_deref().filter(|c| !c.is_empty()).ok_or_else(|| oauth_err(StatusCode::BAD_REQUEST, "invalid_request", "Missing required parameter: code."))?;
+                let auth = self.store.take_authorization(&hash_secret(code)).await?.ok_or_else(invalid_grant)?;
+                if auth.app_id != app.id || auth.expires_at < Utc::now() {
+                    return Err(invalid_grant());
+                }
+                if let Some(uri) = &req.redirect_uri
+                    && uri != &auth.redirect_uri
+                {
+                    return Err(invalid_grant());
+                }
+                match (&auth.code_challenge, &req.code_verifier) {
+                    (Some(challenge), Some(verifier)) => {
+                        let computed = URL_SAFE_NO_PAD.encode(Sha256::digest(verifier.as_bytes()));
+                        if !constant_time_eq(computed.as_bytes(), challenge.as_bytes()) {
+                            return Err(invalid_grant());
+                        }
+                    }
+                    (Some(_), None) => return Err(invalid_grant()),
+                    (None, Some(_)) => return Err(invalid_grant()),
+                    (None, None) => {}
+                }
+                let scopes = Scopes::parse(&auth.scopes).unwrap_or_default();
+                self.issue_token(app.id, Some(auth.account_id), &scopes).await
+            }
+            Some("client_credentials") => {
+                let app = self.authenticate_client(&req, authorization, true).await?;
+                let wanted = Scopes::parse(req.scope.as_deref().unwrap_or("read")).map_err(|_| oauth_err(StatusCode::BAD_REQUEST, "invalid_scope", "The requested scope is invalid, unknown, or malformed."))?;
+                let wanted = if wanted.is_empty() { Scopes::parse("read").expect("read") } else { wanted };
+                if !Scopes::parse(&app.scopes).unwrap_or_default().covers_all(&wanted) {
+                    return Err(oauth_err(StatusCode::BAD_REQUEST, "invalid_scope", "The requested scope is invalid, unknown, or malformed."));
+                }
+                self.issue_token(app.id, None, &wanted).await
+            }
+            Some(_) => Err(oauth_err(StatusCode::BAD_REQUEST, "unsupported_grant_type", "The authorization grant type is not supported by the authorization server.")),
+            None => Err(oauth_err(StatusCode::BAD_REQUEST, "invalid_request", "Missing required parameter: grant_type.")),
+        }
+    }
+
+    /// Revokes a token of the calling client (`POST /oauth/revoke`). Unknown tokens are not an error.
+    pub async fn revoke(&self, req: TokenRequest, token: &str, authorization: Option<&str>) -> ApiResult<()> {
+        let app = self
+            .authenticate_client(&req, authorization, true)
+            .await
+            .map_err(|_| oauth_err(StatusCode::FORBIDDEN, "unauthorized_client", "You are not authorized to revoke this token"))?;
+        let hash = hash_secret(token);
+        if let Some(t) = self.store.token_by_hash(&hash).await?
+            && t.app_id == app.id
+        {
+            self.store.revoke_token(&hash, self.now()).await?;
+        }
+        Ok(())
+    }
+}
+
+fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn secrets_are_random_and_hashes_stable() {
+        assert_ne!(random_secret(), random_secret());
+        assert_eq!(hash_secret("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    }
+
+    #[test]
+    fn passwords_verify() {
+        let h = hash_password("correct horse", 64).unwrap();
+        assert!(verify_password("correct horse", &h));
+        assert!(!verify_password("wrong", &h));
+        assert!(!verify_password("x", "not a hash"));
+    }
+
+    #[test]
+    fn redirect_uris_must_be_absolute() {
+        assert!(valid_redirect_uri("https://app.test/cb"));
+        assert!(valid_redirect_uri(OOB_REDIRECT));
+        assert!(valid_redirect_uri("myapp://callback"));
+        assert!(!valid_redirect_uri("/relative"));
+        assert!(!valid_redirect_uri("https://a.test/#frag"));
+    }
+
+    #[test]
+    fn basic_auth_parses() {
+        let h = format!("Basic {}", base64::engine::general_purpose::STANDARD.encode("id:se%3Acret"));
+        assert_eq!(basic_credentials(Some(&h)), Some(("id".into(), "se:cret".into())));
+    }
+}

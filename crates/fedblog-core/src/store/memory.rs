@@ -1,0 +1,364 @@
+//! `MemoryStore`: the in-memory reference implementation of every store trait, for tests and embedding.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::sync::RwLock;
+
+use async_trait::async_trait;
+use chrono::{DateTime, Utc};
+
+use super::*;
+use crate::error::{StoreError, StoreResult};
+
+#[derive(Default)]
+struct Inner {
+    accounts: BTreeMap<Id, AccountRecord>,
+    users: BTreeMap<Id, UserRecord>,
+    apps: BTreeMap<Id, AppRecord>,
+    authorizations: HashMap<String, AuthorizationRecord>,
+    tokens: HashMap<String, TokenRecord>,
+    statuses: BTreeMap<Id, StatusRecord>,
+    /// (follower, target) -> follow id
+    follows: BTreeMap<(Id, Id), Id>,
+    /// account -> status ids in its home feed
+    feeds: HashMap<Id, BTreeSet<Id>>,
+}
+
+/// Keeps everything in memory behind one lock. Cloning is not offered: share it in an `Arc`.
+#[derive(Default)]
+pub struct MemoryStore {
+    inner: RwLock<Inner>,
+}
+
+impl MemoryStore {
+    /// An empty store.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    fn read(&self) -> StoreResult<std::sync::RwLockReadGuard<'_, Inner>> {
+        self.inner.read().map_err(|_| StoreError::Backend("memory store lock poisoned".into()))
+    }
+
+    fn write(&self) -> StoreResult<std::sync::RwLockWriteGuard<'_, Inner>> {
+        self.inner.write().map_err(|_| StoreError::Backend("memory store lock poisoned".into()))
+    }
+}
+
+fn same_name(a: &AccountRecord, username: &str, domain: Option<&str>) -> bool {
+    a.username.eq_ignore_ascii_case(username)
+        && match (&a.domain, domain) {
+            (None, None) => true,
+            (Some(x), Some(y)) => x.eq_ignore_ascii_case(y),
+            _ => false,
+        }
+}
+
+#[async_trait]
+impl AccountStore for MemoryStore {
+    async fn insert_local_account(&self, account: &AccountRecord, user: &UserRecord) -> StoreResult<()> {
+        let mut g = self.write()?;
+        if g.accounts.values().any(|a| same_name(a, &account.username, None)) {
+            return Err(StoreError::AlreadyExists("username".into()));
+        }
+        if g.users.values().any(|u| u.email.eq_ignore_ascii_case(&user.email)) {
+            return Err(StoreError::AlreadyExists("email".into()));
+        }
+        if g.accounts.contains_key(&account.id) {
+            return Err(StoreError::AlreadyExists("account".into()));
+        }
+        g.accounts.insert(account.id, account.clone());
+        g.users.insert(account.id, user.clone());
+        Ok(())
+    }
+
+    async fn insert_remote_account(&self, account: &AccountRecord) -> StoreResult<()> {
+        let mut g = self.write()?;
+        if g.accounts.values().any(|a| same_name(a, &account.username, account.domain.as_deref())) {
+            return Err(StoreError::AlreadyExists("username".into()));
+        }
+        if g.accounts.contains_key(&account.id) {
+            return Err(StoreError::AlreadyExists("account".into()));
+        }
+        g.accounts.insert(account.id, account.clone());
+        Ok(())
+    }
+
+    async fn account_by_id(&self, id: Id) -> StoreResult<Option<AccountRecord>> {
+        Ok(self.read()?.accounts.get(&id).cloned())
+    }
+
+    async fn accounts_by_ids(&self, ids: &[Id]) -> StoreResult<Vec<AccountRecord>> {
+        let g = self.read()?;
+        Ok(ids.iter().collect::<BTreeSet<_>>().into_iter().filter_map(|id| g.accounts.get(id).cloned()).collect())
+    }
+
+    async fn account_by_username(&self, username: &str, domain: Option<&str>) -> StoreResult<Option<AccountRecord>> {
+        Ok(self.read()?.accounts.values().find(|a| same_name(a, username, domain)).cloned())
+    }
+
+    async fn update_account(&self, account: &AccountRecord) -> StoreResult<()> {
+        let mut g = self.write()?;
+        let cur = g.accounts.get_mut(&account.id).ok_or(StoreError::NotFound)?;
+        let keep = cur.clone();
+        *cur = account.clone();
+        cur.username = keep.username;
+        cur.domain = keep.domain;
+        cur.created_at = keep.created_at;
+        cur.statuses_count = keep.statuses_count;
+        cur.followers_count = keep.followers_count;
+        cur.following_count = keep.following_count;
+        cur.last_status_at = keep.last_status_at;
+        Ok(())
+    }
+
+    async fn user_by_account_id(&self, account_id: Id) -> StoreResult<Option<UserRecord>> {
+        Ok(self.read()?.users.get(&account_id).cloned())
+    }
+
+    async fn user_by_email(&self, email: &str) -> StoreResult<Option<UserRecord>> {
+        Ok(self.read()?.users.values().find(|u| u.email.eq_ignore_ascii_case(email)).cloned())
+    }
+
+    async fn user_by_confirmation_token(&self, token_hash: &str) -> StoreResult<Option<UserRecord>> {
+        Ok(self
+            .read()?
+            .users
+            .values()
+            .find(|u| u.confirmation_token_hash.as_deref() == Some(token_hash))
+            .cloned())
+    }
+
+    async fn update_user(&self, user: &UserRecord) -> StoreResult<()> {
+        let mut g = self.write()?;
+        if g.users.values().any(|u| u.account_id != user.account_id && u.email.eq_ignore_ascii_case(&user.email)) {
+            return Err(StoreError::AlreadyExists("email".into()));
+        }
+        let cur = g.users.get_mut(&user.account_id).ok_or(StoreError::NotFound)?;
+        let created_at = cur.created_at;
+        *cur = user.clone();
+        cur.created_at = created_at;
+        Ok(())
+    }
+}
+
+#[async_trait]
+impl OAuthStore for MemoryStore {
+    async fn insert_app(&self, app: &AppRecord) -> StoreResult<()> {
+        let mut g = self.write()?;
+        if g.apps.values().any(|a| a.client_id == app.client_id) || g.apps.contains_key(&app.id) {
+            return Err(StoreError::AlreadyExists("client_id".into()));
+        }
+        g.apps.insert(app.id, app.clone());
+        Ok(())
+    }
+
+    async fn app_by_id(&self, id: Id) -> StoreResult<Option<AppRecord>> {
+        Ok(self.read()?.apps.get(&id).cloned())
+    }
+
+    async fn app_by_client_id(&self, client_id: &str) -> StoreResult<Option<AppRecord>> {
+        Ok(self.read()?.apps.values().find(|a| a.client_id == client_id).cloned())
+    }
+
+    async fn insert_authorization(&self, auth: &AuthorizationRecord) -> StoreResult<()> {
+        let mut g = self.write()?;
+        if g.authorizations.contains_key(&auth.code_hash) {
+            return Err(StoreError::AlreadyExists("code".into()));
+        }
+        g.authorizations.insert(auth.code_hash.clone(), auth.clone());
+        Ok(())
+    }
+
+    async fn take_authorization(&self, code_hash: &str) -> StoreResult<Option<AuthorizationRecord>> {
+        Ok(self.write()?.authorizations.remove(code_hash))
+    }
+
+    async fn insert_token(&self, token: &TokenRecord) -> StoreResult<()> {
+        let mut g = self.write()?;
+        if g.tokens.contains_key(&token.token_hash) {
+            return Err(StoreError::AlreadyExists("token".into()));
+        }
+        g.tokens.insert(token.token_hash.clone(), token.clone());
+        Ok(())
+    }
+
+    async fn token_by_hash(&self, token_hash: &str) -> StoreResult<Option<TokenRecord>> {
+        Ok(self.read()?.tokens.get(token_hash).cloned())
+    }
+
+    async fn revoke_token(&self, token_hash: &str, at: DateTime<Utc>) -> StoreResult<bool> {
+        let mut g = self.write()?;
+        match g.tokens.get_mut(token_hash) {
+            Some(t) if t.revoked_at.is_none() => {
+                t.revoked_at = Some(at);
+                Ok(true)
+            }
+            _ => Ok(false),
+        }
+    }
+}
+
+#[async_trait]
+impl StatusStore for MemoryStore {
+    async fn insert_status(&self, status: &StatusRecord) -> StoreResult<()> {
+        let mut g = self.write()?;
+        if g.statuses.contains_key(&status.id) {
+            return Err(StoreError::AlreadyExists("status".into()));
+        }
+        g.statuses.insert(status.id, status.clone());
+        if let Some(a) = g.accounts.get_mut(&status.account_id) {
+            a.statuses_count += 1;
+            if a.last_status_at.is_none_or(|t| t < status.created_at) {
+                a.last_status_at = Some(status.created_at);
+            }
+        }
+        Ok(())
+    }
+
+    async fn status_by_id(&self, id: Id) -> StoreResult<Option<StatusRecord>> {
+        Ok(self.read()?.statuses.get(&id).cloned())
+    }
+
+    async fn statuses_by_ids(&self, ids: &[Id]) -> StoreResult<Vec<StatusRecord>> {
+        let g = self.read()?;
+        Ok(ids.iter().collect::<BTreeSet<_>>().into_iter().filter_map(|id| g.statuses.get(id).cloned()).collect())
+    }
+
+    async fn status_by_idempotency_key(&self, account_id: Id, key: &str, since: DateTime<Utc>) -> StoreResult<Option<StatusRecord>> {
+        Ok(self
+            .read()?
+            .statuses
+            .values()
+            .rev()
+            .find(|s| s.account_id == account_id && s.idempotency_key.as_deref() == Some(key) && s.created_at >= since)
+            .cloned())
+    }
+
+    async fn delete_status(&self, id: Id) -> StoreResult<()> {
+        let mut g = self.write()?;
+        let s = g.statuses.remove(&id).ok_or(StoreError::NotFound)?;
+        for feed in g.feeds.values_mut() {
+            feed.remove(&id);
+        }
+        if let Some(a) = g.accounts.get_mut(&s.account_id) {
+            a.statuses_count = (a.statuses_count - 1).max(0);
+        }
+        Ok(())
+    }
+
+    async fn public_timeline(&self, filter: PublicTimelineFilter, page: Page) -> StoreResult<Vec<StatusRecord>> {
+        let g = self.read()?;
+        let visible = g.statuses.values().rev().filter(|s| {
+            s.visibility == Visibility::Public
+                && !s.is_reply_to_other()
+                && (!filter.local || s.local)
+                && (!filter.remote || !s.local)
+                && (!filter.only_media || s.has_media)
+                && g.accounts.get(&s.account_id).is_some_and(|a| !a.is_suspended())
+        });
+        Ok(page.apply(visible, |s| s.id).into_iter().cloned().collect())
+    }
+}
+
+#[async_trait]
+impl FollowStore for MemoryStore {
+    async fn insert_follow(&self, id: Id, follower: Id, target: Id) -> StoreResult<()> {
+        let mut g = self.write()?;
+        if g.follows.contains_key(&(follower, target)) {
+            return Ok(());
+        }
+        g.follows.insert((follower, target), id);
+        if let Some(a) = g.accounts.get_mut(&follower) {
+            a.following_count += 1;
+        }
+        if let Some(a) = g.accounts.get_mut(&target) {
+            a.followers_count += 1;
+        }
+        Ok(())
+    }
+
+    async fn delete_follow(&self, follower: Id, target: Id) -> StoreResult<bool> {
+        let mut g = self.write()?;
+        if g.follows.remove(&(follower, target)).is_none() {
+            return Ok(false);
+        }
+        if let Some(a) = g.accounts.get_mut(&follower) {
+            a.following_count = (a.following_count - 1).max(0);
+        }
+        if let Some(a) = g.accounts.get_mut(&target) {
+            a.followers_count = (a.followers_count - 1).max(0);
+        }
+        Ok(true)
+    }
+
+    async fn follows(&self, follower: Id, target: Id) -> StoreResult<bool> {
+        Ok(self.read()?.follows.contains_key(&(follower, target)))
+    }
+
+    async fn local_follower_ids(&self, target: Id) -> StoreResult<Vec<Id>> {
+        let g = self.read()?;
+        Ok(g.follows
+            .keys()
+            .filter(|(_, t)| *t == target)
+            .map(|(f, _)| *f)
+            .filter(|f| g.accounts.get(f).is_some_and(AccountRecord::is_local))
+            .collect())
+    }
+}
+
+#[async_trait]
+impl FeedStore for MemoryStore {
+    async fn insert_feed_entries(&self, status_id: Id, _author_id: Id, account_ids: &[Id]) -> StoreResult<()> {
+        let mut g = self.write()?;
+        for a in account_ids {
+            g.feeds.entry(*a).or_default().insert(status_id);
+        }
+        Ok(())
+    }
+
+    async fn home_feed(&self, account_id: Id, page: Page) -> StoreResult<Vec<Id>> {
+        let g = self.read()?;
+        Ok(match g.feeds.get(&account_id) {
+            Some(feed) => page.apply(feed.iter().rev().copied(), |id| *id),
+            None => vec![],
+        })
+    }
+}
+
+#[async_trait]
+impl StatsStore for MemoryStore {
+    async fn count_local_accounts(&self) -> StoreResult<i64> {
+        Ok(self.read()?.accounts.values().filter(|a| a.is_local() && !a.is_suspended()).count() as i64)
+    }
+
+    async fn count_active_local_accounts(&self, since: DateTime<Utc>) -> StoreResult<i64> {
+        let g = self.read()?;
+        let active: BTreeSet<Id> = g
+            .statuses
+            .values()
+            .filter(|s| s.local && s.created_at >= since)
+            .map(|s| s.account_id)
+            .collect();
+        Ok(active.len() as i64)
+    }
+
+    async fn count_local_statuses(&self) -> StoreResult<i64> {
+        Ok(self.read()?.statuses.values().filter(|s| s.local).count() as i64)
+    }
+
+    async fn known_domains(&self) -> StoreResult<Vec<String>> {
+        let g = self.read()?;
+        let set: BTreeSet<String> = g.accounts.values().filter_map(|a| a.domain.clone()).map(|d| d.to_lowercase()).collect();
+        Ok(set.into_iter().collect())
+    }
+
+    async fn activity_between(&self, from: DateTime<Utc>, to: DateTime<Utc>) -> StoreResult<WeekActivity> {
+        let g = self.read()?;
+        let within = |t: DateTime<Utc>| t >= from && t < to;
+        Ok(WeekActivity {
+            statuses: g.statuses.values().filter(|s| s.local && within(s.created_at)).count() as i64,
+            logins: g.tokens.values().filter(|t| t.account_id.is_some() && within(t.created_at)).count() as i64,
+            registrations: g.users.values().filter(|u| within(u.created_at)).count() as i64,
+        })
+    }
+}

@@ -1,0 +1,127 @@
+//! Store traits, one per aggregate. Core calls them; `MemoryStore` and the server's sea-orm store implement them.
+//!
+//! Contract shared by every method: records come back exactly as stored; lists are newest first
+//! unless a method says otherwise; unique violations are `StoreError::AlreadyExists`; a missing
+//! record is `Ok(None)` for lookups and `StoreError::NotFound` for updates and deletes.
+
+pub mod memory;
+pub mod records;
+
+use async_trait::async_trait;
+use chrono::{DateTime, Utc};
+
+use crate::error::StoreResult;
+use crate::id::Id;
+use crate::pagination::Page;
+pub use records::*;
+
+/// Accounts and the logins of local accounts.
+#[async_trait]
+pub trait AccountStore: Send + Sync {
+    /// Inserts a local account with its login, atomically. Fails with `AlreadyExists("username")`
+    /// or `AlreadyExists("email")` (both case-insensitive).
+    async fn insert_local_account(&self, account: &AccountRecord, user: &UserRecord) -> StoreResult<()>;
+    /// Inserts a remote account. Fails with `AlreadyExists("username")` for a taken username@domain.
+    async fn insert_remote_account(&self, account: &AccountRecord) -> StoreResult<()>;
+    /// The account with this id.
+    async fn account_by_id(&self, id: Id) -> StoreResult<Option<AccountRecord>>;
+    /// The accounts with these ids, in no particular order; unknown ids are skipped.
+    async fn accounts_by_ids(&self, ids: &[Id]) -> StoreResult<Vec<AccountRecord>>;
+    /// The account with this username on this domain (`None` = local), case-insensitively.
+    async fn account_by_username(&self, username: &str, domain: Option<&str>) -> StoreResult<Option<AccountRecord>>;
+    /// Replaces the profile fields of an account (everything but id, username, domain, created_at
+    /// and the counters, which the store maintains). `NotFound` if absent.
+    async fn update_account(&self, account: &AccountRecord) -> StoreResult<()>;
+    /// The login of a local account.
+    async fn user_by_account_id(&self, account_id: Id) -> StoreResult<Option<UserRecord>>;
+    /// The login with this e-mail address, case-insensitively.
+    async fn user_by_email(&self, email: &str) -> StoreResult<Option<UserRecord>>;
+    /// The login whose pending confirmation token has this hash.
+    async fn user_by_confirmation_token(&self, token_hash: &str) -> StoreResult<Option<UserRecord>>;
+    /// Replaces a login (all fields but account_id and created_at). `NotFound` if absent;
+    /// `AlreadyExists("email")` if the new e-mail is taken.
+    async fn update_user(&self, user: &UserRecord) -> StoreResult<()>;
+}
+
+/// Client applications, authorization codes and access tokens.
+#[async_trait]
+pub trait OAuthStore: Send + Sync {
+    /// Inserts an application. `AlreadyExists("client_id")` if taken.
+    async fn insert_app(&self, app: &AppRecord) -> StoreResult<()>;
+    /// The application with this id.
+    async fn app_by_id(&self, id: Id) -> StoreResult<Option<AppRecord>>;
+    /// The application with this client id.
+    async fn app_by_client_id(&self, client_id: &str) -> StoreResult<Option<AppRecord>>;
+    /// Stores an authorization code.
+    async fn insert_authorization(&self, auth: &AuthorizationRecord) -> StoreResult<()>;
+    /// Removes and returns the authorization code with this hash: a code is used at most once,
+    /// even when two requests race for it.
+    async fn take_authorization(&self, code_hash: &str) -> StoreResult<Option<AuthorizationRecord>>;
+    /// Stores a token. `AlreadyExists("token")` if the hash is taken.
+    async fn insert_token(&self, token: &TokenRecord) -> StoreResult<()>;
+    /// The token with this hash, revoked or not.
+    async fn token_by_hash(&self, token_hash: &str) -> StoreResult<Option<TokenRecord>>;
+    /// Marks the token with this hash revoked at `at`; returns whether one was found unrevoked.
+    async fn revoke_token(&self, token_hash: &str, at: DateTime<Utc>) -> StoreResult<bool>;
+}
+
+/// Statuses and their mentions and tags.
+#[async_trait]
+pub trait StatusStore: Send + Sync {
+    /// Inserts a status with its mentions and tags, and updates the author's `statuses_count`
+    /// and `last_status_at`. `AlreadyExists("status")` if the id is taken.
+    async fn insert_status(&self, status: &StatusRecord) -> StoreResult<()>;
+    /// The status with this id.
+    async fn status_by_id(&self, id: Id) -> StoreResult<Option<StatusRecord>>;
+    /// The statuses with these ids, in no particular order; unknown ids are skipped.
+    async fn statuses_by_ids(&self, ids: &[Id]) -> StoreResult<Vec<StatusRecord>>;
+    /// The author's status created with this idempotency key at or after `since`.
+    async fn status_by_idempotency_key(&self, account_id: Id, key: &str, since: DateTime<Utc>) -> StoreResult<Option<StatusRecord>>;
+    /// Deletes a status with its mentions, tags and feed entries, and updates the author's
+    /// `statuses_count`. `NotFound` if absent.
+    async fn delete_status(&self, id: Id) -> StoreResult<()>;
+    /// Public timeline: public statuses that are not replies to others, by unsuspended authors, one page.
+    async fn public_timeline(&self, filter: PublicTimelineFilter, page: Page) -> StoreResult<Vec<StatusRecord>>;
+}
+
+/// Follows (the part of the social graph fan-out needs).
+#[async_trait]
+pub trait FollowStore: Send + Sync {
+    /// Records that `follower` follows `target` and updates both counters. Idempotent.
+    async fn insert_follow(&self, id: Id, follower: Id, target: Id) -> StoreResult<()>;
+    /// Removes a follow and updates both counters; returns whether it existed.
+    async fn delete_follow(&self, follower: Id, target: Id) -> StoreResult<bool>;
+    /// Whether `follower` follows `target`.
+    async fn follows(&self, follower: Id, target: Id) -> StoreResult<bool>;
+    /// Ids of the local accounts that follow `target`.
+    async fn local_follower_ids(&self, target: Id) -> StoreResult<Vec<Id>>;
+}
+
+/// Materialised home feeds (fan-out on write).
+#[async_trait]
+pub trait FeedStore: Send + Sync {
+    /// Inserts `status_id` into the home feed of each account, in one batch. Idempotent.
+    async fn insert_feed_entries(&self, status_id: Id, author_id: Id, account_ids: &[Id]) -> StoreResult<()>;
+    /// One page of an account's home feed: status ids, newest first.
+    async fn home_feed(&self, account_id: Id, page: Page) -> StoreResult<Vec<Id>>;
+}
+
+/// Figures for the instance endpoints.
+#[async_trait]
+pub trait StatsStore: Send + Sync {
+    /// Local accounts that are not suspended.
+    async fn count_local_accounts(&self) -> StoreResult<i64>;
+    /// Local accounts with a status at or after `since` (active users).
+    async fn count_active_local_accounts(&self, since: DateTime<Utc>) -> StoreResult<i64>;
+    /// Local statuses.
+    async fn count_local_statuses(&self) -> StoreResult<i64>;
+    /// Domains of known remote accounts, sorted.
+    async fn known_domains(&self) -> StoreResult<Vec<String>>;
+    /// Statuses, logins and registrations in `[from, to)`.
+    async fn activity_between(&self, from: DateTime<Utc>, to: DateTime<Utc>) -> StoreResult<WeekActivity>;
+}
+
+/// Everything a fedblog store provides.
+pub trait Store: AccountStore + OAuthStore + StatusStore + FollowStore + FeedStore + StatsStore + Send + Sync + 'static {}
+
+impl<T> Store for T where T: AccountStore + OAuthStore + StatusStore + FollowStore + FeedStore + StatsStore + Send + Sync + 'static {}

@@ -1,0 +1,342 @@
+//! Store records: the plain data stores keep. They carry no serde derives; `render` turns them into API entities.
+
+use chrono::{DateTime, Utc};
+
+use crate::id::Id;
+
+/// A role on this server.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// Everything, including other admins.
+    Owner,
+    /// Administration.
+    Admin,
+    /// Moderation.
+    Moderator,
+    /// No special rights.
+    User,
+}
+
+impl Role {
+    /// The name used in settings, the CLI and the database.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::Owner => "owner",
+            Role::Admin => "admin",
+            Role::Moderator => "moderator",
+            Role::User => "user",
+        }
+    }
+    /// Parse a role name.
+    pub fn parse(s: &str) -> Option<Role> {
+        Some(match s.to_ascii_lowercase().as_str() {
+            "owner" => Role::Owner,
+            "admin" => Role::Admin,
+            "moderator" => Role::Moderator,
+            "user" => Role::User,
+            _ => return None,
+        })
+    }
+}
+
+/// Who may see a status.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Visibility {
+    /// Everyone, listed on public timelines.
+    Public,
+    /// Everyone, not on public timelines.
+    Unlisted,
+    /// Followers and mentioned accounts.
+    Private,
+    /// Mentioned accounts only.
+    Direct,
+}
+
+impl Visibility {
+    /// Mastodon's name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Visibility::Public => "public",
+            Visibility::Unlisted => "unlisted",
+            Visibility::Private => "private",
+            Visibility::Direct => "direct",
+        }
+    }
+    /// Parse Mastodon's name.
+    pub fn parse(s: &str) -> Option<Visibility> {
+        Some(match s {
+            "public" => Visibility::Public,
+            "unlisted" => Visibility::Unlisted,
+            "private" => Visibility::Private,
+            "direct" => Visibility::Direct,
+            _ => return None,
+        })
+    }
+}
+
+/// A name/value pair on a profile.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProfileField {
+    /// Label.
+    pub name: String,
+    /// Value (plain text).
+    pub value: String,
+}
+
+/// An account: local (with a [`UserRecord`]) or remote.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AccountRecord {
+    /// Id.
+    pub id: Id,
+    /// Username, unique per domain (case-insensitively).
+    pub username: String,
+    /// `None` for a local account.
+    pub domain: Option<String>,
+    /// Display name.
+    pub display_name: String,
+    /// Bio as the owner wrote it (plain text).
+    pub note: String,
+    /// Follow requests must be approved.
+    pub locked: bool,
+    /// Automated account.
+    pub bot: bool,
+    /// Listed in the directory (`None` = not chosen).
+    pub discoverable: Option<bool>,
+    /// Posts may be indexed by search.
+    pub indexable: bool,
+    /// Hide followers and following.
+    pub hide_collections: Option<bool>,
+    /// Profile fields.
+    pub fields: Vec<ProfileField>,
+    /// Default visibility of new posts.
+    pub default_privacy: Visibility,
+    /// Mark new posts sensitive by default.
+    pub default_sensitive: bool,
+    /// Default language of new posts (ISO 639-1), if set.
+    pub default_language: Option<String>,
+    /// ActivityPub id of a remote account.
+    pub uri: Option<String>,
+    /// Profile page of a remote account.
+    pub url: Option<String>,
+    /// Created.
+    pub created_at: DateTime<Utc>,
+    /// Last profile change.
+    pub updated_at: DateTime<Utc>,
+    /// Set while suspended.
+    pub suspended_at: Option<DateTime<Utc>>,
+    /// Set while every post is forced sensitive.
+    pub sensitized_at: Option<DateTime<Utc>>,
+    /// Posts, maintained by the store.
+    pub statuses_count: i64,
+    /// Followers, maintained by the store.
+    pub followers_count: i64,
+    /// Followed accounts, maintained by the store.
+    pub following_count: i64,
+    /// Time of the newest post, maintained by the store.
+    pub last_status_at: Option<DateTime<Utc>>,
+}
+
+impl AccountRecord {
+    /// A new local account with defaults for everything but the name.
+    pub fn new_local(id: Id, username: &str, now: DateTime<Utc>) -> Self {
+        AccountRecord {
+            id,
+            username: username.to_string(),
+            domain: None,
+            display_name: String::new(),
+            note: String::new(),
+            locked: false,
+            bot: false,
+            discoverable: None,
+            indexable: false,
+            hide_collections: None,
+            fields: vec![],
+            default_privacy: Visibility::Public,
+            default_sensitive: false,
+            default_language: None,
+            uri: None,
+            url: None,
+            created_at: now,
+            updated_at: now,
+            suspended_at: None,
+            sensitized_at: None,
+            statuses_count: 0,
+            followers_count: 0,
+            following_count: 0,
+            last_status_at: None,
+        }
+    }
+    /// Whether the account lives on this server.
+    pub fn is_local(&self) -> bool {
+        self.domain.is_none()
+    }
+    /// `username` for local accounts, `username@domain` for remote ones.
+    pub fn acct(&self) -> String {
+        match &self.domain {
+            None => self.username.clone(),
+            Some(d) => format!("{}@{}", self.username, d),
+        }
+    }
+    /// Whether the account is suspended.
+    pub fn is_suspended(&self) -> bool {
+        self.suspended_at.is_some()
+    }
+}
+
+/// The login of a local account.
+#[derive(Clone, Debug, PartialEq)]
+pub struct UserRecord {
+    /// The account this login belongs to.
+    pub account_id: Id,
+    /// E-mail address, unique (case-insensitively).
+    pub email: String,
+    /// Argon2 PHC string.
+    pub password_hash: String,
+    /// Role.
+    pub role: Role,
+    /// Set once the e-mail address is confirmed.
+    pub confirmed_at: Option<DateTime<Utc>>,
+    /// Hash of the pending confirmation token.
+    pub confirmation_token_hash: Option<String>,
+    /// Approved by a moderator (or registrations need no approval).
+    pub approved: bool,
+    /// Login disabled by a moderator.
+    pub disabled: bool,
+    /// Interface and e-mail language.
+    pub locale: String,
+    /// Created.
+    pub created_at: DateTime<Utc>,
+}
+
+/// A registered client application.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AppRecord {
+    /// Id.
+    pub id: Id,
+    /// Name shown to users.
+    pub name: String,
+    /// Homepage.
+    pub website: Option<String>,
+    /// Where authorization codes may be sent.
+    pub redirect_uris: Vec<String>,
+    /// Scopes the app may ask for (space-separated).
+    pub scopes: String,
+    /// Public client id.
+    pub client_id: String,
+    /// Client secret.
+    pub client_secret: String,
+    /// Created.
+    pub created_at: DateTime<Utc>,
+}
+
+/// A pending authorization code (single use).
+#[derive(Clone, Debug, PartialEq)]
+pub struct AuthorizationRecord {
+    /// SHA-256 of the code, hex.
+    pub code_hash: String,
+    /// The app it was issued to.
+    pub app_id: Id,
+    /// The user who consented.
+    pub account_id: Id,
+    /// The redirect URI it was issued for.
+    pub redirect_uri: String,
+    /// Granted scopes.
+    pub scopes: String,
+    /// PKCE challenge, if any.
+    pub code_challenge: Option<String>,
+    /// PKCE method (`S256`).
+    pub code_challenge_method: Option<String>,
+    /// Expiry.
+    pub expires_at: DateTime<Utc>,
+}
+
+/// An access token. Only its hash is kept.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TokenRecord {
+    /// Id.
+    pub id: Id,
+    /// SHA-256 of the token, hex.
+    pub token_hash: String,
+    /// The app it was issued to.
+    pub app_id: Id,
+    /// The user it acts for (`None` for an app token from client_credentials).
+    pub account_id: Option<Id>,
+    /// Granted scopes (space-separated).
+    pub scopes: String,
+    /// Created.
+    pub created_at: DateTime<Utc>,
+    /// Set once revoked.
+    pub revoked_at: Option<DateTime<Utc>>,
+}
+
+/// A status (post), local or remote.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StatusRecord {
+    /// Id.
+    pub id: Id,
+    /// Author.
+    pub account_id: Id,
+    /// ActivityPub id of a remote status.
+    pub uri: Option<String>,
+    /// Source text as written (local statuses).
+    pub text: String,
+    /// Rendered, sanitised HTML.
+    pub content: String,
+    /// Content warning.
+    pub spoiler_text: String,
+    /// Visibility.
+    pub visibility: Visibility,
+    /// Sensitive media.
+    pub sensitive: bool,
+    /// ISO 639-1 language.
+    pub language: Option<String>,
+    /// Parent status.
+    pub in_reply_to_id: Option<Id>,
+    /// Author of the parent.
+    pub in_reply_to_account_id: Option<Id>,
+    /// The app that posted it.
+    pub application_id: Option<Id>,
+    /// Mentioned accounts.
+    pub mentions: Vec<Id>,
+    /// Normalised hashtag names.
+    pub tags: Vec<String>,
+    /// Whether it carries media (for `only_media`).
+    pub has_media: bool,
+    /// The client's `Idempotency-Key`, kept to answer retries with the same status.
+    pub idempotency_key: Option<String>,
+    /// Whether it is local.
+    pub local: bool,
+    /// Created.
+    pub created_at: DateTime<Utc>,
+    /// Last edit.
+    pub edited_at: Option<DateTime<Utc>>,
+}
+
+impl StatusRecord {
+    /// Whether it replies to someone else's status (such replies stay off public timelines).
+    pub fn is_reply_to_other(&self) -> bool {
+        self.in_reply_to_account_id.is_some_and(|a| a != self.account_id)
+    }
+}
+
+/// Which statuses a public timeline shows.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PublicTimelineFilter {
+    /// Local statuses only.
+    pub local: bool,
+    /// Remote statuses only.
+    pub remote: bool,
+    /// Statuses with media only.
+    pub only_media: bool,
+}
+
+/// Counts for one week of `/api/v1/instance/activity`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct WeekActivity {
+    /// Local statuses created.
+    pub statuses: i64,
+    /// Sign-ins (user tokens issued).
+    pub logins: i64,
+    /// Local accounts created.
+    pub registrations: i64,
+}

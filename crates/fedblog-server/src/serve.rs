@@ -1,0 +1,98 @@
+//! Start-up: open the store (creating the data folder), apply migrations, build the app, listen.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use fedblog_core::{App, Store};
+use tokio::sync::oneshot;
+
+use crate::http::{self, Server};
+use crate::settings::Settings;
+use crate::store::{self, ConnectSettings, SeaStore};
+
+/// Opens the database of the settings, creating the data folder for SQLite.
+pub async fn open_store(settings: &Settings) -> Result<SeaStore, String> {
+    if settings.database_url.starts_with("sqlite:") {
+        std::fs::create_dir_all(&settings.data_dir).map_err(|e| format!("cannot create the data folder {}: {e}", settings.data_dir.display()))?;
+    }
+    let opts = ConnectSettings { max_connections: settings.db_max_connections, ..Default::default() };
+    store::connect(&settings.database_url, &opts).await.map_err(|e| format!("cannot open the database: {e}"))
+}
+
+/// Opens the store, migrating it when the settings say so, and builds the app.
+pub async fn build_app(settings: &Settings) -> Result<Arc<App>, String> {
+    let store = open_store(settings).await?;
+    if settings.migrate_on_start {
+        store.migrate().await.map_err(|e| format!("migrations failed: {e}"))?;
+    }
+    let store: Arc<dyn Store> = Arc::new(store);
+    Ok(Arc::new(App::new(store, settings.instance.clone())))
+}
+
+/// A server running in the background.
+pub struct Running {
+    /// The address it listens on.
+    pub addr: SocketAddr,
+    /// The app it serves.
+    pub app: Arc<App>,
+    stop: Option<oneshot::Sender<()>>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl Running {
+    /// `http://addr`.
+    pub fn base_url(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    /// Stops accepting, finishes open requests, and waits.
+    pub async fn stop(mut self) {
+        if let Some(s) = self.stop.take() {
+            let _ = s.send(());
+        }
+        let _ = self.task.await;
+    }
+}
+
+/// Starts serving `app` on `listen` (port 0 picks a free port).
+pub async fn spawn(app: Arc<App>, listen: SocketAddr) -> Result<Running, String> {
+    let listener = tokio::net::TcpListener::bind(listen).await.map_err(|e| format!("cannot listen on {listen}: {e}"))?;
+    spawn_on(app, listener).await
+}
+
+/// Starts serving `app` on a bound listener (tests bind first to learn the port for the domain).
+pub async fn spawn_on(app: Arc<App>, listener: tokio::net::TcpListener) -> Result<Running, String> {
+    let server = Server::new(app.clone())?;
+    let addr = listener.local_addr().map_err(|e| e.to_string())?;
+    let (tx, rx) = oneshot::channel::<()>();
+    let task = tokio::spawn(http::run(server, listener, async move {
+        let _ = rx.await;
+    }));
+    Ok(Running { addr, app, stop: Some(tx), task })
+}
+
+/// `fedblog-server serve`: runs until Ctrl-C or SIGTERM.
+pub async fn serve(settings: Settings) -> Result<(), String> {
+    let app = build_app(&settings).await?;
+    let running = spawn(app, settings.listen).await?;
+    tracing::info!(listen = %running.addr, domain = %settings.instance.domain, "fedblog is serving; stop with Ctrl-C");
+    shutdown_signal().await;
+    tracing::info!("stopping");
+    running.stop().await;
+    Ok(())
+}
+
+async fn shutdown_signal() {
+    #[cfg(unix)]
+    {
+        let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).ok();
+        tokio::select! {
+            _ = tokio::signal::ctrl_c() => {}
+            _ = async { match term.as_mut() { Some(t) => { t.recv().await; } None => std::future::pending::<()>().await } } => {}
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+    }
+}

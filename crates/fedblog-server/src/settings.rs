@@ -1,0 +1,147 @@
+//! Server settings: `FEDBLOG_*` environment variables, each also a command-line flag, over an
+//! optional TOML file, over defaults.
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+use fedblog_core::config::{InstanceConfig, RegistrationMode};
+use serde::Deserialize;
+
+/// Settings shared by every subcommand. Flags win over environment variables, which win over the
+/// TOML file named by `--config`/`FEDBLOG_CONFIG`, which wins over the defaults.
+#[derive(Args, Debug, Clone, Default)]
+pub struct SettingsArgs {
+    /// TOML file with any of the settings below (keys without the `FEDBLOG_` prefix, lower case).
+    #[arg(long, env = "FEDBLOG_CONFIG", global = true)]
+    pub config: Option<PathBuf>,
+    /// Address to listen on [default: 127.0.0.1:3000].
+    #[arg(long, env = "FEDBLOG_LISTEN", global = true)]
+    pub listen: Option<String>,
+    /// Public host (and port) clients and other servers use [default: localhost:3000].
+    #[arg(long, env = "FEDBLOG_DOMAIN", global = true)]
+    pub domain: Option<String>,
+    /// Folder for the SQLite database and uploads, created on first start [default: ./data].
+    #[arg(long, env = "FEDBLOG_DATA_DIR", global = true)]
+    pub data_dir: Option<PathBuf>,
+    /// Database URL: `sqlite://PATH` (default: DATA_DIR/fedblog.sqlite) or `postgres://...`.
+    #[arg(long, env = "FEDBLOG_DATABASE_URL", global = true)]
+    pub database_url: Option<String>,
+    /// Database connections per process [default: 10].
+    #[arg(long, env = "FEDBLOG_DB_MAX_CONNECTIONS", global = true)]
+    pub db_max_connections: Option<u32>,
+    /// Apply pending migrations when `serve` starts [default: true].
+    #[arg(long, env = "FEDBLOG_MIGRATE_ON_START", global = true)]
+    pub migrate_on_start: Option<bool>,
+    /// Who may sign up: `open`, `approval` or `closed` [default: open].
+    #[arg(long, env = "FEDBLOG_REGISTRATIONS", global = true)]
+    pub registrations: Option<String>,
+    /// Instance name [default: fedblog].
+    #[arg(long, env = "FEDBLOG_TITLE", global = true)]
+    pub title: Option<String>,
+    /// Contact e-mail address shown in the instance information.
+    #[arg(long, env = "FEDBLOG_CONTACT_EMAIL", global = true)]
+    pub contact_email: Option<String>,
+}
+
+#[derive(Deserialize, Default, Debug)]
+#[serde(deny_unknown_fields)]
+struct FileSettings {
+    listen: Option<String>,
+    domain: Option<String>,
+    data_dir: Option<PathBuf>,
+    database_url: Option<String>,
+    db_max_connections: Option<u32>,
+    migrate_on_start: Option<bool>,
+    registrations: Option<String>,
+    title: Option<String>,
+    contact_email: Option<String>,
+}
+
+/// Resolved settings.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    /// Listen address.
+    pub listen: SocketAddr,
+    /// Data folder.
+    pub data_dir: PathBuf,
+    /// Database URL.
+    pub database_url: String,
+    /// Pool size.
+    pub db_max_connections: u32,
+    /// Migrate when serving starts.
+    pub migrate_on_start: bool,
+    /// What core needs to know.
+    pub instance: InstanceConfig,
+}
+
+impl SettingsArgs {
+    /// Resolves flags, environment, file and defaults into settings.
+    pub fn resolve(&self) -> Result<Settings, String> {
+        let file = match &self.config {
+            Some(path) => {
+                let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+                toml::from_str::<FileSettings>(&text).map_err(|e| format!("invalid settings file {}: {e}", path.display()))?
+            }
+            None => FileSettings::default(),
+        };
+        let listen_text = self.listen.clone().or(file.listen).unwrap_or_else(|| "127.0.0.1:3000".into());
+        let listen: SocketAddr = listen_text.parse().map_err(|_| format!("FEDBLOG_LISTEN is not an address: {listen_text:?}"))?;
+        let domain = self.domain.clone().or(file.domain).unwrap_or_else(|| "localhost:3000".into());
+        let data_dir = self.data_dir.clone().or(file.data_dir).unwrap_or_else(|| PathBuf::from("./data"));
+        let database_url = self.database_url.clone().or(file.database_url).unwrap_or_else(|| sqlite_url(&data_dir));
+        let registrations_text = self.registrations.clone().or(file.registrations).unwrap_or_else(|| "open".into());
+        let registrations = RegistrationMode::parse(&registrations_text).ok_or_else(|| format!("FEDBLOG_REGISTRATIONS must be open, approval or closed, not {registrations_text:?}"))?;
+        let mut instance = InstanceConfig::new(&domain);
+        instance.registrations = registrations;
+        if let Some(t) = self.title.clone().or(file.title) {
+            instance.title = t;
+        }
+        if let Some(e) = self.contact_email.clone().or(file.contact_email) {
+            instance.contact_email = e;
+        }
+        Ok(Settings {
+            listen,
+            data_dir,
+            database_url,
+            db_max_connections: self.db_max_connections.or(file.db_max_connections).unwrap_or(10).max(1),
+            migrate_on_start: self.migrate_on_start.or(file.migrate_on_start).unwrap_or(true),
+            instance,
+        })
+    }
+}
+
+/// The default SQLite URL inside a data folder.
+pub fn sqlite_url(data_dir: &Path) -> String {
+    format!("sqlite://{}?mode=rwc", data_dir.join("fedblog.sqlite").display())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_are_the_embedded_setup() {
+        let s = SettingsArgs::default().resolve().unwrap();
+        assert_eq!(s.listen.to_string(), "127.0.0.1:3000");
+        assert_eq!(s.instance.domain, "localhost:3000");
+        assert_eq!(s.instance.base_url(), "http://localhost:3000");
+        assert!(s.database_url.starts_with("sqlite://./data/fedblog.sqlite"));
+    }
+
+    #[test]
+    fn file_is_below_flags() {
+        let dir = std::env::temp_dir().join(format!("fedblog-settings-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("fedblog.toml");
+        std::fs::write(&path, "domain = \"social.example\"\ntitle = \"From file\"\n").unwrap();
+        let args = SettingsArgs { config: Some(path.clone()), title: Some("From flag".into()), ..Default::default() };
+        let s = args.resolve().unwrap();
+        assert_eq!(s.instance.domain, "social.example");
+        assert_eq!(s.instance.scheme, "https");
+        assert_eq!(s.instance.title, "From flag");
+        std::fs::write(&path, "bogus = 1\n").unwrap();
+        assert!(args.resolve().unwrap_err().contains("bogus"));
+        assert!(SettingsArgs { registrations: Some("sometimes".into()), ..Default::default() }.resolve().is_err());
+    }
+}

@@ -1,0 +1,12 @@
+//! sea-orm entities, one per table; the schema itself is created by `store::migration`.
+
+pub mod accounts;
+pub mod apps;
+pub mod authorizations;
+pub mod follows;
+pub mod home_feed;
+pub mod status_mentions;
+pub mod status_tags;
+pub mod statuses;
+pub mod tokens;
+pub mod users;

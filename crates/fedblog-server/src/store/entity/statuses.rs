@@ -1,0 +1,42 @@
+//! The `statuses` table: posts, local and remote (mentions and tags live in their own tables).
+
+use sea_orm::entity::prelude::*;
+
+/// One status.
+#[derive(Clone, Debug, PartialEq, DeriveEntityModel)]
+#[sea_orm(table_name = "statuses")]
+pub struct Model {
+    #[sea_orm(primary_key, auto_increment = false)]
+    pub id: i64,
+    pub account_id: i64,
+    pub uri: Option<String>,
+    pub text: String,
+    pub content: String,
+    pub spoiler_text: String,
+    pub visibility: String,
+    pub sensitive: bool,
+    pub language: Option<String>,
+    pub in_reply_to_id: Option<i64>,
+    pub in_reply_to_account_id: Option<i64>,
+    pub application_id: Option<i64>,
+    pub has_media: bool,
+    pub idempotency_key: Option<String>,
+    pub local: bool,
+    pub created_at: DateTimeUtc,
+    pub edited_at: Option<DateTimeUtc>,
+}
+
+#[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]
+pub enum Relation {
+    /// The author (used for joins only; the schema has no foreign key here, like the memory store).
+    #[sea_orm(belongs_to = "super::accounts::Entity", from = "Column::AccountId", to = "super::accounts::Column::Id")]
+    Account,
+}
+
+impl Related<super::accounts::Entity> for Entity {
+    fn to() -> RelationDef {
+        Relation::Account.def()
+    }
+}
+
+impl ActiveModelBehavior for ActiveModel {}

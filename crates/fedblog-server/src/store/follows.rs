@@ -1,0 +1,92 @@
+//! `FollowStore` for `SeaStore`: follow rows and the follower/following counters they move.
+
+use async_trait::async_trait;
+use fedblog_core::store::FollowStore;
+use fedblog_core::{Id, StoreResult};
+use sea_orm::ActiveValue::Set;
+use sea_orm::sea_query::{Expr, ExprTrait, OnConflict};
+use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect};
+
+use super::entity::{accounts, follows};
+use super::{SeaStore, backend_err, finish};
+
+/// Adds `delta` (+1 or -1) to a counter column of one account, never going below zero.
+async fn bump<C: ConnectionTrait>(db: &C, account: Id, col: accounts::Column, delta: i64) -> StoreResult<()> {
+    let cur = Expr::col(col);
+    let next = Expr::case(cur.clone().add(delta).gt(0), cur.add(delta)).finally(0);
+    accounts::Entity::update_many()
+        .col_expr(col, next.into())
+        .filter(accounts::Column::Id.eq(account.as_i64()))
+        .exec(db)
+        .await
+        .map_err(backend_err)?;
+    Ok(())
+}
+
+async fn insert_follow_rows<C: ConnectionTrait>(db: &C, id: Id, follower: Id, target: Id) -> StoreResult<()> {
+    let row = follows::ActiveModel {
+        follower_id: Set(follower.as_i64()),
+        target_id: Set(target.as_i64()),
+        id: Set(id.as_i64()),
+    };
+    let inserted = follows::Entity::insert(row)
+        .on_conflict(OnConflict::columns([follows::Column::FollowerId, follows::Column::TargetId]).do_nothing().to_owned())
+        .exec_without_returning(db)
+        .await
+        .map_err(backend_err)?;
+    if inserted == 1 {
+        bump(db, follower, accounts::Column::FollowingCount, 1).await?;
+        bump(db, target, accounts::Column::FollowersCount, 1).await?;
+    }
+    Ok(())
+}
+
+async fn delete_follow_rows<C: ConnectionTrait>(db: &C, follower: Id, target: Id) -> StoreResult<bool> {
+    let res = follows::Entity::delete_many()
+        .filter(follows::Column::FollowerId.eq(follower.as_i64()))
+        .filter(follows::Column::TargetId.eq(target.as_i64()))
+        .exec(db)
+        .await
+        .map_err(backend_err)?;
+    if res.rows_affected == 0 {
+        return Ok(false);
+    }
+    bump(db, follower, accounts::Column::FollowingCount, -1).await?;
+    bump(db, target, accounts::Column::FollowersCount, -1).await?;
+    Ok(true)
+}
+
+#[async_trait]
+impl FollowStore for SeaStore {
+    async fn insert_follow(&self, id: Id, follower: Id, target: Id) -> StoreResult<()> {
+        let tx = self.begin_write().await?;
+        let res = insert_follow_rows(&tx, id, follower, target).await;
+        finish(tx, res).await
+    }
+
+    async fn delete_follow(&self, follower: Id, target: Id) -> StoreResult<bool> {
+        let tx = self.begin_write().await?;
+        let res = delete_follow_rows(&tx, follower, target).await;
+        finish(tx, res).await
+    }
+
+    async fn follows(&self, follower: Id, target: Id) -> StoreResult<bool> {
+        let row = follows::Entity::find_by_id((follower.as_i64(), target.as_i64())).one(&self.db).await.map_err(backend_err)?;
+        Ok(row.is_some())
+    }
+
+    async fn local_follower_ids(&self, target: Id) -> StoreResult<Vec<Id>> {
+        let ids: Vec<i64> = follows::Entity::find()
+            .select_only()
+            .column(follows::Column::FollowerId)
+            .inner_join(accounts::Entity)
+            .filter(follows::Column::TargetId.eq(target.as_i64()))
+            .filter(accounts::Column::Domain.is_null())
+            .order_by_asc(follows::Column::FollowerId)
+            .into_tuple()
+            .all(&self.db)
+            .await
+            .map_err(backend_err)?;
+        Ok(ids.into_iter().map(Id::from_i64).collect())
+    }
+}

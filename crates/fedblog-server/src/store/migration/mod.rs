@@ -1,0 +1,15 @@
+//! Schema migrations (sea-orm-migration), applied by `SeaStore::migrate`.
+
+use sea_orm_migration::prelude::*;
+
+mod m0001_initial;
+
+/// Every migration of the store, oldest first.
+pub struct Migrator;
+
+#[async_trait::async_trait]
+impl MigratorTrait for Migrator {
+    fn migrations() -> Vec<Box<dyn MigrationTrait>> {
+        vec![Box::new(m0001_initial::Migration)]
+    }
+}

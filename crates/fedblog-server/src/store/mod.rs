@@ -1,0 +1,224 @@
+//! `SeaStore`: fedblog-core's store traits on sea-orm, for SQLite (default) and PostgreSQL.
+//!
+//! Everything here is portable SQL built with sea-query; no statement differs between the two
+//! engines. Engine-specific settings live only in [`connect`] (SQLite pragmas, PostgreSQL
+//! statement timeout).
+
+pub mod entity;
+pub mod migration;
+
+mod accounts;
+mod feeds;
+mod follows;
+mod oauth;
+mod paging;
+mod stats;
+mod statuses;
+
+use std::time::Duration;
+
+use fedblog_core::StoreError;
+use sea_orm::sqlx::sqlite::{SqliteJournalMode, SqliteSynchronous};
+use sea_orm::{
+    ConnectOptions, Database, DatabaseConnection, DatabaseTransaction, DbBackend, DbErr, SqlErr, SqliteTransactionMode,
+    TransactionOptions, TransactionTrait,
+};
+use sea_orm_migration::MigratorTrait;
+
+/// How to open the connection pool.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConnectSettings {
+    /// Upper bound of the pool (ignored for `sqlite::memory:`, which always uses one connection).
+    pub max_connections: u32,
+    /// PostgreSQL `statement_timeout`, in seconds (SQLite has none).
+    pub statement_timeout_secs: Option<u64>,
+}
+
+impl Default for ConnectSettings {
+    fn default() -> Self {
+        ConnectSettings { max_connections: 10, statement_timeout_secs: None }
+    }
+}
+
+/// The sea-orm store. Cheap to clone: clones share one connection pool.
+#[derive(Clone)]
+pub struct SeaStore {
+    db: DatabaseConnection,
+}
+
+impl std::fmt::Debug for SeaStore {
+    /// Names the backend only: nothing of the connection settings (credentials) is printed.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SeaStore").field("backend", &self.backend_name()).finish()
+    }
+}
+
+/// Ids per `IN (...)` list: well under SQLite's (32766) and PostgreSQL's (65535) bind-parameter limits.
+const IN_CHUNK: usize = 500;
+
+/// How long a SQLite connection waits for another writer before failing with "database is locked".
+const SQLITE_BUSY_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// Opens a pool on `url` (`sqlite://path?mode=rwc`, `sqlite::memory:`, `postgres://...`).
+/// Does not migrate: call [`SeaStore::migrate`].
+pub async fn connect(url: &str, opts: &ConnectSettings) -> Result<SeaStore, StoreError> {
+    let mut co = ConnectOptions::new(url.to_string());
+    co.max_connections(opts.max_connections.max(1)).sqlx_logging(false);
+    if url.starts_with("sqlite:") {
+        // Engine-specific: SQLite pragmas applied on every new connection.
+        co.map_sqlx_sqlite_opts(|o| {
+            o.journal_mode(SqliteJournalMode::Wal)
+                .synchronous(SqliteSynchronous::Normal)
+                .foreign_keys(true)
+                .busy_timeout(SQLITE_BUSY_TIMEOUT)
+        })
+        .test_before_acquire(false);
+        if is_sqlite_memory(url) {
+            // Each connection to `sqlite::memory:` would otherwise see its own (or a shared-cache)
+            // database; one connection that never expires keeps a single database alive.
+            co.max_connections(1).min_connections(1).idle_timeout(None).max_lifetime(None);
+        }
+    } else if let Some(secs) = opts.statement_timeout_secs {
+        // Engine-specific: only PostgreSQL has a server-side statement timeout.
+        co.statement_timeout(Duration::from_secs(secs));
+    }
+    let db = Database::connect(co).await.map_err(|e| {
+        // Connection errors may echo the URL; never let a password through.
+        StoreError::Backend(e.to_string().replace(url, &redact_url(url)))
+    })?;
+    tracing::debug!(backend = backend_of(&db), url = %redact_url(url), "store connected");
+    Ok(SeaStore { db })
+}
+
+fn is_sqlite_memory(url: &str) -> bool {
+    url.contains(":memory:") || url.contains("mode=memory")
+}
+
+/// `scheme://user:secret@host/...` with the secret replaced by `***`.
+fn redact_url(url: &str) -> String {
+    let Some(scheme_end) = url.find("://") else { return url.to_string() };
+    let rest = &url[scheme_end + 3..];
+    let authority_end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    let authority = &rest[..authority_end];
+    match (authority.rfind('@'), authority.find(':')) {
+        (Some(at), Some(colon)) if colon < at => {
+            format!("{}{}:***{}", &url[..scheme_end + 3], &authority[..colon], &rest[at..])
+        }
+        _ => url.to_string(),
+    }
+}
+
+fn backend_of(db: &DatabaseConnection) -> &'static str {
+    match db.get_database_backend() {
+        DbBackend::Postgres => "postgres",
+        DbBackend::Sqlite => "sqlite",
+        _ => "other",
+    }
+}
+
+impl SeaStore {
+    /// Applies every pending migration. Idempotent.
+    pub async fn migrate(&self) -> Result<(), StoreError> {
+        migration::Migrator::up(&self.db, None).await.map_err(backend_err)
+    }
+
+    /// `"sqlite"` or `"postgres"`.
+    pub fn backend_name(&self) -> &'static str {
+        backend_of(&self.db)
+    }
+
+    /// The underlying pool (for health checks and admin tasks).
+    pub fn connection(&self) -> &DatabaseConnection {
+        &self.db
+    }
+
+    /// Starts a read-write transaction. On SQLite it is `BEGIN IMMEDIATE`: taking the write lock
+    /// up front means a transaction that reads before it writes cannot fail with `SQLITE_BUSY`
+    /// when another connection wrote in between (PostgreSQL ignores the option).
+    async fn begin_write(&self) -> Result<DatabaseTransaction, StoreError> {
+        self.db
+            .begin_with_options(TransactionOptions {
+                sqlite_transaction_mode: Some(SqliteTransactionMode::Immediate),
+                ..Default::default()
+            })
+            .await
+            .map_err(backend_err)
+    }
+}
+
+/// Commits `tx` if `result` is `Ok`, rolls it back otherwise.
+///
+/// Callers must not touch `self.db` while a transaction is open: with `sqlite::memory:` the pool
+/// has a single connection, which the transaction holds.
+async fn finish<T>(tx: DatabaseTransaction, result: Result<T, StoreError>) -> Result<T, StoreError> {
+    match result {
+        Ok(v) => {
+            tx.commit().await.map_err(backend_err)?;
+            Ok(v)
+        }
+        Err(e) => {
+            if let Err(rb) = tx.rollback().await {
+                tracing::warn!(error = %rb, "store rollback failed");
+            }
+            Err(e)
+        }
+    }
+}
+
+/// Translates a backend error: unique violations (SQLite "UNIQUE constraint failed", PostgreSQL
+/// SQLSTATE 23505) become `AlreadyExists` naming what was taken, everything else `Backend`.
+pub(crate) fn backend_err(e: DbErr) -> StoreError {
+    let msg = match e.sql_err() {
+        Some(SqlErr::UniqueConstraintViolation(m)) => Some(m),
+        _ => {
+            let s = e.to_string();
+            (s.contains("UNIQUE constraint failed") || s.contains("violates unique constraint")).then_some(s)
+        }
+    };
+    match msg {
+        Some(m) => StoreError::AlreadyExists(unique_name(&m).to_string()),
+        None => StoreError::Backend(e.to_string()),
+    }
+}
+
+/// Unique constraints and the names the store contract gives them. SQLite reports the columns
+/// (`UNIQUE constraint failed: users.email_lower`), PostgreSQL the constraint or index name
+/// (`... violates unique constraint "ux_users_email"`), so each entry lists both.
+const UNIQUE_NAMES: &[(&[&str], &str)] = &[
+    (&["accounts.username_lower", "ux_accounts_username"], "username"),
+    (&["users.email_lower", "ux_users_email"], "email"),
+    (&["accounts.id", "accounts_pkey", "users.account_id", "users_pkey"], "account"),
+    (&["apps.client_id", "ux_apps_client_id", "apps.id", "apps_pkey"], "client_id"),
+    (&["authorizations.code_hash", "authorizations_pkey"], "code"),
+    (&["tokens.token_hash", "tokens_pkey"], "token"),
+    (&["statuses.id", "statuses_pkey"], "status"),
+];
+
+fn unique_name(message: &str) -> &str {
+    UNIQUE_NAMES
+        .iter()
+        .find(|(needles, _)| needles.iter().any(|n| message.contains(n)))
+        .map(|(_, name)| *name)
+        .unwrap_or(message)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn redacts_passwords() {
+        assert_eq!(redact_url("postgres://u:pw@h:5432/db"), "postgres://u:***@h:5432/db");
+        assert_eq!(redact_url("postgres://u@h/db"), "postgres://u@h/db");
+        assert_eq!(redact_url("sqlite::memory:"), "sqlite::memory:");
+        assert_eq!(redact_url("sqlite:///tmp/x.db?mode=rwc"), "sqlite:///tmp/x.db?mode=rwc");
+    }
+
+    #[test]
+    fn names_unique_violations() {
+        assert_eq!(unique_name("UNIQUE constraint failed: accounts.username_lower, accounts.domain_key"), "username");
+        assert_eq!(unique_name("duplicate key value violates unique constraint \"ux_users_email\""), "email");
+        assert_eq!(unique_name("UNIQUE constraint failed: statuses.id"), "status");
+        assert_eq!(unique_name("duplicate key value violates unique constraint \"tokens_pkey\""), "token");
+    }
+}

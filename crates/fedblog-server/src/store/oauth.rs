@@ -1,0 +1,154 @@
+//! `OAuthStore` for `SeaStore`: applications, single-use authorization codes, access tokens.
+
+use async_trait::async_trait;
+use chrono::{DateTime, Utc};
+use fedblog_core::store::{AppRecord, AuthorizationRecord, OAuthStore, TokenRecord};
+use fedblog_core::{Id, StoreError, StoreResult};
+use sea_orm::ActiveValue::Set;
+use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
+use serde_json::Value;
+
+use super::entity::{apps, authorizations, tokens};
+use super::{SeaStore, backend_err};
+
+/// Replaces whatever unique constraint fired with the one name the contract gives it.
+fn taken(what: &'static str) -> impl Fn(sea_orm::DbErr) -> StoreError {
+    move |e| match backend_err(e) {
+        StoreError::AlreadyExists(_) => StoreError::AlreadyExists(what.into()),
+        other => other,
+    }
+}
+
+fn app_from_row(m: apps::Model) -> StoreResult<AppRecord> {
+    let bad = || StoreError::Backend("apps.redirect_uris is not a JSON array of strings".into());
+    let redirect_uris = match serde_json::from_str::<Value>(&m.redirect_uris).map_err(|_| bad())? {
+        Value::Array(items) => items.into_iter().map(|v| v.as_str().map(str::to_string).ok_or_else(bad)).collect::<StoreResult<Vec<_>>>()?,
+        _ => return Err(bad()),
+    };
+    Ok(AppRecord {
+        id: Id::from_i64(m.id),
+        name: m.name,
+        website: m.website,
+        redirect_uris,
+        scopes: m.scopes,
+        client_id: m.client_id,
+        client_secret: m.client_secret,
+        created_at: m.created_at,
+    })
+}
+
+fn authorization_from_row(m: authorizations::Model) -> AuthorizationRecord {
+    AuthorizationRecord {
+        code_hash: m.code_hash,
+        app_id: Id::from_i64(m.app_id),
+        account_id: Id::from_i64(m.account_id),
+        redirect_uri: m.redirect_uri,
+        scopes: m.scopes,
+        code_challenge: m.code_challenge,
+        code_challenge_method: m.code_challenge_method,
+        expires_at: m.expires_at,
+    }
+}
+
+fn token_from_row(m: tokens::Model) -> TokenRecord {
+    TokenRecord {
+        id: Id::from_i64(m.id),
+        token_hash: m.token_hash,
+        app_id: Id::from_i64(m.app_id),
+        account_id: m.account_id.map(Id::from_i64),
+        scopes: m.scopes,
+        created_at: m.created_at,
+        revoked_at: m.revoked_at,
+    }
+}
+
+#[async_trait]
+impl OAuthStore for SeaStore {
+    async fn insert_app(&self, app: &AppRecord) -> StoreResult<()> {
+        let row = apps::ActiveModel {
+            id: Set(app.id.as_i64()),
+            name: Set(app.name.clone()),
+            website: Set(app.website.clone()),
+            redirect_uris: Set(Value::from(app.redirect_uris.clone()).to_string()),
+            scopes: Set(app.scopes.clone()),
+            client_id: Set(app.client_id.clone()),
+            client_secret: Set(app.client_secret.clone()),
+            created_at: Set(app.created_at),
+        };
+        // A taken id is reported as a taken client id, as the memory store does.
+        apps::Entity::insert(row).exec_without_returning(&self.db).await.map_err(taken("client_id"))?;
+        Ok(())
+    }
+
+    async fn app_by_id(&self, id: Id) -> StoreResult<Option<AppRecord>> {
+        apps::Entity::find_by_id(id.as_i64()).one(&self.db).await.map_err(backend_err)?.map(app_from_row).transpose()
+    }
+
+    async fn app_by_client_id(&self, client_id: &str) -> StoreResult<Option<AppRecord>> {
+        apps::Entity::find()
+            .filter(apps::Column::ClientId.eq(client_id))
+            .one(&self.db)
+            .await
+            .map_err(backend_err)?
+            .map(app_from_row)
+            .transpose()
+    }
+
+    async fn insert_authorization(&self, auth: &AuthorizationRecord) -> StoreResult<()> {
+        let row = authorizations::ActiveModel {
+            code_hash: Set(auth.code_hash.clone()),
+            app_id: Set(auth.app_id.as_i64()),
+            account_id: Set(auth.account_id.as_i64()),
+            redirect_uri: Set(auth.redirect_uri.clone()),
+            scopes: Set(auth.scopes.clone()),
+            code_challenge: Set(auth.code_challenge.clone()),
+            code_challenge_method: Set(auth.code_challenge_method.clone()),
+            expires_at: Set(auth.expires_at),
+        };
+        authorizations::Entity::insert(row).exec_without_returning(&self.db).await.map_err(taken("code"))?;
+        Ok(())
+    }
+
+    async fn take_authorization(&self, code_hash: &str) -> StoreResult<Option<AuthorizationRecord>> {
+        // One statement, `DELETE ... RETURNING *`: of two racing requests only the one whose
+        // delete removed the row gets it back.
+        let row = authorizations::Entity::delete_by_id(code_hash.to_string())
+            .exec_with_returning(&self.db)
+            .await
+            .map_err(backend_err)?;
+        Ok(row.map(authorization_from_row))
+    }
+
+    async fn insert_token(&self, token: &TokenRecord) -> StoreResult<()> {
+        let row = tokens::ActiveModel {
+            token_hash: Set(token.token_hash.clone()),
+            id: Set(token.id.as_i64()),
+            app_id: Set(token.app_id.as_i64()),
+            account_id: Set(token.account_id.map(Id::as_i64)),
+            scopes: Set(token.scopes.clone()),
+            created_at: Set(token.created_at),
+            revoked_at: Set(token.revoked_at),
+        };
+        tokens::Entity::insert(row).exec_without_returning(&self.db).await.map_err(taken("token"))?;
+        Ok(())
+    }
+
+    async fn token_by_hash(&self, token_hash: &str) -> StoreResult<Option<TokenRecord>> {
+        Ok(tokens::Entity::find_by_id(token_hash.to_string())
+            .one(&self.db)
+            .await
+            .map_err(backend_err)?
+            .map(token_from_row))
+    }
+
+    async fn revoke_token(&self, token_hash: &str, at: DateTime<Utc>) -> StoreResult<bool> {
+        let res = tokens::Entity::update_many()
+            .set(tokens::ActiveModel { revoked_at: Set(Some(at)), ..Default::default() })
+            .filter(tokens::Column::TokenHash.eq(token_hash))
+            .filter(tokens::Column::RevokedAt.is_null())
+            .exec(&self.db)
+            .await
+            .map_err(backend_err)?;
+        Ok(res.rows_affected > 0)
+    }
+}

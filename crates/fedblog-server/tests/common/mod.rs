@@ -1,0 +1,115 @@
+//! Test harness: a real fedblog-server on a free port over a fresh SQLite database, with a
+//! schema-validating client and an account factory.
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+use std::sync::{Arc, OnceLock};
+
+use fedblog_core::services::accounts::NewAccount;
+use fedblog_core::store::Role;
+use fedblog_core::{App, Store};
+use fedblog_server::serve::{Running, spawn_on};
+use fedblog_server::store::{ConnectSettings, connect};
+use fedblog_testkit::client::Client;
+use fedblog_testkit::conformance::{AccountFactory, BoxFuture, Cx};
+use fedblog_testkit::openapi::OpenApi;
+
+/// The password of every account the harness makes (e-mail: `<username>@example.com`).
+pub const PASSWORD: &str = "correct horse battery";
+
+/// The OpenAPI schema, loaded once per test binary.
+pub fn openapi() -> Arc<OpenApi> {
+    static API: OnceLock<Arc<OpenApi>> = OnceLock::new();
+    API.get_or_init(|| Arc::new(OpenApi::discover(std::path::Path::new(env!("CARGO_MANIFEST_DIR"))).expect("the Mastodon OpenAPI schema (../shared/reference) must be present")))
+        .clone()
+}
+
+/// A running server and what tests need around it.
+pub struct TestServer {
+    pub running: Running,
+    pub app: Arc<App>,
+    pub client: Client,
+    dir: PathBuf,
+}
+
+fn temp_dir() -> PathBuf {
+    static N: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("fedblog-test-{}-{}-{}", std::process::id(), n, chrono::Utc::now().timestamp_micros()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+impl TestServer {
+    /// Starts a server over a new SQLite database.
+    pub async fn start() -> TestServer {
+        Self::start_with(|_| {}).await
+    }
+
+    /// Starts a server, letting the caller adjust the instance configuration.
+    pub async fn start_with(adjust: impl FnOnce(&mut fedblog_core::InstanceConfig)) -> TestServer {
+        let dir = temp_dir();
+        let url = format!("sqlite://{}?mode=rwc", dir.join("test.sqlite").display());
+        let store = connect(&url, &ConnectSettings::default()).await.expect("sqlite connect");
+        store.migrate().await.expect("migrate");
+        let store: Arc<dyn Store> = Arc::new(store);
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+        let port = listener.local_addr().expect("addr").port();
+        let mut config = fedblog_core::InstanceConfig::new(&format!("127.0.0.1:{port}"));
+        config.password_hash_memory_kib = 64;
+        adjust(&mut config);
+        let app = Arc::new(App::new(store, config));
+        let running = spawn_on(app.clone(), listener).await.expect("spawn");
+        let client = Client::new(&running.base_url(), Some(openapi())).expect("client");
+        TestServer { running, app, client, dir }
+    }
+
+    /// A confirmed, approved user with a token for `scopes`; returns (account id, token).
+    pub async fn user_with_scopes(&self, username: &str, scopes: &str) -> (String, String) {
+        make_user(&self.app, username, scopes).await.expect("create user")
+    }
+
+    /// A confirmed, approved user with `read write follow push`.
+    pub async fn user(&self, username: &str) -> (String, String) {
+        self.user_with_scopes(username, "read write follow push").await
+    }
+
+    /// A conformance context over this server with an in-process account factory.
+    pub fn cx(&self) -> Cx {
+        let mut cx = Cx::new(self.client.clone(), Some(Arc::new(AppFactory(self.app.clone()))), None);
+        cx.factory_password = Some(PASSWORD.to_string());
+        cx
+    }
+
+    /// Stops the server and removes its files.
+    pub async fn stop(self) {
+        self.running.stop().await;
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+async fn make_user(app: &App, username: &str, scopes: &str) -> Result<(String, String), String> {
+    let new = NewAccount {
+        username: username.to_string(),
+        email: format!("{username}@example.com"),
+        password: PASSWORD.into(),
+        role: Role::User,
+        confirmed: true,
+        approved: true,
+        locale: "en".into(),
+    };
+    let (account, _, _) = app.create_local_account(new, true).await.map_err(|e| e.to_string())?;
+    let cli = app.cli_application().await.map_err(|e| e.to_string())?;
+    let scopes = fedblog_core::scope::Scopes::parse(scopes)?;
+    let issued = app.issue_token(cli.id, Some(account.id), &scopes).await.map_err(|e| e.to_string())?;
+    Ok((account.id.to_string(), issued.access_token))
+}
+
+/// Makes accounts directly through core, as `fedblog-server accounts create` would.
+pub struct AppFactory(pub Arc<App>);
+
+impl AccountFactory for AppFactory {
+    fn create<'a>(&'a self, username: &'a str) -> BoxFuture<'a, Result<String, String>> {
+        Box::pin(async move { make_user(&self.0, username, "read write follow push").await.map(|(_, t)| t) })
+    }
+}

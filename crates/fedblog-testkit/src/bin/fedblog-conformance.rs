@@ -1,0 +1,97 @@
+//! `fedblog-conformance`: run the HTTP conformance suite against any Mastodon-compatible server.
+//!
+//! ```text
+//! fedblog-conformance --base-url http://127.0.0.1:3000 \
+//!     --account-factory 'fedblog-server accounts create {username} --email {username}@example.com --password "correct horse battery" --confirmed --approved >/dev/null && fedblog-server tokens create {username}'
+//! ```
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use clap::Parser;
+use fedblog_testkit::client::Client;
+use fedblog_testkit::conformance::{self, AccountFactory, CommandFactory, Cx, checks};
+use fedblog_testkit::openapi::OpenApi;
+
+/// Checks a Mastodon-compatible server against the fedblog conformance suite.
+#[derive(Parser, Debug)]
+#[command(name = "fedblog-conformance", version, about)]
+struct Args {
+    /// The server's base URL, e.g. http://127.0.0.1:3000.
+    #[arg(long, required_unless_present = "list")]
+    base_url: Option<String>,
+    /// A user token, for checks that need one user when no account factory is given.
+    #[arg(long)]
+    token: Option<String>,
+    /// A shell command that creates a confirmed account named {username} and prints its token on the last line.
+    #[arg(long)]
+    account_factory: Option<String>,
+    /// The password of accounts the factory makes (lets the authorization-code checks sign in).
+    #[arg(long, env = "FEDBLOG_CONFORMANCE_FACTORY_PASSWORD")]
+    factory_password: Option<String>,
+    /// Where to write the JSON-lines report.
+    #[arg(long, default_value = "conformance-report.jsonl")]
+    report: PathBuf,
+    /// Run one area only (e.g. statuses).
+    #[arg(long)]
+    only: Option<String>,
+    /// List the checks and exit.
+    #[arg(long)]
+    list: bool,
+    /// The Mastodon OpenAPI schema (default: FEDBLOG_OPENAPI, or shared/reference/mastodon-openapi.json found upwards).
+    #[arg(long)]
+    openapi: Option<PathBuf>,
+    /// Exit 0 even when checks fail (the report still says so).
+    #[arg(long)]
+    no_fail: bool,
+}
+
+#[tokio::main(flavor = "current_thread")]
+async fn main() -> std::process::ExitCode {
+    let args = Args::parse();
+    let all = checks::all();
+    if args.list {
+        for c in &all {
+            println!("{:<48} {}", c.id, c.rule);
+        }
+        return std::process::ExitCode::SUCCESS;
+    }
+    let openapi = match &args.openapi {
+        Some(p) => OpenApi::load(p),
+        None => OpenApi::discover(&std::env::current_dir().unwrap_or_default()),
+    };
+    let openapi = match openapi {
+        Ok(o) => Arc::new(o),
+        Err(e) => {
+            eprintln!("fedblog-conformance: cannot load the OpenAPI schema: {e}");
+            return std::process::ExitCode::from(2);
+        }
+    };
+    let base = args.base_url.clone().unwrap_or_default();
+    let client = match Client::new(&base, Some(openapi)) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("fedblog-conformance: {e}");
+            return std::process::ExitCode::from(2);
+        }
+    };
+    let factory: Option<Arc<dyn AccountFactory>> = args.account_factory.clone().map(|t| Arc::new(CommandFactory { template: t }) as Arc<dyn AccountFactory>);
+    let mut cx = Cx::new(client, factory, args.token.clone());
+    cx.factory_password = args.factory_password.clone();
+    let selected = all.iter().filter(|c| args.only.as_deref().is_none_or(|a| c.area() == a)).count();
+    eprintln!("running {selected} checks against {base}");
+    let mut done = 0;
+    let report = conformance::run(&cx, &all, args.only.as_deref(), |r| {
+        done += 1;
+        eprintln!("[{done:>3}/{selected}] {:<8} {}{}", r.outcome.label(), r.id, if r.outcome.detail().is_empty() { String::new() } else { format!(": {}", r.outcome.detail()) });
+    })
+    .await;
+    if let Err(e) = std::fs::File::create(&args.report).and_then(|mut f| f.write_all(report.to_jsonl().as_bytes())) {
+        eprintln!("fedblog-conformance: cannot write {}: {e}", args.report.display());
+        return std::process::ExitCode::from(2);
+    }
+    println!("{}", report.summary());
+    println!("report: {}", args.report.display());
+    if report.failures().is_empty() || args.no_fail { std::process::ExitCode::SUCCESS } else { std::process::ExitCode::FAILURE }
+}

@@ -1,0 +1,192 @@
+//! An HTTP client for Mastodon-compatible servers that validates every JSON response against the
+//! OpenAPI schema of the Mastodon API, so every test and check that uses it checks shapes too.
+
+use std::sync::Arc;
+
+use reqwest::header::HeaderMap;
+use serde_json::Value;
+
+use crate::openapi::{OpenApi, Validation};
+
+/// A request body.
+#[derive(Clone, Debug)]
+pub enum Body {
+    /// No body.
+    None,
+    /// `application/x-www-form-urlencoded` pairs (repeat a key for `key[]` arrays).
+    Form(Vec<(String, String)>),
+    /// `application/json`.
+    Json(Value),
+}
+
+/// Builds a form body from `(key, value)` pairs.
+pub fn form<K: ToString, V: ToString>(pairs: &[(K, V)]) -> Body {
+    Body::Form(pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect())
+}
+
+/// A response as the client saw it.
+#[derive(Clone, Debug)]
+pub struct Response {
+    /// HTTP status.
+    pub status: u16,
+    /// Headers.
+    pub headers: HeaderMap,
+    /// The body as text.
+    pub text: String,
+    /// The body as JSON, when it is JSON.
+    pub json: Option<Value>,
+}
+
+impl Response {
+    /// A header's value as text.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.get(name).and_then(|v| v.to_str().ok())
+    }
+
+    /// The JSON body, or an error naming the status and text.
+    pub fn json(&self) -> Result<&Value, String> {
+        self.json.as_ref().ok_or_else(|| format!("expected JSON, got {} {:?}", self.status, truncate(&self.text)))
+    }
+
+    /// The `error` text of an error body.
+    pub fn error_text(&self) -> Option<&str> {
+        self.json.as_ref()?.get("error")?.as_str()
+    }
+
+    /// The URL with `rel` in the `Link` header.
+    pub fn link(&self, rel: &str) -> Option<String> {
+        parse_link(self.header("link")?, rel)
+    }
+
+    /// Fails unless the status is `want`.
+    pub fn expect(&self, want: u16) -> Result<&Self, String> {
+        if self.status == want {
+            Ok(self)
+        } else {
+            Err(format!("expected HTTP {want}, got {} {}", self.status, truncate(&self.text)))
+        }
+    }
+}
+
+/// Finds `rel` in a `Link` header: `<url>; rel="next", <url>; rel="prev"`.
+pub fn parse_link(header: &str, rel: &str) -> Option<String> {
+    header.split(',').find_map(|part| {
+        let (url, params) = part.trim().split_once(';')?;
+        let is_rel = params.split(';').any(|p| {
+            let p = p.trim();
+            p == format!("rel=\"{rel}\"") || p == format!("rel={rel}")
+        });
+        is_rel.then(|| url.trim().trim_start_matches('<').trim_end_matches('>').to_string())
+    })
+}
+
+fn truncate(s: &str) -> String {
+    if s.len() > 300 { format!("{}…", &s[..s.char_indices().nth(300).map(|(i, _)| i).unwrap_or(s.len())]) } else { s.to_string() }
+}
+
+/// The client. Cheap to clone.
+#[derive(Clone)]
+pub struct Client {
+    base_url: String,
+    http: reqwest::Client,
+    openapi: Option<Arc<OpenApi>>,
+}
+
+impl Client {
+    /// A client for `base_url` (no trailing slash) that validates against `openapi` when given.
+    pub fn new(base_url: &str, openapi: Option<Arc<OpenApi>>) -> Result<Self, String> {
+        let http = reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .user_agent(concat!("fedblog-testkit/", env!("CARGO_PKG_VERSION")))
+            .timeout(std::time::Duration::from_secs(30))
+            .build()
+            .map_err(|e| e.to_string())?;
+        Ok(Client { base_url: base_url.trim_end_matches('/').to_string(), http, openapi })
+    }
+
+    /// The server's base URL.
+    pub fn base_url(&self) -> &str {
+        &self.base_url
+    }
+
+    /// Sends a request to `path_and_query` (or an absolute URL on the same server, e.g. from a
+    /// `Link` header). A JSON body that contradicts the schema for its operation and status is an
+    /// error, so callers never see an invalid response as a success.
+    pub async fn send(&self, method: &str, path_and_query: &str, token: Option<&str>, body: Body, headers: &[(&str, &str)]) -> Result<Response, String> {
+        let url = if path_and_query.starts_with("http://") || path_and_query.starts_with("https://") {
+            path_and_query.to_string()
+        } else {
+            format!("{}{}", self.base_url, path_and_query)
+        };
+        let method_v = reqwest::Method::from_bytes(method.as_bytes()).map_err(|e| e.to_string())?;
+        let mut req = self.http.request(method_v, &url);
+        if let Some(t) = token {
+            req = req.bearer_auth(t);
+        }
+        for (k, v) in headers {
+            req = req.header(*k, *v);
+        }
+        req = match body {
+            Body::None => req,
+            Body::Form(pairs) => {
+                let mut ser = form_urlencoded::Serializer::new(String::new());
+                for (k, v) in &pairs {
+                    ser.append_pair(k, v);
+                }
+                req.header("Content-Type", "application/x-www-form-urlencoded").body(ser.finish())
+            }
+            Body::Json(v) => req.json(&v),
+        };
+        let resp = req.send().await.map_err(|e| format!("{method} {url}: {e}"))?;
+        let status = resp.status().as_u16();
+        let headers = resp.headers().clone();
+        let is_json = headers.get("content-type").and_then(|v| v.to_str().ok()).is_some_and(|c| c.contains("json"));
+        let text = resp.text().await.map_err(|e| format!("{method} {url}: reading the body: {e}"))?;
+        let json = if is_json { serde_json::from_str(&text).ok() } else { None };
+        if is_json && json.is_none() {
+            return Err(format!("{method} {url}: the body claims JSON but does not parse: {}", truncate(&text)));
+        }
+        if let (Some(api), Some(v)) = (&self.openapi, &json) {
+            let path = url.split("://").nth(1).and_then(|r| r.find('/').map(|i| &r[i..])).unwrap_or("/");
+            let path = path.split('?').next().unwrap_or(path);
+            if let Validation::Invalid { operation, errors } = api.validate(method, path, status, v) {
+                return Err(format!("{method} {path} answered {status} with a body that does not match the schema of {operation}: {}", errors.join("; ")));
+            }
+        }
+        Ok(Response { status, headers, text, json })
+    }
+
+    /// `GET`.
+    pub async fn get(&self, path: &str, token: Option<&str>) -> Result<Response, String> {
+        self.send("GET", path, token, Body::None, &[]).await
+    }
+
+    /// `POST` with a body.
+    pub async fn post(&self, path: &str, token: Option<&str>, body: Body) -> Result<Response, String> {
+        self.send("POST", path, token, body, &[]).await
+    }
+
+    /// `PATCH` with a body.
+    pub async fn patch(&self, path: &str, token: Option<&str>, body: Body) -> Result<Response, String> {
+        self.send("PATCH", path, token, body, &[]).await
+    }
+
+    /// `DELETE`.
+    pub async fn delete(&self, path: &str, token: Option<&str>) -> Result<Response, String> {
+        self.send("DELETE", path, token, Body::None, &[]).await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn link_headers_parse() {
+        let h = "<https://a.test/api/v1/timelines/home?max_id=7>; rel=\"next\", <https://a.test/api/v1/timelines/home?min_id=9>; rel=\"prev\"";
+        assert_eq!(parse_link(h, "next").unwrap(), "https://a.test/api/v1/timelines/home?max_id=7");
+        assert_eq!(parse_link(h, "prev").unwrap(), "https://a.test/api/v1/timelines/home?min_id=9");
+        assert!(parse_link(h, "last").is_none());
+    }
+
+}

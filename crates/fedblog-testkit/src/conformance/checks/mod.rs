@@ -1,0 +1,37 @@
+//! Every conformance check, by area. Add a check to its area's `checks()` list.
+
+pub mod accounts;
+pub mod apps;
+pub mod errors;
+pub mod instance;
+pub mod oauth;
+pub mod statuses;
+pub mod timelines;
+
+use super::Check;
+
+/// All checks, in run order.
+pub fn all() -> Vec<Check> {
+    let mut v = Vec::new();
+    v.extend(instance::checks());
+    v.extend(errors::checks());
+    v.extend(apps::checks());
+    v.extend(oauth::checks());
+    v.extend(accounts::checks());
+    v.extend(statuses::checks());
+    v.extend(timelines::checks());
+    v
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn ids_are_unique_and_well_formed() {
+        let mut seen = std::collections::HashSet::new();
+        for c in super::all() {
+            assert!(seen.insert(c.id), "duplicate check id {}", c.id);
+            assert!(c.id.split('/').count() >= 2 && c.id.chars().all(|ch| ch.is_ascii_lowercase() || ch.is_ascii_digit() || "/-_".contains(ch)), "bad id {}", c.id);
+            assert!(!c.rule.is_empty());
+        }
+    }
+}

@@ -1,0 +1,853 @@
+//! Checks of [`AccountStore`](fedblog_core::store::AccountStore): accounts and the logins of
+//! local accounts.
+
+use fedblog_core::store::{ProfileField, Role, Visibility};
+use fedblog_core::{IdGenerator, Store, StoreError};
+
+use super::{
+    T0, add_local, add_remote, add_status, assert_already_exists, assert_not_found, at,
+    get_account, local_account, remote_account, sorted, status,
+};
+
+/// A local account and its login come back exactly as inserted, with every optional field unset
+/// (one account) and set (another), and the case of the username and e-mail address preserved.
+pub async fn local_account_round_trips(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let (plain, plain_user) = local_account(&ids, "plain");
+    let (mut full, mut full_user) = local_account(&ids, "Full_Name");
+    full.display_name = "Full Name 🦀".into();
+    full.note = "line one\nline two & <three>".into();
+    full.locked = true;
+    full.bot = true;
+    full.discoverable = Some(true);
+    full.indexable = true;
+    full.hide_collections = Some(false);
+    full.fields = vec![
+        ProfileField {
+            name: "Web".into(),
+            value: "https://example.test".into(),
+        },
+        ProfileField {
+            name: "Pronouns".into(),
+            value: "they/them".into(),
+        },
+        ProfileField {
+            name: "Alpha".into(),
+            value: String::new(),
+        },
+    ];
+    full.default_privacy = Visibility::Private;
+    full.default_sensitive = true;
+    full.default_language = Some("de".into());
+    full.uri = Some("https://local.example/users/Full_Name".into());
+    full.url = Some("https://local.example/@Full_Name".into());
+    full.created_at = at(T0 - 86_400_000);
+    full.updated_at = at(T0 + 5_000);
+    full.suspended_at = Some(at(T0 + 6_000));
+    full.sensitized_at = Some(at(T0 + 7_000));
+    full_user.email = "Full.Name@Example.Test".into();
+    full_user.role = Role::Admin;
+    full_user.confirmed_at = None;
+    full_user.confirmation_token_hash = Some("c0ffee".into());
+    full_user.approved = false;
+    full_user.disabled = true;
+    full_user.locale = "pt-BR".into();
+    full_user.created_at = at(T0 - 86_400_000);
+
+    for (account, user) in [(&plain, &plain_user), (&full, &full_user)] {
+        store
+            .insert_local_account(account, user)
+            .await
+            .expect("insert_local_account");
+    }
+    for (account, user) in [(&plain, &plain_user), (&full, &full_user)] {
+        let got = store
+            .account_by_id(account.id)
+            .await
+            .expect("account_by_id");
+        assert_eq!(
+            got.as_ref(),
+            Some(account),
+            "account_by_id must return the local account exactly as inserted"
+        );
+        let got = store
+            .user_by_account_id(account.id)
+            .await
+            .expect("user_by_account_id");
+        assert_eq!(
+            got.as_ref(),
+            Some(user),
+            "user_by_account_id must return the login exactly as inserted"
+        );
+    }
+}
+
+/// A remote account comes back exactly as inserted (domain case preserved), and has no login.
+pub async fn remote_account_round_trips(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let mut remote = remote_account(&ids, "Bob", "Remote.Example");
+    remote.display_name = "Bob from afar".into();
+    remote.bot = true;
+    remote.discoverable = Some(false);
+    remote.fields = vec![ProfileField {
+        name: "Home".into(),
+        value: "remote".into(),
+    }];
+    store
+        .insert_remote_account(&remote)
+        .await
+        .expect("insert_remote_account");
+
+    let got = store.account_by_id(remote.id).await.expect("account_by_id");
+    assert_eq!(
+        got.as_ref(),
+        Some(&remote),
+        "account_by_id must return the remote account exactly as inserted"
+    );
+    let user = store
+        .user_by_account_id(remote.id)
+        .await
+        .expect("user_by_account_id");
+    assert_eq!(
+        user, None,
+        "a remote account has no login: user_by_account_id must be None"
+    );
+}
+
+/// Inserting an account with a taken id fails with `AlreadyExists`, local or remote, and leaves
+/// the first account unchanged.
+pub async fn duplicate_account_id_is_already_exists(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let first = add_local(store, &ids, "first").await;
+    let (mut second, mut second_user) = local_account(&ids, "second");
+    second.id = first.id;
+    second_user.account_id = first.id;
+    let r = store.insert_local_account(&second, &second_user).await;
+    assert!(
+        matches!(r, Err(StoreError::AlreadyExists(_))),
+        "a local account with a taken id must fail with AlreadyExists, got {r:?}"
+    );
+    let mut third = remote_account(&ids, "third", "remote.example");
+    third.id = first.id;
+    let r = store.insert_remote_account(&third).await;
+    assert!(
+        matches!(r, Err(StoreError::AlreadyExists(_))),
+        "a remote account with a taken id must fail with AlreadyExists, got {r:?}"
+    );
+    assert_eq!(
+        get_account(store, first.id).await,
+        first,
+        "a failed insert must not change the existing account"
+    );
+    let user = store
+        .user_by_email("second@example.test")
+        .await
+        .expect("user_by_email");
+    assert_eq!(
+        user, None,
+        "a failed insert_local_account must not store the login"
+    );
+}
+
+/// A local username is unique case-insensitively: `AlreadyExists("username")`, and nothing of the
+/// rejected account (nor its login) is stored.
+pub async fn local_username_is_unique_case_insensitively(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    add_local(store, &ids, "alice").await;
+    let (dup, mut dup_user) = local_account(&ids, "ALICE");
+    dup_user.email = "other@example.test".into();
+    assert_already_exists(
+        store.insert_local_account(&dup, &dup_user).await,
+        "username",
+        "insert_local_account with a username differing only in case",
+    );
+    let got = store.account_by_id(dup.id).await.expect("account_by_id");
+    assert_eq!(got, None, "a rejected local account must not be stored");
+    let user = store
+        .user_by_email("other@example.test")
+        .await
+        .expect("user_by_email");
+    assert_eq!(
+        user, None,
+        "the login of a rejected local account must not be stored (atomic insert)"
+    );
+}
+
+/// An e-mail address is unique case-insensitively: `AlreadyExists("email")`, and the account of
+/// the rejected login is not stored either (atomic insert).
+pub async fn email_is_unique_case_insensitively(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let (alice, mut alice_user) = local_account(&ids, "alice");
+    alice_user.email = "Alice@Example.Test".into();
+    store
+        .insert_local_account(&alice, &alice_user)
+        .await
+        .expect("insert_local_account");
+    let (bob, mut bob_user) = local_account(&ids, "bob");
+    bob_user.email = "aLICE@example.TEST".into();
+    assert_already_exists(
+        store.insert_local_account(&bob, &bob_user).await,
+        "email",
+        "insert_local_account with an e-mail address differing only in case",
+    );
+    let got = store.account_by_id(bob.id).await.expect("account_by_id");
+    assert_eq!(
+        got, None,
+        "insert_local_account is atomic: no account may be stored when its login is rejected"
+    );
+    let got = store
+        .account_by_username("bob", None)
+        .await
+        .expect("account_by_username");
+    assert_eq!(
+        got, None,
+        "insert_local_account is atomic: no account may be stored when its login is rejected"
+    );
+}
+
+/// A remote username is unique per domain, both compared case-insensitively.
+pub async fn remote_username_is_unique_per_domain_case_insensitively(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    add_remote(store, &ids, "alice", "remote.example").await;
+    let dup = remote_account(&ids, "ALICE", "Remote.EXAMPLE");
+    assert_already_exists(
+        store.insert_remote_account(&dup).await,
+        "username",
+        "insert_remote_account with username@domain differing only in case",
+    );
+    let got = store.account_by_id(dup.id).await.expect("account_by_id");
+    assert_eq!(got, None, "a rejected remote account must not be stored");
+}
+
+/// One username may exist locally and on several remote domains at once, and each lookup finds
+/// its own account.
+pub async fn same_username_allowed_on_other_domains(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let a = add_remote(store, &ids, "alice", "a.example").await;
+    let local = add_local(store, &ids, "alice").await;
+    let b = add_remote(store, &ids, "Alice", "b.example").await;
+    for (domain, expected) in [
+        (None, &local),
+        (Some("a.example"), &a),
+        (Some("b.example"), &b),
+    ] {
+        let got = store
+            .account_by_username("alice", domain)
+            .await
+            .expect("account_by_username");
+        assert_eq!(
+            got.map(|x| x.id),
+            Some(expected.id),
+            "usernames are unique per domain only: account_by_username(\"alice\", {domain:?}) must find that domain's account"
+        );
+    }
+}
+
+/// Two concurrent inserts of one local username (differing in case) admit exactly one.
+pub async fn racing_inserts_of_one_username_admit_one(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let (a, mut a_user) = local_account(&ids, "carol");
+    let (b, mut b_user) = local_account(&ids, "Carol");
+    a_user.email = "carol.a@example.test".into();
+    b_user.email = "carol.b@example.test".into();
+    let (ra, rb) = tokio::join!(
+        store.insert_local_account(&a, &a_user),
+        store.insert_local_account(&b, &b_user)
+    );
+    let oks = [&ra, &rb].iter().filter(|r| r.is_ok()).count();
+    assert_eq!(
+        oks, 1,
+        "of two racing inserts of one username exactly one must succeed, got {ra:?} and {rb:?}"
+    );
+    let err = if ra.is_err() { ra } else { rb };
+    assert_already_exists(
+        err,
+        "username",
+        "the loser of two racing inserts of one username",
+    );
+    let found = store
+        .accounts_by_ids(&[a.id, b.id])
+        .await
+        .expect("accounts_by_ids");
+    assert_eq!(
+        found.len(),
+        1,
+        "exactly one of two racing accounts with one username may be stored"
+    );
+}
+
+/// Lookups of absent accounts and logins answer `None` (or an empty list), even when other
+/// records exist.
+pub async fn lookups_of_unknown_accounts_are_none(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let (alice, mut alice_user) = local_account(&ids, "alice");
+    alice_user.confirmation_token_hash = Some("token-a".into());
+    store
+        .insert_local_account(&alice, &alice_user)
+        .await
+        .expect("insert_local_account");
+    add_remote(store, &ids, "bob", "remote.example").await;
+    let unknown = ids.next_at(T0);
+
+    assert_eq!(
+        store.account_by_id(unknown).await.expect("account_by_id"),
+        None,
+        "account_by_id of an unknown id must be None"
+    );
+    assert_eq!(
+        store.accounts_by_ids(&[]).await.expect("accounts_by_ids"),
+        vec![],
+        "accounts_by_ids of no ids must be empty"
+    );
+    assert_eq!(
+        store
+            .accounts_by_ids(&[unknown])
+            .await
+            .expect("accounts_by_ids"),
+        vec![],
+        "accounts_by_ids of an unknown id must be empty"
+    );
+    let none = [
+        ("nobody", None),
+        ("bob", None),
+        ("alice", Some("remote.example")),
+        ("bob", Some("other.example")),
+    ];
+    for (username, domain) in none {
+        let got = store
+            .account_by_username(username, domain)
+            .await
+            .expect("account_by_username");
+        assert_eq!(
+            got, None,
+            "account_by_username({username:?}, {domain:?}) must be None: no such account on that domain"
+        );
+    }
+    assert_eq!(
+        store
+            .user_by_account_id(unknown)
+            .await
+            .expect("user_by_account_id"),
+        None,
+        "user_by_account_id of an unknown id must be None"
+    );
+    assert_eq!(
+        store
+            .user_by_email("nobody@example.test")
+            .await
+            .expect("user_by_email"),
+        None,
+        "user_by_email of an unknown address must be None"
+    );
+    assert_eq!(
+        store
+            .user_by_confirmation_token("token-b")
+            .await
+            .expect("user_by_confirmation_token"),
+        None,
+        "user_by_confirmation_token of an unknown hash must be None"
+    );
+}
+
+/// `accounts_by_ids` returns each known account once: unknown ids are skipped and repeated ids
+/// do not repeat the account.
+pub async fn accounts_by_ids_skips_unknown_and_duplicates(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let a = add_local(store, &ids, "a").await;
+    let b = add_local(store, &ids, "b").await;
+    let c = add_remote(store, &ids, "c", "remote.example").await;
+    let unknown = ids.next_at(T0);
+    let got = store
+        .accounts_by_ids(&[c.id, unknown, a.id, c.id])
+        .await
+        .expect("accounts_by_ids");
+    assert_eq!(
+        sorted(got.iter().map(|x| x.id).collect()),
+        sorted(vec![a.id, c.id]),
+        "accounts_by_ids must return each requested known account exactly once, skipping unknown ids"
+    );
+    let got_c = got.iter().find(|x| x.id == c.id);
+    assert_eq!(
+        got_c,
+        Some(&c),
+        "accounts_by_ids must return the records exactly as stored"
+    );
+    let all = store
+        .accounts_by_ids(&[a.id, b.id, c.id])
+        .await
+        .expect("accounts_by_ids");
+    assert_eq!(
+        all.len(),
+        3,
+        "accounts_by_ids must return every requested known account"
+    );
+}
+
+/// `account_by_username` compares the username and the domain case-insensitively, and `None`
+/// means local only.
+pub async fn account_by_username_is_case_insensitive_and_matches_domain(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let alice = add_local(store, &ids, "Alice").await;
+    let bob = add_remote(store, &ids, "bob", "Remote.Example").await;
+    for name in ["Alice", "alice", "ALICE"] {
+        let got = store
+            .account_by_username(name, None)
+            .await
+            .expect("account_by_username");
+        assert_eq!(
+            got.as_ref(),
+            Some(&alice),
+            "account_by_username({name:?}, None) must find the local account \"Alice\" (case-insensitive), as stored"
+        );
+    }
+    for (name, domain) in [
+        ("bob", "Remote.Example"),
+        ("BOB", "remote.example"),
+        ("Bob", "REMOTE.EXAMPLE"),
+    ] {
+        let got = store
+            .account_by_username(name, Some(domain))
+            .await
+            .expect("account_by_username");
+        assert_eq!(
+            got.as_ref(),
+            Some(&bob),
+            "account_by_username({name:?}, {domain:?}) must find bob@Remote.Example (case-insensitive), as stored"
+        );
+    }
+    let got = store
+        .account_by_username("alice", Some("remote.example"))
+        .await
+        .expect("account_by_username");
+    assert_eq!(
+        got, None,
+        "account_by_username with a domain must not find a local account"
+    );
+    let got = store
+        .account_by_username("bob", None)
+        .await
+        .expect("account_by_username");
+    assert_eq!(
+        got, None,
+        "account_by_username with no domain must not find a remote account"
+    );
+}
+
+/// `update_account` replaces every profile field.
+pub async fn update_account_replaces_profile_fields(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let before = add_local(store, &ids, "alice").await;
+    let other = add_local(store, &ids, "other").await;
+    let mut after = before.clone();
+    after.display_name = "Alice A.".into();
+    after.note = "new bio".into();
+    after.locked = true;
+    after.bot = true;
+    after.discoverable = Some(true);
+    after.indexable = true;
+    after.hide_collections = Some(true);
+    after.fields = vec![
+        ProfileField {
+            name: "Zed".into(),
+            value: "last".into(),
+        },
+        ProfileField {
+            name: "Ay".into(),
+            value: "first".into(),
+        },
+    ];
+    after.default_privacy = Visibility::Unlisted;
+    after.default_sensitive = true;
+    after.default_language = Some("fr".into());
+    after.uri = Some("https://local.example/users/alice".into());
+    after.url = Some("https://local.example/@alice".into());
+    after.updated_at = at(T0 + 60_000);
+    after.suspended_at = Some(at(T0 + 61_000));
+    after.sensitized_at = Some(at(T0 + 62_000));
+    store.update_account(&after).await.expect("update_account");
+    assert_eq!(
+        get_account(store, before.id).await,
+        after,
+        "update_account must replace every profile field"
+    );
+
+    let mut back = after.clone();
+    back.discoverable = None;
+    back.hide_collections = None;
+    back.fields = vec![];
+    back.default_language = None;
+    back.uri = None;
+    back.url = None;
+    back.suspended_at = None;
+    back.sensitized_at = None;
+    store.update_account(&back).await.expect("update_account");
+    assert_eq!(
+        get_account(store, before.id).await,
+        back,
+        "update_account must be able to unset optional profile fields"
+    );
+    assert_eq!(
+        get_account(store, other.id).await,
+        other,
+        "update_account must not change other accounts"
+    );
+}
+
+/// `update_account` keeps the id, username, domain, created_at and the store-maintained counters
+/// and `last_status_at`, whatever the record passed says.
+pub async fn update_account_keeps_store_maintained_fields(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let alice = add_local(store, &ids, "alice").await;
+    let bob = add_local(store, &ids, "bob").await;
+    add_status(store, status(&ids, &alice, T0 + 1_000)).await;
+    store
+        .insert_follow(ids.next_at(T0 + 2_000), alice.id, bob.id)
+        .await
+        .expect("insert_follow");
+    store
+        .insert_follow(ids.next_at(T0 + 2_000), bob.id, alice.id)
+        .await
+        .expect("insert_follow");
+    let before = get_account(store, alice.id).await;
+
+    let mut forged = before.clone();
+    forged.username = "mallory".into();
+    forged.domain = Some("evil.example".into());
+    forged.created_at = at(T0 + 99_000);
+    forged.statuses_count = 42;
+    forged.followers_count = 43;
+    forged.following_count = 44;
+    forged.last_status_at = None;
+    forged.display_name = "Changed".into();
+    store.update_account(&forged).await.expect("update_account");
+
+    let after = get_account(store, alice.id).await;
+    assert_eq!(
+        after.display_name, "Changed",
+        "update_account must replace the profile fields"
+    );
+    let kept = |a: &fedblog_core::store::AccountRecord| {
+        (
+            a.username.clone(),
+            a.domain.clone(),
+            a.created_at,
+            a.statuses_count,
+            a.followers_count,
+            a.following_count,
+            a.last_status_at,
+        )
+    };
+    assert_eq!(
+        kept(&after),
+        kept(&before),
+        "update_account must keep username, domain, created_at, statuses/followers/following counts and last_status_at"
+    );
+    assert_eq!(
+        (
+            after.statuses_count,
+            after.followers_count,
+            after.following_count
+        ),
+        (1, 1, 1),
+        "the counters are maintained by the store on insert_status and insert_follow"
+    );
+    let got = store
+        .account_by_username("mallory", None)
+        .await
+        .expect("account_by_username");
+    assert_eq!(got, None, "update_account must not rename an account");
+    let got = store
+        .account_by_username("alice", None)
+        .await
+        .expect("account_by_username");
+    assert_eq!(
+        got.map(|a| a.id),
+        Some(alice.id),
+        "update_account must not rename an account"
+    );
+}
+
+/// `update_account` of an absent account is `NotFound` and does not create it.
+pub async fn update_account_unknown_is_not_found(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    add_local(store, &ids, "alice").await;
+    let (ghost, _) = local_account(&ids, "ghost");
+    assert_not_found(
+        store.update_account(&ghost).await,
+        "update_account of an absent account",
+    );
+    let got = store.account_by_id(ghost.id).await.expect("account_by_id");
+    assert_eq!(
+        got, None,
+        "update_account of an absent account must not create it"
+    );
+}
+
+/// `user_by_account_id` finds the login of each local account, and nothing for remote accounts.
+pub async fn user_by_account_id_finds_local_logins_only(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let (alice, alice_user) = local_account(&ids, "alice");
+    let (bob, bob_user) = local_account(&ids, "bob");
+    store
+        .insert_local_account(&alice, &alice_user)
+        .await
+        .expect("insert_local_account");
+    store
+        .insert_local_account(&bob, &bob_user)
+        .await
+        .expect("insert_local_account");
+    let remote = add_remote(store, &ids, "carol", "remote.example").await;
+    for (id, expected) in [
+        (alice.id, Some(&alice_user)),
+        (bob.id, Some(&bob_user)),
+        (remote.id, None),
+    ] {
+        let got = store
+            .user_by_account_id(id)
+            .await
+            .expect("user_by_account_id");
+        assert_eq!(
+            got.as_ref(),
+            expected,
+            "user_by_account_id({id}) must return that account's login (None for remote accounts)"
+        );
+    }
+}
+
+/// `user_by_email` matches the address case-insensitively and returns the login as stored.
+pub async fn user_by_email_is_case_insensitive(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let (alice, mut alice_user) = local_account(&ids, "alice");
+    alice_user.email = "Alice@Example.Test".into();
+    let (bob, bob_user) = local_account(&ids, "bob");
+    store
+        .insert_local_account(&alice, &alice_user)
+        .await
+        .expect("insert_local_account");
+    store
+        .insert_local_account(&bob, &bob_user)
+        .await
+        .expect("insert_local_account");
+    for email in [
+        "Alice@Example.Test",
+        "alice@example.test",
+        "ALICE@EXAMPLE.TEST",
+    ] {
+        let got = store.user_by_email(email).await.expect("user_by_email");
+        assert_eq!(
+            got.as_ref(),
+            Some(&alice_user),
+            "user_by_email({email:?}) must find Alice@Example.Test case-insensitively, returned as stored"
+        );
+    }
+    let got = store
+        .user_by_email("bob@example.test")
+        .await
+        .expect("user_by_email");
+    assert_eq!(
+        got.as_ref(),
+        Some(&bob_user),
+        "user_by_email must find each user's own login"
+    );
+}
+
+/// `user_by_confirmation_token` finds the login whose pending token has the hash, and stops
+/// finding it once the token is cleared.
+pub async fn user_by_confirmation_token_finds_pending_token(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let mut users = vec![];
+    for (name, token) in [
+        ("alice", Some("hash-a")),
+        ("bob", Some("hash-b")),
+        ("carol", None),
+    ] {
+        let (account, mut user) = local_account(&ids, name);
+        user.confirmation_token_hash = token.map(str::to_string);
+        user.confirmed_at = None;
+        store
+            .insert_local_account(&account, &user)
+            .await
+            .expect("insert_local_account");
+        users.push(user);
+    }
+    for (hash, expected) in [("hash-a", &users[0]), ("hash-b", &users[1])] {
+        let got = store
+            .user_by_confirmation_token(hash)
+            .await
+            .expect("user_by_confirmation_token");
+        assert_eq!(
+            got.as_ref(),
+            Some(expected),
+            "user_by_confirmation_token({hash:?}) must find the login with that pending token"
+        );
+    }
+    let mut confirmed = users[1].clone();
+    confirmed.confirmation_token_hash = None;
+    confirmed.confirmed_at = Some(at(T0 + 1_000));
+    store.update_user(&confirmed).await.expect("update_user");
+    let got = store
+        .user_by_confirmation_token("hash-b")
+        .await
+        .expect("user_by_confirmation_token");
+    assert_eq!(
+        got, None,
+        "user_by_confirmation_token must not find a login whose token was cleared"
+    );
+}
+
+/// `update_user` replaces every field but account_id and created_at; the new e-mail address is
+/// found and the old one no longer is.
+pub async fn update_user_replaces_all_but_created_at(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let (alice, before) = local_account(&ids, "alice");
+    let (bob, bob_user) = local_account(&ids, "bob");
+    store
+        .insert_local_account(&alice, &before)
+        .await
+        .expect("insert_local_account");
+    store
+        .insert_local_account(&bob, &bob_user)
+        .await
+        .expect("insert_local_account");
+    let mut after = before.clone();
+    after.email = "Alice.New@Example.Test".into();
+    after.password_hash = "$argon2id$v=19$m=19456,t=2,p=1$bmV3c2FsdA$bmV3aGFzaG5ld2hhc2g".into();
+    after.role = Role::Moderator;
+    after.confirmed_at = None;
+    after.confirmation_token_hash = Some("fresh-token".into());
+    after.approved = false;
+    after.disabled = true;
+    after.locale = "ja".into();
+    let mut forged = after.clone();
+    forged.created_at = at(T0 + 123_000);
+    store.update_user(&forged).await.expect("update_user");
+
+    let got = store
+        .user_by_account_id(alice.id)
+        .await
+        .expect("user_by_account_id");
+    assert_eq!(
+        got.as_ref(),
+        Some(&after),
+        "update_user must replace every field but account_id and created_at"
+    );
+    let got = store
+        .user_by_email("alice.new@example.test")
+        .await
+        .expect("user_by_email");
+    assert_eq!(
+        got.map(|u| u.account_id),
+        Some(alice.id),
+        "user_by_email must find a login by its updated address"
+    );
+    let got = store
+        .user_by_email("alice@example.test")
+        .await
+        .expect("user_by_email");
+    assert_eq!(
+        got, None,
+        "user_by_email must not find a login by its former address"
+    );
+    let got = store
+        .user_by_account_id(bob.id)
+        .await
+        .expect("user_by_account_id");
+    assert_eq!(
+        got.as_ref(),
+        Some(&bob_user),
+        "update_user must not change other logins"
+    );
+}
+
+/// `update_user` of an absent login is `NotFound` and does not create it.
+pub async fn update_user_unknown_is_not_found(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    add_local(store, &ids, "alice").await;
+    let (ghost, ghost_user) = local_account(&ids, "ghost");
+    assert_not_found(
+        store.update_user(&ghost_user).await,
+        "update_user of an absent login",
+    );
+    let got = store
+        .user_by_account_id(ghost.id)
+        .await
+        .expect("user_by_account_id");
+    assert_eq!(
+        got, None,
+        "update_user of an absent login must not create it"
+    );
+}
+
+/// `update_user` taking another login's e-mail address (in any case) fails with
+/// `AlreadyExists("email")` and changes nothing.
+pub async fn update_user_rejects_another_users_email(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let (alice, alice_user) = local_account(&ids, "alice");
+    let (bob, bob_user) = local_account(&ids, "bob");
+    store
+        .insert_local_account(&alice, &alice_user)
+        .await
+        .expect("insert_local_account");
+    store
+        .insert_local_account(&bob, &bob_user)
+        .await
+        .expect("insert_local_account");
+    let mut stolen = bob_user.clone();
+    stolen.email = "ALICE@example.test".into();
+    stolen.locale = "de".into();
+    assert_already_exists(
+        store.update_user(&stolen).await,
+        "email",
+        "update_user to another login's e-mail address (differing only in case)",
+    );
+    let got = store
+        .user_by_account_id(bob.id)
+        .await
+        .expect("user_by_account_id");
+    assert_eq!(
+        got.as_ref(),
+        Some(&bob_user),
+        "a rejected update_user must change nothing"
+    );
+    let got = store
+        .user_by_email("alice@example.test")
+        .await
+        .expect("user_by_email");
+    assert_eq!(
+        got.as_ref(),
+        Some(&alice_user),
+        "a rejected update_user must not touch the other login"
+    );
+}
+
+/// `update_user` may keep a login's own address, or change only its case: that is not taking
+/// another login's address.
+pub async fn update_user_may_keep_or_recase_own_email(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let (alice, alice_user) = local_account(&ids, "alice");
+    store
+        .insert_local_account(&alice, &alice_user)
+        .await
+        .expect("insert_local_account");
+    let mut same = alice_user.clone();
+    same.locale = "fr".into();
+    store
+        .update_user(&same)
+        .await
+        .expect("update_user keeping the login's own e-mail address must succeed");
+    let mut recased = same.clone();
+    recased.email = "ALICE@Example.Test".into();
+    store
+        .update_user(&recased)
+        .await
+        .expect("update_user changing only the case of its own e-mail address must succeed");
+    let got = store
+        .user_by_account_id(alice.id)
+        .await
+        .expect("user_by_account_id");
+    assert_eq!(
+        got.as_ref(),
+        Some(&recased),
+        "update_user must store the re-cased address exactly"
+    );
+}

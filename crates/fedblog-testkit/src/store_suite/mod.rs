@@ -1,0 +1,645 @@
+//! The store conformance suite: every behaviour the store traits of `fedblog-core` promise in
+//! their doc comments, as one public async check per behaviour, grouped by trait.
+//!
+//! Any implementation of [`Store`] runs the very same checks:
+//! [`MemoryStore`](fedblog_core::MemoryStore) does in this crate's `tests/store_memory.rs`, and
+//! the server's sea-orm store (SQLite and PostgreSQL) does in its own test file. The model is
+//! the `integration` module of arrow-rs' `object_store`.
+//!
+//! # Running the suite
+//!
+//! Add `fedblog-testkit` as a dev-dependency and invoke [`store_suite!`](crate::store_suite!)
+//! at the top level of a test file of its own, with a *factory*: any expression callable with
+//! no arguments that returns a future of the store under test (an `Arc<dyn Store>`, or anything
+//! else that dereferences to a store). The factory is called once per check and must return a
+//! fresh, **empty** store each time (a new in-memory database, or a new PostgreSQL schema).
+//!
+//! ```
+//! fedblog_testkit::store_suite!(|| async {
+//!     std::sync::Arc::new(fedblog_core::MemoryStore::new()) as std::sync::Arc<dyn fedblog_core::Store>
+//! });
+//! # fn main() {}
+//! ```
+//!
+//! The invocation expands to one module per area (`accounts`, `oauth`, `statuses`, `follows`,
+//! `feeds`, `stats`), each holding one `#[test]` per check, so `cargo test` reports every check
+//! by name (`accounts::email_is_unique_case_insensitively ... ok`) and `cargo test feeds::`
+//! runs one area. Each test runs its check on a current-thread Tokio runtime of its own, as
+//! `#[tokio::test]` would; the implementing crate needs no Tokio dependency for that. The
+//! generated modules `use super::*`, so the factory may call helpers of the test file.
+//!
+//! The checks are plain functions too:
+//! `store_suite::statuses::public_timeline_page_min_id(&store).await` runs one by hand, e.g.
+//! while debugging; [`CHECKS`] lists them all, to run them programmatically.
+//!
+//! # What the checks assume
+//!
+//! - The store is empty when a check starts, and nothing else writes to it meanwhile.
+//! - Every record is made through the traits, referenced records first (apps before tokens,
+//!   accounts before statuses, statuses before feed entries, real accounts in mentions), so a
+//!   store with foreign keys passes.
+//! - Ids come from [`IdGenerator::next_at`] with explicit times, and timestamps from
+//!   [`at`], so orderings are deterministic.
+//!
+//! A check panics with a message naming the broken contract.
+//!
+//! # Adding a check
+//!
+//! Write `pub async fn name(store: &dyn Store)` with a doc comment in the area's module, and
+//! add `name` to the list in `__store_suite_for_each_check!` below the module declarations.
+//! `tests/store_memory.rs` fails when a public async function of an area is missing from the
+//! list (the compiler catches the converse), and when a check fails against none of the faulty
+//! stores defined there: add a fault that the new check catches, to show that it can fail.
+
+use std::fmt::Debug;
+use std::future::Future;
+use std::pin::Pin;
+
+use chrono::{DateTime, Utc};
+use fedblog_core::pagination::Page;
+use fedblog_core::store::{
+    AccountRecord, AppRecord, AuthorizationRecord, Role, StatusRecord, TokenRecord, UserRecord,
+    Visibility,
+};
+use fedblog_core::{Id, IdGenerator, Store, StoreError, StoreResult};
+
+pub mod accounts;
+pub mod feeds;
+pub mod follows;
+pub mod oauth;
+pub mod stats;
+pub mod statuses;
+
+/// The list of every check, by area: the single source of [`store_suite!`](crate::store_suite!)
+/// and [`CHECKS`]. It calls the macro given in brackets with the given arguments followed by
+/// `area { check, ... }` groups.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __store_suite_for_each_check {
+    ([$($callback:tt)*] $args:tt) => {
+        $($callback)*! { $args
+            accounts {
+                local_account_round_trips,
+                remote_account_round_trips,
+                duplicate_account_id_is_already_exists,
+                local_username_is_unique_case_insensitively,
+                email_is_unique_case_insensitively,
+                remote_username_is_unique_per_domain_case_insensitively,
+                same_username_allowed_on_other_domains,
+                racing_inserts_of_one_username_admit_one,
+                lookups_of_unknown_accounts_are_none,
+                accounts_by_ids_skips_unknown_and_duplicates,
+                account_by_username_is_case_insensitive_and_matches_domain,
+                update_account_replaces_profile_fields,
+                update_account_keeps_store_maintained_fields,
+                update_account_unknown_is_not_found,
+                user_by_account_id_finds_local_logins_only,
+                user_by_email_is_case_insensitive,
+                user_by_confirmation_token_finds_pending_token,
+                update_user_replaces_all_but_created_at,
+                update_user_unknown_is_not_found,
+                update_user_rejects_another_users_email,
+                update_user_may_keep_or_recase_own_email,
+            }
+            oauth {
+                app_round_trips_by_id_and_client_id,
+                lookups_of_unknown_apps_are_none,
+                duplicate_client_id_is_already_exists,
+                authorization_round_trips_through_take,
+                authorization_is_taken_at_most_once,
+                racing_takes_of_one_authorization_admit_one,
+                token_round_trips_by_hash,
+                duplicate_token_hash_is_already_exists,
+                revoke_token_succeeds_once,
+                revoke_unknown_token_is_false,
+            }
+            statuses {
+                status_round_trips_with_all_fields_set,
+                status_round_trips_with_optional_fields_unset,
+                status_timestamps_keep_milliseconds,
+                duplicate_status_id_is_already_exists,
+                lookups_of_unknown_statuses_are_none,
+                statuses_by_ids_skips_unknown_and_duplicates,
+                insert_status_counts_author_statuses,
+                last_status_at_is_newest_post,
+                delete_status_removes_it_and_decrements_count,
+                delete_unknown_status_is_not_found,
+                delete_status_removes_feed_entries,
+                idempotency_key_lookup_honours_account_key_and_since,
+                public_timeline_returns_complete_records,
+                public_timeline_shows_only_public_statuses,
+                public_timeline_hides_replies_to_others_keeps_self_replies,
+                public_timeline_hides_suspended_authors,
+                public_timeline_local_and_remote_filters,
+                public_timeline_only_media_filter,
+                public_timeline_limit_counts_visible_statuses_only,
+                public_timeline_page_limit,
+                public_timeline_page_max_id,
+                public_timeline_page_since_id,
+                public_timeline_page_min_id,
+                public_timeline_page_combined_cursors,
+                public_timeline_page_absent_cursors,
+            }
+            follows {
+                insert_follow_is_directional,
+                insert_follow_updates_both_counters,
+                insert_follow_is_idempotent,
+                delete_follow_removes_and_updates_counters,
+                delete_absent_follow_returns_false,
+                refollow_after_unfollow,
+                local_follower_ids_lists_local_followers_only,
+                local_follower_ids_without_followers_is_empty,
+            }
+            feeds {
+                home_feed_lists_entries_newest_first,
+                insert_feed_entries_is_idempotent,
+                insert_feed_entries_fans_out_to_many_accounts,
+                insert_feed_entries_with_no_accounts_is_a_no_op,
+                home_feed_is_per_account,
+                home_feed_page_limit,
+                home_feed_page_max_id,
+                home_feed_page_since_id,
+                home_feed_page_min_id,
+                home_feed_page_combined_cursors,
+                home_feed_page_absent_cursors,
+            }
+            stats {
+                count_local_accounts_excludes_remote_and_suspended,
+                count_active_local_accounts_counts_authors_since,
+                count_local_statuses_excludes_remote,
+                known_domains_sorted_deduplicated_lowercased,
+                activity_between_counts_local_statuses,
+                activity_between_counts_user_logins,
+                activity_between_counts_registrations,
+            }
+        }
+    };
+}
+
+/// Runs the whole store conformance suite against a store implementation: expands to one
+/// `#[test]` per check, in one module per area, each calling the factory for a fresh empty store.
+///
+/// The factory is any expression callable with no arguments that returns a future of something
+/// dereferencing to a [`Store`] (typically `Arc<dyn Store>`). See the [module
+/// documentation](crate::store_suite) for an example.
+#[macro_export]
+macro_rules! store_suite {
+    ($factory:expr $(,)?) => {
+        $crate::__store_suite_for_each_check! { [$crate::__store_suite_tests] ($factory) }
+    };
+}
+
+/// Expands the check list into test modules (used by [`store_suite!`](crate::store_suite!)).
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __store_suite_tests {
+    (($factory:expr) $($area:ident { $($check:ident),* $(,)? })*) => {
+        $(
+            #[allow(unused_imports)]
+            mod $area {
+                use super::*;
+                $(
+                    #[test]
+                    fn $check() {
+                        $crate::store_suite::__run(async {
+                            let store = ($factory)().await;
+                            $crate::store_suite::$area::$check(&*store).await;
+                        });
+                    }
+                )*
+            }
+        )*
+    };
+}
+
+/// Expands the check list into [`Check`]s (used by [`CHECKS`]).
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __store_suite_table {
+    (() $($area:ident { $($check:ident),* $(,)? })*) => {
+        &[$($(
+            $crate::store_suite::Check {
+                area: stringify!($area),
+                name: stringify!($check),
+                run: {
+                    fn run(store: &dyn fedblog_core::Store) -> $crate::store_suite::CheckFuture<'_> {
+                        Box::pin($crate::store_suite::$area::$check(store))
+                    }
+                    run
+                },
+            },
+        )*)*]
+    };
+}
+
+/// The future of a running check.
+pub type CheckFuture<'a> = Pin<Box<dyn Future<Output = ()> + 'a>>;
+
+/// One check of the suite, for running checks programmatically (a conformance binary, a
+/// filter of one's own).
+#[derive(Clone, Copy, Debug)]
+pub struct Check {
+    /// Its area: the module, named after the trait (`"accounts"`, `"oauth"`, ...).
+    pub area: &'static str,
+    /// Its name: the function in the module, naming the behaviour.
+    pub name: &'static str,
+    /// Runs it on a store, which must be empty; panics if the store breaks the contract.
+    pub run: for<'a> fn(&'a dyn Store) -> CheckFuture<'a>,
+}
+
+/// Every check of the suite, in the order [`store_suite!`](crate::store_suite!) generates them.
+pub const CHECKS: &[Check] = crate::__store_suite_for_each_check!([crate::__store_suite_table]());
+
+/// Runs one check on a fresh current-thread Tokio runtime (what `#[tokio::test]` does).
+#[doc(hidden)]
+pub fn __run(check: impl Future<Output = ()>) {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a Tokio runtime for a store check")
+        .block_on(check)
+}
+
+/// The instant fixtures count from (2023-11-14T22:13:20Z), in milliseconds since the epoch.
+pub const T0: i64 = 1_700_000_000_000;
+
+/// The instant `millis` milliseconds after the epoch.
+pub fn at(millis: i64) -> DateTime<Utc> {
+    DateTime::from_timestamp_millis(millis).expect("timestamp in chrono's range")
+}
+
+/// A local account named `username` and its login (a confirmed, approved user with the e-mail
+/// address `username@example.test`), both created at [`T0`]. Not inserted.
+pub fn local_account(ids: &IdGenerator, username: &str) -> (AccountRecord, UserRecord) {
+    let id = ids.next_at(T0);
+    let account = AccountRecord::new_local(id, username, at(T0));
+    let user = UserRecord {
+        account_id: id,
+        email: format!("{username}@example.test"),
+        password_hash: "$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHQ$aGFzaGhhc2hoYXNoaGFzaA".into(),
+        role: Role::User,
+        confirmed_at: Some(at(T0)),
+        confirmation_token_hash: None,
+        approved: true,
+        disabled: false,
+        locale: "en".into(),
+        created_at: at(T0),
+    };
+    (account, user)
+}
+
+/// A remote account `username@domain`, with its ActivityPub id and profile URL, created at
+/// [`T0`]. Not inserted.
+pub fn remote_account(ids: &IdGenerator, username: &str, domain: &str) -> AccountRecord {
+    let mut account = AccountRecord::new_local(ids.next_at(T0), username, at(T0));
+    account.domain = Some(domain.to_string());
+    account.uri = Some(format!("https://{domain}/users/{username}"));
+    account.url = Some(format!("https://{domain}/@{username}"));
+    account
+}
+
+/// A public status by `author` created at `millis` (its id made at the same time), local if the
+/// author is, with every optional field unset. Not inserted; change fields with struct update.
+pub fn status(ids: &IdGenerator, author: &AccountRecord, millis: i64) -> StatusRecord {
+    let id = ids.next_at(millis);
+    StatusRecord {
+        id,
+        account_id: author.id,
+        uri: author
+            .domain
+            .as_ref()
+            .map(|d| format!("https://{d}/statuses/{id}")),
+        text: format!("status {id}"),
+        content: format!("<p>status {id}</p>"),
+        spoiler_text: String::new(),
+        visibility: Visibility::Public,
+        sensitive: false,
+        language: None,
+        in_reply_to_id: None,
+        in_reply_to_account_id: None,
+        application_id: None,
+        mentions: vec![],
+        tags: vec![],
+        has_media: false,
+        idempotency_key: None,
+        local: author.is_local(),
+        created_at: at(millis),
+        edited_at: None,
+    }
+}
+
+/// A client application with this client id, created at [`T0`]. Not inserted.
+pub fn app(ids: &IdGenerator, client_id: &str) -> AppRecord {
+    AppRecord {
+        id: ids.next_at(T0),
+        name: format!("App {client_id}"),
+        website: None,
+        redirect_uris: vec!["urn:ietf:wg:oauth:2.0:oob".into()],
+        scopes: "read write".into(),
+        client_id: client_id.to_string(),
+        client_secret: format!("secret-{client_id}"),
+        created_at: at(T0),
+    }
+}
+
+/// An unrevoked access token with this hash, issued to `app_id` for `account_id` at `millis`.
+/// Not inserted.
+pub fn token(
+    ids: &IdGenerator,
+    token_hash: &str,
+    app_id: Id,
+    account_id: Option<Id>,
+    millis: i64,
+) -> TokenRecord {
+    TokenRecord {
+        id: ids.next_at(millis),
+        token_hash: token_hash.to_string(),
+        app_id,
+        account_id,
+        scopes: "read".into(),
+        created_at: at(millis),
+        revoked_at: None,
+    }
+}
+
+/// An authorization code with this hash, issued to `app_id` for `account_id`, without PKCE,
+/// expiring ten minutes after [`T0`]. Not inserted.
+pub fn authorization(code_hash: &str, app_id: Id, account_id: Id) -> AuthorizationRecord {
+    AuthorizationRecord {
+        code_hash: code_hash.to_string(),
+        app_id,
+        account_id,
+        redirect_uri: "urn:ietf:wg:oauth:2.0:oob".into(),
+        scopes: "read".into(),
+        code_challenge: None,
+        code_challenge_method: None,
+        expires_at: at(T0 + 600_000),
+    }
+}
+
+// ---- helpers shared by the areas (crate-private: not part of the suite's API) ----
+
+/// Inserts `local_account(ids, username)` and returns the account.
+pub(crate) async fn add_local(
+    store: &dyn Store,
+    ids: &IdGenerator,
+    username: &str,
+) -> AccountRecord {
+    let (account, user) = local_account(ids, username);
+    store
+        .insert_local_account(&account, &user)
+        .await
+        .unwrap_or_else(|e| {
+            panic!("insert_local_account({username:?}) into an empty-enough store failed: {e:?}")
+        });
+    account
+}
+
+/// Inserts `remote_account(ids, username, domain)` and returns it.
+pub(crate) async fn add_remote(
+    store: &dyn Store,
+    ids: &IdGenerator,
+    username: &str,
+    domain: &str,
+) -> AccountRecord {
+    let account = remote_account(ids, username, domain);
+    store
+        .insert_remote_account(&account)
+        .await
+        .unwrap_or_else(|e| panic!("insert_remote_account({username:?}@{domain}) failed: {e:?}"));
+    account
+}
+
+/// Inserts a status and returns it.
+pub(crate) async fn add_status(store: &dyn Store, status: StatusRecord) -> StatusRecord {
+    store
+        .insert_status(&status)
+        .await
+        .unwrap_or_else(|e| panic!("insert_status({}) failed: {e:?}", status.id));
+    status
+}
+
+/// Inserts `app(ids, client_id)` and returns it.
+pub(crate) async fn add_app(store: &dyn Store, ids: &IdGenerator, client_id: &str) -> AppRecord {
+    let app = app(ids, client_id);
+    store
+        .insert_app(&app)
+        .await
+        .unwrap_or_else(|e| panic!("insert_app({client_id:?}) failed: {e:?}"));
+    app
+}
+
+/// The stored account, which must exist.
+pub(crate) async fn get_account(store: &dyn Store, id: Id) -> AccountRecord {
+    store
+        .account_by_id(id)
+        .await
+        .unwrap_or_else(|e| panic!("account_by_id({id}) failed: {e:?}"))
+        .unwrap_or_else(|| panic!("account_by_id({id}): an inserted account must be found"))
+}
+
+/// Panics unless `result` is `Err(StoreError::AlreadyExists(name))`.
+pub(crate) fn assert_already_exists<T: Debug>(result: StoreResult<T>, name: &str, contract: &str) {
+    match result {
+        Err(StoreError::AlreadyExists(n)) if n == name => {}
+        other => panic!("{contract}: expected Err(AlreadyExists({name:?})), got {other:?}"),
+    }
+}
+
+/// Panics unless `result` is `Err(StoreError::NotFound)`.
+pub(crate) fn assert_not_found<T: Debug>(result: StoreResult<T>, contract: &str) {
+    match result {
+        Err(StoreError::NotFound) => {}
+        other => panic!("{contract}: expected Err(NotFound), got {other:?}"),
+    }
+}
+
+/// `ids` sorted, for comparing lists that come in no particular order.
+pub(crate) fn sorted(mut ids: Vec<Id>) -> Vec<Id> {
+    ids.sort();
+    ids
+}
+
+/// The kind of page requests a pagination check makes.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Cursor {
+    Limit,
+    MaxId,
+    SinceId,
+    MinId,
+    Combined,
+    Absent,
+}
+
+/// Checks one kind of page request against ten items `s` (oldest first, made one second apart
+/// so that `id ± 1` falls strictly between neighbours). `read` fetches a page's ids.
+pub(crate) async fn assert_pages<F, Fut>(what: &str, kind: Cursor, s: &[Id], read: F)
+where
+    F: Fn(Page) -> Fut,
+    Fut: Future<Output = Vec<Id>>,
+{
+    assert_eq!(s.len(), 10, "pagination fixture needs ten items");
+    let p = |max_id: Option<Id>, since_id: Option<Id>, min_id: Option<Id>, limit: usize| Page {
+        max_id,
+        since_id,
+        min_id,
+        limit,
+    };
+    let pick = |idx: &[usize]| idx.iter().map(|&i| s[i]).collect::<Vec<_>>();
+    let after = |i: usize| Id(s[i].0 + 1);
+    let before = |i: usize| Id(s[i].0 - 1);
+    let cases: Vec<(&str, Page, Vec<Id>)> = match kind {
+        Cursor::Limit => vec![
+            ("limit=3", p(None, None, None, 3), pick(&[9, 8, 7])),
+            ("limit=1", p(None, None, None, 1), pick(&[9])),
+            (
+                "limit=10",
+                p(None, None, None, 10),
+                pick(&[9, 8, 7, 6, 5, 4, 3, 2, 1, 0]),
+            ),
+            (
+                "limit=40",
+                p(None, None, None, 40),
+                pick(&[9, 8, 7, 6, 5, 4, 3, 2, 1, 0]),
+            ),
+        ],
+        Cursor::MaxId => vec![
+            (
+                "max_id=s5 limit=3",
+                p(Some(s[5]), None, None, 3),
+                pick(&[4, 3, 2]),
+            ),
+            (
+                "max_id=s5 limit=40",
+                p(Some(s[5]), None, None, 40),
+                pick(&[4, 3, 2, 1, 0]),
+            ),
+            (
+                "max_id=s9 limit=2",
+                p(Some(s[9]), None, None, 2),
+                pick(&[8, 7]),
+            ),
+            ("max_id=s0 limit=40", p(Some(s[0]), None, None, 40), vec![]),
+        ],
+        Cursor::SinceId => vec![
+            (
+                "since_id=s5 limit=3 (newest first, not the ones right above s5)",
+                p(None, Some(s[5]), None, 3),
+                pick(&[9, 8, 7]),
+            ),
+            (
+                "since_id=s5 limit=40",
+                p(None, Some(s[5]), None, 40),
+                pick(&[9, 8, 7, 6]),
+            ),
+            (
+                "since_id=s0 limit=2",
+                p(None, Some(s[0]), None, 2),
+                pick(&[9, 8]),
+            ),
+            (
+                "since_id=s9 limit=40",
+                p(None, Some(s[9]), None, 40),
+                vec![],
+            ),
+        ],
+        Cursor::MinId => vec![
+            (
+                "min_id=s5 limit=3 (the three right above s5, newest first)",
+                p(None, None, Some(s[5]), 3),
+                pick(&[8, 7, 6]),
+            ),
+            (
+                "min_id=s2 limit=3",
+                p(None, None, Some(s[2]), 3),
+                pick(&[5, 4, 3]),
+            ),
+            (
+                "min_id=s0 limit=1",
+                p(None, None, Some(s[0]), 1),
+                pick(&[1]),
+            ),
+            (
+                "min_id=s5 limit=40",
+                p(None, None, Some(s[5]), 40),
+                pick(&[9, 8, 7, 6]),
+            ),
+            ("min_id=s9 limit=40", p(None, None, Some(s[9]), 40), vec![]),
+        ],
+        Cursor::Combined => vec![
+            (
+                "max_id=s8 since_id=s2 limit=40",
+                p(Some(s[8]), Some(s[2]), None, 40),
+                pick(&[7, 6, 5, 4, 3]),
+            ),
+            (
+                "max_id=s8 since_id=s2 limit=2",
+                p(Some(s[8]), Some(s[2]), None, 2),
+                pick(&[7, 6]),
+            ),
+            (
+                "max_id=s8 min_id=s2 limit=2",
+                p(Some(s[8]), None, Some(s[2]), 2),
+                pick(&[4, 3]),
+            ),
+            (
+                "max_id=s8 min_id=s2 limit=40",
+                p(Some(s[8]), None, Some(s[2]), 40),
+                pick(&[7, 6, 5, 4, 3]),
+            ),
+            (
+                "max_id=s3 since_id=s5 limit=40",
+                p(Some(s[3]), Some(s[5]), None, 40),
+                vec![],
+            ),
+        ],
+        Cursor::Absent => vec![
+            (
+                "max_id=s5+1 limit=3",
+                p(Some(after(5)), None, None, 3),
+                pick(&[5, 4, 3]),
+            ),
+            (
+                "since_id=s5+1 limit=40",
+                p(None, Some(after(5)), None, 40),
+                pick(&[9, 8, 7, 6]),
+            ),
+            (
+                "min_id=s5-1 limit=2",
+                p(None, None, Some(before(5)), 2),
+                pick(&[6, 5]),
+            ),
+            (
+                "min_id=0 limit=3",
+                p(None, None, Some(Id(0)), 3),
+                pick(&[2, 1, 0]),
+            ),
+            (
+                "max_id=i64::MAX limit=2",
+                p(Some(Id(i64::MAX as u64)), None, None, 2),
+                pick(&[9, 8]),
+            ),
+        ],
+    };
+    let name = |id: &Id| match s.iter().position(|x| x == id) {
+        Some(i) => format!("s{i}"),
+        None => format!("{id} (not a fixture)"),
+    };
+    let mut failures = vec![];
+    for (label, page, expected) in cases {
+        let got = read(page).await;
+        if got != expected {
+            failures.push(format!(
+                "  {label}: expected [{}], got [{}]",
+                expected.iter().map(name).collect::<Vec<_>>().join(", "),
+                got.iter().map(name).collect::<Vec<_>>().join(", ")
+            ));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{what}: pages must hold the items strictly inside the cursors, newest first, at most `limit` of them \
+         (min_id: the ones immediately above it); s0..s9 are the items oldest first:\n{}",
+        failures.join("\n")
+    );
+}

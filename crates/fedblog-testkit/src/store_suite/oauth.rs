@@ -1,0 +1,333 @@
+//! Checks of [`OAuthStore`](fedblog_core::store::OAuthStore): client applications,
+//! authorization codes and access tokens.
+
+use fedblog_core::{IdGenerator, Store};
+
+use super::{T0, add_app, add_local, app, assert_already_exists, at, authorization, token};
+
+/// An application comes back exactly as inserted by id and by client id, with its optional
+/// website unset and set and its redirect URIs in order.
+pub async fn app_round_trips_by_id_and_client_id(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let plain = app(&ids, "client-plain");
+    let mut full = app(&ids, "client-full");
+    full.website = Some("https://app.example".into());
+    full.redirect_uris = vec![
+        "https://app.example/callback".into(),
+        "app://b".into(),
+        "urn:ietf:wg:oauth:2.0:oob".into(),
+    ];
+    full.scopes = "read:statuses write follow push".into();
+    full.created_at = at(T0 + 1_000);
+    for a in [&plain, &full] {
+        store.insert_app(a).await.expect("insert_app");
+    }
+    for a in [&plain, &full] {
+        let got = store.app_by_id(a.id).await.expect("app_by_id");
+        assert_eq!(
+            got.as_ref(),
+            Some(a),
+            "app_by_id must return the application exactly as inserted"
+        );
+        let got = store
+            .app_by_client_id(&a.client_id)
+            .await
+            .expect("app_by_client_id");
+        assert_eq!(
+            got.as_ref(),
+            Some(a),
+            "app_by_client_id must return the application exactly as inserted"
+        );
+    }
+}
+
+/// Lookups of absent applications answer `None`, even when other applications exist.
+pub async fn lookups_of_unknown_apps_are_none(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    add_app(store, &ids, "client-a").await;
+    let got = store.app_by_id(ids.next_at(T0)).await.expect("app_by_id");
+    assert_eq!(got, None, "app_by_id of an unknown id must be None");
+    let got = store
+        .app_by_client_id("client-b")
+        .await
+        .expect("app_by_client_id");
+    assert_eq!(
+        got, None,
+        "app_by_client_id of an unknown client id must be None"
+    );
+}
+
+/// A taken client id is `AlreadyExists("client_id")` and the first application is unchanged.
+pub async fn duplicate_client_id_is_already_exists(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let first = add_app(store, &ids, "client-a").await;
+    let mut second = app(&ids, "client-a");
+    second.name = "Impostor".into();
+    assert_already_exists(
+        store.insert_app(&second).await,
+        "client_id",
+        "insert_app with a taken client_id",
+    );
+    let got = store
+        .app_by_client_id("client-a")
+        .await
+        .expect("app_by_client_id");
+    assert_eq!(
+        got.as_ref(),
+        Some(&first),
+        "a rejected insert_app must not change the existing application"
+    );
+    let got = store.app_by_id(second.id).await.expect("app_by_id");
+    assert_eq!(got, None, "a rejected application must not be stored");
+}
+
+/// `take_authorization` returns the code exactly as inserted, with and without PKCE.
+pub async fn authorization_round_trips_through_take(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let alice = add_local(store, &ids, "alice").await;
+    let app = add_app(store, &ids, "client-a").await;
+    let plain = authorization("hash-plain", app.id, alice.id);
+    let mut pkce = authorization("hash-pkce", app.id, alice.id);
+    pkce.redirect_uri = "https://app.example/callback".into();
+    pkce.scopes = "read write".into();
+    pkce.code_challenge = Some("E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM".into());
+    pkce.code_challenge_method = Some("S256".into());
+    pkce.expires_at = at(T0 + 300_000);
+    for a in [&plain, &pkce] {
+        store
+            .insert_authorization(a)
+            .await
+            .expect("insert_authorization");
+    }
+    for a in [&pkce, &plain] {
+        let got = store
+            .take_authorization(&a.code_hash)
+            .await
+            .expect("take_authorization");
+        assert_eq!(
+            got.as_ref(),
+            Some(a),
+            "take_authorization must return the code exactly as inserted"
+        );
+    }
+}
+
+/// A code is used at most once: a second take is `None`; other codes and unknown hashes are
+/// unaffected.
+pub async fn authorization_is_taken_at_most_once(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let alice = add_local(store, &ids, "alice").await;
+    let app = add_app(store, &ids, "client-a").await;
+    let one = authorization("hash-one", app.id, alice.id);
+    let two = authorization("hash-two", app.id, alice.id);
+    store
+        .insert_authorization(&one)
+        .await
+        .expect("insert_authorization");
+    store
+        .insert_authorization(&two)
+        .await
+        .expect("insert_authorization");
+    let got = store
+        .take_authorization("hash-unknown")
+        .await
+        .expect("take_authorization");
+    assert_eq!(
+        got, None,
+        "take_authorization of an unknown hash must be None"
+    );
+    let got = store
+        .take_authorization("hash-one")
+        .await
+        .expect("take_authorization");
+    assert_eq!(
+        got.as_ref(),
+        Some(&one),
+        "the first take_authorization must return the code"
+    );
+    let got = store
+        .take_authorization("hash-one")
+        .await
+        .expect("take_authorization");
+    assert_eq!(
+        got, None,
+        "a code is single-use: the second take_authorization must be None"
+    );
+    let got = store
+        .take_authorization("hash-two")
+        .await
+        .expect("take_authorization");
+    assert_eq!(
+        got.as_ref(),
+        Some(&two),
+        "taking one code must not remove another"
+    );
+}
+
+/// Two concurrent takes of one code: exactly one gets it.
+pub async fn racing_takes_of_one_authorization_admit_one(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let alice = add_local(store, &ids, "alice").await;
+    let app = add_app(store, &ids, "client-a").await;
+    for round in 0..5 {
+        let hash = format!("hash-race-{round}");
+        let code = authorization(&hash, app.id, alice.id);
+        store
+            .insert_authorization(&code)
+            .await
+            .expect("insert_authorization");
+        let (a, b) = tokio::join!(
+            store.take_authorization(&hash),
+            store.take_authorization(&hash)
+        );
+        let (a, b) = (
+            a.expect("take_authorization"),
+            b.expect("take_authorization"),
+        );
+        let winners: Vec<_> = [a, b].into_iter().flatten().collect();
+        assert_eq!(
+            winners,
+            vec![code],
+            "a code is used at most once even when two requests race: exactly one of two concurrent takes must get it (round {round})"
+        );
+    }
+}
+
+/// A token comes back exactly as inserted by its hash: a user token and an app token (no
+/// account).
+pub async fn token_round_trips_by_hash(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let alice = add_local(store, &ids, "alice").await;
+    let app = add_app(store, &ids, "client-a").await;
+    let user_token = token(&ids, "hash-user", app.id, Some(alice.id), T0 + 1_000);
+    let mut app_token = token(&ids, "hash-app", app.id, None, T0 + 2_000);
+    app_token.scopes = "read write:statuses".into();
+    for t in [&user_token, &app_token] {
+        store.insert_token(t).await.expect("insert_token");
+    }
+    for t in [&user_token, &app_token] {
+        let got = store
+            .token_by_hash(&t.token_hash)
+            .await
+            .expect("token_by_hash");
+        assert_eq!(
+            got.as_ref(),
+            Some(t),
+            "token_by_hash must return the token exactly as inserted"
+        );
+    }
+    let got = store
+        .token_by_hash("hash-unknown")
+        .await
+        .expect("token_by_hash");
+    assert_eq!(got, None, "token_by_hash of an unknown hash must be None");
+}
+
+/// A taken token hash is `AlreadyExists("token")` and the first token is unchanged.
+pub async fn duplicate_token_hash_is_already_exists(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let alice = add_local(store, &ids, "alice").await;
+    let app = add_app(store, &ids, "client-a").await;
+    let first = token(&ids, "hash-a", app.id, Some(alice.id), T0 + 1_000);
+    store.insert_token(&first).await.expect("insert_token");
+    let second = token(&ids, "hash-a", app.id, None, T0 + 2_000);
+    assert_already_exists(
+        store.insert_token(&second).await,
+        "token",
+        "insert_token with a taken hash",
+    );
+    let got = store.token_by_hash("hash-a").await.expect("token_by_hash");
+    assert_eq!(
+        got.as_ref(),
+        Some(&first),
+        "a rejected insert_token must not change the existing token"
+    );
+}
+
+/// `revoke_token` returns true once, sets `revoked_at` (the token is still found), then returns
+/// false and keeps the first revocation time; other tokens stay unrevoked.
+pub async fn revoke_token_succeeds_once(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let alice = add_local(store, &ids, "alice").await;
+    let app = add_app(store, &ids, "client-a").await;
+    let one = token(&ids, "hash-one", app.id, Some(alice.id), T0 + 1_000);
+    let two = token(&ids, "hash-two", app.id, Some(alice.id), T0 + 2_000);
+    store.insert_token(&one).await.expect("insert_token");
+    store.insert_token(&two).await.expect("insert_token");
+
+    let revoked = store
+        .revoke_token("hash-one", at(T0 + 10_000))
+        .await
+        .expect("revoke_token");
+    assert!(
+        revoked,
+        "revoke_token of an unrevoked token must return true"
+    );
+    let got = store
+        .token_by_hash("hash-one")
+        .await
+        .expect("token_by_hash");
+    let expected = fedblog_core::store::TokenRecord {
+        revoked_at: Some(at(T0 + 10_000)),
+        ..one.clone()
+    };
+    assert_eq!(
+        got.as_ref(),
+        Some(&expected),
+        "a revoked token is still found, with revoked_at set to the revocation time"
+    );
+
+    let again = store
+        .revoke_token("hash-one", at(T0 + 20_000))
+        .await
+        .expect("revoke_token");
+    assert!(
+        !again,
+        "revoke_token of an already revoked token must return false"
+    );
+    let got = store
+        .token_by_hash("hash-one")
+        .await
+        .expect("token_by_hash");
+    assert_eq!(
+        got.as_ref(),
+        Some(&expected),
+        "revoking again must not move revoked_at"
+    );
+
+    let got = store
+        .token_by_hash("hash-two")
+        .await
+        .expect("token_by_hash");
+    assert_eq!(
+        got.as_ref(),
+        Some(&two),
+        "revoking one token must not revoke another"
+    );
+}
+
+/// `revoke_token` of an unknown hash returns false.
+pub async fn revoke_unknown_token_is_false(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let alice = add_local(store, &ids, "alice").await;
+    let app = add_app(store, &ids, "client-a").await;
+    let one = token(&ids, "hash-one", app.id, Some(alice.id), T0 + 1_000);
+    store.insert_token(&one).await.expect("insert_token");
+    let revoked = store
+        .revoke_token("hash-unknown", at(T0 + 10_000))
+        .await
+        .expect("revoke_token");
+    assert!(
+        !revoked,
+        "revoke_token of an unknown hash must return false"
+    );
+    let got = store
+        .token_by_hash("hash-one")
+        .await
+        .expect("token_by_hash");
+    assert_eq!(
+        got.as_ref(),
+        Some(&one),
+        "revoking an unknown hash must not revoke another token"
+    );
+}

@@ -1,0 +1,740 @@
+//! Checks of [`StatusStore`](fedblog_core::store::StatusStore): statuses with their mentions and
+//! tags, the author's counters, idempotency keys and the public timeline.
+
+use chrono::TimeDelta;
+use fedblog_core::pagination::Page;
+use fedblog_core::store::{AccountRecord, PublicTimelineFilter, StatusRecord, Visibility};
+use fedblog_core::{Id, IdGenerator, Store};
+
+use super::{
+    Cursor, T0, add_app, add_local, add_remote, add_status, assert_already_exists,
+    assert_not_found, assert_pages, at, get_account, sorted, status,
+};
+
+/// A status with every optional field set: a reply by alice to bob, mentioning carol then bob,
+/// with tags out of alphabetical order, posted from an app.
+async fn full_status(store: &dyn Store, ids: &IdGenerator) -> StatusRecord {
+    let alice = add_local(store, ids, "alice").await;
+    let bob = add_local(store, ids, "bob").await;
+    let carol = add_local(store, ids, "carol").await;
+    let app = add_app(store, ids, "client-a").await;
+    let parent = add_status(store, status(ids, &bob, T0 + 1_000)).await;
+    StatusRecord {
+        uri: Some("https://local.example/users/alice/statuses/1".into()),
+        text: "@carol @bob hello #zeta #alpha #mid".into(),
+        content: "<p>@carol @bob hello <a href=\"#\">#zeta</a></p>".into(),
+        spoiler_text: "spoiler ⚠".into(),
+        visibility: Visibility::Unlisted,
+        sensitive: true,
+        language: Some("en".into()),
+        in_reply_to_id: Some(parent.id),
+        in_reply_to_account_id: Some(bob.id),
+        application_id: Some(app.id),
+        mentions: vec![carol.id, bob.id],
+        tags: vec!["zeta".into(), "alpha".into(), "mid".into()],
+        has_media: true,
+        idempotency_key: Some("idem-1".into()),
+        edited_at: Some(at(T0 + 3_000)),
+        ..status(ids, &alice, T0 + 2_000)
+    }
+}
+
+/// A status with every optional field set (mentions and tags in a non-sorted order) comes back
+/// exactly as inserted from `status_by_id` and `statuses_by_ids`.
+pub async fn status_round_trips_with_all_fields_set(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let full = add_status(store, full_status(store, &ids).await).await;
+    let got = store.status_by_id(full.id).await.expect("status_by_id");
+    assert_eq!(
+        got.as_ref(),
+        Some(&full),
+        "status_by_id must return the status exactly as inserted, mentions and tags in their order"
+    );
+    let got = store
+        .statuses_by_ids(&[full.id])
+        .await
+        .expect("statuses_by_ids");
+    assert_eq!(
+        got,
+        vec![full],
+        "statuses_by_ids must return complete records, mentions and tags in their order"
+    );
+}
+
+/// A local and a remote status with every optional field unset come back exactly as inserted.
+pub async fn status_round_trips_with_optional_fields_unset(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let alice = add_local(store, &ids, "alice").await;
+    let bob = add_remote(store, &ids, "bob", "remote.example").await;
+    let local = add_status(
+        store,
+        StatusRecord {
+            uri: None,
+            ..status(&ids, &alice, T0 + 1_000)
+        },
+    )
+    .await;
+    let mut remote = status(&ids, &bob, T0 + 2_000);
+    remote.text = String::new();
+    let remote = add_status(store, remote).await;
+    assert!(
+        !remote.local && remote.uri.is_some(),
+        "fixture: a remote status"
+    );
+    for s in [&local, &remote] {
+        let got = store.status_by_id(s.id).await.expect("status_by_id");
+        assert_eq!(
+            got.as_ref(),
+            Some(s),
+            "status_by_id must return the status exactly as inserted, None fields as None"
+        );
+    }
+}
+
+/// `created_at`, `edited_at` and the author's `last_status_at` keep at least millisecond
+/// precision.
+pub async fn status_timestamps_keep_milliseconds(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let alice = add_local(store, &ids, "alice").await;
+    let created = at(T0 + 1_234) + TimeDelta::microseconds(250);
+    let edited = at(T0 + 5_678) + TimeDelta::microseconds(250);
+    let s = add_status(
+        store,
+        StatusRecord {
+            created_at: created,
+            edited_at: Some(edited),
+            ..status(&ids, &alice, T0 + 1_234)
+        },
+    )
+    .await;
+    let got = store
+        .status_by_id(s.id)
+        .await
+        .expect("status_by_id")
+        .expect("an inserted status must be found");
+    assert_eq!(
+        got.created_at.timestamp_millis(),
+        created.timestamp_millis(),
+        "created_at must round-trip with at least millisecond precision"
+    );
+    assert_eq!(
+        got.edited_at.map(|t| t.timestamp_millis()),
+        Some(edited.timestamp_millis()),
+        "edited_at must round-trip with at least millisecond precision"
+    );
+    let author = get_account(store, alice.id).await;
+    assert_eq!(
+        author.last_status_at.map(|t| t.timestamp_millis()),
+        Some(created.timestamp_millis()),
+        "the author's last_status_at must be the status's created_at, with at least millisecond precision"
+    );
+}
+
+/// A taken status id is `AlreadyExists("status")`; the first status and the author's count are
+/// unchanged.
+pub async fn duplicate_status_id_is_already_exists(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let alice = add_local(store, &ids, "alice").await;
+    let first = add_status(store, status(&ids, &alice, T0 + 1_000)).await;
+    let second = StatusRecord {
+        id: first.id,
+        text: "impostor".into(),
+        ..status(&ids, &alice, T0 + 2_000)
+    };
+    assert_already_exists(
+        store.insert_status(&second).await,
+        "status",
+        "insert_status with a taken id",
+    );
+    let got = store.status_by_id(first.id).await.expect("status_by_id");
+    assert_eq!(
+        got.as_ref(),
+        Some(&first),
+        "a rejected insert_status must not change the existing status"
+    );
+    assert_eq!(
+        get_account(store, alice.id).await.statuses_count,
+        1,
+        "a rejected insert_status must not count"
+    );
+}
+
+/// Lookups of absent statuses answer `None` or an empty list, even when other statuses exist.
+pub async fn lookups_of_unknown_statuses_are_none(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let alice = add_local(store, &ids, "alice").await;
+    add_status(store, status(&ids, &alice, T0 + 1_000)).await;
+    let unknown = ids.next_at(T0 + 2_000);
+    assert_eq!(
+        store.status_by_id(unknown).await.expect("status_by_id"),
+        None,
+        "status_by_id of an unknown id must be None"
+    );
+    assert_eq!(
+        store.statuses_by_ids(&[]).await.expect("statuses_by_ids"),
+        vec![],
+        "statuses_by_ids of no ids must be empty"
+    );
+    assert_eq!(
+        store
+            .statuses_by_ids(&[unknown])
+            .await
+            .expect("statuses_by_ids"),
+        vec![],
+        "statuses_by_ids of an unknown id must be empty"
+    );
+}
+
+/// `statuses_by_ids` returns each known status once: unknown ids are skipped and repeated ids do
+/// not repeat the status.
+pub async fn statuses_by_ids_skips_unknown_and_duplicates(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let alice = add_local(store, &ids, "alice").await;
+    let a = add_status(store, status(&ids, &alice, T0 + 1_000)).await;
+    add_status(store, status(&ids, &alice, T0 + 2_000)).await;
+    let c = add_status(store, status(&ids, &alice, T0 + 3_000)).await;
+    let unknown = ids.next_at(T0 + 4_000);
+    let got = store
+        .statuses_by_ids(&[c.id, unknown, a.id, c.id])
+        .await
+        .expect("statuses_by_ids");
+    assert_eq!(
+        sorted(got.iter().map(|s| s.id).collect()),
+        vec![a.id, c.id],
+        "statuses_by_ids must return each requested known status exactly once, skipping unknown ids"
+    );
+    assert_eq!(
+        got.iter().find(|s| s.id == a.id),
+        Some(&a),
+        "statuses_by_ids must return the records exactly as stored"
+    );
+}
+
+/// `insert_status` increments the author's `statuses_count` (only the author's) and sets its
+/// `last_status_at`.
+pub async fn insert_status_counts_author_statuses(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let alice = add_local(store, &ids, "alice").await;
+    let bob = add_remote(store, &ids, "bob", "remote.example").await;
+    let carol = add_local(store, &ids, "carol").await;
+    let fresh = get_account(store, alice.id).await;
+    assert_eq!(
+        (fresh.statuses_count, fresh.last_status_at),
+        (0, None),
+        "a new account has no statuses"
+    );
+    add_status(store, status(&ids, &alice, T0 + 1_000)).await;
+    add_status(store, status(&ids, &bob, T0 + 2_000)).await;
+    add_status(store, status(&ids, &alice, T0 + 3_000)).await;
+    for (account, count, last) in [
+        (&alice, 2, Some(at(T0 + 3_000))),
+        (&bob, 1, Some(at(T0 + 2_000))),
+        (&carol, 0, None),
+    ] {
+        let got = get_account(store, account.id).await;
+        assert_eq!(
+            (got.statuses_count, got.last_status_at),
+            (count, last),
+            "insert_status must maintain the author's statuses_count and last_status_at (account {})",
+            account.username
+        );
+    }
+}
+
+/// `last_status_at` is the time of the author's newest post: inserting an older status (say a
+/// fetched remote one) does not move it back.
+pub async fn last_status_at_is_newest_post(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let alice = add_local(store, &ids, "alice").await;
+    add_status(store, status(&ids, &alice, T0 + 5_000)).await;
+    add_status(store, status(&ids, &alice, T0 + 2_000)).await;
+    let got = get_account(store, alice.id).await;
+    assert_eq!(
+        (got.statuses_count, got.last_status_at),
+        (2, Some(at(T0 + 5_000))),
+        "last_status_at is the time of the newest post: an older status must not move it back"
+    );
+    add_status(store, status(&ids, &alice, T0 + 9_000)).await;
+    let got = get_account(store, alice.id).await;
+    assert_eq!(
+        got.last_status_at,
+        Some(at(T0 + 9_000)),
+        "a newer status must move last_status_at forward"
+    );
+}
+
+/// `delete_status` removes the status and decrements its author's `statuses_count` only.
+pub async fn delete_status_removes_it_and_decrements_count(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let alice = add_local(store, &ids, "alice").await;
+    let bob = add_local(store, &ids, "bob").await;
+    let s1 = add_status(store, status(&ids, &alice, T0 + 1_000)).await;
+    let s2 = add_status(store, status(&ids, &alice, T0 + 2_000)).await;
+    let s3 = add_status(store, status(&ids, &alice, T0 + 3_000)).await;
+    let b1 = add_status(store, status(&ids, &bob, T0 + 4_000)).await;
+    store.delete_status(s2.id).await.expect("delete_status");
+    assert_eq!(
+        store.status_by_id(s2.id).await.expect("status_by_id"),
+        None,
+        "a deleted status must not be found"
+    );
+    let left = store
+        .statuses_by_ids(&[s1.id, s2.id, s3.id, b1.id])
+        .await
+        .expect("statuses_by_ids");
+    assert_eq!(
+        sorted(left.into_iter().map(|s| s.id).collect()),
+        vec![s1.id, s3.id, b1.id],
+        "delete_status must remove that status only"
+    );
+    assert_eq!(
+        get_account(store, alice.id).await.statuses_count,
+        2,
+        "delete_status must decrement the author's statuses_count"
+    );
+    assert_eq!(
+        get_account(store, bob.id).await.statuses_count,
+        1,
+        "delete_status must not change other accounts' counts"
+    );
+}
+
+/// `delete_status` of an absent (or already deleted) status is `NotFound` and changes no count.
+pub async fn delete_unknown_status_is_not_found(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let alice = add_local(store, &ids, "alice").await;
+    let s1 = add_status(store, status(&ids, &alice, T0 + 1_000)).await;
+    add_status(store, status(&ids, &alice, T0 + 2_000)).await;
+    assert_not_found(
+        store.delete_status(ids.next_at(T0 + 3_000)).await,
+        "delete_status of an unknown id",
+    );
+    store.delete_status(s1.id).await.expect("delete_status");
+    assert_not_found(
+        store.delete_status(s1.id).await,
+        "delete_status of an already deleted status",
+    );
+    assert_eq!(
+        get_account(store, alice.id).await.statuses_count,
+        1,
+        "a failed delete_status must not change statuses_count"
+    );
+}
+
+/// `delete_status` removes the status from every home feed, and only that status.
+pub async fn delete_status_removes_feed_entries(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let alice = add_local(store, &ids, "alice").await;
+    let bob = add_local(store, &ids, "bob").await;
+    let carol = add_local(store, &ids, "carol").await;
+    let s1 = add_status(store, status(&ids, &alice, T0 + 1_000)).await;
+    let s2 = add_status(store, status(&ids, &alice, T0 + 2_000)).await;
+    for s in [&s1, &s2] {
+        store
+            .insert_feed_entries(s.id, alice.id, &[alice.id, bob.id, carol.id])
+            .await
+            .expect("insert_feed_entries");
+    }
+    store.delete_status(s2.id).await.expect("delete_status");
+    for reader in [&alice, &bob, &carol] {
+        let feed = store
+            .home_feed(reader.id, Page::first(40))
+            .await
+            .expect("home_feed");
+        assert_eq!(
+            feed,
+            vec![s1.id],
+            "delete_status must remove the status from every home feed ({}'s), keeping the others",
+            reader.username
+        );
+    }
+}
+
+/// `status_by_idempotency_key` finds the author's status with that key created at or after
+/// `since`, and nothing for another author, another key or a later `since`.
+pub async fn idempotency_key_lookup_honours_account_key_and_since(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let alice = add_local(store, &ids, "alice").await;
+    let bob = add_local(store, &ids, "bob").await;
+    let carol = add_local(store, &ids, "carol").await;
+    let key = |k: &str| Some(k.to_string());
+    let a1 = add_status(
+        store,
+        StatusRecord {
+            idempotency_key: key("key-1"),
+            ..status(&ids, &alice, T0 + 1_000)
+        },
+    )
+    .await;
+    let a2 = add_status(
+        store,
+        StatusRecord {
+            idempotency_key: key("key-2"),
+            ..status(&ids, &alice, T0 + 2_000)
+        },
+    )
+    .await;
+    let b1 = add_status(
+        store,
+        StatusRecord {
+            idempotency_key: key("key-1"),
+            ..status(&ids, &bob, T0 + 3_000)
+        },
+    )
+    .await;
+    add_status(store, status(&ids, &carol, T0 + 4_000)).await;
+    let cases = [
+        (&alice, "key-1", T0, Some(&a1)),
+        (&alice, "key-1", T0 + 1_000, Some(&a1)),
+        (&alice, "key-1", T0 + 1_001, None),
+        (&alice, "key-2", T0, Some(&a2)),
+        (&alice, "key-3", T0, None),
+        (&bob, "key-1", T0, Some(&b1)),
+        (&bob, "key-2", T0, None),
+        (&carol, "key-1", T0, None),
+    ];
+    for (account, k, since, expected) in cases {
+        let got = store
+            .status_by_idempotency_key(account.id, k, at(since))
+            .await
+            .expect("status_by_idempotency_key");
+        assert_eq!(
+            got.as_ref(),
+            expected,
+            "status_by_idempotency_key({}, {k:?}, T0+{}ms) must find only that author's status with that key created at or after `since`",
+            account.username,
+            since - T0
+        );
+    }
+}
+
+/// The public timeline returns complete records: mentions, tags and every field as stored.
+pub async fn public_timeline_returns_complete_records(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let mut s = full_status(store, &ids).await;
+    s.visibility = Visibility::Public;
+    s.in_reply_to_id = None;
+    s.in_reply_to_account_id = None;
+    let s = add_status(store, s).await;
+    let got = store
+        .public_timeline(PublicTimelineFilter::default(), Page::first(1))
+        .await
+        .expect("public_timeline");
+    assert_eq!(
+        got,
+        vec![s],
+        "public_timeline must return the records exactly as stored, mentions and tags included"
+    );
+}
+
+async fn timeline(store: &dyn Store, filter: PublicTimelineFilter) -> Vec<Id> {
+    let page = Page::first(40);
+    store
+        .public_timeline(filter, page)
+        .await
+        .expect("public_timeline")
+        .into_iter()
+        .map(|s| s.id)
+        .collect()
+}
+
+/// The public timeline shows public statuses only: not unlisted, private or direct ones.
+pub async fn public_timeline_shows_only_public_statuses(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let alice = add_local(store, &ids, "alice").await;
+    let bob = add_local(store, &ids, "bob").await;
+    let mut public = vec![];
+    for (i, visibility) in [
+        Visibility::Unlisted,
+        Visibility::Public,
+        Visibility::Private,
+        Visibility::Direct,
+        Visibility::Public,
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let s = StatusRecord {
+            visibility,
+            mentions: vec![bob.id],
+            ..status(&ids, &alice, T0 + 1_000 * (i as i64 + 1))
+        };
+        let s = add_status(store, s).await;
+        if visibility == Visibility::Public {
+            public.insert(0, s.id);
+        }
+    }
+    assert_eq!(
+        timeline(store, PublicTimelineFilter::default()).await,
+        public,
+        "the public timeline must show public statuses only (no unlisted, private or direct), newest first"
+    );
+}
+
+/// The public timeline hides replies to other accounts but shows self-replies (threads).
+pub async fn public_timeline_hides_replies_to_others_keeps_self_replies(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let alice = add_local(store, &ids, "alice").await;
+    let bob = add_local(store, &ids, "bob").await;
+    let reply = |author: &AccountRecord, parent: &StatusRecord, millis: i64| StatusRecord {
+        in_reply_to_id: Some(parent.id),
+        in_reply_to_account_id: Some(parent.account_id),
+        ..status(&ids, author, millis)
+    };
+    let alice_root = add_status(store, status(&ids, &alice, T0 + 1_000)).await;
+    let alice_self = add_status(store, reply(&alice, &alice_root, T0 + 2_000)).await;
+    let bob_to_alice = add_status(store, reply(&bob, &alice_root, T0 + 3_000)).await;
+    let bob_root = add_status(store, status(&ids, &bob, T0 + 4_000)).await;
+    let alice_to_bob = add_status(store, reply(&alice, &bob_root, T0 + 5_000)).await;
+    let got = timeline(store, PublicTimelineFilter::default()).await;
+    assert!(
+        !got.contains(&bob_to_alice.id) && !got.contains(&alice_to_bob.id),
+        "the public timeline must hide replies to other accounts"
+    );
+    assert_eq!(
+        got,
+        vec![bob_root.id, alice_self.id, alice_root.id],
+        "the public timeline must show roots and self-replies, newest first"
+    );
+}
+
+/// The public timeline hides every status of a suspended author, whenever posted, and shows
+/// them again once the suspension is lifted.
+pub async fn public_timeline_hides_suspended_authors(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let alice = add_local(store, &ids, "alice").await;
+    let bob = add_remote(store, &ids, "bob", "remote.example").await;
+    let a1 = add_status(store, status(&ids, &alice, T0 + 1_000)).await;
+    let b1 = add_status(store, status(&ids, &bob, T0 + 2_000)).await;
+    let mut suspended = get_account(store, alice.id).await;
+    suspended.suspended_at = Some(at(T0 + 3_000));
+    store
+        .update_account(&suspended)
+        .await
+        .expect("update_account");
+    let a2 = add_status(store, status(&ids, &alice, T0 + 4_000)).await;
+    assert_eq!(
+        timeline(store, PublicTimelineFilter::default()).await,
+        vec![b1.id],
+        "the public timeline must hide all statuses of a suspended author"
+    );
+    let mut lifted = get_account(store, alice.id).await;
+    lifted.suspended_at = None;
+    store.update_account(&lifted).await.expect("update_account");
+    assert_eq!(
+        timeline(store, PublicTimelineFilter::default()).await,
+        vec![a2.id, b1.id, a1.id],
+        "the public timeline must show an author's statuses again once the suspension is lifted"
+    );
+}
+
+/// The `local` filter shows local statuses only, `remote` remote ones only, neither shows both.
+pub async fn public_timeline_local_and_remote_filters(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let alice = add_local(store, &ids, "alice").await;
+    let bob = add_remote(store, &ids, "bob", "remote.example").await;
+    let l1 = add_status(store, status(&ids, &alice, T0 + 1_000)).await;
+    let r1 = add_status(store, status(&ids, &bob, T0 + 2_000)).await;
+    let l2 = add_status(store, status(&ids, &alice, T0 + 3_000)).await;
+    let r2 = add_status(store, status(&ids, &bob, T0 + 4_000)).await;
+    let all = PublicTimelineFilter::default();
+    let local = PublicTimelineFilter { local: true, ..all };
+    let remote = PublicTimelineFilter {
+        remote: true,
+        ..all
+    };
+    assert_eq!(
+        timeline(store, all).await,
+        vec![r2.id, l2.id, r1.id, l1.id],
+        "the unfiltered public timeline must show local and remote statuses, newest first"
+    );
+    assert_eq!(
+        timeline(store, local).await,
+        vec![l2.id, l1.id],
+        "public timeline with local=true must show local statuses only"
+    );
+    assert_eq!(
+        timeline(store, remote).await,
+        vec![r2.id, r1.id],
+        "public timeline with remote=true must show remote statuses only"
+    );
+}
+
+/// The `only_media` filter shows statuses with media only, alone or with `local`/`remote`.
+pub async fn public_timeline_only_media_filter(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let alice = add_local(store, &ids, "alice").await;
+    let bob = add_remote(store, &ids, "bob", "remote.example").await;
+    let with_media = |author: &AccountRecord, millis: i64| StatusRecord {
+        has_media: true,
+        ..status(&ids, author, millis)
+    };
+    let m1 = add_status(store, with_media(&alice, T0 + 1_000)).await;
+    let n1 = add_status(store, status(&ids, &alice, T0 + 2_000)).await;
+    let m2 = add_status(store, with_media(&bob, T0 + 3_000)).await;
+    let n2 = add_status(store, status(&ids, &bob, T0 + 4_000)).await;
+    let media = PublicTimelineFilter {
+        only_media: true,
+        ..Default::default()
+    };
+    assert_eq!(
+        timeline(store, PublicTimelineFilter::default()).await,
+        vec![n2.id, m2.id, n1.id, m1.id],
+        "without only_media the public timeline must show statuses with and without media"
+    );
+    assert_eq!(
+        timeline(store, media).await,
+        vec![m2.id, m1.id],
+        "only_media=true must show statuses with media only"
+    );
+    assert_eq!(
+        timeline(
+            store,
+            PublicTimelineFilter {
+                local: true,
+                ..media
+            }
+        )
+        .await,
+        vec![m1.id],
+        "only_media with local=true must show local statuses with media only"
+    );
+    assert_eq!(
+        timeline(
+            store,
+            PublicTimelineFilter {
+                remote: true,
+                ..media
+            }
+        )
+        .await,
+        vec![m2.id],
+        "only_media with remote=true must show remote statuses with media only"
+    );
+}
+
+/// Pages of the public timeline are filled with visible statuses: `limit` counts what is shown,
+/// with and without cursors.
+pub async fn public_timeline_limit_counts_visible_statuses_only(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let alice = add_local(store, &ids, "alice").await;
+    let bob = add_local(store, &ids, "bob").await;
+    let p0 = add_status(store, status(&ids, &alice, T0 + 1_000)).await;
+    let hidden = |visibility, millis| StatusRecord {
+        visibility,
+        ..status(&ids, &alice, millis)
+    };
+    add_status(store, hidden(Visibility::Unlisted, T0 + 2_000)).await;
+    let p2 = add_status(store, status(&ids, &alice, T0 + 3_000)).await;
+    add_status(store, hidden(Visibility::Private, T0 + 4_000)).await;
+    add_status(store, hidden(Visibility::Direct, T0 + 5_000)).await;
+    let p5 = add_status(store, status(&ids, &alice, T0 + 6_000)).await;
+    add_status(
+        store,
+        StatusRecord {
+            in_reply_to_id: Some(p5.id),
+            in_reply_to_account_id: Some(alice.id),
+            ..status(&ids, &bob, T0 + 7_000)
+        },
+    )
+    .await;
+    let p7 = add_status(store, status(&ids, &alice, T0 + 8_000)).await;
+    add_status(store, hidden(Visibility::Unlisted, T0 + 9_000)).await;
+    let cases = [
+        ("limit=3", Page::first(3), vec![p7.id, p5.id, p2.id]),
+        (
+            "max_id=p7 limit=2",
+            Page {
+                max_id: Some(p7.id),
+                ..Page::first(2)
+            },
+            vec![p5.id, p2.id],
+        ),
+        (
+            "min_id=p0 limit=2",
+            Page {
+                min_id: Some(p0.id),
+                ..Page::first(2)
+            },
+            vec![p5.id, p2.id],
+        ),
+        (
+            "since_id=p0 limit=2",
+            Page {
+                since_id: Some(p0.id),
+                ..Page::first(2)
+            },
+            vec![p7.id, p5.id],
+        ),
+    ];
+    for (label, page, expected) in cases {
+        let got: Vec<Id> = store
+            .public_timeline(PublicTimelineFilter::default(), page)
+            .await
+            .expect("public_timeline")
+            .into_iter()
+            .map(|s| s.id)
+            .collect();
+        assert_eq!(
+            got, expected,
+            "public timeline {label}: the limit must count visible statuses only (filter before limit)"
+        );
+    }
+}
+
+/// Ten public statuses by one author, one second apart, oldest first.
+async fn ten_public(store: &dyn Store) -> Vec<Id> {
+    let ids = IdGenerator::default();
+    let alice = add_local(store, &ids, "alice").await;
+    let mut out = vec![];
+    for i in 0..10 {
+        out.push(
+            add_status(store, status(&ids, &alice, T0 + 1_000 * (i + 1)))
+                .await
+                .id,
+        );
+    }
+    out
+}
+
+async fn timeline_pages(store: &dyn Store, kind: Cursor) {
+    let s = ten_public(store).await;
+    let read = |page: Page| async move {
+        let got = store
+            .public_timeline(PublicTimelineFilter::default(), page)
+            .await
+            .expect("public_timeline");
+        got.into_iter().map(|s| s.id).collect::<Vec<_>>()
+    };
+    assert_pages("public_timeline", kind, &s, read).await;
+}
+
+/// Public timeline pages honour `limit`: the newest statuses first.
+pub async fn public_timeline_page_limit(store: &dyn Store) {
+    timeline_pages(store, Cursor::Limit).await;
+}
+
+/// Public timeline pages honour `max_id`: statuses strictly older, newest first.
+pub async fn public_timeline_page_max_id(store: &dyn Store) {
+    timeline_pages(store, Cursor::MaxId).await;
+}
+
+/// Public timeline pages honour `since_id`: the newest statuses strictly newer than it.
+pub async fn public_timeline_page_since_id(store: &dyn Store) {
+    timeline_pages(store, Cursor::SinceId).await;
+}
+
+/// Public timeline pages honour `min_id`: the statuses immediately newer than it, newest first.
+pub async fn public_timeline_page_min_id(store: &dyn Store) {
+    timeline_pages(store, Cursor::MinId).await;
+}
+
+/// Public timeline pages honour `max_id` together with `since_id` or `min_id`.
+pub async fn public_timeline_page_combined_cursors(store: &dyn Store) {
+    timeline_pages(store, Cursor::Combined).await;
+}
+
+/// Public timeline cursors need not be ids of stored statuses: they are compared as ids.
+pub async fn public_timeline_page_absent_cursors(store: &dyn Store) {
+    timeline_pages(store, Cursor::Absent).await;
+}

@@ -1,0 +1,1 @@
+//! Examples of embedding fedblog-core; run them with `cargo run -p fedblog-examples --example NAME`.
