@@ -48,6 +48,11 @@ impl TestServer {
 
     /// Starts a server, letting the caller adjust the instance configuration.
     pub async fn start_with(adjust: impl FnOnce(&mut fedblog_core::InstanceConfig)) -> TestServer {
+        Self::start_full(adjust, None).await
+    }
+
+    /// Starts a server with an adjusted configuration and, optionally, a mailer of the test's own.
+    pub async fn start_full(adjust: impl FnOnce(&mut fedblog_core::InstanceConfig), mailer: Option<Arc<dyn fedblog_core::app::Mailer>>) -> TestServer {
         let dir = temp_dir();
         let url = format!("sqlite://{}?mode=rwc", dir.join("test.sqlite").display());
         let store = connect(&url, &ConnectSettings::default()).await.expect("sqlite connect");
@@ -58,7 +63,11 @@ impl TestServer {
         let mut config = fedblog_core::InstanceConfig::new(&format!("127.0.0.1:{port}"));
         config.password_hash_memory_kib = 64;
         adjust(&mut config);
-        let app = Arc::new(App::new(store, config));
+        let mut app = App::new(store, config);
+        if let Some(m) = mailer {
+            app.mailer = m;
+        }
+        let app = Arc::new(app);
         let running = spawn_on(app.clone(), listener).await.expect("spawn");
         let client = Client::new(&running.base_url(), Some(openapi())).expect("client");
         TestServer { running, app, client, dir }
