@@ -119,8 +119,8 @@ impl App {
         let accounts: HashMap<Id, AccountRecord> = self.store.accounts_by_ids(&ids).await?.into_iter().map(|a| (a.id, a)).collect();
         let mut apps: HashMap<Id, Option<AppRecord>> = HashMap::new();
         for app_id in statuses.iter().filter_map(|s| s.application_id) {
-            if !apps.contains_key(&app_id) {
-                apps.insert(app_id, self.store.app_by_id(app_id).await?);
+            if let std::collections::hash_map::Entry::Vacant(slot) = apps.entry(app_id) {
+                slot.insert(self.store.app_by_id(app_id).await?);
             }
         }
         let base = self.base_url();

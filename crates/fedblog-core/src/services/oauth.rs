@@ -108,6 +108,25 @@ pub struct IssuedToken {
     pub record: TokenRecord,
 }
 
+/// The parameters of an authorization request, as the client sent them.
+#[derive(Debug, Default, Clone)]
+pub struct AuthorizationQuery {
+    /// Must be `code`.
+    pub response_type: Option<String>,
+    /// The app's client id.
+    pub client_id: Option<String>,
+    /// One of the app's redirect URIs (may be omitted when the app has exactly one).
+    pub redirect_uri: Option<String>,
+    /// Requested scopes (default `read`).
+    pub scope: Option<String>,
+    /// Opaque client state, echoed back.
+    pub state: Option<String>,
+    /// PKCE challenge.
+    pub code_challenge: Option<String>,
+    /// PKCE method (`S256`).
+    pub code_challenge_method: Option<String>,
+}
+
 /// A validated authorization request (`GET /oauth/authorize`).
 pub struct AuthorizationRequest {
     /// The app.
@@ -215,16 +234,9 @@ impl App {
     }
 
     /// Validates the parameters of an authorization request. Errors are for the sign-in page.
-    pub async fn authorization_request(
-        &self,
-        response_type: Option<&str>,
-        client_id: Option<&str>,
-        redirect_uri: Option<&str>,
-        scope: Option<&str>,
-        state: Option<String>,
-        code_challenge: Option<String>,
-        code_challenge_method: Option<String>,
-    ) -> ApiResult<AuthorizationRequest> {
+    pub async fn authorization_request(&self, q: AuthorizationQuery) -> ApiResult<AuthorizationRequest> {
+        let AuthorizationQuery { response_type, client_id, redirect_uri, scope, state, code_challenge, code_challenge_method } = q;
+        let (response_type, client_id, redirect_uri, scope) = (response_type.as_deref(), client_id.as_deref(), redirect_uri.as_deref(), scope.as_deref());
         let app = match client_id {
             Some(id) => self.store.app_by_client_id(id).await?,
             None => None,

@@ -14,7 +14,7 @@ use crate::app::App;
 use crate::content::escape;
 use crate::error::ApiError;
 use crate::params::de;
-use crate::services::oauth::AuthorizationRequest;
+use crate::services::oauth::{AuthorizationQuery, AuthorizationRequest};
 
 /// The parameters of an authorization request, as the page carries them along.
 #[derive(Debug, Default, Deserialize)]
@@ -45,15 +45,15 @@ pub struct AuthorizeParams {
 impl AuthorizeParams {
     /// Validates the request against the registered app.
     pub async fn validate(self, app: &App) -> Result<AuthorizationRequest, ApiError> {
-        app.authorization_request(
-            self.response_type.as_deref(),
-            self.client_id.as_deref(),
-            self.redirect_uri.as_deref(),
-            self.scope.as_deref(),
-            self.state,
-            self.code_challenge,
-            self.code_challenge_method,
-        )
+        app.authorization_request(AuthorizationQuery {
+            response_type: self.response_type,
+            client_id: self.client_id,
+            redirect_uri: self.redirect_uri,
+            scope: self.scope,
+            state: self.state,
+            code_challenge: self.code_challenge,
+            code_challenge_method: self.code_challenge_method,
+        })
         .await
     }
 }
