@@ -109,6 +109,16 @@ impl App {
         }
     }
 
+    /// Renders a token just issued (its secret is shown once, here).
+    pub fn render_token(&self, issued: &crate::services::oauth::IssuedToken) -> Token {
+        Token {
+            access_token: issued.access_token.clone(),
+            token_type: "Bearer".into(),
+            scope: issued.record.scopes.clone(),
+            created_at: issued.record.created_at.timestamp(),
+        }
+    }
+
     /// Renders statuses for a viewer, loading their authors, mentioned accounts and apps in batches.
     /// `with_source` adds the source `text` (for the author's delete and source answers).
     pub async fn render_statuses(&self, statuses: &[StatusRecord], viewer: Option<&AccountRecord>, with_source: bool) -> ApiResult<Vec<Status>> {

@@ -52,11 +52,6 @@ impl Endpoint for RegisterAccount {
             .await?;
         let scopes = Scopes::parse(&token.scopes).unwrap_or_default();
         let issued = app.issue_token(token.app_id, Some(account.id), &scopes).await?;
-        Ok(Json(Token {
-            access_token: issued.access_token,
-            token_type: "Bearer".into(),
-            scope: issued.record.scopes,
-            created_at: issued.record.created_at.timestamp(),
-        }))
+        Ok(Json(app.render_token(&issued)))
     }
 }

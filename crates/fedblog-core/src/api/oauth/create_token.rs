@@ -58,11 +58,6 @@ impl Endpoint for CreateToken {
             scope: r.scope,
         };
         let issued = app.exchange_token(req, caller.authorization.as_deref()).await?;
-        Ok(Json(Token {
-            access_token: issued.access_token,
-            token_type: "Bearer".into(),
-            scope: issued.record.scopes,
-            created_at: issued.record.created_at.timestamp(),
-        }))
+        Ok(Json(app.render_token(&issued)))
     }
 }
