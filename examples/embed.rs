@@ -15,29 +15,60 @@ use fedblog_core::store::Role;
 use fedblog_core::{App, InstanceConfig, MemoryStore};
 
 fn route_of<E: Endpoint>() -> Route {
-    routes().into_iter().find(|r| r.method == E::METHOD && r.path == E::PATH).expect("declared route")
+    routes()
+        .into_iter()
+        .find(|r| r.method == E::METHOD && r.path == E::PATH)
+        .expect("declared route")
 }
 
 #[tokio::main(flavor = "current_thread")]
 async fn main() {
-    let app = Arc::new(App::new(Arc::new(MemoryStore::new()), InstanceConfig::new("example.test")));
+    let app = Arc::new(App::new(
+        Arc::new(MemoryStore::new()),
+        InstanceConfig::new("example.test"),
+    ));
 
     // An account and a token, as the admin CLI would make them.
     let (account, _, _) = app
         .create_local_account(
-            NewAccount { username: "ada".into(), email: "ada@example.test".into(), password: "correct horse battery".into(), role: Role::User, confirmed: true, approved: true, locale: "en".into() },
+            NewAccount {
+                username: "ada".into(),
+                email: "ada@example.test".into(),
+                password: "correct horse battery".into(),
+                role: Role::User,
+                confirmed: true,
+                approved: true,
+                locale: "en".into(),
+            },
             false,
         )
         .await
         .expect("account");
     let client = app.cli_application().await.expect("app");
-    let token = app.issue_token(client.id, Some(account.id), &fedblog_core::scope::Scopes::parse("read write").expect("valid scopes")).await.expect("token").access_token;
+    let token = app
+        .issue_token(
+            client.id,
+            Some(account.id),
+            &fedblog_core::scope::Scopes::parse("read write").expect("valid scopes"),
+        )
+        .await
+        .expect("token")
+        .access_token;
 
     // POST /api/v1/statuses, without HTTP.
     let mut params = Params::new();
     params.add_urlencoded("status=Hello from an embedded fedblog! #rust");
     let post = route_of::<fedblog_core::api::statuses::create_status::CreateStatus>();
-    let reply = app.dispatch(&post, Request { authorization: Some(format!("Bearer {token}")), params, ..Default::default() }).await;
+    let reply = app
+        .dispatch(
+            &post,
+            Request {
+                authorization: Some(format!("Bearer {token}")),
+                params,
+                ..Default::default()
+            },
+        )
+        .await;
     println!("{} {} -> {}", post.method, post.path, reply.status);
     if let Body::Json(status) = &reply.body {
         println!("  content: {}", status["content"]);
@@ -48,6 +79,12 @@ async fn main() {
     let public = route_of::<fedblog_core::api::timelines::public_timeline::PublicTimeline>();
     let reply = app.dispatch(&public, Request::default()).await;
     if let Body::Json(items) = &reply.body {
-        println!("{} {} -> {} with {} status(es)", public.method, public.path, reply.status, items.as_array().map_or(0, Vec::len));
+        println!(
+            "{} {} -> {} with {} status(es)",
+            public.method,
+            public.path,
+            reply.status,
+            items.as_array().map_or(0, Vec::len)
+        );
     }
 }

@@ -45,7 +45,12 @@ pub struct App {
 impl App {
     /// An app over a store with a configuration, logging e-mails.
     pub fn new(store: Arc<dyn Store>, config: InstanceConfig) -> Self {
-        App { store, config, ids: IdGenerator::default(), mailer: Arc::new(LogMailer) }
+        App {
+            store,
+            config,
+            ids: IdGenerator::default(),
+            mailer: Arc::new(LogMailer),
+        }
     }
 
     /// The current time (one place, so tests and ids agree).
@@ -61,13 +66,21 @@ impl App {
     /// Runs one request through an endpoint: authentication, scope, account state, parameters,
     /// handler. Every failure becomes an error reply; this never fails.
     pub async fn dispatch(self: &Arc<Self>, route: &Route, request: Request) -> Reply {
-        let Request { authorization, mut params, info } = request;
-        let token = bearer_token(authorization.as_deref()).or_else(|| match params.remove("access_token") {
-            Some(serde_json::Value::String(s)) if !s.is_empty() => Some(s),
-            _ => None,
+        let Request {
+            authorization,
+            mut params,
+            info,
+        } = request;
+        let token = bearer_token(authorization.as_deref()).or_else(|| {
+            match params.remove("access_token") {
+                Some(serde_json::Value::String(s)) if !s.is_empty() => Some(s),
+                _ => None,
+            }
         });
         let result = async {
-            let caller = self.authenticate(route.auth, token.as_deref(), authorization, info).await?;
+            let caller = self
+                .authenticate(route.auth, token.as_deref(), authorization, info)
+                .await?;
             (route.handler)(self.clone(), caller, params).await
         }
         .await;
@@ -77,8 +90,21 @@ impl App {
         }
     }
 
-    async fn authenticate(&self, auth: Auth, token: Option<&str>, authorization: Option<String>, info: RequestInfo) -> ApiResult<Caller> {
-        let mut caller = Caller { token: None, app: None, account: None, user: None, authorization, info };
+    async fn authenticate(
+        &self,
+        auth: Auth,
+        token: Option<&str>,
+        authorization: Option<String>,
+        info: RequestInfo,
+    ) -> ApiResult<Caller> {
+        let mut caller = Caller {
+            token: None,
+            app: None,
+            account: None,
+            user: None,
+            authorization,
+            info,
+        };
         let (scope, need_user, allow_pending) = match auth {
             Auth::Public => return Ok(caller),
             Auth::Optional(s) => (s, false, false),
@@ -104,23 +130,42 @@ impl App {
         }
         caller.app = self.store.app_by_id(record.app_id).await?;
         if let Some(account_id) = record.account_id {
-            let account = self.store.account_by_id(account_id).await?.ok_or_else(ApiError::invalid_token)?;
-            let user = self.store.user_by_account_id(account_id).await?.ok_or_else(ApiError::invalid_token)?;
+            let account = self
+                .store
+                .account_by_id(account_id)
+                .await?
+                .ok_or_else(ApiError::invalid_token)?;
+            let user = self
+                .store
+                .user_by_account_id(account_id)
+                .await?
+                .ok_or_else(ApiError::invalid_token)?;
             if user.disabled || account.is_suspended() {
-                return Err(ApiError::new(StatusCode::FORBIDDEN, "Your login is currently disabled"));
+                return Err(ApiError::new(
+                    StatusCode::FORBIDDEN,
+                    "Your login is currently disabled",
+                ));
             }
             if !allow_pending {
                 if user.confirmed_at.is_none() {
-                    return Err(ApiError::new(StatusCode::FORBIDDEN, "Your login is missing a confirmed e-mail address"));
+                    return Err(ApiError::new(
+                        StatusCode::FORBIDDEN,
+                        "Your login is missing a confirmed e-mail address",
+                    ));
                 }
                 if !user.approved {
-                    return Err(ApiError::new(StatusCode::FORBIDDEN, "Your login is currently pending approval"));
+                    return Err(ApiError::new(
+                        StatusCode::FORBIDDEN,
+                        "Your login is currently pending approval",
+                    ));
                 }
             }
             caller.account = Some(account);
             caller.user = Some(user);
         } else if need_user {
-            return Err(ApiError::unprocessable("This method requires an authenticated user"));
+            return Err(ApiError::unprocessable(
+                "This method requires an authenticated user",
+            ));
         }
         caller.token = Some(record);
         Ok(caller)
@@ -130,12 +175,17 @@ impl App {
 fn bearer_token(header: Option<&str>) -> Option<String> {
     let h = header?.trim();
     let (kind, value) = h.split_once(' ')?;
-    (kind.eq_ignore_ascii_case("bearer") && !value.trim().is_empty()).then(|| value.trim().to_string())
+    (kind.eq_ignore_ascii_case("bearer") && !value.trim().is_empty())
+        .then(|| value.trim().to_string())
 }
 
 /// Turns an error into its JSON reply.
 pub fn error_reply(e: ApiError) -> Reply {
-    Reply { status: e.status, headers: e.headers.clone(), body: Body::Json(e.body()) }
+    Reply {
+        status: e.status,
+        headers: e.headers.clone(),
+        body: Body::Json(e.body()),
+    }
 }
 
 /// A request as the transport hands it to core.

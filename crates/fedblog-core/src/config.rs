@@ -110,10 +110,16 @@ impl InstanceConfig {
     /// A configuration for `domain` with defaults for everything else. Loopback domains get `http`.
     pub fn new(domain: &str) -> Self {
         let host = domain.split(':').next().unwrap_or(domain);
-        let loopback = matches!(host, "localhost" | "127.0.0.1" | "[" | "") || host.starts_with("127.") || domain.starts_with("[::1]");
+        let loopback = matches!(host, "localhost" | "127.0.0.1" | "[" | "")
+            || host.starts_with("127.")
+            || domain.starts_with("[::1]");
         InstanceConfig {
             domain: domain.to_string(),
-            scheme: if loopback { "http".into() } else { "https".into() },
+            scheme: if loopback {
+                "http".into()
+            } else {
+                "https".into()
+            },
             title: "fedblog".into(),
             description: "A fedblog server".into(),
             contact_email: String::new(),

@@ -48,7 +48,9 @@ fn trim_url(url: &str) -> &str {
     let mut end = url.len();
     loop {
         let s = &url[..end];
-        let Some(last) = s.chars().next_back() else { break };
+        let Some(last) = s.chars().next_back() else {
+            break;
+        };
         let unbalanced_paren = last == ')' && s.matches('(').count() < s.matches(')').count();
         if matches!(last, '.' | ',' | ';' | ':' | '!' | '?' | '\'' | '"') || unbalanced_paren {
             end -= last.len_utf8();
@@ -62,7 +64,9 @@ fn trim_url(url: &str) -> &str {
 /// Whether a hashtag name is valid: word characters with at least one that is not a digit.
 pub fn is_valid_tag_name(name: &str) -> bool {
     !name.is_empty()
-        && name.chars().all(|c| c.is_alphanumeric() || matches!(c, '_' | '·') || is_mark(c))
+        && name
+            .chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, '_' | '·') || is_mark(c))
         && name.chars().any(|c| !c.is_numeric())
 }
 
@@ -87,15 +91,28 @@ pub fn tokenize(text: &str) -> Vec<Token<'_>> {
             }
         } else if caps.name("mention").is_some() {
             let user = caps.name("user").expect("user").as_str();
-            let domain = caps.name("domain").map(|d| d.as_str().trim_end_matches('.'));
+            let domain = caps
+                .name("domain")
+                .map(|d| d.as_str().trim_end_matches('.'));
             let end = match domain {
                 Some(d) => caps.name("domain").expect("d").start() + d.len(),
                 None => caps.name("user").expect("u").end(),
             };
-            boundary_ok(text, start).then(|| (start, end, Token::Mention { raw: &text[start..end], username: user, domain }))
+            boundary_ok(text, start).then(|| {
+                (
+                    start,
+                    end,
+                    Token::Mention {
+                        raw: &text[start..end],
+                        username: user,
+                        domain,
+                    },
+                )
+            })
         } else {
             let name = caps.name("name").expect("name").as_str();
-            (boundary_ok(text, start) && is_valid_tag_name(name)).then(|| (start, m.end(), Token::Hashtag(name)))
+            (boundary_ok(text, start) && is_valid_tag_name(name))
+                .then(|| (start, m.end(), Token::Hashtag(name)))
         };
         if let Some((s, e, tok)) = token {
             if s > last {
@@ -111,9 +128,48 @@ pub fn tokenize(text: &str) -> Vec<Token<'_>> {
     out
 }
 
-/// Mastodon's hashtag normalisation: NFKC, then lower case.
+/// Mastodon's hashtag normalisation: NFKC (full-width to normal width), lower case, Latin
+/// letters folded to ASCII (`é` to `e`, `å` to `a`, `ß` to `ss`), invalid characters removed.
+/// Other scripts keep their letters and marks (`が` stays `が`).
 pub fn normalize_tag(name: &str) -> String {
-    name.nfkc().collect::<String>().to_lowercase()
+    let lowered = name.nfkc().collect::<String>().to_lowercase();
+    let mut out = String::with_capacity(lowered.len());
+    for c in lowered.chars() {
+        if let Some(folded) = fold_latin(c) {
+            out.push_str(folded);
+            continue;
+        }
+        let mut decomposed = std::iter::once(c).nfd();
+        match decomposed.next() {
+            // A Latin letter with accents: keep the base letter.
+            Some(base) if base.is_ascii_alphabetic() && c != base => out.push(base),
+            _ => out.push(c),
+        }
+    }
+    out.retain(|c| {
+        c.is_alphanumeric()
+            || matches!(c, '_' | '·' | '\u{200c}')
+            || is_mark(c)
+            || ('\u{0E47}'..='\u{0E4E}').contains(&c)
+    });
+    out
+}
+
+/// Latin letters without a decomposition that ASCII folding still maps.
+fn fold_latin(c: char) -> Option<&'static str> {
+    Some(match c {
+        'ß' => "ss",
+        'æ' => "ae",
+        'œ' => "oe",
+        'ø' => "o",
+        'đ' | 'ð' => "d",
+        'ł' => "l",
+        'þ' => "th",
+        'ı' => "i",
+        'ħ' => "h",
+        'ŧ' => "t",
+        _ => return None,
+    })
 }
 
 /// The distinct normalised hashtags of a text, in order of first appearance.
@@ -134,9 +190,16 @@ pub fn extract_tags(text: &str) -> Vec<String> {
 pub fn extract_mentions(text: &str) -> Vec<(String, Option<String>)> {
     let mut out: Vec<(String, Option<String>)> = Vec::new();
     for t in tokenize(text) {
-        if let Token::Mention { username, domain, .. } = t {
+        if let Token::Mention {
+            username, domain, ..
+        } = t
+        {
             let key = (username.to_string(), domain.map(str::to_string));
-            if !out.iter().any(|(u, d)| u.eq_ignore_ascii_case(&key.0) && d.as_deref().map(str::to_lowercase) == key.1.as_deref().map(str::to_lowercase)) {
+            if !out.iter().any(|(u, d)| {
+                u.eq_ignore_ascii_case(&key.0)
+                    && d.as_deref().map(str::to_lowercase)
+                        == key.1.as_deref().map(str::to_lowercase)
+            }) {
                 out.push(key);
             }
         }
@@ -185,14 +248,22 @@ pub struct MentionLink {
 
 /// Renders plain text as Mastodon-style HTML: paragraphs, line breaks, links, hashtags and the
 /// mentions `resolve` knows; everything else escaped. The output contains no markup from the input.
-pub fn render_html(text: &str, base_url: &str, resolve: &dyn Fn(&str, Option<&str>) -> Option<MentionLink>) -> String {
+pub fn render_html(
+    text: &str,
+    base_url: &str,
+    resolve: &dyn Fn(&str, Option<&str>) -> Option<MentionLink>,
+) -> String {
     let normalized = text.replace("\r\n", "\n");
     let trimmed = normalized.trim();
     if trimmed.is_empty() {
         return String::new();
     }
     let mut html = String::new();
-    for para in trimmed.split("\n\n").map(|p| p.trim_matches('\n')).filter(|p| !p.is_empty()) {
+    for para in trimmed
+        .split("\n\n")
+        .map(|p| p.trim_matches('\n'))
+        .filter(|p| !p.is_empty())
+    {
         html.push_str("<p>");
         for t in tokenize(para) {
             match t {
@@ -240,35 +311,77 @@ mod tests {
 
     #[test]
     fn finds_links_mentions_and_tags() {
-        let toks = tokenize("hi @bob and @carol@example.org see https://x.test/a_(b). #Rust #123 mail a@b.c");
-        assert!(toks.contains(&Token::Mention { raw: "@bob", username: "bob", domain: None }));
-        assert!(toks.contains(&Token::Mention { raw: "@carol@example.org", username: "carol", domain: Some("example.org") }));
+        let toks = tokenize(
+            "hi @bob and @carol@example.org see https://x.test/a_(b). #Rust #123 mail a@b.c",
+        );
+        assert!(toks.contains(&Token::Mention {
+            raw: "@bob",
+            username: "bob",
+            domain: None
+        }));
+        assert!(toks.contains(&Token::Mention {
+            raw: "@carol@example.org",
+            username: "carol",
+            domain: Some("example.org")
+        }));
         assert!(toks.contains(&Token::Url("https://x.test/a_(b)")));
         assert!(toks.contains(&Token::Hashtag("Rust")));
         assert!(!toks.contains(&Token::Hashtag("123")));
-        assert!(!toks.iter().any(|t| matches!(t, Token::Mention { username: "b", .. })));
+        assert!(
+            !toks
+                .iter()
+                .any(|t| matches!(t, Token::Mention { username: "b", .. }))
+        );
     }
 
     #[test]
     fn tags_normalise() {
         assert_eq!(normalize_tag("Ｒｕｓｔ"), "rust");
-        assert_eq!(normalize_tag("Café"), "café");
-        assert_eq!(extract_tags("#Rust #rust #RUST_lang"), vec!["rust", "rust_lang"]);
+        assert_eq!(normalize_tag("Café"), "cafe");
+        assert_eq!(normalize_tag("BLÅHAJ"), "blahaj");
+        assert_eq!(normalize_tag("Straße"), "strasse");
+        assert_eq!(
+            normalize_tag("ｶﾞｷﾞ"),
+            "ガギ",
+            "NFKC joins half-width kana; Japanese keeps its marks"
+        );
+        assert_eq!(normalize_tag("日本語"), "日本語");
+        assert_eq!(
+            extract_tags("#Rust #rust #RUST_lang"),
+            vec!["rust", "rust_lang"]
+        );
     }
 
     #[test]
     fn html_is_escaped_and_linked() {
-        let html = render_html("<b>hi</b> & #Tag\nnext\n\nhttps://x.test/", "https://me.test", &none);
-        assert!(html.starts_with("<p>&lt;b&gt;hi&lt;/b&gt; &amp; <a href=\"https://me.test/tags/tag\""));
+        let html = render_html(
+            "<b>hi</b> & #Tag\nnext\n\nhttps://x.test/",
+            "https://me.test",
+            &none,
+        );
+        assert!(
+            html.starts_with("<p>&lt;b&gt;hi&lt;/b&gt; &amp; <a href=\"https://me.test/tags/tag\"")
+        );
         assert!(html.contains("<br />next</p><p><a href=\"https://x.test/\""));
         assert!(!html.contains("<b>"));
-        let with = render_html("@bob hi", "https://me.test", &|u, _| Some(MentionLink { url: format!("https://me.test/@{u}"), username: u.into() }));
+        let with = render_html("@bob hi", "https://me.test", &|u, _| {
+            Some(MentionLink {
+                url: format!("https://me.test/@{u}"),
+                username: u.into(),
+            })
+        });
         assert!(with.contains("class=\"u-url mention\">@<span>bob</span></a>"));
     }
 
     #[test]
     fn counting_matches_mastodon() {
-        assert_eq!(countable_length("https://example.com/a/very/long/path/that/goes/on/and/on", 23), 23);
+        assert_eq!(
+            countable_length(
+                "https://example.com/a/very/long/path/that/goes/on/and/on",
+                23
+            ),
+            23
+        );
         assert_eq!(countable_length("@bob@example.org", 23), 4);
         assert_eq!(countable_length("👍🏽 e\u{301}", 23), 3);
     }

@@ -57,7 +57,13 @@ impl std::error::Error for ApiError {}
 impl ApiError {
     /// An error with a status and message.
     pub fn new(status: StatusCode, message: impl Into<String>) -> Self {
-        ApiError { status, message: message.into(), description: None, details: None, headers: vec![] }
+        ApiError {
+            status,
+            message: message.into(),
+            description: None,
+            details: None,
+            headers: vec![],
+        }
     }
     /// 400 with a message.
     pub fn bad_request(message: impl Into<String>) -> Self {
@@ -73,7 +79,10 @@ impl ApiError {
     }
     /// 403: the token lacks the scope.
     pub fn outside_scopes() -> Self {
-        Self::new(StatusCode::FORBIDDEN, "This action is outside the authorized scopes")
+        Self::new(
+            StatusCode::FORBIDDEN,
+            "This action is outside the authorized scopes",
+        )
     }
     /// 403: the rules forbid the action.
     pub fn forbidden() -> Self {
@@ -99,9 +108,15 @@ impl ApiError {
         let mut details = BTreeMap::new();
         details.insert(
             field.to_string(),
-            vec![FieldError { error: code.to_string(), description: description.clone() }],
+            vec![FieldError {
+                error: code.to_string(),
+                description: description.clone(),
+            }],
         );
-        let mut e = Self::new(StatusCode::UNPROCESSABLE_ENTITY, format!("Validation failed: {description}"));
+        let mut e = Self::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            format!("Validation failed: {description}"),
+        );
         e.details = Some(details);
         e
     }
@@ -111,11 +126,17 @@ impl ApiError {
     }
     /// 500 for a failure of ours; the message never carries internals.
     pub fn internal() -> Self {
-        Self::new(StatusCode::INTERNAL_SERVER_ERROR, "There was a temporary problem serving your request, please try again")
+        Self::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "There was a temporary problem serving your request, please try again",
+        )
     }
     /// 503 for a failure of the store.
     pub fn unavailable() -> Self {
-        Self::new(StatusCode::SERVICE_UNAVAILABLE, "There was a temporary problem serving your request, please try again")
+        Self::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "There was a temporary problem serving your request, please try again",
+        )
     }
     /// An OAuth 2 error (RFC 6749 §5.2): `error` is the code, `error_description` the text.
     pub fn oauth(status: StatusCode, code: &str, description: impl Into<String>) -> Self {
@@ -141,7 +162,9 @@ impl From<StoreError> for ApiError {
     fn from(e: StoreError) -> Self {
         match e {
             StoreError::NotFound => ApiError::not_found(),
-            StoreError::AlreadyExists(what) => ApiError::unprocessable(format!("Duplicate record: {what}")),
+            StoreError::AlreadyExists(what) => {
+                ApiError::unprocessable(format!("Duplicate record: {what}"))
+            }
             StoreError::Backend(msg) => {
                 tracing::error!(error = %msg, "store failure");
                 ApiError::unavailable()

@@ -78,7 +78,9 @@ pub struct IdGenerator {
 
 impl Default for IdGenerator {
     fn default() -> Self {
-        IdGenerator { last: Mutex::new(0) }
+        IdGenerator {
+            last: Mutex::new(0),
+        }
     }
 }
 
@@ -93,7 +95,11 @@ impl IdGenerator {
         let base = (millis.max(0) as u64) << 16;
         let mut last = self.last.lock().expect("id generator lock");
         let candidate = base | (rand::random::<u16>() as u64 & 0x7fff);
-        let id = if candidate > *last { candidate } else { *last + 1 };
+        let id = if candidate > *last {
+            candidate
+        } else {
+            *last + 1
+        };
         *last = id;
         Id(id)
     }

@@ -22,5 +22,5 @@ pub use app::{App, Caller, RequestInfo};
 pub use config::InstanceConfig;
 pub use error::{ApiError, ApiResult, StoreError, StoreResult};
 pub use id::{Id, IdGenerator};
-pub use store::memory::MemoryStore;
 pub use store::Store;
+pub use store::memory::MemoryStore;

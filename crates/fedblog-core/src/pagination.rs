@@ -31,7 +31,12 @@ impl PageParams {
             None | Some(0) => default,
             Some(n) => (n.unsigned_abs() as usize).min(max),
         };
-        Page { max_id: self.max_id, since_id: self.since_id, min_id: self.min_id, limit }
+        Page {
+            max_id: self.max_id,
+            since_id: self.since_id,
+            min_id: self.min_id,
+            limit,
+        }
     }
 }
 
@@ -51,7 +56,12 @@ pub struct Page {
 impl Page {
     /// The first page of `limit` items.
     pub fn first(limit: usize) -> Page {
-        Page { max_id: None, since_id: None, min_id: None, limit }
+        Page {
+            max_id: None,
+            since_id: None,
+            min_id: None,
+            limit,
+        }
     }
 
     /// Whether an id lies inside the page's bounds (ignoring the limit).
@@ -68,13 +78,24 @@ impl Page {
 
     /// Applies the page to items sorted newest first; the result is newest first.
     /// In-memory stores use it; SQL stores do the same with `ORDER BY` and `LIMIT`.
-    pub fn apply<T>(&self, items_newest_first: impl DoubleEndedIterator<Item = T>, id_of: impl Fn(&T) -> Id) -> Vec<T> {
+    pub fn apply<T>(
+        &self,
+        items_newest_first: impl DoubleEndedIterator<Item = T>,
+        id_of: impl Fn(&T) -> Id,
+    ) -> Vec<T> {
         if self.ascending() {
-            let mut v: Vec<T> = items_newest_first.rev().filter(|t| self.contains(id_of(t))).take(self.limit).collect();
+            let mut v: Vec<T> = items_newest_first
+                .rev()
+                .filter(|t| self.contains(id_of(t)))
+                .take(self.limit)
+                .collect();
             v.reverse();
             v
         } else {
-            items_newest_first.filter(|t| self.contains(id_of(t))).take(self.limit).collect()
+            items_newest_first
+                .filter(|t| self.contains(id_of(t)))
+                .take(self.limit)
+                .collect()
         }
     }
 }
@@ -98,7 +119,11 @@ pub fn link_header(url: &str, query: &str, first: Option<Id>, last: Option<Id>) 
         ser.append_pair(key, &id.to_string());
         format!("{url}?{}", ser.finish())
     };
-    Some(format!("<{}>; rel=\"next\", <{}>; rel=\"prev\"", build("max_id", last), build("min_id", first)))
+    Some(format!(
+        "<{}>; rel=\"next\", <{}>; rel=\"prev\"",
+        build("max_id", last),
+        build("min_id", first)
+    ))
 }
 
 #[cfg(test)]
@@ -107,7 +132,14 @@ mod tests {
 
     #[test]
     fn limit_clamps_like_mastodon() {
-        let p = |l: Option<i64>| PageParams { limit: l, ..Default::default() }.page(20, 40).limit;
+        let p = |l: Option<i64>| {
+            PageParams {
+                limit: l,
+                ..Default::default()
+            }
+            .page(20, 40)
+            .limit
+        };
         assert_eq!(p(None), 20);
         assert_eq!(p(Some(5)), 5);
         assert_eq!(p(Some(-5)), 5);
@@ -117,17 +149,44 @@ mod tests {
     #[test]
     fn apply_reads_both_directions() {
         let items: Vec<u64> = (1..=10).rev().collect();
-        let page = Page { max_id: Some(Id(8)), since_id: None, min_id: None, limit: 3 };
-        assert_eq!(page.apply(items.clone().into_iter(), |x| Id(*x)), vec![7, 6, 5]);
-        let page = Page { max_id: None, since_id: None, min_id: Some(Id(2)), limit: 3 };
-        assert_eq!(page.apply(items.clone().into_iter(), |x| Id(*x)), vec![5, 4, 3]);
-        let page = Page { max_id: None, since_id: Some(Id(2)), min_id: None, limit: 3 };
+        let page = Page {
+            max_id: Some(Id(8)),
+            since_id: None,
+            min_id: None,
+            limit: 3,
+        };
+        assert_eq!(
+            page.apply(items.clone().into_iter(), |x| Id(*x)),
+            vec![7, 6, 5]
+        );
+        let page = Page {
+            max_id: None,
+            since_id: None,
+            min_id: Some(Id(2)),
+            limit: 3,
+        };
+        assert_eq!(
+            page.apply(items.clone().into_iter(), |x| Id(*x)),
+            vec![5, 4, 3]
+        );
+        let page = Page {
+            max_id: None,
+            since_id: Some(Id(2)),
+            min_id: None,
+            limit: 3,
+        };
         assert_eq!(page.apply(items.into_iter(), |x| Id(*x)), vec![10, 9, 8]);
     }
 
     #[test]
     fn link_header_echoes_filters() {
-        let h = link_header("https://x.test/api/v1/timelines/public", "local=true&max_id=9&limit=2", Some(Id(8)), Some(Id(7))).unwrap();
+        let h = link_header(
+            "https://x.test/api/v1/timelines/public",
+            "local=true&max_id=9&limit=2",
+            Some(Id(8)),
+            Some(Id(7)),
+        )
+        .unwrap();
         assert_eq!(
             h,
             "<https://x.test/api/v1/timelines/public?local=true&limit=2&max_id=7>; rel=\"next\", <https://x.test/api/v1/timelines/public?local=true&limit=2&min_id=8>; rel=\"prev\""

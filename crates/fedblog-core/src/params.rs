@@ -94,7 +94,9 @@ fn insert_path(map: &mut Map<String, Value>, head: &str, rest: &[&str], value: V
             map.insert(head.to_string(), value);
         }
         Some((&"", more)) => {
-            let entry = map.entry(head.to_string()).or_insert_with(|| Value::Array(vec![]));
+            let entry = map
+                .entry(head.to_string())
+                .or_insert_with(|| Value::Array(vec![]));
             if !entry.is_array() {
                 *entry = Value::Array(vec![]);
             }
@@ -116,7 +118,9 @@ fn insert_path(map: &mut Map<String, Value>, head: &str, rest: &[&str], value: V
             }
         }
         Some((key, more)) => {
-            let entry = map.entry(head.to_string()).or_insert_with(|| Value::Object(Map::new()));
+            let entry = map
+                .entry(head.to_string())
+                .or_insert_with(|| Value::Object(Map::new()));
             if !entry.is_object() {
                 *entry = Value::Object(Map::new());
             }
@@ -156,7 +160,9 @@ pub mod de {
         match &v {
             Value::Null => Ok(None),
             Value::String(s) if s.is_empty() => Ok(None),
-            _ => bool_of(&v).map(Some).ok_or_else(|| serde::de::Error::custom(format!("invalid boolean: {v}"))),
+            _ => bool_of(&v)
+                .map(Some)
+                .ok_or_else(|| serde::de::Error::custom(format!("invalid boolean: {v}"))),
         }
     }
 
@@ -189,12 +195,16 @@ pub mod de {
             Value::String(s) => Ok(Some(s)),
             Value::Number(n) => Ok(Some(n.to_string())),
             Value::Bool(b) => Ok(Some(b.to_string())),
-            other => Err(serde::de::Error::custom(format!("expected a string, got {other}"))),
+            other => Err(serde::de::Error::custom(format!(
+                "expected a string, got {other}"
+            ))),
         }
     }
 
     /// A list from an array, a single value, or an index-keyed object (`a[0]=x&a[1]=y`).
-    pub fn list<'de, D: Deserializer<'de>, T: serde::de::DeserializeOwned>(d: D) -> Result<Vec<T>, D::Error> {
+    pub fn list<'de, D: Deserializer<'de>, T: serde::de::DeserializeOwned>(
+        d: D,
+    ) -> Result<Vec<T>, D::Error> {
         let v = Value::deserialize(d)?;
         let items: Vec<Value> = match v {
             Value::Null => vec![],
@@ -233,7 +243,10 @@ mod tests {
     fn array_of_objects_form_keys() {
         let mut p = Params::new();
         p.add_urlencoded("f[][name]=a&f[][value]=1&f[][name]=b&f[][value]=2");
-        assert_eq!(p.into_value()["f"], serde_json::json!([{"name":"a","value":"1"},{"name":"b","value":"2"}]));
+        assert_eq!(
+            p.into_value()["f"],
+            serde_json::json!([{"name":"a","value":"1"},{"name":"b","value":"2"}])
+        );
     }
 
     #[derive(Debug, Deserialize)]
@@ -248,7 +261,12 @@ mod tests {
 
     #[test]
     fn lenient_values() {
-        for (text, want) in [("flag=true", Some(true)), ("flag=1", Some(true)), ("flag=False", Some(false)), ("", None)] {
+        for (text, want) in [
+            ("flag=true", Some(true)),
+            ("flag=1", Some(true)),
+            ("flag=False", Some(false)),
+            ("", None),
+        ] {
             let mut p = Params::new();
             p.add_urlencoded(text);
             assert_eq!(p.parse::<Sample>().unwrap().flag, want, "{text}");

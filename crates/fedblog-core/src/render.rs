@@ -24,12 +24,16 @@ pub const MISSING_HEADER: &str = "/headers/original/missing.png";
 impl App {
     /// Profile URL of an account.
     pub fn account_url(&self, a: &AccountRecord) -> String {
-        a.url.clone().unwrap_or_else(|| format!("{}/@{}", self.base_url(), a.username))
+        a.url
+            .clone()
+            .unwrap_or_else(|| format!("{}/@{}", self.base_url(), a.username))
     }
 
     /// ActivityPub id of an account.
     pub fn account_uri(&self, a: &AccountRecord) -> String {
-        a.uri.clone().unwrap_or_else(|| format!("{}/users/{}", self.base_url(), a.username))
+        a.uri
+            .clone()
+            .unwrap_or_else(|| format!("{}/users/{}", self.base_url(), a.username))
     }
 
     /// Renders an account. A suspended account is shown blank with `suspended: true`.
@@ -44,8 +48,16 @@ impl App {
             acct: a.acct(),
             url: Some(self.account_url(a)),
             uri: self.account_uri(a),
-            display_name: if suspended { String::new() } else { a.display_name.clone() },
-            note: if suspended { String::new() } else { content::render_html(&a.note, &base, &|_, _| None) },
+            display_name: if suspended {
+                String::new()
+            } else {
+                a.display_name.clone()
+            },
+            note: if suspended {
+                String::new()
+            } else {
+                content::render_html(&a.note, &base, &|_, _| None)
+            },
             avatar: avatar.clone(),
             avatar_static: avatar,
             header: header.clone(),
@@ -56,7 +68,14 @@ impl App {
             } else {
                 a.fields
                     .iter()
-                    .map(|f| Field { name: f.name.clone(), value: content::render_html(&f.value, &base, &|_, _| None).trim_start_matches("<p>").trim_end_matches("</p>").to_string(), verified_at: None })
+                    .map(|f| Field {
+                        name: f.name.clone(),
+                        value: content::render_html(&f.value, &base, &|_, _| None)
+                            .trim_start_matches("<p>")
+                            .trim_end_matches("</p>")
+                            .to_string(),
+                        verified_at: None,
+                    })
                     .collect()
             },
             emojis: vec![],
@@ -65,7 +84,11 @@ impl App {
             discoverable: a.discoverable,
             indexable: a.indexable,
             hide_collections: a.hide_collections,
-            noindex: if a.is_local() { Some(!a.indexable) } else { None },
+            noindex: if a.is_local() {
+                Some(!a.indexable)
+            } else {
+                None
+            },
             suspended: suspended.then_some(true),
             created_at: timestamp(date_floor(a.created_at)),
             last_status_at: a.last_status_at.map(|t| t.format("%Y-%m-%d").to_string()),
@@ -77,12 +100,24 @@ impl App {
     }
 
     /// Renders the signed-in user's own account with its `source` and `role`.
-    pub fn render_credential_account(&self, a: &AccountRecord, user: &UserRecord) -> CredentialAccount {
+    pub fn render_credential_account(
+        &self,
+        a: &AccountRecord,
+        user: &UserRecord,
+    ) -> CredentialAccount {
         CredentialAccount {
             account: self.render_account(a),
             source: Source {
                 note: a.note.clone(),
-                fields: a.fields.iter().map(|f| Field { name: f.name.clone(), value: f.value.clone(), verified_at: None }).collect(),
+                fields: a
+                    .fields
+                    .iter()
+                    .map(|f| Field {
+                        name: f.name.clone(),
+                        value: f.value.clone(),
+                        verified_at: None,
+                    })
+                    .collect(),
                 privacy: a.default_privacy.as_str().to_string(),
                 sensitive: a.default_sensitive,
                 language: a.default_language.clone().unwrap_or_default(),
@@ -102,7 +137,12 @@ impl App {
             id: app.id,
             name: app.name.clone(),
             website: app.website.clone(),
-            scopes: app.scopes.split(' ').filter(|s| !s.is_empty()).map(str::to_string).collect(),
+            scopes: app
+                .scopes
+                .split(' ')
+                .filter(|s| !s.is_empty())
+                .map(str::to_string)
+                .collect(),
             redirect_uris: app.redirect_uris.clone(),
             redirect_uri: app.redirect_uris.join("\n"),
             vapid_key: String::new(),
@@ -121,12 +161,23 @@ impl App {
 
     /// Renders statuses for a viewer, loading their authors, mentioned accounts and apps in batches.
     /// `with_source` adds the source `text` (for the author's delete and source answers).
-    pub async fn render_statuses(&self, statuses: &[StatusRecord], viewer: Option<&AccountRecord>, with_source: bool) -> ApiResult<Vec<Status>> {
+    pub async fn render_statuses(
+        &self,
+        statuses: &[StatusRecord],
+        viewer: Option<&AccountRecord>,
+        with_source: bool,
+    ) -> ApiResult<Vec<Status>> {
         let mut ids: Vec<Id> = statuses.iter().map(|s| s.account_id).collect();
         ids.extend(statuses.iter().flat_map(|s| s.mentions.iter().copied()));
         ids.sort();
         ids.dedup();
-        let accounts: HashMap<Id, AccountRecord> = self.store.accounts_by_ids(&ids).await?.into_iter().map(|a| (a.id, a)).collect();
+        let accounts: HashMap<Id, AccountRecord> = self
+            .store
+            .accounts_by_ids(&ids)
+            .await?
+            .into_iter()
+            .map(|a| (a.id, a))
+            .collect();
         let mut apps: HashMap<Id, Option<AppRecord>> = HashMap::new();
         for app_id in statuses.iter().filter_map(|s| s.application_id) {
             if let std::collections::hash_map::Entry::Vacant(slot) = apps.entry(app_id) {
@@ -136,11 +187,15 @@ impl App {
         let base = self.base_url();
         let mut out = Vec::with_capacity(statuses.len());
         for s in statuses {
-            let Some(author) = accounts.get(&s.account_id) else { continue };
+            let Some(author) = accounts.get(&s.account_id) else {
+                continue;
+            };
             let url = format!("{}/@{}/{}", base, author.username, s.id);
             out.push(Status {
                 id: s.id,
-                uri: s.uri.clone().unwrap_or_else(|| format!("{}/users/{}/statuses/{}", base, author.username, s.id)),
+                uri: s.uri.clone().unwrap_or_else(|| {
+                    format!("{}/users/{}/statuses/{}", base, author.username, s.id)
+                }),
                 url: Some(url),
                 created_at: timestamp(s.created_at),
                 account: self.render_account(author),
@@ -152,14 +207,29 @@ impl App {
                 application: s
                     .application_id
                     .and_then(|id| apps.get(&id).cloned().flatten())
-                    .map(|a| StatusApplication { name: a.name, website: a.website }),
+                    .map(|a| StatusApplication {
+                        name: a.name,
+                        website: a.website,
+                    }),
                 mentions: s
                     .mentions
                     .iter()
                     .filter_map(|id| accounts.get(id))
-                    .map(|m| StatusMention { id: m.id, username: m.username.clone(), url: self.account_url(m), acct: m.acct() })
+                    .map(|m| StatusMention {
+                        id: m.id,
+                        username: m.username.clone(),
+                        url: self.account_url(m),
+                        acct: m.acct(),
+                    })
                     .collect(),
-                tags: s.tags.iter().map(|t| StatusTag { name: t.clone(), url: format!("{base}/tags/{t}") }).collect(),
+                tags: s
+                    .tags
+                    .iter()
+                    .map(|t| StatusTag {
+                        name: t.clone(),
+                        url: format!("{base}/tags/{t}"),
+                    })
+                    .collect(),
                 emojis: vec![],
                 reblogs_count: 0,
                 favourites_count: 0,
@@ -186,7 +256,10 @@ impl App {
 
 /// Mastodon rounds account creation times to the day.
 fn date_floor(t: DateTime<Utc>) -> DateTime<Utc> {
-    t.date_naive().and_hms_opt(0, 0, 0).map(|n| n.and_utc()).unwrap_or(t)
+    t.date_naive()
+        .and_hms_opt(0, 0, 0)
+        .map(|n| n.and_utc())
+        .unwrap_or(t)
 }
 
 /// Renders a role.
@@ -197,5 +270,11 @@ pub fn render_role(role: RoleRecord) -> Role {
         RoleRecord::Moderator => ("1", "Moderator", "1300", true),
         RoleRecord::User => ("-99", "", "65536", false),
     };
-    Role { id: id.into(), name: name.into(), color: String::new(), permissions: permissions.into(), highlighted }
+    Role {
+        id: id.into(),
+        name: name.into(),
+        color: String::new(),
+        permissions: permissions.into(),
+        highlighted,
+    }
 }

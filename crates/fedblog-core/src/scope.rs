@@ -4,20 +4,62 @@ use std::fmt;
 
 /// Every scope a client may ask for (top-level and granular).
 pub const KNOWN_SCOPES: &[&str] = &[
-    "read", "write", "follow", "push", "profile", "admin:read", "admin:write",
-    "read:accounts", "read:blocks", "read:bookmarks", "read:favourites", "read:filters", "read:follows",
-    "read:lists", "read:mutes", "read:notifications", "read:search", "read:statuses",
-    "write:accounts", "write:blocks", "write:bookmarks", "write:conversations", "write:favourites",
-    "write:filters", "write:follows", "write:lists", "write:media", "write:mutes",
-    "write:notifications", "write:reports", "write:statuses",
-    "admin:read:accounts", "admin:read:reports", "admin:read:domain_allows", "admin:read:domain_blocks",
-    "admin:read:ip_blocks", "admin:read:email_domain_blocks", "admin:read:canonical_email_blocks",
-    "admin:write:accounts", "admin:write:reports", "admin:write:domain_allows", "admin:write:domain_blocks",
-    "admin:write:ip_blocks", "admin:write:email_domain_blocks", "admin:write:canonical_email_blocks",
+    "read",
+    "write",
+    "follow",
+    "push",
+    "profile",
+    "admin:read",
+    "admin:write",
+    "read:accounts",
+    "read:blocks",
+    "read:bookmarks",
+    "read:favourites",
+    "read:filters",
+    "read:follows",
+    "read:lists",
+    "read:mutes",
+    "read:notifications",
+    "read:search",
+    "read:statuses",
+    "write:accounts",
+    "write:blocks",
+    "write:bookmarks",
+    "write:conversations",
+    "write:favourites",
+    "write:filters",
+    "write:follows",
+    "write:lists",
+    "write:media",
+    "write:mutes",
+    "write:notifications",
+    "write:reports",
+    "write:statuses",
+    "admin:read:accounts",
+    "admin:read:reports",
+    "admin:read:domain_allows",
+    "admin:read:domain_blocks",
+    "admin:read:ip_blocks",
+    "admin:read:email_domain_blocks",
+    "admin:read:canonical_email_blocks",
+    "admin:write:accounts",
+    "admin:write:reports",
+    "admin:write:domain_allows",
+    "admin:write:domain_blocks",
+    "admin:write:ip_blocks",
+    "admin:write:email_domain_blocks",
+    "admin:write:canonical_email_blocks",
 ];
 
 /// The scopes the legacy `follow` scope stands for.
-const FOLLOW_COVERS: &[&str] = &["read:blocks", "write:blocks", "read:follows", "write:follows", "read:mutes", "write:mutes"];
+const FOLLOW_COVERS: &[&str] = &[
+    "read:blocks",
+    "write:blocks",
+    "read:follows",
+    "write:follows",
+    "read:mutes",
+    "write:mutes",
+];
 
 /// A set of granted scopes, kept in the order given and without duplicates.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
@@ -27,7 +69,11 @@ impl Scopes {
     /// Parse a space- (or `+`-, or comma-) separated list. Unknown scopes are an error naming them.
     pub fn parse(text: &str) -> Result<Scopes, String> {
         let mut out: Vec<String> = Vec::new();
-        for s in text.split([' ', '+', ',']).map(str::trim).filter(|s| !s.is_empty()) {
+        for s in text
+            .split([' ', '+', ','])
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+        {
             if !KNOWN_SCOPES.contains(&s) {
                 return Err(format!("unknown scope: {s}"));
             }
@@ -61,7 +107,8 @@ impl Scopes {
     pub fn covers_all(&self, wanted: &Scopes) -> bool {
         wanted.iter().all(|w| {
             if w == "follow" {
-                self.0.iter().any(|g| g == "follow") || (self.allows("read") && self.allows("write"))
+                self.0.iter().any(|g| g == "follow")
+                    || (self.allows("read") && self.allows("write"))
             } else {
                 self.allows(w)
             }
@@ -92,7 +139,10 @@ fn covers(granted: &str, required: &str) -> bool {
     required.len() > granted.len()
         && required.starts_with(granted)
         && required.as_bytes()[granted.len()] == b':'
-        && (granted == "read" || granted == "write" || granted == "admin:read" || granted == "admin:write")
+        && (granted == "read"
+            || granted == "write"
+            || granted == "admin:read"
+            || granted == "admin:write")
 }
 
 #[cfg(test)]

@@ -86,30 +86,71 @@ pub async fn run(cli: Cli) -> Result<(), String> {
         Command::Serve => serve::serve(settings).await,
         Command::Migrate => {
             let store = serve::open_store(&settings).await?;
-            store.migrate().await.map_err(|e| format!("migrations failed: {e}"))?;
+            store
+                .migrate()
+                .await
+                .map_err(|e| format!("migrations failed: {e}"))?;
             println!("migrations applied ({})", store.backend_name());
             Ok(())
         }
-        Command::Accounts { action: AccountsCommand::Create { username, email, password, role, confirmed, approved } } => {
+        Command::Accounts {
+            action:
+                AccountsCommand::Create {
+                    username,
+                    email,
+                    password,
+                    role,
+                    confirmed,
+                    approved,
+                },
+        } => {
             let app = serve::build_app(&settings).await?;
-            let role = Role::parse(&role).ok_or_else(|| format!("unknown role {role:?}: use owner, admin, moderator or user"))?;
+            let role = Role::parse(&role).ok_or_else(|| {
+                format!("unknown role {role:?}: use owner, admin, moderator or user")
+            })?;
             let (account, _, confirmation) = app
-                .create_local_account(NewAccount { username, email, password, role, confirmed, approved, locale: "en".into() }, true)
+                .create_local_account(
+                    NewAccount {
+                        username,
+                        email,
+                        password,
+                        role,
+                        confirmed,
+                        approved,
+                        locale: "en".into(),
+                    },
+                    true,
+                )
                 .await
                 .map_err(describe)?;
             println!("created account @{} (id {})", account.username, account.id);
             if confirmation.is_some() {
-                println!("the e-mail address is not confirmed: pass --confirmed, or open the link the server logs");
+                println!(
+                    "the e-mail address is not confirmed: pass --confirmed, or open the link the server logs"
+                );
             }
             Ok(())
         }
-        Command::Tokens { action: TokensCommand::Create { username, scopes } } => {
+        Command::Tokens {
+            action: TokensCommand::Create { username, scopes },
+        } => {
             let app = serve::build_app(&settings).await?;
             let scopes = Scopes::parse(&scopes)?;
-            let account = app.store.account_by_username(username.trim_start_matches('@'), None).await.map_err(|e| e.to_string())?.ok_or_else(|| format!("no local account named {username}"))?;
+            let account = app
+                .store
+                .account_by_username(username.trim_start_matches('@'), None)
+                .await
+                .map_err(|e| e.to_string())?
+                .ok_or_else(|| format!("no local account named {username}"))?;
             let cli_app = app.cli_application().await.map_err(describe)?;
-            let issued = app.issue_token(cli_app.id, Some(account.id), &scopes).await.map_err(describe)?;
-            println!("token for @{} with scopes \"{}\":", account.username, scopes);
+            let issued = app
+                .issue_token(cli_app.id, Some(account.id), &scopes)
+                .await
+                .map_err(describe)?;
+            println!(
+                "token for @{} with scopes \"{}\":",
+                account.username, scopes
+            );
             println!("{}", issued.access_token);
             Ok(())
         }
@@ -118,7 +159,12 @@ pub async fn run(cli: Cli) -> Result<(), String> {
 
 fn describe(e: fedblog_core::ApiError) -> String {
     match &e.details {
-        Some(d) if !d.is_empty() => d.values().flatten().map(|f| f.description.clone()).collect::<Vec<_>>().join("; "),
+        Some(d) if !d.is_empty() => d
+            .values()
+            .flatten()
+            .map(|f| f.description.clone())
+            .collect::<Vec<_>>()
+            .join("; "),
         _ => e.message,
     }
 }

@@ -13,17 +13,30 @@ use crate::store::{self, ConnectSettings, SeaStore};
 /// Opens the database of the settings, creating the data folder for SQLite.
 pub async fn open_store(settings: &Settings) -> Result<SeaStore, String> {
     if settings.database_url.starts_with("sqlite:") {
-        std::fs::create_dir_all(&settings.data_dir).map_err(|e| format!("cannot create the data folder {}: {e}", settings.data_dir.display()))?;
+        std::fs::create_dir_all(&settings.data_dir).map_err(|e| {
+            format!(
+                "cannot create the data folder {}: {e}",
+                settings.data_dir.display()
+            )
+        })?;
     }
-    let opts = ConnectSettings { max_connections: settings.db_max_connections, ..Default::default() };
-    store::connect(&settings.database_url, &opts).await.map_err(|e| format!("cannot open the database: {e}"))
+    let opts = ConnectSettings {
+        max_connections: settings.db_max_connections,
+        ..Default::default()
+    };
+    store::connect(&settings.database_url, &opts)
+        .await
+        .map_err(|e| format!("cannot open the database: {e}"))
 }
 
 /// Opens the store, migrating it when the settings say so, and builds the app.
 pub async fn build_app(settings: &Settings) -> Result<Arc<App>, String> {
     let store = open_store(settings).await?;
     if settings.migrate_on_start {
-        store.migrate().await.map_err(|e| format!("migrations failed: {e}"))?;
+        store
+            .migrate()
+            .await
+            .map_err(|e| format!("migrations failed: {e}"))?;
     }
     let store: Arc<dyn Store> = Arc::new(store);
     Ok(Arc::new(App::new(store, settings.instance.clone())))
@@ -56,7 +69,9 @@ impl Running {
 
 /// Starts serving `app` on `listen` (port 0 picks a free port).
 pub async fn spawn(app: Arc<App>, listen: SocketAddr) -> Result<Running, String> {
-    let listener = tokio::net::TcpListener::bind(listen).await.map_err(|e| format!("cannot listen on {listen}: {e}"))?;
+    let listener = tokio::net::TcpListener::bind(listen)
+        .await
+        .map_err(|e| format!("cannot listen on {listen}: {e}"))?;
     spawn_on(app, listener).await
 }
 
@@ -68,7 +83,12 @@ pub async fn spawn_on(app: Arc<App>, listener: tokio::net::TcpListener) -> Resul
     let task = tokio::spawn(http::run(server, listener, async move {
         let _ = rx.await;
     }));
-    Ok(Running { addr, app, stop: Some(tx), task })
+    Ok(Running {
+        addr,
+        app,
+        stop: Some(tx),
+        task,
+    })
 }
 
 /// `fedblog-server serve`: runs until Ctrl-C or SIGTERM.
@@ -85,7 +105,8 @@ pub async fn serve(settings: Settings) -> Result<(), String> {
 async fn shutdown_signal() {
     #[cfg(unix)]
     {
-        let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).ok();
+        let mut term =
+            tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).ok();
         tokio::select! {
             _ = tokio::signal::ctrl_c() => {}
             _ = async { match term.as_mut() { Some(t) => { t.recv().await; } None => std::future::pending::<()>().await } } => {}

@@ -80,18 +80,46 @@ impl SettingsArgs {
     pub fn resolve(&self) -> Result<Settings, String> {
         let file = match &self.config {
             Some(path) => {
-                let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-                toml::from_str::<FileSettings>(&text).map_err(|e| format!("invalid settings file {}: {e}", path.display()))?
+                let text = std::fs::read_to_string(path)
+                    .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+                toml::from_str::<FileSettings>(&text)
+                    .map_err(|e| format!("invalid settings file {}: {e}", path.display()))?
             }
             None => FileSettings::default(),
         };
-        let listen_text = self.listen.clone().or(file.listen).unwrap_or_else(|| "127.0.0.1:3000".into());
-        let listen: SocketAddr = listen_text.parse().map_err(|_| format!("FEDBLOG_LISTEN is not an address: {listen_text:?}"))?;
-        let domain = self.domain.clone().or(file.domain).unwrap_or_else(|| "localhost:3000".into());
-        let data_dir = self.data_dir.clone().or(file.data_dir).unwrap_or_else(|| PathBuf::from("./data"));
-        let database_url = self.database_url.clone().or(file.database_url).unwrap_or_else(|| sqlite_url(&data_dir));
-        let registrations_text = self.registrations.clone().or(file.registrations).unwrap_or_else(|| "open".into());
-        let registrations = RegistrationMode::parse(&registrations_text).ok_or_else(|| format!("FEDBLOG_REGISTRATIONS must be open, approval or closed, not {registrations_text:?}"))?;
+        let listen_text = self
+            .listen
+            .clone()
+            .or(file.listen)
+            .unwrap_or_else(|| "127.0.0.1:3000".into());
+        let listen: SocketAddr = listen_text
+            .parse()
+            .map_err(|_| format!("FEDBLOG_LISTEN is not an address: {listen_text:?}"))?;
+        let domain = self
+            .domain
+            .clone()
+            .or(file.domain)
+            .unwrap_or_else(|| "localhost:3000".into());
+        let data_dir = self
+            .data_dir
+            .clone()
+            .or(file.data_dir)
+            .unwrap_or_else(|| PathBuf::from("./data"));
+        let database_url = self
+            .database_url
+            .clone()
+            .or(file.database_url)
+            .unwrap_or_else(|| sqlite_url(&data_dir));
+        let registrations_text = self
+            .registrations
+            .clone()
+            .or(file.registrations)
+            .unwrap_or_else(|| "open".into());
+        let registrations = RegistrationMode::parse(&registrations_text).ok_or_else(|| {
+            format!(
+                "FEDBLOG_REGISTRATIONS must be open, approval or closed, not {registrations_text:?}"
+            )
+        })?;
         let mut instance = InstanceConfig::new(&domain);
         instance.registrations = registrations;
         if let Some(t) = self.title.clone().or(file.title) {
@@ -104,8 +132,15 @@ impl SettingsArgs {
             listen,
             data_dir,
             database_url,
-            db_max_connections: self.db_max_connections.or(file.db_max_connections).unwrap_or(10).max(1),
-            migrate_on_start: self.migrate_on_start.or(file.migrate_on_start).unwrap_or(true),
+            db_max_connections: self
+                .db_max_connections
+                .or(file.db_max_connections)
+                .unwrap_or(10)
+                .max(1),
+            migrate_on_start: self
+                .migrate_on_start
+                .or(file.migrate_on_start)
+                .unwrap_or(true),
             instance,
         })
     }
@@ -113,7 +148,10 @@ impl SettingsArgs {
 
 /// The default SQLite URL inside a data folder.
 pub fn sqlite_url(data_dir: &Path) -> String {
-    format!("sqlite://{}?mode=rwc", data_dir.join("fedblog.sqlite").display())
+    format!(
+        "sqlite://{}?mode=rwc",
+        data_dir.join("fedblog.sqlite").display()
+    )
 }
 
 #[cfg(test)]
@@ -134,14 +172,29 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("fedblog-settings-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("fedblog.toml");
-        std::fs::write(&path, "domain = \"social.example\"\ntitle = \"From file\"\n").unwrap();
-        let args = SettingsArgs { config: Some(path.clone()), title: Some("From flag".into()), ..Default::default() };
+        std::fs::write(
+            &path,
+            "domain = \"social.example\"\ntitle = \"From file\"\n",
+        )
+        .unwrap();
+        let args = SettingsArgs {
+            config: Some(path.clone()),
+            title: Some("From flag".into()),
+            ..Default::default()
+        };
         let s = args.resolve().unwrap();
         assert_eq!(s.instance.domain, "social.example");
         assert_eq!(s.instance.scheme, "https");
         assert_eq!(s.instance.title, "From flag");
         std::fs::write(&path, "bogus = 1\n").unwrap();
         assert!(args.resolve().unwrap_err().contains("bogus"));
-        assert!(SettingsArgs { registrations: Some("sometimes".into()), ..Default::default() }.resolve().is_err());
+        assert!(
+            SettingsArgs {
+                registrations: Some("sometimes".into()),
+                ..Default::default()
+            }
+            .resolve()
+            .is_err()
+        );
     }
 }

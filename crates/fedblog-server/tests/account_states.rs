@@ -6,15 +6,19 @@ mod common;
 use std::sync::{Arc, Mutex};
 
 use common::TestServer;
+use fedblog_core::Id;
 use fedblog_core::api::Endpoint;
-use fedblog_core::api::accounts::{confirm_email::ConfirmEmail, get_account::GetAccount, register_account::RegisterAccount, resend_confirmation::ResendConfirmation, update_credentials::UpdateCredentials, verify_credentials::VerifyCredentials};
+use fedblog_core::api::accounts::{
+    confirm_email::ConfirmEmail, get_account::GetAccount, register_account::RegisterAccount,
+    resend_confirmation::ResendConfirmation, update_credentials::UpdateCredentials,
+    verify_credentials::VerifyCredentials,
+};
 use fedblog_core::api::apps::create_app::CreateApp;
 use fedblog_core::api::fill_path;
 use fedblog_core::api::oauth::{create_token::CreateToken, revoke_token::RevokeToken};
 use fedblog_core::api::statuses::{create_status::CreateStatus, get_status::GetStatus};
 use fedblog_core::app::Mailer;
 use fedblog_core::config::RegistrationMode;
-use fedblog_core::Id;
 use fedblog_testkit::client::form;
 
 /// Keeps the confirmation links instead of sending them.
@@ -29,25 +33,62 @@ impl Mailer for CaptureMailer {
 
 /// Registers an app with `read write` and returns (client_id, client_secret, app token).
 async fn app_token(s: &TestServer) -> (String, String, String) {
-    let r = s.client.post(CreateApp::PATH, None, form(&[("client_name", "t"), ("redirect_uris", "urn:ietf:wg:oauth:2.0:oob"), ("scopes", "read write")])).await.unwrap();
-    let v = r.json().unwrap();
-    let (id, secret) = (v["client_id"].as_str().unwrap().to_string(), v["client_secret"].as_str().unwrap().to_string());
     let r = s
         .client
-        .post(CreateToken::PATH, None, form(&[("grant_type", "client_credentials"), ("client_id", &id), ("client_secret", &secret), ("scope", "read write")]))
+        .post(
+            CreateApp::PATH,
+            None,
+            form(&[
+                ("client_name", "t"),
+                ("redirect_uris", "urn:ietf:wg:oauth:2.0:oob"),
+                ("scopes", "read write"),
+            ]),
+        )
+        .await
+        .unwrap();
+    let v = r.json().unwrap();
+    let (id, secret) = (
+        v["client_id"].as_str().unwrap().to_string(),
+        v["client_secret"].as_str().unwrap().to_string(),
+    );
+    let r = s
+        .client
+        .post(
+            CreateToken::PATH,
+            None,
+            form(&[
+                ("grant_type", "client_credentials"),
+                ("client_id", &id),
+                ("client_secret", &secret),
+                ("scope", "read write"),
+            ]),
+        )
         .await
         .unwrap();
     r.expect(200).unwrap();
-    let token = r.json().unwrap()["access_token"].as_str().unwrap().to_string();
+    let token = r.json().unwrap()["access_token"]
+        .as_str()
+        .unwrap()
+        .to_string();
     (id, secret, token)
 }
 
-async fn sign_up(s: &TestServer, app_token: &str, username: &str) -> fedblog_testkit::client::Response {
+async fn sign_up(
+    s: &TestServer,
+    app_token: &str,
+    username: &str,
+) -> fedblog_testkit::client::Response {
     s.client
         .post(
             RegisterAccount::PATH,
             Some(app_token),
-            form(&[("username", username), ("email", &format!("{username}@example.com")), ("password", "correct horse battery"), ("agreement", "true"), ("locale", "en")]),
+            form(&[
+                ("username", username),
+                ("email", &format!("{username}@example.com")),
+                ("password", "correct horse battery"),
+                ("agreement", "true"),
+                ("locale", "en"),
+            ]),
         )
         .await
         .unwrap()
@@ -55,7 +96,10 @@ async fn sign_up(s: &TestServer, app_token: &str, username: &str) -> fedblog_tes
 
 fn token_of(r: &fedblog_testkit::client::Response) -> String {
     r.expect(200).unwrap();
-    r.json().unwrap()["access_token"].as_str().unwrap().to_string()
+    r.json().unwrap()["access_token"]
+        .as_str()
+        .unwrap()
+        .to_string()
 }
 
 #[tokio::test]
@@ -65,27 +109,82 @@ async fn sign_up_needs_confirmation_then_works() {
     let (_, _, app) = app_token(&s).await;
     let token = token_of(&sign_up(&s, &app, "newbie").await);
 
-    let r = s.client.get(VerifyCredentials::PATH, Some(&token)).await.unwrap();
+    let r = s
+        .client
+        .get(VerifyCredentials::PATH, Some(&token))
+        .await
+        .unwrap();
     assert_eq!(r.status, 403);
-    assert_eq!(r.error_text(), Some("Your login is missing a confirmed e-mail address"));
-    let r = s.client.post(CreateStatus::PATH, Some(&token), form(&[("status", "too early")])).await.unwrap();
+    assert_eq!(
+        r.error_text(),
+        Some("Your login is missing a confirmed e-mail address")
+    );
+    let r = s
+        .client
+        .post(
+            CreateStatus::PATH,
+            Some(&token),
+            form(&[("status", "too early")]),
+        )
+        .await
+        .unwrap();
     assert_eq!(r.status, 403);
-    assert_eq!(s.app.store.count_local_statuses().await.unwrap(), 0, "a refused post must store nothing");
+    assert_eq!(
+        s.app.store.count_local_statuses().await.unwrap(),
+        0,
+        "a refused post must store nothing"
+    );
 
     // Resending is allowed while unconfirmed.
-    s.client.post(ResendConfirmation::PATH, Some(&token), form::<&str, &str>(&[])).await.unwrap().expect(200).unwrap();
+    s.client
+        .post(
+            ResendConfirmation::PATH,
+            Some(&token),
+            form::<&str, &str>(&[]),
+        )
+        .await
+        .unwrap()
+        .expect(200)
+        .unwrap();
     let links = mailer.0.lock().unwrap().clone();
     assert_eq!(links.len(), 2, "one link at sign-up, one on resend");
     // The first link was replaced by the second.
-    let path_of = |link: &str| link.split_once("://").unwrap().1.split_once('/').map(|(_, p)| format!("/{p}")).unwrap();
+    let path_of = |link: &str| {
+        link.split_once("://")
+            .unwrap()
+            .1
+            .split_once('/')
+            .map(|(_, p)| format!("/{p}"))
+            .unwrap()
+    };
     assert!(path_of(&links[0]).starts_with(ConfirmEmail::PATH));
-    assert_eq!(s.client.get(&path_of(&links[0]), None).await.unwrap().status, 404);
+    assert_eq!(
+        s.client
+            .get(&path_of(&links[0]), None)
+            .await
+            .unwrap()
+            .status,
+        404
+    );
     let r = s.client.get(&path_of(&links[1]), None).await.unwrap();
     assert_eq!(r.status, 200, "{}", r.text);
     assert!(r.text.contains("@newbie"));
 
-    s.client.get(VerifyCredentials::PATH, Some(&token)).await.unwrap().expect(200).unwrap();
-    let r = s.client.post(ResendConfirmation::PATH, Some(&token), form::<&str, &str>(&[])).await.unwrap();
+    s.client
+        .get(VerifyCredentials::PATH, Some(&token))
+        .await
+        .unwrap()
+        .expect(200)
+        .unwrap();
+    let r = s
+        .client
+        .post(
+            ResendConfirmation::PATH,
+            Some(&token),
+            form::<&str, &str>(&[]),
+        )
+        .await
+        .unwrap();
     assert_eq!(r.status, 403, "resending after confirmation is refused");
     s.stop().await;
 }
@@ -93,15 +192,34 @@ async fn sign_up_needs_confirmation_then_works() {
 #[tokio::test]
 async fn approval_mode_keeps_new_accounts_pending() {
     let mailer = Arc::new(CaptureMailer::default());
-    let s = TestServer::start_full(|c| c.registrations = RegistrationMode::Approval, Some(mailer.clone())).await;
+    let s = TestServer::start_full(
+        |c| c.registrations = RegistrationMode::Approval,
+        Some(mailer.clone()),
+    )
+    .await;
     let (_, _, app) = app_token(&s).await;
     let token = token_of(&sign_up(&s, &app, "pending").await);
     let link = mailer.0.lock().unwrap()[0].clone();
-    let path = format!("/{}", link.split_once("://").unwrap().1.split_once('/').unwrap().1);
-    s.client.get(&path, None).await.unwrap().expect(200).unwrap();
-    let r = s.client.get(VerifyCredentials::PATH, Some(&token)).await.unwrap();
+    let path = format!(
+        "/{}",
+        link.split_once("://").unwrap().1.split_once('/').unwrap().1
+    );
+    s.client
+        .get(&path, None)
+        .await
+        .unwrap()
+        .expect(200)
+        .unwrap();
+    let r = s
+        .client
+        .get(VerifyCredentials::PATH, Some(&token))
+        .await
+        .unwrap();
     assert_eq!(r.status, 403);
-    assert_eq!(r.error_text(), Some("Your login is currently pending approval"));
+    assert_eq!(
+        r.error_text(),
+        Some("Your login is currently pending approval")
+    );
     s.stop().await;
 }
 
@@ -111,7 +229,14 @@ async fn closed_registrations_refuse_sign_up_and_store_nothing() {
     let (_, _, app) = app_token(&s).await;
     let r = sign_up(&s, &app, "nobody").await;
     assert_eq!(r.status, 403);
-    assert!(s.app.store.account_by_username("nobody", None).await.unwrap().is_none());
+    assert!(
+        s.app
+            .store
+            .account_by_username("nobody", None)
+            .await
+            .unwrap()
+            .is_none()
+    );
     s.stop().await;
 }
 
@@ -120,18 +245,49 @@ async fn sign_up_rejects_bad_input_with_field_details() {
     let s = TestServer::start().await;
     let (_, _, app) = app_token(&s).await;
     for (username, email, password, agreement, field) in [
-        ("bad name", "a@example.com", "correct horse battery", "true", "username"),
-        ("okname", "not-an-email", "correct horse battery", "true", "email"),
+        (
+            "bad name",
+            "a@example.com",
+            "correct horse battery",
+            "true",
+            "username",
+        ),
+        (
+            "okname",
+            "not-an-email",
+            "correct horse battery",
+            "true",
+            "email",
+        ),
         ("okname", "a@example.com", "short", "true", "password"),
-        ("okname", "a@example.com", "correct horse battery", "false", "agreement"),
+        (
+            "okname",
+            "a@example.com",
+            "correct horse battery",
+            "false",
+            "agreement",
+        ),
     ] {
         let r = s
             .client
-            .post(RegisterAccount::PATH, Some(&app), form(&[("username", username), ("email", email), ("password", password), ("agreement", agreement)]))
+            .post(
+                RegisterAccount::PATH,
+                Some(&app),
+                form(&[
+                    ("username", username),
+                    ("email", email),
+                    ("password", password),
+                    ("agreement", agreement),
+                ]),
+            )
             .await
             .unwrap();
         assert_eq!(r.status, 422, "{field}: {}", r.text);
-        assert!(r.json().unwrap()["details"][field].is_array(), "{field}: {}", r.text);
+        assert!(
+            r.json().unwrap()["details"][field].is_array(),
+            "{field}: {}",
+            r.text
+        );
     }
     assert_eq!(s.app.store.count_local_accounts().await.unwrap(), 0);
     // Sign-up needs an app token: an empty bearer token is a missing one.
@@ -144,25 +300,59 @@ async fn suspended_accounts_are_gone_and_locked_out() {
     let s = TestServer::start().await;
     let (id, token) = s.user("suspendme").await;
     let (_, viewer) = s.user("viewer").await;
-    let status = s.client.post(CreateStatus::PATH, Some(&token), form(&[("status", "before")])).await.unwrap();
+    let status = s
+        .client
+        .post(
+            CreateStatus::PATH,
+            Some(&token),
+            form(&[("status", "before")]),
+        )
+        .await
+        .unwrap();
     let status_id = status.json().unwrap()["id"].as_str().unwrap().to_string();
 
-    let mut account = s.app.store.account_by_id(id.parse::<Id>().unwrap()).await.unwrap().unwrap();
+    let mut account = s
+        .app
+        .store
+        .account_by_id(id.parse::<Id>().unwrap())
+        .await
+        .unwrap()
+        .unwrap();
     account.suspended_at = Some(chrono::Utc::now());
     s.app.store.update_account(&account).await.unwrap();
 
-    let r = s.client.get(&fill_path(GetAccount::PATH, &[("id", &id)]), Some(&viewer)).await.unwrap();
+    let r = s
+        .client
+        .get(&fill_path(GetAccount::PATH, &[("id", &id)]), Some(&viewer))
+        .await
+        .unwrap();
     assert_eq!(r.status, 410);
-    let r = s.client.get(VerifyCredentials::PATH, Some(&token)).await.unwrap();
+    let r = s
+        .client
+        .get(VerifyCredentials::PATH, Some(&token))
+        .await
+        .unwrap();
     assert_eq!(r.status, 403);
     assert_eq!(r.error_text(), Some("Your login is currently disabled"));
-    let r = s.client.get(&fill_path(GetStatus::PATH, &[("id", &status_id)]), None).await.unwrap();
-    assert_eq!(r.status, 404, "a suspended account's statuses are not shown");
+    let r = s
+        .client
+        .get(&fill_path(GetStatus::PATH, &[("id", &status_id)]), None)
+        .await
+        .unwrap();
+    assert_eq!(
+        r.status, 404,
+        "a suspended account's statuses are not shown"
+    );
 
     // Suspension is reversible.
     account.suspended_at = None;
     s.app.store.update_account(&account).await.unwrap();
-    s.client.get(&fill_path(GetAccount::PATH, &[("id", &id)]), None).await.unwrap().expect(200).unwrap();
+    s.client
+        .get(&fill_path(GetAccount::PATH, &[("id", &id)]), None)
+        .await
+        .unwrap()
+        .expect(200)
+        .unwrap();
     s.stop().await;
 }
 
@@ -170,11 +360,36 @@ async fn suspended_accounts_are_gone_and_locked_out() {
 async fn revoked_tokens_stop_working() {
     let s = TestServer::start().await;
     let (client_id, secret, app) = app_token(&s).await;
-    let r = s.client.post(RevokeToken::PATH, None, form(&[("client_id", client_id.as_str()), ("client_secret", "wrong"), ("token", app.as_str())])).await.unwrap();
+    let r = s
+        .client
+        .post(
+            RevokeToken::PATH,
+            None,
+            form(&[
+                ("client_id", client_id.as_str()),
+                ("client_secret", "wrong"),
+                ("token", app.as_str()),
+            ]),
+        )
+        .await
+        .unwrap();
     assert_eq!(r.status, 403, "a wrong client secret cannot revoke");
     let r = sign_up(&s, &app, "stillworks").await;
     assert_eq!(r.status, 200);
-    s.client.post(RevokeToken::PATH, None, form(&[("client_id", client_id.as_str()), ("client_secret", secret.as_str()), ("token", app.as_str())])).await.unwrap().expect(200).unwrap();
+    s.client
+        .post(
+            RevokeToken::PATH,
+            None,
+            form(&[
+                ("client_id", client_id.as_str()),
+                ("client_secret", secret.as_str()),
+                ("token", app.as_str()),
+            ]),
+        )
+        .await
+        .unwrap()
+        .expect(200)
+        .unwrap();
     assert_eq!(sign_up(&s, &app, "toolate").await.status, 401);
     s.stop().await;
 }
@@ -183,12 +398,46 @@ async fn revoked_tokens_stop_working() {
 async fn invalid_profile_updates_change_nothing() {
     let s = TestServer::start().await;
     let (id, token) = s.user("profile").await;
-    s.client.patch(UpdateCredentials::PATH, Some(&token), form(&[("display_name", "Before")])).await.unwrap().expect(200).unwrap();
-    let r = s.client.patch(UpdateCredentials::PATH, Some(&token), form(&[("display_name", "After"), ("note", &"x".repeat(501))])).await.unwrap();
+    s.client
+        .patch(
+            UpdateCredentials::PATH,
+            Some(&token),
+            form(&[("display_name", "Before")]),
+        )
+        .await
+        .unwrap()
+        .expect(200)
+        .unwrap();
+    let r = s
+        .client
+        .patch(
+            UpdateCredentials::PATH,
+            Some(&token),
+            form(&[("display_name", "After"), ("note", &"x".repeat(501))]),
+        )
+        .await
+        .unwrap();
     assert_eq!(r.status, 422);
-    let stored = s.app.store.account_by_id(id.parse().unwrap()).await.unwrap().unwrap();
-    assert_eq!(stored.display_name, "Before", "one invalid field rejects the whole update");
-    let r = s.client.patch(UpdateCredentials::PATH, Some(&token), form(&[("source[privacy]", "direct")])).await.unwrap();
+    let stored = s
+        .app
+        .store
+        .account_by_id(id.parse().unwrap())
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        stored.display_name, "Before",
+        "one invalid field rejects the whole update"
+    );
+    let r = s
+        .client
+        .patch(
+            UpdateCredentials::PATH,
+            Some(&token),
+            form(&[("source[privacy]", "direct")]),
+        )
+        .await
+        .unwrap();
     assert_eq!(r.status, 422, "direct is not a default visibility");
     s.stop().await;
 }

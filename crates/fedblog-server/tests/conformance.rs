@@ -20,5 +20,11 @@ async fn every_conformance_check_passes_against_fedblog() {
         .map(|r| format!("{} [{}]: {}", r.id, r.outcome.label(), r.outcome.detail()))
         .collect();
     server.stop().await;
-    assert!(bad.is_empty(), "{} of {} checks did not pass:\n{}", bad.len(), all.len(), bad.join("\n"));
+    assert!(
+        bad.is_empty(),
+        "{} of {} checks did not pass:\n{}",
+        bad.len(),
+        all.len(),
+        bad.join("\n")
+    );
 }

@@ -20,10 +20,15 @@ fn test_dir() -> PathBuf {
 fn remove_stale_databases() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
-        let Ok(entries) = std::fs::read_dir(test_dir()) else { return };
+        let Ok(entries) = std::fs::read_dir(test_dir()) else {
+            return;
+        };
         let cutoff = SystemTime::now() - Duration::from_secs(3600);
         for entry in entries.flatten() {
-            let old = entry.metadata().and_then(|m| m.modified()).is_ok_and(|t| t < cutoff);
+            let old = entry
+                .metadata()
+                .and_then(|m| m.modified())
+                .is_ok_and(|t| t < cutoff);
             if old {
                 let _ = std::fs::remove_file(entry.path());
             }
@@ -61,10 +66,19 @@ async fn fresh_sqlite() -> TempSqlite {
     remove_stale_databases();
     let dir = test_dir();
     std::fs::create_dir_all(&dir).expect("create the test database directory");
-    let nanos = SystemTime::now().duration_since(SystemTime::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
-    let path = dir.join(format!("{}-{nanos}-{}.db", std::process::id(), SEQ.fetch_add(1, Ordering::Relaxed)));
+    let nanos = SystemTime::now()
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or(0);
+    let path = dir.join(format!(
+        "{}-{nanos}-{}.db",
+        std::process::id(),
+        SEQ.fetch_add(1, Ordering::Relaxed)
+    ));
     let url = format!("sqlite://{}?mode=rwc", path.display());
-    let store = connect(&url, &ConnectSettings::default()).await.expect("connect to a fresh SQLite file");
+    let store = connect(&url, &ConnectSettings::default())
+        .await
+        .expect("connect to a fresh SQLite file");
     let db = TempSqlite { store, path };
     db.migrate().await.expect("migrate a fresh SQLite database");
     db
@@ -77,31 +91,47 @@ fedblog_testkit::store_suite!(fresh_sqlite);
 /// concurrent tasks and transactions.
 #[tokio::test]
 async fn sqlite_memory_is_one_database() {
-    use fedblog_core::store::{AccountStore, FollowStore};
     use fedblog_core::IdGenerator;
+    use fedblog_core::store::{AccountStore, FollowStore};
     use fedblog_testkit::store_suite::{local_account, remote_account};
 
-    let store = connect("sqlite::memory:", &ConnectSettings::default()).await.expect("connect");
+    let store = connect("sqlite::memory:", &ConnectSettings::default())
+        .await
+        .expect("connect");
     store.migrate().await.expect("migrate");
     store.migrate().await.expect("migrating twice is a no-op");
     assert_eq!(store.backend_name(), "sqlite");
     let ids = IdGenerator::default();
     let (alice, alice_user) = local_account(&ids, "alice");
     let bob = remote_account(&ids, "bob", "remote.example");
-    let (a, b) = tokio::join!(store.insert_local_account(&alice, &alice_user), store.insert_remote_account(&bob));
+    let (a, b) = tokio::join!(
+        store.insert_local_account(&alice, &alice_user),
+        store.insert_remote_account(&bob)
+    );
     a.expect("insert alice");
     b.expect("insert bob");
     let other = store.clone();
-    let follow = tokio::spawn(async move { other.insert_follow(ids.next(), bob.id, alice.id).await });
+    let follow =
+        tokio::spawn(async move { other.insert_follow(ids.next(), bob.id, alice.id).await });
     follow.await.expect("join").expect("insert_follow");
-    assert_eq!(store.account_by_id(alice.id).await.expect("account_by_id").expect("alice").followers_count, 1);
+    assert_eq!(
+        store
+            .account_by_id(alice.id)
+            .await
+            .expect("account_by_id")
+            .expect("alice")
+            .followers_count,
+        1
+    );
 }
 
 /// The names `AlreadyExists` carries for each unique key, as the memory store gives them.
 async fn check_already_exists_names(store: &SeaStore) {
     use fedblog_core::store::{AccountStore, OAuthStore, StatusStore};
     use fedblog_core::{IdGenerator, StoreError};
-    use fedblog_testkit::store_suite::{T0, app, authorization, local_account, remote_account, status, token};
+    use fedblog_testkit::store_suite::{
+        T0, app, authorization, local_account, remote_account, status, token,
+    };
 
     let name = |r: Result<(), StoreError>| match r {
         Err(StoreError::AlreadyExists(n)) => n,
@@ -109,33 +139,70 @@ async fn check_already_exists_names(store: &SeaStore) {
     };
     let ids = IdGenerator::default();
     let (alice, alice_user) = local_account(&ids, "alice");
-    store.insert_local_account(&alice, &alice_user).await.expect("insert alice");
+    store
+        .insert_local_account(&alice, &alice_user)
+        .await
+        .expect("insert alice");
     let (mut dup, mut dup_user) = local_account(&ids, "other");
     dup.id = alice.id;
     dup_user.account_id = alice.id;
-    assert_eq!(name(store.insert_local_account(&dup, &dup_user).await), "account", "taken account id");
+    assert_eq!(
+        name(store.insert_local_account(&dup, &dup_user).await),
+        "account",
+        "taken account id"
+    );
     dup_user.email = "ALICE@example.test".into();
-    assert_eq!(name(store.insert_local_account(&dup, &dup_user).await), "email", "taken e-mail wins over a taken id");
+    assert_eq!(
+        name(store.insert_local_account(&dup, &dup_user).await),
+        "email",
+        "taken e-mail wins over a taken id"
+    );
     let mut remote = remote_account(&ids, "Alice", "Remote.Example");
-    store.insert_remote_account(&remote).await.expect("insert alice@remote");
+    store
+        .insert_remote_account(&remote)
+        .await
+        .expect("insert alice@remote");
     remote.id = ids.next_at(T0);
     remote.domain = Some("remote.EXAMPLE".into());
-    assert_eq!(name(store.insert_remote_account(&remote).await), "username", "taken username@domain");
+    assert_eq!(
+        name(store.insert_remote_account(&remote).await),
+        "username",
+        "taken username@domain"
+    );
 
     let a = app(&ids, "client-a");
     store.insert_app(&a).await.expect("insert app");
     let mut same_id = app(&ids, "client-b");
     same_id.id = a.id;
-    assert_eq!(name(store.insert_app(&same_id).await), "client_id", "taken app id");
+    assert_eq!(
+        name(store.insert_app(&same_id).await),
+        "client_id",
+        "taken app id"
+    );
     let code = authorization("code-hash", a.id, alice.id);
-    store.insert_authorization(&code).await.expect("insert code");
-    assert_eq!(name(store.insert_authorization(&code).await), "code", "taken code");
+    store
+        .insert_authorization(&code)
+        .await
+        .expect("insert code");
+    assert_eq!(
+        name(store.insert_authorization(&code).await),
+        "code",
+        "taken code"
+    );
     let t = token(&ids, "token-hash", a.id, Some(alice.id), T0);
     store.insert_token(&t).await.expect("insert token");
-    assert_eq!(name(store.insert_token(&t).await), "token", "taken token hash");
+    assert_eq!(
+        name(store.insert_token(&t).await),
+        "token",
+        "taken token hash"
+    );
     let s = status(&ids, &alice, T0 + 1_000);
     store.insert_status(&s).await.expect("insert status");
-    assert_eq!(name(store.insert_status(&s).await), "status", "taken status id");
+    assert_eq!(
+        name(store.insert_status(&s).await),
+        "status",
+        "taken status id"
+    );
 }
 
 #[tokio::test]
@@ -148,75 +215,144 @@ async fn sqlite_already_exists_names() {
 /// timeout serialise them without "database is locked" errors, and no counter update is lost.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn sqlite_concurrent_writers_lose_nothing() {
-    use fedblog_core::store::{AccountStore, FeedStore, FollowStore, StatusStore};
     use fedblog_core::IdGenerator;
+    use fedblog_core::store::{AccountStore, FeedStore, FollowStore, StatusStore};
     use fedblog_testkit::store_suite::{T0, local_account, status};
 
     let store = fresh_sqlite().await;
     let ids = Arc::new(IdGenerator::default());
     let (target, target_user) = local_account(&ids, "target");
-    store.insert_local_account(&target, &target_user).await.expect("insert target");
+    store
+        .insert_local_account(&target, &target_user)
+        .await
+        .expect("insert target");
     let mut tasks = vec![];
     for i in 0..40 {
         let (store, ids, target) = (store.clone(), ids.clone(), target.clone());
         tasks.push(tokio::spawn(async move {
             let (me, me_user) = local_account(&ids, &format!("user{i}"));
-            store.insert_local_account(&me, &me_user).await.expect("insert account");
-            store.insert_follow(ids.next_at(T0), me.id, target.id).await.expect("insert_follow");
+            store
+                .insert_local_account(&me, &me_user)
+                .await
+                .expect("insert account");
+            store
+                .insert_follow(ids.next_at(T0), me.id, target.id)
+                .await
+                .expect("insert_follow");
             let s = status(&ids, &target, T0 + 1_000 + i);
             store.insert_status(&s).await.expect("insert_status");
-            store.insert_feed_entries(s.id, target.id, &[me.id, target.id]).await.expect("insert_feed_entries");
+            store
+                .insert_feed_entries(s.id, target.id, &[me.id, target.id])
+                .await
+                .expect("insert_feed_entries");
         }));
     }
     for t in tasks {
         t.await.expect("writer task");
     }
-    let target = store.account_by_id(target.id).await.expect("account_by_id").expect("target");
+    let target = store
+        .account_by_id(target.id)
+        .await
+        .expect("account_by_id")
+        .expect("target");
     assert_eq!(target.followers_count, 40);
     assert_eq!(target.statuses_count, 40);
-    assert_eq!(target.last_status_at.map(|t| t.timestamp_millis()), Some(T0 + 1_039));
-    let feed = store.home_feed(target.id, fedblog_core::pagination::Page::first(100)).await.expect("home_feed");
+    assert_eq!(
+        target.last_status_at.map(|t| t.timestamp_millis()),
+        Some(T0 + 1_039)
+    );
+    let feed = store
+        .home_feed(target.id, fedblog_core::pagination::Page::first(100))
+        .await
+        .expect("home_feed");
     assert_eq!(feed.len(), 40);
 }
 
 /// A URL naming the scratch PostgreSQL database, or `None` (the PostgreSQL test then does not run).
 fn postgres_url() -> Option<String> {
-    std::env::var("FEDBLOG_TEST_DATABASE_URL").ok().filter(|u| u.starts_with("postgres"))
+    std::env::var("FEDBLOG_TEST_DATABASE_URL")
+        .ok()
+        .filter(|u| u.starts_with("postgres"))
 }
 
 /// A new, empty, migrated schema in the scratch database, used through `search_path`.
 async fn fresh_postgres_schema(base: &str, schema: &str) -> SeaStore {
     use sea_orm::ConnectionTrait;
-    let admin = connect(base, &ConnectSettings { max_connections: 1, statement_timeout_secs: None }).await.expect("connect to PostgreSQL");
+    let admin = connect(
+        base,
+        &ConnectSettings {
+            max_connections: 1,
+            statement_timeout_secs: None,
+        },
+    )
+    .await
+    .expect("connect to PostgreSQL");
     admin
         .connection()
-        .execute_unprepared(&format!("DROP SCHEMA IF EXISTS {schema} CASCADE; CREATE SCHEMA {schema}"))
+        .execute_unprepared(&format!(
+            "DROP SCHEMA IF EXISTS {schema} CASCADE; CREATE SCHEMA {schema}"
+        ))
         .await
         .expect("create a scratch schema");
     let sep = if base.contains('?') { '&' } else { '?' };
     let url = format!("{base}{sep}options=-c%20search_path%3D{schema}");
-    let store = connect(&url, &ConnectSettings { max_connections: 4, statement_timeout_secs: Some(30) }).await.expect("connect to the scratch schema");
-    store.migrate().await.expect("migrate a fresh PostgreSQL schema");
+    let store = connect(
+        &url,
+        &ConnectSettings {
+            max_connections: 4,
+            statement_timeout_secs: Some(30),
+        },
+    )
+    .await
+    .expect("connect to the scratch schema");
+    store
+        .migrate()
+        .await
+        .expect("migrate a fresh PostgreSQL schema");
     store.migrate().await.expect("migrating twice is a no-op");
     assert_eq!(store.backend_name(), "postgres");
     let timeout = store
         .connection()
-        .query_one_raw(sea_orm::Statement::from_string(sea_orm::DbBackend::Postgres, "SHOW statement_timeout"))
+        .query_one_raw(sea_orm::Statement::from_string(
+            sea_orm::DbBackend::Postgres,
+            "SHOW statement_timeout",
+        ))
         .await
         .expect("SHOW statement_timeout")
         .expect("a row");
-    assert_eq!(timeout.try_get::<String>("", "statement_timeout").expect("text"), "30s", "ConnectSettings::statement_timeout_secs");
+    assert_eq!(
+        timeout
+            .try_get::<String>("", "statement_timeout")
+            .expect("text"),
+        "30s",
+        "ConnectSettings::statement_timeout_secs"
+    );
     store
 }
 
 async fn drop_schema(base: &str, schema: &str) {
     use sea_orm::ConnectionTrait;
-    let admin = connect(base, &ConnectSettings { max_connections: 1, statement_timeout_secs: None }).await.expect("connect to PostgreSQL");
-    admin.connection().execute_unprepared(&format!("DROP SCHEMA {schema} CASCADE")).await.expect("drop the scratch schema");
+    let admin = connect(
+        base,
+        &ConnectSettings {
+            max_connections: 1,
+            statement_timeout_secs: None,
+        },
+    )
+    .await
+    .expect("connect to PostgreSQL");
+    admin
+        .connection()
+        .execute_unprepared(&format!("DROP SCHEMA {schema} CASCADE"))
+        .await
+        .expect("drop the scratch schema");
 }
 
 /// One suite check, runnable on any store.
-type Check = (&'static str, fn(Arc<dyn Store>) -> Pin<Box<dyn Future<Output = ()> + Send>>);
+type Check = (
+    &'static str,
+    fn(Arc<dyn Store>) -> Pin<Box<dyn Future<Output = ()> + Send>>,
+);
 
 /// Expands the suite's check list into `Check`s (boxed, so the test's future stays small).
 macro_rules! suite_checks {
@@ -237,11 +373,13 @@ macro_rules! suite_checks {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn postgres_conformance() {
     let Some(base) = postgres_url() else {
-        println!("postgres_conformance did not run: set FEDBLOG_TEST_DATABASE_URL=postgres://... (a scratch database) to run it");
+        println!(
+            "postgres_conformance did not run: set FEDBLOG_TEST_DATABASE_URL=postgres://... (a scratch database) to run it"
+        );
         return;
     };
     // The list is the suite's own (a hidden macro of fedblog-testkit), so new checks run here too.
-    let checks: Vec<Check> = fedblog_testkit::__store_suite_for_each_check!([suite_checks] ());
+    let checks: Vec<Check> = fedblog_testkit::__store_suite_for_each_check!([suite_checks]());
     let mut failures: Vec<String> = vec![];
     let store = fresh_postgres_schema(&base, "fedblog_check_names").await;
     check_already_exists_names(&store).await;
@@ -255,6 +393,14 @@ async fn postgres_conformance() {
         }
         drop_schema(&base, &schema).await;
     }
-    println!("postgres_conformance: {} checks, {} failed", checks.len(), failures.len());
-    assert!(failures.is_empty(), "checks failing on PostgreSQL:\n{}", failures.join("\n"));
+    println!(
+        "postgres_conformance: {} checks, {} failed",
+        checks.len(),
+        failures.len()
+    );
+    assert!(
+        failures.is_empty(),
+        "checks failing on PostgreSQL:\n{}",
+        failures.join("\n")
+    );
 }

@@ -3,11 +3,16 @@
 use std::path::{Path, PathBuf};
 
 fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().expect("workspace root")
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()
+        .expect("workspace root")
 }
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
     for e in entries.flatten() {
         let p = e.path();
         let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
@@ -29,7 +34,11 @@ fn all_sources() -> Vec<(String, String)> {
     files
         .into_iter()
         .map(|p| {
-            let rel = p.strip_prefix(&root).expect("inside root").to_string_lossy().replace('\\', "/");
+            let rel = p
+                .strip_prefix(&root)
+                .expect("inside root")
+                .to_string_lossy()
+                .replace('\\', "/");
             (rel, std::fs::read_to_string(&p).expect("read source"))
         })
         .collect()
@@ -54,10 +63,28 @@ fn dependencies(manifest: &str) -> String {
 
 #[test]
 fn core_depends_on_no_web_framework_orm_or_http_client() {
-    let manifest = std::fs::read_to_string(root().join("crates/fedblog-core/Cargo.toml")).expect("core manifest");
+    let manifest = std::fs::read_to_string(root().join("crates/fedblog-core/Cargo.toml"))
+        .expect("core manifest");
     let deps = dependencies(&manifest);
-    for banned in ["warp", "hyper", "axum", "actix", "sea-orm", "sqlx", "diesel", "reqwest", "tokio", "fedblog-server", "fedblog-testkit"] {
-        assert!(!deps.lines().any(|l| l.split(['=', ' ', '.']).next() == Some(banned)), "fedblog-core must not depend on {banned}");
+    for banned in [
+        "warp",
+        "hyper",
+        "axum",
+        "actix",
+        "sea-orm",
+        "sqlx",
+        "diesel",
+        "reqwest",
+        "tokio",
+        "fedblog-server",
+        "fedblog-testkit",
+    ] {
+        assert!(
+            !deps
+                .lines()
+                .any(|l| l.split(['=', ' ', '.']).next() == Some(banned)),
+            "fedblog-core must not depend on {banned}"
+        );
     }
 }
 
@@ -68,10 +95,17 @@ fn only_the_store_module_names_sea_orm_and_only_the_http_module_names_warp() {
             continue;
         }
         if text.contains("sea_orm::") || text.contains("use sea_orm") {
-            assert!(path.starts_with("crates/fedblog-server/src/store/") || path.starts_with("crates/fedblog-server/tests/store_"), "{path} names sea_orm; only the server's store module may");
+            assert!(
+                path.starts_with("crates/fedblog-server/src/store/")
+                    || path.starts_with("crates/fedblog-server/tests/store_"),
+                "{path} names sea_orm; only the server's store module may"
+            );
         }
         if text.contains("warp::") || text.contains("use warp") {
-            assert!(path.starts_with("crates/fedblog-server/src/http/"), "{path} names warp; only the server's http module may");
+            assert!(
+                path.starts_with("crates/fedblog-server/src/http/"),
+                "{path} names warp; only the server's http module may"
+            );
         }
     }
 }
@@ -80,34 +114,61 @@ fn only_the_store_module_names_sea_orm_and_only_the_http_module_names_warp() {
 fn api_paths_are_written_once_in_core_declarations() {
     for (path, text) in all_sources() {
         // The OpenAPI validator's tests match paths of the third-party schema, not our declarations.
-        let exempt = ["crates/fedblog-testkit/src/openapi.rs", "crates/fedblog-testkit/tests/openapi_validator.rs"];
-        if path.starts_with("crates/fedblog-core/src/api/") || path.ends_with("tests/tidy.rs") || exempt.contains(&path.as_str()) {
+        let exempt = [
+            "crates/fedblog-testkit/src/openapi.rs",
+            "crates/fedblog-testkit/tests/openapi_validator.rs",
+        ];
+        if path.starts_with("crates/fedblog-core/src/api/")
+            || path.ends_with("tests/tidy.rs")
+            || exempt.contains(&path.as_str())
+        {
             continue;
         }
-        for (n, line) in text.lines().enumerate().filter(|(_, l)| !l.trim_start().starts_with("//")) {
-            assert!(!line.contains("\"/api/") && !line.contains("\"/oauth/"), "{path}:{}: a literal API path; use the endpoint declarations of fedblog-core", n + 1);
+        for (n, line) in text
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| !l.trim_start().starts_with("//"))
+        {
+            assert!(
+                !line.contains("\"/api/") && !line.contains("\"/oauth/"),
+                "{path}:{}: a literal API path; use the endpoint declarations of fedblog-core",
+                n + 1
+            );
         }
     }
 }
 
 #[test]
 fn store_records_carry_no_serde() {
-    let text = std::fs::read_to_string(root().join("crates/fedblog-core/src/store/records.rs")).expect("records");
-    assert!(!text.contains("Serialize") && !text.contains("Deserialize"), "store records must not derive serde; render.rs turns them into entities");
+    let text = std::fs::read_to_string(root().join("crates/fedblog-core/src/store/records.rs"))
+        .expect("records");
+    assert!(
+        !text.contains("Serialize") && !text.contains("Deserialize"),
+        "store records must not derive serde; render.rs turns them into entities"
+    );
 }
 
 #[test]
 fn entities_are_built_only_in_render() {
     for (path, text) in all_sources() {
-        if !path.starts_with("crates/fedblog-core/src/") || path.ends_with("render.rs") || path.ends_with("entities.rs") {
+        if !path.starts_with("crates/fedblog-core/src/")
+            || path.ends_with("render.rs")
+            || path.ends_with("entities.rs")
+        {
             continue;
         }
         for ctor in ["Account {", "Status {", "CredentialAccount {"] {
             let hit = text.lines().any(|l| {
                 let t = l.trim_start();
-                (t.contains(&format!(" {ctor}")) || t.starts_with(ctor)) && !t.starts_with("//") && !t.contains("struct ") && !t.contains("Record {")
+                (t.contains(&format!(" {ctor}")) || t.starts_with(ctor))
+                    && !t.starts_with("//")
+                    && !t.contains("struct ")
+                    && !t.contains("Record {")
             });
-            assert!(!hit, "{path} builds an API entity ({ctor}...); only render.rs may");
+            assert!(
+                !hit,
+                "{path} builds an API entity ({ctor}...); only render.rs may"
+            );
         }
     }
 }
@@ -116,7 +177,10 @@ fn entities_are_built_only_in_render() {
 fn every_module_says_what_it_owns() {
     for (path, text) in all_sources() {
         if path.contains("/src/") {
-            assert!(text.trim_start().starts_with("//!"), "{path} must start with a `//!` sentence saying what it owns");
+            assert!(
+                text.trim_start().starts_with("//!"),
+                "{path} must start with a `//!` sentence saying what it owns"
+            );
         }
     }
 }
@@ -128,6 +192,9 @@ fn no_test_is_ignored_and_no_stub_is_reachable() {
             continue;
         }
         assert!(!text.contains("#[ignore"), "{path} ignores a test");
-        assert!(!text.contains("todo!(") && !text.contains("unimplemented!("), "{path} has a stub");
+        assert!(
+            !text.contains("todo!(") && !text.contains("unimplemented!("),
+            "{path} has a stub"
+        );
     }
 }

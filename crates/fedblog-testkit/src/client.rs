@@ -21,7 +21,12 @@ pub enum Body {
 
 /// Builds a form body from `(key, value)` pairs.
 pub fn form<K: ToString, V: ToString>(pairs: &[(K, V)]) -> Body {
-    Body::Form(pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect())
+    Body::Form(
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect(),
+    )
 }
 
 /// A response as the client saw it.
@@ -45,7 +50,13 @@ impl Response {
 
     /// The JSON body, or an error naming the status and text.
     pub fn json(&self) -> Result<&Value, String> {
-        self.json.as_ref().ok_or_else(|| format!("expected JSON, got {} {:?}", self.status, truncate(&self.text)))
+        self.json.as_ref().ok_or_else(|| {
+            format!(
+                "expected JSON, got {} {:?}",
+                self.status,
+                truncate(&self.text)
+            )
+        })
     }
 
     /// The `error` text of an error body.
@@ -63,7 +74,11 @@ impl Response {
         if self.status == want {
             Ok(self)
         } else {
-            Err(format!("expected HTTP {want}, got {} {}", self.status, truncate(&self.text)))
+            Err(format!(
+                "expected HTTP {want}, got {} {}",
+                self.status,
+                truncate(&self.text)
+            ))
         }
     }
 }
@@ -76,12 +91,24 @@ pub fn parse_link(header: &str, rel: &str) -> Option<String> {
             let p = p.trim();
             p == format!("rel=\"{rel}\"") || p == format!("rel={rel}")
         });
-        is_rel.then(|| url.trim().trim_start_matches('<').trim_end_matches('>').to_string())
+        is_rel.then(|| {
+            url.trim()
+                .trim_start_matches('<')
+                .trim_end_matches('>')
+                .to_string()
+        })
     })
 }
 
 fn truncate(s: &str) -> String {
-    if s.len() > 300 { format!("{}…", &s[..s.char_indices().nth(300).map(|(i, _)| i).unwrap_or(s.len())]) } else { s.to_string() }
+    if s.len() > 300 {
+        format!(
+            "{}…",
+            &s[..s.char_indices().nth(300).map(|(i, _)| i).unwrap_or(s.len())]
+        )
+    } else {
+        s.to_string()
+    }
 }
 
 /// The client. Cheap to clone.
@@ -101,7 +128,11 @@ impl Client {
             .timeout(std::time::Duration::from_secs(30))
             .build()
             .map_err(|e| e.to_string())?;
-        Ok(Client { base_url: base_url.trim_end_matches('/').to_string(), http, openapi })
+        Ok(Client {
+            base_url: base_url.trim_end_matches('/').to_string(),
+            http,
+            openapi,
+        })
     }
 
     /// The server's base URL.
@@ -112,8 +143,16 @@ impl Client {
     /// Sends a request to `path_and_query` (or an absolute URL on the same server, e.g. from a
     /// `Link` header). A JSON body that contradicts the schema for its operation and status is an
     /// error, so callers never see an invalid response as a success.
-    pub async fn send(&self, method: &str, path_and_query: &str, token: Option<&str>, body: Body, headers: &[(&str, &str)]) -> Result<Response, String> {
-        let url = if path_and_query.starts_with("http://") || path_and_query.starts_with("https://") {
+    pub async fn send(
+        &self,
+        method: &str,
+        path_and_query: &str,
+        token: Option<&str>,
+        body: Body,
+        headers: &[(&str, &str)],
+    ) -> Result<Response, String> {
+        let url = if path_and_query.starts_with("http://") || path_and_query.starts_with("https://")
+        {
             path_and_query.to_string()
         } else {
             format!("{}{}", self.base_url, path_and_query)
@@ -133,27 +172,57 @@ impl Client {
                 for (k, v) in &pairs {
                     ser.append_pair(k, v);
                 }
-                req.header("Content-Type", "application/x-www-form-urlencoded").body(ser.finish())
+                req.header("Content-Type", "application/x-www-form-urlencoded")
+                    .body(ser.finish())
             }
             Body::Json(v) => req.json(&v),
         };
-        let resp = req.send().await.map_err(|e| format!("{method} {url}: {e}"))?;
+        let resp = req
+            .send()
+            .await
+            .map_err(|e| format!("{method} {url}: {e}"))?;
         let status = resp.status().as_u16();
         let headers = resp.headers().clone();
-        let is_json = headers.get("content-type").and_then(|v| v.to_str().ok()).is_some_and(|c| c.contains("json"));
-        let text = resp.text().await.map_err(|e| format!("{method} {url}: reading the body: {e}"))?;
-        let json = if is_json { serde_json::from_str(&text).ok() } else { None };
+        let is_json = headers
+            .get("content-type")
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|c| c.contains("json"));
+        let text = resp
+            .text()
+            .await
+            .map_err(|e| format!("{method} {url}: reading the body: {e}"))?;
+        let json = if is_json {
+            serde_json::from_str(&text).ok()
+        } else {
+            None
+        };
         if is_json && json.is_none() {
-            return Err(format!("{method} {url}: the body claims JSON but does not parse: {}", truncate(&text)));
+            return Err(format!(
+                "{method} {url}: the body claims JSON but does not parse: {}",
+                truncate(&text)
+            ));
         }
         if let (Some(api), Some(v)) = (&self.openapi, &json) {
-            let path = url.split("://").nth(1).and_then(|r| r.find('/').map(|i| &r[i..])).unwrap_or("/");
+            let path = url
+                .split("://")
+                .nth(1)
+                .and_then(|r| r.find('/').map(|i| &r[i..]))
+                .unwrap_or("/");
             let path = path.split('?').next().unwrap_or(path);
-            if let Validation::Invalid { operation, errors } = api.validate(method, path, status, v) {
-                return Err(format!("{method} {path} answered {status} with a body that does not match the schema of {operation}: {}", errors.join("; ")));
+            if let Validation::Invalid { operation, errors } = api.validate(method, path, status, v)
+            {
+                return Err(format!(
+                    "{method} {path} answered {status} with a body that does not match the schema of {operation}: {}",
+                    errors.join("; ")
+                ));
             }
         }
-        Ok(Response { status, headers, text, json })
+        Ok(Response {
+            status,
+            headers,
+            text,
+            json,
+        })
     }
 
     /// `GET`.
@@ -162,12 +231,22 @@ impl Client {
     }
 
     /// `POST` with a body.
-    pub async fn post(&self, path: &str, token: Option<&str>, body: Body) -> Result<Response, String> {
+    pub async fn post(
+        &self,
+        path: &str,
+        token: Option<&str>,
+        body: Body,
+    ) -> Result<Response, String> {
         self.send("POST", path, token, body, &[]).await
     }
 
     /// `PATCH` with a body.
-    pub async fn patch(&self, path: &str, token: Option<&str>, body: Body) -> Result<Response, String> {
+    pub async fn patch(
+        &self,
+        path: &str,
+        token: Option<&str>,
+        body: Body,
+    ) -> Result<Response, String> {
         self.send("PATCH", path, token, body, &[]).await
     }
 
@@ -184,9 +263,14 @@ mod tests {
     #[test]
     fn link_headers_parse() {
         let h = "<https://a.test/api/v1/timelines/home?max_id=7>; rel=\"next\", <https://a.test/api/v1/timelines/home?min_id=9>; rel=\"prev\"";
-        assert_eq!(parse_link(h, "next").unwrap(), "https://a.test/api/v1/timelines/home?max_id=7");
-        assert_eq!(parse_link(h, "prev").unwrap(), "https://a.test/api/v1/timelines/home?min_id=9");
+        assert_eq!(
+            parse_link(h, "next").unwrap(),
+            "https://a.test/api/v1/timelines/home?max_id=7"
+        );
+        assert_eq!(
+            parse_link(h, "prev").unwrap(),
+            "https://a.test/api/v1/timelines/home?min_id=9"
+        );
         assert!(parse_link(h, "last").is_none());
     }
-
 }

@@ -381,9 +381,10 @@ mod faulty {
         fn account(&self, mut a: AccountRecord) -> AccountRecord {
             let log = self.log();
             if self.is(Fault::UpdateAccountOverwritesAll)
-                && let Some(o) = log.account_overlay.get(&a.id) {
-                    a = o.clone();
-                }
+                && let Some(o) = log.account_overlay.get(&a.id)
+            {
+                a = o.clone();
+            }
             if let Some(s) = log.suspended.get(&a.id) {
                 a.suspended_at = *s;
             }
@@ -421,9 +422,10 @@ mod faulty {
 
         fn user(&self, mut u: UserRecord) -> UserRecord {
             if self.is(Fault::UpdateUserOverwritesCreatedAt)
-                && let Some(o) = self.log().user_overlay.get(&u.account_id) {
-                    u = o.clone();
-                }
+                && let Some(o) = self.log().user_overlay.get(&u.account_id)
+            {
+                u = o.clone();
+            }
             if self.is(Fault::EmailLowercased) {
                 u.email = u.email.to_lowercase();
             }
@@ -494,9 +496,10 @@ mod faulty {
             if self.is(Fault::CursorMustExist) {
                 for cursor in [&mut p.max_id, &mut p.since_id, &mut p.min_id] {
                     if let Some(id) = *cursor
-                        && self.inner.status_by_id(id).await.ok().flatten().is_none() {
-                            *cursor = None;
-                        }
+                        && self.inner.status_by_id(id).await.ok().flatten().is_none()
+                    {
+                        *cursor = None;
+                    }
                 }
             }
             p
@@ -636,21 +639,23 @@ mod faulty {
 
         async fn user_by_account_id(&self, account_id: Id) -> StoreResult<Option<UserRecord>> {
             let mut r = self.inner.user_by_account_id(account_id).await?;
-            if self.is(Fault::RemoteHasLogin) && r.is_none()
-                && let Some(a) = self.inner.account_by_id(account_id).await? {
-                    r = Some(UserRecord {
-                        account_id,
-                        email: format!("{}@{}", a.username, a.domain.unwrap_or_default()),
-                        password_hash: String::new(),
-                        role: Role::User,
-                        confirmed_at: None,
-                        confirmation_token_hash: None,
-                        approved: true,
-                        disabled: false,
-                        locale: "en".into(),
-                        created_at: a.created_at,
-                    });
-                }
+            if self.is(Fault::RemoteHasLogin)
+                && r.is_none()
+                && let Some(a) = self.inner.account_by_id(account_id).await?
+            {
+                r = Some(UserRecord {
+                    account_id,
+                    email: format!("{}@{}", a.username, a.domain.unwrap_or_default()),
+                    password_hash: String::new(),
+                    role: Role::User,
+                    confirmed_at: None,
+                    confirmation_token_hash: None,
+                    approved: true,
+                    disabled: false,
+                    locale: "en".into(),
+                    created_at: a.created_at,
+                });
+            }
             self.found(Ok(r)).map(|u| u.map(|u| self.user(u)))
         }
 

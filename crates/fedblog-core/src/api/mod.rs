@@ -74,7 +74,11 @@ impl<T: Serialize> IntoReply for Json<T> {
             tracing::error!(error = %e, "serialising a response failed");
             ApiError::internal()
         })?;
-        Ok(Reply { status: StatusCode::OK, headers: vec![], body: Body::Json(value) })
+        Ok(Reply {
+            status: StatusCode::OK,
+            headers: vec![],
+            body: Body::Json(value),
+        })
     }
 }
 
@@ -101,7 +105,11 @@ pub struct Html(pub StatusCode, pub String);
 
 impl IntoReply for Html {
     fn into_reply(self) -> ApiResult<Reply> {
-        Ok(Reply { status: self.0, headers: vec![("Cache-Control".into(), "no-store".into())], body: Body::Html(self.1) })
+        Ok(Reply {
+            status: self.0,
+            headers: vec![("Cache-Control".into(), "no-store".into())],
+            body: Body::Html(self.1),
+        })
     }
 }
 
@@ -118,7 +126,10 @@ impl IntoReply for Redirect {
         match self {
             Redirect::To(url) => Ok(Reply {
                 status: StatusCode::FOUND,
-                headers: vec![("Location".into(), url), ("Cache-Control".into(), "no-store".into())],
+                headers: vec![
+                    ("Location".into(), url),
+                    ("Cache-Control".into(), "no-store".into()),
+                ],
                 body: Body::Empty,
             }),
             Redirect::Page(h) => h.into_reply(),
@@ -139,7 +150,11 @@ pub trait Endpoint: Send + Sync + 'static {
     /// The typed answer.
     type Response: IntoReply + Send + 'static;
     /// Runs the endpoint for an authenticated caller.
-    fn handle(app: &App, caller: &Caller, req: Self::Request) -> impl Future<Output = ApiResult<Self::Response>> + Send;
+    fn handle(
+        app: &App,
+        caller: &Caller,
+        req: Self::Request,
+    ) -> impl Future<Output = ApiResult<Self::Response>> + Send;
 }
 
 /// A boxed future of a reply.
@@ -191,7 +206,11 @@ pub fn route<E: Endpoint>() -> Route {
 pub fn fill_path(path: &str, values: &[(&str, &str)]) -> String {
     path.split('/')
         .map(|seg| match seg.strip_prefix(':') {
-            Some(name) => values.iter().find(|(k, _)| *k == name).map(|(_, v)| v.to_string()).unwrap_or_else(|| seg.to_string()),
+            Some(name) => values
+                .iter()
+                .find(|(k, _)| *k == name)
+                .map(|(_, v)| v.to_string())
+                .unwrap_or_else(|| seg.to_string()),
             None => seg.to_string(),
         })
         .collect::<Vec<_>>()
@@ -217,6 +236,8 @@ pub fn routes() -> Vec<Route> {
         route::<oauth::create_token::CreateToken>(),
         route::<oauth::revoke_token::RevokeToken>(),
         route::<oauth::server_metadata::ServerMetadata>(),
+        route::<oauth::userinfo::Userinfo>(),
+        route::<oauth::userinfo::UserinfoPost>(),
         // Accounts
         route::<accounts::register_account::RegisterAccount>(),
         route::<accounts::resend_confirmation::ResendConfirmation>(),
@@ -253,14 +274,20 @@ mod tests {
     fn every_route_is_unique() {
         let mut seen = std::collections::HashSet::new();
         for r in routes() {
-            assert!(seen.insert((r.method.clone(), r.path)), "duplicate route {r:?}");
+            assert!(
+                seen.insert((r.method.clone(), r.path)),
+                "duplicate route {r:?}"
+            );
             assert!(r.path.starts_with('/'), "{r:?}");
         }
     }
 
     #[test]
     fn fill_path_substitutes_params() {
-        assert_eq!(fill_path("/api/v1/statuses/:id/context", &[("id", "42")]), "/api/v1/statuses/42/context");
+        assert_eq!(
+            fill_path("/api/v1/statuses/:id/context", &[("id", "42")]),
+            "/api/v1/statuses/42/context"
+        );
     }
 }
 

@@ -32,11 +32,24 @@ impl App {
 
     /// The server's rules.
     pub fn rules(&self) -> Vec<Rule> {
-        self.config.rules.iter().enumerate().map(|(i, t)| Rule { id: (i + 1).to_string(), text: t.clone(), hint: String::new() }).collect()
+        self.config
+            .rules
+            .iter()
+            .enumerate()
+            .map(|(i, t)| Rule {
+                id: (i + 1).to_string(),
+                text: t.clone(),
+                hint: String::new(),
+            })
+            .collect()
     }
 
     fn streaming_url(&self) -> String {
-        let ws = if self.config.scheme == "https" { "wss" } else { "ws" };
+        let ws = if self.config.scheme == "https" {
+            "wss"
+        } else {
+            "ws"
+        };
         format!("{ws}://{}", self.config.domain)
     }
 
@@ -54,7 +67,10 @@ impl App {
     pub async fn instance_v2(&self) -> ApiResult<Value> {
         let c = &self.config;
         let (accounts, statuses, media, polls) = self.limits_json();
-        let active = self.store.count_active_local_accounts(Utc::now() - Duration::days(30)).await?;
+        let active = self
+            .store
+            .count_active_local_accounts(Utc::now() - Duration::days(30))
+            .await?;
         Ok(json!({
             "domain": c.domain,
             "title": c.title,

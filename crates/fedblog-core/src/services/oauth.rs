@@ -35,7 +35,8 @@ pub fn hash_secret(secret: &str) -> String {
 /// Hashes a password with Argon2id. `memory_kib` sets the cost (tests use a small one).
 pub fn hash_password(password: &str, memory_kib: u32) -> ApiResult<String> {
     use argon2::password_hash::{PasswordHasher, SaltString, rand_core::OsRng};
-    let params = argon2::Params::new(memory_kib.max(8), 2, 1, None).map_err(|_| ApiError::internal())?;
+    let params =
+        argon2::Params::new(memory_kib.max(8), 2, 1, None).map_err(|_| ApiError::internal())?;
     let hasher = argon2::Argon2::new(argon2::Algorithm::Argon2id, argon2::Version::V0x13, params);
     let salt = SaltString::generate(&mut OsRng);
     hasher
@@ -48,7 +49,11 @@ pub fn hash_password(password: &str, memory_kib: u32) -> ApiResult<String> {
 pub fn verify_password(password: &str, hash: &str) -> bool {
     use argon2::password_hash::{PasswordHash, PasswordVerifier};
     PasswordHash::new(hash)
-        .map(|parsed| argon2::Argon2::default().verify_password(password.as_bytes(), &parsed).is_ok())
+        .map(|parsed| {
+            argon2::Argon2::default()
+                .verify_password(password.as_bytes(), &parsed)
+                .is_ok()
+        })
         .unwrap_or(false)
 }
 
@@ -64,6 +69,18 @@ pub struct NewApp {
     pub website: Option<String>,
 }
 
+/// An `http(s)://` URL with a host and no spaces.
+fn is_web_url(url: &str) -> bool {
+    let Some(rest) = url
+        .strip_prefix("https://")
+        .or_else(|| url.strip_prefix("http://"))
+    else {
+        return false;
+    };
+    let host = rest.split(['/', '?', '#']).next().unwrap_or("");
+    !host.is_empty() && !host.starts_with(':') && !url.chars().any(char::is_whitespace)
+}
+
 fn valid_redirect_uri(uri: &str) -> bool {
     if uri == OOB_REDIRECT {
         return true;
@@ -71,8 +88,13 @@ fn valid_redirect_uri(uri: &str) -> bool {
     match uri.split_once(':') {
         Some((scheme, rest)) => {
             !scheme.is_empty()
-                && scheme.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
-                && scheme.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
+                && scheme
+                    .chars()
+                    .next()
+                    .is_some_and(|c| c.is_ascii_alphabetic())
+                && scheme
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
                 && !rest.is_empty()
                 && !uri.contains('#')
                 && !uri.chars().any(char::is_whitespace)
@@ -127,6 +149,46 @@ pub struct AuthorizationQuery {
     pub code_challenge_method: Option<String>,
 }
 
+/// Why an authorization request cannot go on.
+#[derive(Debug)]
+pub enum AuthorizationError {
+    /// Shown on the page: the client or redirect URI cannot be trusted (or a store failure).
+    Page(ApiError),
+    /// Sent back to the client's redirect URI as `?error=...&error_description=...&state=...`.
+    Redirect {
+        /// The verified redirect URI.
+        redirect_uri: String,
+        /// RFC 6749 error code.
+        error: String,
+        /// Text.
+        description: String,
+        /// The client's state.
+        state: Option<String>,
+    },
+}
+
+impl From<ApiError> for AuthorizationError {
+    fn from(e: ApiError) -> Self {
+        AuthorizationError::Page(e)
+    }
+}
+
+impl From<crate::StoreError> for AuthorizationError {
+    fn from(e: crate::StoreError) -> Self {
+        AuthorizationError::Page(e.into())
+    }
+}
+
+/// Appends query parameters to a URI that may already have a query.
+pub fn with_query(uri: &str, pairs: &[(&str, &str)]) -> String {
+    let mut ser = form_urlencoded::Serializer::new(String::new());
+    for (k, v) in pairs {
+        ser.append_pair(k, v);
+    }
+    let sep = if uri.contains('?') { '&' } else { '?' };
+    format!("{uri}{sep}{}", ser.finish())
+}
+
 /// A validated authorization request (`GET /oauth/authorize`).
 pub struct AuthorizationRequest {
     /// The app.
@@ -153,10 +215,17 @@ fn basic_credentials(header: Option<&str>) -> Option<(String, String)> {
     if !kind.eq_ignore_ascii_case("basic") {
         return None;
     }
-    let decoded = base64::engine::general_purpose::STANDARD.decode(value.trim()).ok()?;
+    let decoded = base64::engine::general_purpose::STANDARD
+        .decode(value.trim())
+        .ok()?;
     let text = String::from_utf8(decoded).ok()?;
     let (id, secret) = text.split_once(':')?;
-    let unescape = |s: &str| form_urlencoded::parse(format!("x={s}").as_bytes()).next().map(|(_, v)| v.into_owned()).unwrap_or_default();
+    let unescape = |s: &str| {
+        form_urlencoded::parse(format!("x={s}").as_bytes())
+            .next()
+            .map(|(_, v)| v.into_owned())
+            .unwrap_or_default()
+    };
     Some((unescape(id), unescape(secret)))
 }
 
@@ -166,15 +235,40 @@ impl App {
         let limits = &self.config.limits;
         let name = new.name.trim().to_string();
         if name.is_empty() {
-            return Err(ApiError::invalid_field("client_name", "ERR_BLANK", "Application name can't be blank"));
+            return Err(ApiError::invalid_field(
+                "client_name",
+                "ERR_BLANK",
+                "Application name can't be blank",
+            ));
         }
         if name.chars().count() > limits.max_app_name {
-            return Err(ApiError::invalid_field("client_name", "ERR_TOO_LONG", format!("Application name is too long (maximum is {} characters)", limits.max_app_name)));
+            return Err(ApiError::invalid_field(
+                "client_name",
+                "ERR_TOO_LONG",
+                format!(
+                    "Application name is too long (maximum is {} characters)",
+                    limits.max_app_name
+                ),
+            ));
         }
-        if let Some(w) = &new.website
-            && w.chars().count() > limits.max_app_website
-        {
-            return Err(ApiError::invalid_field("website", "ERR_TOO_LONG", format!("Application website is too long (maximum is {} characters)", limits.max_app_website)));
+        if let Some(w) = new.website.as_deref().filter(|w| !w.trim().is_empty()) {
+            if w.chars().count() > limits.max_app_website {
+                return Err(ApiError::invalid_field(
+                    "website",
+                    "ERR_TOO_LONG",
+                    format!(
+                        "Application website is too long (maximum is {} characters)",
+                        limits.max_app_website
+                    ),
+                ));
+            }
+            if !is_web_url(w.trim()) {
+                return Err(ApiError::invalid_field(
+                    "website",
+                    "ERR_INVALID",
+                    "Application website is not a valid URL",
+                ));
+            }
         }
         let uris: Vec<String> = new
             .redirect_uris
@@ -184,17 +278,39 @@ impl App {
             .filter(|u| !u.is_empty())
             .collect();
         if uris.is_empty() {
-            return Err(ApiError::invalid_field("redirect_uris", "ERR_BLANK", "Redirect URI can't be blank"));
+            return Err(ApiError::invalid_field(
+                "redirect_uris",
+                "ERR_BLANK",
+                "Redirect URI can't be blank",
+            ));
         }
         if uris.join("\n").chars().count() > limits.max_app_redirect_uris {
-            return Err(ApiError::invalid_field("redirect_uris", "ERR_TOO_LONG", format!("Redirect URI is too long (maximum is {} characters)", limits.max_app_redirect_uris)));
+            return Err(ApiError::invalid_field(
+                "redirect_uris",
+                "ERR_TOO_LONG",
+                format!(
+                    "Redirect URI is too long (maximum is {} characters)",
+                    limits.max_app_redirect_uris
+                ),
+            ));
         }
         if let Some(bad) = uris.iter().find(|u| !valid_redirect_uri(u)) {
-            return Err(ApiError::invalid_field("redirect_uris", "ERR_INVALID", format!("Redirect URI must be an absolute URI: {bad}")));
+            return Err(ApiError::invalid_field(
+                "redirect_uris",
+                "ERR_INVALID",
+                format!("Redirect URI must be an absolute URI: {bad}"),
+            ));
         }
-        let scopes = match new.scopes.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
+        let scopes = match new
+            .scopes
+            .as_deref()
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+        {
             None => Scopes::parse("read").expect("read is a scope"),
-            Some(text) => Scopes::parse(text).map_err(|e| ApiError::invalid_field("scopes", "ERR_INVALID", format!("Scopes are invalid: {e}")))?,
+            Some(text) => Scopes::parse(text).map_err(|e| {
+                ApiError::invalid_field("scopes", "ERR_INVALID", format!("Scopes are invalid: {e}"))
+            })?,
         };
         let record = AppRecord {
             id: self.ids.next(),
@@ -228,15 +344,35 @@ impl App {
         };
         match self.store.insert_app(&record).await {
             Ok(()) => Ok(record),
-            Err(crate::StoreError::AlreadyExists(_)) => self.store.app_by_client_id(CLIENT_ID).await?.ok_or_else(ApiError::internal),
+            Err(crate::StoreError::AlreadyExists(_)) => self
+                .store
+                .app_by_client_id(CLIENT_ID)
+                .await?
+                .ok_or_else(ApiError::internal),
             Err(e) => Err(e.into()),
         }
     }
 
     /// Validates the parameters of an authorization request. Errors are for the sign-in page.
-    pub async fn authorization_request(&self, q: AuthorizationQuery) -> ApiResult<AuthorizationRequest> {
-        let AuthorizationQuery { response_type, client_id, redirect_uri, scope, state, code_challenge, code_challenge_method } = q;
-        let (response_type, client_id, redirect_uri, scope) = (response_type.as_deref(), client_id.as_deref(), redirect_uri.as_deref(), scope.as_deref());
+    pub async fn authorization_request(
+        &self,
+        q: AuthorizationQuery,
+    ) -> Result<AuthorizationRequest, AuthorizationError> {
+        let AuthorizationQuery {
+            response_type,
+            client_id,
+            redirect_uri,
+            scope,
+            state,
+            code_challenge,
+            code_challenge_method,
+        } = q;
+        let (response_type, client_id, redirect_uri, scope) = (
+            response_type.as_deref(),
+            client_id.as_deref(),
+            redirect_uri.as_deref(),
+            scope.as_deref(),
+        );
         let app = match client_id {
             Some(id) => self.store.app_by_client_id(id).await?,
             None => None,
@@ -245,31 +381,87 @@ impl App {
         let redirect_uri = match redirect_uri {
             Some(u) => u.to_string(),
             None if app.redirect_uris.len() == 1 => app.redirect_uris[0].clone(),
-            None => return Err(oauth_err(StatusCode::BAD_REQUEST, "invalid_redirect_uri", "The redirect uri included is not valid.")),
+            None => {
+                return Err(oauth_err(
+                    StatusCode::BAD_REQUEST,
+                    "invalid_redirect_uri",
+                    "The redirect uri included is not valid.",
+                )
+                .into());
+            }
         };
         if !app.redirect_uris.contains(&redirect_uri) {
-            return Err(oauth_err(StatusCode::BAD_REQUEST, "invalid_redirect_uri", "The redirect uri included is not valid."));
+            return Err(oauth_err(
+                StatusCode::BAD_REQUEST,
+                "invalid_redirect_uri",
+                "The redirect uri included is not valid.",
+            )
+            .into());
         }
+        // From here on the client and redirect URI are known good: errors go back to the client
+        // (RFC 6749 §4.1.2.1), except to the out-of-band URI, which shows them on the page.
+        let back = |code: &str, text: &str| {
+            if redirect_uri == OOB_REDIRECT {
+                AuthorizationError::Page(oauth_err(StatusCode::BAD_REQUEST, code, text))
+            } else {
+                AuthorizationError::Redirect {
+                    redirect_uri: redirect_uri.clone(),
+                    error: code.to_string(),
+                    description: text.to_string(),
+                    state: state.clone().filter(|s| !s.is_empty()),
+                }
+            }
+        };
         if response_type != Some("code") {
-            return Err(oauth_err(StatusCode::BAD_REQUEST, "unsupported_response_type", "The authorization server does not support this response type."));
+            return Err(back(
+                "unsupported_response_type",
+                "The authorization server does not support this response type.",
+            ));
         }
-        let scopes = Scopes::parse(scope.unwrap_or("read")).map_err(|_| oauth_err(StatusCode::BAD_REQUEST, "invalid_scope", "The requested scope is invalid, unknown, or malformed."))?;
-        let scopes = if scopes.is_empty() { Scopes::parse("read").expect("read") } else { scopes };
+        let scopes = Scopes::parse(scope.unwrap_or("read")).map_err(|_| {
+            back(
+                "invalid_scope",
+                "The requested scope is invalid, unknown, or malformed.",
+            )
+        })?;
+        let scopes = if scopes.is_empty() {
+            Scopes::parse("read").expect("read")
+        } else {
+            scopes
+        };
         let app_scopes = Scopes::parse(&app.scopes).unwrap_or_default();
         if !app_scopes.covers_all(&scopes) {
-            return Err(oauth_err(StatusCode::BAD_REQUEST, "invalid_scope", "The requested scope is invalid, unknown, or malformed."));
+            return Err(back(
+                "invalid_scope",
+                "The requested scope is invalid, unknown, or malformed.",
+            ));
         }
         let code_challenge = code_challenge.filter(|c| !c.is_empty());
         let code_challenge_method = code_challenge_method.filter(|c| !c.is_empty());
-        if code_challenge.is_some() && code_challenge_method.as_deref().unwrap_or("S256") != "S256" {
-            return Err(oauth_err(StatusCode::BAD_REQUEST, "invalid_request", "Only the S256 code challenge method is supported."));
+        if code_challenge.is_some() && code_challenge_method.as_deref().unwrap_or("S256") != "S256"
+        {
+            return Err(back(
+                "invalid_request",
+                "Only the S256 code challenge method is supported.",
+            ));
         }
-        Ok(AuthorizationRequest { app, redirect_uri, scopes, state: state.filter(|s| !s.is_empty()), code_challenge, code_challenge_method })
+        Ok(AuthorizationRequest {
+            app,
+            redirect_uri,
+            scopes,
+            state: state.filter(|s| !s.is_empty()),
+            code_challenge,
+            code_challenge_method,
+        })
     }
 
     /// Checks a username-or-email and password for the sign-in form. `None` when they do not match
     /// (the same answer for unknown users and wrong passwords).
-    pub async fn sign_in(&self, login: &str, password: &str) -> ApiResult<Option<(AccountRecord, UserRecord)>> {
+    pub async fn sign_in(
+        &self,
+        login: &str,
+        password: &str,
+    ) -> ApiResult<Option<(AccountRecord, UserRecord)>> {
         let login = login.trim().trim_start_matches('@');
         let user = if login.contains('@') {
             self.store.user_by_email(login).await?
@@ -283,12 +475,20 @@ impl App {
         if !verify_password(password, &user.password_hash) {
             return Ok(None);
         }
-        let account = self.store.account_by_id(user.account_id).await?.ok_or_else(ApiError::internal)?;
+        let account = self
+            .store
+            .account_by_id(user.account_id)
+            .await?
+            .ok_or_else(ApiError::internal)?;
         Ok(Some((account, user)))
     }
 
     /// Issues an authorization code for a consenting user; returns the code.
-    pub async fn issue_code(&self, req: &AuthorizationRequest, account_id: crate::Id) -> ApiResult<String> {
+    pub async fn issue_code(
+        &self,
+        req: &AuthorizationRequest,
+        account_id: crate::Id,
+    ) -> ApiResult<String> {
         let code = random_secret();
         self.store
             .insert_authorization(&AuthorizationRecord {
@@ -298,7 +498,10 @@ impl App {
                 redirect_uri: req.redirect_uri.clone(),
                 scopes: req.scopes.to_string(),
                 code_challenge: req.code_challenge.clone(),
-                code_challenge_method: req.code_challenge.as_ref().and(req.code_challenge_method.clone()),
+                code_challenge_method: req
+                    .code_challenge
+                    .as_ref()
+                    .and(req.code_challenge_method.clone()),
                 expires_at: self.now() + Duration::minutes(CODE_LIFETIME_MINUTES),
             })
             .await?;
@@ -306,7 +509,12 @@ impl App {
     }
 
     /// Issues a token for an app (and user); the secret is returned once.
-    pub async fn issue_token(&self, app_id: crate::Id, account_id: Option<crate::Id>, scopes: &Scopes) -> ApiResult<IssuedToken> {
+    pub async fn issue_token(
+        &self,
+        app_id: crate::Id,
+        account_id: Option<crate::Id>,
+        scopes: &Scopes,
+    ) -> ApiResult<IssuedToken> {
         let access_token = random_secret();
         let record = TokenRecord {
             id: self.ids.next(),
@@ -318,17 +526,35 @@ impl App {
             revoked_at: None,
         };
         self.store.insert_token(&record).await?;
-        Ok(IssuedToken { access_token, record })
+        Ok(IssuedToken {
+            access_token,
+            record,
+        })
     }
 
-    async fn authenticate_client(&self, req: &TokenRequest, authorization: Option<&str>, secret_required: bool) -> ApiResult<AppRecord> {
+    async fn authenticate_client(
+        &self,
+        req: &TokenRequest,
+        authorization: Option<&str>,
+        secret_required: bool,
+    ) -> ApiResult<AppRecord> {
         let (id, secret) = match basic_credentials(authorization) {
             Some((id, secret)) => (Some(id), Some(secret)),
             None => (req.client_id.clone(), req.client_secret.clone()),
         };
-        let invalid = || oauth_err(StatusCode::UNAUTHORIZED, "invalid_client", "Client authentication failed due to unknown client, no client authentication included, or unsupported authentication method.");
+        let invalid = || {
+            oauth_err(
+                StatusCode::UNAUTHORIZED,
+                "invalid_client",
+                "Client authentication failed due to unknown client, no client authentication included, or unsupported authentication method.",
+            )
+        };
         let app = match id {
-            Some(id) => self.store.app_by_client_id(&id).await?.ok_or_else(invalid)?,
+            Some(id) => self
+                .store
+                .app_by_client_id(&id)
+                .await?
+                .ok_or_else(invalid)?,
             None => return Err(invalid()),
         };
         match secret {
@@ -339,13 +565,39 @@ impl App {
     }
 
     /// The token endpoint (`POST /oauth/token`).
-    pub async fn exchange_token(&self, req: TokenRequest, authorization: Option<&str>) -> ApiResult<IssuedToken> {
-        let invalid_grant = || oauth_err(StatusCode::BAD_REQUEST, "invalid_grant", "The provided authorization grant is invalid, expired, revoked, does not match the redirection URI used in the authorization request, or was issued to another client.");
+    pub async fn exchange_token(
+        &self,
+        req: TokenRequest,
+        authorization: Option<&str>,
+    ) -> ApiResult<IssuedToken> {
+        let invalid_grant = || {
+            oauth_err(
+                StatusCode::BAD_REQUEST,
+                "invalid_grant",
+                "The provided authorization grant is invalid, expired, revoked, does not match the redirection URI used in the authorization request, or was issued to another client.",
+            )
+        };
         match req.grant_type.as_deref() {
             Some("authorization_code") => {
-                let app = self.authenticate_client(&req, authorization, req.code_verifier.is_none()).await?;
-                let code = req.code.as_deref().filter(|c| !c.is_empty()).ok_or_else(|| oauth_err(StatusCode::BAD_REQUEST, "invalid_request", "Missing required parameter: code."))?;
-                let auth = self.store.take_authorization(&hash_secret(code)).await?.ok_or_else(invalid_grant)?;
+                let app = self
+                    .authenticate_client(&req, authorization, req.code_verifier.is_none())
+                    .await?;
+                let code = req
+                    .code
+                    .as_deref()
+                    .filter(|c| !c.is_empty())
+                    .ok_or_else(|| {
+                        oauth_err(
+                            StatusCode::BAD_REQUEST,
+                            "invalid_request",
+                            "Missing required parameter: code.",
+                        )
+                    })?;
+                let auth = self
+                    .store
+                    .take_authorization(&hash_secret(code))
+                    .await?
+                    .ok_or_else(invalid_grant)?;
                 if auth.app_id != app.id || auth.expires_at < Utc::now() {
                     return Err(invalid_grant());
                 }
@@ -366,35 +618,80 @@ impl App {
                     (None, None) => {}
                 }
                 let scopes = Scopes::parse(&auth.scopes).unwrap_or_default();
-                self.issue_token(app.id, Some(auth.account_id), &scopes).await
+                self.issue_token(app.id, Some(auth.account_id), &scopes)
+                    .await
             }
             Some("client_credentials") => {
                 let app = self.authenticate_client(&req, authorization, true).await?;
-                let wanted = Scopes::parse(req.scope.as_deref().unwrap_or("read")).map_err(|_| oauth_err(StatusCode::BAD_REQUEST, "invalid_scope", "The requested scope is invalid, unknown, or malformed."))?;
-                let wanted = if wanted.is_empty() { Scopes::parse("read").expect("read") } else { wanted };
-                if !Scopes::parse(&app.scopes).unwrap_or_default().covers_all(&wanted) {
-                    return Err(oauth_err(StatusCode::BAD_REQUEST, "invalid_scope", "The requested scope is invalid, unknown, or malformed."));
+                let wanted =
+                    Scopes::parse(req.scope.as_deref().unwrap_or("read")).map_err(|_| {
+                        oauth_err(
+                            StatusCode::BAD_REQUEST,
+                            "invalid_scope",
+                            "The requested scope is invalid, unknown, or malformed.",
+                        )
+                    })?;
+                let wanted = if wanted.is_empty() {
+                    Scopes::parse("read").expect("read")
+                } else {
+                    wanted
+                };
+                if !Scopes::parse(&app.scopes)
+                    .unwrap_or_default()
+                    .covers_all(&wanted)
+                {
+                    return Err(oauth_err(
+                        StatusCode::BAD_REQUEST,
+                        "invalid_scope",
+                        "The requested scope is invalid, unknown, or malformed.",
+                    ));
                 }
                 self.issue_token(app.id, None, &wanted).await
             }
-            Some(_) => Err(oauth_err(StatusCode::BAD_REQUEST, "unsupported_grant_type", "The authorization grant type is not supported by the authorization server.")),
-            None => Err(oauth_err(StatusCode::BAD_REQUEST, "invalid_request", "Missing required parameter: grant_type.")),
+            Some(_) => Err(oauth_err(
+                StatusCode::BAD_REQUEST,
+                "unsupported_grant_type",
+                "The authorization grant type is not supported by the authorization server.",
+            )),
+            None => Err(oauth_err(
+                StatusCode::BAD_REQUEST,
+                "invalid_request",
+                "Missing required parameter: grant_type.",
+            )),
         }
     }
 
     /// Revokes a token of the calling client (`POST /oauth/revoke`). Unknown tokens are not an error.
-    pub async fn revoke(&self, req: TokenRequest, token: &str, authorization: Option<&str>) -> ApiResult<()> {
+    pub async fn revoke(
+        &self,
+        req: TokenRequest,
+        token: &str,
+        authorization: Option<&str>,
+    ) -> ApiResult<()> {
         let app = self
             .authenticate_client(&req, authorization, true)
             .await
-            .map_err(|_| oauth_err(StatusCode::FORBIDDEN, "unauthorized_client", "You are not authorized to revoke this token"))?;
+            .map_err(|_| {
+                oauth_err(
+                    StatusCode::FORBIDDEN,
+                    "unauthorized_client",
+                    "You are not authorized to revoke this token",
+                )
+            })?;
         let hash = hash_secret(token);
-        if let Some(t) = self.store.token_by_hash(&hash).await?
-            && t.app_id == app.id
-        {
-            self.store.revoke_token(&hash, self.now()).await?;
+        match self.store.token_by_hash(&hash).await? {
+            // RFC 7009: an unknown token is not an error.
+            None => Ok(()),
+            Some(t) if t.app_id == app.id => {
+                self.store.revoke_token(&hash, self.now()).await?;
+                Ok(())
+            }
+            Some(_) => Err(oauth_err(
+                StatusCode::FORBIDDEN,
+                "unauthorized_client",
+                "You are not authorized to revoke this token",
+            )),
         }
-        Ok(())
     }
 }
 
@@ -409,7 +706,10 @@ mod tests {
     #[test]
     fn secrets_are_random_and_hashes_stable() {
         assert_ne!(random_secret(), random_secret());
-        assert_eq!(hash_secret("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+        assert_eq!(
+            hash_secret("abc"),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
     }
 
     #[test]
@@ -431,7 +731,13 @@ mod tests {
 
     #[test]
     fn basic_auth_parses() {
-        let h = format!("Basic {}", base64::engine::general_purpose::STANDARD.encode("id:se%3Acret"));
-        assert_eq!(basic_credentials(Some(&h)), Some(("id".into(), "se:cret".into())));
+        let h = format!(
+            "Basic {}",
+            base64::engine::general_purpose::STANDARD.encode("id:se%3Acret")
+        );
+        assert_eq!(
+            basic_credentials(Some(&h)),
+            Some(("id".into(), "se:cret".into()))
+        );
     }
 }

@@ -41,40 +41,87 @@ impl App {
     /// Posts a status for the caller.
     pub async fn create_status(&self, caller: &Caller, new: NewStatus) -> ApiResult<StatusRecord> {
         let author = caller.account()?.clone();
-        let key = caller.info.idempotency_key.clone().filter(|k| !k.is_empty());
+        let key = caller
+            .info
+            .idempotency_key
+            .clone()
+            .filter(|k| !k.is_empty());
         if let Some(k) = &key
-            && let Some(existing) = self.store.status_by_idempotency_key(author.id, k, self.now() - Duration::hours(IDEMPOTENCY_HOURS)).await?
+            && let Some(existing) = self
+                .store
+                .status_by_idempotency_key(
+                    author.id,
+                    k,
+                    self.now() - Duration::hours(IDEMPOTENCY_HOURS),
+                )
+                .await?
         {
             return Ok(existing);
         }
         let limits = &self.config.limits;
         if !new.media_ids.is_empty() {
-            return Err(ApiError::invalid_field("media_ids", "ERR_INVALID", "Media attachments are not supported by this server yet"));
+            return Err(ApiError::invalid_field(
+                "media_ids",
+                "ERR_INVALID",
+                "Media attachments are not supported by this server yet",
+            ));
         }
         if new.has_poll {
-            return Err(ApiError::invalid_field("poll", "ERR_INVALID", "Polls are not supported by this server yet"));
+            return Err(ApiError::invalid_field(
+                "poll",
+                "ERR_INVALID",
+                "Polls are not supported by this server yet",
+            ));
         }
         if new.scheduled_at.is_some() {
-            return Err(ApiError::invalid_field("scheduled_at", "ERR_INVALID", "Scheduled statuses are not supported by this server yet"));
+            return Err(ApiError::invalid_field(
+                "scheduled_at",
+                "ERR_INVALID",
+                "Scheduled statuses are not supported by this server yet",
+            ));
         }
         if new.text.trim().is_empty() {
-            return Err(ApiError::invalid_field("text", "ERR_BLANK", "Text can't be blank"));
+            return Err(ApiError::invalid_field(
+                "text",
+                "ERR_BLANK",
+                "Text can't be blank",
+            ));
         }
-        let length = content::countable_length(&new.text, limits.characters_reserved_per_url) + content::countable_length(&new.spoiler_text, limits.characters_reserved_per_url);
+        let length = content::countable_length(&new.text, limits.characters_reserved_per_url)
+            + content::countable_length(&new.spoiler_text, limits.characters_reserved_per_url);
         if length > limits.max_status_characters {
-            return Err(ApiError::invalid_field("text", "ERR_TOO_LONG", format!("Text character limit of {} exceeded", limits.max_status_characters)));
+            return Err(ApiError::invalid_field(
+                "text",
+                "ERR_TOO_LONG",
+                format!(
+                    "Text character limit of {} exceeded",
+                    limits.max_status_characters
+                ),
+            ));
         }
         let visibility = match new.visibility.as_deref() {
             None | Some("") => author.default_privacy,
-            Some(v) => Visibility::parse(v).ok_or_else(|| ApiError::invalid_field("visibility", "ERR_INCLUSION", "Visibility is not included in the list"))?,
+            Some(v) => Visibility::parse(v).ok_or_else(|| {
+                ApiError::invalid_field(
+                    "visibility",
+                    "ERR_INCLUSION",
+                    "Visibility is not included in the list",
+                )
+            })?,
         };
         let language = match new.language.as_deref().map(str::trim) {
             None | Some("") => author.default_language.clone(),
             Some(l) => {
                 let l = l.to_ascii_lowercase();
                 let primary = l.split(['-', '_']).next().unwrap_or("").to_string();
-                if !(2..=3).contains(&primary.len()) || !primary.chars().all(|c| c.is_ascii_lowercase()) {
-                    return Err(ApiError::invalid_field("language", "ERR_INVALID", "Language is not a valid ISO 639 code"));
+                if !(2..=3).contains(&primary.len())
+                    || !primary.chars().all(|c| c.is_ascii_lowercase())
+                {
+                    return Err(ApiError::invalid_field(
+                        "language",
+                        "ERR_INVALID",
+                        "Language is not a valid ISO 639 code",
+                    ));
                 }
                 Some(primary)
             }
@@ -87,8 +134,13 @@ impl App {
         // Mentions: resolve the ones we know; unknown ones stay text.
         let mut mentioned: HashMap<(String, Option<String>), AccountRecord> = HashMap::new();
         for (user, domain) in content::extract_mentions(&new.text) {
-            let dom = domain.clone().filter(|d| !d.eq_ignore_ascii_case(&self.config.domain));
-            if let Some(a) = self.store.account_by_username(&user, dom.as_deref()).await?
+            let dom = domain
+                .clone()
+                .filter(|d| !d.eq_ignore_ascii_case(&self.config.domain));
+            if let Some(a) = self
+                .store
+                .account_by_username(&user, dom.as_deref())
+                .await?
                 && !a.is_suspended()
             {
                 mentioned.insert((user.to_lowercase(), domain.map(|d| d.to_lowercase())), a);
@@ -98,7 +150,10 @@ impl App {
         let html = content::render_html(&new.text, &base, &|u, d| {
             mentioned
                 .get(&(u.to_lowercase(), d.map(str::to_lowercase)))
-                .map(|a| MentionLink { url: self.account_url(a), username: a.username.clone() })
+                .map(|a| MentionLink {
+                    url: self.account_url(a),
+                    username: a.username.clone(),
+                })
         });
         let mut mention_ids: Vec<Id> = Vec::new();
         for (user, domain) in content::extract_mentions(&new.text) {
@@ -118,7 +173,9 @@ impl App {
             content: html,
             spoiler_text: new.spoiler_text.trim().to_string(),
             visibility,
-            sensitive: new.sensitive.unwrap_or(author.default_sensitive) || !new.spoiler_text.trim().is_empty() || author.sensitized_at.is_some(),
+            sensitive: new.sensitive.unwrap_or(author.default_sensitive)
+                || !new.spoiler_text.trim().is_empty()
+                || author.sensitized_at.is_some(),
             language,
             in_reply_to_id: parent.as_ref().map(|p| p.id),
             in_reply_to_account_id: parent.as_ref().map(|p| p.account_id),
@@ -136,32 +193,43 @@ impl App {
         Ok(record)
     }
 
-    /// Inserts a new status into the home feeds of its author and of the local accounts that
-    /// should see it: followers (not for direct statuses) and mentioned local accounts.
+    /// Inserts a new status into home feeds as Mastodon does: the author's own, and the local
+    /// followers' (for a direct status only the mentioned followers; the mentioned others see it
+    /// through their notifications and conversations).
     async fn fan_out(&self, status: &StatusRecord) -> ApiResult<()> {
-        let mut targets = vec![status.account_id];
-        if status.visibility != Visibility::Direct {
-            targets.extend(self.store.local_follower_ids(status.account_id).await?);
-        }
-        if matches!(status.visibility, Visibility::Direct | Visibility::Private) {
-            for id in &status.mentions {
-                if let Some(a) = self.store.account_by_id(*id).await?
-                    && a.is_local()
-                {
-                    targets.push(a.id);
-                }
-            }
-        }
+        let followers = self.store.local_follower_ids(status.account_id).await?;
+        let mut targets: Vec<Id> = match status.visibility {
+            Visibility::Direct => followers
+                .into_iter()
+                .filter(|f| status.mentions.contains(f))
+                .collect(),
+            _ => followers,
+        };
+        targets.push(status.account_id);
         targets.sort();
         targets.dedup();
-        self.store.insert_feed_entries(status.id, status.account_id, &targets).await?;
+        self.store
+            .insert_feed_entries(status.id, status.account_id, &targets)
+            .await?;
         Ok(())
     }
 
     /// A status the viewer may see; 404 otherwise (never revealing that it exists).
-    pub async fn visible_status(&self, viewer: Option<&AccountRecord>, id: Id) -> ApiResult<StatusRecord> {
-        let status = self.store.status_by_id(id).await?.ok_or_else(ApiError::not_found)?;
-        let author = self.store.account_by_id(status.account_id).await?.ok_or_else(ApiError::not_found)?;
+    pub async fn visible_status(
+        &self,
+        viewer: Option<&AccountRecord>,
+        id: Id,
+    ) -> ApiResult<StatusRecord> {
+        let status = self
+            .store
+            .status_by_id(id)
+            .await?
+            .ok_or_else(ApiError::not_found)?;
+        let author = self
+            .store
+            .account_by_id(status.account_id)
+            .await?
+            .ok_or_else(ApiError::not_found)?;
         if !self.can_see(viewer, &status, &author).await? {
             return Err(ApiError::not_found());
         }
@@ -169,12 +237,22 @@ impl App {
     }
 
     /// The statuses among `ids` the viewer may see, in the order asked.
-    pub async fn visible_statuses(&self, viewer: Option<&AccountRecord>, ids: &[Id]) -> ApiResult<Vec<StatusRecord>> {
+    pub async fn visible_statuses(
+        &self,
+        viewer: Option<&AccountRecord>,
+        ids: &[Id],
+    ) -> ApiResult<Vec<StatusRecord>> {
         let records = self.store.statuses_by_ids(ids).await?;
         let mut author_ids: Vec<Id> = records.iter().map(|s| s.account_id).collect();
         author_ids.sort();
         author_ids.dedup();
-        let authors: HashMap<Id, AccountRecord> = self.store.accounts_by_ids(&author_ids).await?.into_iter().map(|a| (a.id, a)).collect();
+        let authors: HashMap<Id, AccountRecord> = self
+            .store
+            .accounts_by_ids(&author_ids)
+            .await?
+            .into_iter()
+            .map(|a| (a.id, a))
+            .collect();
         let mut by_id: HashMap<Id, StatusRecord> = HashMap::new();
         for s in records {
             if let Some(author) = authors.get(&s.account_id)
@@ -184,7 +262,11 @@ impl App {
             }
         }
         let mut seen = std::collections::HashSet::new();
-        Ok(ids.iter().filter(|id| seen.insert(**id)).filter_map(|id| by_id.remove(id)).collect())
+        Ok(ids
+            .iter()
+            .filter(|id| seen.insert(**id))
+            .filter_map(|id| by_id.remove(id))
+            .collect())
     }
 
     /// Deletes the caller's own status and returns it. Others' statuses: 404 if invisible, 403 if visible.

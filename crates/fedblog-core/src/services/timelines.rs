@@ -7,19 +7,32 @@ use crate::store::{AccountRecord, PublicTimelineFilter, StatusRecord};
 
 impl App {
     /// One page of the caller's home feed, with visibility re-checked on read.
-    pub async fn home_timeline(&self, me: &AccountRecord, page: Page) -> ApiResult<Vec<StatusRecord>> {
+    pub async fn home_timeline(
+        &self,
+        me: &AccountRecord,
+        page: Page,
+    ) -> ApiResult<Vec<StatusRecord>> {
         let ids = self.store.home_feed(me.id, page).await?;
         self.visible_statuses(Some(me), &ids).await
     }
 
     /// One page of the public timeline.
-    pub async fn public_timeline(&self, filter: PublicTimelineFilter, page: Page) -> ApiResult<Vec<StatusRecord>> {
+    pub async fn public_timeline(
+        &self,
+        filter: PublicTimelineFilter,
+        page: Page,
+    ) -> ApiResult<Vec<StatusRecord>> {
         Ok(self.store.public_timeline(filter, page).await?)
     }
 
     /// The `Link` header for a page of statuses served at the caller's request path.
     pub fn status_page_link(&self, caller: &Caller, items: &[StatusRecord]) -> Option<String> {
         let url = format!("{}{}", self.base_url(), caller.info.path);
-        link_header(&url, &caller.info.query, items.first().map(|s| s.id), items.last().map(|s| s.id))
+        link_header(
+            &url,
+            &caller.info.query,
+            items.first().map(|s| s.id),
+            items.last().map(|s| s.id),
+        )
     }
 }

@@ -9,7 +9,12 @@ impl App {
     ///
     /// Public and unlisted: everyone. Private: the author, followers and mentioned accounts.
     /// Direct: the author and mentioned accounts. Nothing by a suspended author.
-    pub async fn can_see(&self, viewer: Option<&AccountRecord>, status: &StatusRecord, author: &AccountRecord) -> ApiResult<bool> {
+    pub async fn can_see(
+        &self,
+        viewer: Option<&AccountRecord>,
+        status: &StatusRecord,
+        author: &AccountRecord,
+    ) -> ApiResult<bool> {
         if author.is_suspended() {
             return Ok(false);
         }
@@ -22,7 +27,9 @@ impl App {
             Visibility::Direct => viewer_id.is_some_and(|v| status.mentions.contains(&v)),
             Visibility::Private => match viewer_id {
                 None => false,
-                Some(v) => status.mentions.contains(&v) || self.store.follows(v, status.account_id).await?,
+                Some(v) => {
+                    status.mentions.contains(&v) || self.store.follows(v, status.account_id).await?
+                }
             },
         })
     }

@@ -36,11 +36,15 @@ impl MemoryStore {
     }
 
     fn read(&self) -> StoreResult<std::sync::RwLockReadGuard<'_, Inner>> {
-        self.inner.read().map_err(|_| StoreError::Backend("memory store lock poisoned".into()))
+        self.inner
+            .read()
+            .map_err(|_| StoreError::Backend("memory store lock poisoned".into()))
     }
 
     fn write(&self) -> StoreResult<std::sync::RwLockWriteGuard<'_, Inner>> {
-        self.inner.write().map_err(|_| StoreError::Backend("memory store lock poisoned".into()))
+        self.inner
+            .write()
+            .map_err(|_| StoreError::Backend("memory store lock poisoned".into()))
     }
 }
 
@@ -55,12 +59,22 @@ fn same_name(a: &AccountRecord, username: &str, domain: Option<&str>) -> bool {
 
 #[async_trait]
 impl AccountStore for MemoryStore {
-    async fn insert_local_account(&self, account: &AccountRecord, user: &UserRecord) -> StoreResult<()> {
+    async fn insert_local_account(
+        &self,
+        account: &AccountRecord,
+        user: &UserRecord,
+    ) -> StoreResult<()> {
         let mut g = self.write()?;
-        if g.accounts.values().any(|a| same_name(a, &account.username, None)) {
+        if g.accounts
+            .values()
+            .any(|a| same_name(a, &account.username, None))
+        {
             return Err(StoreError::AlreadyExists("username".into()));
         }
-        if g.users.values().any(|u| u.email.eq_ignore_ascii_case(&user.email)) {
+        if g.users
+            .values()
+            .any(|u| u.email.eq_ignore_ascii_case(&user.email))
+        {
             return Err(StoreError::AlreadyExists("email".into()));
         }
         if g.accounts.contains_key(&account.id) {
@@ -73,7 +87,10 @@ impl AccountStore for MemoryStore {
 
     async fn insert_remote_account(&self, account: &AccountRecord) -> StoreResult<()> {
         let mut g = self.write()?;
-        if g.accounts.values().any(|a| same_name(a, &account.username, account.domain.as_deref())) {
+        if g.accounts
+            .values()
+            .any(|a| same_name(a, &account.username, account.domain.as_deref()))
+        {
             return Err(StoreError::AlreadyExists("username".into()));
         }
         if g.accounts.contains_key(&account.id) {
@@ -89,16 +106,33 @@ impl AccountStore for MemoryStore {
 
     async fn accounts_by_ids(&self, ids: &[Id]) -> StoreResult<Vec<AccountRecord>> {
         let g = self.read()?;
-        Ok(ids.iter().collect::<BTreeSet<_>>().into_iter().filter_map(|id| g.accounts.get(id).cloned()).collect())
+        Ok(ids
+            .iter()
+            .collect::<BTreeSet<_>>()
+            .into_iter()
+            .filter_map(|id| g.accounts.get(id).cloned())
+            .collect())
     }
 
-    async fn account_by_username(&self, username: &str, domain: Option<&str>) -> StoreResult<Option<AccountRecord>> {
-        Ok(self.read()?.accounts.values().find(|a| same_name(a, username, domain)).cloned())
+    async fn account_by_username(
+        &self,
+        username: &str,
+        domain: Option<&str>,
+    ) -> StoreResult<Option<AccountRecord>> {
+        Ok(self
+            .read()?
+            .accounts
+            .values()
+            .find(|a| same_name(a, username, domain))
+            .cloned())
     }
 
     async fn update_account(&self, account: &AccountRecord) -> StoreResult<()> {
         let mut g = self.write()?;
-        let cur = g.accounts.get_mut(&account.id).ok_or(StoreError::NotFound)?;
+        let cur = g
+            .accounts
+            .get_mut(&account.id)
+            .ok_or(StoreError::NotFound)?;
         let keep = cur.clone();
         *cur = account.clone();
         cur.username = keep.username;
@@ -116,10 +150,18 @@ impl AccountStore for MemoryStore {
     }
 
     async fn user_by_email(&self, email: &str) -> StoreResult<Option<UserRecord>> {
-        Ok(self.read()?.users.values().find(|u| u.email.eq_ignore_ascii_case(email)).cloned())
+        Ok(self
+            .read()?
+            .users
+            .values()
+            .find(|u| u.email.eq_ignore_ascii_case(email))
+            .cloned())
     }
 
-    async fn user_by_confirmation_token(&self, token_hash: &str) -> StoreResult<Option<UserRecord>> {
+    async fn user_by_confirmation_token(
+        &self,
+        token_hash: &str,
+    ) -> StoreResult<Option<UserRecord>> {
         Ok(self
             .read()?
             .users
@@ -130,10 +172,16 @@ impl AccountStore for MemoryStore {
 
     async fn update_user(&self, user: &UserRecord) -> StoreResult<()> {
         let mut g = self.write()?;
-        if g.users.values().any(|u| u.account_id != user.account_id && u.email.eq_ignore_ascii_case(&user.email)) {
+        if g.users
+            .values()
+            .any(|u| u.account_id != user.account_id && u.email.eq_ignore_ascii_case(&user.email))
+        {
             return Err(StoreError::AlreadyExists("email".into()));
         }
-        let cur = g.users.get_mut(&user.account_id).ok_or(StoreError::NotFound)?;
+        let cur = g
+            .users
+            .get_mut(&user.account_id)
+            .ok_or(StoreError::NotFound)?;
         let created_at = cur.created_at;
         *cur = user.clone();
         cur.created_at = created_at;
@@ -157,7 +205,12 @@ impl OAuthStore for MemoryStore {
     }
 
     async fn app_by_client_id(&self, client_id: &str) -> StoreResult<Option<AppRecord>> {
-        Ok(self.read()?.apps.values().find(|a| a.client_id == client_id).cloned())
+        Ok(self
+            .read()?
+            .apps
+            .values()
+            .find(|a| a.client_id == client_id)
+            .cloned())
     }
 
     async fn insert_authorization(&self, auth: &AuthorizationRecord) -> StoreResult<()> {
@@ -165,11 +218,15 @@ impl OAuthStore for MemoryStore {
         if g.authorizations.contains_key(&auth.code_hash) {
             return Err(StoreError::AlreadyExists("code".into()));
         }
-        g.authorizations.insert(auth.code_hash.clone(), auth.clone());
+        g.authorizations
+            .insert(auth.code_hash.clone(), auth.clone());
         Ok(())
     }
 
-    async fn take_authorization(&self, code_hash: &str) -> StoreResult<Option<AuthorizationRecord>> {
+    async fn take_authorization(
+        &self,
+        code_hash: &str,
+    ) -> StoreResult<Option<AuthorizationRecord>> {
         Ok(self.write()?.authorizations.remove(code_hash))
     }
 
@@ -221,16 +278,30 @@ impl StatusStore for MemoryStore {
 
     async fn statuses_by_ids(&self, ids: &[Id]) -> StoreResult<Vec<StatusRecord>> {
         let g = self.read()?;
-        Ok(ids.iter().collect::<BTreeSet<_>>().into_iter().filter_map(|id| g.statuses.get(id).cloned()).collect())
+        Ok(ids
+            .iter()
+            .collect::<BTreeSet<_>>()
+            .into_iter()
+            .filter_map(|id| g.statuses.get(id).cloned())
+            .collect())
     }
 
-    async fn status_by_idempotency_key(&self, account_id: Id, key: &str, since: DateTime<Utc>) -> StoreResult<Option<StatusRecord>> {
+    async fn status_by_idempotency_key(
+        &self,
+        account_id: Id,
+        key: &str,
+        since: DateTime<Utc>,
+    ) -> StoreResult<Option<StatusRecord>> {
         Ok(self
             .read()?
             .statuses
             .values()
             .rev()
-            .find(|s| s.account_id == account_id && s.idempotency_key.as_deref() == Some(key) && s.created_at >= since)
+            .find(|s| {
+                s.account_id == account_id
+                    && s.idempotency_key.as_deref() == Some(key)
+                    && s.created_at >= since
+            })
             .cloned())
     }
 
@@ -246,7 +317,11 @@ impl StatusStore for MemoryStore {
         Ok(())
     }
 
-    async fn public_timeline(&self, filter: PublicTimelineFilter, page: Page) -> StoreResult<Vec<StatusRecord>> {
+    async fn public_timeline(
+        &self,
+        filter: PublicTimelineFilter,
+        page: Page,
+    ) -> StoreResult<Vec<StatusRecord>> {
         let g = self.read()?;
         let visible = g.statuses.values().rev().filter(|s| {
             s.visibility == Visibility::Public
@@ -254,7 +329,9 @@ impl StatusStore for MemoryStore {
                 && (!filter.local || s.local)
                 && (!filter.remote || !s.local)
                 && (!filter.only_media || s.has_media)
-                && g.accounts.get(&s.account_id).is_some_and(|a| !a.is_suspended())
+                && g.accounts
+                    .get(&s.account_id)
+                    .is_some_and(|a| !a.is_suspended())
         });
         Ok(page.apply(visible, |s| s.id).into_iter().cloned().collect())
     }
@@ -308,7 +385,12 @@ impl FollowStore for MemoryStore {
 
 #[async_trait]
 impl FeedStore for MemoryStore {
-    async fn insert_feed_entries(&self, status_id: Id, _author_id: Id, account_ids: &[Id]) -> StoreResult<()> {
+    async fn insert_feed_entries(
+        &self,
+        status_id: Id,
+        _author_id: Id,
+        account_ids: &[Id],
+    ) -> StoreResult<()> {
         let mut g = self.write()?;
         for a in account_ids {
             g.feeds.entry(*a).or_default().insert(status_id);
@@ -328,7 +410,12 @@ impl FeedStore for MemoryStore {
 #[async_trait]
 impl StatsStore for MemoryStore {
     async fn count_local_accounts(&self) -> StoreResult<i64> {
-        Ok(self.read()?.accounts.values().filter(|a| a.is_local() && !a.is_suspended()).count() as i64)
+        Ok(self
+            .read()?
+            .accounts
+            .values()
+            .filter(|a| a.is_local() && !a.is_suspended())
+            .count() as i64)
     }
 
     async fn count_active_local_accounts(&self, since: DateTime<Utc>) -> StoreResult<i64> {
@@ -348,16 +435,33 @@ impl StatsStore for MemoryStore {
 
     async fn known_domains(&self) -> StoreResult<Vec<String>> {
         let g = self.read()?;
-        let set: BTreeSet<String> = g.accounts.values().filter_map(|a| a.domain.clone()).map(|d| d.to_lowercase()).collect();
+        let set: BTreeSet<String> = g
+            .accounts
+            .values()
+            .filter_map(|a| a.domain.clone())
+            .map(|d| d.to_lowercase())
+            .collect();
         Ok(set.into_iter().collect())
     }
 
-    async fn activity_between(&self, from: DateTime<Utc>, to: DateTime<Utc>) -> StoreResult<WeekActivity> {
+    async fn activity_between(
+        &self,
+        from: DateTime<Utc>,
+        to: DateTime<Utc>,
+    ) -> StoreResult<WeekActivity> {
         let g = self.read()?;
         let within = |t: DateTime<Utc>| t >= from && t < to;
         Ok(WeekActivity {
-            statuses: g.statuses.values().filter(|s| s.local && within(s.created_at)).count() as i64,
-            logins: g.tokens.values().filter(|t| t.account_id.is_some() && within(t.created_at)).count() as i64,
+            statuses: g
+                .statuses
+                .values()
+                .filter(|s| s.local && within(s.created_at))
+                .count() as i64,
+            logins: g
+                .tokens
+                .values()
+                .filter(|t| t.account_id.is_some() && within(t.created_at))
+                .count() as i64,
             registrations: g.users.values().filter(|u| within(u.created_at)).count() as i64,
         })
     }

@@ -20,7 +20,11 @@ pub use records::*;
 pub trait AccountStore: Send + Sync {
     /// Inserts a local account with its login, atomically. Fails with `AlreadyExists("username")`
     /// or `AlreadyExists("email")` (both case-insensitive).
-    async fn insert_local_account(&self, account: &AccountRecord, user: &UserRecord) -> StoreResult<()>;
+    async fn insert_local_account(
+        &self,
+        account: &AccountRecord,
+        user: &UserRecord,
+    ) -> StoreResult<()>;
     /// Inserts a remote account. Fails with `AlreadyExists("username")` for a taken username@domain.
     async fn insert_remote_account(&self, account: &AccountRecord) -> StoreResult<()>;
     /// The account with this id.
@@ -28,7 +32,11 @@ pub trait AccountStore: Send + Sync {
     /// The accounts with these ids, in no particular order; unknown ids are skipped.
     async fn accounts_by_ids(&self, ids: &[Id]) -> StoreResult<Vec<AccountRecord>>;
     /// The account with this username on this domain (`None` = local), case-insensitively.
-    async fn account_by_username(&self, username: &str, domain: Option<&str>) -> StoreResult<Option<AccountRecord>>;
+    async fn account_by_username(
+        &self,
+        username: &str,
+        domain: Option<&str>,
+    ) -> StoreResult<Option<AccountRecord>>;
     /// Replaces the profile fields of an account (everything but id, username, domain, created_at
     /// and the counters, which the store maintains). `NotFound` if absent.
     async fn update_account(&self, account: &AccountRecord) -> StoreResult<()>;
@@ -37,7 +45,8 @@ pub trait AccountStore: Send + Sync {
     /// The login with this e-mail address, case-insensitively.
     async fn user_by_email(&self, email: &str) -> StoreResult<Option<UserRecord>>;
     /// The login whose pending confirmation token has this hash.
-    async fn user_by_confirmation_token(&self, token_hash: &str) -> StoreResult<Option<UserRecord>>;
+    async fn user_by_confirmation_token(&self, token_hash: &str)
+    -> StoreResult<Option<UserRecord>>;
     /// Replaces a login (all fields but account_id and created_at). `NotFound` if absent;
     /// `AlreadyExists("email")` if the new e-mail is taken.
     async fn update_user(&self, user: &UserRecord) -> StoreResult<()>;
@@ -56,7 +65,8 @@ pub trait OAuthStore: Send + Sync {
     async fn insert_authorization(&self, auth: &AuthorizationRecord) -> StoreResult<()>;
     /// Removes and returns the authorization code with this hash: a code is used at most once,
     /// even when two requests race for it.
-    async fn take_authorization(&self, code_hash: &str) -> StoreResult<Option<AuthorizationRecord>>;
+    async fn take_authorization(&self, code_hash: &str)
+    -> StoreResult<Option<AuthorizationRecord>>;
     /// Stores a token. `AlreadyExists("token")` if the hash is taken.
     async fn insert_token(&self, token: &TokenRecord) -> StoreResult<()>;
     /// The token with this hash, revoked or not.
@@ -76,12 +86,21 @@ pub trait StatusStore: Send + Sync {
     /// The statuses with these ids, in no particular order; unknown ids are skipped.
     async fn statuses_by_ids(&self, ids: &[Id]) -> StoreResult<Vec<StatusRecord>>;
     /// The author's status created with this idempotency key at or after `since`.
-    async fn status_by_idempotency_key(&self, account_id: Id, key: &str, since: DateTime<Utc>) -> StoreResult<Option<StatusRecord>>;
+    async fn status_by_idempotency_key(
+        &self,
+        account_id: Id,
+        key: &str,
+        since: DateTime<Utc>,
+    ) -> StoreResult<Option<StatusRecord>>;
     /// Deletes a status with its mentions, tags and feed entries, and updates the author's
     /// `statuses_count`. `NotFound` if absent.
     async fn delete_status(&self, id: Id) -> StoreResult<()>;
     /// Public timeline: public statuses that are not replies to others, by unsuspended authors, one page.
-    async fn public_timeline(&self, filter: PublicTimelineFilter, page: Page) -> StoreResult<Vec<StatusRecord>>;
+    async fn public_timeline(
+        &self,
+        filter: PublicTimelineFilter,
+        page: Page,
+    ) -> StoreResult<Vec<StatusRecord>>;
 }
 
 /// Follows (the part of the social graph fan-out needs).
@@ -101,7 +120,12 @@ pub trait FollowStore: Send + Sync {
 #[async_trait]
 pub trait FeedStore: Send + Sync {
     /// Inserts `status_id` into the home feed of each account, in one batch. Idempotent.
-    async fn insert_feed_entries(&self, status_id: Id, author_id: Id, account_ids: &[Id]) -> StoreResult<()>;
+    async fn insert_feed_entries(
+        &self,
+        status_id: Id,
+        author_id: Id,
+        account_ids: &[Id],
+    ) -> StoreResult<()>;
     /// One page of an account's home feed: status ids, newest first.
     async fn home_feed(&self, account_id: Id, page: Page) -> StoreResult<Vec<Id>>;
 }
@@ -118,10 +142,36 @@ pub trait StatsStore: Send + Sync {
     /// Domains of known remote accounts, sorted.
     async fn known_domains(&self) -> StoreResult<Vec<String>>;
     /// Statuses, logins and registrations in `[from, to)`.
-    async fn activity_between(&self, from: DateTime<Utc>, to: DateTime<Utc>) -> StoreResult<WeekActivity>;
+    async fn activity_between(
+        &self,
+        from: DateTime<Utc>,
+        to: DateTime<Utc>,
+    ) -> StoreResult<WeekActivity>;
 }
 
 /// Everything a fedblog store provides.
-pub trait Store: AccountStore + OAuthStore + StatusStore + FollowStore + FeedStore + StatsStore + Send + Sync + 'static {}
+pub trait Store:
+    AccountStore
+    + OAuthStore
+    + StatusStore
+    + FollowStore
+    + FeedStore
+    + StatsStore
+    + Send
+    + Sync
+    + 'static
+{
+}
 
-impl<T> Store for T where T: AccountStore + OAuthStore + StatusStore + FollowStore + FeedStore + StatsStore + Send + Sync + 'static {}
+impl<T> Store for T where
+    T: AccountStore
+        + OAuthStore
+        + StatusStore
+        + FollowStore
+        + FeedStore
+        + StatsStore
+        + Send
+        + Sync
+        + 'static
+{
+}

@@ -315,7 +315,8 @@ pub struct StatusRecord {
 impl StatusRecord {
     /// Whether it replies to someone else's status (such replies stay off public timelines).
     pub fn is_reply_to_other(&self) -> bool {
-        self.in_reply_to_account_id.is_some_and(|a| a != self.account_id)
+        self.in_reply_to_account_id
+            .is_some_and(|a| a != self.account_id)
     }
 }
 

@@ -14,10 +14,10 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use bytes::Bytes;
-use futures_util::{FutureExt, StreamExt};
 use fedblog_core::App;
 use fedblog_core::app::error_reply;
 use fedblog_core::error::ApiError;
+use futures_util::{FutureExt, StreamExt};
 use http::{HeaderMap, Method, StatusCode};
 use warp::Filter;
 use warp::filters::path::FullPath;
@@ -38,7 +38,10 @@ pub struct Server {
 impl Server {
     /// Builds the server over core's route table.
     pub fn new(app: Arc<App>) -> Result<Arc<Self>, String> {
-        Ok(Arc::new(Server { app, router: Router::new(fedblog_core::api::routes())? }))
+        Ok(Arc::new(Server {
+            app,
+            router: Router::new(fedblog_core::api::routes())?,
+        }))
     }
 
     /// The app.
@@ -64,7 +67,10 @@ impl Server {
                     Err(e) => to_http(error_reply(e)),
                 }
             }
-            Lookup::OtherMethods(_) | Lookup::NotFound => to_http(error_reply(ApiError::new(StatusCode::NOT_FOUND, "Not Found"))),
+            Lookup::OtherMethods(_) | Lookup::NotFound => to_http(error_reply(ApiError::new(
+                StatusCode::NOT_FOUND,
+                "Not Found",
+            ))),
         };
         tracing::info!(%method, %path, status = response.status().as_u16(), ms = started.elapsed().as_millis() as u64, "request");
         response
@@ -82,7 +88,10 @@ where
     while let Some(chunk) = stream.next().await {
         let mut chunk = chunk.map_err(|_| ApiError::bad_request("Malformed request body"))?;
         if out.len() as u64 + chunk.remaining() as u64 > limit {
-            return Err(ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, "Request body too large"));
+            return Err(ApiError::new(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "Request body too large",
+            ));
         }
         while chunk.has_remaining() {
             let part = chunk.chunk();
@@ -95,12 +104,22 @@ where
 }
 
 /// Serves HTTP on a bound listener until `shutdown` completes, then finishes open requests.
-pub async fn run(server: Arc<Server>, listener: tokio::net::TcpListener, shutdown: impl std::future::Future<Output = ()> + Send + 'static) {
-    warp::serve(filter(server)).incoming(listener).graceful(shutdown).run().await;
+pub async fn run(
+    server: Arc<Server>,
+    listener: tokio::net::TcpListener,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) {
+    warp::serve(filter(server))
+        .incoming(listener)
+        .graceful(shutdown)
+        .run()
+        .await;
 }
 
 /// The warp filter serving everything.
-pub fn filter(server: Arc<Server>) -> impl Filter<Extract = (HttpResponse,), Error = Infallible> + Clone {
+pub fn filter(
+    server: Arc<Server>,
+) -> impl Filter<Extract = (HttpResponse,), Error = Infallible> + Clone {
     let query = warp::query::raw().or(warp::any().map(String::new)).unify();
     warp::method()
         .and(warp::path::full())
@@ -108,24 +127,41 @@ pub fn filter(server: Arc<Server>) -> impl Filter<Extract = (HttpResponse,), Err
         .and(warp::header::headers_cloned())
         .and(warp::addr::remote())
         .and(warp::body::stream())
-        .and_then(move |method: Method, path: FullPath, query: String, headers: HeaderMap, remote: Option<SocketAddr>, body| {
-            let server = server.clone();
-            async move {
-                let body = match read_body(body, MAX_BODY_BYTES).await {
-                    Ok(b) => b,
-                    Err(e) => return Ok::<_, warp::Rejection>(to_http(error_reply(e))),
-                };
-                let raw = RawRequest { path: path.as_str().to_string(), query, headers, body, remote };
-                let answer = std::panic::AssertUnwindSafe(server.handle(method, raw)).catch_unwind().await;
-                Ok(answer.unwrap_or_else(|_| {
-                    tracing::error!("a request handler panicked");
-                    to_http(error_reply(ApiError::internal()))
-                }))
-            }
-        })
+        .and_then(
+            move |method: Method,
+                  path: FullPath,
+                  query: String,
+                  headers: HeaderMap,
+                  remote: Option<SocketAddr>,
+                  body| {
+                let server = server.clone();
+                async move {
+                    let body = match read_body(body, MAX_BODY_BYTES).await {
+                        Ok(b) => b,
+                        Err(e) => return Ok::<_, warp::Rejection>(to_http(error_reply(e))),
+                    };
+                    let raw = RawRequest {
+                        path: path.as_str().to_string(),
+                        query,
+                        headers,
+                        body,
+                        remote,
+                    };
+                    let answer = std::panic::AssertUnwindSafe(server.handle(method, raw))
+                        .catch_unwind()
+                        .await;
+                    Ok(answer.unwrap_or_else(|_| {
+                        tracing::error!("a request handler panicked");
+                        to_http(error_reply(ApiError::internal()))
+                    }))
+                }
+            },
+        )
         .recover(|_rejection: warp::Rejection| async move {
             // Only transport failures get here.
-            Ok::<_, Infallible>(to_http(error_reply(ApiError::bad_request("Malformed request"))))
+            Ok::<_, Infallible>(to_http(error_reply(ApiError::bad_request(
+                "Malformed request",
+            ))))
         })
         .unify()
 }

@@ -16,13 +16,19 @@ fn cors(builder: http::response::Builder) -> http::response::Builder {
 pub fn to_http(reply: Reply) -> HttpResponse {
     let mut builder = cors(Response::builder().status(reply.status));
     let (content_type, body) = match reply.body {
-        Body::Json(v) => ("application/json; charset=utf-8", serde_json::to_vec(&v).unwrap_or_default()),
+        Body::Json(v) => (
+            "application/json; charset=utf-8",
+            serde_json::to_vec(&v).unwrap_or_default(),
+        ),
         Body::Html(h) => ("text/html; charset=utf-8", h.into_bytes()),
         Body::Empty => ("text/plain; charset=utf-8", Vec::new()),
     };
     builder = builder.header("Content-Type", content_type);
     for (k, v) in reply.headers {
-        match (HeaderName::from_bytes(k.as_bytes()), HeaderValue::from_str(&v)) {
+        match (
+            HeaderName::from_bytes(k.as_bytes()),
+            HeaderValue::from_str(&v),
+        ) {
             (Ok(name), Ok(value)) => builder = builder.header(name, value),
             _ => tracing::warn!(header = %k, "dropping an invalid header"),
         }
@@ -37,8 +43,14 @@ pub fn to_http(reply: Reply) -> HttpResponse {
 /// The answer to a CORS preflight request.
 pub fn preflight() -> HttpResponse {
     cors(Response::builder().status(StatusCode::NO_CONTENT))
-        .header("Access-Control-Allow-Methods", "GET, POST, PUT, PATCH, DELETE, OPTIONS")
-        .header("Access-Control-Allow-Headers", "Authorization, Content-Type, Idempotency-Key")
+        .header(
+            "Access-Control-Allow-Methods",
+            "GET, POST, PUT, PATCH, DELETE, OPTIONS",
+        )
+        .header(
+            "Access-Control-Allow-Headers",
+            "Authorization, Content-Type, Idempotency-Key",
+        )
         .header("Access-Control-Max-Age", "86400")
         .body(bytes::Bytes::new())
         .unwrap_or_default()

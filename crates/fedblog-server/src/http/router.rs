@@ -62,23 +62,49 @@ impl Router {
 
     /// Finds the route for a request. A trailing slash is ignored; HEAD uses GET's routes.
     pub fn lookup(&self, method: &Method, path: &str) -> Lookup<'_> {
-        let path = if path.len() > 1 { path.trim_end_matches('/') } else { path };
-        let method = if method == Method::HEAD { &Method::GET } else { method };
+        let path = if path.len() > 1 {
+            path.trim_end_matches('/')
+        } else {
+            path
+        };
+        let method = if method == Method::HEAD {
+            &Method::GET
+        } else {
+            method
+        };
         if let Some(tree) = self.trees.get(method)
             && let Ok(m) = tree.at(path)
         {
-            let params = m.params.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
-            return Lookup::Found(Matched { route: &self.routes[*m.value], params });
+            let params = m
+                .params
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect();
+            return Lookup::Found(Matched {
+                route: &self.routes[*m.value],
+                params,
+            });
         }
-        let others: Vec<Method> = self.trees.iter().filter(|(_, t)| t.at(path).is_ok()).map(|(m, _)| m.clone()).collect();
-        if others.is_empty() { Lookup::NotFound } else { Lookup::OtherMethods(others) }
+        let others: Vec<Method> = self
+            .trees
+            .iter()
+            .filter(|(_, t)| t.at(path).is_ok())
+            .map(|(m, _)| m.clone())
+            .collect();
+        if others.is_empty() {
+            Lookup::NotFound
+        } else {
+            Lookup::OtherMethods(others)
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use fedblog_core::api::accounts::{get_account::GetAccount, verify_credentials::VerifyCredentials};
+    use fedblog_core::api::accounts::{
+        get_account::GetAccount, verify_credentials::VerifyCredentials,
+    };
     use fedblog_core::api::{Endpoint, REMOVED_ENDPOINTS, fill_path};
 
     #[test]
@@ -93,9 +119,18 @@ mod tests {
             Lookup::Found(m) => assert_eq!(m.params, vec![("id".to_string(), "123".to_string())]),
             _ => panic!("not found"),
         }
-        assert!(matches!(r.lookup(&Method::PUT, &one), Lookup::OtherMethods(_)));
+        assert!(matches!(
+            r.lookup(&Method::PUT, &one),
+            Lookup::OtherMethods(_)
+        ));
         for (_, removed) in REMOVED_ENDPOINTS {
-            assert!(matches!(r.lookup(&Method::GET, &fill_path(removed, &[("id", "1")])), Lookup::NotFound), "{removed}");
+            assert!(
+                matches!(
+                    r.lookup(&Method::GET, &fill_path(removed, &[("id", "1")])),
+                    Lookup::NotFound
+                ),
+                "{removed}"
+            );
         }
     }
 }

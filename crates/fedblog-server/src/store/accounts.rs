@@ -1,7 +1,9 @@
 //! `AccountStore` for `SeaStore`: accounts, logins, and their row conversions.
 
 use async_trait::async_trait;
-use fedblog_core::store::{AccountRecord, AccountStore, ProfileField, Role, UserRecord, Visibility};
+use fedblog_core::store::{
+    AccountRecord, AccountStore, ProfileField, Role, UserRecord, Visibility,
+};
 use fedblog_core::{Id, StoreError, StoreResult};
 use sea_orm::ActiveValue::Set;
 use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter};
@@ -21,24 +23,36 @@ pub(super) fn domain_key(domain: Option<&str>) -> String {
 }
 
 fn fields_to_json(fields: &[ProfileField]) -> String {
-    Value::Array(fields.iter().map(|f| json!({ "name": f.name, "value": f.value })).collect()).to_string()
+    Value::Array(
+        fields
+            .iter()
+            .map(|f| json!({ "name": f.name, "value": f.value }))
+            .collect(),
+    )
+    .to_string()
 }
 
 fn fields_from_json(s: &str) -> StoreResult<Vec<ProfileField>> {
     let bad = || StoreError::Backend("accounts.fields is not a JSON array of {name, value}".into());
-    let Value::Array(items) = serde_json::from_str::<Value>(s).map_err(|_| bad())? else { return Err(bad()) };
+    let Value::Array(items) = serde_json::from_str::<Value>(s).map_err(|_| bad())? else {
+        return Err(bad());
+    };
     items
         .iter()
         .map(|item| {
             let name = item.get("name").and_then(Value::as_str).ok_or_else(bad)?;
             let value = item.get("value").and_then(Value::as_str).ok_or_else(bad)?;
-            Ok(ProfileField { name: name.to_string(), value: value.to_string() })
+            Ok(ProfileField {
+                name: name.to_string(),
+                value: value.to_string(),
+            })
         })
         .collect()
 }
 
 pub(super) fn parse_visibility(s: &str, column: &str) -> StoreResult<Visibility> {
-    Visibility::parse(s).ok_or_else(|| StoreError::Backend(format!("unknown visibility {s:?} in {column}")))
+    Visibility::parse(s)
+        .ok_or_else(|| StoreError::Backend(format!("unknown visibility {s:?} in {column}")))
 }
 
 /// The columns `update_account` replaces (everything but identity, creation time and counters).
@@ -130,7 +144,9 @@ fn user_from_row(m: users::Model) -> StoreResult<UserRecord> {
         account_id: Id::from_i64(m.account_id),
         email: m.email,
         password_hash: m.password_hash,
-        role: Role::parse(&m.role).ok_or_else(|| StoreError::Backend(format!("unknown role {:?} in users.role", m.role)))?,
+        role: Role::parse(&m.role).ok_or_else(|| {
+            StoreError::Backend(format!("unknown role {:?} in users.role", m.role))
+        })?,
         confirmed_at: m.confirmed_at,
         confirmation_token_hash: m.confirmation_token_hash,
         approved: m.approved,
@@ -140,15 +156,25 @@ fn user_from_row(m: users::Model) -> StoreResult<UserRecord> {
     })
 }
 
-async fn insert_account_rows<C: ConnectionTrait>(db: &C, account: &AccountRecord, user: Option<&UserRecord>) -> StoreResult<()> {
-    accounts::Entity::insert(account_row(account)).exec_without_returning(db).await.map_err(backend_err)?;
+async fn insert_account_rows<C: ConnectionTrait>(
+    db: &C,
+    account: &AccountRecord,
+    user: Option<&UserRecord>,
+) -> StoreResult<()> {
+    accounts::Entity::insert(account_row(account))
+        .exec_without_returning(db)
+        .await
+        .map_err(backend_err)?;
     if let Some(u) = user {
         let row = users::ActiveModel {
             account_id: Set(account.id.as_i64()),
             created_at: Set(u.created_at),
             ..login_columns(u)
         };
-        users::Entity::insert(row).exec_without_returning(db).await.map_err(backend_err)?;
+        users::Entity::insert(row)
+            .exec_without_returning(db)
+            .await
+            .map_err(backend_err)?;
     }
     Ok(())
 }
@@ -175,12 +201,20 @@ impl SeaStore {
 
     /// Inserts an account (and its login), reporting a conflict in the memory store's order:
     /// username, then e-mail, then id.
-    async fn insert_account(&self, account: &AccountRecord, user: Option<&UserRecord>) -> StoreResult<()> {
+    async fn insert_account(
+        &self,
+        account: &AccountRecord,
+        user: Option<&UserRecord>,
+    ) -> StoreResult<()> {
         let tx = self.begin_write().await?;
         let res = insert_account_rows(&tx, account, user).await;
         match finish(tx, res).await {
             Err(StoreError::AlreadyExists(what)) => {
-                let domain = if user.is_some() { None } else { account.domain.as_deref() };
+                let domain = if user.is_some() {
+                    None
+                } else {
+                    account.domain.as_deref()
+                };
                 let what = if self.name_taken(&account.username, domain).await? {
                     "username".to_string()
                 } else if match user {
@@ -200,7 +234,11 @@ impl SeaStore {
 
 #[async_trait]
 impl AccountStore for SeaStore {
-    async fn insert_local_account(&self, account: &AccountRecord, user: &UserRecord) -> StoreResult<()> {
+    async fn insert_local_account(
+        &self,
+        account: &AccountRecord,
+        user: &UserRecord,
+    ) -> StoreResult<()> {
         self.insert_account(account, Some(user)).await
     }
 
@@ -235,7 +273,11 @@ impl AccountStore for SeaStore {
         Ok(out)
     }
 
-    async fn account_by_username(&self, username: &str, domain: Option<&str>) -> StoreResult<Option<AccountRecord>> {
+    async fn account_by_username(
+        &self,
+        username: &str,
+        domain: Option<&str>,
+    ) -> StoreResult<Option<AccountRecord>> {
         accounts::Entity::find()
             .filter(accounts::Column::UsernameLower.eq(fold(username)))
             .filter(accounts::Column::DomainKey.eq(domain_key(domain)))
@@ -278,7 +320,10 @@ impl AccountStore for SeaStore {
             .transpose()
     }
 
-    async fn user_by_confirmation_token(&self, token_hash: &str) -> StoreResult<Option<UserRecord>> {
+    async fn user_by_confirmation_token(
+        &self,
+        token_hash: &str,
+    ) -> StoreResult<Option<UserRecord>> {
         users::Entity::find()
             .filter(users::Column::ConfirmationTokenHash.eq(token_hash))
             .one(&self.db)

@@ -16,7 +16,12 @@ const INSERT_CHUNK: usize = 1000;
 
 #[async_trait]
 impl FeedStore for SeaStore {
-    async fn insert_feed_entries(&self, status_id: Id, author_id: Id, account_ids: &[Id]) -> StoreResult<()> {
+    async fn insert_feed_entries(
+        &self,
+        status_id: Id,
+        author_id: Id,
+        account_ids: &[Id],
+    ) -> StoreResult<()> {
         let mut ids: Vec<i64> = account_ids.iter().map(|a| a.as_i64()).collect();
         ids.sort_unstable();
         ids.dedup();
@@ -33,7 +38,11 @@ impl FeedStore for SeaStore {
                 })
                 .collect::<Vec<_>>()
         };
-        let on_conflict = || OnConflict::columns([home_feed::Column::AccountId, home_feed::Column::StatusId]).do_nothing().to_owned();
+        let on_conflict = || {
+            OnConflict::columns([home_feed::Column::AccountId, home_feed::Column::StatusId])
+                .do_nothing()
+                .to_owned()
+        };
         if ids.len() <= INSERT_CHUNK {
             home_feed::Entity::insert_many(rows(&ids))
                 .on_conflict(on_conflict())
@@ -46,7 +55,11 @@ impl FeedStore for SeaStore {
         let tx = self.begin_write().await?;
         let mut res = Ok(());
         for chunk in ids.chunks(INSERT_CHUNK) {
-            if let Err(e) = home_feed::Entity::insert_many(rows(chunk)).on_conflict(on_conflict()).exec_without_returning(&tx).await {
+            if let Err(e) = home_feed::Entity::insert_many(rows(chunk))
+                .on_conflict(on_conflict())
+                .exec_without_returning(&tx)
+                .await
+            {
                 res = Err(backend_err(e));
                 break;
             }
@@ -55,7 +68,8 @@ impl FeedStore for SeaStore {
     }
 
     async fn home_feed(&self, account_id: Id, page: Page) -> StoreResult<Vec<Id>> {
-        let q = home_feed::Entity::find().filter(home_feed::Column::AccountId.eq(account_id.as_i64()));
+        let q =
+            home_feed::Entity::find().filter(home_feed::Column::AccountId.eq(account_id.as_i64()));
         let ids: Vec<i64> = paging::apply(q, home_feed::Column::StatusId, &page)
             .select_only()
             .column(home_feed::Column::StatusId)
@@ -63,6 +77,9 @@ impl FeedStore for SeaStore {
             .all(&self.db)
             .await
             .map_err(backend_err)?;
-        Ok(paging::finish(ids, &page).into_iter().map(Id::from_i64).collect())
+        Ok(paging::finish(ids, &page)
+            .into_iter()
+            .map(Id::from_i64)
+            .collect())
     }
 }

@@ -11,7 +11,12 @@ use super::entity::{accounts, follows};
 use super::{SeaStore, backend_err, finish};
 
 /// Adds `delta` (+1 or -1) to a counter column of one account, never going below zero.
-async fn bump<C: ConnectionTrait>(db: &C, account: Id, col: accounts::Column, delta: i64) -> StoreResult<()> {
+async fn bump<C: ConnectionTrait>(
+    db: &C,
+    account: Id,
+    col: accounts::Column,
+    delta: i64,
+) -> StoreResult<()> {
     let cur = Expr::col(col);
     let next = Expr::case(cur.clone().add(delta).gt(0), cur.add(delta)).finally(0);
     accounts::Entity::update_many()
@@ -23,14 +28,23 @@ async fn bump<C: ConnectionTrait>(db: &C, account: Id, col: accounts::Column, de
     Ok(())
 }
 
-async fn insert_follow_rows<C: ConnectionTrait>(db: &C, id: Id, follower: Id, target: Id) -> StoreResult<()> {
+async fn insert_follow_rows<C: ConnectionTrait>(
+    db: &C,
+    id: Id,
+    follower: Id,
+    target: Id,
+) -> StoreResult<()> {
     let row = follows::ActiveModel {
         follower_id: Set(follower.as_i64()),
         target_id: Set(target.as_i64()),
         id: Set(id.as_i64()),
     };
     let inserted = follows::Entity::insert(row)
-        .on_conflict(OnConflict::columns([follows::Column::FollowerId, follows::Column::TargetId]).do_nothing().to_owned())
+        .on_conflict(
+            OnConflict::columns([follows::Column::FollowerId, follows::Column::TargetId])
+                .do_nothing()
+                .to_owned(),
+        )
         .exec_without_returning(db)
         .await
         .map_err(backend_err)?;
@@ -41,7 +55,11 @@ async fn insert_follow_rows<C: ConnectionTrait>(db: &C, id: Id, follower: Id, ta
     Ok(())
 }
 
-async fn delete_follow_rows<C: ConnectionTrait>(db: &C, follower: Id, target: Id) -> StoreResult<bool> {
+async fn delete_follow_rows<C: ConnectionTrait>(
+    db: &C,
+    follower: Id,
+    target: Id,
+) -> StoreResult<bool> {
     let res = follows::Entity::delete_many()
         .filter(follows::Column::FollowerId.eq(follower.as_i64()))
         .filter(follows::Column::TargetId.eq(target.as_i64()))
@@ -71,7 +89,10 @@ impl FollowStore for SeaStore {
     }
 
     async fn follows(&self, follower: Id, target: Id) -> StoreResult<bool> {
-        let row = follows::Entity::find_by_id((follower.as_i64(), target.as_i64())).one(&self.db).await.map_err(backend_err)?;
+        let row = follows::Entity::find_by_id((follower.as_i64(), target.as_i64()))
+            .one(&self.db)
+            .await
+            .map_err(backend_err)?;
         Ok(row.is_some())
     }
 

@@ -20,8 +20,8 @@ use std::time::Duration;
 use fedblog_core::StoreError;
 use sea_orm::sqlx::sqlite::{SqliteJournalMode, SqliteSynchronous};
 use sea_orm::{
-    ConnectOptions, Database, DatabaseConnection, DatabaseTransaction, DbBackend, DbErr, SqlErr, SqliteTransactionMode,
-    TransactionOptions, TransactionTrait,
+    ConnectOptions, Database, DatabaseConnection, DatabaseTransaction, DbBackend, DbErr, SqlErr,
+    SqliteTransactionMode, TransactionOptions, TransactionTrait,
 };
 use sea_orm_migration::MigratorTrait;
 
@@ -36,7 +36,10 @@ pub struct ConnectSettings {
 
 impl Default for ConnectSettings {
     fn default() -> Self {
-        ConnectSettings { max_connections: 10, statement_timeout_secs: None }
+        ConnectSettings {
+            max_connections: 10,
+            statement_timeout_secs: None,
+        }
     }
 }
 
@@ -49,7 +52,9 @@ pub struct SeaStore {
 impl std::fmt::Debug for SeaStore {
     /// Names the backend only: nothing of the connection settings (credentials) is printed.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("SeaStore").field("backend", &self.backend_name()).finish()
+        f.debug_struct("SeaStore")
+            .field("backend", &self.backend_name())
+            .finish()
     }
 }
 
@@ -63,7 +68,8 @@ const SQLITE_BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 /// Does not migrate: call [`SeaStore::migrate`].
 pub async fn connect(url: &str, opts: &ConnectSettings) -> Result<SeaStore, StoreError> {
     let mut co = ConnectOptions::new(url.to_string());
-    co.max_connections(opts.max_connections.max(1)).sqlx_logging(false);
+    co.max_connections(opts.max_connections.max(1))
+        .sqlx_logging(false);
     if url.starts_with("sqlite:") {
         // Engine-specific: SQLite pragmas applied on every new connection.
         co.map_sqlx_sqlite_opts(|o| {
@@ -76,7 +82,10 @@ pub async fn connect(url: &str, opts: &ConnectSettings) -> Result<SeaStore, Stor
         if is_sqlite_memory(url) {
             // Each connection to `sqlite::memory:` would otherwise see its own (or a shared-cache)
             // database; one connection that never expires keeps a single database alive.
-            co.max_connections(1).min_connections(1).idle_timeout(None).max_lifetime(None);
+            co.max_connections(1)
+                .min_connections(1)
+                .idle_timeout(None)
+                .max_lifetime(None);
         }
     } else if let Some(secs) = opts.statement_timeout_secs {
         // Engine-specific: only PostgreSQL has a server-side statement timeout.
@@ -96,13 +105,20 @@ fn is_sqlite_memory(url: &str) -> bool {
 
 /// `scheme://user:secret@host/...` with the secret replaced by `***`.
 fn redact_url(url: &str) -> String {
-    let Some(scheme_end) = url.find("://") else { return url.to_string() };
+    let Some(scheme_end) = url.find("://") else {
+        return url.to_string();
+    };
     let rest = &url[scheme_end + 3..];
     let authority_end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
     let authority = &rest[..authority_end];
     match (authority.rfind('@'), authority.find(':')) {
         (Some(at), Some(colon)) if colon < at => {
-            format!("{}{}:***{}", &url[..scheme_end + 3], &authority[..colon], &rest[at..])
+            format!(
+                "{}{}:***{}",
+                &url[..scheme_end + 3],
+                &authority[..colon],
+                &rest[at..]
+            )
         }
         _ => url.to_string(),
     }
@@ -119,7 +135,9 @@ fn backend_of(db: &DatabaseConnection) -> &'static str {
 impl SeaStore {
     /// Applies every pending migration. Idempotent.
     pub async fn migrate(&self) -> Result<(), StoreError> {
-        migration::Migrator::up(&self.db, None).await.map_err(backend_err)
+        migration::Migrator::up(&self.db, None)
+            .await
+            .map_err(backend_err)
     }
 
     /// `"sqlite"` or `"postgres"`.
@@ -150,7 +168,10 @@ impl SeaStore {
 ///
 /// Callers must not touch `self.db` while a transaction is open: with `sqlite::memory:` the pool
 /// has a single connection, which the transaction holds.
-async fn finish<T>(tx: DatabaseTransaction, result: Result<T, StoreError>) -> Result<T, StoreError> {
+async fn finish<T>(
+    tx: DatabaseTransaction,
+    result: Result<T, StoreError>,
+) -> Result<T, StoreError> {
     match result {
         Ok(v) => {
             tx.commit().await.map_err(backend_err)?;
@@ -172,7 +193,8 @@ pub(crate) fn backend_err(e: DbErr) -> StoreError {
         Some(SqlErr::UniqueConstraintViolation(m)) => Some(m),
         _ => {
             let s = e.to_string();
-            (s.contains("UNIQUE constraint failed") || s.contains("violates unique constraint")).then_some(s)
+            (s.contains("UNIQUE constraint failed") || s.contains("violates unique constraint"))
+                .then_some(s)
         }
     };
     match msg {
@@ -185,10 +207,29 @@ pub(crate) fn backend_err(e: DbErr) -> StoreError {
 /// (`UNIQUE constraint failed: users.email_lower`), PostgreSQL the constraint or index name
 /// (`... violates unique constraint "ux_users_email"`), so each entry lists both.
 const UNIQUE_NAMES: &[(&[&str], &str)] = &[
-    (&["accounts.username_lower", "ux_accounts_username"], "username"),
+    (
+        &["accounts.username_lower", "ux_accounts_username"],
+        "username",
+    ),
     (&["users.email_lower", "ux_users_email"], "email"),
-    (&["accounts.id", "accounts_pkey", "users.account_id", "users_pkey"], "account"),
-    (&["apps.client_id", "ux_apps_client_id", "apps.id", "apps_pkey"], "client_id"),
+    (
+        &[
+            "accounts.id",
+            "accounts_pkey",
+            "users.account_id",
+            "users_pkey",
+        ],
+        "account",
+    ),
+    (
+        &[
+            "apps.client_id",
+            "ux_apps_client_id",
+            "apps.id",
+            "apps_pkey",
+        ],
+        "client_id",
+    ),
     (&["authorizations.code_hash", "authorizations_pkey"], "code"),
     (&["tokens.token_hash", "tokens_pkey"], "token"),
     (&["statuses.id", "statuses_pkey"], "status"),
@@ -208,17 +249,35 @@ mod tests {
 
     #[test]
     fn redacts_passwords() {
-        assert_eq!(redact_url("postgres://u:pw@h:5432/db"), "postgres://u:***@h:5432/db");
+        assert_eq!(
+            redact_url("postgres://u:pw@h:5432/db"),
+            "postgres://u:***@h:5432/db"
+        );
         assert_eq!(redact_url("postgres://u@h/db"), "postgres://u@h/db");
         assert_eq!(redact_url("sqlite::memory:"), "sqlite::memory:");
-        assert_eq!(redact_url("sqlite:///tmp/x.db?mode=rwc"), "sqlite:///tmp/x.db?mode=rwc");
+        assert_eq!(
+            redact_url("sqlite:///tmp/x.db?mode=rwc"),
+            "sqlite:///tmp/x.db?mode=rwc"
+        );
     }
 
     #[test]
     fn names_unique_violations() {
-        assert_eq!(unique_name("UNIQUE constraint failed: accounts.username_lower, accounts.domain_key"), "username");
-        assert_eq!(unique_name("duplicate key value violates unique constraint \"ux_users_email\""), "email");
-        assert_eq!(unique_name("UNIQUE constraint failed: statuses.id"), "status");
-        assert_eq!(unique_name("duplicate key value violates unique constraint \"tokens_pkey\""), "token");
+        assert_eq!(
+            unique_name("UNIQUE constraint failed: accounts.username_lower, accounts.domain_key"),
+            "username"
+        );
+        assert_eq!(
+            unique_name("duplicate key value violates unique constraint \"ux_users_email\""),
+            "email"
+        );
+        assert_eq!(
+            unique_name("UNIQUE constraint failed: statuses.id"),
+            "status"
+        );
+        assert_eq!(
+            unique_name("duplicate key value violates unique constraint \"tokens_pkey\""),
+            "token"
+        );
     }
 }

@@ -22,7 +22,10 @@ fn taken(what: &'static str) -> impl Fn(sea_orm::DbErr) -> StoreError {
 fn app_from_row(m: apps::Model) -> StoreResult<AppRecord> {
     let bad = || StoreError::Backend("apps.redirect_uris is not a JSON array of strings".into());
     let redirect_uris = match serde_json::from_str::<Value>(&m.redirect_uris).map_err(|_| bad())? {
-        Value::Array(items) => items.into_iter().map(|v| v.as_str().map(str::to_string).ok_or_else(bad)).collect::<StoreResult<Vec<_>>>()?,
+        Value::Array(items) => items
+            .into_iter()
+            .map(|v| v.as_str().map(str::to_string).ok_or_else(bad))
+            .collect::<StoreResult<Vec<_>>>()?,
         _ => return Err(bad()),
     };
     Ok(AppRecord {
@@ -76,12 +79,20 @@ impl OAuthStore for SeaStore {
             created_at: Set(app.created_at),
         };
         // A taken id is reported as a taken client id, as the memory store does.
-        apps::Entity::insert(row).exec_without_returning(&self.db).await.map_err(taken("client_id"))?;
+        apps::Entity::insert(row)
+            .exec_without_returning(&self.db)
+            .await
+            .map_err(taken("client_id"))?;
         Ok(())
     }
 
     async fn app_by_id(&self, id: Id) -> StoreResult<Option<AppRecord>> {
-        apps::Entity::find_by_id(id.as_i64()).one(&self.db).await.map_err(backend_err)?.map(app_from_row).transpose()
+        apps::Entity::find_by_id(id.as_i64())
+            .one(&self.db)
+            .await
+            .map_err(backend_err)?
+            .map(app_from_row)
+            .transpose()
     }
 
     async fn app_by_client_id(&self, client_id: &str) -> StoreResult<Option<AppRecord>> {
@@ -105,11 +116,17 @@ impl OAuthStore for SeaStore {
             code_challenge_method: Set(auth.code_challenge_method.clone()),
             expires_at: Set(auth.expires_at),
         };
-        authorizations::Entity::insert(row).exec_without_returning(&self.db).await.map_err(taken("code"))?;
+        authorizations::Entity::insert(row)
+            .exec_without_returning(&self.db)
+            .await
+            .map_err(taken("code"))?;
         Ok(())
     }
 
-    async fn take_authorization(&self, code_hash: &str) -> StoreResult<Option<AuthorizationRecord>> {
+    async fn take_authorization(
+        &self,
+        code_hash: &str,
+    ) -> StoreResult<Option<AuthorizationRecord>> {
         // One statement, `DELETE ... RETURNING *`: of two racing requests only the one whose
         // delete removed the row gets it back.
         let row = authorizations::Entity::delete_by_id(code_hash.to_string())
@@ -129,7 +146,10 @@ impl OAuthStore for SeaStore {
             created_at: Set(token.created_at),
             revoked_at: Set(token.revoked_at),
         };
-        tokens::Entity::insert(row).exec_without_returning(&self.db).await.map_err(taken("token"))?;
+        tokens::Entity::insert(row)
+            .exec_without_returning(&self.db)
+            .await
+            .map_err(taken("token"))?;
         Ok(())
     }
 
@@ -143,7 +163,10 @@ impl OAuthStore for SeaStore {
 
     async fn revoke_token(&self, token_hash: &str, at: DateTime<Utc>) -> StoreResult<bool> {
         let res = tokens::Entity::update_many()
-            .set(tokens::ActiveModel { revoked_at: Set(Some(at)), ..Default::default() })
+            .set(tokens::ActiveModel {
+                revoked_at: Set(Some(at)),
+                ..Default::default()
+            })
             .filter(tokens::Column::TokenHash.eq(token_hash))
             .filter(tokens::Column::RevokedAt.is_null())
             .exec(&self.db)

@@ -5,7 +5,11 @@ use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect, Se
 
 /// Restricts `query` to the page over `id_col`. Newest first, except when reading upwards from
 /// `min_id`: then the oldest `limit` ids above it come first and [`finish`] reverses them.
-pub(super) fn apply<E: EntityTrait>(mut query: Select<E>, id_col: E::Column, page: &Page) -> Select<E> {
+pub(super) fn apply<E: EntityTrait>(
+    mut query: Select<E>,
+    id_col: E::Column,
+    page: &Page,
+) -> Select<E> {
     if let Some(max) = page.max_id {
         query = query.filter(id_col.lt(max.as_i64()));
     }
@@ -15,7 +19,11 @@ pub(super) fn apply<E: EntityTrait>(mut query: Select<E>, id_col: E::Column, pag
     if let Some(min) = page.min_id {
         query = query.filter(id_col.gt(min.as_i64()));
     }
-    let query = if page.ascending() { query.order_by_asc(id_col) } else { query.order_by_desc(id_col) };
+    let query = if page.ascending() {
+        query.order_by_asc(id_col)
+    } else {
+        query.order_by_desc(id_col)
+    };
     query.limit(page.limit as u64)
 }
 

@@ -4,8 +4,8 @@ use std::collections::BTreeSet;
 
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
-use fedblog_core::store::{StatsStore, WeekActivity};
 use fedblog_core::StoreResult;
+use fedblog_core::store::{StatsStore, WeekActivity};
 use sea_orm::sea_query::{Expr, Func};
 use sea_orm::{ColumnTrait, EntityTrait, PaginatorTrait, QueryFilter, QuerySelect};
 
@@ -38,7 +38,11 @@ impl StatsStore for SeaStore {
     }
 
     async fn count_local_statuses(&self) -> StoreResult<i64> {
-        let n = statuses::Entity::find().filter(statuses::Column::Local.eq(true)).count(&self.db).await.map_err(backend_err)?;
+        let n = statuses::Entity::find()
+            .filter(statuses::Column::Local.eq(true))
+            .count(&self.db)
+            .await
+            .map_err(backend_err)?;
         Ok(n as i64)
     }
 
@@ -58,7 +62,11 @@ impl StatsStore for SeaStore {
         Ok(set.into_iter().collect())
     }
 
-    async fn activity_between(&self, from: DateTime<Utc>, to: DateTime<Utc>) -> StoreResult<WeekActivity> {
+    async fn activity_between(
+        &self,
+        from: DateTime<Utc>,
+        to: DateTime<Utc>,
+    ) -> StoreResult<WeekActivity> {
         let statuses = statuses::Entity::find()
             .filter(statuses::Column::Local.eq(true))
             .filter(statuses::Column::CreatedAt.gte(from))
@@ -79,6 +87,10 @@ impl StatsStore for SeaStore {
             .count(&self.db)
             .await
             .map_err(backend_err)?;
-        Ok(WeekActivity { statuses: statuses as i64, logins: logins as i64, registrations: registrations as i64 })
+        Ok(WeekActivity {
+            statuses: statuses as i64,
+            logins: logins as i64,
+            registrations: registrations as i64,
+        })
     }
 }

@@ -37,7 +37,11 @@ fn status_row(s: &StatusRecord) -> statuses::ActiveModel {
     }
 }
 
-fn status_from_row(m: statuses::Model, mentions: Vec<Id>, tags: Vec<String>) -> StoreResult<StatusRecord> {
+fn status_from_row(
+    m: statuses::Model,
+    mentions: Vec<Id>,
+    tags: Vec<String>,
+) -> StoreResult<StatusRecord> {
     Ok(StatusRecord {
         id: Id::from_i64(m.id),
         account_id: Id::from_i64(m.account_id),
@@ -63,7 +67,10 @@ fn status_from_row(m: statuses::Model, mentions: Vec<Id>, tags: Vec<String>) -> 
 
 /// Turns status rows into records, loading their mentions and tags (two queries per chunk),
 /// keeping the rows' order.
-async fn hydrate<C: ConnectionTrait>(db: &C, rows: Vec<statuses::Model>) -> StoreResult<Vec<StatusRecord>> {
+async fn hydrate<C: ConnectionTrait>(
+    db: &C,
+    rows: Vec<statuses::Model>,
+) -> StoreResult<Vec<StatusRecord>> {
     let ids: Vec<i64> = rows.iter().map(|r| r.id).collect();
     let mut mentions: HashMap<i64, Vec<Id>> = HashMap::new();
     let mut tags: HashMap<i64, Vec<String>> = HashMap::new();
@@ -76,7 +83,10 @@ async fn hydrate<C: ConnectionTrait>(db: &C, rows: Vec<statuses::Model>) -> Stor
             .await
             .map_err(backend_err)?;
         for m in ms {
-            mentions.entry(m.status_id).or_default().push(Id::from_i64(m.account_id));
+            mentions
+                .entry(m.status_id)
+                .or_default()
+                .push(Id::from_i64(m.account_id));
         }
         let ts = status_tags::Entity::find()
             .filter(status_tags::Column::StatusId.is_in(chunk.iter().copied()))
@@ -92,36 +102,65 @@ async fn hydrate<C: ConnectionTrait>(db: &C, rows: Vec<statuses::Model>) -> Stor
     rows.into_iter()
         .map(|r| {
             let id = r.id;
-            status_from_row(r, mentions.remove(&id).unwrap_or_default(), tags.remove(&id).unwrap_or_default())
+            status_from_row(
+                r,
+                mentions.remove(&id).unwrap_or_default(),
+                tags.remove(&id).unwrap_or_default(),
+            )
         })
         .collect()
 }
 
 async fn insert_status_rows<C: ConnectionTrait>(db: &C, s: &StatusRecord) -> StoreResult<()> {
-    statuses::Entity::insert(status_row(s)).exec_without_returning(db).await.map_err(backend_err)?;
+    statuses::Entity::insert(status_row(s))
+        .exec_without_returning(db)
+        .await
+        .map_err(backend_err)?;
     if !s.mentions.is_empty() {
-        let rows = s.mentions.iter().enumerate().map(|(i, a)| status_mentions::ActiveModel {
-            status_id: Set(s.id.as_i64()),
-            position: Set(i as i32),
-            account_id: Set(a.as_i64()),
-        });
-        status_mentions::Entity::insert_many(rows).exec_without_returning(db).await.map_err(backend_err)?;
+        let rows = s
+            .mentions
+            .iter()
+            .enumerate()
+            .map(|(i, a)| status_mentions::ActiveModel {
+                status_id: Set(s.id.as_i64()),
+                position: Set(i as i32),
+                account_id: Set(a.as_i64()),
+            });
+        status_mentions::Entity::insert_many(rows)
+            .exec_without_returning(db)
+            .await
+            .map_err(backend_err)?;
     }
     if !s.tags.is_empty() {
-        let rows = s.tags.iter().enumerate().map(|(i, name)| status_tags::ActiveModel {
-            status_id: Set(s.id.as_i64()),
-            position: Set(i as i32),
-            name: Set(name.clone()),
-        });
-        status_tags::Entity::insert_many(rows).exec_without_returning(db).await.map_err(backend_err)?;
+        let rows = s
+            .tags
+            .iter()
+            .enumerate()
+            .map(|(i, name)| status_tags::ActiveModel {
+                status_id: Set(s.id.as_i64()),
+                position: Set(i as i32),
+                name: Set(name.clone()),
+            });
+        status_tags::Entity::insert_many(rows)
+            .exec_without_returning(db)
+            .await
+            .map_err(backend_err)?;
     }
     // Counters move with the row, in the same transaction; `last_status_at` only moves forward.
     let last = Expr::col(accounts::Column::LastStatusAt);
     accounts::Entity::update_many()
-        .col_expr(accounts::Column::StatusesCount, Expr::col(accounts::Column::StatusesCount).add(1))
+        .col_expr(
+            accounts::Column::StatusesCount,
+            Expr::col(accounts::Column::StatusesCount).add(1),
+        )
         .col_expr(
             accounts::Column::LastStatusAt,
-            Expr::case(last.clone().is_null().or(last.clone().lt(s.created_at)), Expr::val(s.created_at)).finally(last).into(),
+            Expr::case(
+                last.clone().is_null().or(last.clone().lt(s.created_at)),
+                Expr::val(s.created_at),
+            )
+            .finally(last)
+            .into(),
         )
         .filter(accounts::Column::Id.eq(s.account_id.as_i64()))
         .exec(db)
@@ -131,21 +170,36 @@ async fn insert_status_rows<C: ConnectionTrait>(db: &C, s: &StatusRecord) -> Sto
 }
 
 async fn delete_status_rows<C: ConnectionTrait>(db: &C, id: i64) -> StoreResult<()> {
-    let deleted = statuses::Entity::delete_by_id(id).exec_with_returning(db).await.map_err(backend_err)?;
-    let Some(status) = deleted else { return Err(StoreError::NotFound) };
+    let deleted = statuses::Entity::delete_by_id(id)
+        .exec_with_returning(db)
+        .await
+        .map_err(backend_err)?;
+    let Some(status) = deleted else {
+        return Err(StoreError::NotFound);
+    };
     // The foreign keys cascade these two already; deleting explicitly does not rely on them.
     status_mentions::Entity::delete_many()
         .filter(status_mentions::Column::StatusId.eq(id))
         .exec(db)
         .await
         .map_err(backend_err)?;
-    status_tags::Entity::delete_many().filter(status_tags::Column::StatusId.eq(id)).exec(db).await.map_err(backend_err)?;
-    home_feed::Entity::delete_many().filter(home_feed::Column::StatusId.eq(id)).exec(db).await.map_err(backend_err)?;
+    status_tags::Entity::delete_many()
+        .filter(status_tags::Column::StatusId.eq(id))
+        .exec(db)
+        .await
+        .map_err(backend_err)?;
+    home_feed::Entity::delete_many()
+        .filter(home_feed::Column::StatusId.eq(id))
+        .exec(db)
+        .await
+        .map_err(backend_err)?;
     let count = Expr::col(accounts::Column::StatusesCount);
     accounts::Entity::update_many()
         .col_expr(
             accounts::Column::StatusesCount,
-            Expr::case(count.clone().gt(0), count.sub(1)).finally(0).into(),
+            Expr::case(count.clone().gt(0), count.sub(1))
+                .finally(0)
+                .into(),
         )
         .filter(accounts::Column::Id.eq(status.account_id))
         .exec(db)
@@ -167,7 +221,11 @@ impl StatusStore for SeaStore {
     }
 
     async fn status_by_id(&self, id: Id) -> StoreResult<Option<StatusRecord>> {
-        let Some(row) = statuses::Entity::find_by_id(id.as_i64()).one(&self.db).await.map_err(backend_err)? else {
+        let Some(row) = statuses::Entity::find_by_id(id.as_i64())
+            .one(&self.db)
+            .await
+            .map_err(backend_err)?
+        else {
             return Ok(None);
         };
         Ok(hydrate(&self.db, vec![row]).await?.pop())
@@ -190,7 +248,12 @@ impl StatusStore for SeaStore {
         hydrate(&self.db, rows).await
     }
 
-    async fn status_by_idempotency_key(&self, account_id: Id, key: &str, since: DateTime<Utc>) -> StoreResult<Option<StatusRecord>> {
+    async fn status_by_idempotency_key(
+        &self,
+        account_id: Id,
+        key: &str,
+        since: DateTime<Utc>,
+    ) -> StoreResult<Option<StatusRecord>> {
         let row = statuses::Entity::find()
             .filter(statuses::Column::AccountId.eq(account_id.as_i64()))
             .filter(statuses::Column::IdempotencyKey.eq(key))
@@ -211,7 +274,11 @@ impl StatusStore for SeaStore {
         finish(tx, res).await
     }
 
-    async fn public_timeline(&self, filter: PublicTimelineFilter, page: Page) -> StoreResult<Vec<StatusRecord>> {
+    async fn public_timeline(
+        &self,
+        filter: PublicTimelineFilter,
+        page: Page,
+    ) -> StoreResult<Vec<StatusRecord>> {
         let mut q = statuses::Entity::find()
             .inner_join(accounts::Entity)
             .filter(accounts::Column::SuspendedAt.is_null())
@@ -220,7 +287,10 @@ impl StatusStore for SeaStore {
             .filter(
                 Condition::any()
                     .add(statuses::Column::InReplyToAccountId.is_null())
-                    .add(Expr::col((statuses::Entity, statuses::Column::InReplyToAccountId)).equals((statuses::Entity, statuses::Column::AccountId))),
+                    .add(
+                        Expr::col((statuses::Entity, statuses::Column::InReplyToAccountId))
+                            .equals((statuses::Entity, statuses::Column::AccountId)),
+                    ),
             );
         if filter.local {
             q = q.filter(statuses::Column::Local.eq(true));
@@ -231,7 +301,10 @@ impl StatusStore for SeaStore {
         if filter.only_media {
             q = q.filter(statuses::Column::HasMedia.eq(true));
         }
-        let rows = paging::apply(q, statuses::Column::Id, &page).all(&self.db).await.map_err(backend_err)?;
+        let rows = paging::apply(q, statuses::Column::Id, &page)
+            .all(&self.db)
+            .await
+            .map_err(backend_err)?;
         hydrate(&self.db, paging::finish(rows, &page)).await
     }
 }

@@ -20,8 +20,13 @@ pub const PASSWORD: &str = "correct horse battery";
 /// The OpenAPI schema, loaded once per test binary.
 pub fn openapi() -> Arc<OpenApi> {
     static API: OnceLock<Arc<OpenApi>> = OnceLock::new();
-    API.get_or_init(|| Arc::new(OpenApi::discover(std::path::Path::new(env!("CARGO_MANIFEST_DIR"))).expect("the Mastodon OpenAPI schema (../shared/reference) must be present")))
-        .clone()
+    API.get_or_init(|| {
+        Arc::new(
+            OpenApi::discover(std::path::Path::new(env!("CARGO_MANIFEST_DIR")))
+                .expect("the Mastodon OpenAPI schema (../shared/reference) must be present"),
+        )
+    })
+    .clone()
 }
 
 /// A running server and what tests need around it.
@@ -35,7 +40,12 @@ pub struct TestServer {
 fn temp_dir() -> PathBuf {
     static N: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
     let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let dir = std::env::temp_dir().join(format!("fedblog-test-{}-{}-{}", std::process::id(), n, chrono::Utc::now().timestamp_micros()));
+    let dir = std::env::temp_dir().join(format!(
+        "fedblog-test-{}-{}-{}",
+        std::process::id(),
+        n,
+        chrono::Utc::now().timestamp_micros()
+    ));
     std::fs::create_dir_all(&dir).expect("temp dir");
     dir
 }
@@ -52,13 +62,20 @@ impl TestServer {
     }
 
     /// Starts a server with an adjusted configuration and, optionally, a mailer of the test's own.
-    pub async fn start_full(adjust: impl FnOnce(&mut fedblog_core::InstanceConfig), mailer: Option<Arc<dyn fedblog_core::app::Mailer>>) -> TestServer {
+    pub async fn start_full(
+        adjust: impl FnOnce(&mut fedblog_core::InstanceConfig),
+        mailer: Option<Arc<dyn fedblog_core::app::Mailer>>,
+    ) -> TestServer {
         let dir = temp_dir();
         let url = format!("sqlite://{}?mode=rwc", dir.join("test.sqlite").display());
-        let store = connect(&url, &ConnectSettings::default()).await.expect("sqlite connect");
+        let store = connect(&url, &ConnectSettings::default())
+            .await
+            .expect("sqlite connect");
         store.migrate().await.expect("migrate");
         let store: Arc<dyn Store> = Arc::new(store);
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind");
         let port = listener.local_addr().expect("addr").port();
         let mut config = fedblog_core::InstanceConfig::new(&format!("127.0.0.1:{port}"));
         config.password_hash_memory_kib = 64;
@@ -70,22 +87,34 @@ impl TestServer {
         let app = Arc::new(app);
         let running = spawn_on(app.clone(), listener).await.expect("spawn");
         let client = Client::new(&running.base_url(), Some(openapi())).expect("client");
-        TestServer { running, app, client, dir }
+        TestServer {
+            running,
+            app,
+            client,
+            dir,
+        }
     }
 
     /// A confirmed, approved user with a token for `scopes`; returns (account id, token).
     pub async fn user_with_scopes(&self, username: &str, scopes: &str) -> (String, String) {
-        make_user(&self.app, username, scopes).await.expect("create user")
+        make_user(&self.app, username, scopes)
+            .await
+            .expect("create user")
     }
 
     /// A confirmed, approved user with `read write follow push`.
     pub async fn user(&self, username: &str) -> (String, String) {
-        self.user_with_scopes(username, "read write follow push").await
+        self.user_with_scopes(username, "read write follow push")
+            .await
     }
 
     /// A conformance context over this server with an in-process account factory.
     pub fn cx(&self) -> Cx {
-        let mut cx = Cx::new(self.client.clone(), Some(Arc::new(AppFactory(self.app.clone()))), None);
+        let mut cx = Cx::new(
+            self.client.clone(),
+            Some(Arc::new(AppFactory(self.app.clone()))),
+            None,
+        );
         cx.factory_password = Some(PASSWORD.to_string());
         cx
     }
@@ -107,10 +136,16 @@ async fn make_user(app: &App, username: &str, scopes: &str) -> Result<(String, S
         approved: true,
         locale: "en".into(),
     };
-    let (account, _, _) = app.create_local_account(new, true).await.map_err(|e| e.to_string())?;
+    let (account, _, _) = app
+        .create_local_account(new, true)
+        .await
+        .map_err(|e| e.to_string())?;
     let cli = app.cli_application().await.map_err(|e| e.to_string())?;
     let scopes = fedblog_core::scope::Scopes::parse(scopes)?;
-    let issued = app.issue_token(cli.id, Some(account.id), &scopes).await.map_err(|e| e.to_string())?;
+    let issued = app
+        .issue_token(cli.id, Some(account.id), &scopes)
+        .await
+        .map_err(|e| e.to_string())?;
     Ok((account.id.to_string(), issued.access_token))
 }
 
@@ -119,6 +154,10 @@ pub struct AppFactory(pub Arc<App>);
 
 impl AccountFactory for AppFactory {
     fn create<'a>(&'a self, username: &'a str) -> BoxFuture<'a, Result<String, String>> {
-        Box::pin(async move { make_user(&self.0, username, "read write follow push").await.map(|(_, t)| t) })
+        Box::pin(async move {
+            make_user(&self.0, username, "read write follow push")
+                .await
+                .map(|(_, t)| t)
+        })
     }
 }

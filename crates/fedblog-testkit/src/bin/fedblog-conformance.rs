@@ -76,22 +76,46 @@ async fn main() -> std::process::ExitCode {
             return std::process::ExitCode::from(2);
         }
     };
-    let factory: Option<Arc<dyn AccountFactory>> = args.account_factory.clone().map(|t| Arc::new(CommandFactory { template: t }) as Arc<dyn AccountFactory>);
+    let factory: Option<Arc<dyn AccountFactory>> = args
+        .account_factory
+        .clone()
+        .map(|t| Arc::new(CommandFactory { template: t }) as Arc<dyn AccountFactory>);
     let mut cx = Cx::new(client, factory, args.token.clone());
     cx.factory_password = args.factory_password.clone();
-    let selected = all.iter().filter(|c| args.only.as_deref().is_none_or(|a| c.area() == a)).count();
+    let selected = all
+        .iter()
+        .filter(|c| args.only.as_deref().is_none_or(|a| c.area() == a))
+        .count();
     eprintln!("running {selected} checks against {base}");
     let mut done = 0;
     let report = conformance::run(&cx, &all, args.only.as_deref(), |r| {
         done += 1;
-        eprintln!("[{done:>3}/{selected}] {:<8} {}{}", r.outcome.label(), r.id, if r.outcome.detail().is_empty() { String::new() } else { format!(": {}", r.outcome.detail()) });
+        eprintln!(
+            "[{done:>3}/{selected}] {:<8} {}{}",
+            r.outcome.label(),
+            r.id,
+            if r.outcome.detail().is_empty() {
+                String::new()
+            } else {
+                format!(": {}", r.outcome.detail())
+            }
+        );
     })
     .await;
-    if let Err(e) = std::fs::File::create(&args.report).and_then(|mut f| f.write_all(report.to_jsonl().as_bytes())) {
-        eprintln!("fedblog-conformance: cannot write {}: {e}", args.report.display());
+    if let Err(e) = std::fs::File::create(&args.report)
+        .and_then(|mut f| f.write_all(report.to_jsonl().as_bytes()))
+    {
+        eprintln!(
+            "fedblog-conformance: cannot write {}: {e}",
+            args.report.display()
+        );
         return std::process::ExitCode::from(2);
     }
     println!("{}", report.summary());
     println!("report: {}", args.report.display());
-    if report.failures().is_empty() || args.no_fail { std::process::ExitCode::SUCCESS } else { std::process::ExitCode::FAILURE }
+    if report.failures().is_empty() || args.no_fail {
+        std::process::ExitCode::SUCCESS
+    } else {
+        std::process::ExitCode::FAILURE
+    }
 }

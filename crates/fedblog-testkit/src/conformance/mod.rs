@@ -80,10 +80,16 @@ impl Check {
 #[macro_export]
 macro_rules! check {
     ($id:literal, $rule:literal, $f:path) => {{
-        fn run(cx: &$crate::conformance::Cx) -> $crate::conformance::BoxFuture<'_, $crate::conformance::CheckResult> {
+        fn run(
+            cx: &$crate::conformance::Cx,
+        ) -> $crate::conformance::BoxFuture<'_, $crate::conformance::CheckResult> {
             Box::pin($f(cx))
         }
-        $crate::conformance::Check { id: $id, rule: $rule, run }
+        $crate::conformance::Check {
+            id: $id,
+            rule: $rule,
+            run,
+        }
     }};
 }
 
@@ -111,7 +117,11 @@ impl AccountFactory for CommandFactory {
                 .await
                 .map_err(|e| format!("account factory could not start: {e}"))?;
             if !out.status.success() {
-                return Err(format!("account factory failed ({}): {}", out.status, String::from_utf8_lossy(&out.stderr).trim()));
+                return Err(format!(
+                    "account factory failed ({}): {}",
+                    out.status,
+                    String::from_utf8_lossy(&out.stderr).trim()
+                ));
             }
             let stdout = String::from_utf8_lossy(&out.stdout);
             stdout
@@ -180,10 +190,27 @@ pub fn path<E: Endpoint>(params: &[(&str, &str)]) -> String {
 
 impl Cx {
     /// A context over a client.
-    pub fn new(client: Client, factory: Option<Arc<dyn AccountFactory>>, token: Option<String>) -> Self {
-        let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.subsec_nanos() ^ d.as_secs() as u32).unwrap_or(7);
-        let tag: String = radix36(nanos as u64 ^ (std::process::id() as u64) << 7).chars().take(5).collect();
-        Cx { client, factory, token, factory_password: None, tag, counter: AtomicU32::new(0) }
+    pub fn new(
+        client: Client,
+        factory: Option<Arc<dyn AccountFactory>>,
+        token: Option<String>,
+    ) -> Self {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.subsec_nanos() ^ d.as_secs() as u32)
+            .unwrap_or(7);
+        let tag: String = radix36(nanos as u64 ^ (std::process::id() as u64) << 7)
+            .chars()
+            .take(5)
+            .collect();
+        Cx {
+            client,
+            factory,
+            token,
+            factory_password: None,
+            tag,
+            counter: AtomicU32::new(0),
+        }
     }
 
     /// A name unique to this run, at most 30 characters, e.g. for usernames.
@@ -197,7 +224,9 @@ impl Cx {
     /// A new confirmed user (needs an account factory).
     pub async fn new_user(&self, prefix: &str) -> Result<User, Failure> {
         let Some(f) = &self.factory else {
-            return Err(Failure::NotRun("needs fresh accounts: pass --account-factory".into()));
+            return Err(Failure::NotRun(
+                "needs fresh accounts: pass --account-factory".into(),
+            ));
         };
         let username = self.unique(prefix);
         let token = f.create(&username).await.map_err(Failure::NotRun)?;
@@ -213,10 +242,20 @@ impl Cx {
     }
 
     async fn user_of(&self, token: &str) -> Result<User, Failure> {
-        let r = self.client.get(&path::<api::accounts::verify_credentials::VerifyCredentials>(&[]), Some(token)).await?;
+        let r = self
+            .client
+            .get(
+                &path::<api::accounts::verify_credentials::VerifyCredentials>(&[]),
+                Some(token),
+            )
+            .await?;
         r.expect(200)?;
         let v = r.json()?;
-        Ok(User { username: str_of(v, "username")?, id: str_of(v, "id")?, token: token.to_string() })
+        Ok(User {
+            username: str_of(v, "username")?,
+            id: str_of(v, "id")?,
+            token: token.to_string(),
+        })
     }
 
     /// Registers an application with these scopes.
@@ -224,11 +263,23 @@ impl Cx {
         let redirect = "https://client.example/callback";
         let r = self
             .client
-            .post(&path::<api::apps::create_app::CreateApp>(&[]), None, form(&[("client_name", "fedblog conformance"), ("redirect_uris", redirect), ("scopes", scopes)]))
+            .post(
+                &path::<api::apps::create_app::CreateApp>(&[]),
+                None,
+                form(&[
+                    ("client_name", "fedblog conformance"),
+                    ("redirect_uris", redirect),
+                    ("scopes", scopes),
+                ]),
+            )
             .await?;
         r.expect(200)?;
         let v = r.json()?;
-        Ok(TestApp { client_id: str_of(v, "client_id")?, client_secret: str_of(v, "client_secret")?, redirect_uri: redirect.into() })
+        Ok(TestApp {
+            client_id: str_of(v, "client_id")?,
+            client_secret: str_of(v, "client_secret")?,
+            redirect_uri: redirect.into(),
+        })
     }
 
     /// An app token (client_credentials) for an app.
@@ -238,7 +289,12 @@ impl Cx {
             .post(
                 &path::<api::oauth::create_token::CreateToken>(&[]),
                 None,
-                form(&[("grant_type", "client_credentials"), ("client_id", app.client_id.as_str()), ("client_secret", app.client_secret.as_str()), ("scope", scopes)]),
+                form(&[
+                    ("grant_type", "client_credentials"),
+                    ("client_id", app.client_id.as_str()),
+                    ("client_secret", app.client_secret.as_str()),
+                    ("scope", scopes),
+                ]),
             )
             .await?;
         r.expect(200)?;
@@ -247,20 +303,36 @@ impl Cx {
 
     /// Posts a status and returns its JSON.
     pub async fn post_status(&self, user: &User, pairs: &[(&str, &str)]) -> Result<Value, Failure> {
-        let r = self.client.post(&path::<api::statuses::create_status::CreateStatus>(&[]), Some(&user.token), form(pairs)).await?;
+        let r = self
+            .client
+            .post(
+                &path::<api::statuses::create_status::CreateStatus>(&[]),
+                Some(&user.token),
+                form(pairs),
+            )
+            .await?;
         r.expect(200)?;
         Ok(r.json()?.clone())
     }
 
     /// Sends a request with a body.
-    pub async fn send(&self, method: &str, path: &str, token: Option<&str>, body: Body) -> Result<crate::client::Response, Failure> {
+    pub async fn send(
+        &self,
+        method: &str,
+        path: &str,
+        token: Option<&str>,
+        body: Body,
+    ) -> Result<crate::client::Response, Failure> {
         Ok(self.client.send(method, path, token, body, &[]).await?)
     }
 }
 
 /// A string field of a JSON object.
 pub fn str_of(v: &Value, key: &str) -> Result<String, Failure> {
-    v.get(key).and_then(Value::as_str).map(str::to_string).ok_or_else(|| Failure::Fail(format!("missing string field {key:?} in {v}")))
+    v.get(key)
+        .and_then(Value::as_str)
+        .map(str::to_string)
+        .ok_or_else(|| Failure::Fail(format!("missing string field {key:?} in {v}")))
 }
 
 fn radix36(mut n: u64) -> String {
@@ -277,7 +349,12 @@ fn radix36(mut n: u64) -> String {
 }
 
 /// Runs checks one after another (optionally one area), calling `progress` after each.
-pub async fn run(cx: &Cx, checks: &[Check], only: Option<&str>, mut progress: impl FnMut(&CheckReport)) -> Report {
+pub async fn run(
+    cx: &Cx,
+    checks: &[Check],
+    only: Option<&str>,
+    mut progress: impl FnMut(&CheckReport),
+) -> Report {
     let mut results = Vec::new();
     for c in checks.iter().filter(|c| only.is_none_or(|a| c.area() == a)) {
         let outcome = match (c.run)(cx).await {
@@ -285,7 +362,12 @@ pub async fn run(cx: &Cx, checks: &[Check], only: Option<&str>, mut progress: im
             Err(Failure::Fail(d)) => Outcome::Fail(d),
             Err(Failure::NotRun(d)) => Outcome::NotRun(d),
         };
-        let r = CheckReport { id: c.id.to_string(), area: c.area().to_string(), rule: c.rule.to_string(), outcome };
+        let r = CheckReport {
+            id: c.id.to_string(),
+            area: c.area().to_string(),
+            rule: c.rule.to_string(),
+            outcome,
+        };
         progress(&r);
         results.push(r);
     }

@@ -78,20 +78,40 @@ impl Report {
 
     /// The summary table, one row per area and a total.
     pub fn summary(&self) -> String {
-        let mut out = format!("{:<14} {:>6} {:>6} {:>8} {:>6}\n", "area", "pass", "fail", "not-run", "total");
+        let mut out = format!(
+            "{:<14} {:>6} {:>6} {:>8} {:>6}\n",
+            "area", "pass", "fail", "not-run", "total"
+        );
         let (mut p, mut f, mut n) = (0, 0, 0);
         for (area, (ap, af, an)) in self.by_area() {
-            out.push_str(&format!("{:<14} {:>6} {:>6} {:>8} {:>6}\n", area, ap, af, an, ap + af + an));
+            out.push_str(&format!(
+                "{:<14} {:>6} {:>6} {:>8} {:>6}\n",
+                area,
+                ap,
+                af,
+                an,
+                ap + af + an
+            ));
             p += ap;
             f += af;
             n += an;
         }
-        out.push_str(&format!("{:<14} {:>6} {:>6} {:>8} {:>6}\n", "total", p, f, n, p + f + n));
+        out.push_str(&format!(
+            "{:<14} {:>6} {:>6} {:>8} {:>6}\n",
+            "total",
+            p,
+            f,
+            n,
+            p + f + n
+        ));
         out
     }
 
     /// The failed checks.
     pub fn failures(&self) -> Vec<&CheckReport> {
-        self.results.iter().filter(|r| matches!(r.outcome, Outcome::Fail(_))).collect()
+        self.results
+            .iter()
+            .filter(|r| matches!(r.outcome, Outcome::Fail(_)))
+            .collect()
     }
 }

@@ -31,11 +31,35 @@ impl Endpoint for ConfirmEmail {
 
     async fn handle(app: &App, _caller: &Caller, r: ConfirmRequest) -> ApiResult<Html> {
         let Some(token) = r.confirmation_token else {
-            return Ok(Html(StatusCode::NOT_FOUND, page(app, "Confirmation", "<p>This confirmation link is invalid or was already used.</p>")));
+            return Ok(Html(
+                StatusCode::NOT_FOUND,
+                page(
+                    app,
+                    "Confirmation",
+                    "<p>This confirmation link is invalid or was already used.</p>",
+                ),
+            ));
         };
         Ok(match app.confirm_email(&token).await {
-            Ok(account) => Html(StatusCode::OK, page(app, "Confirmed", &format!("<p>The e-mail address of <strong>@{}</strong> is confirmed. You can sign in now.</p>", escape(&account.username)))),
-            Err(_) => Html(StatusCode::NOT_FOUND, page(app, "Confirmation", "<p>This confirmation link is invalid or was already used.</p>")),
+            Ok(account) => Html(
+                StatusCode::OK,
+                page(
+                    app,
+                    "Confirmed",
+                    &format!(
+                        "<p>The e-mail address of <strong>@{}</strong> is confirmed. You can sign in now.</p>",
+                        escape(&account.username)
+                    ),
+                ),
+            ),
+            Err(_) => Html(
+                StatusCode::NOT_FOUND,
+                page(
+                    app,
+                    "Confirmation",
+                    "<p>This confirmation link is invalid or was already used.</p>",
+                ),
+            ),
         })
     }
 }

@@ -25,7 +25,11 @@ impl Endpoint for GetAccount {
     type Request = GetAccountRequest;
     type Response = Json<Account>;
 
-    async fn handle(app: &App, _caller: &Caller, r: GetAccountRequest) -> ApiResult<Self::Response> {
+    async fn handle(
+        app: &App,
+        _caller: &Caller,
+        r: GetAccountRequest,
+    ) -> ApiResult<Self::Response> {
         let account = app.visible_account(path_id(&r.id)?).await?;
         Ok(Json(app.render_account(&account)))
     }

@@ -32,14 +32,23 @@ impl Endpoint for GetAccounts {
     type Request = GetAccountsRequest;
     type Response = Json<Vec<Account>>;
 
-    async fn handle(app: &App, _caller: &Caller, r: GetAccountsRequest) -> ApiResult<Self::Response> {
+    async fn handle(
+        app: &App,
+        _caller: &Caller,
+        r: GetAccountsRequest,
+    ) -> ApiResult<Self::Response> {
         if r.id.len() > MAX_IDS {
-            return Err(ApiError::unprocessable(format!("Too many ids requested (at most {MAX_IDS})")));
+            return Err(ApiError::unprocessable(format!(
+                "Too many ids requested (at most {MAX_IDS})"
+            )));
         }
         let ids: Vec<Id> = r.id.iter().filter_map(|s| s.parse().ok()).collect();
         let found = app.store.accounts_by_ids(&ids).await?;
         let mut seen = std::collections::HashSet::new();
-        let ordered = ids.iter().filter(|id| seen.insert(**id)).filter_map(|id| found.iter().find(|a| a.id == *id));
+        let ordered = ids
+            .iter()
+            .filter(|id| seen.insert(**id))
+            .filter_map(|id| found.iter().find(|a| a.id == *id));
         Ok(Json(ordered.map(|a| app.render_account(a)).collect()))
     }
 }

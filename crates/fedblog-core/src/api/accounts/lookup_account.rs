@@ -29,7 +29,9 @@ impl Endpoint for LookupAccount {
     type Response = Json<Account>;
 
     async fn handle(app: &App, _caller: &Caller, r: LookupRequest) -> ApiResult<Self::Response> {
-        let acct = r.acct.ok_or_else(|| ApiError::bad_request("param is missing or the value is empty: acct"))?;
+        let acct = r
+            .acct
+            .ok_or_else(|| ApiError::bad_request("param is missing or the value is empty: acct"))?;
         Ok(Json(app.render_account(&app.lookup_account(&acct).await?)))
     }
 }

@@ -48,10 +48,18 @@ impl Endpoint for RegisterAccount {
     async fn handle(app: &App, caller: &Caller, r: RegisterRequest) -> ApiResult<Self::Response> {
         let token = caller.token.as_ref().ok_or_else(ApiError::invalid_token)?;
         let (account, _user) = app
-            .register(r.username.unwrap_or_default(), r.email.unwrap_or_default(), r.password.unwrap_or_default(), r.agreement, r.locale)
+            .register(
+                r.username.unwrap_or_default(),
+                r.email.unwrap_or_default(),
+                r.password.unwrap_or_default(),
+                r.agreement,
+                r.locale,
+            )
             .await?;
         let scopes = Scopes::parse(&token.scopes).unwrap_or_default();
-        let issued = app.issue_token(token.app_id, Some(account.id), &scopes).await?;
+        let issued = app
+            .issue_token(token.app_id, Some(account.id), &scopes)
+            .await?;
         Ok(Json(app.render_token(&issued)))
     }
 }

@@ -80,7 +80,9 @@ fn opt_fields<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Vec<FieldParam>>
 
 fn opt_source<'de, D: Deserializer<'de>>(d: D) -> Result<Option<SourceParams>, D::Error> {
     match Value::deserialize(d)? {
-        v @ Value::Object(_) => serde_json::from_value(v).map(Some).map_err(serde::de::Error::custom),
+        v @ Value::Object(_) => serde_json::from_value(v)
+            .map(Some)
+            .map_err(serde::de::Error::custom),
         _ => Ok(None),
     }
 }
@@ -102,7 +104,14 @@ impl Endpoint for UpdateCredentials {
             discoverable: r.discoverable,
             indexable: r.indexable,
             hide_collections: r.hide_collections,
-            fields: r.fields_attributes.map(|fs| fs.into_iter().map(|f| ProfileField { name: f.name, value: f.value }).collect()),
+            fields: r.fields_attributes.map(|fs| {
+                fs.into_iter()
+                    .map(|f| ProfileField {
+                        name: f.name,
+                        value: f.value,
+                    })
+                    .collect()
+            }),
             privacy: source.privacy,
             sensitive: source.sensitive,
             language: source.language,

@@ -37,9 +37,18 @@ impl Endpoint for CreateApp {
     type Request = CreateAppRequest;
     type Response = Json<CredentialApplication>;
 
-    async fn handle(app: &App, _caller: &Caller, req: CreateAppRequest) -> ApiResult<Self::Response> {
+    async fn handle(
+        app: &App,
+        _caller: &Caller,
+        req: CreateAppRequest,
+    ) -> ApiResult<Self::Response> {
         let record = app
-            .create_app(NewApp { name: req.client_name.unwrap_or_default(), redirect_uris: req.redirect_uris, scopes: req.scopes, website: req.website })
+            .create_app(NewApp {
+                name: req.client_name.unwrap_or_default(),
+                redirect_uris: req.redirect_uris,
+                scopes: req.scopes,
+                website: req.website,
+            })
             .await?;
         Ok(Json(CredentialApplication {
             application: app.render_application(&record),

@@ -2,9 +2,9 @@
 
 use http::Method;
 
-use crate::entities::Rule;
 use crate::api::{Auth, Endpoint, Json, NoParams};
 use crate::app::{App, Caller};
+use crate::entities::Rule;
 use crate::error::ApiResult;
 
 /// The server's rules. <https://docs.joinmastodon.org/methods/instance/#rules>

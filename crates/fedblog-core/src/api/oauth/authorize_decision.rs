@@ -3,13 +3,13 @@
 use http::Method;
 use serde::Deserialize;
 
-use super::{AuthorizeParams, error_page, page, sign_in_form};
+use super::{AuthorizeParams, page, refusal, sign_in_form};
 use crate::api::{Auth, Endpoint, Html, Redirect};
 use crate::app::{App, Caller};
 use crate::content::escape;
 use crate::error::ApiResult;
 use crate::params::de;
-use crate::services::oauth::OOB_REDIRECT;
+use crate::services::oauth::{OOB_REDIRECT, with_query};
 
 /// Signs the user in and records their decision.
 pub struct AuthorizeDecision;
@@ -31,15 +31,6 @@ pub struct DecisionRequest {
     pub decision: Option<String>,
 }
 
-fn with_query(uri: &str, pairs: &[(&str, &str)]) -> String {
-    let mut ser = form_urlencoded::Serializer::new(String::new());
-    for (k, v) in pairs {
-        ser.append_pair(k, v);
-    }
-    let sep = if uri.contains('?') { '&' } else { '?' };
-    format!("{uri}{sep}{}", ser.finish())
-}
-
 impl Endpoint for AuthorizeDecision {
     const METHOD: Method = Method::POST;
     const PATH: &'static str = "/oauth/authorize";
@@ -50,7 +41,7 @@ impl Endpoint for AuthorizeDecision {
     async fn handle(app: &App, _caller: &Caller, req: DecisionRequest) -> ApiResult<Redirect> {
         let valid = match req.params.validate(app).await {
             Ok(v) => v,
-            Err(e) => return Ok(Redirect::Page(error_page(app, &e))),
+            Err(e) => return Ok(refusal(app, &e)),
         };
         let state = valid.state.clone().unwrap_or_default();
         let mut extra: Vec<(&str, &str)> = vec![];
@@ -59,21 +50,41 @@ impl Endpoint for AuthorizeDecision {
         }
         if req.decision.as_deref() == Some("deny") {
             if valid.redirect_uri == OOB_REDIRECT {
-                return Ok(Redirect::Page(Html(http::StatusCode::OK, page(app, "Authorization denied", "<p>You denied access. You can close this page.</p>"))));
+                return Ok(Redirect::Page(Html(
+                    http::StatusCode::OK,
+                    page(
+                        app,
+                        "Authorization denied",
+                        "<p>You denied access. You can close this page.</p>",
+                    ),
+                )));
             }
-            let mut pairs = vec![("error", "access_denied"), ("error_description", "The resource owner or authorization server denied the request.")];
+            let mut pairs = vec![
+                ("error", "access_denied"),
+                (
+                    "error_description",
+                    "The resource owner or authorization server denied the request.",
+                ),
+            ];
             pairs.extend(extra);
             return Ok(Redirect::To(with_query(&valid.redirect_uri, &pairs)));
         }
         let login = req.username.unwrap_or_default();
         let password = req.password.unwrap_or_default();
         let Some((account, user)) = app.sign_in(&login, &password).await? else {
-            return Ok(Redirect::Page(sign_in_form(app, &valid, &login, Some("Invalid username, e-mail or password."))));
+            return Ok(Redirect::Page(sign_in_form(
+                app,
+                &valid,
+                &login,
+                Some("Invalid username, e-mail or password."),
+            )));
         };
         let refusal = if account.is_suspended() || user.disabled {
             Some("Your login is currently disabled.")
         } else if user.confirmed_at.is_none() {
-            Some("Your login is missing a confirmed e-mail address: open the link we sent you first.")
+            Some(
+                "Your login is missing a confirmed e-mail address: open the link we sent you first.",
+            )
         } else if !user.approved {
             Some("Your login is currently pending approval.")
         } else {
@@ -86,8 +97,14 @@ impl Endpoint for AuthorizeDecision {
         }
         let code = app.issue_code(&valid, account.id).await?;
         if valid.redirect_uri == OOB_REDIRECT {
-            let body = format!("<p>Copy this authorization code and paste it into the application:</p><p><code id=\"code\">{}</code></p>", escape(&code));
-            return Ok(Redirect::Page(Html(http::StatusCode::OK, page(app, "Authorization code", &body))));
+            let body = format!(
+                "<p>Copy this authorization code and paste it into the application:</p><p><code id=\"code\">{}</code></p>",
+                escape(&code)
+            );
+            return Ok(Redirect::Page(Html(
+                http::StatusCode::OK,
+                page(app, "Authorization code", &body),
+            )));
         }
         let mut pairs = vec![("code", code.as_str())];
         pairs.extend(extra);

@@ -2,8 +2,8 @@
 
 use http::Method;
 
-use super::{AuthorizeParams, error_page, sign_in_form};
-use crate::api::{Auth, Endpoint, Html};
+use super::{AuthorizeParams, refusal, sign_in_form};
+use crate::api::{Auth, Endpoint, Redirect};
 use crate::app::{App, Caller};
 use crate::error::ApiResult;
 
@@ -15,12 +15,12 @@ impl Endpoint for AuthorizePage {
     const PATH: &'static str = "/oauth/authorize";
     const AUTH: Auth = Auth::Public;
     type Request = AuthorizeParams;
-    type Response = Html;
+    type Response = Redirect;
 
-    async fn handle(app: &App, _caller: &Caller, req: AuthorizeParams) -> ApiResult<Html> {
+    async fn handle(app: &App, _caller: &Caller, req: AuthorizeParams) -> ApiResult<Redirect> {
         Ok(match req.validate(app).await {
-            Ok(valid) => sign_in_form(app, &valid, "", None),
-            Err(e) => error_page(app, &e),
+            Ok(valid) => Redirect::Page(sign_in_form(app, &valid, "", None)),
+            Err(e) => refusal(app, &e),
         })
     }
 }

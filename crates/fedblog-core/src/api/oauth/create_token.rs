@@ -47,7 +47,11 @@ impl Endpoint for CreateToken {
     type Request = CreateTokenRequest;
     type Response = Json<Token>;
 
-    async fn handle(app: &App, caller: &Caller, r: CreateTokenRequest) -> ApiResult<Self::Response> {
+    async fn handle(
+        app: &App,
+        caller: &Caller,
+        r: CreateTokenRequest,
+    ) -> ApiResult<Self::Response> {
         let req = TokenRequest {
             grant_type: r.grant_type,
             client_id: r.client_id,
@@ -57,7 +61,9 @@ impl Endpoint for CreateToken {
             code_verifier: r.code_verifier,
             scope: r.scope,
         };
-        let issued = app.exchange_token(req, caller.authorization.as_deref()).await?;
+        let issued = app
+            .exchange_token(req, caller.authorization.as_deref())
+            .await?;
         Ok(Json(app.render_token(&issued)))
     }
 }

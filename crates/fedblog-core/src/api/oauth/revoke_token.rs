@@ -36,9 +36,20 @@ impl Endpoint for RevokeToken {
     type Response = Json<Empty>;
 
     async fn handle(app: &App, caller: &Caller, r: RevokeRequest) -> ApiResult<Self::Response> {
-        let token = r.token.ok_or_else(|| ApiError::oauth(http::StatusCode::BAD_REQUEST, "invalid_request", "Missing required parameter: token."))?;
-        let req = TokenRequest { client_id: r.client_id, client_secret: r.client_secret, ..Default::default() };
-        app.revoke(req, &token, caller.authorization.as_deref()).await?;
+        let token = r.token.ok_or_else(|| {
+            ApiError::oauth(
+                http::StatusCode::BAD_REQUEST,
+                "invalid_request",
+                "Missing required parameter: token.",
+            )
+        })?;
+        let req = TokenRequest {
+            client_id: r.client_id,
+            client_secret: r.client_secret,
+            ..Default::default()
+        };
+        app.revoke(req, &token, caller.authorization.as_deref())
+            .await?;
         Ok(Json(Empty {}))
     }
 }

@@ -3,6 +3,11 @@
 use http::Method;
 use serde_json::{Value, json};
 
+use crate::api::apps::create_app::CreateApp;
+use crate::api::oauth::{
+    authorize_page::AuthorizePage, create_token::CreateToken, revoke_token::RevokeToken,
+    userinfo::Userinfo,
+};
 use crate::api::{Auth, Endpoint, Json, NoParams};
 use crate::app::{App, Caller};
 use crate::error::ApiResult;
@@ -23,10 +28,11 @@ impl Endpoint for ServerMetadata {
         Ok(Json(json!({
             "issuer": format!("{base}/"),
             "service_documentation": "https://docs.joinmastodon.org/",
-            "authorization_endpoint": format!("{base}/oauth/authorize"),
-            "token_endpoint": format!("{base}/oauth/token"),
-            "revocation_endpoint": format!("{base}/oauth/revoke"),
-            "app_registration_endpoint": format!("{base}/api/v1/apps"),
+            "authorization_endpoint": format!("{base}{}", AuthorizePage::PATH),
+            "token_endpoint": format!("{base}{}", CreateToken::PATH),
+            "revocation_endpoint": format!("{base}{}", RevokeToken::PATH),
+            "userinfo_endpoint": format!("{base}{}", Userinfo::PATH),
+            "app_registration_endpoint": format!("{base}{}", CreateApp::PATH),
             "scopes_supported": KNOWN_SCOPES,
             "response_types_supported": ["code"],
             "response_modes_supported": ["query"],

@@ -53,7 +53,11 @@ impl Endpoint for CreateStatus {
     type Request = CreateStatusRequest;
     type Response = Json<Status>;
 
-    async fn handle(app: &App, caller: &Caller, r: CreateStatusRequest) -> ApiResult<Self::Response> {
+    async fn handle(
+        app: &App,
+        caller: &Caller,
+        r: CreateStatusRequest,
+    ) -> ApiResult<Self::Response> {
         let new = NewStatus {
             text: r.status.unwrap_or_default(),
             spoiler_text: r.spoiler_text.unwrap_or_default(),
@@ -62,11 +66,20 @@ impl Endpoint for CreateStatus {
             in_reply_to_id: r.in_reply_to_id.as_deref().map(path_id).transpose()?,
             language: r.language,
             media_ids: r.media_ids,
-            has_poll: r.poll.as_ref().is_some_and(|p| !p.is_null() && p.as_str() != Some("")),
+            has_poll: r
+                .poll
+                .as_ref()
+                .is_some_and(|p| !p.is_null() && p.as_str() != Some("")),
             scheduled_at: r.scheduled_at,
         };
         let record = app.create_status(caller, new).await?;
-        let mut rendered = app.render_statuses(std::slice::from_ref(&record), caller.account.as_ref(), false).await?;
+        let mut rendered = app
+            .render_statuses(
+                std::slice::from_ref(&record),
+                caller.account.as_ref(),
+                false,
+            )
+            .await?;
         rendered.pop().map(Json).ok_or_else(ApiError::internal)
     }
 }

@@ -25,9 +25,15 @@ impl Endpoint for DeleteStatus {
     type Request = DeleteStatusRequest;
     type Response = Json<Status>;
 
-    async fn handle(app: &App, caller: &Caller, r: DeleteStatusRequest) -> ApiResult<Self::Response> {
+    async fn handle(
+        app: &App,
+        caller: &Caller,
+        r: DeleteStatusRequest,
+    ) -> ApiResult<Self::Response> {
         let status = app.delete_status(caller, path_id(&r.id)?).await?;
-        let mut out = app.render_statuses(&[status], caller.account.as_ref(), true).await?;
+        let mut out = app
+            .render_statuses(&[status], caller.account.as_ref(), true)
+            .await?;
         out.pop().map(Json).ok_or_else(ApiError::internal)
     }
 }

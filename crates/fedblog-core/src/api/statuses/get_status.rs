@@ -26,8 +26,12 @@ impl Endpoint for GetStatus {
     type Response = Json<Status>;
 
     async fn handle(app: &App, caller: &Caller, r: GetStatusRequest) -> ApiResult<Self::Response> {
-        let status = app.visible_status(caller.account.as_ref(), path_id(&r.id)?).await?;
-        let mut out = app.render_statuses(&[status], caller.account.as_ref(), false).await?;
+        let status = app
+            .visible_status(caller.account.as_ref(), path_id(&r.id)?)
+            .await?;
+        let mut out = app
+            .render_statuses(&[status], caller.account.as_ref(), false)
+            .await?;
         out.pop().map(Json).ok_or_else(ApiError::not_found)
     }
 }

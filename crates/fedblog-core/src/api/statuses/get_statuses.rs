@@ -32,12 +32,21 @@ impl Endpoint for GetStatuses {
     type Request = GetStatusesRequest;
     type Response = Json<Vec<Status>>;
 
-    async fn handle(app: &App, caller: &Caller, r: GetStatusesRequest) -> ApiResult<Self::Response> {
+    async fn handle(
+        app: &App,
+        caller: &Caller,
+        r: GetStatusesRequest,
+    ) -> ApiResult<Self::Response> {
         if r.id.len() > MAX_IDS {
-            return Err(ApiError::unprocessable(format!("Too many ids requested (at most {MAX_IDS})")));
+            return Err(ApiError::unprocessable(format!(
+                "Too many ids requested (at most {MAX_IDS})"
+            )));
         }
         let ids: Vec<Id> = r.id.iter().filter_map(|s| s.parse().ok()).collect();
         let visible = app.visible_statuses(caller.account.as_ref(), &ids).await?;
-        Ok(Json(app.render_statuses(&visible, caller.account.as_ref(), false).await?))
+        Ok(Json(
+            app.render_statuses(&visible, caller.account.as_ref(), false)
+                .await?,
+        ))
     }
 }

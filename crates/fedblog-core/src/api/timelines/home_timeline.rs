@@ -31,6 +31,9 @@ impl Endpoint for HomeTimeline {
         let me = caller.account()?;
         let records = app.home_timeline(me, r.page.page(20, 40)).await?;
         let link = app.status_page_link(caller, &records);
-        Ok(Paged { items: app.render_statuses(&records, Some(me), false).await?, link })
+        Ok(Paged {
+            items: app.render_statuses(&records, Some(me), false).await?,
+            link,
+        })
     }
 }

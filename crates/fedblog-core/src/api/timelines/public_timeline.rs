@@ -39,9 +39,18 @@ impl Endpoint for PublicTimeline {
     type Response = Paged<Status>;
 
     async fn handle(app: &App, caller: &Caller, r: PublicRequest) -> ApiResult<Self::Response> {
-        let filter = PublicTimelineFilter { local: r.local, remote: r.remote, only_media: r.only_media };
+        let filter = PublicTimelineFilter {
+            local: r.local,
+            remote: r.remote,
+            only_media: r.only_media,
+        };
         let records = app.public_timeline(filter, r.page.page(20, 40)).await?;
         let link = app.status_page_link(caller, &records);
-        Ok(Paged { items: app.render_statuses(&records, caller.account.as_ref(), false).await?, link })
+        Ok(Paged {
+            items: app
+                .render_statuses(&records, caller.account.as_ref(), false)
+                .await?,
+            link,
+        })
     }
 }

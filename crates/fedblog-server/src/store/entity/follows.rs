@@ -16,7 +16,11 @@ pub struct Model {
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]
 pub enum Relation {
     /// The follower (used for joins only).
-    #[sea_orm(belongs_to = "super::accounts::Entity", from = "Column::FollowerId", to = "super::accounts::Column::Id")]
+    #[sea_orm(
+        belongs_to = "super::accounts::Entity",
+        from = "Column::FollowerId",
+        to = "super::accounts::Column::Id"
+    )]
     Follower,
 }
 

@@ -29,7 +29,11 @@ pub struct Model {
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]
 pub enum Relation {
     /// The author (used for joins only; the schema has no foreign key here, like the memory store).
-    #[sea_orm(belongs_to = "super::accounts::Entity", from = "Column::AccountId", to = "super::accounts::Column::Id")]
+    #[sea_orm(
+        belongs_to = "super::accounts::Entity",
+        from = "Column::AccountId",
+        to = "super::accounts::Column::Id"
+    )]
     Account,
 }
 

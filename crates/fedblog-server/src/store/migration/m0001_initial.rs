@@ -1,7 +1,10 @@
 //! The initial schema: every table and index, written with the portable schema builder (SQLite and PostgreSQL).
 
 use sea_orm_migration::prelude::*;
-use sea_orm_migration::schema::{big_integer, big_integer_null, boolean, boolean_null, integer, text, text_null, timestamp_with_time_zone as ts, timestamp_with_time_zone_null as ts_null};
+use sea_orm_migration::schema::{
+    big_integer, big_integer_null, boolean, boolean_null, integer, text, text_null,
+    timestamp_with_time_zone as ts, timestamp_with_time_zone_null as ts_null,
+};
 
 /// Creates all tables.
 #[derive(DeriveMigrationName)]
@@ -76,8 +79,14 @@ impl MigrationTrait for Migration {
                 .to_owned(),
         )
         .await?;
-        m.create_index(unique("ux_accounts_username", "accounts", &["username_lower", "domain_key"])).await?;
-        m.create_index(index("ix_accounts_domain_key", "accounts", &["domain_key"])).await?;
+        m.create_index(unique(
+            "ux_accounts_username",
+            "accounts",
+            &["username_lower", "domain_key"],
+        ))
+        .await?;
+        m.create_index(index("ix_accounts_domain_key", "accounts", &["domain_key"]))
+            .await?;
 
         m.create_table(
             Table::create()
@@ -103,9 +112,16 @@ impl MigrationTrait for Migration {
                 .to_owned(),
         )
         .await?;
-        m.create_index(unique("ux_users_email", "users", &["email_lower"])).await?;
-        m.create_index(index("ix_users_confirmation_token", "users", &["confirmation_token_hash"])).await?;
-        m.create_index(index("ix_users_created_at", "users", &["created_at"])).await?;
+        m.create_index(unique("ux_users_email", "users", &["email_lower"]))
+            .await?;
+        m.create_index(index(
+            "ix_users_confirmation_token",
+            "users",
+            &["confirmation_token_hash"],
+        ))
+        .await?;
+        m.create_index(index("ix_users_created_at", "users", &["created_at"]))
+            .await?;
 
         m.create_table(
             Table::create()
@@ -121,7 +137,8 @@ impl MigrationTrait for Migration {
                 .to_owned(),
         )
         .await?;
-        m.create_index(unique("ux_apps_client_id", "apps", &["client_id"])).await?;
+        m.create_index(unique("ux_apps_client_id", "apps", &["client_id"]))
+            .await?;
 
         m.create_table(
             Table::create()
@@ -151,9 +168,12 @@ impl MigrationTrait for Migration {
                 .to_owned(),
         )
         .await?;
-        m.create_index(index("ix_tokens_id", "tokens", &["id"])).await?;
-        m.create_index(index("ix_tokens_account_id", "tokens", &["account_id"])).await?;
-        m.create_index(index("ix_tokens_created_at", "tokens", &["created_at"])).await?;
+        m.create_index(index("ix_tokens_id", "tokens", &["id"]))
+            .await?;
+        m.create_index(index("ix_tokens_account_id", "tokens", &["account_id"]))
+            .await?;
+        m.create_index(index("ix_tokens_created_at", "tokens", &["created_at"]))
+            .await?;
 
         m.create_table(
             Table::create()
@@ -178,11 +198,36 @@ impl MigrationTrait for Migration {
                 .to_owned(),
         )
         .await?;
-        m.create_index(index("ix_statuses_visibility_id", "statuses", &["visibility", "id"])).await?;
-        m.create_index(index("ix_statuses_account_id", "statuses", &["account_id", "id"])).await?;
-        m.create_index(index("ix_statuses_idempotency", "statuses", &["account_id", "idempotency_key"])).await?;
-        m.create_index(index("ix_statuses_in_reply_to", "statuses", &["in_reply_to_id"])).await?;
-        m.create_index(index("ix_statuses_local_created_at", "statuses", &["local", "created_at"])).await?;
+        m.create_index(index(
+            "ix_statuses_visibility_id",
+            "statuses",
+            &["visibility", "id"],
+        ))
+        .await?;
+        m.create_index(index(
+            "ix_statuses_account_id",
+            "statuses",
+            &["account_id", "id"],
+        ))
+        .await?;
+        m.create_index(index(
+            "ix_statuses_idempotency",
+            "statuses",
+            &["account_id", "idempotency_key"],
+        ))
+        .await?;
+        m.create_index(index(
+            "ix_statuses_in_reply_to",
+            "statuses",
+            &["in_reply_to_id"],
+        ))
+        .await?;
+        m.create_index(index(
+            "ix_statuses_local_created_at",
+            "statuses",
+            &["local", "created_at"],
+        ))
+        .await?;
 
         m.create_table(
             Table::create()
@@ -201,7 +246,12 @@ impl MigrationTrait for Migration {
                 .to_owned(),
         )
         .await?;
-        m.create_index(index("ix_status_mentions_account_id", "status_mentions", &["account_id", "status_id"])).await?;
+        m.create_index(index(
+            "ix_status_mentions_account_id",
+            "status_mentions",
+            &["account_id", "status_id"],
+        ))
+        .await?;
 
         m.create_table(
             Table::create()
@@ -220,7 +270,12 @@ impl MigrationTrait for Migration {
                 .to_owned(),
         )
         .await?;
-        m.create_index(index("ix_status_tags_name", "status_tags", &["name", "status_id"])).await?;
+        m.create_index(index(
+            "ix_status_tags_name",
+            "status_tags",
+            &["name", "status_id"],
+        ))
+        .await?;
 
         m.create_table(
             Table::create()
@@ -232,7 +287,8 @@ impl MigrationTrait for Migration {
                 .to_owned(),
         )
         .await?;
-        m.create_index(index("ix_follows_target_id", "follows", &["target_id"])).await?;
+        m.create_index(index("ix_follows_target_id", "follows", &["target_id"]))
+            .await?;
 
         m.create_table(
             Table::create()
@@ -244,14 +300,31 @@ impl MigrationTrait for Migration {
                 .to_owned(),
         )
         .await?;
-        m.create_index(index("ix_home_feed_status_id", "home_feed", &["status_id"])).await?;
-        m.create_index(index("ix_home_feed_account_author", "home_feed", &["account_id", "author_id"])).await?;
+        m.create_index(index("ix_home_feed_status_id", "home_feed", &["status_id"]))
+            .await?;
+        m.create_index(index(
+            "ix_home_feed_account_author",
+            "home_feed",
+            &["account_id", "author_id"],
+        ))
+        .await?;
 
         Ok(())
     }
 
     async fn down(&self, m: &SchemaManager) -> Result<(), DbErr> {
-        for t in ["home_feed", "follows", "status_tags", "status_mentions", "statuses", "tokens", "authorizations", "apps", "users", "accounts"] {
+        for t in [
+            "home_feed",
+            "follows",
+            "status_tags",
+            "status_mentions",
+            "statuses",
+            "tokens",
+            "authorizations",
+            "apps",
+            "users",
+            "accounts",
+        ] {
             m.drop_table(Table::drop().table(t).to_owned()).await?;
         }
         Ok(())

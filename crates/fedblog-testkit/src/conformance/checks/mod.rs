@@ -30,7 +30,14 @@ mod tests {
         let mut seen = std::collections::HashSet::new();
         for c in super::all() {
             assert!(seen.insert(c.id), "duplicate check id {}", c.id);
-            assert!(c.id.split('/').count() >= 2 && c.id.chars().all(|ch| ch.is_ascii_lowercase() || ch.is_ascii_digit() || "/-_".contains(ch)), "bad id {}", c.id);
+            assert!(
+                c.id.split('/').count() >= 2
+                    && c.id.chars().all(|ch| ch.is_ascii_lowercase()
+                        || ch.is_ascii_digit()
+                        || "/-_".contains(ch)),
+                "bad id {}",
+                c.id
+            );
             assert!(!c.rule.is_empty());
         }
     }
