@@ -223,3 +223,32 @@ pub struct Rule {
 /// An empty JSON object, the answer of actions that return nothing.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Default)]
 pub struct Empty {}
+
+/// The parameters a scheduled status will be posted with.
+/// <https://docs.joinmastodon.org/entities/ScheduledStatus/#params>
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct ScheduledParams {
+    pub text: String,
+    pub visibility: String,
+    pub sensitive: Option<bool>,
+    pub spoiler_text: Option<String>,
+    pub in_reply_to_id: Option<i64>,
+    pub language: Option<String>,
+    pub media_ids: Option<Vec<String>>,
+    pub poll: Option<serde_json::Value>,
+    pub idempotency: Option<String>,
+    pub scheduled_at: Option<String>,
+    /// Deprecated; 0 when the status was not scheduled through an app.
+    pub application_id: i64,
+    /// Deprecated.
+    pub with_rate_limit: bool,
+}
+
+/// A status that will be published later. <https://docs.joinmastodon.org/entities/ScheduledStatus/>
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct ScheduledStatus {
+    pub id: Id,
+    pub scheduled_at: Timestamp,
+    pub params: ScheduledParams,
+    pub media_attachments: Vec<serde_json::Value>,
+}

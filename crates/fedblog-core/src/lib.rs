@@ -10,6 +10,7 @@ pub mod config;
 pub mod content;
 pub mod entities;
 pub mod error;
+pub mod events;
 pub mod id;
 pub mod pagination;
 pub mod params;

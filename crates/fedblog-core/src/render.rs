@@ -149,6 +149,23 @@ impl App {
         }
     }
 
+    /// Renders a scheduled status.
+    pub fn render_scheduled_status(
+        &self,
+        s: &crate::store::ScheduledStatusRecord,
+    ) -> ApiResult<ScheduledStatus> {
+        let params: ScheduledParams = serde_json::from_str(&s.params).map_err(|e| {
+            tracing::error!(id = %s.id, error = %e, "stored scheduled status params do not parse");
+            crate::error::ApiError::internal()
+        })?;
+        Ok(ScheduledStatus {
+            id: s.id,
+            scheduled_at: timestamp(s.scheduled_at),
+            params,
+            media_attachments: vec![],
+        })
+    }
+
     /// Renders a token just issued (its secret is shown once, here).
     pub fn render_token(&self, issued: &crate::services::oauth::IssuedToken) -> Token {
         Token {

@@ -6,3 +6,4 @@ pub mod http;
 pub mod serve;
 pub mod settings;
 pub mod store;
+pub mod workers;

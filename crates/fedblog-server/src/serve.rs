@@ -9,6 +9,7 @@ use tokio::sync::oneshot;
 use crate::http::{self, Server};
 use crate::settings::Settings;
 use crate::store::{self, ConnectSettings, SeaStore};
+use crate::workers::Workers;
 
 /// Opens the database of the settings, creating the data folder for SQLite.
 pub async fn open_store(settings: &Settings) -> Result<SeaStore, String> {
@@ -94,11 +95,13 @@ pub async fn spawn_on(app: Arc<App>, listener: tokio::net::TcpListener) -> Resul
 /// `fedblog-server serve`: runs until Ctrl-C or SIGTERM.
 pub async fn serve(settings: Settings) -> Result<(), String> {
     let app = build_app(&settings).await?;
+    let workers = Workers::start(app.clone(), settings.workers.clone());
     let running = spawn(app, settings.listen).await?;
-    tracing::info!(listen = %running.addr, domain = %settings.instance.domain, "fedblog is serving; stop with Ctrl-C");
+    tracing::info!(listen = %running.addr, domain = %settings.instance.domain, workers = settings.workers.count, "fedblog is serving; stop with Ctrl-C");
     shutdown_signal().await;
     tracing::info!("stopping");
     running.stop().await;
+    workers.stop().await;
     Ok(())
 }
 

@@ -42,6 +42,18 @@ pub struct SettingsArgs {
     /// Contact e-mail address shown in the instance information.
     #[arg(long, env = "FEDBLOG_CONTACT_EMAIL", global = true)]
     pub contact_email: Option<String>,
+    /// Background worker tasks in this process; 0 runs no jobs here [default: 1].
+    #[arg(long, env = "FEDBLOG_WORKERS", global = true)]
+    pub workers: Option<usize>,
+    /// How often an idle worker looks for due jobs, in milliseconds [default: 1000].
+    #[arg(long, env = "FEDBLOG_WORKER_POLL_MS", global = true)]
+    pub worker_poll_ms: Option<u64>,
+    /// How long a worker holds a claimed job before another may take it over, in seconds [default: 60].
+    #[arg(long, env = "FEDBLOG_JOB_LEASE_SECS", global = true)]
+    pub job_lease_secs: Option<i64>,
+    /// Longest time one database statement may run, in seconds (PostgreSQL) [default: none].
+    #[arg(long, env = "FEDBLOG_DB_STATEMENT_TIMEOUT", global = true)]
+    pub db_statement_timeout: Option<u64>,
 }
 
 #[derive(Deserialize, Default, Debug)]
@@ -56,6 +68,10 @@ struct FileSettings {
     registrations: Option<String>,
     title: Option<String>,
     contact_email: Option<String>,
+    workers: Option<usize>,
+    worker_poll_ms: Option<u64>,
+    job_lease_secs: Option<i64>,
+    db_statement_timeout: Option<u64>,
 }
 
 /// Resolved settings.
@@ -71,6 +87,10 @@ pub struct Settings {
     pub db_max_connections: u32,
     /// Migrate when serving starts.
     pub migrate_on_start: bool,
+    /// Statement timeout in seconds.
+    pub db_statement_timeout: Option<u64>,
+    /// Background workers.
+    pub workers: crate::workers::WorkerSettings,
     /// What core needs to know.
     pub instance: InstanceConfig,
 }
@@ -141,6 +161,23 @@ impl SettingsArgs {
                 .migrate_on_start
                 .or(file.migrate_on_start)
                 .unwrap_or(true),
+            db_statement_timeout: self.db_statement_timeout.or(file.db_statement_timeout),
+            workers: crate::workers::WorkerSettings {
+                count: self.workers.or(file.workers).unwrap_or(1),
+                poll: std::time::Duration::from_millis(
+                    self.worker_poll_ms
+                        .or(file.worker_poll_ms)
+                        .unwrap_or(1000)
+                        .max(10),
+                ),
+                lease: chrono::Duration::seconds(
+                    self.job_lease_secs
+                        .or(file.job_lease_secs)
+                        .unwrap_or(fedblog_core::services::jobs::DEFAULT_LEASE_SECONDS)
+                        .max(1),
+                ),
+                ..Default::default()
+            },
             instance,
         })
     }

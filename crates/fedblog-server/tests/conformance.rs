@@ -7,7 +7,20 @@ use fedblog_testkit::conformance::{self, Outcome, checks};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_conformance_check_passes_against_fedblog() {
-    let server = common::TestServer::start().await;
+    run_all(common::TestServer::start().await).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_conformance_check_passes_against_fedblog_on_postgres() {
+    let Some(admin) = common::TestServer::postgres_or_say(
+        "every_conformance_check_passes_against_fedblog_on_postgres",
+    ) else {
+        return;
+    };
+    run_all(common::TestServer::start_postgres(&admin).await).await;
+}
+
+async fn run_all(server: common::TestServer) {
     let cx = server.cx();
     let all = checks::all();
     assert!(!all.is_empty());

@@ -127,10 +127,12 @@ async fn sqlite_memory_is_one_database() {
 
 /// The names `AlreadyExists` carries for each unique key, as the memory store gives them.
 async fn check_already_exists_names(store: &SeaStore) {
-    use fedblog_core::store::{AccountStore, OAuthStore, StatusStore};
+    use fedblog_core::store::{
+        AccountStore, JobStore, OAuthStore, ScheduledStatusStore, StatusStore,
+    };
     use fedblog_core::{IdGenerator, StoreError};
     use fedblog_testkit::store_suite::{
-        T0, app, authorization, local_account, remote_account, status, token,
+        T0, app, authorization, job, local_account, remote_account, scheduled_status, status, token,
     };
 
     let name = |r: Result<(), StoreError>| match r {
@@ -203,6 +205,20 @@ async fn check_already_exists_names(store: &SeaStore) {
         "status",
         "taken status id"
     );
+    // `scheduled_statuses_pkey` contains `statuses_pkey`: the longer name must win.
+    let sched = scheduled_status(&ids, alice.id, T0 + 2_000);
+    store
+        .insert_scheduled_status(&sched)
+        .await
+        .expect("insert scheduled status");
+    assert_eq!(
+        name(store.insert_scheduled_status(&sched).await),
+        "scheduled_status",
+        "taken scheduled status id"
+    );
+    let j = job(&ids, "deliver", T0 + 3_000);
+    store.enqueue_job(&j).await.expect("enqueue job");
+    assert_eq!(name(store.enqueue_job(&j).await), "job", "taken job id");
 }
 
 #[tokio::test]
@@ -268,11 +284,124 @@ async fn sqlite_concurrent_writers_lose_nothing() {
     assert_eq!(feed.len(), 40);
 }
 
+/// Jobs the multi-pool claim tests enqueue.
+const RACE_JOBS: usize = 200;
+
+/// Enqueues [`RACE_JOBS`] due jobs through the first store, then lets one worker per store
+/// (each store its own connection pool, as separate processes would have) claim 3 at a time
+/// until nothing is left, and checks that every job was claimed exactly once.
+async fn claims_from_separate_pools_take_each_job_once(stores: Vec<SeaStore>) {
+    use std::collections::BTreeSet;
+
+    use fedblog_core::store::{JobState, JobStore};
+    use fedblog_core::{Id, IdGenerator};
+    use fedblog_testkit::store_suite::{T0, at, job};
+
+    let ids = IdGenerator::default();
+    let mut all = BTreeSet::new();
+    for i in 0..RACE_JOBS as i64 {
+        let j = job(&ids, "deliver", T0 + i);
+        stores[0].enqueue_job(&j).await.expect("enqueue_job");
+        all.insert(j.id);
+    }
+    let now = at(T0 + 1_000_000);
+    let lease = at(T0 + 2_000_000);
+    // All workers start claiming at once.
+    let start = Arc::new(tokio::sync::Barrier::new(stores.len()));
+    let mut workers = vec![];
+    for (w, store) in stores.iter().enumerate() {
+        let (store, start) = (store.clone(), start.clone());
+        workers.push(tokio::spawn(async move {
+            let worker = format!("worker-{w}");
+            start.wait().await;
+            let mut claimed: Vec<Id> = vec![];
+            loop {
+                let got = store
+                    .claim_jobs(&worker, now, lease, 3)
+                    .await
+                    .unwrap_or_else(|e| panic!("{worker}: claim_jobs failed: {e:?}"));
+                if got.is_empty() {
+                    break;
+                }
+                assert!(
+                    got.len() <= 3,
+                    "{worker}: a claim returned more than its limit"
+                );
+                for j in &got {
+                    assert_eq!(j.locked_by.as_deref(), Some(worker.as_str()));
+                }
+                claimed.extend(got.iter().map(|j| j.id));
+                tokio::task::yield_now().await;
+            }
+            (worker, claimed)
+        }));
+    }
+    let mut union: Vec<Id> = vec![];
+    let mut per_worker = vec![];
+    for w in workers {
+        let (worker, claimed) = w.await.expect("worker task");
+        per_worker.push(format!("{worker}: {}", claimed.len()));
+        union.extend(claimed);
+    }
+    println!("claims per worker: {}", per_worker.join(", "));
+    let distinct: BTreeSet<Id> = union.iter().copied().collect();
+    assert_eq!(
+        distinct.len(),
+        union.len(),
+        "a job was returned to two claims ({} claims, {} distinct jobs)",
+        union.len(),
+        distinct.len()
+    );
+    assert_eq!(distinct, all, "every job must be claimed, and only those");
+    for id in &all {
+        let j = stores[0]
+            .job_by_id(*id)
+            .await
+            .expect("job_by_id")
+            .expect("a claimed job stays");
+        assert_eq!(
+            (j.state, j.attempts),
+            (JobState::Running, 1),
+            "job {id} must be claimed exactly once"
+        );
+    }
+    assert_eq!(
+        stores[0]
+            .count_jobs(JobState::Running)
+            .await
+            .expect("count_jobs"),
+        RACE_JOBS as i64
+    );
+}
+
+/// Four pools on one SQLite file claim concurrently: `BEGIN IMMEDIATE` serialises the claims, so
+/// no job is claimed twice.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn sqlite_claims_from_separate_pools_take_each_job_once() {
+    let db = fresh_sqlite().await;
+    let url = format!("sqlite://{}?mode=rwc", db.path.display());
+    let mut stores = vec![db.store.clone()];
+    for _ in 0..3 {
+        stores.push(
+            connect(&url, &ConnectSettings::default())
+                .await
+                .expect("another pool on the same file"),
+        );
+    }
+    claims_from_separate_pools_take_each_job_once(stores).await;
+}
+
 /// A URL naming the scratch PostgreSQL database, or `None` (the PostgreSQL test then does not run).
 fn postgres_url() -> Option<String> {
     std::env::var("FEDBLOG_TEST_DATABASE_URL")
         .ok()
         .filter(|u| u.starts_with("postgres"))
+}
+
+/// `base` with `search_path` set to `schema`.
+fn schema_url(base: &str, schema: &str) -> String {
+    let sep = if base.contains('?') { '&' } else { '?' };
+    format!("{base}{sep}options=-c%20search_path%3D{schema}")
 }
 
 /// A new, empty, migrated schema in the scratch database, used through `search_path`.
@@ -294,10 +423,8 @@ async fn fresh_postgres_schema(base: &str, schema: &str) -> SeaStore {
         ))
         .await
         .expect("create a scratch schema");
-    let sep = if base.contains('?') { '&' } else { '?' };
-    let url = format!("{base}{sep}options=-c%20search_path%3D{schema}");
     let store = connect(
-        &url,
+        &schema_url(base, schema),
         &ConnectSettings {
             max_connections: 4,
             statement_timeout_secs: Some(30),
@@ -403,4 +530,35 @@ async fn postgres_conformance() {
         "checks failing on PostgreSQL:\n{}",
         failures.join("\n")
     );
+}
+
+/// Four `SeaStore`s with separate pools on one PostgreSQL schema (as four worker processes
+/// would be) claim concurrently, 3 at a time, over 200 due jobs until none is left: `FOR UPDATE
+/// SKIP LOCKED` hands every job to exactly one claim. Runs only when `FEDBLOG_TEST_DATABASE_URL`
+/// is a `postgres://` URL of a scratch database.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn postgres_claims_from_separate_pools_take_each_job_once() {
+    let Some(base) = postgres_url() else {
+        println!(
+            "postgres_claims_from_separate_pools_take_each_job_once did not run: set FEDBLOG_TEST_DATABASE_URL=postgres://... (a scratch database) to run it"
+        );
+        return;
+    };
+    let schema = "fedblog_claim_race";
+    let mut stores = vec![fresh_postgres_schema(&base, schema).await];
+    for _ in 0..3 {
+        stores.push(
+            connect(
+                &schema_url(&base, schema),
+                &ConnectSettings {
+                    max_connections: 2,
+                    statement_timeout_secs: Some(30),
+                },
+            )
+            .await
+            .expect("another pool on the scratch schema"),
+        );
+    }
+    claims_from_separate_pools_take_each_job_once(stores).await;
+    drop_schema(&base, schema).await;
 }

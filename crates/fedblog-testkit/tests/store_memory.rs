@@ -19,7 +19,16 @@ fn suite_lists_every_check() {
         regex::Regex::new(r"(?m)^pub async fn (\w+)\(store: &dyn Store\)").expect("regex");
     let any_pub_async = regex::Regex::new(r"(?m)^\s*pub async fn (\w+)").expect("regex");
     let mut defined = BTreeSet::new();
-    for area in ["accounts", "oauth", "statuses", "follows", "feeds", "stats"] {
+    for area in [
+        "accounts",
+        "oauth",
+        "statuses",
+        "follows",
+        "feeds",
+        "stats",
+        "jobs",
+        "scheduled_statuses",
+    ] {
         let path = dir.join(format!("{area}.rs"));
         let source =
             std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
@@ -203,6 +212,39 @@ mod faulty {
         ActivityCountsAppTokens,
         ActivityCountsRemoteStatuses,
         ActivityCountsRemoteRegistrations,
+        // jobs
+        JobOptionalsDropped,
+        ClaimIgnoresRunAt,
+        ClaimTakesFinished,
+        ClaimByIdOrder,
+        ClaimLimitIgnored,
+        ClaimUnordered,
+        ClaimLeaseWrong,
+        ClaimAttemptsNotCounted,
+        ClaimLeaseInclusive,
+        ClaimSkipsExpiredLeases,
+        ClaimRacy,
+        CompleteIgnoresHolder,
+        CompleteTimeWrong,
+        CompleteTwiceTrue,
+        FailRetryIgnored,
+        FailRetryImmediately,
+        FailIgnoresHolder,
+        FailDeadNotFinished,
+        RescheduleAnyState,
+        RescheduleIgnored,
+        CancelAnyState,
+        CancelKeepsJob,
+        PurgeInclusive,
+        PurgeReturnsZero,
+        CountJobsIgnoresState,
+        // scheduled statuses
+        ScheduledAppDropped,
+        ScheduledListShared,
+        ScheduledOldestFirst,
+        UpdateScheduledOverwritesAll,
+        UpdateScheduledIgnored,
+        DeleteScheduledAlwaysTrue,
     }
 
     impl Fault {
@@ -285,6 +327,37 @@ mod faulty {
             Fault::ActivityCountsAppTokens,
             Fault::ActivityCountsRemoteStatuses,
             Fault::ActivityCountsRemoteRegistrations,
+            Fault::JobOptionalsDropped,
+            Fault::ClaimIgnoresRunAt,
+            Fault::ClaimTakesFinished,
+            Fault::ClaimByIdOrder,
+            Fault::ClaimLimitIgnored,
+            Fault::ClaimUnordered,
+            Fault::ClaimLeaseWrong,
+            Fault::ClaimAttemptsNotCounted,
+            Fault::ClaimLeaseInclusive,
+            Fault::ClaimSkipsExpiredLeases,
+            Fault::ClaimRacy,
+            Fault::CompleteIgnoresHolder,
+            Fault::CompleteTimeWrong,
+            Fault::CompleteTwiceTrue,
+            Fault::FailRetryIgnored,
+            Fault::FailRetryImmediately,
+            Fault::FailIgnoresHolder,
+            Fault::FailDeadNotFinished,
+            Fault::RescheduleAnyState,
+            Fault::RescheduleIgnored,
+            Fault::CancelAnyState,
+            Fault::CancelKeepsJob,
+            Fault::PurgeInclusive,
+            Fault::PurgeReturnsZero,
+            Fault::CountJobsIgnoresState,
+            Fault::ScheduledAppDropped,
+            Fault::ScheduledListShared,
+            Fault::ScheduledOldestFirst,
+            Fault::UpdateScheduledOverwritesAll,
+            Fault::UpdateScheduledIgnored,
+            Fault::DeleteScheduledAlwaysTrue,
         ];
     }
 
@@ -305,6 +378,14 @@ mod faulty {
         /// account -> (statuses, followers, following) added to the real counters
         offsets: BTreeMap<Id, (i64, i64, i64)>,
         last_insert: BTreeMap<Id, DateTime<Utc>>,
+        /// Ids of every job ever enqueued.
+        job_ids: BTreeSet<Id>,
+        /// Jobs claimed by calls still running (`ClaimRacy`).
+        racing: Vec<JobRecord>,
+        /// Live scheduled statuses as inserted.
+        scheduled: BTreeMap<Id, ScheduledStatusRecord>,
+        /// Scheduled statuses as last passed to `update_scheduled_status`.
+        scheduled_overlay: BTreeMap<Id, ScheduledStatusRecord>,
     }
 
     pub struct Faulty {
@@ -533,6 +614,112 @@ mod faulty {
             o.0 += by.0;
             o.1 += by.1;
             o.2 += by.2;
+        }
+
+        /// A job as the faulty store shows it.
+        fn job(&self, mut j: JobRecord) -> JobRecord {
+            match self.fault {
+                Fault::JobOptionalsDropped => {
+                    j.locked_by = None;
+                    j.locked_until = None;
+                    j.last_error = None;
+                    j.finished_at = None;
+                }
+                Fault::SecondsTimestamps => {
+                    j.run_at = seconds(j.run_at);
+                    j.created_at = seconds(j.created_at);
+                    j.locked_until = j.locked_until.map(seconds);
+                    j.finished_at = j.finished_at.map(seconds);
+                }
+                Fault::ClaimAttemptsNotCounted if j.state == JobState::Running => j.attempts -= 1,
+                Fault::FailDeadNotFinished if j.state == JobState::Dead => j.finished_at = None,
+                _ => {}
+            }
+            j
+        }
+
+        /// Every stored job (from the ids the wrapper saw enqueued).
+        async fn all_jobs(&self) -> StoreResult<Vec<JobRecord>> {
+            let ids: Vec<Id> = self.log().job_ids.iter().copied().collect();
+            let mut jobs = vec![];
+            for id in ids {
+                jobs.extend(self.inner.job_by_id(id).await?);
+            }
+            Ok(jobs)
+        }
+
+        /// The worker holding a job, if it is running.
+        async fn holder(&self, id: Id) -> StoreResult<Option<String>> {
+            Ok(self
+                .inner
+                .job_by_id(id)
+                .await?
+                .filter(|j| j.state == JobState::Running)
+                .and_then(|j| j.locked_by))
+        }
+
+        /// Claims the due queued jobs with the smallest ids instead of the oldest `run_at`: the
+        /// others are moved out of the way for the claim and back.
+        async fn claim_by_id(
+            &self,
+            worker: &str,
+            now: DateTime<Utc>,
+            lease_until: DateTime<Utc>,
+            limit: usize,
+        ) -> StoreResult<Vec<JobRecord>> {
+            let due: Vec<JobRecord> = self
+                .all_jobs()
+                .await?
+                .into_iter()
+                .filter(|j| j.state == JobState::Queued && j.run_at <= now)
+                .collect();
+            let far = now + TimeDelta::days(36_500);
+            for j in due.iter().skip(limit) {
+                self.inner.reschedule_job(j.id, far).await?;
+            }
+            let got = self.inner.claim_jobs(worker, now, lease_until, limit).await;
+            for j in due.iter().skip(limit) {
+                self.inner.reschedule_job(j.id, j.run_at).await?;
+            }
+            got
+        }
+
+        /// A scheduled status as the faulty store shows it.
+        fn scheduled(&self, mut s: ScheduledStatusRecord) -> ScheduledStatusRecord {
+            if self.is(Fault::UpdateScheduledOverwritesAll)
+                && let Some(o) = self.log().scheduled_overlay.get(&s.id)
+            {
+                s = o.clone();
+            }
+            match self.fault {
+                Fault::ScheduledAppDropped => s.application_id = None,
+                Fault::SecondsTimestamps => {
+                    s.scheduled_at = seconds(s.scheduled_at);
+                    s.created_at = seconds(s.created_at);
+                }
+                _ => {}
+            }
+            s
+        }
+
+        /// Drops cursors that are not stored scheduled statuses (a store that looks them up).
+        async fn existing_scheduled_cursors(&self, mut p: Page) -> Page {
+            if self.is(Fault::CursorMustExist) {
+                for cursor in [&mut p.max_id, &mut p.since_id, &mut p.min_id] {
+                    if let Some(id) = *cursor
+                        && self
+                            .inner
+                            .scheduled_status_by_id(id)
+                            .await
+                            .ok()
+                            .flatten()
+                            .is_none()
+                    {
+                        *cursor = None;
+                    }
+                }
+            }
+            p
         }
     }
 
@@ -1125,6 +1312,235 @@ mod faulty {
             }
             Ok(w)
         }
+
+        async fn enqueue_job(&self, job: &JobRecord) -> StoreResult<()> {
+            let r = self.inner.enqueue_job(job).await;
+            if r.is_ok() {
+                self.log().job_ids.insert(job.id);
+            }
+            self.conflicts(r)
+        }
+
+        async fn claim_jobs(
+            &self,
+            worker: &str,
+            now: DateTime<Utc>,
+            lease_until: DateTime<Utc>,
+            limit: usize,
+        ) -> StoreResult<Vec<JobRecord>> {
+            let (mut now_used, mut lease, mut limit_used) = (now, lease_until, limit);
+            match self.fault {
+                Fault::ClaimIgnoresRunAt => now_used = now + TimeDelta::days(1),
+                Fault::ClaimLeaseInclusive => now_used = now + TimeDelta::milliseconds(1),
+                Fault::ClaimSkipsExpiredLeases => {
+                    let earliest_lease = self
+                        .all_jobs()
+                        .await?
+                        .into_iter()
+                        .filter(|j| j.state == JobState::Running)
+                        .filter_map(|j| j.locked_until)
+                        .min();
+                    if let Some(t) = earliest_lease {
+                        now_used = now_used.min(t);
+                    }
+                }
+                Fault::ClaimLeaseWrong => lease = lease_until + TimeDelta::seconds(1),
+                Fault::ClaimLimitIgnored => limit_used = limit + 1,
+                _ => {}
+            }
+            let mut got = if self.is(Fault::ClaimByIdOrder) {
+                self.claim_by_id(worker, now_used, lease, limit_used)
+                    .await?
+            } else {
+                self.inner
+                    .claim_jobs(worker, now_used, lease, limit_used)
+                    .await?
+            };
+            if self.is(Fault::ClaimTakesFinished) {
+                for j in self.all_jobs().await? {
+                    if matches!(j.state, JobState::Done | JobState::Dead) && j.run_at <= now {
+                        got.push(JobRecord {
+                            state: JobState::Running,
+                            attempts: j.attempts + 1,
+                            locked_by: Some(worker.to_string()),
+                            locked_until: Some(lease_until),
+                            ..j
+                        });
+                    }
+                }
+            }
+            if self.is(Fault::ClaimRacy) {
+                // Read what concurrent claims hold as still claimable, claim, let them run, and
+                // hand those out too.
+                let stale = self.log().racing.clone();
+                self.log().racing.extend(got.iter().cloned());
+                tokio::task::yield_now().await;
+                self.log()
+                    .racing
+                    .retain(|r| !got.iter().any(|g| g.id == r.id));
+                got.extend(stale);
+            }
+            if self.is(Fault::ClaimUnordered) {
+                got.reverse();
+            }
+            Ok(got.into_iter().map(|j| self.job(j)).collect())
+        }
+
+        async fn complete_job(&self, id: Id, worker: &str, at: DateTime<Utc>) -> StoreResult<bool> {
+            let at = if self.is(Fault::CompleteTimeWrong) {
+                at + TimeDelta::seconds(1)
+            } else {
+                at
+            };
+            let worker = match self.fault {
+                Fault::CompleteIgnoresHolder => {
+                    self.holder(id).await?.unwrap_or(worker.to_string())
+                }
+                _ => worker.to_string(),
+            };
+            let r = self.inner.complete_job(id, &worker, at).await?;
+            if !r
+                && self.is(Fault::CompleteTwiceTrue)
+                && let Some(j) = self.inner.job_by_id(id).await?
+            {
+                return Ok(j.state == JobState::Done);
+            }
+            Ok(r)
+        }
+
+        async fn fail_job(
+            &self,
+            id: Id,
+            worker: &str,
+            error: &str,
+            retry_at: Option<DateTime<Utc>>,
+            now: DateTime<Utc>,
+        ) -> StoreResult<bool> {
+            let retry_at = match self.fault {
+                Fault::FailRetryIgnored => None,
+                Fault::FailRetryImmediately => retry_at.map(|_| now),
+                _ => retry_at,
+            };
+            let worker = match self.fault {
+                Fault::FailIgnoresHolder => self.holder(id).await?.unwrap_or(worker.to_string()),
+                _ => worker.to_string(),
+            };
+            self.inner.fail_job(id, &worker, error, retry_at, now).await
+        }
+
+        async fn job_by_id(&self, id: Id) -> StoreResult<Option<JobRecord>> {
+            let r = self.inner.job_by_id(id).await;
+            self.found(r).map(|j| j.map(|j| self.job(j)))
+        }
+
+        async fn reschedule_job(&self, id: Id, run_at: DateTime<Utc>) -> StoreResult<bool> {
+            let job = self.inner.job_by_id(id).await?;
+            let queued = job.as_ref().is_some_and(|j| j.state == JobState::Queued);
+            match self.fault {
+                Fault::RescheduleIgnored if queued => Ok(true),
+                Fault::RescheduleAnyState if job.is_some() && !queued => Ok(true),
+                _ => self.inner.reschedule_job(id, run_at).await,
+            }
+        }
+
+        async fn cancel_job(&self, id: Id) -> StoreResult<bool> {
+            let job = self.inner.job_by_id(id).await?;
+            let queued = job.as_ref().is_some_and(|j| j.state == JobState::Queued);
+            match self.fault {
+                Fault::CancelKeepsJob if queued => Ok(true),
+                Fault::CancelAnyState if job.is_some() && !queued => Ok(true),
+                _ => self.inner.cancel_job(id).await,
+            }
+        }
+
+        async fn purge_done_jobs(&self, before: DateTime<Utc>) -> StoreResult<u64> {
+            let before = if self.is(Fault::PurgeInclusive) {
+                before + TimeDelta::milliseconds(1)
+            } else {
+                before
+            };
+            let n = self.inner.purge_done_jobs(before).await?;
+            Ok(if self.is(Fault::PurgeReturnsZero) {
+                0
+            } else {
+                n
+            })
+        }
+
+        async fn count_jobs(&self, state: JobState) -> StoreResult<i64> {
+            if self.is(Fault::CountJobsIgnoresState) {
+                let mut n = 0;
+                for s in [
+                    JobState::Queued,
+                    JobState::Running,
+                    JobState::Done,
+                    JobState::Dead,
+                ] {
+                    n += self.inner.count_jobs(s).await?;
+                }
+                return Ok(n);
+            }
+            self.inner.count_jobs(state).await
+        }
+
+        async fn insert_scheduled_status(&self, s: &ScheduledStatusRecord) -> StoreResult<()> {
+            let r = self.inner.insert_scheduled_status(s).await;
+            if r.is_ok() {
+                self.log().scheduled.insert(s.id, s.clone());
+            }
+            self.conflicts(r)
+        }
+
+        async fn scheduled_status_by_id(
+            &self,
+            id: Id,
+        ) -> StoreResult<Option<ScheduledStatusRecord>> {
+            let r = self.inner.scheduled_status_by_id(id).await;
+            self.found(r).map(|s| s.map(|s| self.scheduled(s)))
+        }
+
+        async fn scheduled_statuses(
+            &self,
+            account_id: Id,
+            page: Page,
+        ) -> StoreResult<Vec<ScheduledStatusRecord>> {
+            let page = self.existing_scheduled_cursors(self.page(page)).await;
+            let got = if self.is(Fault::ScheduledListShared) {
+                let all: Vec<ScheduledStatusRecord> =
+                    self.log().scheduled.values().rev().cloned().collect();
+                page.apply(all.into_iter(), |s| s.id)
+            } else {
+                self.inner.scheduled_statuses(account_id, page).await?
+            };
+            let mut got = self.ordered(page, got);
+            if self.is(Fault::ScheduledOldestFirst) {
+                got.sort_by_key(|s| s.id);
+            }
+            Ok(got.into_iter().map(|s| self.scheduled(s)).collect())
+        }
+
+        async fn update_scheduled_status(&self, s: &ScheduledStatusRecord) -> StoreResult<()> {
+            let r = if self.is(Fault::UpdateScheduledIgnored) {
+                match self.inner.scheduled_status_by_id(s.id).await? {
+                    Some(_) => Ok(()),
+                    None => Err(StoreError::NotFound),
+                }
+            } else {
+                self.inner.update_scheduled_status(s).await
+            };
+            if r.is_ok() && self.is(Fault::UpdateScheduledOverwritesAll) {
+                self.log().scheduled_overlay.insert(s.id, s.clone());
+            }
+            self.unknown_ok(r)
+        }
+
+        async fn delete_scheduled_status(&self, id: Id) -> StoreResult<bool> {
+            let r = self.inner.delete_scheduled_status(id).await?;
+            if r {
+                self.log().scheduled.remove(&id);
+            }
+            Ok(r || self.is(Fault::DeleteScheduledAlwaysTrue))
+        }
     }
 
     impl AccountStore for Faulty {
@@ -1221,5 +1637,42 @@ mod faulty {
         forward! { count_local_statuses<>() -> i64 }
         forward! { known_domains<>() -> Vec<String> }
         forward! { activity_between<>(from: DateTime<Utc>, to: DateTime<Utc>) -> WeekActivity }
+    }
+
+    impl JobStore for Faulty {
+        forward! { enqueue_job<'life1>(job: &'life1 JobRecord) -> () }
+        forward! {
+            claim_jobs<'life1>(
+                worker: &'life1 str,
+                now: DateTime<Utc>,
+                lease_until: DateTime<Utc>,
+                limit: usize,
+            ) -> Vec<JobRecord>
+        }
+        forward! { complete_job<'life1>(id: Id, worker: &'life1 str, at: DateTime<Utc>) -> bool }
+        forward! {
+            fail_job<'life1, 'life2>(
+                id: Id,
+                worker: &'life1 str,
+                error: &'life2 str,
+                retry_at: Option<DateTime<Utc>>,
+                now: DateTime<Utc>,
+            ) -> bool
+        }
+        forward! { job_by_id<>(id: Id) -> Option<JobRecord> }
+        forward! { reschedule_job<>(id: Id, run_at: DateTime<Utc>) -> bool }
+        forward! { cancel_job<>(id: Id) -> bool }
+        forward! { purge_done_jobs<>(before: DateTime<Utc>) -> u64 }
+        forward! { count_jobs<>(state: JobState) -> i64 }
+    }
+
+    impl ScheduledStatusStore for Faulty {
+        forward! { insert_scheduled_status<'life1>(s: &'life1 ScheduledStatusRecord) -> () }
+        forward! { scheduled_status_by_id<>(id: Id) -> Option<ScheduledStatusRecord> }
+        forward! {
+            scheduled_statuses<>(account_id: Id, page: Page) -> Vec<ScheduledStatusRecord>
+        }
+        forward! { update_scheduled_status<'life1>(s: &'life1 ScheduledStatusRecord) -> () }
+        forward! { delete_scheduled_status<>(id: Id) -> bool }
     }
 }

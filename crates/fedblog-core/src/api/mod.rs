@@ -7,6 +7,7 @@ pub mod accounts;
 pub mod apps;
 pub mod instance;
 pub mod oauth;
+pub mod scheduled_statuses;
 pub mod statuses;
 pub mod timelines;
 
@@ -252,6 +253,11 @@ pub fn routes() -> Vec<Route> {
         route::<statuses::get_status::GetStatus>(),
         route::<statuses::get_statuses::GetStatuses>(),
         route::<statuses::delete_status::DeleteStatus>(),
+        // Scheduled statuses
+        route::<scheduled_statuses::list_scheduled_statuses::ListScheduledStatuses>(),
+        route::<scheduled_statuses::get_scheduled_status::GetScheduledStatus>(),
+        route::<scheduled_statuses::update_scheduled_status::UpdateScheduledStatus>(),
+        route::<scheduled_statuses::delete_scheduled_status::DeleteScheduledStatus>(),
         // Timelines
         route::<timelines::home_timeline::HomeTimeline>(),
         route::<timelines::public_timeline::PublicTimeline>(),

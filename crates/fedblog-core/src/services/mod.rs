@@ -2,7 +2,9 @@
 
 pub mod accounts;
 pub mod instance;
+pub mod jobs;
 pub mod oauth;
+pub mod scheduled;
 pub mod statuses;
 pub mod timelines;
 pub mod visibility;

@@ -9,10 +9,10 @@ use crate::app::{App, Caller};
 use crate::content::{self, MentionLink};
 use crate::error::{ApiError, ApiResult};
 use crate::id::Id;
-use crate::store::{AccountRecord, StatusRecord, Visibility};
+use crate::store::{AccountRecord, ScheduledStatusRecord, StatusRecord, Visibility};
 
 /// A new status (`POST /api/v1/statuses`).
-#[derive(Default)]
+#[derive(Default, Clone, Debug)]
 pub struct NewStatus {
     /// Text.
     pub text: String,
@@ -34,30 +34,54 @@ pub struct NewStatus {
     pub scheduled_at: Option<String>,
 }
 
+/// The result of checking a new status.
+pub struct CheckedStatus {
+    /// Visibility (the author's default when none was given).
+    pub visibility: Visibility,
+    /// Language (the author's default when none was given).
+    pub language: Option<String>,
+    /// The visible parent, for replies.
+    pub parent: Option<StatusRecord>,
+}
+
+/// What posting did.
+pub enum Posted {
+    /// Published now.
+    Now(Box<StatusRecord>),
+    /// Scheduled for later.
+    Scheduled(Box<ScheduledStatusRecord>),
+}
+
 /// How long an `Idempotency-Key` is remembered.
 const IDEMPOTENCY_HOURS: i64 = 1;
 
 impl App {
-    /// Posts a status for the caller.
-    pub async fn create_status(&self, caller: &Caller, new: NewStatus) -> ApiResult<StatusRecord> {
+    /// Posts a status for the caller now, or schedules it when `scheduled_at` is given.
+    pub async fn create_status(&self, caller: &Caller, new: NewStatus) -> ApiResult<Posted> {
         let author = caller.account()?.clone();
         let key = caller
             .info
             .idempotency_key
             .clone()
             .filter(|k| !k.is_empty());
-        if let Some(k) = &key
-            && let Some(existing) = self
-                .store
-                .status_by_idempotency_key(
-                    author.id,
-                    k,
-                    self.now() - Duration::hours(IDEMPOTENCY_HOURS),
-                )
-                .await?
-        {
-            return Ok(existing);
+        let app_id = caller.app.as_ref().map(|a| a.id);
+        if new.scheduled_at.is_some() {
+            return self
+                .schedule_status(&author, app_id, key, new)
+                .await
+                .map(|s| Posted::Scheduled(Box::new(s)));
         }
+        self.publish_status(&author, app_id, key, new)
+            .await
+            .map(|s| Posted::Now(Box::new(s)))
+    }
+
+    /// Validates a new status for an author without storing anything.
+    pub async fn check_new_status(
+        &self,
+        author: &AccountRecord,
+        new: &NewStatus,
+    ) -> ApiResult<CheckedStatus> {
         let limits = &self.config.limits;
         if !new.media_ids.is_empty() {
             return Err(ApiError::invalid_field(
@@ -71,13 +95,6 @@ impl App {
                 "poll",
                 "ERR_INVALID",
                 "Polls are not supported by this server yet",
-            ));
-        }
-        if new.scheduled_at.is_some() {
-            return Err(ApiError::invalid_field(
-                "scheduled_at",
-                "ERR_INVALID",
-                "Scheduled statuses are not supported by this server yet",
             ));
         }
         if new.text.trim().is_empty() {
@@ -128,8 +145,44 @@ impl App {
         };
         let parent = match new.in_reply_to_id {
             None => None,
-            Some(id) => Some(self.visible_status(Some(&author), id).await?),
+            Some(id) => Some(self.visible_status(Some(author), id).await?),
         };
+        Ok(CheckedStatus {
+            visibility,
+            language,
+            parent,
+        })
+    }
+
+    /// Publishes a status now. A repeated idempotency key within an hour returns the first status
+    /// (and completes its fan-out, should the first attempt have been cut short).
+    pub async fn publish_status(
+        &self,
+        author: &AccountRecord,
+        application_id: Option<Id>,
+        key: Option<String>,
+        new: NewStatus,
+    ) -> ApiResult<StatusRecord> {
+        if let Some(k) = &key
+            && let Some(existing) = self
+                .store
+                .status_by_idempotency_key(
+                    author.id,
+                    k,
+                    self.now() - Duration::hours(IDEMPOTENCY_HOURS),
+                )
+                .await?
+        {
+            // The first attempt may have stopped between storing and fanning out (a crash, a
+            // killed worker): fan out again; feed insertion is idempotent.
+            self.fan_out(&existing).await?;
+            return Ok(existing);
+        }
+        let CheckedStatus {
+            visibility,
+            language,
+            parent,
+        } = self.check_new_status(author, &new).await?;
 
         // Mentions: resolve the ones we know; unknown ones stay text.
         let mut mentioned: HashMap<(String, Option<String>), AccountRecord> = HashMap::new();
@@ -179,7 +232,7 @@ impl App {
             language,
             in_reply_to_id: parent.as_ref().map(|p| p.id),
             in_reply_to_account_id: parent.as_ref().map(|p| p.account_id),
-            application_id: caller.app.as_ref().map(|a| a.id),
+            application_id,
             mentions: mention_ids,
             tags: content::extract_tags(&new.text),
             has_media: false,

@@ -25,12 +25,22 @@ impl App {
         Ok(self.store.public_timeline(filter, page).await?)
     }
 
-    /// The `Link` header for a page of statuses served at the caller's request path.
-    pub fn status_page_link(&self, caller: &Caller, items: &[StatusRecord]) -> Option<String> {
+    /// The `Link` header for a page served at the caller's request path, from the cursors of its
+    /// first (newest) and last (oldest) items.
+    pub fn page_link(
+        &self,
+        caller: &Caller,
+        first: Option<crate::Id>,
+        last: Option<crate::Id>,
+    ) -> Option<String> {
         let url = format!("{}{}", self.base_url(), caller.info.path);
-        link_header(
-            &url,
-            &caller.info.query,
+        link_header(&url, &caller.info.query, first, last)
+    }
+
+    /// The `Link` header for a page of statuses.
+    pub fn status_page_link(&self, caller: &Caller, items: &[StatusRecord]) -> Option<String> {
+        self.page_link(
+            caller,
             items.first().map(|s| s.id),
             items.last().map(|s| s.id),
         )

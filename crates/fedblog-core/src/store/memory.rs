@@ -21,6 +21,8 @@ struct Inner {
     follows: BTreeMap<(Id, Id), Id>,
     /// account -> status ids in its home feed
     feeds: HashMap<Id, BTreeSet<Id>>,
+    jobs: BTreeMap<Id, JobRecord>,
+    scheduled_statuses: BTreeMap<Id, ScheduledStatusRecord>,
 }
 
 /// Keeps everything in memory behind one lock. Cloning is not offered: share it in an `Arc`.
@@ -464,5 +466,192 @@ impl StatsStore for MemoryStore {
                 .count() as i64,
             registrations: g.users.values().filter(|u| within(u.created_at)).count() as i64,
         })
+    }
+}
+
+/// Whether a worker may claim `job` at `now`: due and queued, or running on an expired lease.
+fn claimable(job: &JobRecord, now: DateTime<Utc>) -> bool {
+    match job.state {
+        JobState::Queued => job.run_at <= now,
+        JobState::Running => job.locked_until.is_some_and(|t| t < now),
+        JobState::Done | JobState::Dead => false,
+    }
+}
+
+/// Whether `worker` holds `job`: it is running and locked by that worker.
+fn holds(job: &JobRecord, worker: &str) -> bool {
+    job.state == JobState::Running && job.locked_by.as_deref() == Some(worker)
+}
+
+#[async_trait]
+impl JobStore for MemoryStore {
+    async fn enqueue_job(&self, job: &JobRecord) -> StoreResult<()> {
+        let mut g = self.write()?;
+        if g.jobs.contains_key(&job.id) {
+            return Err(StoreError::AlreadyExists("job".into()));
+        }
+        g.jobs.insert(job.id, job.clone());
+        Ok(())
+    }
+
+    async fn claim_jobs(
+        &self,
+        worker: &str,
+        now: DateTime<Utc>,
+        lease_until: DateTime<Utc>,
+        limit: usize,
+    ) -> StoreResult<Vec<JobRecord>> {
+        // One write lock for the selection and the update: concurrent claims cannot interleave.
+        let mut g = self.write()?;
+        let mut due: Vec<(DateTime<Utc>, Id)> = g
+            .jobs
+            .values()
+            .filter(|j| claimable(j, now))
+            .map(|j| (j.run_at, j.id))
+            .collect();
+        due.sort_unstable();
+        due.truncate(limit);
+        let mut claimed = Vec::with_capacity(due.len());
+        for (_, id) in due {
+            if let Some(job) = g.jobs.get_mut(&id) {
+                job.state = JobState::Running;
+                job.attempts += 1;
+                job.locked_by = Some(worker.to_string());
+                job.locked_until = Some(lease_until);
+                claimed.push(job.clone());
+            }
+        }
+        Ok(claimed)
+    }
+
+    async fn complete_job(&self, id: Id, worker: &str, at: DateTime<Utc>) -> StoreResult<bool> {
+        let mut g = self.write()?;
+        match g.jobs.get_mut(&id) {
+            Some(job) if holds(job, worker) => {
+                job.state = JobState::Done;
+                job.locked_by = None;
+                job.locked_until = None;
+                job.finished_at = Some(at);
+                Ok(true)
+            }
+            _ => Ok(false),
+        }
+    }
+
+    async fn fail_job(
+        &self,
+        id: Id,
+        worker: &str,
+        error: &str,
+        retry_at: Option<DateTime<Utc>>,
+        now: DateTime<Utc>,
+    ) -> StoreResult<bool> {
+        let mut g = self.write()?;
+        match g.jobs.get_mut(&id) {
+            Some(job) if holds(job, worker) => {
+                job.last_error = Some(error.to_string());
+                job.locked_by = None;
+                job.locked_until = None;
+                match retry_at {
+                    Some(t) => {
+                        job.state = JobState::Queued;
+                        job.run_at = t;
+                    }
+                    None => {
+                        job.state = JobState::Dead;
+                        job.finished_at = Some(now);
+                    }
+                }
+                Ok(true)
+            }
+            _ => Ok(false),
+        }
+    }
+
+    async fn job_by_id(&self, id: Id) -> StoreResult<Option<JobRecord>> {
+        Ok(self.read()?.jobs.get(&id).cloned())
+    }
+
+    async fn reschedule_job(&self, id: Id, run_at: DateTime<Utc>) -> StoreResult<bool> {
+        let mut g = self.write()?;
+        match g.jobs.get_mut(&id) {
+            Some(job) if job.state == JobState::Queued => {
+                job.run_at = run_at;
+                Ok(true)
+            }
+            _ => Ok(false),
+        }
+    }
+
+    async fn cancel_job(&self, id: Id) -> StoreResult<bool> {
+        let mut g = self.write()?;
+        if g.jobs.get(&id).is_some_and(|j| j.state == JobState::Queued) {
+            g.jobs.remove(&id);
+            return Ok(true);
+        }
+        Ok(false)
+    }
+
+    async fn purge_done_jobs(&self, before: DateTime<Utc>) -> StoreResult<u64> {
+        let mut g = self.write()?;
+        let n = g.jobs.len();
+        g.jobs.retain(|_, j| {
+            !(j.state == JobState::Done && j.finished_at.is_some_and(|t| t < before))
+        });
+        Ok((n - g.jobs.len()) as u64)
+    }
+
+    async fn count_jobs(&self, state: JobState) -> StoreResult<i64> {
+        Ok(self
+            .read()?
+            .jobs
+            .values()
+            .filter(|j| j.state == state)
+            .count() as i64)
+    }
+}
+
+#[async_trait]
+impl ScheduledStatusStore for MemoryStore {
+    async fn insert_scheduled_status(&self, s: &ScheduledStatusRecord) -> StoreResult<()> {
+        let mut g = self.write()?;
+        if g.scheduled_statuses.contains_key(&s.id) {
+            return Err(StoreError::AlreadyExists("scheduled_status".into()));
+        }
+        g.scheduled_statuses.insert(s.id, s.clone());
+        Ok(())
+    }
+
+    async fn scheduled_status_by_id(&self, id: Id) -> StoreResult<Option<ScheduledStatusRecord>> {
+        Ok(self.read()?.scheduled_statuses.get(&id).cloned())
+    }
+
+    async fn scheduled_statuses(
+        &self,
+        account_id: Id,
+        page: Page,
+    ) -> StoreResult<Vec<ScheduledStatusRecord>> {
+        let g = self.read()?;
+        let own = g
+            .scheduled_statuses
+            .values()
+            .rev()
+            .filter(|s| s.account_id == account_id);
+        Ok(page.apply(own, |s| s.id).into_iter().cloned().collect())
+    }
+
+    async fn update_scheduled_status(&self, s: &ScheduledStatusRecord) -> StoreResult<()> {
+        let mut g = self.write()?;
+        let cur = g
+            .scheduled_statuses
+            .get_mut(&s.id)
+            .ok_or(StoreError::NotFound)?;
+        cur.scheduled_at = s.scheduled_at;
+        cur.params = s.params.clone();
+        Ok(())
+    }
+
+    async fn delete_scheduled_status(&self, id: Id) -> StoreResult<bool> {
+        Ok(self.write()?.scheduled_statuses.remove(&id).is_some())
     }
 }

@@ -149,6 +149,67 @@ pub trait StatsStore: Send + Sync {
     ) -> StoreResult<WeekActivity>;
 }
 
+/// The durable job queue. Safe with several worker processes on one database: a job is held by
+/// one worker at a time, a crashed worker's jobs come back when its lease ends.
+#[async_trait]
+pub trait JobStore: Send + Sync {
+    /// Enqueues a job as given (normally `Queued`). `AlreadyExists("job")` if the id is taken.
+    async fn enqueue_job(&self, job: &JobRecord) -> StoreResult<()>;
+    /// Claims up to `limit` jobs for `worker`, holding them until `lease_until`: `Queued` jobs with
+    /// `run_at <= now`, and `Running` jobs whose `locked_until < now` (their worker died), oldest
+    /// `run_at` first. Each claimed job becomes `Running`, `attempts` + 1, `locked_by = worker`,
+    /// `locked_until = lease_until`. Concurrent claims, from any process, never return one job twice.
+    async fn claim_jobs(
+        &self,
+        worker: &str,
+        now: DateTime<Utc>,
+        lease_until: DateTime<Utc>,
+        limit: usize,
+    ) -> StoreResult<Vec<JobRecord>>;
+    /// Marks the job `Done` at `at` (lock cleared) if `worker` holds it; returns whether it did.
+    async fn complete_job(&self, id: Id, worker: &str, at: DateTime<Utc>) -> StoreResult<bool>;
+    /// Records a failure of the job `worker` holds: `last_error` is set and the lock cleared; with
+    /// `retry_at` it is `Queued` again at that time, without it `Dead` (and `finished_at = now`).
+    /// Returns whether `worker` held it.
+    async fn fail_job(
+        &self,
+        id: Id,
+        worker: &str,
+        error: &str,
+        retry_at: Option<DateTime<Utc>>,
+        now: DateTime<Utc>,
+    ) -> StoreResult<bool>;
+    /// The job with this id.
+    async fn job_by_id(&self, id: Id) -> StoreResult<Option<JobRecord>>;
+    /// Moves a `Queued` job to a new `run_at`; returns whether one was moved.
+    async fn reschedule_job(&self, id: Id, run_at: DateTime<Utc>) -> StoreResult<bool>;
+    /// Removes a `Queued` job (cancelled); returns whether one was removed.
+    async fn cancel_job(&self, id: Id) -> StoreResult<bool>;
+    /// Removes `Done` jobs that finished before `before`; returns how many.
+    async fn purge_done_jobs(&self, before: DateTime<Utc>) -> StoreResult<u64>;
+    /// How many jobs are in a state.
+    async fn count_jobs(&self, state: JobState) -> StoreResult<i64>;
+}
+
+/// Statuses waiting for their publication time.
+#[async_trait]
+pub trait ScheduledStatusStore: Send + Sync {
+    /// Stores a scheduled status. `AlreadyExists("scheduled_status")` if the id is taken.
+    async fn insert_scheduled_status(&self, s: &ScheduledStatusRecord) -> StoreResult<()>;
+    /// The scheduled status with this id.
+    async fn scheduled_status_by_id(&self, id: Id) -> StoreResult<Option<ScheduledStatusRecord>>;
+    /// One page of an account's scheduled statuses, newest id first.
+    async fn scheduled_statuses(
+        &self,
+        account_id: Id,
+        page: Page,
+    ) -> StoreResult<Vec<ScheduledStatusRecord>>;
+    /// Replaces `scheduled_at` and `params`. `NotFound` if absent.
+    async fn update_scheduled_status(&self, s: &ScheduledStatusRecord) -> StoreResult<()>;
+    /// Removes it; returns whether it existed.
+    async fn delete_scheduled_status(&self, id: Id) -> StoreResult<bool>;
+}
+
 /// Everything a fedblog store provides.
 pub trait Store:
     AccountStore
@@ -157,6 +218,8 @@ pub trait Store:
     + FollowStore
     + FeedStore
     + StatsStore
+    + JobStore
+    + ScheduledStatusStore
     + Send
     + Sync
     + 'static
@@ -170,6 +233,8 @@ impl<T> Store for T where
         + FollowStore
         + FeedStore
         + StatsStore
+        + JobStore
+        + ScheduledStatusStore
         + Send
         + Sync
         + 'static

@@ -341,3 +341,84 @@ pub struct WeekActivity {
     /// Local accounts created.
     pub registrations: i64,
 }
+
+/// Where a background job is in its life.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum JobState {
+    /// Waiting for `run_at`.
+    Queued,
+    /// Claimed by a worker until `locked_until`.
+    Running,
+    /// Finished.
+    Done,
+    /// Failed too often; kept for inspection.
+    Dead,
+}
+
+impl JobState {
+    /// The name stored in databases.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            JobState::Queued => "queued",
+            JobState::Running => "running",
+            JobState::Done => "done",
+            JobState::Dead => "dead",
+        }
+    }
+    /// Parse a stored name.
+    pub fn parse(s: &str) -> Option<Self> {
+        Some(match s {
+            "queued" => JobState::Queued,
+            "running" => JobState::Running,
+            "done" => JobState::Done,
+            "dead" => JobState::Dead,
+            _ => return None,
+        })
+    }
+}
+
+/// A durable background job (delivery, scheduled publication, large fan-out, ...).
+#[derive(Clone, Debug, PartialEq)]
+pub struct JobRecord {
+    /// Id.
+    pub id: Id,
+    /// What to do, e.g. `publish_scheduled_status`.
+    pub kind: String,
+    /// The kind's input, as JSON text.
+    pub payload: String,
+    /// Not before this time.
+    pub run_at: DateTime<Utc>,
+    /// State.
+    pub state: JobState,
+    /// How many times a worker claimed it.
+    pub attempts: i32,
+    /// After this many failed attempts the job is dead.
+    pub max_attempts: i32,
+    /// The worker holding it.
+    pub locked_by: Option<String>,
+    /// Until when the worker holds it; after that another worker may take it over.
+    pub locked_until: Option<DateTime<Utc>>,
+    /// The last failure.
+    pub last_error: Option<String>,
+    /// Created.
+    pub created_at: DateTime<Utc>,
+    /// When it ended (done or dead).
+    pub finished_at: Option<DateTime<Utc>>,
+}
+
+/// A status waiting to be published.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScheduledStatusRecord {
+    /// Id (also the id of its publication job).
+    pub id: Id,
+    /// Author.
+    pub account_id: Id,
+    /// When to publish.
+    pub scheduled_at: DateTime<Utc>,
+    /// The status parameters as JSON text (Mastodon's `params`).
+    pub params: String,
+    /// The app that scheduled it.
+    pub application_id: Option<Id>,
+    /// Created.
+    pub created_at: DateTime<Utc>,
+}

@@ -1,17 +1,22 @@
 //! `SeaStore`: fedblog-core's store traits on sea-orm, for SQLite (default) and PostgreSQL.
 //!
-//! Everything here is portable SQL built with sea-query; no statement differs between the two
-//! engines. Engine-specific settings live only in [`connect`] (SQLite pragmas, PostgreSQL
-//! statement timeout).
+//! The store traits run portable SQL built with sea-query, with one exception: claiming jobs
+//! (`jobs.rs`, `SeaStore::claim_rows`) needs row locks on PostgreSQL (`FOR UPDATE SKIP LOCKED`),
+//! which SQLite lacks, so that one statement is written per engine. Engine-specific settings live
+//! only in [`connect`] (SQLite pragmas, PostgreSQL statement timeout).
 
+pub mod admin;
 pub mod entity;
 pub mod migration;
+pub mod pg_events;
 
 mod accounts;
 mod feeds;
 mod follows;
+mod jobs;
 mod oauth;
 mod paging;
+mod scheduled_statuses;
 mod stats;
 mod statuses;
 
@@ -232,7 +237,13 @@ const UNIQUE_NAMES: &[(&[&str], &str)] = &[
     ),
     (&["authorizations.code_hash", "authorizations_pkey"], "code"),
     (&["tokens.token_hash", "tokens_pkey"], "token"),
+    // Before `statuses`: its needles are substrings of these.
+    (
+        &["scheduled_statuses.id", "scheduled_statuses_pkey"],
+        "scheduled_status",
+    ),
     (&["statuses.id", "statuses_pkey"], "status"),
+    (&["jobs.id", "jobs_pkey"], "job"),
 ];
 
 fn unique_name(message: &str) -> &str {
@@ -279,5 +290,16 @@ mod tests {
             unique_name("duplicate key value violates unique constraint \"tokens_pkey\""),
             "token"
         );
+        assert_eq!(
+            unique_name("UNIQUE constraint failed: scheduled_statuses.id"),
+            "scheduled_status"
+        );
+        assert_eq!(
+            unique_name(
+                "duplicate key value violates unique constraint \"scheduled_statuses_pkey\""
+            ),
+            "scheduled_status"
+        );
+        assert_eq!(unique_name("UNIQUE constraint failed: jobs.id"), "job");
     }
 }

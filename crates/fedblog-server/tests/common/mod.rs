@@ -35,6 +35,8 @@ pub struct TestServer {
     pub app: Arc<App>,
     pub client: Client,
     dir: PathBuf,
+    /// (admin URL, database name) of a PostgreSQL database to drop at the end.
+    pg: Option<(String, String)>,
 }
 
 fn temp_dir() -> PathBuf {
@@ -51,6 +53,20 @@ fn temp_dir() -> PathBuf {
 }
 
 impl TestServer {
+    /// The PostgreSQL server tests may use (`FEDBLOG_TEST_DATABASE_URL`), or `None` after saying
+    /// that the test did not run.
+    pub fn postgres_or_say(test: &str) -> Option<String> {
+        match std::env::var("FEDBLOG_TEST_DATABASE_URL") {
+            Ok(url) if !url.is_empty() => Some(url),
+            _ => {
+                println!(
+                    "{test} did not run on PostgreSQL: set FEDBLOG_TEST_DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/postgres)"
+                );
+                None
+            }
+        }
+    }
+
     /// Starts a server over a new SQLite database.
     pub async fn start() -> TestServer {
         Self::start_with(|_| {}).await
@@ -68,9 +84,39 @@ impl TestServer {
     ) -> TestServer {
         let dir = temp_dir();
         let url = format!("sqlite://{}?mode=rwc", dir.join("test.sqlite").display());
-        let store = connect(&url, &ConnectSettings::default())
+        Self::start_on(&url, dir, None, adjust, mailer).await
+    }
+
+    /// Starts a server over a new PostgreSQL database on the server of `admin_url`; `stop` drops it.
+    pub async fn start_postgres(admin_url: &str) -> TestServer {
+        let name = format!(
+            "fedblog_t_{}_{}",
+            std::process::id(),
+            chrono::Utc::now().timestamp_micros() % 1_000_000_000
+        );
+        let url = fedblog_server::store::admin::create_database(admin_url, &name)
             .await
-            .expect("sqlite connect");
+            .expect("create database");
+        Self::start_on(
+            &url,
+            temp_dir(),
+            Some((admin_url.to_string(), name)),
+            |_| {},
+            None,
+        )
+        .await
+    }
+
+    async fn start_on(
+        url: &str,
+        dir: PathBuf,
+        pg: Option<(String, String)>,
+        adjust: impl FnOnce(&mut fedblog_core::InstanceConfig),
+        mailer: Option<Arc<dyn fedblog_core::app::Mailer>>,
+    ) -> TestServer {
+        let store = connect(url, &ConnectSettings::default())
+            .await
+            .expect("connect");
         store.migrate().await.expect("migrate");
         let store: Arc<dyn Store> = Arc::new(store);
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
@@ -92,6 +138,7 @@ impl TestServer {
             app,
             client,
             dir,
+            pg,
         }
     }
 
@@ -123,6 +170,12 @@ impl TestServer {
     pub async fn stop(self) {
         self.running.stop().await;
         let _ = std::fs::remove_dir_all(&self.dir);
+        if let Some((admin_url, name)) = self.pg {
+            drop(self.app);
+            fedblog_server::store::admin::drop_database(&admin_url, &name)
+                .await
+                .expect("drop database");
+        }
     }
 }
 

@@ -22,7 +22,7 @@
 //! ```
 //!
 //! The invocation expands to one module per area (`accounts`, `oauth`, `statuses`, `follows`,
-//! `feeds`, `stats`), each holding one `#[test]` per check, so `cargo test` reports every check
+//! `feeds`, `stats`, `jobs`, `scheduled_statuses`), each holding one `#[test]` per check, so `cargo test` reports every check
 //! by name (`accounts::email_is_unique_case_insensitively ... ok`) and `cargo test feeds::`
 //! runs one area. Each test runs its check on a current-thread Tokio runtime of its own, as
 //! `#[tokio::test]` would; the implementing crate needs no Tokio dependency for that. The
@@ -36,8 +36,12 @@
 //!
 //! - The store is empty when a check starts, and nothing else writes to it meanwhile.
 //! - Every record is made through the traits, referenced records first (apps before tokens,
-//!   accounts before statuses, statuses before feed entries, real accounts in mentions), so a
-//!   store with foreign keys passes.
+//!   accounts before statuses and scheduled statuses, statuses before feed entries, real
+//!   accounts in mentions), so a store with foreign keys passes.
+//! - Jobs are enqueued as given, in any state, and claimed with explicit `now` and lease
+//!   times; the concurrency checks race two calls with `tokio::join!` on one store, which is
+//!   only a real race for stores that yield mid-call (the server's own tests add claims from
+//!   separate connection pools).
 //! - Ids come from [`IdGenerator::next_at`] with explicit times, and timestamps from
 //!   [`at`], so orderings are deterministic.
 //!
@@ -58,15 +62,17 @@ use std::pin::Pin;
 use chrono::{DateTime, Utc};
 use fedblog_core::pagination::Page;
 use fedblog_core::store::{
-    AccountRecord, AppRecord, AuthorizationRecord, Role, StatusRecord, TokenRecord, UserRecord,
-    Visibility,
+    AccountRecord, AppRecord, AuthorizationRecord, JobRecord, JobState, Role,
+    ScheduledStatusRecord, StatusRecord, TokenRecord, UserRecord, Visibility,
 };
 use fedblog_core::{Id, IdGenerator, Store, StoreError, StoreResult};
 
 pub mod accounts;
 pub mod feeds;
 pub mod follows;
+pub mod jobs;
 pub mod oauth;
+pub mod scheduled_statuses;
 pub mod stats;
 pub mod statuses;
 
@@ -171,6 +177,39 @@ macro_rules! __store_suite_for_each_check {
                 activity_between_counts_local_statuses,
                 activity_between_counts_user_logins,
                 activity_between_counts_registrations,
+            }
+            jobs {
+                job_round_trips_with_all_fields,
+                duplicate_job_id_is_already_exists,
+                claim_takes_only_due_queued_jobs,
+                claim_takes_oldest_run_at_first_up_to_limit,
+                claim_sets_running_attempts_and_lease,
+                claimed_job_is_not_claimed_again_while_leased,
+                expired_lease_is_reclaimed_by_another_worker,
+                concurrent_claims_never_return_one_job_twice,
+                complete_by_holder_marks_done,
+                complete_by_another_worker_is_refused,
+                fail_with_retry_requeues_at_retry_at,
+                fail_without_retry_is_dead,
+                fail_by_non_holder_is_refused,
+                reschedule_moves_only_queued_jobs,
+                cancel_removes_only_queued_jobs,
+                purge_removes_only_done_jobs_finished_before_cutoff,
+                count_jobs_per_state,
+            }
+            scheduled_statuses {
+                scheduled_status_round_trips,
+                duplicate_scheduled_status_id_is_already_exists,
+                scheduled_statuses_list_newest_first_per_account,
+                scheduled_statuses_page_limit,
+                scheduled_statuses_page_max_id,
+                scheduled_statuses_page_since_id,
+                scheduled_statuses_page_min_id,
+                scheduled_statuses_page_combined_cursors,
+                scheduled_statuses_page_absent_cursors,
+                update_scheduled_status_replaces_time_and_params,
+                update_unknown_scheduled_status_is_not_found,
+                delete_scheduled_status_true_then_false,
             }
         }
     };
@@ -374,6 +413,40 @@ pub fn authorization(code_hash: &str, app_id: Id, account_id: Id) -> Authorizati
         code_challenge: None,
         code_challenge_method: None,
         expires_at: at(T0 + 600_000),
+    }
+}
+
+/// A `Queued` job of `kind` due at `run_millis` (its id made at the same time), with a small
+/// JSON payload naming it, never attempted, allowed five attempts, created at [`T0`]. Not inserted.
+pub fn job(ids: &IdGenerator, kind: &str, run_millis: i64) -> JobRecord {
+    let id = ids.next_at(run_millis);
+    JobRecord {
+        id,
+        kind: kind.to_string(),
+        payload: format!("{{\"job\":\"{id}\"}}"),
+        run_at: at(run_millis),
+        state: JobState::Queued,
+        attempts: 0,
+        max_attempts: 5,
+        locked_by: None,
+        locked_until: None,
+        last_error: None,
+        created_at: at(T0),
+        finished_at: None,
+    }
+}
+
+/// A status of `account_id` scheduled one hour after `millis`, created at `millis` (its id made
+/// at the same time), without application. Not inserted.
+pub fn scheduled_status(ids: &IdGenerator, account_id: Id, millis: i64) -> ScheduledStatusRecord {
+    let id = ids.next_at(millis);
+    ScheduledStatusRecord {
+        id,
+        account_id,
+        scheduled_at: at(millis + 3_600_000),
+        params: format!("{{\"text\":\"scheduled {id}\",\"visibility\":\"public\"}}"),
+        application_id: None,
+        created_at: at(millis),
     }
 }
 

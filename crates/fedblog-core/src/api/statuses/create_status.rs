@@ -1,15 +1,25 @@
 //! `POST /api/v1/statuses`: publish a status. <https://docs.joinmastodon.org/methods/statuses/#create>
 
 use http::Method;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::api::{Auth, Endpoint, Json, path_id};
 use crate::app::{App, Caller};
-use crate::entities::Status;
+use crate::entities::{ScheduledStatus, Status};
 use crate::error::{ApiError, ApiResult};
 use crate::params::de;
-use crate::services::statuses::NewStatus;
+use crate::services::statuses::{NewStatus, Posted};
+
+/// What posting answers: the status, or the scheduled status when `scheduled_at` was given.
+#[derive(Debug, Serialize)]
+#[serde(untagged)]
+pub enum Created {
+    /// Published now.
+    Status(Box<Status>),
+    /// Published later.
+    Scheduled(Box<ScheduledStatus>),
+}
 
 /// Posts a status. A retry with the same `Idempotency-Key` within an hour returns the first one.
 pub struct CreateStatus;
@@ -51,7 +61,7 @@ impl Endpoint for CreateStatus {
     const PATH: &'static str = "/api/v1/statuses";
     const AUTH: Auth = Auth::User("write:statuses");
     type Request = CreateStatusRequest;
-    type Response = Json<Status>;
+    type Response = Json<Created>;
 
     async fn handle(
         app: &App,
@@ -72,14 +82,23 @@ impl Endpoint for CreateStatus {
                 .is_some_and(|p| !p.is_null() && p.as_str() != Some("")),
             scheduled_at: r.scheduled_at,
         };
-        let record = app.create_status(caller, new).await?;
-        let mut rendered = app
-            .render_statuses(
-                std::slice::from_ref(&record),
-                caller.account.as_ref(),
-                false,
-            )
-            .await?;
-        rendered.pop().map(Json).ok_or_else(ApiError::internal)
+        match app.create_status(caller, new).await? {
+            Posted::Now(record) => {
+                let mut rendered = app
+                    .render_statuses(
+                        std::slice::from_ref(&record),
+                        caller.account.as_ref(),
+                        false,
+                    )
+                    .await?;
+                rendered
+                    .pop()
+                    .map(|s| Json(Created::Status(Box::new(s))))
+                    .ok_or_else(ApiError::internal)
+            }
+            Posted::Scheduled(s) => Ok(Json(Created::Scheduled(Box::new(
+                app.render_scheduled_status(&s)?,
+            )))),
+        }
     }
 }

@@ -5,6 +5,8 @@ pub mod apps;
 pub mod authorizations;
 pub mod follows;
 pub mod home_feed;
+pub mod jobs;
+pub mod scheduled_statuses;
 pub mod status_mentions;
 pub mod status_tags;
 pub mod statuses;

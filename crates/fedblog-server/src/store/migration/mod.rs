@@ -3,6 +3,7 @@
 use sea_orm_migration::prelude::*;
 
 mod m0001_initial;
+mod m0002_jobs;
 
 /// Every migration of the store, oldest first.
 pub struct Migrator;
@@ -10,6 +11,9 @@ pub struct Migrator;
 #[async_trait::async_trait]
 impl MigratorTrait for Migrator {
     fn migrations() -> Vec<Box<dyn MigrationTrait>> {
-        vec![Box::new(m0001_initial::Migration)]
+        vec![
+            Box::new(m0001_initial::Migration),
+            Box::new(m0002_jobs::Migration),
+        ]
     }
 }

@@ -5,6 +5,7 @@ pub mod apps;
 pub mod errors;
 pub mod instance;
 pub mod oauth;
+pub mod scheduled_statuses;
 pub mod statuses;
 pub mod timelines;
 
@@ -19,6 +20,7 @@ pub fn all() -> Vec<Check> {
     v.extend(oauth::checks());
     v.extend(accounts::checks());
     v.extend(statuses::checks());
+    v.extend(scheduled_statuses::checks());
     v.extend(timelines::checks());
     v
 }

@@ -1,0 +1,130 @@
+//! The durable job queue's workers: claim due jobs, run them by kind, finish or retry with
+//! exponential back-off. Several processes may run workers on one database.
+
+use chrono::{DateTime, Duration, Utc};
+use serde_json::Value;
+
+use crate::app::App;
+use crate::error::ApiResult;
+use crate::id::Id;
+use crate::store::{JobRecord, JobState};
+
+/// Publishes a scheduled status; payload `{"scheduled_status_id": "<id>"}`.
+pub const PUBLISH_SCHEDULED_STATUS: &str = "publish_scheduled_status";
+
+/// Attempts before a job is dead.
+pub const DEFAULT_MAX_ATTEMPTS: i32 = 8;
+
+/// How long a worker holds a claimed job before others may take it over, by default.
+pub const DEFAULT_LEASE_SECONDS: i64 = 60;
+
+/// A new queued job.
+pub fn new_job(
+    id: Id,
+    kind: &str,
+    payload: &str,
+    run_at: DateTime<Utc>,
+    now: DateTime<Utc>,
+) -> JobRecord {
+    JobRecord {
+        id,
+        kind: kind.to_string(),
+        payload: payload.to_string(),
+        run_at,
+        state: JobState::Queued,
+        attempts: 0,
+        max_attempts: DEFAULT_MAX_ATTEMPTS,
+        locked_by: None,
+        locked_until: None,
+        last_error: None,
+        created_at: now,
+        finished_at: None,
+    }
+}
+
+/// The wait before retry number `attempts` (1-based): 10 s, 20 s, 40 s, ... at most an hour.
+pub fn backoff(attempts: i32) -> Duration {
+    let exp = attempts.clamp(1, 16) - 1;
+    Duration::seconds((10i64 << exp).min(3600))
+}
+
+/// What one round of work did.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct RoundReport {
+    /// Jobs claimed.
+    pub claimed: usize,
+    /// Jobs finished.
+    pub done: usize,
+    /// Jobs that failed (retried or dead).
+    pub failed: usize,
+}
+
+impl App {
+    /// Claims up to `batch` due jobs for `worker`, holding them for `lease`, and runs them one by
+    /// one. A job must finish within its lease, or another worker may run it again.
+    pub async fn run_due_jobs(
+        &self,
+        worker: &str,
+        batch: usize,
+        lease: Duration,
+    ) -> ApiResult<RoundReport> {
+        let now = self.now();
+        let jobs = self
+            .store
+            .claim_jobs(worker, now, now + lease, batch)
+            .await?;
+        let mut report = RoundReport {
+            claimed: jobs.len(),
+            ..Default::default()
+        };
+        for job in jobs {
+            match self.run_job(&job).await {
+                Ok(()) => {
+                    self.store.complete_job(job.id, worker, self.now()).await?;
+                    report.done += 1;
+                }
+                Err(error) => {
+                    let retry = (job.attempts < job.max_attempts)
+                        .then(|| self.now() + backoff(job.attempts));
+                    tracing::warn!(job = %job.id, kind = %job.kind, attempts = job.attempts, %error, retry = retry.is_some(), "job failed");
+                    self.store
+                        .fail_job(job.id, worker, &error, retry, self.now())
+                        .await?;
+                    report.failed += 1;
+                }
+            }
+        }
+        Ok(report)
+    }
+
+    async fn run_job(&self, job: &JobRecord) -> Result<(), String> {
+        let payload: Value =
+            serde_json::from_str(&job.payload).map_err(|e| format!("invalid payload: {e}"))?;
+        match job.kind.as_str() {
+            PUBLISH_SCHEDULED_STATUS => {
+                let id = payload["scheduled_status_id"]
+                    .as_str()
+                    .and_then(|s| s.parse::<Id>().ok())
+                    .ok_or("payload has no scheduled_status_id")?;
+                self.publish_scheduled_status(id)
+                    .await
+                    .map(|_| ())
+                    .map_err(|e| e.to_string())
+            }
+            other => Err(format!("unknown job kind {other:?}")),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn backoff_doubles_up_to_an_hour() {
+        assert_eq!(backoff(1), Duration::seconds(10));
+        assert_eq!(backoff(2), Duration::seconds(20));
+        assert_eq!(backoff(4), Duration::seconds(80));
+        assert_eq!(backoff(20), Duration::seconds(3600));
+    }
+}
