@@ -100,7 +100,8 @@ pub fn parse_link(header: &str, rel: &str) -> Option<String> {
     })
 }
 
-fn truncate(s: &str) -> String {
+/// The first 300 characters of a text, for messages.
+pub fn truncate(s: &str) -> String {
     if s.len() > 300 {
         format!(
             "{}…",

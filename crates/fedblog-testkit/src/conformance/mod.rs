@@ -327,6 +327,25 @@ impl Cx {
     }
 }
 
+/// Fails unless the response has this status and a Mastodon error body (`{"error": "..."}`).
+/// `what` says what was asked, for the failure message.
+pub fn expect_error(r: &crate::client::Response, status: u16, what: &str) -> CheckResult {
+    if r.status != status {
+        return Err(Failure::Fail(format!(
+            "{what}: expected HTTP {status}, got {} {}",
+            r.status,
+            crate::client::truncate(&r.text)
+        )));
+    }
+    if r.error_text().is_none_or(str::is_empty) {
+        return Err(Failure::Fail(format!(
+            "{what}: the {status} body is not {{\"error\": ...}}: {}",
+            crate::client::truncate(&r.text)
+        )));
+    }
+    Ok(())
+}
+
 /// A string field of a JSON object.
 pub fn str_of(v: &Value, key: &str) -> Result<String, Failure> {
     v.get(key)

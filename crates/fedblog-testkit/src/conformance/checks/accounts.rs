@@ -11,7 +11,7 @@ use serde_json::Value;
 
 use crate::check;
 use crate::client::{Response, form};
-use crate::conformance::{Check, CheckResult, Cx, Failure, User, path};
+use crate::conformance::{Check, CheckResult, Cx, Failure, User, expect_error, path};
 use crate::ensure;
 
 /// The checks of this area.
@@ -191,34 +191,18 @@ async fn register_unconfirmed(cx: &Cx) -> CheckResult {
         .client
         .get(&path::<VerifyCredentials>(&[]), Some(user_token))
         .await?;
-    ensure!(
-        me.status == 403,
-        "verify_credentials with the token of an unconfirmed account answered {} (expected 403): {}",
-        me.status,
-        me.text
-    );
-    ensure!(
-        me.error_text().is_some(),
-        "403 body is not {{\"error\": ...}}: {}",
-        me.text
-    );
+    expect_error(
+        &me,
+        403,
+        "verify_credentials with the token of an unconfirmed account",
+    )?;
     Ok(())
 }
 
 async fn register_no_token(cx: &Cx) -> CheckResult {
     let username = cx.unique("signup");
     let r = sign_up(cx, None, &username).await?;
-    ensure!(
-        r.status == 401,
-        "sign-up without a token answered {} (expected 401): {}",
-        r.status,
-        r.text
-    );
-    ensure!(
-        r.error_text().is_some(),
-        "401 body is not {{\"error\": ...}}: {}",
-        r.text
-    );
+    expect_error(&r, 401, "sign-up without a token")?;
     Ok(())
 }
 
@@ -267,17 +251,7 @@ async fn verify_source_role(cx: &Cx) -> CheckResult {
 
 async fn verify_no_token(cx: &Cx) -> CheckResult {
     let r = cx.client.get(&path::<VerifyCredentials>(&[]), None).await?;
-    ensure!(
-        r.status == 401,
-        "verify_credentials without a token answered {} (expected 401): {}",
-        r.status,
-        r.text
-    );
-    ensure!(
-        r.error_text().is_some(),
-        "401 body is not {{\"error\": ...}}: {}",
-        r.text
-    );
+    expect_error(&r, 401, "verify_credentials without a token")?;
     Ok(())
 }
 
@@ -354,17 +328,7 @@ async fn display_name_too_long(cx: &Cx) -> CheckResult {
         .expect(200)?;
     let long = "n".repeat(31);
     let r = update(cx, &user, &[("display_name", long.as_str())]).await?;
-    ensure!(
-        r.status == 422,
-        "a 31-character display name answered {} (expected 422): {}",
-        r.status,
-        r.text
-    );
-    ensure!(
-        r.error_text().is_some(),
-        "422 body is not {{\"error\": ...}}: {}",
-        r.text
-    );
+    expect_error(&r, 422, "a 31-character display name")?;
     let v = credentials(cx, &user).await?;
     ensure!(
         v["display_name"] == "Before",
@@ -477,17 +441,7 @@ async fn update_scope(cx: &Cx) -> CheckResult {
             form(&[("display_name", "Nope")]),
         )
         .await?;
-    ensure!(
-        r.status == 403,
-        "update_credentials with a read-only token answered {} (expected 403): {}",
-        r.status,
-        r.text
-    );
-    ensure!(
-        r.error_text().is_some(),
-        "403 body is not {{\"error\": ...}}: {}",
-        r.text
-    );
+    expect_error(&r, 403, "update_credentials with a read-only token")?;
     Ok(())
 }
 
@@ -502,17 +456,7 @@ async fn update_app_token(cx: &Cx) -> CheckResult {
             form(&[("display_name", "Nope")]),
         )
         .await?;
-    ensure!(
-        r.status == 422,
-        "update_credentials with an app-only token answered {} (expected 422): {}",
-        r.status,
-        r.text
-    );
-    ensure!(
-        r.error_text().is_some(),
-        "422 body is not {{\"error\": ...}}: {}",
-        r.text
-    );
+    expect_error(&r, 422, "update_credentials with an app-only token")?;
     Ok(())
 }
 
@@ -554,17 +498,7 @@ async fn get_unknown(cx: &Cx) -> CheckResult {
         .client
         .get(&path::<GetAccount>(&[("id", "999999999999999990")]), None)
         .await?;
-    ensure!(
-        r.status == 404,
-        "an unknown account id answered {} (expected 404): {}",
-        r.status,
-        r.text
-    );
-    ensure!(
-        r.error_text().is_some(),
-        "404 body is not {{\"error\": ...}}: {}",
-        r.text
-    );
+    expect_error(&r, 404, "an unknown account id")?;
     Ok(())
 }
 
@@ -573,17 +507,7 @@ async fn get_garbage(cx: &Cx) -> CheckResult {
         .client
         .get(&path::<GetAccount>(&[("id", "not-an-id")]), None)
         .await?;
-    ensure!(
-        r.status == 404,
-        "a malformed account id answered {} (expected 404): {}",
-        r.status,
-        r.text
-    );
-    ensure!(
-        r.error_text().is_some(),
-        "404 body is not {{\"error\": ...}}: {}",
-        r.text
-    );
+    expect_error(&r, 404, "a malformed account id")?;
     Ok(())
 }
 
@@ -624,17 +548,7 @@ async fn lookup_unknown(cx: &Cx) -> CheckResult {
         .client
         .get(&lookup_path(&cx.unique("nobody")), Some(&user.token))
         .await?;
-    ensure!(
-        r.status == 404,
-        "lookup of an unknown username answered {} (expected 404): {}",
-        r.status,
-        r.text
-    );
-    ensure!(
-        r.error_text().is_some(),
-        "404 body is not {{\"error\": ...}}: {}",
-        r.text
-    );
+    expect_error(&r, 404, "lookup of an unknown username")?;
     Ok(())
 }
 

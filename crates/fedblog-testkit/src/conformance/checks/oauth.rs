@@ -32,8 +32,10 @@ use fedblog_core::api::timelines::home_timeline::HomeTimeline;
 use serde_json::Value;
 
 use crate::check;
-use crate::client::{Response, form};
-use crate::conformance::{Check, CheckResult, Cx, Failure, TestApp, User, path, str_of};
+use crate::client::{Response, form, truncate};
+use crate::conformance::{
+    Check, CheckResult, Cx, Failure, TestApp, User, expect_error, path, str_of,
+};
 use crate::ensure;
 
 /// The checks of this area.
@@ -371,7 +373,7 @@ fn granted(r: &Response, scopes: &str, what: &str) -> Result<String, Failure> {
         r.status == 200,
         "{what}: expected HTTP 200 with a token, got {} {}",
         r.status,
-        short(&r.text)
+        truncate(&r.text)
     );
     let v = r.json()?;
     let token = str_of(v, "access_token")?;
@@ -402,13 +404,13 @@ fn oauth_error(r: &Response, status: u16, code: &str, what: &str) -> CheckResult
         r.status == status,
         "{what}: expected HTTP {status} {code}, got {} {}",
         r.status,
-        short(&r.text)
+        truncate(&r.text)
     );
     ensure!(
         r.error_text() == Some(code),
         "{what}: error is {:?} (expected {code:?}): {}",
         r.error_text(),
-        short(&r.text)
+        truncate(&r.text)
     );
     let v = r.json()?;
     ensure!(
@@ -416,27 +418,11 @@ fn oauth_error(r: &Response, status: u16, code: &str, what: &str) -> CheckResult
             .as_str()
             .is_some_and(|d| !d.is_empty()),
         "{what}: no error_description: {}",
-        short(&r.text)
+        truncate(&r.text)
     );
     ensure!(
         v.get("access_token").is_none(),
         "{what}: the error carries an access_token"
-    );
-    Ok(())
-}
-
-/// Asserts an API error answer: the status and an `{"error"}` body.
-fn api_error(r: &Response, status: u16, what: &str) -> CheckResult {
-    ensure!(
-        r.status == status,
-        "{what}: expected HTTP {status}, got {} {}",
-        r.status,
-        short(&r.text)
-    );
-    ensure!(
-        r.error_text().is_some_and(|e| !e.is_empty()),
-        "{what}: the {status} body is not {{\"error\": ...}}: {}",
-        short(&r.text)
     );
     Ok(())
 }
@@ -447,13 +433,6 @@ async fn app_check(cx: &Cx, token: &str) -> Result<Response, Failure> {
         .client
         .get(&path::<VerifyAppCredentials>(&[]), Some(token))
         .await?)
-}
-
-fn short(s: &str) -> String {
-    match s.char_indices().nth(300) {
-        Some((i, _)) => format!("{}…", &s[..i]),
-        None => s.to_string(),
-    }
 }
 
 // ─── the authorization page ──────────────────────────────────────────────────────────────────
@@ -527,14 +506,14 @@ async fn submit_authorization(
         page.status == 200,
         "the authorization page for a valid request answered {} {}",
         page.status,
-        short(&page.text)
+        truncate(&page.text)
     );
     let forms = html::forms(&page.text);
     let Some((f, button)) = html::choose(&forms, decision.words()) else {
         return Err(Failure::NotRun(format!(
             "no <form method=\"post\"> with a button named one of {:?} on the authorization page: {}",
             decision.words(),
-            short(&page.text)
+            truncate(&page.text)
         )));
     };
     let pairs = html::fill(f, button, login).ok_or_else(|| Failure::NotRun("the authorization form has no username (or e-mail) and password inputs to sign in with".into()))?;
@@ -554,7 +533,7 @@ fn redirected_to(
         matches!(r.status, 302 | 303),
         "{what}: expected a 302/303 redirect to {redirect_uri}, got {} {}",
         r.status,
-        short(&r.text)
+        truncate(&r.text)
     );
     let loc = r
         .header("location")
@@ -632,7 +611,7 @@ fn refused_on_page(r: &Response, uri: &str, what: &str) -> CheckResult {
         (400..500).contains(&r.status),
         "{what}: expected a 4xx error page, got {} {}",
         r.status,
-        short(&r.text)
+        truncate(&r.text)
     );
     let offers_sign_in = html::forms(&r.text)
         .iter()
@@ -640,7 +619,7 @@ fn refused_on_page(r: &Response, uri: &str, what: &str) -> CheckResult {
     ensure!(
         !offers_sign_in,
         "{what}: the error page offers a sign-in form: {}",
-        short(&r.text)
+        truncate(&r.text)
     );
     Ok(())
 }
@@ -1173,7 +1152,7 @@ async fn token_pkce_wrong_verifier(cx: &Cx) -> CheckResult {
         r.status == 400 && matches!(r.error_text(), Some("invalid_grant" | "invalid_request")),
         "a PKCE code without a code_verifier: expected 400 invalid_grant or invalid_request, got {} {}",
         r.status,
-        short(&r.text)
+        truncate(&r.text)
     );
     ensure!(
         r.json()?.get("access_token").is_none(),
@@ -1360,7 +1339,7 @@ fn mentions(r: &Response, marker: &str) -> Result<bool, Failure> {
     let list = r.json()?.as_array().ok_or_else(|| {
         Failure::Fail(format!(
             "the home timeline is not a list: {}",
-            short(&r.text)
+            truncate(&r.text)
         ))
     })?;
     Ok(list
@@ -1383,7 +1362,7 @@ async fn scopes_wrong_scope(cx: &Cx) -> CheckResult {
             form(&[("status", format!("refused {refused}"))]),
         )
         .await?;
-    api_error(&r, 403, "posting with a `read` token")?;
+    expect_error(&r, 403, "posting with a `read` token")?;
     let marker = cx.unique("marker");
     cx.post_status(&user, &[("status", format!("marker {marker}").as_str())])
         .await?;
@@ -1419,11 +1398,11 @@ async fn scopes_granular_write_statuses(cx: &Cx) -> CheckResult {
             .as_str()
             .is_some_and(|c| c.contains(&marker)),
         "the posted status lacks its text: {}",
-        short(&r.text)
+        truncate(&r.text)
     );
     let home = path::<HomeTimeline>(&[]);
     let r = cx.client.get(&home, Some(&token)).await?;
-    api_error(
+    expect_error(
         &r,
         403,
         "reading the home timeline with a `write:statuses` token",
@@ -1463,7 +1442,7 @@ async fn user_endpoints_with(
 
 async fn scopes_missing_token(cx: &Cx) -> CheckResult {
     for (label, r) in user_endpoints_with(cx, None).await? {
-        api_error(&r, 401, &format!("{label} without a token"))?;
+        expect_error(&r, 401, &format!("{label} without a token"))?;
     }
     Ok(())
 }
@@ -1471,7 +1450,7 @@ async fn scopes_missing_token(cx: &Cx) -> CheckResult {
 async fn scopes_invalid_token(cx: &Cx) -> CheckResult {
     let bogus = cx.unique("no-such-token");
     for (label, r) in user_endpoints_with(cx, Some(&bogus)).await? {
-        api_error(&r, 401, &format!("{label} with an unknown token"))?;
+        expect_error(&r, 401, &format!("{label} with an unknown token"))?;
     }
     Ok(())
 }
@@ -1502,7 +1481,7 @@ async fn scopes_app_token_wrong_scope(cx: &Cx) -> CheckResult {
         .client
         .post(&path::<RegisterAccount>(&[]), Some(&token), body)
         .await?;
-    api_error(&r, 403, "registering an account with a `read` app token")?;
+    expect_error(&r, 403, "registering an account with a `read` app token")?;
     ensure!(
         r.json()?.get("access_token").is_none(),
         "the refused registration handed out a token"
@@ -1512,7 +1491,7 @@ async fn scopes_app_token_wrong_scope(cx: &Cx) -> CheckResult {
         r.status == 404,
         "the account refused with 403 exists all the same: lookup answered {} {}",
         r.status,
-        short(&r.text)
+        truncate(&r.text)
     );
     Ok(())
 }
@@ -1525,7 +1504,7 @@ async fn scopes_app_token_on_user_endpoint(cx: &Cx) -> CheckResult {
         "client_credentials for `read write`",
     )?;
     for (label, r) in user_endpoints_with(cx, Some(&token)).await? {
-        api_error(&r, 422, &format!("{label} with an app token"))?;
+        expect_error(&r, 422, &format!("{label} with an app token"))?;
         let e = r.error_text().unwrap_or_default();
         ensure!(
             e.contains("requires an authenticated user"),
@@ -1542,12 +1521,12 @@ fn revoked_ok(r: &Response, what: &str) -> CheckResult {
         r.status == 200,
         "{what}: expected 200 {{}}, got {} {}",
         r.status,
-        short(&r.text)
+        truncate(&r.text)
     );
     ensure!(
         r.json()?.as_object().is_some_and(|o| o.is_empty()),
         "{what}: expected the body {{}}, got {}",
-        short(&r.text)
+        truncate(&r.text)
     );
     Ok(())
 }
@@ -1569,7 +1548,7 @@ async fn revoke_app_token(cx: &Cx) -> CheckResult {
         &revoke(cx, &app.client_id, &app.client_secret, &token).await?,
         "revoking an app token",
     )?;
-    api_error(&app_check(cx, &token).await?, 401, "the revoked token")?;
+    expect_error(&app_check(cx, &token).await?, 401, "the revoked token")?;
     app_check(cx, &other)
         .await?
         .expect(200)
@@ -1587,7 +1566,7 @@ async fn revoke_user_token(cx: &Cx) -> CheckResult {
         &revoke(cx, &app.client_id, &app.client_secret, &token).await?,
         "revoking a user token",
     )?;
-    api_error(
+    expect_error(
         &cx.client.get(&me, Some(&token)).await?,
         401,
         "the revoked user token",
@@ -1615,7 +1594,7 @@ async fn revoke_other_client(cx: &Cx) -> CheckResult {
         "another client revoked the token: it answers {} afterwards",
         still.status
     );
-    api_error(&r, 403, "revoking another client's token")
+    expect_error(&r, 403, "revoking another client's token")
 }
 
 async fn revoke_wrong_secret(cx: &Cx) -> CheckResult {
@@ -1636,12 +1615,12 @@ async fn revoke_wrong_secret(cx: &Cx) -> CheckResult {
         matches!(r.status, 401 | 403),
         "a revocation with a wrong client_secret answered {} (expected 401 or 403): {}",
         r.status,
-        short(&r.text)
+        truncate(&r.text)
     );
     ensure!(
         r.error_text().is_some(),
         "the refusal is not {{\"error\": ...}}: {}",
-        short(&r.text)
+        truncate(&r.text)
     );
     let still = app_check(cx, &token).await?;
     ensure!(

@@ -13,7 +13,7 @@ use serde_json::Value;
 
 use crate::check;
 use crate::client::{Body, Response, form};
-use crate::conformance::{Check, CheckResult, Cx, Failure, User, path, str_of};
+use crate::conformance::{Check, CheckResult, Cx, Failure, User, expect_error, path, str_of};
 use crate::ensure;
 
 /// The checks of this area.
@@ -312,17 +312,7 @@ async fn too_long(cx: &Cx) -> CheckResult {
     let before_home = home_ids(cx, &user).await?;
     let text = "x".repeat(501);
     let r = post(cx, &user, &[("status", text.as_str())]).await?;
-    ensure!(
-        r.status == 422,
-        "a 501-character status answered {} (expected 422): {}",
-        r.status,
-        r.text
-    );
-    ensure!(
-        r.error_text().is_some(),
-        "422 body is not {{\"error\": ...}}: {}",
-        r.text
-    );
+    expect_error(&r, 422, "a 501-character status")?;
     let after_count = statuses_count(cx, &user).await?;
     ensure!(
         after_count == before_count,
@@ -474,17 +464,7 @@ async fn invalid_visibility(cx: &Cx) -> CheckResult {
         &[("status", "visibility test"), ("visibility", "everyone")],
     )
     .await?;
-    ensure!(
-        r.status == 422,
-        "visibility=everyone answered {} (expected 422): {}",
-        r.status,
-        r.text
-    );
-    ensure!(
-        r.error_text().is_some(),
-        "422 body is not {{\"error\": ...}}: {}",
-        r.text
-    );
+    expect_error(&r, 422, "visibility=everyone")?;
     Ok(())
 }
 
@@ -847,17 +827,7 @@ async fn delete_no_token(cx: &Cx) -> CheckResult {
             Body::None,
         )
         .await?;
-    ensure!(
-        r.status == 401,
-        "deleting without a token answered {} (expected 401): {}",
-        r.status,
-        r.text
-    );
-    ensure!(
-        r.error_text().is_some(),
-        "401 body is not {{\"error\": ...}}: {}",
-        r.text
-    );
+    expect_error(&r, 401, "deleting without a token")?;
     get_status(cx, &id, None).await?.expect(200)?;
     Ok(())
 }

@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use crate::check;
 use crate::client::Response;
-use crate::conformance::{Check, CheckResult, Cx, Failure, User, path, str_of};
+use crate::conformance::{Check, CheckResult, Cx, Failure, User, expect_error, path, str_of};
 use crate::ensure;
 
 /// The checks of this area.
@@ -337,17 +337,7 @@ async fn home_min_since(cx: &Cx) -> CheckResult {
 
 async fn home_no_token(cx: &Cx) -> CheckResult {
     let r = cx.client.get(&path::<HomeTimeline>(&[]), None).await?;
-    ensure!(
-        r.status == 401,
-        "the home timeline without a token answered {} (expected 401): {}",
-        r.status,
-        r.text
-    );
-    ensure!(
-        r.error_text().is_some(),
-        "401 body is not {{\"error\": ...}}: {}",
-        r.text
-    );
+    expect_error(&r, 401, "the home timeline without a token")?;
     Ok(())
 }
 
