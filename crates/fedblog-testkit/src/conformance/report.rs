@@ -79,13 +79,13 @@ impl Report {
     /// The summary table, one row per area and a total.
     pub fn summary(&self) -> String {
         let mut out = format!(
-            "{:<14} {:>6} {:>6} {:>8} {:>6}\n",
+            "{:<20} {:>6} {:>6} {:>8} {:>6}\n",
             "area", "pass", "fail", "not-run", "total"
         );
         let (mut p, mut f, mut n) = (0, 0, 0);
         for (area, (ap, af, an)) in self.by_area() {
             out.push_str(&format!(
-                "{:<14} {:>6} {:>6} {:>8} {:>6}\n",
+                "{:<20} {:>6} {:>6} {:>8} {:>6}\n",
                 area,
                 ap,
                 af,
@@ -97,7 +97,7 @@ impl Report {
             n += an;
         }
         out.push_str(&format!(
-            "{:<14} {:>6} {:>6} {:>8} {:>6}\n",
+            "{:<20} {:>6} {:>6} {:>8} {:>6}\n",
             "total",
             p,
             f,
