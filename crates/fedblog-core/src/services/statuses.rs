@@ -218,7 +218,7 @@ impl App {
         }
 
         let now = self.now();
-        let record = StatusRecord {
+        let mut record = StatusRecord {
             id: self.ids.next_at(now.timestamp_millis()),
             account_id: author.id,
             uri: None,
@@ -241,7 +241,18 @@ impl App {
             created_at: now,
             edited_at: None,
         };
-        self.store.insert_status(&record).await?;
+        // Another process may have made the same id in the same millisecond: take a new one.
+        let mut tries = 0;
+        loop {
+            match self.store.insert_status(&record).await {
+                Ok(()) => break,
+                Err(crate::StoreError::AlreadyExists(what)) if what == "status" && tries < 3 => {
+                    tries += 1;
+                    record.id = self.ids.next();
+                }
+                Err(e) => return Err(e.into()),
+            }
+        }
         self.fan_out(&record).await?;
         Ok(record)
     }
