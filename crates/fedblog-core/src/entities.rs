@@ -252,3 +252,24 @@ pub struct ScheduledStatus {
     pub params: ScheduledParams,
     pub media_attachments: Vec<serde_json::Value>,
 }
+
+/// How the signed-in account relates to another. <https://docs.joinmastodon.org/entities/Relationship/>
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Relationship {
+    pub id: Id,
+    pub following: bool,
+    pub showing_reblogs: bool,
+    pub notifying: bool,
+    pub languages: Option<Vec<String>>,
+    pub followed_by: bool,
+    pub blocking: bool,
+    pub blocked_by: bool,
+    pub muting: bool,
+    pub muting_notifications: bool,
+    pub muting_expires_at: Option<Timestamp>,
+    pub requested: bool,
+    pub requested_by: bool,
+    pub domain_blocking: bool,
+    pub endorsed: bool,
+    pub note: String,
+}

@@ -195,6 +195,17 @@ mod faulty {
         RefollowFails,
         LocalFollowersIncludeRemote,
         LocalFollowersWrongDirection,
+        FollowPagesOldestFirst,
+        FollowPagesShared,
+        FollowersPageWrongDirection,
+        FollowingPageWrongDirection,
+        FollowRequestRepeatIsError,
+        FollowRequestRepeatReplacesId,
+        FollowRequestedNotDirectional,
+        DeleteFollowRequestAlwaysTrue,
+        DeleteFollowRequestKeeps,
+        FollowRequestsShared,
+        FollowRequestsOldestFirst,
         // feeds
         FeedOldestFirst,
         FeedRepeatIsError,
@@ -312,6 +323,17 @@ mod faulty {
             Fault::RefollowFails,
             Fault::LocalFollowersIncludeRemote,
             Fault::LocalFollowersWrongDirection,
+            Fault::FollowPagesOldestFirst,
+            Fault::FollowPagesShared,
+            Fault::FollowersPageWrongDirection,
+            Fault::FollowingPageWrongDirection,
+            Fault::FollowRequestRepeatIsError,
+            Fault::FollowRequestRepeatReplacesId,
+            Fault::FollowRequestedNotDirectional,
+            Fault::DeleteFollowRequestAlwaysTrue,
+            Fault::DeleteFollowRequestKeeps,
+            Fault::FollowRequestsShared,
+            Fault::FollowRequestsOldestFirst,
             Fault::FeedOldestFirst,
             Fault::FeedRepeatIsError,
             Fault::FeedBatchTruncated,
@@ -370,6 +392,10 @@ mod faulty {
         app_tokens: Vec<TokenRecord>,
         follows: BTreeSet<(Id, Id)>,
         unfollowed: BTreeSet<(Id, Id)>,
+        /// (follower, target) -> follow id of the live follows
+        follow_ids: BTreeMap<(Id, Id), Id>,
+        /// (follower, target) -> request id of the pending follow requests
+        requests: BTreeMap<(Id, Id), Id>,
         /// account -> status ids ever inserted into its feed
         feeds: BTreeMap<Id, BTreeSet<Id>>,
         account_overlay: BTreeMap<Id, AccountRecord>,
@@ -1110,7 +1136,9 @@ mod faulty {
                 _ => {}
             }
             self.inner.insert_follow(id, follower, target).await?;
-            self.log().follows.insert((follower, target));
+            let mut log = self.log();
+            log.follows.insert((follower, target));
+            log.follow_ids.entry((follower, target)).or_insert(id);
             Ok(())
         }
 
@@ -1119,6 +1147,7 @@ mod faulty {
             if r {
                 let mut log = self.log();
                 log.follows.remove(&(follower, target));
+                log.follow_ids.remove(&(follower, target));
                 log.unfollowed.insert((follower, target));
             } else if self.is(Fault::DeleteAbsentFollowDecrements) {
                 self.offset(follower, (0, 0, -1));
@@ -1158,6 +1187,109 @@ mod faulty {
                 Some(ids) => Ok(ids),
                 None => self.inner.local_follower_ids(target).await,
             }
+        }
+
+        /// Every logged row as `(row id, follower id)`, newest first, whatever its target.
+        fn all_rows_newest_first(
+            rows: &BTreeMap<(Id, Id), Id>,
+            follower_side: bool,
+        ) -> Vec<(Id, Id)> {
+            let mut v: Vec<(Id, Id)> = rows
+                .iter()
+                .map(|(&(f, t), &id)| (id, if follower_side { f } else { t }))
+                .collect();
+            v.sort_by_key(|r| std::cmp::Reverse(r.0));
+            v
+        }
+
+        async fn followers_page(&self, target: Id, page: Page) -> StoreResult<Vec<(Id, Id)>> {
+            let page = self.page(page);
+            let got = match self.fault {
+                Fault::FollowersPageWrongDirection => {
+                    self.inner.following_page(target, page).await?
+                }
+                Fault::FollowPagesShared => {
+                    let all = Self::all_rows_newest_first(&self.log().follow_ids, true);
+                    page.apply(all.into_iter(), |r| r.0)
+                }
+                _ => self.inner.followers_page(target, page).await?,
+            };
+            let mut got = self.ordered(page, got);
+            if self.is(Fault::FollowPagesOldestFirst) {
+                got.sort_by_key(|r| r.0);
+            }
+            Ok(got)
+        }
+
+        async fn following_page(&self, follower: Id, page: Page) -> StoreResult<Vec<(Id, Id)>> {
+            let page = self.page(page);
+            let got = match self.fault {
+                Fault::FollowingPageWrongDirection => {
+                    self.inner.followers_page(follower, page).await?
+                }
+                Fault::FollowPagesShared => {
+                    let all = Self::all_rows_newest_first(&self.log().follow_ids, false);
+                    page.apply(all.into_iter(), |r| r.0)
+                }
+                _ => self.inner.following_page(follower, page).await?,
+            };
+            let mut got = self.ordered(page, got);
+            if self.is(Fault::FollowPagesOldestFirst) {
+                got.sort_by_key(|r| r.0);
+            }
+            Ok(got)
+        }
+
+        async fn insert_follow_request(&self, id: Id, follower: Id, target: Id) -> StoreResult<()> {
+            if self.inner.follow_requested(follower, target).await? {
+                match self.fault {
+                    Fault::FollowRequestRepeatIsError => {
+                        return Err(StoreError::AlreadyExists("follow_request".into()));
+                    }
+                    Fault::FollowRequestRepeatReplacesId => {
+                        self.inner.delete_follow_request(follower, target).await?;
+                        self.log().requests.remove(&(follower, target));
+                    }
+                    _ => {}
+                }
+            }
+            self.inner
+                .insert_follow_request(id, follower, target)
+                .await?;
+            self.log().requests.entry((follower, target)).or_insert(id);
+            Ok(())
+        }
+
+        async fn delete_follow_request(&self, follower: Id, target: Id) -> StoreResult<bool> {
+            if self.is(Fault::DeleteFollowRequestKeeps) {
+                return self.inner.follow_requested(follower, target).await;
+            }
+            let r = self.inner.delete_follow_request(follower, target).await?;
+            if r {
+                self.log().requests.remove(&(follower, target));
+            }
+            Ok(r || self.is(Fault::DeleteFollowRequestAlwaysTrue))
+        }
+
+        async fn follow_requested(&self, follower: Id, target: Id) -> StoreResult<bool> {
+            let r = self.inner.follow_requested(follower, target).await?;
+            Ok(r || (self.is(Fault::FollowRequestedNotDirectional)
+                && self.inner.follow_requested(target, follower).await?))
+        }
+
+        async fn follow_requests_page(&self, target: Id, page: Page) -> StoreResult<Vec<(Id, Id)>> {
+            let page = self.page(page);
+            let got = if self.is(Fault::FollowRequestsShared) {
+                let all = Self::all_rows_newest_first(&self.log().requests, true);
+                page.apply(all.into_iter(), |r| r.0)
+            } else {
+                self.inner.follow_requests_page(target, page).await?
+            };
+            let mut got = self.ordered(page, got);
+            if self.is(Fault::FollowRequestsOldestFirst) {
+                got.sort_by_key(|r| r.0);
+            }
+            Ok(got)
         }
 
         async fn insert_feed_entries(
@@ -1618,6 +1750,12 @@ mod faulty {
         forward! { delete_follow<>(follower: Id, target: Id) -> bool }
         forward! { follows<>(follower: Id, target: Id) -> bool }
         forward! { local_follower_ids<>(target: Id) -> Vec<Id> }
+        forward! { followers_page<>(target: Id, page: Page) -> Vec<(Id, Id)> }
+        forward! { following_page<>(follower: Id, page: Page) -> Vec<(Id, Id)> }
+        forward! { insert_follow_request<>(id: Id, follower: Id, target: Id) -> () }
+        forward! { delete_follow_request<>(follower: Id, target: Id) -> bool }
+        forward! { follow_requested<>(follower: Id, target: Id) -> bool }
+        forward! { follow_requests_page<>(target: Id, page: Page) -> Vec<(Id, Id)> }
     }
 
     impl FeedStore for Faulty {

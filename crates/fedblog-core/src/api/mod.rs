@@ -5,6 +5,7 @@
 
 pub mod accounts;
 pub mod apps;
+pub mod follow_requests;
 pub mod instance;
 pub mod oauth;
 pub mod scheduled_statuses;
@@ -248,6 +249,15 @@ pub fn routes() -> Vec<Route> {
         route::<accounts::get_account::GetAccount>(),
         route::<accounts::get_accounts::GetAccounts>(),
         route::<accounts::lookup_account::LookupAccount>(),
+        route::<accounts::follow_account::FollowAccount>(),
+        route::<accounts::unfollow_account::UnfollowAccount>(),
+        route::<accounts::get_relationships::GetRelationships>(),
+        route::<accounts::get_followers::GetFollowers>(),
+        route::<accounts::get_following::GetFollowing>(),
+        // Follow requests
+        route::<follow_requests::list_follow_requests::ListFollowRequests>(),
+        route::<follow_requests::authorize_follow_request::AuthorizeFollowRequest>(),
+        route::<follow_requests::reject_follow_request::RejectFollowRequest>(),
         // Statuses
         route::<statuses::create_status::CreateStatus>(),
         route::<statuses::get_status::GetStatus>(),

@@ -4,6 +4,7 @@ pub mod accounts;
 pub mod instance;
 pub mod jobs;
 pub mod oauth;
+pub mod relationships;
 pub mod scheduled;
 pub mod statuses;
 pub mod timelines;

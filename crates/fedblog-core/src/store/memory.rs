@@ -19,6 +19,8 @@ struct Inner {
     statuses: BTreeMap<Id, StatusRecord>,
     /// (follower, target) -> follow id
     follows: BTreeMap<(Id, Id), Id>,
+    /// (follower, target) -> follow request id
+    follow_requests: BTreeMap<(Id, Id), Id>,
     /// account -> status ids in its home feed
     feeds: HashMap<Id, BTreeSet<Id>>,
     jobs: BTreeMap<Id, JobRecord>,
@@ -382,6 +384,64 @@ impl FollowStore for MemoryStore {
             .map(|(f, _)| *f)
             .filter(|f| g.accounts.get(f).is_some_and(AccountRecord::is_local))
             .collect())
+    }
+
+    async fn followers_page(&self, target: Id, page: Page) -> StoreResult<Vec<(Id, Id)>> {
+        let g = self.read()?;
+        let mut rows: Vec<(Id, Id)> = g
+            .follows
+            .iter()
+            .filter(|((_, t), _)| *t == target)
+            .map(|((f, _), id)| (*id, *f))
+            .collect();
+        rows.sort_unstable_by_key(|r| std::cmp::Reverse(r.0));
+        Ok(page.apply(rows.into_iter(), |r| r.0))
+    }
+
+    async fn following_page(&self, follower: Id, page: Page) -> StoreResult<Vec<(Id, Id)>> {
+        let g = self.read()?;
+        let mut rows: Vec<(Id, Id)> = g
+            .follows
+            .range((follower, Id(0))..=(follower, Id(u64::MAX)))
+            .map(|((_, t), id)| (*id, *t))
+            .collect();
+        rows.sort_unstable_by_key(|r| std::cmp::Reverse(r.0));
+        Ok(page.apply(rows.into_iter(), |r| r.0))
+    }
+
+    async fn insert_follow_request(&self, id: Id, follower: Id, target: Id) -> StoreResult<()> {
+        self.write()?
+            .follow_requests
+            .entry((follower, target))
+            .or_insert(id);
+        Ok(())
+    }
+
+    async fn delete_follow_request(&self, follower: Id, target: Id) -> StoreResult<bool> {
+        Ok(self
+            .write()?
+            .follow_requests
+            .remove(&(follower, target))
+            .is_some())
+    }
+
+    async fn follow_requested(&self, follower: Id, target: Id) -> StoreResult<bool> {
+        Ok(self
+            .read()?
+            .follow_requests
+            .contains_key(&(follower, target)))
+    }
+
+    async fn follow_requests_page(&self, target: Id, page: Page) -> StoreResult<Vec<(Id, Id)>> {
+        let g = self.read()?;
+        let mut rows: Vec<(Id, Id)> = g
+            .follow_requests
+            .iter()
+            .filter(|((_, t), _)| *t == target)
+            .map(|((f, _), id)| (*id, *f))
+            .collect();
+        rows.sort_unstable_by_key(|r| std::cmp::Reverse(r.0));
+        Ok(page.apply(rows.into_iter(), |r| r.0))
     }
 }
 

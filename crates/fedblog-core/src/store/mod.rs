@@ -114,6 +114,21 @@ pub trait FollowStore: Send + Sync {
     async fn follows(&self, follower: Id, target: Id) -> StoreResult<bool>;
     /// Ids of the local accounts that follow `target`.
     async fn local_follower_ids(&self, target: Id) -> StoreResult<Vec<Id>>;
+    /// One page of `target`'s followers as `(follow id, follower id)`, newest follow first; the
+    /// page's cursors are follow ids (Mastodon paginates these lists on hidden ids).
+    async fn followers_page(&self, target: Id, page: Page) -> StoreResult<Vec<(Id, Id)>>;
+    /// One page of the accounts `follower` follows as `(follow id, followed id)`, newest first.
+    async fn following_page(&self, follower: Id, page: Page) -> StoreResult<Vec<(Id, Id)>>;
+    /// Records a pending request of `follower` to follow the locked `target`. Idempotent (the
+    /// first request's id is kept).
+    async fn insert_follow_request(&self, id: Id, follower: Id, target: Id) -> StoreResult<()>;
+    /// Removes a pending request; returns whether it existed.
+    async fn delete_follow_request(&self, follower: Id, target: Id) -> StoreResult<bool>;
+    /// Whether `follower` has a pending request to follow `target`.
+    async fn follow_requested(&self, follower: Id, target: Id) -> StoreResult<bool>;
+    /// One page of the pending requests to follow `target` as `(request id, requester id)`,
+    /// newest first.
+    async fn follow_requests_page(&self, target: Id, page: Page) -> StoreResult<Vec<(Id, Id)>>;
 }
 
 /// Materialised home feeds (fan-out on write).

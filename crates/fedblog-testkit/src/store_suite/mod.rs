@@ -155,6 +155,15 @@ macro_rules! __store_suite_for_each_check {
                 refollow_after_unfollow,
                 local_follower_ids_lists_local_followers_only,
                 local_follower_ids_without_followers_is_empty,
+                followers_page_lists_followers_newest_follow_first,
+                following_page_lists_followed_newest_follow_first,
+                followers_page_cursors_are_follow_ids,
+                following_page_cursors_are_follow_ids,
+                insert_follow_request_is_idempotent_keeping_first_id,
+                follow_requested_is_per_pair_and_directional,
+                delete_follow_request_true_then_false,
+                follow_requests_page_lists_requests_per_target_newest_first,
+                follow_requests_page_cursors_are_request_ids,
             }
             feeds {
                 home_feed_lists_entries_newest_first,

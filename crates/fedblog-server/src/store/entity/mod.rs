@@ -3,6 +3,7 @@
 pub mod accounts;
 pub mod apps;
 pub mod authorizations;
+pub mod follow_requests;
 pub mod follows;
 pub mod home_feed;
 pub mod jobs;

@@ -4,6 +4,7 @@ use sea_orm_migration::prelude::*;
 
 mod m0001_initial;
 mod m0002_jobs;
+mod m0003_follow_requests;
 
 /// Every migration of the store, oldest first.
 pub struct Migrator;
@@ -14,6 +15,7 @@ impl MigratorTrait for Migrator {
         vec![
             Box::new(m0001_initial::Migration),
             Box::new(m0002_jobs::Migration),
+            Box::new(m0003_follow_requests::Migration),
         ]
     }
 }

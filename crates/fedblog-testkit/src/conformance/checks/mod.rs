@@ -3,6 +3,7 @@
 pub mod accounts;
 pub mod apps;
 pub mod errors;
+pub mod follows;
 pub mod instance;
 pub mod oauth;
 pub mod scheduled_statuses;
@@ -19,6 +20,7 @@ pub fn all() -> Vec<Check> {
     v.extend(apps::checks());
     v.extend(oauth::checks());
     v.extend(accounts::checks());
+    v.extend(follows::checks());
     v.extend(statuses::checks());
     v.extend(scheduled_statuses::checks());
     v.extend(timelines::checks());

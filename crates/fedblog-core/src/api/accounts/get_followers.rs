@@ -1,0 +1,54 @@
+//! `GET /api/v1/accounts/:id/followers`: An account's followers, newest first (40 by default, 80 at most); public. <https://docs.joinmastodon.org/methods/accounts/#followers>
+
+use http::Method;
+use serde::Deserialize;
+
+use crate::api::{Auth, Endpoint, Paged, path_id};
+use crate::app::{App, Caller};
+use crate::entities::Account;
+use crate::error::ApiResult;
+use crate::pagination::PageParams;
+
+/// An account's followers, newest first (40 by default, 80 at most); public. <https://docs.joinmastodon.org/methods/accounts/#followers>
+pub struct GetFollowers;
+
+/// Parameters.
+#[derive(Debug, Deserialize)]
+pub struct GetFollowersRequest {
+    /// Account id (path).
+    pub id: String,
+    /// Cursor (hidden follow ids; follow the Link header) and limit.
+    #[serde(flatten)]
+    pub page: PageParams,
+}
+
+impl Endpoint for GetFollowers {
+    const METHOD: Method = Method::GET;
+    const PATH: &'static str = "/api/v1/accounts/:id/followers";
+    const AUTH: Auth = Auth::Optional("read:accounts");
+    type Request = GetFollowersRequest;
+    type Response = Paged<Account>;
+
+    async fn handle(
+        app: &App,
+        caller: &Caller,
+        r: GetFollowersRequest,
+    ) -> ApiResult<Self::Response> {
+        let page = app
+            .followers(
+                caller.account.as_ref(),
+                path_id(&r.id)?,
+                r.page.page(40, 80),
+            )
+            .await?;
+        let link = app.page_link(caller, page.first, page.last);
+        Ok(Paged {
+            items: page
+                .accounts
+                .iter()
+                .map(|a| app.render_account(a))
+                .collect(),
+            link,
+        })
+    }
+}
