@@ -24,6 +24,7 @@ fn suite_lists_every_check() {
         "oauth",
         "statuses",
         "follows",
+        "blocks",
         "feeds",
         "stats",
         "jobs",
@@ -206,6 +207,31 @@ mod faulty {
         DeleteFollowRequestKeeps,
         FollowRequestsShared,
         FollowRequestsOldestFirst,
+        // blocks and mutes
+        BlockRepeatReplacesId,
+        BlockNotDirectional,
+        BlockKeepsReverseFollow,
+        BlockCountersNotMaintained,
+        BlockKeepsReverseRequest,
+        DeleteBlockAlwaysTrue,
+        DeleteBlockKeeps,
+        BlockedEitherWayOneDirection,
+        BlockedEitherWayIncludesAll,
+        BlocksPageOldestFirst,
+        BlocksPageShared,
+        BlocksPageWrongDirection,
+        MuteRepeatReplacesId,
+        MuteRepeatKeepsSettings,
+        MuteOfIgnoresExpiry,
+        MuteExpiryInclusive,
+        MuteExpiresEarly,
+        MutedAmongIncludesAll,
+        MutedAmongIgnoresExpiry,
+        MutesPageIncludesExpired,
+        MutesPageOldestFirst,
+        MutesPageShared,
+        DeleteMuteAlwaysTrue,
+        DeleteMuteKeeps,
         // feeds
         FeedOldestFirst,
         FeedRepeatIsError,
@@ -334,6 +360,30 @@ mod faulty {
             Fault::DeleteFollowRequestKeeps,
             Fault::FollowRequestsShared,
             Fault::FollowRequestsOldestFirst,
+            Fault::BlockRepeatReplacesId,
+            Fault::BlockNotDirectional,
+            Fault::BlockKeepsReverseFollow,
+            Fault::BlockCountersNotMaintained,
+            Fault::BlockKeepsReverseRequest,
+            Fault::DeleteBlockAlwaysTrue,
+            Fault::DeleteBlockKeeps,
+            Fault::BlockedEitherWayOneDirection,
+            Fault::BlockedEitherWayIncludesAll,
+            Fault::BlocksPageOldestFirst,
+            Fault::BlocksPageShared,
+            Fault::BlocksPageWrongDirection,
+            Fault::MuteRepeatReplacesId,
+            Fault::MuteRepeatKeepsSettings,
+            Fault::MuteOfIgnoresExpiry,
+            Fault::MuteExpiryInclusive,
+            Fault::MuteExpiresEarly,
+            Fault::MutedAmongIncludesAll,
+            Fault::MutedAmongIgnoresExpiry,
+            Fault::MutesPageIncludesExpired,
+            Fault::MutesPageOldestFirst,
+            Fault::MutesPageShared,
+            Fault::DeleteMuteAlwaysTrue,
+            Fault::DeleteMuteKeeps,
             Fault::FeedOldestFirst,
             Fault::FeedRepeatIsError,
             Fault::FeedBatchTruncated,
@@ -396,6 +446,10 @@ mod faulty {
         follow_ids: BTreeMap<(Id, Id), Id>,
         /// (follower, target) -> request id of the pending follow requests
         requests: BTreeMap<(Id, Id), Id>,
+        /// (account, target) -> block id of the live blocks
+        blocks: BTreeMap<(Id, Id), Id>,
+        /// (account, target) -> the live mutes as stored
+        mutes: BTreeMap<(Id, Id), MuteRecord>,
         /// account -> status ids ever inserted into its feed
         feeds: BTreeMap<Id, BTreeSet<Id>>,
         account_overlay: BTreeMap<Id, AccountRecord>,
@@ -1292,6 +1346,212 @@ mod faulty {
             Ok(got)
         }
 
+        async fn insert_block(&self, id: Id, account: Id, target: Id) -> StoreResult<()> {
+            if self.is(Fault::BlockRepeatReplacesId) && self.inner.blocks(account, target).await? {
+                self.inner.delete_block(account, target).await?;
+                self.log().blocks.remove(&(account, target));
+            }
+            // What the block is to remove, for the faults that keep or miscount some of it.
+            let reverse_follow = self.inner.follows(target, account).await?;
+            let reverse_request = self.inner.follow_requested(target, account).await?;
+            let forward_follow = self.inner.follows(account, target).await?;
+            self.inner.insert_block(id, account, target).await?;
+            {
+                let mut log = self.log();
+                log.blocks.entry((account, target)).or_insert(id);
+                for pair in [(account, target), (target, account)] {
+                    log.follows.remove(&pair);
+                    log.follow_ids.remove(&pair);
+                    log.requests.remove(&pair);
+                }
+            }
+            match self.fault {
+                Fault::BlockKeepsReverseFollow if reverse_follow => {
+                    self.insert_follow(Id(id.0 + 1), target, account).await?;
+                }
+                Fault::BlockKeepsReverseRequest if reverse_request => {
+                    self.insert_follow_request(Id(id.0 + 1), target, account)
+                        .await?;
+                }
+                Fault::BlockCountersNotMaintained => {
+                    if forward_follow {
+                        self.offset(account, (0, 0, 1));
+                        self.offset(target, (0, 1, 0));
+                    }
+                    if reverse_follow {
+                        self.offset(target, (0, 0, 1));
+                        self.offset(account, (0, 1, 0));
+                    }
+                }
+                _ => {}
+            }
+            Ok(())
+        }
+
+        async fn delete_block(&self, account: Id, target: Id) -> StoreResult<bool> {
+            if self.is(Fault::DeleteBlockKeeps) {
+                return self.inner.blocks(account, target).await;
+            }
+            let r = self.inner.delete_block(account, target).await?;
+            if r {
+                self.log().blocks.remove(&(account, target));
+            }
+            Ok(r || self.is(Fault::DeleteBlockAlwaysTrue))
+        }
+
+        async fn blocks(&self, account: Id, target: Id) -> StoreResult<bool> {
+            let r = self.inner.blocks(account, target).await?;
+            Ok(r || (self.is(Fault::BlockNotDirectional)
+                && self.inner.blocks(target, account).await?))
+        }
+
+        async fn blocked_either_way(&self, account: Id, others: &[Id]) -> StoreResult<Vec<Id>> {
+            match self.fault {
+                Fault::BlockedEitherWayIncludesAll => Ok(others.to_vec()),
+                Fault::BlockedEitherWayOneDirection => {
+                    let mut got = vec![];
+                    for &o in others {
+                        if self.inner.blocks(account, o).await? {
+                            got.push(o);
+                        }
+                    }
+                    Ok(got)
+                }
+                _ => self.inner.blocked_either_way(account, others).await,
+            }
+        }
+
+        async fn blocks_page(&self, account: Id, page: Page) -> StoreResult<Vec<(Id, Id)>> {
+            let page = self.page(page);
+            let got = match self.fault {
+                Fault::BlocksPageShared => {
+                    let all = Self::all_rows_newest_first(&self.log().blocks, false);
+                    page.apply(all.into_iter(), |r| r.0)
+                }
+                Fault::BlocksPageWrongDirection => {
+                    let mut rows: Vec<(Id, Id)> = self
+                        .log()
+                        .blocks
+                        .iter()
+                        .filter(|((_, t), _)| *t == account)
+                        .map(|((a, _), id)| (*id, *a))
+                        .collect();
+                    rows.sort_by_key(|r| std::cmp::Reverse(r.0));
+                    page.apply(rows.into_iter(), |r| r.0)
+                }
+                _ => self.inner.blocks_page(account, page).await?,
+            };
+            let mut got = self.ordered(page, got);
+            if self.is(Fault::BlocksPageOldestFirst) {
+                got.sort_by_key(|r| r.0);
+            }
+            Ok(got)
+        }
+
+        async fn upsert_mute(&self, mute: &MuteRecord) -> StoreResult<()> {
+            let pair = (mute.account_id, mute.target_id);
+            let existing = self.log().mutes.contains_key(&pair);
+            match self.fault {
+                Fault::MuteRepeatKeepsSettings if existing => return Ok(()),
+                Fault::MuteRepeatReplacesId if existing => {
+                    self.inner.delete_mute(pair.0, pair.1).await?;
+                    self.log().mutes.remove(&pair);
+                }
+                _ => {}
+            }
+            self.inner.upsert_mute(mute).await?;
+            self.log()
+                .mutes
+                .entry(pair)
+                .and_modify(|m| {
+                    m.notifications = mute.notifications;
+                    m.expires_at = mute.expires_at;
+                })
+                .or_insert_with(|| mute.clone());
+            Ok(())
+        }
+
+        async fn delete_mute(&self, account: Id, target: Id) -> StoreResult<bool> {
+            if self.is(Fault::DeleteMuteKeeps) {
+                return Ok(self.log().mutes.contains_key(&(account, target)));
+            }
+            let r = self.inner.delete_mute(account, target).await?;
+            if r {
+                self.log().mutes.remove(&(account, target));
+            }
+            Ok(r || self.is(Fault::DeleteMuteAlwaysTrue))
+        }
+
+        /// The `now` a faulty store judges expiry with (`ignores`: the fault that ignores it).
+        fn mute_now(&self, now: DateTime<Utc>, ignores: Fault) -> DateTime<Utc> {
+            match self.fault {
+                f if f == ignores => DateTime::<Utc>::MIN_UTC,
+                Fault::MuteExpiryInclusive => now - TimeDelta::milliseconds(1),
+                Fault::MuteExpiresEarly => now + TimeDelta::milliseconds(1),
+                _ => now,
+            }
+        }
+
+        /// A mute as the faulty store shows it.
+        fn mute(&self, mut m: MuteRecord) -> MuteRecord {
+            if self.is(Fault::SecondsTimestamps) {
+                m.expires_at = m.expires_at.map(seconds);
+            }
+            m
+        }
+
+        async fn mute_of(
+            &self,
+            account: Id,
+            target: Id,
+            now: DateTime<Utc>,
+        ) -> StoreResult<Option<MuteRecord>> {
+            let now = self.mute_now(now, Fault::MuteOfIgnoresExpiry);
+            let r = self.inner.mute_of(account, target, now).await?;
+            Ok(r.map(|m| self.mute(m)))
+        }
+
+        async fn muted_among(
+            &self,
+            account: Id,
+            others: &[Id],
+            now: DateTime<Utc>,
+        ) -> StoreResult<Vec<Id>> {
+            if self.is(Fault::MutedAmongIncludesAll) {
+                return Ok(others.to_vec());
+            }
+            let now = self.mute_now(now, Fault::MutedAmongIgnoresExpiry);
+            self.inner.muted_among(account, others, now).await
+        }
+
+        async fn mutes_page(
+            &self,
+            account: Id,
+            now: DateTime<Utc>,
+            page: Page,
+        ) -> StoreResult<Vec<MuteRecord>> {
+            let page = self.page(page);
+            let got = if self.is(Fault::MutesPageShared) {
+                let mut all: Vec<MuteRecord> = self
+                    .log()
+                    .mutes
+                    .values()
+                    .filter(|m| m.expires_at.is_none_or(|t| t > now))
+                    .cloned()
+                    .collect();
+                all.sort_by_key(|m| std::cmp::Reverse(m.id));
+                page.apply(all.into_iter(), |m| m.id)
+            } else {
+                let now = self.mute_now(now, Fault::MutesPageIncludesExpired);
+                self.inner.mutes_page(account, now, page).await?
+            };
+            let mut got = self.ordered(page, got);
+            if self.is(Fault::MutesPageOldestFirst) {
+                got.sort_by_key(|m| m.id);
+            }
+            Ok(got.into_iter().map(|m| self.mute(m)).collect())
+        }
+
         async fn insert_feed_entries(
             &self,
             status_id: Id,
@@ -1756,6 +2016,29 @@ mod faulty {
         forward! { delete_follow_request<>(follower: Id, target: Id) -> bool }
         forward! { follow_requested<>(follower: Id, target: Id) -> bool }
         forward! { follow_requests_page<>(target: Id, page: Page) -> Vec<(Id, Id)> }
+    }
+
+    impl BlockStore for Faulty {
+        forward! { insert_block<>(id: Id, account: Id, target: Id) -> () }
+        forward! { delete_block<>(account: Id, target: Id) -> bool }
+        forward! { blocks<>(account: Id, target: Id) -> bool }
+        forward! { blocked_either_way<'life1>(account: Id, others: &'life1 [Id]) -> Vec<Id> }
+        forward! { blocks_page<>(account: Id, page: Page) -> Vec<(Id, Id)> }
+        forward! { upsert_mute<'life1>(mute: &'life1 MuteRecord) -> () }
+        forward! { delete_mute<>(account: Id, target: Id) -> bool }
+        forward! {
+            mute_of<>(account: Id, target: Id, now: DateTime<Utc>) -> Option<MuteRecord>
+        }
+        forward! {
+            muted_among<'life1>(
+                account: Id,
+                others: &'life1 [Id],
+                now: DateTime<Utc>,
+            ) -> Vec<Id>
+        }
+        forward! {
+            mutes_page<>(account: Id, now: DateTime<Utc>, page: Page) -> Vec<MuteRecord>
+        }
     }
 
     impl FeedStore for Faulty {

@@ -5,8 +5,10 @@
 
 pub mod accounts;
 pub mod apps;
+pub mod blocks;
 pub mod follow_requests;
 pub mod instance;
+pub mod mutes;
 pub mod oauth;
 pub mod scheduled_statuses;
 pub mod statuses;
@@ -254,6 +256,12 @@ pub fn routes() -> Vec<Route> {
         route::<accounts::get_relationships::GetRelationships>(),
         route::<accounts::get_followers::GetFollowers>(),
         route::<accounts::get_following::GetFollowing>(),
+        route::<accounts::block_account::BlockAccount>(),
+        route::<accounts::unblock_account::UnblockAccount>(),
+        route::<accounts::mute_account::MuteAccount>(),
+        route::<accounts::unmute_account::UnmuteAccount>(),
+        route::<blocks::list_blocks::ListBlocks>(),
+        route::<mutes::list_mutes::ListMutes>(),
         // Follow requests
         route::<follow_requests::list_follow_requests::ListFollowRequests>(),
         route::<follow_requests::authorize_follow_request::AuthorizeFollowRequest>(),

@@ -1,6 +1,7 @@
 //! Services: the rules of each area, taking command structs from endpoints and talking to the store.
 
 pub mod accounts;
+pub mod blocks;
 pub mod instance;
 pub mod jobs;
 pub mod oauth;

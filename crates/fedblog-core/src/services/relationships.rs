@@ -78,6 +78,7 @@ impl App {
     /// The relationship of `me` to `other`.
     pub async fn relationship(&self, me: &AccountRecord, other: Id) -> ApiResult<Relationship> {
         let following = self.store.follows(me.id, other).await?;
+        let mute = self.store.mute_of(me.id, other, self.now()).await?;
         Ok(Relationship {
             id: other,
             following,
@@ -85,11 +86,13 @@ impl App {
             notifying: false,
             languages: None,
             followed_by: self.store.follows(other, me.id).await?,
-            blocking: false,
-            blocked_by: false,
-            muting: false,
-            muting_notifications: false,
-            muting_expires_at: None,
+            blocking: self.store.blocks(me.id, other).await?,
+            blocked_by: self.store.blocks(other, me.id).await?,
+            muting: mute.is_some(),
+            muting_notifications: mute.as_ref().is_some_and(|m| m.notifications),
+            muting_expires_at: mute
+                .and_then(|m| m.expires_at)
+                .map(crate::render::timestamp),
             requested: self.store.follow_requested(me.id, other).await?,
             requested_by: self.store.follow_requested(other, me.id).await?,
             domain_blocking: false,
@@ -98,7 +101,7 @@ impl App {
         })
     }
 
-    async fn accounts_in_order(&self, pairs: &[(Id, Id)]) -> ApiResult<AccountPage> {
+    pub(crate) async fn accounts_page(&self, pairs: &[(Id, Id)]) -> ApiResult<AccountPage> {
         let ids: Vec<Id> = pairs.iter().map(|(_, a)| *a).collect();
         let found = self.store.accounts_by_ids(&ids).await?;
         let accounts = ids
@@ -143,7 +146,8 @@ impl App {
             });
         }
         let pairs = self.store.followers_page(owner.id, page).await?;
-        self.accounts_in_order(&pairs).await
+        self.visible_in_list(viewer, &owner, self.accounts_page(&pairs).await?)
+            .await
     }
 
     /// A page of the accounts `target` follows as `viewer` may see them.
@@ -166,12 +170,37 @@ impl App {
             });
         }
         let pairs = self.store.following_page(owner.id, page).await?;
-        self.accounts_in_order(&pairs).await
+        self.visible_in_list(viewer, &owner, self.accounts_page(&pairs).await?)
+            .await
+    }
+
+    /// Drops from a followers/following page the accounts blocked either way by the viewer and,
+    /// on the viewer's own lists, the accounts the viewer mutes. The cursors stay those of the
+    /// unfiltered page, so pagination goes on past hidden entries.
+    async fn visible_in_list(
+        &self,
+        viewer: Option<&AccountRecord>,
+        owner: &AccountRecord,
+        mut page: AccountPage,
+    ) -> ApiResult<AccountPage> {
+        let Some(v) = viewer else { return Ok(page) };
+        let ids: Vec<Id> = page.accounts.iter().map(|a| a.id).collect();
+        let mut hidden: std::collections::HashSet<Id> = self
+            .store
+            .blocked_either_way(v.id, &ids)
+            .await?
+            .into_iter()
+            .collect();
+        if v.id == owner.id {
+            hidden.extend(self.store.muted_among(v.id, &ids, self.now()).await?);
+        }
+        page.accounts.retain(|a| !hidden.contains(&a.id));
+        Ok(page)
     }
 
     /// A page of the requests to follow `me`.
     pub async fn follow_requests(&self, me: &AccountRecord, page: Page) -> ApiResult<AccountPage> {
         let pairs = self.store.follow_requests_page(me.id, page).await?;
-        self.accounts_in_order(&pairs).await
+        self.accounts_page(&pairs).await
     }
 }

@@ -13,16 +13,19 @@ impl App {
         page: Page,
     ) -> ApiResult<Vec<StatusRecord>> {
         let ids = self.store.home_feed(me.id, page).await?;
-        self.visible_statuses(Some(me), &ids).await
+        let visible = self.visible_statuses(Some(me), &ids).await?;
+        self.without_hidden_authors(Some(me), visible).await
     }
 
-    /// One page of the public timeline.
+    /// One page of the public timeline, without the posts of accounts hidden from the viewer.
     pub async fn public_timeline(
         &self,
+        viewer: Option<&AccountRecord>,
         filter: PublicTimelineFilter,
         page: Page,
     ) -> ApiResult<Vec<StatusRecord>> {
-        Ok(self.store.public_timeline(filter, page).await?)
+        let records = self.store.public_timeline(filter, page).await?;
+        self.without_hidden_authors(viewer, records).await
     }
 
     /// The `Link` header for a page served at the caller's request path, from the cursors of its

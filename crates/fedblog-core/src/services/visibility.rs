@@ -8,7 +8,8 @@ impl App {
     /// Whether `viewer` (None = anonymous) may see `status` by `author`.
     ///
     /// Public and unlisted: everyone. Private: the author, followers and mentioned accounts.
-    /// Direct: the author and mentioned accounts. Nothing by a suspended author.
+    /// Direct: the author and mentioned accounts. Nothing by a suspended author, nor by an author
+    /// who blocks the viewer.
     pub async fn can_see(
         &self,
         viewer: Option<&AccountRecord>,
@@ -21,6 +22,11 @@ impl App {
         let viewer_id = viewer.map(|v| v.id);
         if viewer_id == Some(status.account_id) {
             return Ok(true);
+        }
+        if let Some(v) = viewer_id
+            && self.store.blocks(status.account_id, v).await?
+        {
+            return Ok(false);
         }
         Ok(match status.visibility {
             Visibility::Public | Visibility::Unlisted => true,

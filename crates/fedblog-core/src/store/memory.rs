@@ -21,6 +21,10 @@ struct Inner {
     follows: BTreeMap<(Id, Id), Id>,
     /// (follower, target) -> follow request id
     follow_requests: BTreeMap<(Id, Id), Id>,
+    /// (account, target) -> block id
+    blocks: BTreeMap<(Id, Id), Id>,
+    /// (account, target) -> mute
+    mutes: BTreeMap<(Id, Id), MuteRecord>,
     /// account -> status ids in its home feed
     feeds: HashMap<Id, BTreeSet<Id>>,
     jobs: BTreeMap<Id, JobRecord>,
@@ -50,6 +54,27 @@ impl MemoryStore {
             .write()
             .map_err(|_| StoreError::Backend("memory store lock poisoned".into()))
     }
+}
+
+impl Inner {
+    /// Removes a follow and updates both counters; returns whether it existed.
+    fn remove_follow(&mut self, follower: Id, target: Id) -> bool {
+        if self.follows.remove(&(follower, target)).is_none() {
+            return false;
+        }
+        if let Some(a) = self.accounts.get_mut(&follower) {
+            a.following_count = (a.following_count - 1).max(0);
+        }
+        if let Some(a) = self.accounts.get_mut(&target) {
+            a.followers_count = (a.followers_count - 1).max(0);
+        }
+        true
+    }
+}
+
+/// Whether a mute is in force at `now`: one whose `expires_at` is at or before `now` has expired.
+fn mute_in_force(m: &MuteRecord, now: DateTime<Utc>) -> bool {
+    m.expires_at.is_none_or(|t| t > now)
 }
 
 fn same_name(a: &AccountRecord, username: &str, domain: Option<&str>) -> bool {
@@ -359,17 +384,7 @@ impl FollowStore for MemoryStore {
     }
 
     async fn delete_follow(&self, follower: Id, target: Id) -> StoreResult<bool> {
-        let mut g = self.write()?;
-        if g.follows.remove(&(follower, target)).is_none() {
-            return Ok(false);
-        }
-        if let Some(a) = g.accounts.get_mut(&follower) {
-            a.following_count = (a.following_count - 1).max(0);
-        }
-        if let Some(a) = g.accounts.get_mut(&target) {
-            a.followers_count = (a.followers_count - 1).max(0);
-        }
-        Ok(true)
+        Ok(self.write()?.remove_follow(follower, target))
     }
 
     async fn follows(&self, follower: Id, target: Id) -> StoreResult<bool> {
@@ -442,6 +457,124 @@ impl FollowStore for MemoryStore {
             .collect();
         rows.sort_unstable_by_key(|r| std::cmp::Reverse(r.0));
         Ok(page.apply(rows.into_iter(), |r| r.0))
+    }
+}
+
+#[async_trait]
+impl BlockStore for MemoryStore {
+    async fn insert_block(&self, id: Id, account: Id, target: Id) -> StoreResult<()> {
+        let mut g = self.write()?;
+        g.blocks.entry((account, target)).or_insert(id);
+        g.remove_follow(account, target);
+        g.remove_follow(target, account);
+        g.follow_requests.remove(&(account, target));
+        g.follow_requests.remove(&(target, account));
+        Ok(())
+    }
+
+    async fn delete_block(&self, account: Id, target: Id) -> StoreResult<bool> {
+        Ok(self.write()?.blocks.remove(&(account, target)).is_some())
+    }
+
+    async fn blocks(&self, account: Id, target: Id) -> StoreResult<bool> {
+        Ok(self.read()?.blocks.contains_key(&(account, target)))
+    }
+
+    async fn blocked_either_way(&self, account: Id, others: &[Id]) -> StoreResult<Vec<Id>> {
+        let g = self.read()?;
+        let mut out: Vec<Id> = others
+            .iter()
+            .copied()
+            .filter(|o| {
+                g.blocks.contains_key(&(account, *o)) || g.blocks.contains_key(&(*o, account))
+            })
+            .collect();
+        out.sort_unstable();
+        out.dedup();
+        Ok(out)
+    }
+
+    async fn blocks_page(&self, account: Id, page: Page) -> StoreResult<Vec<(Id, Id)>> {
+        let g = self.read()?;
+        let mut rows: Vec<(Id, Id)> = g
+            .blocks
+            .range((account, Id(0))..=(account, Id(u64::MAX)))
+            .map(|((_, t), id)| (*id, *t))
+            .collect();
+        rows.sort_unstable_by_key(|r| std::cmp::Reverse(r.0));
+        Ok(page.apply(rows.into_iter(), |r| r.0))
+    }
+
+    async fn upsert_mute(&self, mute: &MuteRecord) -> StoreResult<()> {
+        let mut g = self.write()?;
+        g.mutes
+            .entry((mute.account_id, mute.target_id))
+            .and_modify(|m| {
+                m.notifications = mute.notifications;
+                m.expires_at = mute.expires_at;
+            })
+            .or_insert_with(|| mute.clone());
+        Ok(())
+    }
+
+    async fn delete_mute(&self, account: Id, target: Id) -> StoreResult<bool> {
+        Ok(self.write()?.mutes.remove(&(account, target)).is_some())
+    }
+
+    async fn mute_of(
+        &self,
+        account: Id,
+        target: Id,
+        now: DateTime<Utc>,
+    ) -> StoreResult<Option<MuteRecord>> {
+        Ok(self
+            .read()?
+            .mutes
+            .get(&(account, target))
+            .filter(|m| mute_in_force(m, now))
+            .cloned())
+    }
+
+    async fn muted_among(
+        &self,
+        account: Id,
+        others: &[Id],
+        now: DateTime<Utc>,
+    ) -> StoreResult<Vec<Id>> {
+        let g = self.read()?;
+        let mut out: Vec<Id> = others
+            .iter()
+            .copied()
+            .filter(|o| {
+                g.mutes
+                    .get(&(account, *o))
+                    .is_some_and(|m| mute_in_force(m, now))
+            })
+            .collect();
+        out.sort_unstable();
+        out.dedup();
+        Ok(out)
+    }
+
+    async fn mutes_page(
+        &self,
+        account: Id,
+        now: DateTime<Utc>,
+        page: Page,
+    ) -> StoreResult<Vec<MuteRecord>> {
+        let g = self.read()?;
+        let mut rows: Vec<&MuteRecord> = g
+            .mutes
+            .range((account, Id(0))..=(account, Id(u64::MAX)))
+            .map(|(_, m)| m)
+            .filter(|m| mute_in_force(m, now))
+            .collect();
+        rows.sort_unstable_by_key(|m| std::cmp::Reverse(m.id));
+        Ok(page
+            .apply(rows.into_iter(), |m| m.id)
+            .into_iter()
+            .cloned()
+            .collect())
     }
 }
 

@@ -131,6 +131,49 @@ pub trait FollowStore: Send + Sync {
     async fn follow_requests_page(&self, target: Id, page: Page) -> StoreResult<Vec<(Id, Id)>>;
 }
 
+/// Blocks and mutes between accounts.
+#[async_trait]
+pub trait BlockStore: Send + Sync {
+    /// `account` blocks `target`. In the same transaction, follows and follow requests between the
+    /// two, in both directions, are removed (with their counters). Idempotent (the first block's
+    /// id is kept).
+    async fn insert_block(&self, id: Id, account: Id, target: Id) -> StoreResult<()>;
+    /// Removes a block; returns whether it existed.
+    async fn delete_block(&self, account: Id, target: Id) -> StoreResult<bool>;
+    /// Whether `account` blocks `target`.
+    async fn blocks(&self, account: Id, target: Id) -> StoreResult<bool>;
+    /// The ids among `others` that `account` blocks or that block `account`.
+    async fn blocked_either_way(&self, account: Id, others: &[Id]) -> StoreResult<Vec<Id>>;
+    /// One page of the accounts `account` blocks as `(block id, blocked id)`, newest first.
+    async fn blocks_page(&self, account: Id, page: Page) -> StoreResult<Vec<(Id, Id)>>;
+    /// `mute.account_id` mutes `mute.target_id`; a second mute replaces the settings
+    /// (`notifications`, `expires_at`) and keeps the first id.
+    async fn upsert_mute(&self, mute: &MuteRecord) -> StoreResult<()>;
+    /// Removes a mute; returns whether it existed.
+    async fn delete_mute(&self, account: Id, target: Id) -> StoreResult<bool>;
+    /// The mute of `target` by `account` in force at `now` (an expired one is `None`).
+    async fn mute_of(
+        &self,
+        account: Id,
+        target: Id,
+        now: DateTime<Utc>,
+    ) -> StoreResult<Option<MuteRecord>>;
+    /// The ids among `others` that `account` mutes at `now`.
+    async fn muted_among(
+        &self,
+        account: Id,
+        others: &[Id],
+        now: DateTime<Utc>,
+    ) -> StoreResult<Vec<Id>>;
+    /// One page of the mutes of `account` in force at `now`, newest first (cursor: mute id).
+    async fn mutes_page(
+        &self,
+        account: Id,
+        now: DateTime<Utc>,
+        page: Page,
+    ) -> StoreResult<Vec<MuteRecord>>;
+}
+
 /// Materialised home feeds (fan-out on write).
 #[async_trait]
 pub trait FeedStore: Send + Sync {
@@ -231,6 +274,7 @@ pub trait Store:
     + OAuthStore
     + StatusStore
     + FollowStore
+    + BlockStore
     + FeedStore
     + StatsStore
     + JobStore
@@ -246,6 +290,7 @@ impl<T> Store for T where
         + OAuthStore
         + StatusStore
         + FollowStore
+        + BlockStore
         + FeedStore
         + StatsStore
         + JobStore

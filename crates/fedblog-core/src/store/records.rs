@@ -422,3 +422,18 @@ pub struct ScheduledStatusRecord {
     /// Created.
     pub created_at: DateTime<Utc>,
 }
+
+/// A mute of one account by another.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MuteRecord {
+    /// Id (the cursor of the mutes list).
+    pub id: Id,
+    /// Who mutes.
+    pub account_id: Id,
+    /// Who is muted.
+    pub target_id: Id,
+    /// Whether notifications from the muted account are hidden too.
+    pub notifications: bool,
+    /// When the mute ends by itself (`None`: never).
+    pub expires_at: Option<DateTime<Utc>>,
+}

@@ -57,7 +57,8 @@ async fn insert_follow_rows<C: ConnectionTrait>(
     Ok(())
 }
 
-async fn delete_follow_rows<C: ConnectionTrait>(
+/// Deletes a follow and moves both counters back; returns whether it existed.
+pub(super) async fn delete_follow_rows<C: ConnectionTrait>(
     db: &C,
     follower: Id,
     target: Id,

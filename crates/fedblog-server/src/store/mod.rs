@@ -11,6 +11,7 @@ pub mod migration;
 pub mod pg_events;
 
 mod accounts;
+mod blocks;
 mod feeds;
 mod follows;
 mod jobs;

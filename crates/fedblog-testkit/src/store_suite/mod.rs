@@ -22,9 +22,10 @@
 //! ```
 //!
 //! The invocation expands to one module per area (`accounts`, `oauth`, `statuses`, `follows`,
-//! `feeds`, `stats`, `jobs`, `scheduled_statuses`), each holding one `#[test]` per check, so `cargo test` reports every check
-//! by name (`accounts::email_is_unique_case_insensitively ... ok`) and `cargo test feeds::`
-//! runs one area. Each test runs its check on a current-thread Tokio runtime of its own, as
+//! `blocks`, `feeds`, `stats`, `jobs`, `scheduled_statuses`), each holding one `#[test]` per
+//! check, so `cargo test` reports every check by name
+//! (`accounts::email_is_unique_case_insensitively ... ok`) and `cargo test feeds::` runs one
+//! area. Each test runs its check on a current-thread Tokio runtime of its own, as
 //! `#[tokio::test]` would; the implementing crate needs no Tokio dependency for that. The
 //! generated modules `use super::*`, so the factory may call helpers of the test file.
 //!
@@ -42,6 +43,8 @@
 //!   times; the concurrency checks race two calls with `tokio::join!` on one store, which is
 //!   only a real race for stores that yield mid-call (the server's own tests add claims from
 //!   separate connection pools).
+//! - Mutes are read at an explicit `now`; one whose `expires_at` is at or before `now`
+//!   (`expires_at <= now`) has expired, one ending a millisecond later is still in force.
 //! - Ids come from [`IdGenerator::next_at`] with explicit times, and timestamps from
 //!   [`at`], so orderings are deterministic.
 //!
@@ -68,6 +71,7 @@ use fedblog_core::store::{
 use fedblog_core::{Id, IdGenerator, Store, StoreError, StoreResult};
 
 pub mod accounts;
+pub mod blocks;
 pub mod feeds;
 pub mod follows;
 pub mod jobs;
@@ -164,6 +168,21 @@ macro_rules! __store_suite_for_each_check {
                 delete_follow_request_true_then_false,
                 follow_requests_page_lists_requests_per_target_newest_first,
                 follow_requests_page_cursors_are_request_ids,
+            }
+            blocks {
+                insert_block_round_trips_and_is_idempotent_keeping_first_id,
+                insert_block_removes_follows_both_ways_with_counters,
+                insert_block_removes_follow_requests_both_ways,
+                delete_block_true_then_false,
+                blocked_either_way_matches_both_directions,
+                blocks_page_lists_blocked_newest_first,
+                blocks_page_cursors_are_block_ids,
+                upsert_mute_inserts_then_replaces_settings_keeping_id,
+                mute_of_is_none_when_expired_or_absent,
+                muted_among_lists_mutes_in_force,
+                mutes_page_excludes_expired_newest_first,
+                mutes_page_cursors_are_mute_ids,
+                delete_mute_true_then_false,
             }
             feeds {
                 home_feed_lists_entries_newest_first,

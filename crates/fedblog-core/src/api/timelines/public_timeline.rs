@@ -44,7 +44,9 @@ impl Endpoint for PublicTimeline {
             remote: r.remote,
             only_media: r.only_media,
         };
-        let records = app.public_timeline(filter, r.page.page(20, 40)).await?;
+        let records = app
+            .public_timeline(caller.account.as_ref(), filter, r.page.page(20, 40))
+            .await?;
         let link = app.status_page_link(caller, &records);
         Ok(Paged {
             items: app

@@ -5,6 +5,7 @@ use sea_orm_migration::prelude::*;
 mod m0001_initial;
 mod m0002_jobs;
 mod m0003_follow_requests;
+mod m0004_blocks_mutes;
 
 /// Every migration of the store, oldest first.
 pub struct Migrator;
@@ -16,6 +17,7 @@ impl MigratorTrait for Migrator {
             Box::new(m0001_initial::Migration),
             Box::new(m0002_jobs::Migration),
             Box::new(m0003_follow_requests::Migration),
+            Box::new(m0004_blocks_mutes::Migration),
         ]
     }
 }

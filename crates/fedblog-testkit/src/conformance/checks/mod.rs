@@ -2,6 +2,7 @@
 
 pub mod accounts;
 pub mod apps;
+pub mod blocks;
 pub mod errors;
 pub mod follows;
 pub mod instance;
@@ -21,6 +22,7 @@ pub fn all() -> Vec<Check> {
     v.extend(oauth::checks());
     v.extend(accounts::checks());
     v.extend(follows::checks());
+    v.extend(blocks::checks());
     v.extend(statuses::checks());
     v.extend(scheduled_statuses::checks());
     v.extend(timelines::checks());

@@ -1,0 +1,44 @@
+//! `GET /api/v1/blocks`: The accounts the caller blocks, newest first (40 by default, 80 at most). <https://docs.joinmastodon.org/methods/blocks/#get>
+
+use http::Method;
+use serde::Deserialize;
+
+use crate::api::{Auth, Endpoint, Paged};
+use crate::app::{App, Caller};
+use crate::entities::Account;
+use crate::error::ApiResult;
+use crate::pagination::PageParams;
+
+/// The accounts the caller blocks, newest first (40 by default, 80 at most). <https://docs.joinmastodon.org/methods/blocks/#get>
+pub struct ListBlocks;
+
+/// Parameters.
+#[derive(Debug, Deserialize)]
+pub struct ListBlocksRequest {
+    /// Cursor (hidden ids; follow the Link header) and limit.
+    #[serde(flatten)]
+    pub page: PageParams,
+}
+
+impl Endpoint for ListBlocks {
+    const METHOD: Method = Method::GET;
+    const PATH: &'static str = "/api/v1/blocks";
+    const AUTH: Auth = Auth::User("read:blocks");
+    type Request = ListBlocksRequest;
+    type Response = Paged<Account>;
+
+    async fn handle(app: &App, caller: &Caller, r: ListBlocksRequest) -> ApiResult<Self::Response> {
+        let page = app
+            .blocked_accounts(caller.account()?, r.page.page(40, 80))
+            .await?;
+        let link = app.page_link(caller, page.first, page.last);
+        Ok(Paged {
+            items: page
+                .accounts
+                .iter()
+                .map(|a| app.render_account(a))
+                .collect(),
+            link,
+        })
+    }
+}

@@ -1,0 +1,2 @@
+//! Blocked accounts. <https://docs.joinmastodon.org/methods/blocks/>
+pub mod list_blocks;

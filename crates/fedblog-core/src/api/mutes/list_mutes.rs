@@ -1,0 +1,44 @@
+//! `GET /api/v1/mutes`: The accounts the caller mutes, newest first (40 by default, 80 at most). <https://docs.joinmastodon.org/methods/mutes/#get>
+
+use http::Method;
+use serde::Deserialize;
+
+use crate::api::{Auth, Endpoint, Paged};
+use crate::app::{App, Caller};
+use crate::entities::Account;
+use crate::error::ApiResult;
+use crate::pagination::PageParams;
+
+/// The accounts the caller mutes, newest first (40 by default, 80 at most). <https://docs.joinmastodon.org/methods/mutes/#get>
+pub struct ListMutes;
+
+/// Parameters.
+#[derive(Debug, Deserialize)]
+pub struct ListMutesRequest {
+    /// Cursor (hidden ids; follow the Link header) and limit.
+    #[serde(flatten)]
+    pub page: PageParams,
+}
+
+impl Endpoint for ListMutes {
+    const METHOD: Method = Method::GET;
+    const PATH: &'static str = "/api/v1/mutes";
+    const AUTH: Auth = Auth::User("read:mutes");
+    type Request = ListMutesRequest;
+    type Response = Paged<Account>;
+
+    async fn handle(app: &App, caller: &Caller, r: ListMutesRequest) -> ApiResult<Self::Response> {
+        let page = app
+            .muted_accounts(caller.account()?, r.page.page(40, 80))
+            .await?;
+        let link = app.page_link(caller, page.first, page.last);
+        Ok(Paged {
+            items: page
+                .accounts
+                .iter()
+                .map(|a| app.render_account(a))
+                .collect(),
+            link,
+        })
+    }
+}

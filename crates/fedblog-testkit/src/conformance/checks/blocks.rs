@@ -1,0 +1,312 @@
+//! Blocks and mutes: relationships, follows ended by a block, posts kept out of the blocker's and
+//! muter's views, a blocker's posts hidden from the blocked, the lists of blocks and mutes, and
+//! muted followers hidden on one's own followers list.
+
+use fedblog_core::api::accounts::{
+    block_account::BlockAccount, follow_account::FollowAccount, get_followers::GetFollowers,
+    get_relationships::GetRelationships, mute_account::MuteAccount,
+    unblock_account::UnblockAccount,
+};
+use fedblog_core::api::blocks::list_blocks::ListBlocks;
+use fedblog_core::api::mutes::list_mutes::ListMutes;
+use fedblog_core::api::statuses::get_status::GetStatus;
+use fedblog_core::api::timelines::{home_timeline::HomeTimeline, public_timeline::PublicTimeline};
+use serde_json::Value;
+
+use crate::check;
+use crate::client::{Body, form};
+use crate::conformance::{Check, CheckResult, Cx, Failure, User, expect_error, path, str_of};
+use crate::ensure;
+
+/// The checks of this area.
+pub fn checks() -> Vec<Check> {
+    vec![
+        check!(
+            "accounts/block/relationship",
+            "after a block the blocker sees blocking and the blocked sees blocked_by",
+            block_relationship
+        ),
+        check!(
+            "accounts/block/ends-follows",
+            "a block removes follows in both directions",
+            block_ends_follows
+        ),
+        check!(
+            "accounts/block/hides-blocker-posts",
+            "a blocked account cannot read the blocker's posts (404)",
+            block_hides_blocker_posts
+        ),
+        check!(
+            "accounts/block/out-of-timelines",
+            "the blocked account's new posts stay out of the blocker's public timeline",
+            block_out_of_timelines
+        ),
+        check!(
+            "accounts/block/self-refused",
+            "an account cannot block itself (4xx)",
+            block_self
+        ),
+        check!(
+            "accounts/unblock/relationship",
+            "after an unblock the relationship says not blocking",
+            unblock
+        ),
+        check!(
+            "blocks/list",
+            "GET /api/v1/blocks lists the blocked accounts",
+            list_blocks
+        ),
+        check!(
+            "accounts/mute/relationship",
+            "a mute with a duration and without notifications shows as muting, not muting_notifications, with muting_expires_at",
+            mute_relationship
+        ),
+        check!(
+            "accounts/mute/out-of-home",
+            "a muted account's new posts stay out of the muter's home timeline",
+            mute_out_of_home
+        ),
+        check!(
+            "mutes/list",
+            "GET /api/v1/mutes lists the muted accounts",
+            list_mutes
+        ),
+        check!(
+            "accounts/followers/muted-hidden-on-own-list",
+            "one's own followers list hides the followers one mutes; others still see them",
+            muted_hidden_on_own_list
+        ),
+    ]
+}
+
+async fn act<E: fedblog_core::api::Endpoint>(
+    cx: &Cx,
+    who: &User,
+    target: &User,
+    pairs: &[(&str, &str)],
+) -> Result<Value, Failure> {
+    let r = cx
+        .client
+        .post(
+            &path::<E>(&[("id", &target.id)]),
+            Some(&who.token),
+            form(pairs),
+        )
+        .await?;
+    r.expect(200)?;
+    Ok(r.json()?.clone())
+}
+
+async fn relationship(cx: &Cx, who: &User, other: &User) -> Result<Value, Failure> {
+    let r = cx
+        .client
+        .get(
+            &format!("{}?id[]={}", path::<GetRelationships>(&[]), other.id),
+            Some(&who.token),
+        )
+        .await?;
+    r.expect(200)?;
+    r.json()?
+        .as_array()
+        .and_then(|a| a.first())
+        .cloned()
+        .ok_or_else(|| Failure::Fail(format!("no relationship: {}", r.text)))
+}
+
+fn ids(v: &Value) -> Vec<String> {
+    v.as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|x| x["id"].as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+async fn block_relationship(cx: &Cx) -> CheckResult {
+    let (a, b) = (cx.new_user("blocker").await?, cx.new_user("blocked").await?);
+    let rel = act::<BlockAccount>(cx, &a, &b, &[]).await?;
+    ensure!(rel["blocking"] == true, "block answered {rel}");
+    ensure!(
+        relationship(cx, &b, &a).await?["blocked_by"] == true,
+        "the blocked account does not see blocked_by"
+    );
+    Ok(())
+}
+
+async fn block_ends_follows(cx: &Cx) -> CheckResult {
+    let (a, b) = (cx.new_user("blocker").await?, cx.new_user("blocked").await?);
+    act::<FollowAccount>(cx, &a, &b, &[]).await?;
+    act::<FollowAccount>(cx, &b, &a, &[]).await?;
+    let rel = act::<BlockAccount>(cx, &a, &b, &[]).await?;
+    ensure!(
+        rel["following"] == false && rel["followed_by"] == false,
+        "follows survived the block: {rel}"
+    );
+    Ok(())
+}
+
+async fn block_hides_blocker_posts(cx: &Cx) -> CheckResult {
+    let (a, b) = (cx.new_user("blocker").await?, cx.new_user("blocked").await?);
+    let status = cx.post_status(&a, &[("status", "not for you")]).await?;
+    let id = str_of(&status, "id")?;
+    cx.client
+        .get(&path::<GetStatus>(&[("id", &id)]), Some(&b.token))
+        .await?
+        .expect(200)?;
+    act::<BlockAccount>(cx, &a, &b, &[]).await?;
+    let r = cx
+        .client
+        .get(&path::<GetStatus>(&[("id", &id)]), Some(&b.token))
+        .await?;
+    expect_error(&r, 404, "the blocked account reading the blocker's post")
+}
+
+async fn block_out_of_timelines(cx: &Cx) -> CheckResult {
+    let (a, b) = (cx.new_user("blocker").await?, cx.new_user("blocked").await?);
+    act::<BlockAccount>(cx, &a, &b, &[]).await?;
+    let status = cx.post_status(&b, &[("status", "can you see me")]).await?;
+    let id = str_of(&status, "id")?;
+    let anon = cx
+        .client
+        .get(&format!("{}?local=true", path::<PublicTimeline>(&[])), None)
+        .await?;
+    ensure!(
+        ids(anon.json()?).contains(&id),
+        "the post is not on the public timeline at all; the check cannot tell"
+    );
+    let r = cx
+        .client
+        .get(
+            &format!("{}?local=true", path::<PublicTimeline>(&[])),
+            Some(&a.token),
+        )
+        .await?;
+    r.expect(200)?;
+    ensure!(
+        !ids(r.json()?).contains(&id),
+        "the blocker's public timeline shows the blocked account's post"
+    );
+    Ok(())
+}
+
+async fn block_self(cx: &Cx) -> CheckResult {
+    let a = cx.new_user("self").await?;
+    let r = cx
+        .client
+        .post(
+            &path::<BlockAccount>(&[("id", &a.id)]),
+            Some(&a.token),
+            Body::None,
+        )
+        .await?;
+    ensure!(
+        matches!(r.status, 403 | 404 | 422),
+        "blocking oneself answered {}",
+        r.status
+    );
+    Ok(())
+}
+
+async fn unblock(cx: &Cx) -> CheckResult {
+    let (a, b) = (cx.new_user("blocker").await?, cx.new_user("blocked").await?);
+    act::<BlockAccount>(cx, &a, &b, &[]).await?;
+    let rel = act::<UnblockAccount>(cx, &a, &b, &[]).await?;
+    ensure!(rel["blocking"] == false, "unblock answered {rel}");
+    Ok(())
+}
+
+async fn list_blocks(cx: &Cx) -> CheckResult {
+    let (a, b) = (cx.new_user("blocker").await?, cx.new_user("blocked").await?);
+    act::<BlockAccount>(cx, &a, &b, &[]).await?;
+    let r = cx
+        .client
+        .get(&path::<ListBlocks>(&[]), Some(&a.token))
+        .await?;
+    r.expect(200)?;
+    ensure!(
+        ids(r.json()?) == vec![b.id.clone()],
+        "blocks lists {:?}",
+        ids(r.json()?)
+    );
+    Ok(())
+}
+
+async fn mute_relationship(cx: &Cx) -> CheckResult {
+    let (a, b) = (cx.new_user("muter").await?, cx.new_user("muted").await?);
+    let rel = act::<MuteAccount>(
+        cx,
+        &a,
+        &b,
+        &[("notifications", "false"), ("duration", "3600")],
+    )
+    .await?;
+    ensure!(
+        rel["muting"] == true && rel["muting_notifications"] == false,
+        "mute answered {rel}"
+    );
+    ensure!(
+        rel["muting_expires_at"].is_string(),
+        "a mute with a duration has no muting_expires_at: {rel}"
+    );
+    Ok(())
+}
+
+async fn mute_out_of_home(cx: &Cx) -> CheckResult {
+    let (a, b) = (cx.new_user("muter").await?, cx.new_user("muted").await?);
+    act::<FollowAccount>(cx, &a, &b, &[]).await?;
+    act::<MuteAccount>(cx, &a, &b, &[]).await?;
+    let status = cx.post_status(&b, &[("status", "muted words")]).await?;
+    let id = str_of(&status, "id")?;
+    let r = cx
+        .client
+        .get(&path::<HomeTimeline>(&[]), Some(&a.token))
+        .await?;
+    r.expect(200)?;
+    ensure!(
+        !ids(r.json()?).contains(&id),
+        "the muter's home timeline shows the muted account's post"
+    );
+    Ok(())
+}
+
+async fn list_mutes(cx: &Cx) -> CheckResult {
+    let (a, b) = (cx.new_user("muter").await?, cx.new_user("muted").await?);
+    act::<MuteAccount>(cx, &a, &b, &[]).await?;
+    let r = cx
+        .client
+        .get(&path::<ListMutes>(&[]), Some(&a.token))
+        .await?;
+    r.expect(200)?;
+    ensure!(
+        ids(r.json()?) == vec![b.id.clone()],
+        "mutes lists {:?}",
+        ids(r.json()?)
+    );
+    Ok(())
+}
+
+async fn muted_hidden_on_own_list(cx: &Cx) -> CheckResult {
+    let (a, b) = (cx.new_user("owner").await?, cx.new_user("fan").await?);
+    act::<FollowAccount>(cx, &b, &a, &[]).await?;
+    act::<MuteAccount>(cx, &a, &b, &[]).await?;
+    let own = cx
+        .client
+        .get(&path::<GetFollowers>(&[("id", &a.id)]), Some(&a.token))
+        .await?;
+    own.expect(200)?;
+    ensure!(
+        !ids(own.json()?).contains(&b.id),
+        "one's own followers list shows a muted follower"
+    );
+    let public = cx
+        .client
+        .get(&path::<GetFollowers>(&[("id", &a.id)]), None)
+        .await?;
+    public.expect(200)?;
+    ensure!(
+        ids(public.json()?).contains(&b.id),
+        "the public followers list hides the follower"
+    );
+    Ok(())
+}
