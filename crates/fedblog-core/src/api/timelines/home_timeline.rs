@@ -30,9 +30,11 @@ impl Endpoint for HomeTimeline {
     async fn handle(app: &App, caller: &Caller, r: HomeRequest) -> ApiResult<Self::Response> {
         let me = caller.account()?;
         let records = app.home_timeline(me, r.page.page(20, 40)).await?;
-        let link = app.status_page_link(caller, &records);
+        let link = app.page_link(caller, records.first, records.last);
         Ok(Paged {
-            items: app.render_statuses(&records, Some(me), false).await?,
+            items: app
+                .render_statuses(&records.statuses, Some(me), false)
+                .await?,
             link,
         })
     }

@@ -47,10 +47,10 @@ impl Endpoint for PublicTimeline {
         let records = app
             .public_timeline(caller.account.as_ref(), filter, r.page.page(20, 40))
             .await?;
-        let link = app.status_page_link(caller, &records);
+        let link = app.page_link(caller, records.first, records.last);
         Ok(Paged {
             items: app
-                .render_statuses(&records, caller.account.as_ref(), false)
+                .render_statuses(&records.statuses, caller.account.as_ref(), false)
                 .await?,
             link,
         })

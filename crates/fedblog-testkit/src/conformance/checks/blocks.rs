@@ -67,6 +67,11 @@ pub fn checks() -> Vec<Check> {
             mute_out_of_home
         ),
         check!(
+            "accounts/mute/home-page-still-full",
+            "posts of a muted account do not take places on the muter's home page: limit=2 still shows two posts of others",
+            mute_page_full
+        ),
+        check!(
             "mutes/list",
             "GET /api/v1/mutes lists the muted accounts",
             list_mutes
@@ -307,6 +312,44 @@ async fn muted_hidden_on_own_list(cx: &Cx) -> CheckResult {
     ensure!(
         ids(public.json()?).contains(&b.id),
         "the public followers list hides the follower"
+    );
+    Ok(())
+}
+
+async fn mute_page_full(cx: &Cx) -> CheckResult {
+    let (a, b, c) = (
+        cx.new_user("muter").await?,
+        cx.new_user("muted").await?,
+        cx.new_user("other").await?,
+    );
+    act::<FollowAccount>(cx, &a, &b, &[]).await?;
+    act::<FollowAccount>(cx, &a, &c, &[]).await?;
+    act::<MuteAccount>(cx, &a, &b, &[]).await?;
+    let mut shown = Vec::new();
+    for i in 0..2 {
+        shown.push(str_of(
+            &cx.post_status(&c, &[("status", format!("shown {i}").as_str())])
+                .await?,
+            "id",
+        )?);
+    }
+    for i in 0..3 {
+        cx.post_status(&b, &[("status", format!("hidden {i}").as_str())])
+            .await?;
+    }
+    shown.reverse();
+    let r = cx
+        .client
+        .get(
+            &format!("{}?limit=2", path::<HomeTimeline>(&[])),
+            Some(&a.token),
+        )
+        .await?;
+    r.expect(200)?;
+    ensure!(
+        ids(r.json()?) == shown,
+        "home with limit=2 shows {:?}, expected the other account's two posts {shown:?}",
+        ids(r.json()?)
     );
     Ok(())
 }
