@@ -315,6 +315,22 @@ impl Cx {
         Ok(r.json()?.clone())
     }
 
+    /// The relationship of `who` to `other` (`GET /api/v1/accounts/relationships`).
+    pub async fn relationship(&self, who: &User, other: &User) -> Result<Value, Failure> {
+        let url = format!(
+            "{}?id[]={}",
+            path::<api::accounts::get_relationships::GetRelationships>(&[]),
+            other.id
+        );
+        let r = self.client.get(&url, Some(&who.token)).await?;
+        r.expect(200)?;
+        r.json()?
+            .as_array()
+            .and_then(|a| a.first())
+            .cloned()
+            .ok_or_else(|| Failure::Fail(format!("no relationship for {}: {}", other.id, r.text)))
+    }
+
     /// Sends a request with a body.
     pub async fn send(
         &self,
@@ -344,6 +360,17 @@ pub fn expect_error(r: &crate::client::Response, status: u16, what: &str) -> Che
         )));
     }
     Ok(())
+}
+
+/// The `id`s of a JSON array of entities, in order.
+pub fn ids_of(v: &Value) -> Vec<String> {
+    v.as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|x| x["id"].as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 /// A string field of a JSON object.

@@ -4,8 +4,7 @@
 
 use fedblog_core::api::accounts::{
     block_account::BlockAccount, follow_account::FollowAccount, get_followers::GetFollowers,
-    get_relationships::GetRelationships, mute_account::MuteAccount,
-    unblock_account::UnblockAccount,
+    mute_account::MuteAccount, unblock_account::UnblockAccount,
 };
 use fedblog_core::api::blocks::list_blocks::ListBlocks;
 use fedblog_core::api::mutes::list_mutes::ListMutes;
@@ -15,7 +14,9 @@ use serde_json::Value;
 
 use crate::check;
 use crate::client::{Body, form};
-use crate::conformance::{Check, CheckResult, Cx, Failure, User, expect_error, path, str_of};
+use crate::conformance::{
+    Check, CheckResult, Cx, Failure, User, expect_error, ids_of, path, str_of,
+};
 use crate::ensure;
 
 /// The checks of this area.
@@ -102,38 +103,12 @@ async fn act<E: fedblog_core::api::Endpoint>(
     Ok(r.json()?.clone())
 }
 
-async fn relationship(cx: &Cx, who: &User, other: &User) -> Result<Value, Failure> {
-    let r = cx
-        .client
-        .get(
-            &format!("{}?id[]={}", path::<GetRelationships>(&[]), other.id),
-            Some(&who.token),
-        )
-        .await?;
-    r.expect(200)?;
-    r.json()?
-        .as_array()
-        .and_then(|a| a.first())
-        .cloned()
-        .ok_or_else(|| Failure::Fail(format!("no relationship: {}", r.text)))
-}
-
-fn ids(v: &Value) -> Vec<String> {
-    v.as_array()
-        .map(|a| {
-            a.iter()
-                .filter_map(|x| x["id"].as_str().map(str::to_string))
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
 async fn block_relationship(cx: &Cx) -> CheckResult {
     let (a, b) = (cx.new_user("blocker").await?, cx.new_user("blocked").await?);
     let rel = act::<BlockAccount>(cx, &a, &b, &[]).await?;
     ensure!(rel["blocking"] == true, "block answered {rel}");
     ensure!(
-        relationship(cx, &b, &a).await?["blocked_by"] == true,
+        cx.relationship(&b, &a).await?["blocked_by"] == true,
         "the blocked account does not see blocked_by"
     );
     Ok(())
@@ -177,7 +152,7 @@ async fn block_out_of_timelines(cx: &Cx) -> CheckResult {
         .get(&format!("{}?local=true", path::<PublicTimeline>(&[])), None)
         .await?;
     ensure!(
-        ids(anon.json()?).contains(&id),
+        ids_of(anon.json()?).contains(&id),
         "the post is not on the public timeline at all; the check cannot tell"
     );
     let r = cx
@@ -189,7 +164,7 @@ async fn block_out_of_timelines(cx: &Cx) -> CheckResult {
         .await?;
     r.expect(200)?;
     ensure!(
-        !ids(r.json()?).contains(&id),
+        !ids_of(r.json()?).contains(&id),
         "the blocker's public timeline shows the blocked account's post"
     );
     Ok(())
@@ -230,9 +205,9 @@ async fn list_blocks(cx: &Cx) -> CheckResult {
         .await?;
     r.expect(200)?;
     ensure!(
-        ids(r.json()?) == vec![b.id.clone()],
+        ids_of(r.json()?) == vec![b.id.clone()],
         "blocks lists {:?}",
-        ids(r.json()?)
+        ids_of(r.json()?)
     );
     Ok(())
 }
@@ -269,7 +244,7 @@ async fn mute_out_of_home(cx: &Cx) -> CheckResult {
         .await?;
     r.expect(200)?;
     ensure!(
-        !ids(r.json()?).contains(&id),
+        !ids_of(r.json()?).contains(&id),
         "the muter's home timeline shows the muted account's post"
     );
     Ok(())
@@ -284,9 +259,9 @@ async fn list_mutes(cx: &Cx) -> CheckResult {
         .await?;
     r.expect(200)?;
     ensure!(
-        ids(r.json()?) == vec![b.id.clone()],
+        ids_of(r.json()?) == vec![b.id.clone()],
         "mutes lists {:?}",
-        ids(r.json()?)
+        ids_of(r.json()?)
     );
     Ok(())
 }
@@ -301,7 +276,7 @@ async fn muted_hidden_on_own_list(cx: &Cx) -> CheckResult {
         .await?;
     own.expect(200)?;
     ensure!(
-        !ids(own.json()?).contains(&b.id),
+        !ids_of(own.json()?).contains(&b.id),
         "one's own followers list shows a muted follower"
     );
     let public = cx
@@ -310,7 +285,7 @@ async fn muted_hidden_on_own_list(cx: &Cx) -> CheckResult {
         .await?;
     public.expect(200)?;
     ensure!(
-        ids(public.json()?).contains(&b.id),
+        ids_of(public.json()?).contains(&b.id),
         "the public followers list hides the follower"
     );
     Ok(())
@@ -347,9 +322,9 @@ async fn mute_page_full(cx: &Cx) -> CheckResult {
         .await?;
     r.expect(200)?;
     ensure!(
-        ids(r.json()?) == shown,
+        ids_of(r.json()?) == shown,
         "home with limit=2 shows {:?}, expected the other account's two posts {shown:?}",
-        ids(r.json()?)
+        ids_of(r.json()?)
     );
     Ok(())
 }

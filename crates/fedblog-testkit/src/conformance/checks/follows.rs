@@ -15,7 +15,9 @@ use serde_json::Value;
 
 use crate::check;
 use crate::client::{Body, form};
-use crate::conformance::{Check, CheckResult, Cx, Failure, User, expect_error, path, str_of};
+use crate::conformance::{
+    Check, CheckResult, Cx, Failure, User, expect_error, ids_of, path, str_of,
+};
 use crate::ensure;
 
 /// The checks of this area.
@@ -107,22 +109,6 @@ async fn follow(cx: &Cx, who: &User, target: &User) -> Result<Value, Failure> {
     Ok(r.json()?.clone())
 }
 
-async fn relationship(cx: &Cx, who: &User, other: &User) -> Result<Value, Failure> {
-    let r = cx
-        .client
-        .get(
-            &format!("{}?id[]={}", path::<GetRelationships>(&[]), other.id),
-            Some(&who.token),
-        )
-        .await?;
-    r.expect(200)?;
-    r.json()?
-        .as_array()
-        .and_then(|a| a.first())
-        .cloned()
-        .ok_or_else(|| Failure::Fail(format!("no relationship for {}: {}", other.id, r.text)))
-}
-
 async fn lock(cx: &Cx, user: &User) -> CheckResult {
     cx.client
         .patch(
@@ -135,16 +121,6 @@ async fn lock(cx: &Cx, user: &User) -> CheckResult {
     Ok(())
 }
 
-fn ids(v: &Value) -> Vec<String> {
-    v.as_array()
-        .map(|a| {
-            a.iter()
-                .filter_map(|x| x["id"].as_str().map(str::to_string))
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
 async fn follow_relationship(cx: &Cx) -> CheckResult {
     let (a, b) = (cx.new_user("fa").await?, cx.new_user("fb").await?);
     let rel = follow(cx, &a, &b).await?;
@@ -152,7 +128,7 @@ async fn follow_relationship(cx: &Cx) -> CheckResult {
         rel["id"] == b.id.as_str() && rel["following"] == true,
         "follow answered {rel}"
     );
-    let back = relationship(cx, &b, &a).await?;
+    let back = cx.relationship(&b, &a).await?;
     ensure!(
         back["followed_by"] == true && back["following"] == false,
         "the followed account sees {back}"
@@ -186,7 +162,7 @@ async fn follow_self(cx: &Cx) -> CheckResult {
         "following oneself answered {} (expected 403, 404 or 422)",
         r.status
     );
-    let rel = relationship(cx, &a, &a).await?;
+    let rel = cx.relationship(&a, &a).await?;
     ensure!(
         rel["following"] == false,
         "the account follows itself: {rel}"
@@ -229,7 +205,7 @@ async fn home_gets_posts(cx: &Cx) -> CheckResult {
         .await?;
     r.expect(200)?;
     ensure!(
-        ids(r.json()?).contains(&id),
+        ids_of(r.json()?).contains(&id),
         "the follower's home timeline lacks the new post {id}"
     );
     Ok(())
@@ -251,7 +227,7 @@ async fn unfollow(cx: &Cx) -> CheckResult {
         .await?
         .expect(200)?;
     ensure!(
-        relationship(cx, &b, &a).await?["followed_by"] == false,
+        cx.relationship(&b, &a).await?["followed_by"] == false,
         "still followed after the unfollow"
     );
     Ok(())
@@ -279,9 +255,9 @@ async fn relationships_many(cx: &Cx) -> CheckResult {
     r.expect(200)?;
     let v = r.json()?;
     ensure!(
-        ids(v) == vec![c.id.clone(), b.id.clone()],
+        ids_of(v) == vec![c.id.clone(), b.id.clone()],
         "relationships for [c, b] answered ids {:?}",
-        ids(v)
+        ids_of(v)
     );
     ensure!(
         v[0]["following"] == true && v[1]["following"] == false,
@@ -306,7 +282,7 @@ async fn followers_paginated(cx: &Cx) -> CheckResult {
         )
         .await?;
     first.expect(200)?;
-    let page1 = ids(first.json()?);
+    let page1 = ids_of(first.json()?);
     ensure!(
         page1 == vec![fans[2].clone(), fans[1].clone()],
         "first page {page1:?}, expected the two newest followers"
@@ -316,7 +292,7 @@ async fn followers_paginated(cx: &Cx) -> CheckResult {
         .ok_or_else(|| Failure::Fail("no Link rel=next on the first page".into()))?;
     let second = cx.client.get(&next, None).await?;
     second.expect(200)?;
-    let page2 = ids(second.json()?);
+    let page2 = ids_of(second.json()?);
     ensure!(
         page2 == vec![fans[0].clone()],
         "second page {page2:?}, expected the oldest follower"
@@ -333,9 +309,9 @@ async fn following_public(cx: &Cx) -> CheckResult {
         .await?;
     r.expect(200)?;
     ensure!(
-        ids(r.json()?) == vec![b.id.clone()],
+        ids_of(r.json()?) == vec![b.id.clone()],
         "following lists {:?}",
-        ids(r.json()?)
+        ids_of(r.json()?)
     );
     Ok(())
 }
@@ -354,9 +330,9 @@ async fn locked_request(cx: &Cx) -> CheckResult {
         .await?;
     r.expect(200)?;
     ensure!(
-        ids(r.json()?) == vec![a.id.clone()],
+        ids_of(r.json()?) == vec![a.id.clone()],
         "follow_requests lists {:?}",
-        ids(r.json()?)
+        ids_of(r.json()?)
     );
     Ok(())
 }
@@ -380,7 +356,7 @@ async fn authorize(cx: &Cx) -> CheckResult {
         "authorize answered {v}"
     );
     ensure!(
-        relationship(cx, &a, &b).await?["following"] == true,
+        cx.relationship(&a, &b).await?["following"] == true,
         "the requester does not follow after authorization"
     );
     Ok(())
@@ -404,7 +380,7 @@ async fn reject(cx: &Cx) -> CheckResult {
         v["followed_by"] == false && v["requested_by"] == false,
         "reject answered {v}"
     );
-    let rel = relationship(cx, &a, &b).await?;
+    let rel = cx.relationship(&a, &b).await?;
     ensure!(
         rel["requested"] == false && rel["following"] == false,
         "after the rejection the requester sees {rel}"

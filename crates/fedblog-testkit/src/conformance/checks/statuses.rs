@@ -9,11 +9,12 @@ use fedblog_core::api::statuses::{
     get_statuses::GetStatuses,
 };
 use fedblog_core::api::timelines::home_timeline::HomeTimeline;
-use serde_json::Value;
 
 use crate::check;
 use crate::client::{Body, Response, form};
-use crate::conformance::{Check, CheckResult, Cx, Failure, User, expect_error, path, str_of};
+use crate::conformance::{
+    Check, CheckResult, Cx, Failure, User, expect_error, ids_of, path, str_of,
+};
 use crate::ensure;
 
 /// The checks of this area.
@@ -171,16 +172,6 @@ async fn home_ids(cx: &Cx, user: &User) -> Result<Vec<String>, Failure> {
         .await?;
     r.expect(200)?;
     Ok(ids_of(r.json()?))
-}
-
-fn ids_of(v: &Value) -> Vec<String> {
-    v.as_array()
-        .map(|xs| {
-            xs.iter()
-                .filter_map(|x| x["id"].as_str().map(str::to_string))
-                .collect()
-        })
-        .unwrap_or_default()
 }
 
 async fn plain_text(cx: &Cx) -> CheckResult {

@@ -5,11 +5,12 @@
 //! people's posts share, the checks look at windows bounded by cursors around their own posts.
 
 use fedblog_core::api::timelines::{home_timeline::HomeTimeline, public_timeline::PublicTimeline};
-use serde_json::Value;
 
 use crate::check;
 use crate::client::Response;
-use crate::conformance::{Check, CheckResult, Cx, Failure, User, expect_error, path, str_of};
+use crate::conformance::{
+    Check, CheckResult, Cx, Failure, User, expect_error, ids_of, path, str_of,
+};
 use crate::ensure;
 
 /// The checks of this area.
@@ -71,16 +72,6 @@ pub fn checks() -> Vec<Check> {
             public_anonymous
         ),
     ]
-}
-
-fn ids_of(v: &Value) -> Vec<String> {
-    v.as_array()
-        .map(|xs| {
-            xs.iter()
-                .filter_map(|x| x["id"].as_str().map(str::to_string))
-                .collect()
-        })
-        .unwrap_or_default()
 }
 
 /// A query parameter of a URL.
