@@ -1,6 +1,8 @@
 //! The initial schema: every table and index, written with the portable schema builder (SQLite and PostgreSQL).
 
 use sea_orm_migration::prelude::*;
+
+use super::index;
 use sea_orm_migration::schema::{
     big_integer, big_integer_null, boolean, boolean_null, integer, text, text_null,
     timestamp_with_time_zone as ts, timestamp_with_time_zone_null as ts_null,
@@ -13,15 +15,6 @@ pub struct Migration;
 /// A primary-key `bigint` column (ids are app-generated, never auto-incremented).
 fn id_pk(name: &'static str) -> ColumnDef {
     big_integer(name).primary_key().take()
-}
-
-fn index(name: &'static str, table: &'static str, cols: &[&'static str]) -> IndexCreateStatement {
-    let mut idx = Index::create();
-    idx.name(name).table(table);
-    for c in cols {
-        idx.col(*c);
-    }
-    idx
 }
 
 fn unique(name: &'static str, table: &'static str, cols: &[&'static str]) -> IndexCreateStatement {

@@ -2,6 +2,8 @@
 //! builder (SQLite and PostgreSQL).
 
 use sea_orm_migration::prelude::*;
+
+use super::index;
 use sea_orm_migration::schema::{
     big_integer, big_integer_null, integer, string_len, text, text_null,
     timestamp_with_time_zone as ts, timestamp_with_time_zone_null as ts_null,
@@ -10,15 +12,6 @@ use sea_orm_migration::schema::{
 /// Creates `jobs` and `scheduled_statuses` with their indexes.
 #[derive(DeriveMigrationName)]
 pub struct Migration;
-
-fn index(name: &'static str, table: &'static str, cols: &[&'static str]) -> IndexCreateStatement {
-    let mut idx = Index::create();
-    idx.name(name).table(table);
-    for c in cols {
-        idx.col(*c);
-    }
-    idx
-}
 
 #[async_trait::async_trait]
 impl MigrationTrait for Migration {

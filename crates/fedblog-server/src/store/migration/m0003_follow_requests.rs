@@ -2,20 +2,13 @@
 //! lists on follow ids, in the portable schema builder (SQLite and PostgreSQL).
 
 use sea_orm_migration::prelude::*;
+
+use super::index;
 use sea_orm_migration::schema::{big_integer, timestamp_with_time_zone as ts};
 
 /// Creates `follow_requests` and the follow-id paging indexes.
 #[derive(DeriveMigrationName)]
 pub struct Migration;
-
-fn index(name: &'static str, table: &'static str, cols: &[&'static str]) -> IndexCreateStatement {
-    let mut idx = Index::create();
-    idx.name(name).table(table);
-    for c in cols {
-        idx.col(*c);
-    }
-    idx
-}
 
 #[async_trait::async_trait]
 impl MigrationTrait for Migration {

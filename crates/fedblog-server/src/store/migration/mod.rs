@@ -8,6 +8,16 @@ mod m0003_follow_requests;
 mod m0004_blocks_mutes;
 
 /// Every migration of the store, oldest first.
+/// A named index on `table` over `cols` (shared by the migrations).
+fn index(name: &'static str, table: &'static str, cols: &[&'static str]) -> IndexCreateStatement {
+    let mut idx = Index::create();
+    idx.name(name).table(table);
+    for c in cols {
+        idx.col(*c);
+    }
+    idx
+}
+
 pub struct Migrator;
 
 #[async_trait::async_trait]
