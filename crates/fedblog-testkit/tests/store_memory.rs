@@ -29,6 +29,10 @@ fn suite_lists_every_check() {
         "stats",
         "jobs",
         "scheduled_statuses",
+        "notes",
+        "domain_blocks",
+        "tags",
+        "directory",
     ] {
         let path = dir.join(format!("{area}.rs"));
         let source =
@@ -282,6 +286,116 @@ mod faulty {
         UpdateScheduledOverwritesAll,
         UpdateScheduledIgnored,
         DeleteScheduledAlwaysTrue,
+        // accounts: images and deletion
+        ImagesDropped,
+        ImagesNotUpdated,
+        DeleteAccountUnknownOk,
+        DeleteAccountKeepsLogin,
+        DeleteAccountKeepsCredentials,
+        DeleteAccountKeepsStatuses,
+        DeleteAccountKeepsFeedEntries,
+        DeleteAccountCountersNotFixed,
+        DeleteAccountKeepsFollows,
+        DeleteAccountKeepsRequests,
+        DeleteAccountKeepsBlocks,
+        DeleteAccountKeepsMutes,
+        DeleteAccountKeepsNotes,
+        DeleteAccountKeepsEndorsements,
+        DeleteAccountKeepsDismissals,
+        DeleteAccountKeepsDomainBlocks,
+        DeleteAccountKeepsTagFollows,
+        DeleteAccountKeepsFeaturedTags,
+        DeleteAccountKeepsScheduled,
+        // an account's statuses
+        AccountStatusesIgnoresVisibility,
+        AccountStatusesIgnoresAuthor,
+        AccountStatusesIgnoresMentions,
+        AccountStatusesMentionsAnyAuthor,
+        AccountStatusesIgnoresExcludeReplies,
+        AccountStatusesExcludesSelfReplies,
+        AccountStatusesIgnoresOnlyMedia,
+        AccountStatusesTagPrefix,
+        AccountStatusesMentionsBypassFilters,
+        AccountStatusesLimitBeforeFilter,
+        // follows and requests with options, graph queries
+        FollowOfNotDirectional,
+        FollowOptionsDropped,
+        UpsertFollowNoCounters,
+        UpsertFollowReplacesId,
+        UpsertFollowCountsAgain,
+        UpsertFollowKeepsOptions,
+        FollowRequestOfNotDirectional,
+        UpsertRequestReplacesId,
+        UpsertRequestKeepsOptions,
+        FamiliarOldestFirst,
+        FamiliarIgnoresLimit,
+        FamiliarIncludesUnfollowed,
+        FofTiesOldestFirst,
+        FofIgnoresLimit,
+        FofIncludesFollowed,
+        FofCountsFollowers,
+        // notes, endorsements, dismissals
+        NoteEmptyKeepsOld,
+        NoteNotReplaced,
+        NoteNotDirectional,
+        EndorsementRepeatReplacesId,
+        EndorsementRepeatIsError,
+        EndorsementNotDirectional,
+        DeleteEndorsementAlwaysTrue,
+        DeleteEndorsementKeeps,
+        EndorsementsOldestFirst,
+        EndorsementsShared,
+        DismissalsRepeated,
+        DismissalsShared,
+        // domain blocks
+        DomainBlockRepeatReplacesId,
+        DomainBlockedBySuffix,
+        DomainBlockedByAnyone,
+        DomainBlockKeepsFollowers,
+        DomainBlockCountersNotMaintained,
+        DomainBlockRemovesSuffixDomains,
+        DomainBlockRemovesOthersFollowers,
+        DomainBlockKeepsRequests,
+        DomainBlockDropsOthersRequests,
+        DeleteDomainBlockAlwaysTrue,
+        DeleteDomainBlockKeeps,
+        DomainBlocksOldestFirst,
+        // tags
+        TagFindReturnsGiven,
+        TagCreateRacy,
+        TagUsageEndInclusive,
+        TagUsageAccountsNotDistinct,
+        TagFollowRepeatReplacesId,
+        FollowsTagIgnoresAccount,
+        UnfollowTagAlwaysTrue,
+        UnfollowTagKeeps,
+        FollowedTagsOldestFirst,
+        FeaturedTagsShared,
+        DeleteFeaturedIgnoresOwner,
+        TagStatsAllVisibilities,
+        TagStatsOldestTime,
+        MostUsedSinceExclusive,
+        MostUsedTiesByNameDesc,
+        MostUsedIgnoresLimit,
+        // search, directory
+        SearchUsernameSubstring,
+        SearchCaseSensitive,
+        SearchLikeWildcards,
+        SearchIgnoresDomain,
+        SearchFollowedByWrongDirection,
+        SearchIncludesSuspended,
+        SearchNoExactFirst,
+        SearchTiesNewestFirst,
+        SearchOffsetIgnored,
+        DirectoryIncludesUndecided,
+        DirectoryIncludesUnadmitted,
+        DirectoryIgnoresLocalOnly,
+        DirectoryNewOldestFirst,
+        DirectoryActiveNeverPostedFirst,
+        DirectoryOffsetIgnored,
+        MostFollowedIncludesRemote,
+        MostFollowedTiesNewestFirst,
+        MostFollowedIgnoresLimit,
     }
 
     impl Fault {
@@ -430,6 +544,109 @@ mod faulty {
             Fault::UpdateScheduledOverwritesAll,
             Fault::UpdateScheduledIgnored,
             Fault::DeleteScheduledAlwaysTrue,
+            Fault::ImagesDropped,
+            Fault::ImagesNotUpdated,
+            Fault::DeleteAccountUnknownOk,
+            Fault::DeleteAccountKeepsLogin,
+            Fault::DeleteAccountKeepsCredentials,
+            Fault::DeleteAccountKeepsStatuses,
+            Fault::DeleteAccountKeepsFeedEntries,
+            Fault::DeleteAccountCountersNotFixed,
+            Fault::DeleteAccountKeepsFollows,
+            Fault::DeleteAccountKeepsRequests,
+            Fault::DeleteAccountKeepsBlocks,
+            Fault::DeleteAccountKeepsMutes,
+            Fault::DeleteAccountKeepsNotes,
+            Fault::DeleteAccountKeepsEndorsements,
+            Fault::DeleteAccountKeepsDismissals,
+            Fault::DeleteAccountKeepsDomainBlocks,
+            Fault::DeleteAccountKeepsTagFollows,
+            Fault::DeleteAccountKeepsFeaturedTags,
+            Fault::DeleteAccountKeepsScheduled,
+            Fault::AccountStatusesIgnoresVisibility,
+            Fault::AccountStatusesIgnoresAuthor,
+            Fault::AccountStatusesIgnoresMentions,
+            Fault::AccountStatusesMentionsAnyAuthor,
+            Fault::AccountStatusesIgnoresExcludeReplies,
+            Fault::AccountStatusesExcludesSelfReplies,
+            Fault::AccountStatusesIgnoresOnlyMedia,
+            Fault::AccountStatusesTagPrefix,
+            Fault::AccountStatusesMentionsBypassFilters,
+            Fault::AccountStatusesLimitBeforeFilter,
+            Fault::FollowOfNotDirectional,
+            Fault::FollowOptionsDropped,
+            Fault::UpsertFollowNoCounters,
+            Fault::UpsertFollowReplacesId,
+            Fault::UpsertFollowCountsAgain,
+            Fault::UpsertFollowKeepsOptions,
+            Fault::FollowRequestOfNotDirectional,
+            Fault::UpsertRequestReplacesId,
+            Fault::UpsertRequestKeepsOptions,
+            Fault::FamiliarOldestFirst,
+            Fault::FamiliarIgnoresLimit,
+            Fault::FamiliarIncludesUnfollowed,
+            Fault::FofTiesOldestFirst,
+            Fault::FofIgnoresLimit,
+            Fault::FofIncludesFollowed,
+            Fault::FofCountsFollowers,
+            Fault::NoteEmptyKeepsOld,
+            Fault::NoteNotReplaced,
+            Fault::NoteNotDirectional,
+            Fault::EndorsementRepeatReplacesId,
+            Fault::EndorsementRepeatIsError,
+            Fault::EndorsementNotDirectional,
+            Fault::DeleteEndorsementAlwaysTrue,
+            Fault::DeleteEndorsementKeeps,
+            Fault::EndorsementsOldestFirst,
+            Fault::EndorsementsShared,
+            Fault::DismissalsRepeated,
+            Fault::DismissalsShared,
+            Fault::DomainBlockRepeatReplacesId,
+            Fault::DomainBlockedBySuffix,
+            Fault::DomainBlockedByAnyone,
+            Fault::DomainBlockKeepsFollowers,
+            Fault::DomainBlockCountersNotMaintained,
+            Fault::DomainBlockRemovesSuffixDomains,
+            Fault::DomainBlockRemovesOthersFollowers,
+            Fault::DomainBlockKeepsRequests,
+            Fault::DomainBlockDropsOthersRequests,
+            Fault::DeleteDomainBlockAlwaysTrue,
+            Fault::DeleteDomainBlockKeeps,
+            Fault::DomainBlocksOldestFirst,
+            Fault::TagFindReturnsGiven,
+            Fault::TagCreateRacy,
+            Fault::TagUsageEndInclusive,
+            Fault::TagUsageAccountsNotDistinct,
+            Fault::TagFollowRepeatReplacesId,
+            Fault::FollowsTagIgnoresAccount,
+            Fault::UnfollowTagAlwaysTrue,
+            Fault::UnfollowTagKeeps,
+            Fault::FollowedTagsOldestFirst,
+            Fault::FeaturedTagsShared,
+            Fault::DeleteFeaturedIgnoresOwner,
+            Fault::TagStatsAllVisibilities,
+            Fault::TagStatsOldestTime,
+            Fault::MostUsedSinceExclusive,
+            Fault::MostUsedTiesByNameDesc,
+            Fault::MostUsedIgnoresLimit,
+            Fault::SearchUsernameSubstring,
+            Fault::SearchCaseSensitive,
+            Fault::SearchLikeWildcards,
+            Fault::SearchIgnoresDomain,
+            Fault::SearchFollowedByWrongDirection,
+            Fault::SearchIncludesSuspended,
+            Fault::SearchNoExactFirst,
+            Fault::SearchTiesNewestFirst,
+            Fault::SearchOffsetIgnored,
+            Fault::DirectoryIncludesUndecided,
+            Fault::DirectoryIncludesUnadmitted,
+            Fault::DirectoryIgnoresLocalOnly,
+            Fault::DirectoryNewOldestFirst,
+            Fault::DirectoryActiveNeverPostedFirst,
+            Fault::DirectoryOffsetIgnored,
+            Fault::MostFollowedIncludesRemote,
+            Fault::MostFollowedTiesNewestFirst,
+            Fault::MostFollowedIgnoresLimit,
         ];
     }
 
@@ -466,6 +683,25 @@ mod faulty {
         scheduled: BTreeMap<Id, ScheduledStatusRecord>,
         /// Scheduled statuses as last passed to `update_scheduled_status`.
         scheduled_overlay: BTreeMap<Id, ScheduledStatusRecord>,
+        /// Ids of every account inserted.
+        account_ids: BTreeSet<Id>,
+        /// Every token and authorization code inserted (of live accounts).
+        tokens: Vec<TokenRecord>,
+        codes: Vec<AuthorizationRecord>,
+        /// Logins of deleted accounts (`DeleteAccountKeepsLogin`).
+        deleted_users: BTreeMap<Id, UserRecord>,
+        /// (account, target) -> the live notes
+        notes: BTreeMap<(Id, Id), String>,
+        /// (account, target) -> endorsement id of the live endorsements
+        endorsements: BTreeMap<(Id, Id), Id>,
+        /// (account, target) of every dismissal, repeats included
+        dismissals: Vec<(Id, Id)>,
+        /// (account, domain) -> block id of the live domain blocks
+        domain_blocks: BTreeMap<(Id, String), Id>,
+        /// (account, tag id) -> tag follow id of the live tag follows
+        tag_follows: BTreeMap<(Id, Id), Id>,
+        /// The live featured tags by id.
+        featured: BTreeMap<Id, FeaturedTagRecord>,
     }
 
     pub struct Faulty {
@@ -576,6 +812,10 @@ mod faulty {
                     a.last_status_at = log.last_insert.get(&a.id).copied()
                 }
                 Fault::SecondsTimestamps => a.last_status_at = a.last_status_at.map(seconds),
+                Fault::ImagesDropped => {
+                    a.avatar = None;
+                    a.header = None;
+                }
                 _ => {}
             }
             a
@@ -816,6 +1056,9 @@ mod faulty {
                 return Err(StoreError::AlreadyExists("username".into()));
             }
             let r = self.inner.insert_local_account(account, user).await;
+            if r.is_ok() {
+                self.log().account_ids.insert(account.id);
+            }
             if self.is(Fault::InsertLocalNotAtomic)
                 && matches!(&r, Err(StoreError::AlreadyExists(n)) if n == "email")
             {
@@ -832,7 +1075,9 @@ mod faulty {
             }
             let r = self.inner.insert_remote_account(account).await;
             if r.is_ok() {
-                self.log().remote_accounts.push(account.clone());
+                let mut log = self.log();
+                log.remote_accounts.push(account.clone());
+                log.account_ids.insert(account.id);
             }
             self.conflicts(r)
         }
@@ -894,6 +1139,18 @@ mod faulty {
                     }
                     r
                 }
+                Fault::ImagesNotUpdated => match self.inner.account_by_id(account.id).await? {
+                    Some(stored) => {
+                        self.inner
+                            .update_account(&AccountRecord {
+                                avatar: stored.avatar,
+                                header: stored.header,
+                                ..account.clone()
+                            })
+                            .await
+                    }
+                    None => Err(StoreError::NotFound),
+                },
                 _ => self.inner.update_account(account).await,
             };
             if r.is_ok() && self.is(Fault::UpdateAccountOverwritesAll) {
@@ -906,6 +1163,9 @@ mod faulty {
 
         async fn user_by_account_id(&self, account_id: Id) -> StoreResult<Option<UserRecord>> {
             let mut r = self.inner.user_by_account_id(account_id).await?;
+            if r.is_none() && self.is(Fault::DeleteAccountKeepsLogin) {
+                r = self.log().deleted_users.get(&account_id).cloned();
+            }
             if self.is(Fault::RemoteHasLogin)
                 && r.is_none()
                 && let Some(a) = self.inner.account_by_id(account_id).await?
@@ -928,6 +1188,14 @@ mod faulty {
 
         async fn user_by_email(&self, email: &str) -> StoreResult<Option<UserRecord>> {
             let mut r = self.inner.user_by_email(email).await?;
+            if r.is_none() && self.is(Fault::DeleteAccountKeepsLogin) {
+                r = self
+                    .log()
+                    .deleted_users
+                    .values()
+                    .find(|u| u.email.eq_ignore_ascii_case(email))
+                    .cloned();
+            }
             if self.is(Fault::LookupCaseSensitive) {
                 r = r.filter(|u| u.email == email);
             }
@@ -984,7 +1252,9 @@ mod faulty {
         }
 
         async fn insert_authorization(&self, auth: &AuthorizationRecord) -> StoreResult<()> {
-            self.inner.insert_authorization(auth).await
+            self.inner.insert_authorization(auth).await?;
+            self.log().codes.push(auth.clone());
+            Ok(())
         }
 
         async fn take_authorization(
@@ -1012,6 +1282,9 @@ mod faulty {
 
         async fn insert_token(&self, token: &TokenRecord) -> StoreResult<()> {
             let r = self.inner.insert_token(token).await;
+            if r.is_ok() {
+                self.log().tokens.push(token.clone());
+            }
             if r.is_ok() && token.account_id.is_none() {
                 self.log().app_tokens.push(token.clone());
             }
@@ -1935,6 +2208,1178 @@ mod faulty {
         }
     }
 
+    /// Everything involving one account that its deletion removes, as the wrapper saw it made
+    /// (for the faults that keep some of it).
+    #[derive(Default)]
+    struct AccountRows {
+        user: Option<UserRecord>,
+        tokens: Vec<TokenRecord>,
+        codes: Vec<AuthorizationRecord>,
+        statuses: Vec<StatusRecord>,
+        /// (status, readers) of the account's statuses in home feeds
+        feed_entries: Vec<(Id, Vec<Id>)>,
+        follows: Vec<((Id, Id), Id)>,
+        requests: Vec<((Id, Id), Id)>,
+        blocks: Vec<((Id, Id), Id)>,
+        mutes: Vec<MuteRecord>,
+        notes: Vec<((Id, Id), String)>,
+        endorsements: Vec<((Id, Id), Id)>,
+        dismissals: Vec<(Id, Id)>,
+        domain_blocks: Vec<(Id, String)>,
+        tag_follows: Vec<(Id, TagRecord)>,
+        featured: Vec<FeaturedTagRecord>,
+        scheduled: Vec<ScheduledStatusRecord>,
+    }
+
+    /// SQL `LIKE` without escaping (`%`, `_` wildcards, `\` escapes the next character): what
+    /// a store that forgets to escape the search text matches.
+    fn like(hay: &[char], pat: &[char]) -> bool {
+        match pat.split_first() {
+            None => hay.is_empty(),
+            Some(('%', rest)) => (0..=hay.len()).any(|i| like(&hay[i..], rest)),
+            Some(('_', rest)) => !hay.is_empty() && like(&hay[1..], rest),
+            Some(('\\', rest)) if !rest.is_empty() => {
+                hay.first() == Some(&rest[0]) && like(&hay[1..], &rest[1..])
+            }
+            Some((c, rest)) => hay.first() == Some(c) && like(&hay[1..], rest),
+        }
+    }
+
+    /// Every row, all pages at once.
+    fn everything() -> Page {
+        Page::first(usize::MAX)
+    }
+
+    /// The faulty behaviours of the methods added with notes, domain blocks, tags and the
+    /// directory.
+    impl Faulty {
+        fn in_faults(&self, faults: &[Fault]) -> bool {
+            faults.contains(&self.fault)
+        }
+
+        /// The accounts the wrapper saw inserted, as stored now.
+        async fn known_accounts(&self) -> StoreResult<Vec<AccountRecord>> {
+            let ids: Vec<Id> = self.log().account_ids.iter().copied().collect();
+            self.inner.accounts_by_ids(&ids).await
+        }
+
+        /// Drops the log's live follows and requests involving `account` that the store no
+        /// longer has (after a domain block removed some).
+        async fn resync_follows(&self, account: Id) -> StoreResult<()> {
+            let pairs: Vec<(Id, Id)> = {
+                let log = self.log();
+                log.follow_ids
+                    .keys()
+                    .chain(log.requests.keys())
+                    .filter(|(f, t)| *f == account || *t == account)
+                    .copied()
+                    .collect()
+            };
+            for (f, t) in pairs {
+                let follows = self.inner.follows(f, t).await?;
+                let requested = self.inner.follow_requested(f, t).await?;
+                let mut log = self.log();
+                if !follows {
+                    log.follows.remove(&(f, t));
+                    log.follow_ids.remove(&(f, t));
+                }
+                if !requested {
+                    log.requests.remove(&(f, t));
+                }
+            }
+            Ok(())
+        }
+
+        async fn delete_account(&self, id: Id) -> StoreResult<()> {
+            let mut rows = AccountRows {
+                user: self.inner.user_by_account_id(id).await?,
+                domain_blocks: self.inner.domain_blocks_page(id, everything()).await?,
+                tag_follows: self.inner.followed_tags_page(id, everything()).await?,
+                featured: self.inner.featured_tags(id).await?,
+                scheduled: self.inner.scheduled_statuses(id, everything()).await?,
+                ..AccountRows::default()
+            };
+            {
+                let log = self.log();
+                let mine = |(a, t): &(Id, Id)| *a == id || *t == id;
+                rows.tokens = log
+                    .tokens
+                    .iter()
+                    .filter(|t| t.account_id == Some(id))
+                    .cloned()
+                    .collect();
+                rows.codes = log
+                    .codes
+                    .iter()
+                    .filter(|c| c.account_id == id)
+                    .cloned()
+                    .collect();
+                rows.statuses = log
+                    .statuses
+                    .values()
+                    .filter(|s| s.account_id == id)
+                    .cloned()
+                    .collect();
+                rows.feed_entries = rows
+                    .statuses
+                    .iter()
+                    .map(|s| {
+                        let readers = log
+                            .feeds
+                            .iter()
+                            .filter(|(_, f)| f.contains(&s.id))
+                            .map(|(a, _)| *a)
+                            .collect();
+                        (s.id, readers)
+                    })
+                    .collect();
+                let pairs = |m: &BTreeMap<(Id, Id), Id>| {
+                    m.iter()
+                        .filter(|(k, _)| mine(k))
+                        .map(|(k, v)| (*k, *v))
+                        .collect::<Vec<_>>()
+                };
+                rows.follows = pairs(&log.follow_ids);
+                rows.requests = pairs(&log.requests);
+                rows.blocks = pairs(&log.blocks);
+                rows.endorsements = pairs(&log.endorsements);
+                rows.mutes = log
+                    .mutes
+                    .iter()
+                    .filter(|(k, _)| mine(k))
+                    .map(|(_, m)| m.clone())
+                    .collect();
+                rows.notes = log
+                    .notes
+                    .iter()
+                    .filter(|(k, _)| mine(k))
+                    .map(|(k, v)| (*k, v.clone()))
+                    .collect();
+                rows.dismissals = log.dismissals.iter().filter(|k| mine(k)).copied().collect();
+            }
+            match self.inner.delete_account(id).await {
+                Err(StoreError::NotFound) if self.is(Fault::DeleteAccountUnknownOk) => {
+                    return Ok(());
+                }
+                r => r?,
+            }
+            {
+                let mut log = self.log();
+                let keep = |(a, t): &(Id, Id)| *a != id && *t != id;
+                log.statuses.retain(|_, s| s.account_id != id);
+                log.follows.retain(keep);
+                log.follow_ids.retain(|k, _| keep(k));
+                log.requests.retain(|k, _| keep(k));
+                log.blocks.retain(|k, _| keep(k));
+                log.mutes.retain(|k, _| keep(k));
+                log.notes.retain(|k, _| keep(k));
+                log.endorsements.retain(|k, _| keep(k));
+                log.dismissals.retain(keep);
+                log.domain_blocks.retain(|(a, _), _| *a != id);
+                log.tag_follows.retain(|(a, _), _| *a != id);
+                log.featured.retain(|_, f| f.account_id != id);
+                log.scheduled.retain(|_, s| s.account_id != id);
+                log.tokens.retain(|t| t.account_id != Some(id));
+                log.codes.retain(|c| c.account_id != id);
+            }
+            match self.fault {
+                Fault::DeleteAccountKeepsLogin => {
+                    if let Some(u) = rows.user {
+                        self.log().deleted_users.insert(id, u);
+                    }
+                }
+                Fault::DeleteAccountKeepsCredentials => {
+                    for t in &rows.tokens {
+                        self.inner.insert_token(t).await?;
+                    }
+                    for c in &rows.codes {
+                        self.inner.insert_authorization(c).await?;
+                    }
+                }
+                Fault::DeleteAccountKeepsStatuses => {
+                    for s in &rows.statuses {
+                        self.inner.insert_status(s).await?;
+                    }
+                }
+                Fault::DeleteAccountKeepsFeedEntries => {
+                    for (s, readers) in &rows.feed_entries {
+                        self.inner.insert_feed_entries(*s, id, readers).await?;
+                    }
+                }
+                Fault::DeleteAccountCountersNotFixed => {
+                    for ((f, t), _) in &rows.follows {
+                        if *f == id {
+                            self.offset(*t, (0, 1, 0));
+                        } else {
+                            self.offset(*f, (0, 0, 1));
+                        }
+                    }
+                }
+                Fault::DeleteAccountKeepsFollows => {
+                    for ((f, t), fid) in &rows.follows {
+                        self.inner.insert_follow(*fid, *f, *t).await?;
+                    }
+                }
+                Fault::DeleteAccountKeepsRequests => {
+                    for ((f, t), rid) in &rows.requests {
+                        self.inner.insert_follow_request(*rid, *f, *t).await?;
+                    }
+                }
+                Fault::DeleteAccountKeepsBlocks => {
+                    for ((a, t), bid) in &rows.blocks {
+                        self.inner.insert_block(*bid, *a, *t).await?;
+                    }
+                }
+                Fault::DeleteAccountKeepsMutes => {
+                    for m in &rows.mutes {
+                        self.inner.upsert_mute(m).await?;
+                    }
+                }
+                Fault::DeleteAccountKeepsNotes => {
+                    for ((a, t), comment) in &rows.notes {
+                        self.inner.set_account_note(*a, *t, comment).await?;
+                    }
+                }
+                Fault::DeleteAccountKeepsEndorsements => {
+                    for ((a, t), eid) in &rows.endorsements {
+                        self.inner.insert_endorsement(*eid, *a, *t).await?;
+                    }
+                }
+                Fault::DeleteAccountKeepsDismissals => {
+                    for (a, t) in &rows.dismissals {
+                        self.inner.dismiss_suggestion(*a, *t).await?;
+                    }
+                }
+                Fault::DeleteAccountKeepsDomainBlocks => {
+                    for (bid, domain) in &rows.domain_blocks {
+                        self.inner.insert_domain_block(*bid, id, domain).await?;
+                    }
+                }
+                Fault::DeleteAccountKeepsTagFollows => {
+                    for (fid, t) in &rows.tag_follows {
+                        self.inner.follow_tag(*fid, id, t.id).await?;
+                    }
+                }
+                Fault::DeleteAccountKeepsFeaturedTags => {
+                    for f in &rows.featured {
+                        self.inner.insert_featured_tag(f).await?;
+                    }
+                }
+                Fault::DeleteAccountKeepsScheduled => {
+                    for s in &rows.scheduled {
+                        self.inner.insert_scheduled_status(s).await?;
+                    }
+                }
+                _ => {}
+            }
+            Ok(())
+        }
+
+        /// `account_statuses` computed from the statuses the wrapper saw, with the fault's
+        /// mistake.
+        fn account_statuses_emulated(
+            &self,
+            account: Id,
+            filter: &AccountStatusesFilter,
+            page: Page,
+        ) -> Vec<StatusRecord> {
+            let f = self.fault;
+            let vis_ok = |s: &StatusRecord| {
+                f == Fault::AccountStatusesIgnoresVisibility
+                    || filter.visibilities.contains(&s.visibility)
+            };
+            let mention_ok = |s: &StatusRecord| {
+                f != Fault::AccountStatusesIgnoresMentions
+                    && filter
+                        .or_mentioning
+                        .is_some_and(|m| s.mentions.contains(&m))
+            };
+            let others_ok = |s: &StatusRecord| {
+                let replies = match f {
+                    Fault::AccountStatusesIgnoresExcludeReplies => true,
+                    Fault::AccountStatusesExcludesSelfReplies => {
+                        !(filter.exclude_replies && s.in_reply_to_account_id.is_some())
+                    }
+                    _ => !(filter.exclude_replies && s.is_reply_to_other()),
+                };
+                let media = f == Fault::AccountStatusesIgnoresOnlyMedia
+                    || !filter.only_media
+                    || s.has_media;
+                let tagged = match &filter.tagged {
+                    None => true,
+                    Some(t) if f == Fault::AccountStatusesTagPrefix => {
+                        s.tags.iter().any(|x| x.starts_with(t.as_str()))
+                    }
+                    Some(t) => s.tags.contains(t),
+                };
+                replies && media && tagged
+            };
+            let author_ok = |s: &StatusRecord| {
+                f == Fault::AccountStatusesIgnoresAuthor || s.account_id == account
+            };
+            let matching = |s: &StatusRecord| match f {
+                Fault::AccountStatusesMentionsAnyAuthor => {
+                    (author_ok(s) && vis_ok(s) && others_ok(s)) || (mention_ok(s) && others_ok(s))
+                }
+                Fault::AccountStatusesMentionsBypassFilters => {
+                    author_ok(s) && ((vis_ok(s) && others_ok(s)) || mention_ok(s))
+                }
+                _ => author_ok(s) && (vis_ok(s) || mention_ok(s)) && others_ok(s),
+            };
+            let log = self.log();
+            let newest_first = log.statuses.values().rev();
+            if f == Fault::AccountStatusesLimitBeforeFilter {
+                let authored: Vec<&StatusRecord> =
+                    newest_first.filter(|s| s.account_id == account).collect();
+                page.apply(authored.into_iter(), |s| s.id)
+                    .into_iter()
+                    .filter(|s| matching(s))
+                    .cloned()
+                    .collect()
+            } else {
+                let v: Vec<&StatusRecord> = newest_first.filter(|s| matching(s)).collect();
+                page.apply(v.into_iter(), |s| s.id)
+                    .into_iter()
+                    .cloned()
+                    .collect()
+            }
+        }
+
+        async fn account_statuses(
+            &self,
+            account_id: Id,
+            filter: &AccountStatusesFilter,
+            page: Page,
+        ) -> StoreResult<Vec<StatusRecord>> {
+            let page = self.existing_cursors(self.page(page)).await;
+            let emulated = self.in_faults(&[
+                Fault::AccountStatusesIgnoresVisibility,
+                Fault::AccountStatusesIgnoresAuthor,
+                Fault::AccountStatusesIgnoresMentions,
+                Fault::AccountStatusesMentionsAnyAuthor,
+                Fault::AccountStatusesIgnoresExcludeReplies,
+                Fault::AccountStatusesExcludesSelfReplies,
+                Fault::AccountStatusesIgnoresOnlyMedia,
+                Fault::AccountStatusesTagPrefix,
+                Fault::AccountStatusesMentionsBypassFilters,
+                Fault::AccountStatusesLimitBeforeFilter,
+            ]);
+            let got = if emulated {
+                self.account_statuses_emulated(account_id, filter, page)
+            } else {
+                self.inner
+                    .account_statuses(account_id, filter, page)
+                    .await?
+            };
+            let got = self.ordered(page, got);
+            Ok(got.into_iter().map(|s| self.status(s)).collect())
+        }
+
+        async fn follow_of(&self, follower: Id, target: Id) -> StoreResult<Option<FollowRecord>> {
+            let mut r = self.inner.follow_of(follower, target).await?;
+            if self.is(Fault::FollowOfNotDirectional) && r.is_none() {
+                r = self.inner.follow_of(target, follower).await?;
+            }
+            let r = self.found(Ok(r))?;
+            Ok(r.map(|f| {
+                if self.is(Fault::FollowOptionsDropped) {
+                    FollowRecord::new(f.id, f.account_id, f.target_id)
+                } else {
+                    f
+                }
+            }))
+        }
+
+        async fn upsert_follow(&self, follow: &FollowRecord) -> StoreResult<bool> {
+            let (f, t) = (follow.account_id, follow.target_id);
+            let exists = self.inner.follows(f, t).await?;
+            let new = match self.fault {
+                Fault::UpsertFollowKeepsOptions if exists => false,
+                Fault::UpsertFollowReplacesId if exists => {
+                    self.inner.delete_follow(f, t).await?;
+                    self.inner.upsert_follow(follow).await?;
+                    self.log().follow_ids.insert((f, t), follow.id);
+                    false
+                }
+                _ => self.inner.upsert_follow(follow).await?,
+            };
+            match self.fault {
+                Fault::UpsertFollowNoCounters if new => {
+                    self.offset(f, (0, 0, -1));
+                    self.offset(t, (0, -1, 0));
+                }
+                Fault::UpsertFollowCountsAgain if exists => {
+                    self.offset(f, (0, 0, 1));
+                    self.offset(t, (0, 1, 0));
+                }
+                _ => {}
+            }
+            let mut log = self.log();
+            log.follows.insert((f, t));
+            log.follow_ids.entry((f, t)).or_insert(follow.id);
+            Ok(new)
+        }
+
+        async fn follow_request_of(
+            &self,
+            follower: Id,
+            target: Id,
+        ) -> StoreResult<Option<FollowRecord>> {
+            let mut r = self.inner.follow_request_of(follower, target).await?;
+            if self.is(Fault::FollowRequestOfNotDirectional) && r.is_none() {
+                r = self.inner.follow_request_of(target, follower).await?;
+            }
+            self.found(Ok(r))
+        }
+
+        async fn upsert_follow_request(&self, request: &FollowRecord) -> StoreResult<bool> {
+            let (f, t) = (request.account_id, request.target_id);
+            let exists = self.inner.follow_requested(f, t).await?;
+            let new = match self.fault {
+                Fault::UpsertRequestKeepsOptions if exists => false,
+                Fault::UpsertRequestReplacesId if exists => {
+                    self.inner.delete_follow_request(f, t).await?;
+                    self.inner.upsert_follow_request(request).await?;
+                    self.log().requests.insert((f, t), request.id);
+                    false
+                }
+                _ => self.inner.upsert_follow_request(request).await?,
+            };
+            self.log().requests.entry((f, t)).or_insert(request.id);
+            Ok(new)
+        }
+
+        async fn familiar_followers(
+            &self,
+            account: Id,
+            target: Id,
+            limit: u64,
+        ) -> StoreResult<Vec<Id>> {
+            match self.fault {
+                Fault::FamiliarIgnoresLimit => {
+                    self.inner
+                        .familiar_followers(account, target, u64::MAX)
+                        .await
+                }
+                Fault::FamiliarOldestFirst => {
+                    let mut all = self
+                        .inner
+                        .familiar_followers(account, target, u64::MAX)
+                        .await?;
+                    all.reverse();
+                    all.truncate(limit as usize);
+                    Ok(all)
+                }
+                Fault::FamiliarIncludesUnfollowed => Ok(self
+                    .inner
+                    .followers_page(target, Page::first(limit as usize))
+                    .await?
+                    .into_iter()
+                    .map(|(_, a)| a)
+                    .collect()),
+                _ => self.inner.familiar_followers(account, target, limit).await,
+            }
+        }
+
+        async fn friends_of_friends(&self, account: Id, limit: u64) -> StoreResult<Vec<(Id, i64)>> {
+            match self.fault {
+                Fault::FofIgnoresLimit => self.inner.friends_of_friends(account, u64::MAX).await,
+                Fault::FofTiesOldestFirst => {
+                    let mut all = self.inner.friends_of_friends(account, u64::MAX).await?;
+                    all.sort_by_key(|(id, n)| (std::cmp::Reverse(*n), *id));
+                    all.truncate(limit as usize);
+                    Ok(all)
+                }
+                Fault::FofIncludesFollowed | Fault::FofCountsFollowers => {
+                    let follows: BTreeSet<(Id, Id)> =
+                        self.log().follow_ids.keys().copied().collect();
+                    let mut counts: BTreeMap<Id, i64> = BTreeMap::new();
+                    for &(_, mine) in follows.iter().filter(|(f, _)| *f == account) {
+                        for &(f, t) in &follows {
+                            let candidate = match self.fault {
+                                Fault::FofCountsFollowers if t == mine => f,
+                                Fault::FofIncludesFollowed if f == mine => t,
+                                _ => continue,
+                            };
+                            let excluded =
+                                candidate == account || follows.contains(&(account, candidate));
+                            if self.is(Fault::FofIncludesFollowed) || !excluded {
+                                *counts.entry(candidate).or_default() += 1;
+                            }
+                        }
+                    }
+                    let mut v: Vec<(Id, i64)> = counts.into_iter().collect();
+                    v.sort_by_key(|(id, n)| (std::cmp::Reverse(*n), std::cmp::Reverse(*id)));
+                    v.truncate(limit as usize);
+                    Ok(v)
+                }
+                _ => self.inner.friends_of_friends(account, limit).await,
+            }
+        }
+
+        async fn set_account_note(
+            &self,
+            account: Id,
+            target: Id,
+            comment: &str,
+        ) -> StoreResult<()> {
+            let existing = self.inner.account_note(account, target).await?;
+            match self.fault {
+                Fault::NoteEmptyKeepsOld if comment.is_empty() => return Ok(()),
+                Fault::NoteNotReplaced if existing.is_some() && !comment.is_empty() => {
+                    return Ok(());
+                }
+                _ => {}
+            }
+            self.inner
+                .set_account_note(account, target, comment)
+                .await?;
+            let mut log = self.log();
+            if comment.is_empty() {
+                log.notes.remove(&(account, target));
+            } else {
+                log.notes.insert((account, target), comment.to_string());
+            }
+            Ok(())
+        }
+
+        async fn account_note(&self, account: Id, target: Id) -> StoreResult<Option<String>> {
+            let mut r = self.inner.account_note(account, target).await?;
+            if self.is(Fault::NoteNotDirectional) && r.is_none() {
+                r = self.inner.account_note(target, account).await?;
+            }
+            self.found(Ok(r))
+        }
+
+        async fn insert_endorsement(&self, id: Id, account: Id, target: Id) -> StoreResult<()> {
+            if self.inner.endorses(account, target).await? {
+                match self.fault {
+                    Fault::EndorsementRepeatIsError => {
+                        return Err(StoreError::AlreadyExists("endorsement".into()));
+                    }
+                    Fault::EndorsementRepeatReplacesId => {
+                        self.inner.delete_endorsement(account, target).await?;
+                        self.log().endorsements.remove(&(account, target));
+                    }
+                    _ => {}
+                }
+            }
+            self.inner.insert_endorsement(id, account, target).await?;
+            self.log()
+                .endorsements
+                .entry((account, target))
+                .or_insert(id);
+            Ok(())
+        }
+
+        async fn delete_endorsement(&self, account: Id, target: Id) -> StoreResult<bool> {
+            if self.is(Fault::DeleteEndorsementKeeps) {
+                return self.inner.endorses(account, target).await;
+            }
+            let r = self.inner.delete_endorsement(account, target).await?;
+            if r {
+                self.log().endorsements.remove(&(account, target));
+            }
+            Ok(r || self.is(Fault::DeleteEndorsementAlwaysTrue))
+        }
+
+        async fn endorses(&self, account: Id, target: Id) -> StoreResult<bool> {
+            let r = self.inner.endorses(account, target).await?;
+            Ok(r || (self.is(Fault::EndorsementNotDirectional)
+                && self.inner.endorses(target, account).await?))
+        }
+
+        async fn endorsements_page(&self, account: Id, page: Page) -> StoreResult<Vec<(Id, Id)>> {
+            let page = self.page(page);
+            let got = if self.is(Fault::EndorsementsShared) {
+                let all = Self::all_rows_newest_first(&self.log().endorsements, false);
+                page.apply(all.into_iter(), |r| r.0)
+            } else {
+                self.inner.endorsements_page(account, page).await?
+            };
+            let mut got = self.ordered(page, got);
+            if self.is(Fault::EndorsementsOldestFirst) {
+                got.sort_by_key(|r| r.0);
+            }
+            Ok(got)
+        }
+
+        async fn dismiss_suggestion(&self, account: Id, target: Id) -> StoreResult<()> {
+            self.inner.dismiss_suggestion(account, target).await?;
+            self.log().dismissals.push((account, target));
+            Ok(())
+        }
+
+        async fn dismissed_suggestions(&self, account: Id) -> StoreResult<Vec<Id>> {
+            let log = self.log();
+            match self.fault {
+                Fault::DismissalsRepeated => Ok(log
+                    .dismissals
+                    .iter()
+                    .filter(|(a, _)| *a == account)
+                    .map(|(_, t)| *t)
+                    .collect()),
+                Fault::DismissalsShared => Ok(log
+                    .dismissals
+                    .iter()
+                    .map(|(_, t)| *t)
+                    .collect::<BTreeSet<_>>()
+                    .into_iter()
+                    .collect()),
+                _ => {
+                    drop(log);
+                    self.inner.dismissed_suggestions(account).await
+                }
+            }
+        }
+
+        /// `account`'s followers (or requesters) on `domain`, with their row ids.
+        async fn rows_from_domain(
+            &self,
+            account: Id,
+            domain: &str,
+            requests: bool,
+        ) -> StoreResult<Vec<(Id, Id)>> {
+            let rows = if requests {
+                self.inner
+                    .follow_requests_page(account, everything())
+                    .await?
+            } else {
+                self.inner.followers_page(account, everything()).await?
+            };
+            let mut out = vec![];
+            for (row, other) in rows {
+                let on_domain = self
+                    .inner
+                    .account_by_id(other)
+                    .await?
+                    .is_some_and(|a| a.domain.as_deref() == Some(domain));
+                if on_domain {
+                    out.push((row, other));
+                }
+            }
+            Ok(out)
+        }
+
+        async fn insert_domain_block(&self, id: Id, account: Id, domain: &str) -> StoreResult<()> {
+            if self.is(Fault::DomainBlockRepeatReplacesId)
+                && self.inner.domain_blocked(account, domain).await?
+            {
+                self.inner.delete_domain_block(account, domain).await?;
+                self.log()
+                    .domain_blocks
+                    .remove(&(account, domain.to_string()));
+            }
+            let followers = self.rows_from_domain(account, domain, false).await?;
+            let requesters = self.rows_from_domain(account, domain, true).await?;
+            self.inner.insert_domain_block(id, account, domain).await?;
+            self.log()
+                .domain_blocks
+                .entry((account, domain.to_string()))
+                .or_insert(id);
+            match self.fault {
+                Fault::DomainBlockKeepsFollowers => {
+                    for (fid, f) in &followers {
+                        self.inner.insert_follow(*fid, *f, account).await?;
+                    }
+                }
+                Fault::DomainBlockCountersNotMaintained => {
+                    for (_, f) in &followers {
+                        self.offset(account, (0, 1, 0));
+                        self.offset(*f, (0, 0, 1));
+                    }
+                }
+                Fault::DomainBlockKeepsRequests => {
+                    for (rid, f) in &requesters {
+                        self.inner.insert_follow_request(*rid, *f, account).await?;
+                    }
+                }
+                Fault::DomainBlockRemovesSuffixDomains => {
+                    for (_, f) in self.inner.followers_page(account, everything()).await? {
+                        let suffix = self
+                            .inner
+                            .account_by_id(f)
+                            .await?
+                            .and_then(|a| a.domain)
+                            .is_some_and(|d| d.ends_with(domain));
+                        if suffix {
+                            self.inner.delete_follow(f, account).await?;
+                        }
+                    }
+                }
+                Fault::DomainBlockRemovesOthersFollowers
+                | Fault::DomainBlockDropsOthersRequests => {
+                    let pairs: Vec<(Id, Id)> = {
+                        let log = self.log();
+                        if self.is(Fault::DomainBlockRemovesOthersFollowers) {
+                            log.follow_ids.keys().copied().collect()
+                        } else {
+                            log.requests.keys().copied().collect()
+                        }
+                    };
+                    for (f, t) in pairs {
+                        let on_domain = self
+                            .inner
+                            .account_by_id(f)
+                            .await?
+                            .is_some_and(|a| a.domain.as_deref() == Some(domain));
+                        if on_domain && self.is(Fault::DomainBlockRemovesOthersFollowers) {
+                            self.inner.delete_follow(f, t).await?;
+                        } else if on_domain {
+                            self.inner.delete_follow_request(f, t).await?;
+                        }
+                    }
+                }
+                _ => {}
+            }
+            self.resync_follows(account).await?;
+            for (_, f) in followers.iter().chain(&requesters) {
+                self.resync_follows(*f).await?;
+            }
+            Ok(())
+        }
+
+        async fn delete_domain_block(&self, account: Id, domain: &str) -> StoreResult<bool> {
+            if self.is(Fault::DeleteDomainBlockKeeps) {
+                return self.inner.domain_blocked(account, domain).await;
+            }
+            let r = self.inner.delete_domain_block(account, domain).await?;
+            if r {
+                self.log()
+                    .domain_blocks
+                    .remove(&(account, domain.to_string()));
+            }
+            Ok(r || self.is(Fault::DeleteDomainBlockAlwaysTrue))
+        }
+
+        async fn domain_blocked(&self, account: Id, domain: &str) -> StoreResult<bool> {
+            let r = self.inner.domain_blocked(account, domain).await?;
+            let log = self.log();
+            let faked = match self.fault {
+                Fault::DomainBlockedBySuffix => log
+                    .domain_blocks
+                    .keys()
+                    .any(|(a, d)| *a == account && domain.ends_with(&format!(".{d}"))),
+                Fault::DomainBlockedByAnyone => log.domain_blocks.keys().any(|(_, d)| d == domain),
+                _ => false,
+            };
+            Ok(r || faked)
+        }
+
+        async fn domain_blocks_page(
+            &self,
+            account: Id,
+            page: Page,
+        ) -> StoreResult<Vec<(Id, String)>> {
+            let page = self.page(page);
+            let got = self.inner.domain_blocks_page(account, page).await?;
+            let mut got = self.ordered(page, got);
+            if self.is(Fault::DomainBlocksOldestFirst) {
+                got.sort_by_key(|r| r.0);
+            }
+            Ok(got)
+        }
+
+        fn tag(&self, mut t: TagRecord) -> TagRecord {
+            if self.is(Fault::SecondsTimestamps) {
+                t.created_at = seconds(t.created_at);
+            }
+            t
+        }
+
+        async fn find_or_create_tag(&self, tag: &TagRecord) -> StoreResult<TagRecord> {
+            let existed = self.inner.tag_by_name(&tag.name).await?.is_some();
+            if self.is(Fault::TagCreateRacy) {
+                tokio::task::yield_now().await;
+            }
+            let got = self.inner.find_or_create_tag(tag).await?;
+            Ok(match self.fault {
+                Fault::TagFindReturnsGiven => tag.clone(),
+                Fault::TagCreateRacy if !existed => tag.clone(),
+                _ => self.tag(got),
+            })
+        }
+
+        async fn tag_by_name(&self, name: &str) -> StoreResult<Option<TagRecord>> {
+            let r = self.inner.tag_by_name(name).await;
+            self.found(r).map(|t| t.map(|t| self.tag(t)))
+        }
+
+        async fn tag_by_id(&self, id: Id) -> StoreResult<Option<TagRecord>> {
+            let r = self.inner.tag_by_id(id).await;
+            self.found(r).map(|t| t.map(|t| self.tag(t)))
+        }
+
+        async fn tag_usage(
+            &self,
+            name: &str,
+            from: DateTime<Utc>,
+            to: DateTime<Utc>,
+        ) -> StoreResult<TagUsage> {
+            let to = if self.is(Fault::TagUsageEndInclusive) {
+                to + TimeDelta::milliseconds(1)
+            } else {
+                to
+            };
+            let mut u = self.inner.tag_usage(name, from, to).await?;
+            if self.is(Fault::TagUsageAccountsNotDistinct) {
+                u.accounts = u.uses;
+            }
+            Ok(u)
+        }
+
+        async fn follow_tag(&self, id: Id, account: Id, tag_id: Id) -> StoreResult<()> {
+            if self.is(Fault::TagFollowRepeatReplacesId)
+                && self.inner.follows_tag(account, tag_id).await?
+            {
+                self.inner.unfollow_tag(account, tag_id).await?;
+                self.log().tag_follows.remove(&(account, tag_id));
+            }
+            self.inner.follow_tag(id, account, tag_id).await?;
+            self.log()
+                .tag_follows
+                .entry((account, tag_id))
+                .or_insert(id);
+            Ok(())
+        }
+
+        async fn unfollow_tag(&self, account: Id, tag_id: Id) -> StoreResult<bool> {
+            if self.is(Fault::UnfollowTagKeeps) {
+                return self.inner.follows_tag(account, tag_id).await;
+            }
+            let r = self.inner.unfollow_tag(account, tag_id).await?;
+            if r {
+                self.log().tag_follows.remove(&(account, tag_id));
+            }
+            Ok(r || self.is(Fault::UnfollowTagAlwaysTrue))
+        }
+
+        async fn follows_tag(&self, account: Id, tag_id: Id) -> StoreResult<bool> {
+            let r = self.inner.follows_tag(account, tag_id).await?;
+            Ok(r || (self.is(Fault::FollowsTagIgnoresAccount)
+                && self.log().tag_follows.keys().any(|(_, t)| *t == tag_id)))
+        }
+
+        async fn followed_tags_page(
+            &self,
+            account: Id,
+            page: Page,
+        ) -> StoreResult<Vec<(Id, TagRecord)>> {
+            let page = self.page(page);
+            let got = self.inner.followed_tags_page(account, page).await?;
+            let mut got = self.ordered(page, got);
+            if self.is(Fault::FollowedTagsOldestFirst) {
+                got.sort_by_key(|r| r.0);
+            }
+            Ok(got.into_iter().map(|(id, t)| (id, self.tag(t))).collect())
+        }
+
+        async fn insert_featured_tag(&self, tag: &FeaturedTagRecord) -> StoreResult<()> {
+            let r = self.inner.insert_featured_tag(tag).await;
+            if r.is_ok() {
+                self.log().featured.insert(tag.id, tag.clone());
+            }
+            self.conflicts(r)
+        }
+
+        async fn delete_featured_tag(&self, account: Id, id: Id) -> StoreResult<bool> {
+            let owner = if self.is(Fault::DeleteFeaturedIgnoresOwner) {
+                self.log()
+                    .featured
+                    .get(&id)
+                    .map_or(account, |f| f.account_id)
+            } else {
+                account
+            };
+            let r = self.inner.delete_featured_tag(owner, id).await?;
+            if r {
+                self.log().featured.remove(&id);
+            }
+            Ok(r)
+        }
+
+        async fn featured_tags(&self, account: Id) -> StoreResult<Vec<FeaturedTagRecord>> {
+            let got = if self.is(Fault::FeaturedTagsShared) {
+                self.log().featured.values().cloned().collect()
+            } else {
+                self.inner.featured_tags(account).await?
+            };
+            Ok(got
+                .into_iter()
+                .map(|mut f| {
+                    if self.is(Fault::SecondsTimestamps) {
+                        f.created_at = seconds(f.created_at);
+                    }
+                    f
+                })
+                .collect())
+        }
+
+        async fn account_tag_stats(
+            &self,
+            account: Id,
+            name: &str,
+        ) -> StoreResult<(i64, Option<DateTime<Utc>>)> {
+            if !self.in_faults(&[Fault::TagStatsAllVisibilities, Fault::TagStatsOldestTime]) {
+                return self.inner.account_tag_stats(account, name).await;
+            }
+            let log = self.log();
+            let times: Vec<DateTime<Utc>> = log
+                .statuses
+                .values()
+                .filter(|s| s.account_id == account && s.tags.iter().any(|t| t == name))
+                .filter(|s| {
+                    self.is(Fault::TagStatsAllVisibilities)
+                        || matches!(s.visibility, Visibility::Public | Visibility::Unlisted)
+                })
+                .map(|s| s.created_at)
+                .collect();
+            let when = if self.is(Fault::TagStatsOldestTime) {
+                times.iter().min()
+            } else {
+                times.iter().max()
+            };
+            Ok((times.len() as i64, when.copied()))
+        }
+
+        async fn most_used_tags(
+            &self,
+            account: Id,
+            since: DateTime<Utc>,
+            limit: u64,
+        ) -> StoreResult<Vec<String>> {
+            match self.fault {
+                Fault::MostUsedSinceExclusive => {
+                    self.inner
+                        .most_used_tags(account, since + TimeDelta::milliseconds(1), limit)
+                        .await
+                }
+                Fault::MostUsedIgnoresLimit => {
+                    self.inner.most_used_tags(account, since, u64::MAX).await
+                }
+                Fault::MostUsedTiesByNameDesc => {
+                    let all = self.inner.most_used_tags(account, since, u64::MAX).await?;
+                    // Re-rank by use (counted from the statuses seen), ties by name descending.
+                    let log = self.log();
+                    let uses = |name: &String| {
+                        log.statuses
+                            .values()
+                            .filter(|s| s.account_id == account && s.created_at >= since)
+                            .filter(|s| s.tags.contains(name))
+                            .count()
+                    };
+                    let mut ranked: Vec<(usize, String)> =
+                        all.into_iter().map(|n| (uses(&n), n)).collect();
+                    ranked.sort_by(|a, b| b.cmp(a));
+                    Ok(ranked
+                        .into_iter()
+                        .map(|(_, n)| n)
+                        .take(limit as usize)
+                        .collect())
+                }
+                _ => self.inner.most_used_tags(account, since, limit).await,
+            }
+        }
+
+        /// `search_accounts` computed from the accounts the wrapper saw, with the fault's mistake.
+        async fn search_emulated(&self, s: &AccountSearch) -> StoreResult<Vec<AccountRecord>> {
+            let f = self.fault;
+            let text: Vec<char> = s.text.chars().collect();
+            let lower = |x: &str| {
+                if f == Fault::SearchCaseSensitive {
+                    x.to_string()
+                } else {
+                    x.to_lowercase()
+                }
+            };
+            let matches = |hay: &str, prefix: bool| {
+                let hay: Vec<char> = lower(hay).chars().collect();
+                if f == Fault::SearchLikeWildcards {
+                    let mut pat = if prefix { vec![] } else { vec!['%'] };
+                    pat.extend(&text);
+                    pat.push('%');
+                    like(&hay, &pat)
+                } else if prefix {
+                    hay.starts_with(&text)
+                } else {
+                    hay.windows(text.len().max(1)).any(|w| w == text.as_slice())
+                }
+            };
+            let mut out = vec![];
+            for a in self.known_accounts().await? {
+                if a.is_suspended() && f != Fault::SearchIncludesSuspended {
+                    continue;
+                }
+                let by_name = matches(&a.username, f != Fault::SearchUsernameSubstring);
+                if !(by_name || matches(&a.display_name, false)) {
+                    continue;
+                }
+                if let Some(d) = &s.domain
+                    && f != Fault::SearchIgnoresDomain
+                    && a.domain.as_deref().map(str::to_lowercase).as_ref() != Some(d)
+                {
+                    continue;
+                }
+                if let Some(by) = s.followed_by {
+                    let follows = if f == Fault::SearchFollowedByWrongDirection {
+                        self.inner.follows(a.id, by).await?
+                    } else {
+                        self.inner.follows(by, a.id).await?
+                    };
+                    if !follows {
+                        continue;
+                    }
+                }
+                out.push(a);
+            }
+            let exact = |a: &AccountRecord| {
+                f != Fault::SearchNoExactFirst && a.username.to_lowercase() == s.text
+            };
+            out.sort_by(|a, b| {
+                exact(b)
+                    .cmp(&exact(a))
+                    .then(b.followers_count.cmp(&a.followers_count))
+                    .then(if f == Fault::SearchTiesNewestFirst {
+                        b.id.cmp(&a.id)
+                    } else {
+                        a.id.cmp(&b.id)
+                    })
+            });
+            let offset = if f == Fault::SearchOffsetIgnored {
+                0
+            } else {
+                s.offset as usize
+            };
+            Ok(out
+                .into_iter()
+                .skip(offset)
+                .take(s.limit as usize)
+                .collect())
+        }
+
+        async fn search_accounts(&self, search: &AccountSearch) -> StoreResult<Vec<AccountRecord>> {
+            let emulated = self.in_faults(&[
+                Fault::SearchUsernameSubstring,
+                Fault::SearchCaseSensitive,
+                Fault::SearchLikeWildcards,
+                Fault::SearchIgnoresDomain,
+                Fault::SearchFollowedByWrongDirection,
+                Fault::SearchIncludesSuspended,
+                Fault::SearchNoExactFirst,
+                Fault::SearchTiesNewestFirst,
+                Fault::SearchOffsetIgnored,
+            ]);
+            let got = if emulated {
+                self.search_emulated(search).await?
+            } else {
+                self.inner.search_accounts(search).await?
+            };
+            Ok(got.into_iter().map(|a| self.account(a)).collect())
+        }
+
+        /// Whether an account may be listed (directory, most followed), with the fault's mistake.
+        async fn listable(&self, a: &AccountRecord) -> StoreResult<bool> {
+            let discoverable = if self.is(Fault::DirectoryIncludesUndecided) {
+                a.discoverable != Some(false)
+            } else {
+                a.discoverable == Some(true)
+            };
+            if a.is_suspended() || !discoverable {
+                return Ok(false);
+            }
+            if a.is_local() && !self.is(Fault::DirectoryIncludesUnadmitted) {
+                let user = self.inner.user_by_account_id(a.id).await?;
+                return Ok(user.is_some_and(|u| u.confirmed_at.is_some() && u.approved));
+            }
+            Ok(true)
+        }
+
+        async fn directory(
+            &self,
+            order: DirectoryOrder,
+            local_only: bool,
+            offset: u64,
+            limit: u64,
+        ) -> StoreResult<Vec<AccountRecord>> {
+            let emulated = self.in_faults(&[
+                Fault::DirectoryIncludesUndecided,
+                Fault::DirectoryIncludesUnadmitted,
+                Fault::DirectoryIgnoresLocalOnly,
+                Fault::DirectoryNewOldestFirst,
+                Fault::DirectoryActiveNeverPostedFirst,
+                Fault::DirectoryOffsetIgnored,
+            ]);
+            if !emulated {
+                let got = self
+                    .inner
+                    .directory(order, local_only, offset, limit)
+                    .await?;
+                return Ok(got.into_iter().map(|a| self.account(a)).collect());
+            }
+            let mut out = vec![];
+            for a in self.known_accounts().await? {
+                let local_ok =
+                    !local_only || self.is(Fault::DirectoryIgnoresLocalOnly) || a.is_local();
+                if local_ok && self.listable(&a).await? {
+                    out.push(a);
+                }
+            }
+            match order {
+                DirectoryOrder::New if self.is(Fault::DirectoryNewOldestFirst) => {
+                    out.sort_by_key(|a| (a.created_at, a.id))
+                }
+                DirectoryOrder::New => out.sort_by_key(|a| std::cmp::Reverse((a.created_at, a.id))),
+                DirectoryOrder::Active if self.is(Fault::DirectoryActiveNeverPostedFirst) => out
+                    .sort_by_key(|a| {
+                        (
+                            a.last_status_at.is_some(),
+                            std::cmp::Reverse((a.last_status_at, a.id)),
+                        )
+                    }),
+                DirectoryOrder::Active => {
+                    out.sort_by_key(|a| std::cmp::Reverse((a.last_status_at, a.id)))
+                }
+            }
+            let offset = if self.is(Fault::DirectoryOffsetIgnored) {
+                0
+            } else {
+                offset as usize
+            };
+            Ok(out
+                .into_iter()
+                .skip(offset)
+                .take(limit as usize)
+                .map(|a| self.account(a))
+                .collect())
+        }
+
+        async fn most_followed_local(&self, limit: u64) -> StoreResult<Vec<Id>> {
+            match self.fault {
+                Fault::MostFollowedIgnoresLimit => self.inner.most_followed_local(u64::MAX).await,
+                Fault::MostFollowedIncludesRemote | Fault::MostFollowedTiesNewestFirst => {
+                    let mut v = vec![];
+                    for a in self.known_accounts().await? {
+                        let local_ok = a.is_local() || self.is(Fault::MostFollowedIncludesRemote);
+                        if local_ok && self.listable(&a).await? {
+                            v.push(a);
+                        }
+                    }
+                    v.sort_by(|a, b| {
+                        b.followers_count.cmp(&a.followers_count).then(
+                            if self.is(Fault::MostFollowedTiesNewestFirst) {
+                                b.id.cmp(&a.id)
+                            } else {
+                                a.id.cmp(&b.id)
+                            },
+                        )
+                    });
+                    Ok(v.into_iter().take(limit as usize).map(|a| a.id).collect())
+                }
+                _ => self.inner.most_followed_local(limit).await,
+            }
+        }
+    }
+
     impl AccountStore for Faulty {
         forward! {
             insert_local_account<'life1, 'life2>(
@@ -1960,6 +3405,7 @@ mod faulty {
             ) -> Option<UserRecord>
         }
         forward! { update_user<'life1>(user: &'life1 UserRecord) -> () }
+        forward! { delete_account<>(id: Id) -> () }
     }
 
     impl OAuthStore for Faulty {
@@ -2003,6 +3449,13 @@ mod faulty {
                 page: Page,
             ) -> Vec<StatusRecord>
         }
+        forward! {
+            account_statuses<'life1>(
+                account_id: Id,
+                filter: &'life1 AccountStatusesFilter,
+                page: Page,
+            ) -> Vec<StatusRecord>
+        }
     }
 
     impl FollowStore for Faulty {
@@ -2016,6 +3469,12 @@ mod faulty {
         forward! { delete_follow_request<>(follower: Id, target: Id) -> bool }
         forward! { follow_requested<>(follower: Id, target: Id) -> bool }
         forward! { follow_requests_page<>(target: Id, page: Page) -> Vec<(Id, Id)> }
+        forward! { follow_of<>(follower: Id, target: Id) -> Option<FollowRecord> }
+        forward! { upsert_follow<'life1>(follow: &'life1 FollowRecord) -> bool }
+        forward! { follow_request_of<>(follower: Id, target: Id) -> Option<FollowRecord> }
+        forward! { upsert_follow_request<'life1>(request: &'life1 FollowRecord) -> bool }
+        forward! { familiar_followers<>(account: Id, target: Id, limit: u64) -> Vec<Id> }
+        forward! { friends_of_friends<>(account: Id, limit: u64) -> Vec<(Id, i64)> }
     }
 
     impl BlockStore for Faulty {
@@ -2095,5 +3554,61 @@ mod faulty {
         }
         forward! { update_scheduled_status<'life1>(s: &'life1 ScheduledStatusRecord) -> () }
         forward! { delete_scheduled_status<>(id: Id) -> bool }
+    }
+
+    impl AccountNoteStore for Faulty {
+        forward! {
+            set_account_note<'life1>(account: Id, target: Id, comment: &'life1 str) -> ()
+        }
+        forward! { account_note<>(account: Id, target: Id) -> Option<String> }
+        forward! { insert_endorsement<>(id: Id, account: Id, target: Id) -> () }
+        forward! { delete_endorsement<>(account: Id, target: Id) -> bool }
+        forward! { endorses<>(account: Id, target: Id) -> bool }
+        forward! { endorsements_page<>(account: Id, page: Page) -> Vec<(Id, Id)> }
+        forward! { dismiss_suggestion<>(account: Id, target: Id) -> () }
+        forward! { dismissed_suggestions<>(account: Id) -> Vec<Id> }
+    }
+
+    impl DomainBlockStore for Faulty {
+        forward! { insert_domain_block<'life1>(id: Id, account: Id, domain: &'life1 str) -> () }
+        forward! { delete_domain_block<'life1>(account: Id, domain: &'life1 str) -> bool }
+        forward! { domain_blocked<'life1>(account: Id, domain: &'life1 str) -> bool }
+        forward! { domain_blocks_page<>(account: Id, page: Page) -> Vec<(Id, String)> }
+    }
+
+    impl TagStore for Faulty {
+        forward! { find_or_create_tag<'life1>(tag: &'life1 TagRecord) -> TagRecord }
+        forward! { tag_by_name<'life1>(name: &'life1 str) -> Option<TagRecord> }
+        forward! { tag_by_id<>(id: Id) -> Option<TagRecord> }
+        forward! {
+            tag_usage<'life1>(name: &'life1 str, from: DateTime<Utc>, to: DateTime<Utc>) -> TagUsage
+        }
+        forward! { follow_tag<>(id: Id, account: Id, tag_id: Id) -> () }
+        forward! { unfollow_tag<>(account: Id, tag_id: Id) -> bool }
+        forward! { follows_tag<>(account: Id, tag_id: Id) -> bool }
+        forward! { followed_tags_page<>(account: Id, page: Page) -> Vec<(Id, TagRecord)> }
+        forward! { insert_featured_tag<'life1>(tag: &'life1 FeaturedTagRecord) -> () }
+        forward! { delete_featured_tag<>(account: Id, id: Id) -> bool }
+        forward! { featured_tags<>(account: Id) -> Vec<FeaturedTagRecord> }
+        forward! {
+            account_tag_stats<'life1>(
+                account: Id,
+                name: &'life1 str,
+            ) -> (i64, Option<DateTime<Utc>>)
+        }
+        forward! { most_used_tags<>(account: Id, since: DateTime<Utc>, limit: u64) -> Vec<String> }
+    }
+
+    impl DirectoryStore for Faulty {
+        forward! { search_accounts<'life1>(search: &'life1 AccountSearch) -> Vec<AccountRecord> }
+        forward! {
+            directory<>(
+                order: DirectoryOrder,
+                local_only: bool,
+                offset: u64,
+                limit: u64,
+            ) -> Vec<AccountRecord>
+        }
+        forward! { most_followed_local<>(limit: u64) -> Vec<Id> }
     }
 }

@@ -17,10 +17,22 @@ struct Inner {
     authorizations: HashMap<String, AuthorizationRecord>,
     tokens: HashMap<String, TokenRecord>,
     statuses: BTreeMap<Id, StatusRecord>,
-    /// (follower, target) -> follow id
-    follows: BTreeMap<(Id, Id), Id>,
-    /// (follower, target) -> follow request id
-    follow_requests: BTreeMap<(Id, Id), Id>,
+    /// (follower, target) -> follow
+    follows: BTreeMap<(Id, Id), FollowRecord>,
+    /// (follower, target) -> follow request
+    follow_requests: BTreeMap<(Id, Id), FollowRecord>,
+    /// (account, target) -> note
+    notes: BTreeMap<(Id, Id), String>,
+    /// (account, target) -> endorsement id
+    endorsements: BTreeMap<(Id, Id), Id>,
+    /// (account, target) dismissed suggestions
+    dismissals: BTreeSet<(Id, Id)>,
+    /// (account, domain) -> domain block id
+    domain_blocks: BTreeMap<(Id, String), Id>,
+    tags: BTreeMap<Id, TagRecord>,
+    /// (account, tag id) -> tag follow id
+    tag_follows: BTreeMap<(Id, Id), Id>,
+    featured_tags: BTreeMap<Id, FeaturedTagRecord>,
     /// (account, target) -> block id
     blocks: BTreeMap<(Id, Id), Id>,
     /// (account, target) -> mute
@@ -216,6 +228,47 @@ impl AccountStore for MemoryStore {
         cur.created_at = created_at;
         Ok(())
     }
+
+    async fn delete_account(&self, id: Id) -> StoreResult<()> {
+        let mut g = self.write()?;
+        if g.accounts.remove(&id).is_none() {
+            return Err(StoreError::NotFound);
+        }
+        g.users.remove(&id);
+        g.tokens.retain(|_, t| t.account_id != Some(id));
+        g.authorizations.retain(|_, a| a.account_id != id);
+        let own: BTreeSet<Id> = g
+            .statuses
+            .values()
+            .filter(|s| s.account_id == id)
+            .map(|s| s.id)
+            .collect();
+        g.statuses.retain(|sid, _| !own.contains(sid));
+        g.feeds.remove(&id);
+        for feed in g.feeds.values_mut() {
+            feed.retain(|sid| !own.contains(sid));
+        }
+        let pairs: Vec<(Id, Id)> = g
+            .follows
+            .keys()
+            .filter(|(a, t)| *a == id || *t == id)
+            .copied()
+            .collect();
+        for (a, t) in pairs {
+            g.remove_follow(a, t);
+        }
+        g.follow_requests.retain(|(a, t), _| *a != id && *t != id);
+        g.blocks.retain(|(a, t), _| *a != id && *t != id);
+        g.mutes.retain(|(a, t), _| *a != id && *t != id);
+        g.notes.retain(|(a, t), _| *a != id && *t != id);
+        g.endorsements.retain(|(a, t), _| *a != id && *t != id);
+        g.dismissals.retain(|(a, t)| *a != id && *t != id);
+        g.domain_blocks.retain(|(a, _), _| *a != id);
+        g.tag_follows.retain(|(a, _), _| *a != id);
+        g.featured_tags.retain(|_, f| f.account_id != id);
+        g.scheduled_statuses.retain(|_, s| s.account_id != id);
+        Ok(())
+    }
 }
 
 #[async_trait]
@@ -364,22 +417,36 @@ impl StatusStore for MemoryStore {
         });
         Ok(page.apply(visible, |s| s.id).into_iter().cloned().collect())
     }
+
+    async fn account_statuses(
+        &self,
+        account_id: Id,
+        filter: &AccountStatusesFilter,
+        page: Page,
+    ) -> StoreResult<Vec<StatusRecord>> {
+        let g = self.read()?;
+        let matching = g.statuses.values().rev().filter(|s| {
+            s.account_id == account_id
+                && (filter.visibilities.contains(&s.visibility)
+                    || filter
+                        .or_mentioning
+                        .is_some_and(|m| s.mentions.contains(&m)))
+                && !(filter.exclude_replies && s.is_reply_to_other())
+                && (!filter.only_media || s.has_media)
+                && filter.tagged.as_ref().is_none_or(|t| s.tags.contains(t))
+        });
+        Ok(page
+            .apply(matching, |s| s.id)
+            .into_iter()
+            .cloned()
+            .collect())
+    }
 }
 
 #[async_trait]
 impl FollowStore for MemoryStore {
     async fn insert_follow(&self, id: Id, follower: Id, target: Id) -> StoreResult<()> {
-        let mut g = self.write()?;
-        if g.follows.contains_key(&(follower, target)) {
-            return Ok(());
-        }
-        g.follows.insert((follower, target), id);
-        if let Some(a) = g.accounts.get_mut(&follower) {
-            a.following_count += 1;
-        }
-        if let Some(a) = g.accounts.get_mut(&target) {
-            a.followers_count += 1;
-        }
+        self.upsert_follow_if_new(FollowRecord::new(id, follower, target))?;
         Ok(())
     }
 
@@ -403,32 +470,28 @@ impl FollowStore for MemoryStore {
 
     async fn followers_page(&self, target: Id, page: Page) -> StoreResult<Vec<(Id, Id)>> {
         let g = self.read()?;
-        let mut rows: Vec<(Id, Id)> = g
+        let rows = g
             .follows
-            .iter()
-            .filter(|((_, t), _)| *t == target)
-            .map(|((f, _), id)| (*id, *f))
-            .collect();
-        rows.sort_unstable_by_key(|r| std::cmp::Reverse(r.0));
-        Ok(page.apply(rows.into_iter(), |r| r.0))
+            .values()
+            .filter(|f| f.target_id == target)
+            .map(|f| (f.id, f.account_id));
+        Ok(newest_first(rows, page))
     }
 
     async fn following_page(&self, follower: Id, page: Page) -> StoreResult<Vec<(Id, Id)>> {
         let g = self.read()?;
-        let mut rows: Vec<(Id, Id)> = g
+        let rows = g
             .follows
             .range((follower, Id(0))..=(follower, Id(u64::MAX)))
-            .map(|((_, t), id)| (*id, *t))
-            .collect();
-        rows.sort_unstable_by_key(|r| std::cmp::Reverse(r.0));
-        Ok(page.apply(rows.into_iter(), |r| r.0))
+            .map(|(_, f)| (f.id, f.target_id));
+        Ok(newest_first(rows, page))
     }
 
     async fn insert_follow_request(&self, id: Id, follower: Id, target: Id) -> StoreResult<()> {
         self.write()?
             .follow_requests
             .entry((follower, target))
-            .or_insert(id);
+            .or_insert_with(|| FollowRecord::new(id, follower, target));
         Ok(())
     }
 
@@ -449,15 +512,120 @@ impl FollowStore for MemoryStore {
 
     async fn follow_requests_page(&self, target: Id, page: Page) -> StoreResult<Vec<(Id, Id)>> {
         let g = self.read()?;
-        let mut rows: Vec<(Id, Id)> = g
+        let rows = g
             .follow_requests
-            .iter()
-            .filter(|((_, t), _)| *t == target)
-            .map(|((f, _), id)| (*id, *f))
-            .collect();
-        rows.sort_unstable_by_key(|r| std::cmp::Reverse(r.0));
-        Ok(page.apply(rows.into_iter(), |r| r.0))
+            .values()
+            .filter(|f| f.target_id == target)
+            .map(|f| (f.id, f.account_id));
+        Ok(newest_first(rows, page))
     }
+
+    async fn follow_of(&self, follower: Id, target: Id) -> StoreResult<Option<FollowRecord>> {
+        Ok(self.read()?.follows.get(&(follower, target)).cloned())
+    }
+
+    async fn upsert_follow(&self, follow: &FollowRecord) -> StoreResult<bool> {
+        self.upsert_follow_if_new(follow.clone())
+    }
+
+    async fn follow_request_of(
+        &self,
+        follower: Id,
+        target: Id,
+    ) -> StoreResult<Option<FollowRecord>> {
+        Ok(self
+            .read()?
+            .follow_requests
+            .get(&(follower, target))
+            .cloned())
+    }
+
+    async fn upsert_follow_request(&self, request: &FollowRecord) -> StoreResult<bool> {
+        let mut g = self.write()?;
+        let key = (request.account_id, request.target_id);
+        Ok(match g.follow_requests.get_mut(&key) {
+            Some(old) => {
+                *old = FollowRecord {
+                    id: old.id,
+                    ..request.clone()
+                };
+                false
+            }
+            None => {
+                g.follow_requests.insert(key, request.clone());
+                true
+            }
+        })
+    }
+
+    async fn familiar_followers(
+        &self,
+        account: Id,
+        target: Id,
+        limit: u64,
+    ) -> StoreResult<Vec<Id>> {
+        let g = self.read()?;
+        let mut rows: Vec<&FollowRecord> = g
+            .follows
+            .values()
+            .filter(|f| f.target_id == target && g.follows.contains_key(&(account, f.account_id)))
+            .collect();
+        rows.sort_unstable_by_key(|f| std::cmp::Reverse(f.id));
+        Ok(rows
+            .into_iter()
+            .take(limit as usize)
+            .map(|f| f.account_id)
+            .collect())
+    }
+
+    async fn friends_of_friends(&self, account: Id, limit: u64) -> StoreResult<Vec<(Id, i64)>> {
+        let g = self.read()?;
+        let mut counts: HashMap<Id, i64> = HashMap::new();
+        for (_, friend) in g.follows.range((account, Id(0))..=(account, Id(u64::MAX))) {
+            for (_, f) in g
+                .follows
+                .range((friend.target_id, Id(0))..=(friend.target_id, Id(u64::MAX)))
+            {
+                if f.target_id != account && !g.follows.contains_key(&(account, f.target_id)) {
+                    *counts.entry(f.target_id).or_default() += 1;
+                }
+            }
+        }
+        let mut rows: Vec<(Id, i64)> = counts.into_iter().collect();
+        rows.sort_unstable_by_key(|(id, n)| (std::cmp::Reverse(*n), std::cmp::Reverse(*id)));
+        rows.truncate(limit as usize);
+        Ok(rows)
+    }
+}
+
+impl MemoryStore {
+    /// Inserts a follow (counters updated) or replaces the options of an existing one.
+    fn upsert_follow_if_new(&self, follow: FollowRecord) -> StoreResult<bool> {
+        let mut g = self.write()?;
+        let key = (follow.account_id, follow.target_id);
+        if let Some(old) = g.follows.get_mut(&key) {
+            *old = FollowRecord {
+                id: old.id,
+                ..follow
+            };
+            return Ok(false);
+        }
+        g.follows.insert(key, follow);
+        if let Some(a) = g.accounts.get_mut(&key.0) {
+            a.following_count += 1;
+        }
+        if let Some(a) = g.accounts.get_mut(&key.1) {
+            a.followers_count += 1;
+        }
+        Ok(true)
+    }
+}
+
+/// Sorts `(cursor, value)` rows newest cursor first and cuts one page.
+fn newest_first<T>(rows: impl Iterator<Item = (Id, T)>, page: Page) -> Vec<(Id, T)> {
+    let mut rows: Vec<(Id, T)> = rows.collect();
+    rows.sort_unstable_by_key(|r| std::cmp::Reverse(r.0));
+    page.apply(rows.into_iter(), |r| r.0)
 }
 
 #[async_trait]
@@ -847,4 +1015,383 @@ impl ScheduledStatusStore for MemoryStore {
     async fn delete_scheduled_status(&self, id: Id) -> StoreResult<bool> {
         Ok(self.write()?.scheduled_statuses.remove(&id).is_some())
     }
+}
+
+#[async_trait]
+impl AccountNoteStore for MemoryStore {
+    async fn set_account_note(&self, account: Id, target: Id, comment: &str) -> StoreResult<()> {
+        let mut g = self.write()?;
+        if comment.is_empty() {
+            g.notes.remove(&(account, target));
+        } else {
+            g.notes.insert((account, target), comment.to_string());
+        }
+        Ok(())
+    }
+
+    async fn account_note(&self, account: Id, target: Id) -> StoreResult<Option<String>> {
+        Ok(self.read()?.notes.get(&(account, target)).cloned())
+    }
+
+    async fn insert_endorsement(&self, id: Id, account: Id, target: Id) -> StoreResult<()> {
+        self.write()?
+            .endorsements
+            .entry((account, target))
+            .or_insert(id);
+        Ok(())
+    }
+
+    async fn delete_endorsement(&self, account: Id, target: Id) -> StoreResult<bool> {
+        Ok(self
+            .write()?
+            .endorsements
+            .remove(&(account, target))
+            .is_some())
+    }
+
+    async fn endorses(&self, account: Id, target: Id) -> StoreResult<bool> {
+        Ok(self.read()?.endorsements.contains_key(&(account, target)))
+    }
+
+    async fn endorsements_page(&self, account: Id, page: Page) -> StoreResult<Vec<(Id, Id)>> {
+        let g = self.read()?;
+        let rows = g
+            .endorsements
+            .range((account, Id(0))..=(account, Id(u64::MAX)))
+            .map(|((_, t), id)| (*id, *t));
+        Ok(newest_first(rows, page))
+    }
+
+    async fn dismiss_suggestion(&self, account: Id, target: Id) -> StoreResult<()> {
+        self.write()?.dismissals.insert((account, target));
+        Ok(())
+    }
+
+    async fn dismissed_suggestions(&self, account: Id) -> StoreResult<Vec<Id>> {
+        Ok(self
+            .read()?
+            .dismissals
+            .range((account, Id(0))..=(account, Id(u64::MAX)))
+            .map(|(_, t)| *t)
+            .collect())
+    }
+}
+
+#[async_trait]
+impl DomainBlockStore for MemoryStore {
+    async fn insert_domain_block(&self, id: Id, account: Id, domain: &str) -> StoreResult<()> {
+        let mut g = self.write()?;
+        g.domain_blocks
+            .entry((account, domain.to_string()))
+            .or_insert(id);
+        let on_domain = |g: &Inner, other: Id| {
+            g.accounts
+                .get(&other)
+                .and_then(|a| a.domain.as_deref())
+                .is_some_and(|d| d.eq_ignore_ascii_case(domain))
+        };
+        let followers: Vec<Id> = g
+            .follows
+            .values()
+            .filter(|f| f.target_id == account && on_domain(&g, f.account_id))
+            .map(|f| f.account_id)
+            .collect();
+        for f in followers {
+            g.remove_follow(f, account);
+        }
+        let requesters: Vec<Id> = g
+            .follow_requests
+            .values()
+            .filter(|f| f.target_id == account && on_domain(&g, f.account_id))
+            .map(|f| f.account_id)
+            .collect();
+        for r in requesters {
+            g.follow_requests.remove(&(r, account));
+        }
+        Ok(())
+    }
+
+    async fn delete_domain_block(&self, account: Id, domain: &str) -> StoreResult<bool> {
+        Ok(self
+            .write()?
+            .domain_blocks
+            .remove(&(account, domain.to_string()))
+            .is_some())
+    }
+
+    async fn domain_blocked(&self, account: Id, domain: &str) -> StoreResult<bool> {
+        Ok(self
+            .read()?
+            .domain_blocks
+            .contains_key(&(account, domain.to_string())))
+    }
+
+    async fn domain_blocks_page(&self, account: Id, page: Page) -> StoreResult<Vec<(Id, String)>> {
+        let g = self.read()?;
+        let rows = g
+            .domain_blocks
+            .iter()
+            .filter(|((a, _), _)| *a == account)
+            .map(|((_, d), id)| (*id, d.clone()));
+        Ok(newest_first(rows, page))
+    }
+}
+
+/// Whether a status is public or unlisted (what featured-tag counts include).
+fn listed(s: &StatusRecord) -> bool {
+    matches!(s.visibility, Visibility::Public | Visibility::Unlisted)
+}
+
+#[async_trait]
+impl TagStore for MemoryStore {
+    async fn find_or_create_tag(&self, tag: &TagRecord) -> StoreResult<TagRecord> {
+        let mut g = self.write()?;
+        if let Some(t) = g.tags.values().find(|t| t.name == tag.name) {
+            return Ok(t.clone());
+        }
+        if g.tags.contains_key(&tag.id) {
+            return Err(StoreError::AlreadyExists("tag".into()));
+        }
+        g.tags.insert(tag.id, tag.clone());
+        Ok(tag.clone())
+    }
+
+    async fn tag_by_name(&self, name: &str) -> StoreResult<Option<TagRecord>> {
+        Ok(self.read()?.tags.values().find(|t| t.name == name).cloned())
+    }
+
+    async fn tag_by_id(&self, id: Id) -> StoreResult<Option<TagRecord>> {
+        Ok(self.read()?.tags.get(&id).cloned())
+    }
+
+    async fn tag_usage(
+        &self,
+        name: &str,
+        from: DateTime<Utc>,
+        to: DateTime<Utc>,
+    ) -> StoreResult<TagUsage> {
+        let g = self.read()?;
+        let mut authors = BTreeSet::new();
+        let mut uses = 0;
+        for s in g.statuses.values() {
+            if s.created_at >= from && s.created_at < to && s.tags.iter().any(|t| t == name) {
+                uses += 1;
+                authors.insert(s.account_id);
+            }
+        }
+        Ok(TagUsage {
+            uses,
+            accounts: authors.len() as i64,
+        })
+    }
+
+    async fn follow_tag(&self, id: Id, account: Id, tag_id: Id) -> StoreResult<()> {
+        self.write()?
+            .tag_follows
+            .entry((account, tag_id))
+            .or_insert(id);
+        Ok(())
+    }
+
+    async fn unfollow_tag(&self, account: Id, tag_id: Id) -> StoreResult<bool> {
+        Ok(self
+            .write()?
+            .tag_follows
+            .remove(&(account, tag_id))
+            .is_some())
+    }
+
+    async fn follows_tag(&self, account: Id, tag_id: Id) -> StoreResult<bool> {
+        Ok(self.read()?.tag_follows.contains_key(&(account, tag_id)))
+    }
+
+    async fn followed_tags_page(
+        &self,
+        account: Id,
+        page: Page,
+    ) -> StoreResult<Vec<(Id, TagRecord)>> {
+        let g = self.read()?;
+        let rows = g
+            .tag_follows
+            .range((account, Id(0))..=(account, Id(u64::MAX)))
+            .filter_map(|((_, t), id)| g.tags.get(t).map(|tag| (*id, tag.clone())));
+        Ok(newest_first(rows, page))
+    }
+
+    async fn insert_featured_tag(&self, tag: &FeaturedTagRecord) -> StoreResult<()> {
+        let mut g = self.write()?;
+        if g.featured_tags
+            .values()
+            .any(|f| f.account_id == tag.account_id && f.tag_id == tag.tag_id)
+        {
+            return Err(StoreError::AlreadyExists("featured_tag".into()));
+        }
+        if g.featured_tags.contains_key(&tag.id) {
+            return Err(StoreError::AlreadyExists("featured_tag".into()));
+        }
+        g.featured_tags.insert(tag.id, tag.clone());
+        Ok(())
+    }
+
+    async fn delete_featured_tag(&self, account: Id, id: Id) -> StoreResult<bool> {
+        let mut g = self.write()?;
+        if g.featured_tags
+            .get(&id)
+            .is_some_and(|f| f.account_id == account)
+        {
+            g.featured_tags.remove(&id);
+            return Ok(true);
+        }
+        Ok(false)
+    }
+
+    async fn featured_tags(&self, account: Id) -> StoreResult<Vec<FeaturedTagRecord>> {
+        Ok(self
+            .read()?
+            .featured_tags
+            .values()
+            .filter(|f| f.account_id == account)
+            .cloned()
+            .collect())
+    }
+
+    async fn account_tag_stats(
+        &self,
+        account: Id,
+        name: &str,
+    ) -> StoreResult<(i64, Option<DateTime<Utc>>)> {
+        let g = self.read()?;
+        let mut count = 0;
+        let mut last: Option<DateTime<Utc>> = None;
+        for s in g.statuses.values() {
+            if s.account_id == account && listed(s) && s.tags.iter().any(|t| t == name) {
+                count += 1;
+                last = last.max(Some(s.created_at));
+            }
+        }
+        Ok((count, last))
+    }
+
+    async fn most_used_tags(
+        &self,
+        account: Id,
+        since: DateTime<Utc>,
+        limit: u64,
+    ) -> StoreResult<Vec<String>> {
+        let g = self.read()?;
+        let mut counts: BTreeMap<&str, i64> = BTreeMap::new();
+        for s in g.statuses.values() {
+            if s.account_id == account && s.created_at >= since {
+                for t in &s.tags {
+                    *counts.entry(t.as_str()).or_default() += 1;
+                }
+            }
+        }
+        let mut rows: Vec<(&str, i64)> = counts.into_iter().collect();
+        rows.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+        Ok(rows
+            .into_iter()
+            .take(limit as usize)
+            .map(|(t, _)| t.to_string())
+            .collect())
+    }
+}
+
+/// Escape-free, case-insensitive matching of an account against a search's text.
+fn search_matches(a: &AccountRecord, text: &str) -> bool {
+    a.username.to_lowercase().starts_with(text) || a.display_name.to_lowercase().contains(text)
+}
+
+#[async_trait]
+impl DirectoryStore for MemoryStore {
+    async fn search_accounts(&self, search: &AccountSearch) -> StoreResult<Vec<AccountRecord>> {
+        let g = self.read()?;
+        let mut found: Vec<&AccountRecord> = g
+            .accounts
+            .values()
+            .filter(|a| {
+                !a.is_suspended()
+                    && search_matches(a, &search.text)
+                    && search.domain.as_deref().is_none_or(|d| {
+                        a.domain
+                            .as_deref()
+                            .is_some_and(|ad| ad.eq_ignore_ascii_case(d))
+                    })
+                    && search
+                        .followed_by
+                        .is_none_or(|f| g.follows.contains_key(&(f, a.id)))
+            })
+            .collect();
+        found.sort_by_key(|a| {
+            (
+                a.username.to_lowercase() != search.text,
+                std::cmp::Reverse(a.followers_count),
+                a.id,
+            )
+        });
+        Ok(found
+            .into_iter()
+            .skip(search.offset as usize)
+            .take(search.limit as usize)
+            .cloned()
+            .collect())
+    }
+
+    async fn directory(
+        &self,
+        order: DirectoryOrder,
+        local_only: bool,
+        offset: u64,
+        limit: u64,
+    ) -> StoreResult<Vec<AccountRecord>> {
+        let g = self.read()?;
+        let mut found: Vec<&AccountRecord> = g
+            .accounts
+            .values()
+            .filter(|a| {
+                a.discoverable == Some(true)
+                    && !a.is_suspended()
+                    && (!local_only || a.is_local())
+                    && (!a.is_local() || g.users.get(&a.id).is_some_and(can_log_in))
+            })
+            .collect();
+        match order {
+            DirectoryOrder::Active => found.sort_by_key(|a| {
+                (
+                    a.last_status_at.is_none(),
+                    std::cmp::Reverse(a.last_status_at),
+                    std::cmp::Reverse(a.id),
+                )
+            }),
+            DirectoryOrder::New => {
+                found.sort_by_key(|a| (std::cmp::Reverse(a.created_at), std::cmp::Reverse(a.id)))
+            }
+        }
+        Ok(found
+            .into_iter()
+            .skip(offset as usize)
+            .take(limit as usize)
+            .cloned()
+            .collect())
+    }
+
+    async fn most_followed_local(&self, limit: u64) -> StoreResult<Vec<Id>> {
+        let g = self.read()?;
+        let mut found: Vec<&AccountRecord> = g
+            .accounts
+            .values()
+            .filter(|a| a.is_local() && a.discoverable == Some(true) && !a.is_suspended())
+            .collect();
+        found.sort_by_key(|a| (std::cmp::Reverse(a.followers_count), a.id));
+        Ok(found
+            .into_iter()
+            .take(limit as usize)
+            .map(|a| a.id)
+            .collect())
+    }
+}
+
+/// Whether a login is confirmed and approved (such accounts are listed in the directory).
+fn can_log_in(u: &UserRecord) -> bool {
+    u.confirmed_at.is_some() && u.approved
 }

@@ -50,6 +50,12 @@ pub trait AccountStore: Send + Sync {
     /// Replaces a login (all fields but account_id and created_at). `NotFound` if absent;
     /// `AlreadyExists("email")` if the new e-mail is taken.
     async fn update_user(&self, user: &UserRecord) -> StoreResult<()>;
+    /// Deletes an account and everything that belongs to it or points at it, in one transaction:
+    /// its login, tokens and authorization codes, statuses (with their mentions, tags and feed
+    /// entries), follows and follow requests both ways (other accounts' counters updated), blocks,
+    /// mutes, notes, endorsements and domain blocks both ways, tag follows, featured tags,
+    /// suggestion dismissals, scheduled statuses and feed entries. `NotFound` if absent.
+    async fn delete_account(&self, id: Id) -> StoreResult<()>;
 }
 
 /// Client applications, authorization codes and access tokens.
@@ -95,6 +101,13 @@ pub trait StatusStore: Send + Sync {
     /// Deletes a status with its mentions, tags and feed entries, and updates the author's
     /// `statuses_count`. `NotFound` if absent.
     async fn delete_status(&self, id: Id) -> StoreResult<()>;
+    /// One page of an account's statuses matching `filter`, newest first.
+    async fn account_statuses(
+        &self,
+        account_id: Id,
+        filter: &AccountStatusesFilter,
+        page: Page,
+    ) -> StoreResult<Vec<StatusRecord>>;
     /// Public timeline: public statuses that are not replies to others, by unsuspended authors, one page.
     async fn public_timeline(
         &self,
@@ -129,6 +142,25 @@ pub trait FollowStore: Send + Sync {
     /// One page of the pending requests to follow `target` as `(request id, requester id)`,
     /// newest first.
     async fn follow_requests_page(&self, target: Id, page: Page) -> StoreResult<Vec<(Id, Id)>>;
+    /// The follow of `follower` to `target`, with its options.
+    async fn follow_of(&self, follower: Id, target: Id) -> StoreResult<Option<FollowRecord>>;
+    /// Stores a follow with its options: a new one is inserted (counters updated); an existing
+    /// one keeps its id and takes the new options. Returns whether it was new.
+    async fn upsert_follow(&self, follow: &FollowRecord) -> StoreResult<bool>;
+    /// The pending request of `follower` to follow `target`, with its options.
+    async fn follow_request_of(
+        &self,
+        follower: Id,
+        target: Id,
+    ) -> StoreResult<Option<FollowRecord>>;
+    /// Stores a follow request with its options, as `upsert_follow` does for follows.
+    async fn upsert_follow_request(&self, request: &FollowRecord) -> StoreResult<bool>;
+    /// Up to `limit` followers of `target` whom `account` follows, newest follow of `target` first.
+    async fn familiar_followers(&self, account: Id, target: Id, limit: u64)
+    -> StoreResult<Vec<Id>>;
+    /// Accounts followed by the accounts `account` follows, that `account` itself neither is nor
+    /// follows, with how many of `account`'s follows follow each; most first, then newest id.
+    async fn friends_of_friends(&self, account: Id, limit: u64) -> StoreResult<Vec<(Id, i64)>>;
 }
 
 /// Blocks and mutes between accounts.
@@ -172,6 +204,114 @@ pub trait BlockStore: Send + Sync {
         now: DateTime<Utc>,
         page: Page,
     ) -> StoreResult<Vec<MuteRecord>>;
+}
+
+/// Private notes, endorsements and suggestion dismissals: one account's annotations of others.
+#[async_trait]
+pub trait AccountNoteStore: Send + Sync {
+    /// Sets `account`'s private note on `target`; an empty comment removes it.
+    async fn set_account_note(&self, account: Id, target: Id, comment: &str) -> StoreResult<()>;
+    /// `account`'s private note on `target`, if any.
+    async fn account_note(&self, account: Id, target: Id) -> StoreResult<Option<String>>;
+    /// `account` endorses (features on its profile) `target`. Idempotent (the first id is kept).
+    async fn insert_endorsement(&self, id: Id, account: Id, target: Id) -> StoreResult<()>;
+    /// Removes an endorsement; returns whether it existed.
+    async fn delete_endorsement(&self, account: Id, target: Id) -> StoreResult<bool>;
+    /// Whether `account` endorses `target`.
+    async fn endorses(&self, account: Id, target: Id) -> StoreResult<bool>;
+    /// One page of `account`'s endorsements as `(endorsement id, endorsed id)`, newest first.
+    async fn endorsements_page(&self, account: Id, page: Page) -> StoreResult<Vec<(Id, Id)>>;
+    /// `account` no longer wants `target` suggested. Idempotent.
+    async fn dismiss_suggestion(&self, account: Id, target: Id) -> StoreResult<()>;
+    /// The accounts `account` dismissed from its suggestions.
+    async fn dismissed_suggestions(&self, account: Id) -> StoreResult<Vec<Id>>;
+}
+
+/// Domains an account blocks (hiding everything from accounts there).
+#[async_trait]
+pub trait DomainBlockStore: Send + Sync {
+    /// `account` blocks `domain` (lower case). In the same transaction, `account`'s followers on
+    /// that domain are removed (with counters) and their pending follow requests to `account`
+    /// dropped. Idempotent (the first id is kept).
+    async fn insert_domain_block(&self, id: Id, account: Id, domain: &str) -> StoreResult<()>;
+    /// Removes a domain block; returns whether it existed.
+    async fn delete_domain_block(&self, account: Id, domain: &str) -> StoreResult<bool>;
+    /// Whether `account` blocks `domain`.
+    async fn domain_blocked(&self, account: Id, domain: &str) -> StoreResult<bool>;
+    /// One page of `account`'s blocked domains as `(block id, domain)`, newest first.
+    async fn domain_blocks_page(&self, account: Id, page: Page) -> StoreResult<Vec<(Id, String)>>;
+}
+
+/// Hashtags, their use, and the tags accounts follow and feature.
+#[async_trait]
+pub trait TagStore: Send + Sync {
+    /// The tag with this normalised name, created from `tag` if unknown (then returned as
+    /// given). Concurrent calls for one name return the same tag.
+    async fn find_or_create_tag(&self, tag: &TagRecord) -> StoreResult<TagRecord>;
+    /// The tag with this normalised name.
+    async fn tag_by_name(&self, name: &str) -> StoreResult<Option<TagRecord>>;
+    /// The tag with this id.
+    async fn tag_by_id(&self, id: Id) -> StoreResult<Option<TagRecord>>;
+    /// Statuses carrying the normalised tag `name` created in `[from, to)`, and their authors.
+    async fn tag_usage(
+        &self,
+        name: &str,
+        from: DateTime<Utc>,
+        to: DateTime<Utc>,
+    ) -> StoreResult<TagUsage>;
+    /// `account` follows the tag. Idempotent (the first id is kept).
+    async fn follow_tag(&self, id: Id, account: Id, tag_id: Id) -> StoreResult<()>;
+    /// Stops following; returns whether `account` followed the tag.
+    async fn unfollow_tag(&self, account: Id, tag_id: Id) -> StoreResult<bool>;
+    /// Whether `account` follows the tag.
+    async fn follows_tag(&self, account: Id, tag_id: Id) -> StoreResult<bool>;
+    /// One page of the tags `account` follows as `(tag follow id, tag)`, newest first.
+    async fn followed_tags_page(
+        &self,
+        account: Id,
+        page: Page,
+    ) -> StoreResult<Vec<(Id, TagRecord)>>;
+    /// Stores a featured tag. `AlreadyExists("featured_tag")` if the account already features it.
+    async fn insert_featured_tag(&self, tag: &FeaturedTagRecord) -> StoreResult<()>;
+    /// Removes `account`'s featured tag with this id; returns whether it existed.
+    async fn delete_featured_tag(&self, account: Id, id: Id) -> StoreResult<bool>;
+    /// `account`'s featured tags, in no particular order.
+    async fn featured_tags(&self, account: Id) -> StoreResult<Vec<FeaturedTagRecord>>;
+    /// How many of `account`'s public and unlisted statuses carry the tag `name`, and when the
+    /// newest was made.
+    async fn account_tag_stats(
+        &self,
+        account: Id,
+        name: &str,
+    ) -> StoreResult<(i64, Option<DateTime<Utc>>)>;
+    /// The tags `account` used most in statuses at or after `since`, most used first (then by
+    /// name), up to `limit`.
+    async fn most_used_tags(
+        &self,
+        account: Id,
+        since: DateTime<Utc>,
+        limit: u64,
+    ) -> StoreResult<Vec<String>>;
+}
+
+/// Finding accounts: search, the profile directory, popular accounts.
+#[async_trait]
+pub trait DirectoryStore: Send + Sync {
+    /// Accounts matching a search, not suspended: exact username matches first, then by
+    /// followers (most first), then id.
+    async fn search_accounts(&self, search: &AccountSearch) -> StoreResult<Vec<AccountRecord>>;
+    /// The profile directory: discoverable accounts that are not suspended (local ones only if
+    /// confirmed and approved), optionally local only, in `order`.
+    async fn directory(
+        &self,
+        order: DirectoryOrder,
+        local_only: bool,
+        offset: u64,
+        limit: u64,
+    ) -> StoreResult<Vec<AccountRecord>>;
+    /// Local, discoverable, unsuspended accounts with the most followers, most first (then oldest
+    /// id), up to `limit`.
+    async fn most_followed_local(&self, limit: u64) -> StoreResult<Vec<Id>>;
 }
 
 /// Materialised home feeds (fan-out on write).
@@ -279,6 +419,10 @@ pub trait Store:
     + StatsStore
     + JobStore
     + ScheduledStatusStore
+    + AccountNoteStore
+    + DomainBlockStore
+    + TagStore
+    + DirectoryStore
     + Send
     + Sync
     + 'static
@@ -295,6 +439,10 @@ impl<T> Store for T where
         + StatsStore
         + JobStore
         + ScheduledStatusStore
+        + AccountNoteStore
+        + DomainBlockStore
+        + TagStore
+        + DirectoryStore
         + Send
         + Sync
         + 'static

@@ -118,6 +118,10 @@ pub struct AccountRecord {
     pub uri: Option<String>,
     /// Profile page of a remote account.
     pub url: Option<String>,
+    /// File key of the uploaded avatar (`None`: the default image).
+    pub avatar: Option<String>,
+    /// File key of the uploaded header (`None`: the default image).
+    pub header: Option<String>,
     /// Created.
     pub created_at: DateTime<Utc>,
     /// Last profile change.
@@ -156,6 +160,8 @@ impl AccountRecord {
             default_language: None,
             uri: None,
             url: None,
+            avatar: None,
+            header: None,
             created_at: now,
             updated_at: now,
             suspended_at: None,
@@ -436,4 +442,111 @@ pub struct MuteRecord {
     pub notifications: bool,
     /// When the mute ends by itself (`None`: never).
     pub expires_at: Option<DateTime<Utc>>,
+}
+
+/// A follow, or a pending follow request, with the follower's options.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FollowRecord {
+    /// Id (the hidden cursor of follower, following and request lists).
+    pub id: Id,
+    /// Who follows.
+    pub account_id: Id,
+    /// Who is followed.
+    pub target_id: Id,
+    /// Whether the target's reblogs reach the follower's home feed.
+    pub show_reblogs: bool,
+    /// Whether the follower is notified of the target's posts.
+    pub notify: bool,
+    /// Only posts in these ISO 639-1 languages reach the home feed (`None`: all).
+    pub languages: Option<Vec<String>>,
+}
+
+impl FollowRecord {
+    /// A follow with Mastodon's default options (reblogs shown, no notifications, all languages).
+    pub fn new(id: Id, account_id: Id, target_id: Id) -> Self {
+        FollowRecord {
+            id,
+            account_id,
+            target_id,
+            show_reblogs: true,
+            notify: false,
+            languages: None,
+        }
+    }
+}
+
+/// A hashtag known to this server.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TagRecord {
+    /// Id.
+    pub id: Id,
+    /// Normalised name (see `content::normalize_tag`), unique.
+    pub name: String,
+    /// The name as first written (same letters, original case).
+    pub display_name: String,
+    /// First seen.
+    pub created_at: DateTime<Utc>,
+}
+
+/// A hashtag an account features on its profile.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FeaturedTagRecord {
+    /// Id.
+    pub id: Id,
+    /// Owner.
+    pub account_id: Id,
+    /// The tag.
+    pub tag_id: Id,
+    /// The tag's normalised name.
+    pub name: String,
+    /// Created.
+    pub created_at: DateTime<Utc>,
+}
+
+/// How often a tag was used in a period.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TagUsage {
+    /// Statuses carrying the tag.
+    pub uses: i64,
+    /// Distinct authors of those statuses.
+    pub accounts: i64,
+}
+
+/// Which of an account's statuses `account_statuses` returns.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct AccountStatusesFilter {
+    /// Statuses with these visibilities ...
+    pub visibilities: Vec<Visibility>,
+    /// ... plus, whatever their visibility, those mentioning this account.
+    pub or_mentioning: Option<Id>,
+    /// Leave out replies to other accounts (self-replies stay, as in Mastodon).
+    pub exclude_replies: bool,
+    /// Only statuses with media.
+    pub only_media: bool,
+    /// Only statuses carrying this normalised tag.
+    pub tagged: Option<String>,
+}
+
+/// Ordering of the profile directory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DirectoryOrder {
+    /// Most recently posted first (accounts that never posted last).
+    Active,
+    /// Newest accounts first.
+    New,
+}
+
+/// An account search (`GET /api/v1/accounts/search`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct AccountSearch {
+    /// Lower-cased text to match: a prefix of the username, or a part of the display name.
+    pub text: String,
+    /// Only accounts on this domain (lower case); `None`: any, local ones included.
+    pub domain: Option<String>,
+    /// Only accounts this account follows.
+    pub followed_by: Option<Id>,
+    /// How many to skip.
+    pub offset: u64,
+    /// How many to return.
+    pub limit: u64,
 }

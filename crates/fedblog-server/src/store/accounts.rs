@@ -6,10 +6,16 @@ use fedblog_core::store::{
 };
 use fedblog_core::{Id, StoreError, StoreResult};
 use sea_orm::ActiveValue::Set;
-use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter};
+use sea_orm::sea_query::Query;
+use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QuerySelect};
 use serde_json::{Value, json};
 
-use super::entity::{accounts, users};
+use super::entity::{
+    account_domain_blocks, account_notes, accounts, authorizations, blocks, endorsements,
+    featured_tags, follow_requests, follows, home_feed, mutes, scheduled_statuses, status_mentions,
+    status_tags, statuses, suggestion_dismissals, tag_follows, tokens, users,
+};
+use super::follows::decrement_each;
 use super::{IN_CHUNK, SeaStore, backend_err, finish};
 
 /// Case folding used for uniqueness: ASCII only, as the memory store's `eq_ignore_ascii_case`.
@@ -71,6 +77,8 @@ fn profile_columns(a: &AccountRecord) -> accounts::ActiveModel {
         default_language: Set(a.default_language.clone()),
         uri: Set(a.uri.clone()),
         url: Set(a.url.clone()),
+        avatar: Set(a.avatar.clone()),
+        header: Set(a.header.clone()),
         updated_at: Set(a.updated_at),
         suspended_at: Set(a.suspended_at),
         sensitized_at: Set(a.sensitized_at),
@@ -112,6 +120,8 @@ pub(super) fn account_from_row(m: accounts::Model) -> StoreResult<AccountRecord>
         default_language: m.default_language,
         uri: m.uri,
         url: m.url,
+        avatar: m.avatar,
+        header: m.header,
         created_at: m.created_at,
         updated_at: m.updated_at,
         suspended_at: m.suspended_at,
@@ -177,6 +187,124 @@ async fn insert_account_rows<C: ConnectionTrait>(
             .map_err(backend_err)?;
     }
     Ok(())
+}
+
+/// Deletes rows of `E` where `col` is `id` (one statement; the callers' columns are indexed).
+async fn delete_where<C: ConnectionTrait, E: EntityTrait>(
+    db: &C,
+    col: E::Column,
+    id: i64,
+) -> StoreResult<()> {
+    E::delete_many()
+        .filter(col.eq(id))
+        .exec(db)
+        .await
+        .map_err(backend_err)?;
+    Ok(())
+}
+
+/// Removes an account and everything that belongs to it or points at it (see
+/// `AccountStore::delete_account`). Other accounts' statuses stay, including their mentions of
+/// it and their replies to its statuses, as in the memory store.
+async fn delete_account_rows<C: ConnectionTrait>(db: &C, id: Id) -> StoreResult<()> {
+    let id = id.as_i64();
+    let exists: Option<i64> = accounts::Entity::find_by_id(id)
+        .select_only()
+        .column(accounts::Column::Id)
+        .into_tuple()
+        .one(db)
+        .await
+        .map_err(backend_err)?;
+    if exists.is_none() {
+        return Err(StoreError::NotFound);
+    }
+
+    // Follows both ways, moving the counters of the accounts on the other side.
+    let followed: Vec<i64> = follows::Entity::delete_many()
+        .filter(follows::Column::FollowerId.eq(id))
+        .exec_with_returning(db)
+        .await
+        .map_err(backend_err)?
+        .into_iter()
+        .map(|f| f.target_id)
+        .collect();
+    decrement_each(db, &followed, accounts::Column::FollowersCount).await?;
+    let followers: Vec<i64> = follows::Entity::delete_many()
+        .filter(follows::Column::TargetId.eq(id))
+        .exec_with_returning(db)
+        .await
+        .map_err(backend_err)?
+        .into_iter()
+        .map(|f| f.follower_id)
+        .collect();
+    decrement_each(db, &followers, accounts::Column::FollowingCount).await?;
+    delete_where::<_, follow_requests::Entity>(db, follow_requests::Column::FollowerId, id).await?;
+    delete_where::<_, follow_requests::Entity>(db, follow_requests::Column::TargetId, id).await?;
+
+    // One account's annotations of another, both ways.
+    delete_where::<_, blocks::Entity>(db, blocks::Column::AccountId, id).await?;
+    delete_where::<_, blocks::Entity>(db, blocks::Column::TargetId, id).await?;
+    delete_where::<_, mutes::Entity>(db, mutes::Column::AccountId, id).await?;
+    delete_where::<_, mutes::Entity>(db, mutes::Column::TargetId, id).await?;
+    delete_where::<_, account_notes::Entity>(db, account_notes::Column::AccountId, id).await?;
+    delete_where::<_, account_notes::Entity>(db, account_notes::Column::TargetId, id).await?;
+    delete_where::<_, endorsements::Entity>(db, endorsements::Column::AccountId, id).await?;
+    delete_where::<_, endorsements::Entity>(db, endorsements::Column::TargetId, id).await?;
+    delete_where::<_, suggestion_dismissals::Entity>(
+        db,
+        suggestion_dismissals::Column::AccountId,
+        id,
+    )
+    .await?;
+    delete_where::<_, suggestion_dismissals::Entity>(
+        db,
+        suggestion_dismissals::Column::TargetId,
+        id,
+    )
+    .await?;
+    delete_where::<_, account_domain_blocks::Entity>(
+        db,
+        account_domain_blocks::Column::AccountId,
+        id,
+    )
+    .await?;
+    delete_where::<_, tag_follows::Entity>(db, tag_follows::Column::AccountId, id).await?;
+    delete_where::<_, featured_tags::Entity>(db, featured_tags::Column::AccountId, id).await?;
+    delete_where::<_, scheduled_statuses::Entity>(db, scheduled_statuses::Column::AccountId, id)
+        .await?;
+
+    // Its statuses with their mentions, tags and feed entries (subqueries on indexed columns).
+    let own_statuses = || {
+        Query::select()
+            .column(statuses::Column::Id)
+            .from(statuses::Entity)
+            .and_where(statuses::Column::AccountId.eq(id))
+            .to_owned()
+    };
+    status_mentions::Entity::delete_many()
+        .filter(status_mentions::Column::StatusId.in_subquery(own_statuses()))
+        .exec(db)
+        .await
+        .map_err(backend_err)?;
+    status_tags::Entity::delete_many()
+        .filter(status_tags::Column::StatusId.in_subquery(own_statuses()))
+        .exec(db)
+        .await
+        .map_err(backend_err)?;
+    home_feed::Entity::delete_many()
+        .filter(home_feed::Column::StatusId.in_subquery(own_statuses()))
+        .exec(db)
+        .await
+        .map_err(backend_err)?;
+    delete_where::<_, statuses::Entity>(db, statuses::Column::AccountId, id).await?;
+    // Its own home feed.
+    delete_where::<_, home_feed::Entity>(db, home_feed::Column::AccountId, id).await?;
+
+    // Its login and credentials, then the account.
+    delete_where::<_, tokens::Entity>(db, tokens::Column::AccountId, id).await?;
+    delete_where::<_, authorizations::Entity>(db, authorizations::Column::AccountId, id).await?;
+    delete_where::<_, users::Entity>(db, users::Column::AccountId, id).await?;
+    delete_where::<_, accounts::Entity>(db, accounts::Column::Id, id).await
 }
 
 impl SeaStore {
@@ -331,6 +459,12 @@ impl AccountStore for SeaStore {
             .map_err(backend_err)?
             .map(user_from_row)
             .transpose()
+    }
+
+    async fn delete_account(&self, id: Id) -> StoreResult<()> {
+        let tx = self.begin_write().await?;
+        let res = delete_account_rows(&tx, id).await;
+        finish(tx, res).await
     }
 
     async fn update_user(&self, user: &UserRecord) -> StoreResult<()> {

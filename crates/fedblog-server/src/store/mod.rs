@@ -12,14 +12,18 @@ pub mod pg_events;
 
 mod accounts;
 mod blocks;
+mod directory;
+mod domain_blocks;
 mod feeds;
 mod follows;
 mod jobs;
+mod notes;
 mod oauth;
 mod paging;
 mod scheduled_statuses;
 mod stats;
 mod statuses;
+mod tags;
 
 use std::time::Duration;
 

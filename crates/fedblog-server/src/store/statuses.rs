@@ -5,10 +5,12 @@ use std::collections::HashMap;
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use fedblog_core::pagination::Page;
-use fedblog_core::store::{PublicTimelineFilter, StatusRecord, StatusStore, Visibility};
+use fedblog_core::store::{
+    AccountStatusesFilter, PublicTimelineFilter, StatusRecord, StatusStore, Visibility,
+};
 use fedblog_core::{Id, StoreError, StoreResult};
 use sea_orm::ActiveValue::Set;
-use sea_orm::sea_query::{Expr, ExprTrait};
+use sea_orm::sea_query::{Expr, ExprTrait, Query};
 use sea_orm::{ColumnTrait, Condition, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder};
 
 use super::accounts::parse_visibility;
@@ -272,6 +274,70 @@ impl StatusStore for SeaStore {
         let tx = self.begin_write().await?;
         let res = delete_status_rows(&tx, id.as_i64()).await;
         finish(tx, res).await
+    }
+
+    async fn account_statuses(
+        &self,
+        account_id: Id,
+        filter: &AccountStatusesFilter,
+        page: Page,
+    ) -> StoreResult<Vec<StatusRecord>> {
+        let status_id = || Expr::col((statuses::Entity, statuses::Column::Id));
+        let mut shown = Condition::any();
+        if !filter.visibilities.is_empty() {
+            shown = shown.add(
+                statuses::Column::Visibility.is_in(filter.visibilities.iter().map(|v| v.as_str())),
+            );
+        }
+        if let Some(mentioned) = filter.or_mentioning {
+            shown = shown.add(Expr::exists(
+                Query::select()
+                    .expr(Expr::val(1))
+                    .from(status_mentions::Entity)
+                    .and_where(
+                        Expr::col((status_mentions::Entity, status_mentions::Column::StatusId))
+                            .eq(status_id()),
+                    )
+                    .and_where(status_mentions::Column::AccountId.eq(mentioned.as_i64()))
+                    .to_owned(),
+            ));
+        }
+        if shown.is_empty() {
+            // No visibility and no mention asked for: nothing matches.
+            return Ok(vec![]);
+        }
+        let mut q = statuses::Entity::find()
+            .filter(statuses::Column::AccountId.eq(account_id.as_i64()))
+            .filter(shown);
+        if filter.exclude_replies {
+            // Self-replies stay, as on the public timeline.
+            q = q.filter(
+                Condition::any()
+                    .add(statuses::Column::InReplyToAccountId.is_null())
+                    .add(statuses::Column::InReplyToAccountId.eq(account_id.as_i64())),
+            );
+        }
+        if filter.only_media {
+            q = q.filter(statuses::Column::HasMedia.eq(true));
+        }
+        if let Some(tag) = &filter.tagged {
+            q = q.filter(Expr::exists(
+                Query::select()
+                    .expr(Expr::val(1))
+                    .from(status_tags::Entity)
+                    .and_where(
+                        Expr::col((status_tags::Entity, status_tags::Column::StatusId))
+                            .eq(status_id()),
+                    )
+                    .and_where(status_tags::Column::Name.eq(tag.as_str()))
+                    .to_owned(),
+            ));
+        }
+        let rows = paging::apply(q, statuses::Column::Id, &page)
+            .all(&self.db)
+            .await
+            .map_err(backend_err)?;
+        hydrate(&self.db, paging::finish(rows, &page)).await
     }
 
     async fn public_timeline(

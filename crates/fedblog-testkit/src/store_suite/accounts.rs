@@ -1,12 +1,17 @@
 //! Checks of [`AccountStore`](fedblog_core::store::AccountStore): accounts and the logins of
-//! local accounts.
+//! local accounts, their images, and the deletion of an account with everything that points at it.
 
-use fedblog_core::store::{ProfileField, Role, Visibility};
-use fedblog_core::{IdGenerator, Store, StoreError};
+use fedblog_core::pagination::Page;
+use fedblog_core::store::{
+    FeaturedTagRecord, MuteRecord, ProfileField, PublicTimelineFilter, Role, StatusRecord,
+    TagUsage, Visibility,
+};
+use fedblog_core::{Id, IdGenerator, Store, StoreError};
 
 use super::{
-    T0, add_local, add_remote, add_status, assert_already_exists, assert_not_found, at,
-    get_account, local_account, remote_account, sorted, status,
+    T0, add_app, add_local, add_remote, add_status, add_tag, assert_already_exists,
+    assert_not_found, at, authorization, get_account, local_account, remote_account,
+    scheduled_status, sorted, status, token,
 };
 
 /// A local account and its login come back exactly as inserted, with every optional field unset
@@ -849,5 +854,665 @@ pub async fn update_user_may_keep_or_recase_own_email(store: &dyn Store) {
         got.as_ref(),
         Some(&recased),
         "update_user must store the re-cased address exactly"
+    );
+}
+
+/// `avatar` and `header` (file keys) come back as inserted, local and remote, and
+/// `update_account` sets, changes and unsets them.
+pub async fn avatar_and_header_round_trip_through_insert_and_update(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let (mut local, user) = local_account(&ids, "alice");
+    local.avatar = Some("accounts/avatars/1/original.png".into());
+    local.header = Some("accounts/headers/1/original.jpg".into());
+    store
+        .insert_local_account(&local, &user)
+        .await
+        .expect("insert_local_account");
+    let mut remote = remote_account(&ids, "bob", "remote.example");
+    remote.avatar = Some("cache/avatars/2.webp".into());
+    store
+        .insert_remote_account(&remote)
+        .await
+        .expect("insert_remote_account");
+    let plain = add_local(store, &ids, "plain").await;
+    assert_eq!(
+        get_account(store, local.id).await,
+        local,
+        "a local account must come back with its avatar and header as inserted"
+    );
+    assert_eq!(
+        get_account(store, remote.id).await,
+        remote,
+        "a remote account must come back with its avatar (and no header) as inserted"
+    );
+    let got = get_account(store, plain.id).await;
+    assert_eq!(
+        (got.avatar, got.header),
+        (None, None),
+        "an account inserted without images must have none"
+    );
+
+    let mut changed = local.clone();
+    changed.avatar = Some("accounts/avatars/1/second.png".into());
+    changed.header = None;
+    store
+        .update_account(&changed)
+        .await
+        .expect("update_account");
+    assert_eq!(
+        get_account(store, local.id).await,
+        changed,
+        "update_account must replace the avatar and be able to unset the header"
+    );
+    let mut set = plain.clone();
+    set.header = Some("accounts/headers/3/original.gif".into());
+    store.update_account(&set).await.expect("update_account");
+    assert_eq!(
+        get_account(store, plain.id).await,
+        set,
+        "update_account must be able to set a header on an account without one"
+    );
+}
+
+/// `delete_account` of an unknown id is `NotFound` and changes nothing; deleting twice is
+/// `NotFound` the second time.
+pub async fn delete_account_unknown_is_not_found(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let alice = add_local(store, &ids, "alice").await;
+    let bob = add_local(store, &ids, "bob").await;
+    assert_not_found(
+        store.delete_account(ids.next_at(T0)).await,
+        "delete_account of an unknown id",
+    );
+    assert_eq!(
+        get_account(store, alice.id).await,
+        alice,
+        "a failed delete_account must not change other accounts"
+    );
+    store
+        .delete_account(bob.id)
+        .await
+        .expect("delete_account of an existing account");
+    assert_not_found(
+        store.delete_account(bob.id).await,
+        "delete_account of an account already deleted",
+    );
+}
+
+/// `delete_account` removes the account, its login, its tokens and authorization codes; its
+/// username and e-mail address are free again; other accounts keep theirs.
+pub async fn delete_account_removes_account_login_tokens_and_codes(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let alice = add_local(store, &ids, "alice").await;
+    let bob = add_local(store, &ids, "bob").await;
+    let remote = add_remote(store, &ids, "carol", "remote.example").await;
+    let a = add_app(store, &ids, "client-a").await;
+    for (hash, account) in [
+        ("alice-1", alice.id),
+        ("alice-2", alice.id),
+        ("bob-1", bob.id),
+    ] {
+        store
+            .insert_token(&token(&ids, hash, a.id, Some(account), T0 + 1_000))
+            .await
+            .expect("insert_token");
+    }
+    for (hash, account) in [("code-alice", alice.id), ("code-bob", bob.id)] {
+        store
+            .insert_authorization(&authorization(hash, a.id, account))
+            .await
+            .expect("insert_authorization");
+    }
+    store
+        .delete_account(alice.id)
+        .await
+        .expect("delete_account");
+    store
+        .delete_account(remote.id)
+        .await
+        .expect("delete_account of a remote account");
+
+    for gone in [alice.id, remote.id] {
+        assert_eq!(
+            store.account_by_id(gone).await.expect("account_by_id"),
+            None,
+            "delete_account must remove the account"
+        );
+    }
+    assert_eq!(
+        store
+            .account_by_username("alice", None)
+            .await
+            .expect("account_by_username"),
+        None,
+        "a deleted account must not be found by username"
+    );
+    assert_eq!(
+        store
+            .account_by_username("carol", Some("remote.example"))
+            .await
+            .expect("account_by_username"),
+        None,
+        "a deleted remote account must not be found by username"
+    );
+    assert_eq!(
+        store
+            .user_by_account_id(alice.id)
+            .await
+            .expect("user_by_account_id"),
+        None,
+        "delete_account must remove the login"
+    );
+    assert_eq!(
+        store
+            .user_by_email("alice@example.test")
+            .await
+            .expect("user_by_email"),
+        None,
+        "delete_account must remove the login (by e-mail)"
+    );
+    for hash in ["alice-1", "alice-2"] {
+        assert_eq!(
+            store.token_by_hash(hash).await.expect("token_by_hash"),
+            None,
+            "delete_account must remove the account's tokens"
+        );
+    }
+    assert_eq!(
+        store
+            .take_authorization("code-alice")
+            .await
+            .expect("take_authorization"),
+        None,
+        "delete_account must remove the account's authorization codes"
+    );
+    assert!(
+        store
+            .token_by_hash("bob-1")
+            .await
+            .expect("token_by_hash")
+            .is_some(),
+        "delete_account must keep other accounts' tokens"
+    );
+    assert!(
+        store
+            .take_authorization("code-bob")
+            .await
+            .expect("take_authorization")
+            .is_some(),
+        "delete_account must keep other accounts' authorization codes"
+    );
+    assert_eq!(
+        get_account(store, bob.id).await,
+        bob,
+        "delete_account must not change other accounts"
+    );
+    let (again, again_user) = local_account(&ids, "alice");
+    store
+        .insert_local_account(&again, &again_user)
+        .await
+        .expect("the username and e-mail of a deleted account must be free again");
+}
+
+/// `delete_account` removes the account's statuses (from lookups, timelines, tag counts and the
+/// home feeds they were in) and the account's own home feed; other statuses stay.
+pub async fn delete_account_removes_statuses_and_feed_entries(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let alice = add_local(store, &ids, "alice").await;
+    let bob = add_local(store, &ids, "bob").await;
+    let s1 = add_status(
+        store,
+        StatusRecord {
+            tags: vec!["gone".into()],
+            mentions: vec![bob.id],
+            ..status(&ids, &alice, T0 + 1_000)
+        },
+    )
+    .await;
+    let s2 = add_status(store, status(&ids, &alice, T0 + 2_000)).await;
+    let s3 = add_status(
+        store,
+        StatusRecord {
+            tags: vec!["gone".into()],
+            ..status(&ids, &bob, T0 + 3_000)
+        },
+    )
+    .await;
+    for s in [&s1, &s2] {
+        store
+            .insert_feed_entries(s.id, alice.id, &[alice.id, bob.id])
+            .await
+            .expect("insert_feed_entries");
+    }
+    store
+        .insert_feed_entries(s3.id, bob.id, &[alice.id, bob.id])
+        .await
+        .expect("insert_feed_entries");
+    store
+        .delete_account(alice.id)
+        .await
+        .expect("delete_account");
+
+    for s in [&s1, &s2] {
+        assert_eq!(
+            store.status_by_id(s.id).await.expect("status_by_id"),
+            None,
+            "delete_account must remove the account's statuses"
+        );
+    }
+    assert_eq!(
+        store
+            .statuses_by_ids(&[s1.id, s2.id, s3.id])
+            .await
+            .expect("statuses_by_ids"),
+        vec![s3.clone()],
+        "delete_account must remove the account's statuses and keep others"
+    );
+    assert_eq!(
+        store
+            .home_feed(bob.id, Page::first(40))
+            .await
+            .expect("home_feed"),
+        vec![s3.id],
+        "delete_account must remove the account's statuses from other home feeds"
+    );
+    assert_eq!(
+        store
+            .home_feed(alice.id, Page::first(40))
+            .await
+            .expect("home_feed"),
+        vec![],
+        "delete_account must remove the account's own home feed"
+    );
+    let timeline: Vec<Id> = store
+        .public_timeline(PublicTimelineFilter::default(), Page::first(40))
+        .await
+        .expect("public_timeline")
+        .into_iter()
+        .map(|s| s.id)
+        .collect();
+    assert_eq!(
+        timeline,
+        vec![s3.id],
+        "the statuses of a deleted account must leave the public timeline"
+    );
+    assert_eq!(
+        store
+            .tag_usage("gone", at(T0), at(T0 + 10_000))
+            .await
+            .expect("tag_usage"),
+        TagUsage {
+            uses: 1,
+            accounts: 1
+        },
+        "the statuses of a deleted account must leave the tag counts"
+    );
+    assert_eq!(
+        store
+            .count_local_statuses()
+            .await
+            .expect("count_local_statuses"),
+        1,
+        "the statuses of a deleted account must leave the local status count"
+    );
+    assert_eq!(
+        get_account(store, bob.id).await.statuses_count,
+        1,
+        "delete_account must keep other accounts' status counts"
+    );
+}
+
+/// `(followers_count, following_count)` of a stored account.
+async fn follow_counts(store: &dyn Store, id: Id) -> (i64, i64) {
+    let a = get_account(store, id).await;
+    (a.followers_count, a.following_count)
+}
+
+/// `delete_account` removes follows and follow requests in both directions, and the counters of
+/// the accounts on the other side no longer count them; other follows stay.
+pub async fn delete_account_removes_follows_both_ways_fixing_counters(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let alice = add_local(store, &ids, "alice").await.id;
+    let bob = add_local(store, &ids, "bob").await.id;
+    let carol = add_local(store, &ids, "carol").await.id;
+    let remote = add_remote(store, &ids, "r", "remote.example").await.id;
+    let dave = add_local(store, &ids, "dave").await.id;
+    let erin = add_local(store, &ids, "erin").await.id;
+    for (i, (follower, target)) in [
+        (alice, bob),
+        (carol, alice),
+        (remote, alice),
+        (carol, bob),
+        (bob, carol),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        store
+            .insert_follow(ids.next_at(T0 + 1_000 * (i as i64 + 1)), follower, target)
+            .await
+            .expect("insert_follow");
+    }
+    for (follower, target) in [(alice, dave), (erin, alice), (erin, dave)] {
+        store
+            .insert_follow_request(ids.next_at(T0 + 10_000), follower, target)
+            .await
+            .expect("insert_follow_request");
+    }
+    store.delete_account(alice).await.expect("delete_account");
+
+    assert_eq!(
+        [
+            follow_counts(store, bob).await,
+            follow_counts(store, carol).await,
+            follow_counts(store, remote).await,
+        ],
+        [(1, 1), (1, 1), (0, 0)],
+        "delete_account must decrement the counters of the accounts it followed and that followed it"
+    );
+    let ids_of = |rows: Vec<(Id, Id)>| rows.into_iter().map(|(_, a)| a).collect::<Vec<_>>();
+    assert_eq!(
+        ids_of(
+            store
+                .followers_page(bob, Page::first(40))
+                .await
+                .expect("followers_page")
+        ),
+        vec![carol],
+        "a deleted account must leave the followers of the accounts it followed"
+    );
+    assert_eq!(
+        ids_of(
+            store
+                .following_page(carol, Page::first(40))
+                .await
+                .expect("following_page")
+        ),
+        vec![bob],
+        "a deleted account must leave the following lists of its followers"
+    );
+    assert_eq!(
+        ids_of(
+            store
+                .following_page(remote, Page::first(40))
+                .await
+                .expect("following_page")
+        ),
+        vec![],
+        "a deleted account must leave the following lists of its remote followers"
+    );
+    assert!(
+        !store.follows(carol, alice).await.expect("follows")
+            && !store.follows(alice, bob).await.expect("follows"),
+        "follows must be false for the follows of a deleted account, both ways"
+    );
+    assert_eq!(
+        ids_of(
+            store
+                .follow_requests_page(dave, Page::first(40))
+                .await
+                .expect("follow_requests_page")
+        ),
+        vec![erin],
+        "a deleted account's pending follow requests must be dropped"
+    );
+    assert!(
+        !store
+            .follow_requested(erin, alice)
+            .await
+            .expect("follow_requested"),
+        "follow requests to a deleted account must be dropped"
+    );
+    assert_eq!(
+        store
+            .friends_of_friends(bob, 40)
+            .await
+            .expect("friends_of_friends"),
+        vec![],
+        "a deleted account must not be suggested by friends_of_friends"
+    );
+}
+
+/// `delete_account` removes blocks and mutes in both directions; other accounts' blocks and
+/// mutes stay.
+pub async fn delete_account_removes_blocks_and_mutes_both_ways(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let alice = add_local(store, &ids, "alice").await.id;
+    let bob = add_local(store, &ids, "bob").await.id;
+    let carol = add_local(store, &ids, "carol").await.id;
+    let dave = add_local(store, &ids, "dave").await.id;
+    for (account, target) in [(alice, bob), (carol, alice), (carol, bob)] {
+        store
+            .insert_block(ids.next_at(T0 + 1_000), account, target)
+            .await
+            .expect("insert_block");
+    }
+    for (account, target) in [(alice, carol), (dave, alice), (dave, bob)] {
+        store
+            .upsert_mute(&MuteRecord {
+                id: ids.next_at(T0 + 2_000),
+                account_id: account,
+                target_id: target,
+                notifications: true,
+                expires_at: None,
+            })
+            .await
+            .expect("upsert_mute");
+    }
+    store.delete_account(alice).await.expect("delete_account");
+    let now = at(T0 + 10_000);
+
+    assert_eq!(
+        store
+            .blocked_either_way(bob, &[alice, carol])
+            .await
+            .expect("blocked_either_way"),
+        vec![carol],
+        "a deleted account's blocks must be removed"
+    );
+    let blocked: Vec<Id> = store
+        .blocks_page(carol, Page::first(40))
+        .await
+        .expect("blocks_page")
+        .into_iter()
+        .map(|(_, a)| a)
+        .collect();
+    assert_eq!(
+        blocked,
+        vec![bob],
+        "blocks of a deleted account must be removed, others kept"
+    );
+    assert_eq!(
+        store.mute_of(alice, carol, now).await.expect("mute_of"),
+        None,
+        "a deleted account's mutes must be removed"
+    );
+    let muted: Vec<Id> = store
+        .mutes_page(dave, now, Page::first(40))
+        .await
+        .expect("mutes_page")
+        .into_iter()
+        .map(|m| m.target_id)
+        .collect();
+    assert_eq!(
+        muted,
+        vec![bob],
+        "mutes of a deleted account must be removed, others kept"
+    );
+}
+
+/// `delete_account` removes private notes, endorsements and suggestion dismissals in both
+/// directions (by the account and of the account); other accounts' ones stay.
+pub async fn delete_account_removes_notes_endorsements_and_dismissals_both_ways(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let alice = add_local(store, &ids, "alice").await.id;
+    let bob = add_local(store, &ids, "bob").await.id;
+    let carol = add_local(store, &ids, "carol").await.id;
+    for (account, target) in [(alice, bob), (bob, alice), (bob, carol)] {
+        store
+            .set_account_note(account, target, "a note")
+            .await
+            .expect("set_account_note");
+        store
+            .insert_endorsement(ids.next_at(T0 + 1_000), account, target)
+            .await
+            .expect("insert_endorsement");
+        store
+            .dismiss_suggestion(account, target)
+            .await
+            .expect("dismiss_suggestion");
+    }
+    store.delete_account(alice).await.expect("delete_account");
+
+    for (account, target) in [(alice, bob), (bob, alice)] {
+        assert_eq!(
+            store
+                .account_note(account, target)
+                .await
+                .expect("account_note"),
+            None,
+            "delete_account must remove notes by and on the account"
+        );
+        assert!(
+            !store.endorses(account, target).await.expect("endorses"),
+            "delete_account must remove endorsements by and of the account"
+        );
+    }
+    assert_eq!(
+        store
+            .account_note(bob, carol)
+            .await
+            .expect("account_note")
+            .as_deref(),
+        Some("a note"),
+        "delete_account must keep other accounts' notes"
+    );
+    let endorsed: Vec<Id> = store
+        .endorsements_page(bob, Page::first(40))
+        .await
+        .expect("endorsements_page")
+        .into_iter()
+        .map(|(_, a)| a)
+        .collect();
+    assert_eq!(
+        endorsed,
+        vec![carol],
+        "endorsements of a deleted account must be removed, others kept"
+    );
+    assert_eq!(
+        store
+            .dismissed_suggestions(bob)
+            .await
+            .expect("dismissed_suggestions"),
+        vec![carol],
+        "dismissals of a deleted account must be removed, others kept"
+    );
+    assert_eq!(
+        store
+            .dismissed_suggestions(alice)
+            .await
+            .expect("dismissed_suggestions"),
+        vec![],
+        "a deleted account's own dismissals must be removed"
+    );
+}
+
+/// `delete_account` removes the account's domain blocks, tag follows, featured tags and
+/// scheduled statuses; the tags themselves and other accounts' ones stay.
+pub async fn delete_account_removes_domain_blocks_tags_and_scheduled_statuses(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let alice = add_local(store, &ids, "alice").await.id;
+    let bob = add_local(store, &ids, "bob").await.id;
+    let t = add_tag(store, &ids, "rust", T0 + 1_000).await;
+    for account in [alice, bob] {
+        store
+            .insert_domain_block(ids.next_at(T0 + 2_000), account, "bad.example")
+            .await
+            .expect("insert_domain_block");
+        store
+            .follow_tag(ids.next_at(T0 + 3_000), account, t.id)
+            .await
+            .expect("follow_tag");
+        store
+            .insert_featured_tag(&FeaturedTagRecord {
+                id: ids.next_at(T0 + 4_000),
+                account_id: account,
+                tag_id: t.id,
+                name: t.name.clone(),
+                created_at: at(T0 + 4_000),
+            })
+            .await
+            .expect("insert_featured_tag");
+        store
+            .insert_scheduled_status(&scheduled_status(&ids, account, T0 + 5_000))
+            .await
+            .expect("insert_scheduled_status");
+    }
+    let alice_scheduled = store
+        .scheduled_statuses(alice, Page::first(40))
+        .await
+        .expect("scheduled_statuses");
+    store.delete_account(alice).await.expect("delete_account");
+
+    assert!(
+        !store
+            .domain_blocked(alice, "bad.example")
+            .await
+            .expect("domain_blocked"),
+        "delete_account must remove the account's domain blocks"
+    );
+    assert!(
+        !store.follows_tag(alice, t.id).await.expect("follows_tag"),
+        "delete_account must remove the account's tag follows"
+    );
+    assert_eq!(
+        store.featured_tags(alice).await.expect("featured_tags"),
+        vec![],
+        "delete_account must remove the account's featured tags"
+    );
+    assert_eq!(
+        store
+            .scheduled_statuses(alice, Page::first(40))
+            .await
+            .expect("scheduled_statuses"),
+        vec![],
+        "delete_account must remove the account's scheduled statuses"
+    );
+    for s in alice_scheduled {
+        assert_eq!(
+            store
+                .scheduled_status_by_id(s.id)
+                .await
+                .expect("scheduled_status_by_id"),
+            None,
+            "delete_account must remove the account's scheduled statuses"
+        );
+    }
+    assert!(
+        store
+            .domain_blocked(bob, "bad.example")
+            .await
+            .expect("domain_blocked")
+            && store.follows_tag(bob, t.id).await.expect("follows_tag"),
+        "delete_account must keep other accounts' domain blocks and tag follows"
+    );
+    assert_eq!(
+        store.featured_tags(bob).await.expect("featured_tags").len(),
+        1,
+        "delete_account must keep other accounts' featured tags"
+    );
+    assert_eq!(
+        store
+            .scheduled_statuses(bob, Page::first(40))
+            .await
+            .expect("scheduled_statuses")
+            .len(),
+        1,
+        "delete_account must keep other accounts' scheduled statuses"
+    );
+    assert_eq!(
+        store.tag_by_id(t.id).await.expect("tag_by_id"),
+        Some(t),
+        "delete_account must keep the tags themselves"
     );
 }

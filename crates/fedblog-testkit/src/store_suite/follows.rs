@@ -1,8 +1,9 @@
 //! Checks of [`FollowStore`](fedblog_core::store::FollowStore): follows and the counters they
-//! maintain, follower/following pages, and pending follow requests.
+//! maintain, follower/following pages, pending follow requests, the options of follows and
+//! requests, and the graph queries (familiar followers, friends of friends).
 
 use fedblog_core::pagination::Page;
-use fedblog_core::store::AccountRecord;
+use fedblog_core::store::{AccountRecord, FollowRecord};
 use fedblog_core::{Id, IdGenerator, Store};
 
 use super::{Cursor, T0, add_local, add_remote, assert_pages, get_account, sorted};
@@ -700,4 +701,410 @@ pub async fn follow_requests_page_cursors_are_request_ids(store: &dyn Store) {
     for kind in ALL_CURSORS {
         assert_pages("follow_requests_page (on request ids)", kind, &s, read).await;
     }
+}
+
+// ---- follows and requests with their options ----
+
+/// A follow record of `follower` to `target` with options unlike the defaults.
+fn follow_with_options(id: Id, follower: Id, target: Id) -> FollowRecord {
+    FollowRecord {
+        show_reblogs: false,
+        notify: true,
+        languages: Some(vec!["de".into(), "en".into()]),
+        ..FollowRecord::new(id, follower, target)
+    }
+}
+
+async fn follow_of(store: &dyn Store, follower: Id, target: Id) -> Option<FollowRecord> {
+    store.follow_of(follower, target).await.expect("follow_of")
+}
+
+async fn request_of(store: &dyn Store, follower: Id, target: Id) -> Option<FollowRecord> {
+    store
+        .follow_request_of(follower, target)
+        .await
+        .expect("follow_request_of")
+}
+
+/// `follow_of` is `None` without a follow (and for the reverse pair, and for a pending request),
+/// and returns the follow `insert_follow` made with its id and Mastodon's default options.
+pub async fn follow_of_returns_the_follow_with_default_options(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let alice = add_local(store, &ids, "alice").await;
+    let bob = add_local(store, &ids, "bob").await;
+    let carol = add_remote(store, &ids, "carol", "remote.example").await;
+    assert_eq!(
+        follow_of(store, alice.id, bob.id).await,
+        None,
+        "follow_of must be None before any follow"
+    );
+    let id = follow(store, &ids, T0 + 1_000, alice.id, bob.id).await;
+    request(store, &ids, T0 + 2_000, carol.id, bob.id).await;
+    assert_eq!(
+        follow_of(store, alice.id, bob.id).await,
+        Some(FollowRecord::new(id, alice.id, bob.id)),
+        "follow_of must return the follow insert_follow made, with its id and the default options \
+         (show_reblogs, no notify, all languages)"
+    );
+    assert_eq!(
+        follow_of(store, bob.id, alice.id).await,
+        None,
+        "follow_of is directional: the reverse pair must be None"
+    );
+    assert_eq!(
+        follow_of(store, carol.id, bob.id).await,
+        None,
+        "follow_of must be None for a pending follow request"
+    );
+    assert!(
+        store
+            .delete_follow(alice.id, bob.id)
+            .await
+            .expect("delete_follow"),
+        "delete_follow of an existing follow must return true"
+    );
+    assert_eq!(
+        follow_of(store, alice.id, bob.id).await,
+        None,
+        "follow_of must be None after delete_follow"
+    );
+}
+
+/// `upsert_follow` of a new follow returns true, stores it with its options (read back by
+/// `follow_of`, listed by the pages with its id) and updates both counters.
+pub async fn upsert_follow_inserts_a_new_follow_with_counters(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let alice = add_local(store, &ids, "alice").await;
+    let bob = add_local(store, &ids, "bob").await;
+    let f = follow_with_options(ids.next_at(T0 + 1_000), alice.id, bob.id);
+    assert!(
+        store.upsert_follow(&f).await.expect("upsert_follow"),
+        "upsert_follow of a new follow must return true"
+    );
+    assert_eq!(
+        follow_of(store, alice.id, bob.id).await,
+        Some(f.clone()),
+        "follow_of must return the follow exactly as upserted, options included"
+    );
+    assert!(
+        store.follows(alice.id, bob.id).await.expect("follows"),
+        "follows must be true after upsert_follow"
+    );
+    assert_eq!(
+        followers(store, bob.id).await,
+        vec![(f.id, alice.id)],
+        "followers_page must list an upserted follow with its id"
+    );
+    assert_eq!(
+        (counts(store, &alice).await, counts(store, &bob).await),
+        ((0, 1), (1, 0)),
+        "a new follow by upsert_follow must update following_count and followers_count"
+    );
+}
+
+/// `upsert_follow` of an existing follow returns false, keeps the first id, takes the new
+/// options (including unsetting `languages`), and leaves the counters alone.
+pub async fn upsert_follow_updates_options_keeping_id_and_counters(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let alice = add_local(store, &ids, "alice").await;
+    let bob = add_local(store, &ids, "bob").await;
+    let first = follow(store, &ids, T0 + 1_000, alice.id, bob.id).await;
+    let changed = follow_with_options(ids.next_at(T0 + 2_000), alice.id, bob.id);
+    assert!(
+        !store.upsert_follow(&changed).await.expect("upsert_follow"),
+        "upsert_follow of an existing follow must return false"
+    );
+    assert_eq!(
+        follow_of(store, alice.id, bob.id).await,
+        Some(FollowRecord {
+            id: first,
+            ..changed.clone()
+        }),
+        "upsert_follow of an existing follow must keep its id and take the new options"
+    );
+    let back = FollowRecord {
+        show_reblogs: true,
+        notify: false,
+        languages: None,
+        ..FollowRecord::new(ids.next_at(T0 + 3_000), alice.id, bob.id)
+    };
+    assert!(
+        !store.upsert_follow(&back).await.expect("upsert_follow"),
+        "upsert_follow of an existing follow must return false"
+    );
+    assert_eq!(
+        follow_of(store, alice.id, bob.id).await,
+        Some(FollowRecord { id: first, ..back }),
+        "upsert_follow must be able to unset languages and reset the flags"
+    );
+    assert_eq!(
+        (counts(store, &alice).await, counts(store, &bob).await),
+        ((0, 1), (1, 0)),
+        "upsert_follow of an existing follow must not change the counters"
+    );
+    assert_eq!(
+        followers(store, bob.id).await,
+        vec![(first, alice.id)],
+        "an updated follow is listed once, with its first id"
+    );
+}
+
+/// `follow_request_of` is `None` without a pending request (and for the reverse pair, and for a
+/// follow), and returns the request `insert_follow_request` made with its id and default options.
+pub async fn follow_request_of_returns_the_request_with_default_options(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let alice = add_local(store, &ids, "alice").await;
+    let bob = add_local(store, &ids, "bob").await;
+    let carol = add_local(store, &ids, "carol").await;
+    assert_eq!(
+        request_of(store, alice.id, bob.id).await,
+        None,
+        "follow_request_of must be None before any request"
+    );
+    let id = request(store, &ids, T0 + 1_000, alice.id, bob.id).await;
+    follow(store, &ids, T0 + 2_000, carol.id, bob.id).await;
+    assert_eq!(
+        request_of(store, alice.id, bob.id).await,
+        Some(FollowRecord::new(id, alice.id, bob.id)),
+        "follow_request_of must return the request insert_follow_request made, with its id and \
+         the default options"
+    );
+    assert_eq!(
+        request_of(store, bob.id, alice.id).await,
+        None,
+        "follow_request_of is directional: the reverse pair must be None"
+    );
+    assert_eq!(
+        request_of(store, carol.id, bob.id).await,
+        None,
+        "follow_request_of must be None for a follow"
+    );
+    assert!(
+        store
+            .delete_follow_request(alice.id, bob.id)
+            .await
+            .expect("delete_follow_request"),
+        "delete_follow_request of a pending request must return true"
+    );
+    assert_eq!(
+        request_of(store, alice.id, bob.id).await,
+        None,
+        "follow_request_of must be None after delete_follow_request"
+    );
+}
+
+/// `upsert_follow_request` inserts a new request (true) with its options, then updates it (false)
+/// keeping the first id; it never touches follows or counters.
+pub async fn upsert_follow_request_inserts_then_updates_keeping_id(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let alice = add_local(store, &ids, "alice").await;
+    let bob = add_local(store, &ids, "bob").await;
+    let first = FollowRecord::new(ids.next_at(T0 + 1_000), alice.id, bob.id);
+    assert!(
+        store
+            .upsert_follow_request(&first)
+            .await
+            .expect("upsert_follow_request"),
+        "upsert_follow_request of a new request must return true"
+    );
+    assert_eq!(
+        request_of(store, alice.id, bob.id).await,
+        Some(first.clone()),
+        "follow_request_of must return the request as upserted"
+    );
+    let changed = follow_with_options(ids.next_at(T0 + 2_000), alice.id, bob.id);
+    assert!(
+        !store
+            .upsert_follow_request(&changed)
+            .await
+            .expect("upsert_follow_request"),
+        "upsert_follow_request of a pending request must return false"
+    );
+    assert_eq!(
+        request_of(store, alice.id, bob.id).await,
+        Some(FollowRecord {
+            id: first.id,
+            ..changed
+        }),
+        "upsert_follow_request of a pending request must keep its id and take the new options"
+    );
+    assert_eq!(
+        requests(store, bob.id).await,
+        vec![(first.id, alice.id)],
+        "an updated request is listed once, with its first id"
+    );
+    assert!(
+        requested(store, alice.id, bob.id).await,
+        "follow_requested must be true after upsert_follow_request"
+    );
+    assert!(
+        !store.follows(alice.id, bob.id).await.expect("follows"),
+        "a follow request is not a follow"
+    );
+    assert_eq!(
+        (counts(store, &alice).await, counts(store, &bob).await),
+        ((0, 0), (0, 0)),
+        "follow requests must not change the follow counters"
+    );
+}
+
+async fn familiar(store: &dyn Store, account: Id, target: Id, limit: u64) -> Vec<Id> {
+    store
+        .familiar_followers(account, target, limit)
+        .await
+        .expect("familiar_followers")
+}
+
+/// `familiar_followers(account, target)` lists the followers of `target` whom `account` follows,
+/// newest follow of `target` first, up to `limit`: not followers `account` does not follow, not
+/// accounts `account` follows that do not follow `target` (or only asked to), not `account`'s own
+/// followers, not pending requests of `account`.
+pub async fn familiar_followers_lists_followed_followers_newest_first(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let me = add_local(store, &ids, "me").await.id;
+    let target = add_local(store, &ids, "target").await.id;
+    let x = add_local(store, &ids, "x").await.id;
+    let y = add_remote(store, &ids, "y", "remote.example").await.id;
+    let z = add_local(store, &ids, "z").await.id;
+    let stranger = add_local(store, &ids, "stranger").await.id;
+    let friend = add_local(store, &ids, "friend").await.id;
+    let fan = add_local(store, &ids, "fan").await.id;
+    let asked = add_local(store, &ids, "asked").await.id;
+    // `me` follows x, y, z, friend; asked to follow `asked`; `fan` follows `me`.
+    for (i, &followed) in [z, x, friend, y].iter().enumerate() {
+        follow(store, &ids, T0 + 1_000 + i as i64, me, followed).await;
+    }
+    request(store, &ids, T0 + 1_500, me, asked).await;
+    follow(store, &ids, T0 + 1_600, fan, me).await;
+    // Followers of `target`, in this order: x, stranger, z, y, fan, asked (`friend` only asks).
+    follow(store, &ids, T0 + 2_000, x, target).await;
+    follow(store, &ids, T0 + 3_000, stranger, target).await;
+    follow(store, &ids, T0 + 4_000, z, target).await;
+    follow(store, &ids, T0 + 5_000, y, target).await;
+    follow(store, &ids, T0 + 6_000, fan, target).await;
+    follow(store, &ids, T0 + 7_000, asked, target).await;
+    request(store, &ids, T0 + 8_000, friend, target).await;
+    // `target` follows `friend`: the wrong direction.
+    follow(store, &ids, T0 + 9_000, target, friend).await;
+    assert_eq!(
+        familiar(store, me, target, 40).await,
+        vec![y, z, x],
+        "familiar_followers must list the target's followers whom the account follows, newest \
+         follow of the target first"
+    );
+    assert_eq!(
+        familiar(store, me, target, 2).await,
+        vec![y, z],
+        "familiar_followers must return at most `limit`, the newest follows of the target"
+    );
+    assert_eq!(
+        familiar(store, me, friend, 40).await,
+        vec![],
+        "familiar_followers of an account none of whose followers the account follows is empty"
+    );
+    assert_eq!(
+        familiar(store, stranger, target, 40).await,
+        vec![],
+        "familiar_followers of an account that follows nobody is empty"
+    );
+}
+
+async fn fof(store: &dyn Store, account: Id, limit: u64) -> Vec<(Id, i64)> {
+    store
+        .friends_of_friends(account, limit)
+        .await
+        .expect("friends_of_friends")
+}
+
+/// `friends_of_friends` ranks the accounts followed by the accounts `account` follows by how
+/// many of those follow each (most first), then newest id first, up to `limit`; it counts follows
+/// of the accounts `account` follows, not their followers or pending requests.
+pub async fn friends_of_friends_ranks_by_count_then_newest_id(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let me = add_local(store, &ids, "me").await.id;
+    let b = add_local(store, &ids, "b").await.id;
+    let c = add_local(store, &ids, "c").await.id;
+    let d = add_remote(store, &ids, "d", "remote.example").await.id;
+    let z = add_local(store, &ids, "z").await.id;
+    let x = add_local(store, &ids, "x").await.id;
+    let w = add_remote(store, &ids, "w", "other.example").await.id;
+    let y = add_local(store, &ids, "y").await.id;
+    let fan = add_local(store, &ids, "fan").await.id;
+    let wanted = add_local(store, &ids, "wanted").await.id;
+    let mut t = T0 + 1_000;
+    let mut f = |follower: Id, target: Id| {
+        t += 1_000;
+        (t, follower, target)
+    };
+    let edges = [
+        f(me, b),
+        f(me, c),
+        f(me, d),
+        // x: followed by b, c, d (3); y: by b, c (2); z and w: by one each (z older id).
+        f(b, x),
+        f(c, x),
+        f(d, x),
+        f(c, y),
+        f(b, y),
+        f(b, w),
+        f(d, z),
+        // `fan` follows b: a follower of a followed account, not one it follows.
+        f(fan, b),
+        // someone not followed by `me` follows many.
+        f(fan, z),
+        f(fan, w),
+    ];
+    for (millis, follower, target) in edges {
+        follow(store, &ids, millis, follower, target).await;
+    }
+    request(store, &ids, T0 + 50_000, b, wanted).await;
+    request(store, &ids, T0 + 51_000, c, wanted).await;
+    assert_eq!(
+        fof(store, me, 40).await,
+        vec![(x, 3), (y, 2), (w, 1), (z, 1)],
+        "friends_of_friends must rank by how many of the account's follows follow each, then \
+         newest id first (pending requests and followers of follows do not count)"
+    );
+    assert_eq!(
+        fof(store, me, 2).await,
+        vec![(x, 3), (y, 2)],
+        "friends_of_friends must return at most `limit`, the best ranked"
+    );
+    assert_eq!(
+        fof(store, x, 40).await,
+        vec![],
+        "friends_of_friends of an account that follows nobody is empty"
+    );
+}
+
+/// `friends_of_friends` leaves out `account` itself and the accounts it already follows, however
+/// many of its follows follow them.
+pub async fn friends_of_friends_excludes_self_and_already_followed(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let me = add_local(store, &ids, "me").await.id;
+    let b = add_local(store, &ids, "b").await.id;
+    let c = add_local(store, &ids, "c").await.id;
+    let x = add_local(store, &ids, "x").await.id;
+    let y = add_local(store, &ids, "y").await.id;
+    let mut t = T0;
+    for (follower, target) in [
+        (me, b),
+        (me, c),
+        (me, y),
+        (b, me),
+        (c, me),
+        (b, c),
+        (c, b),
+        (b, y),
+        (c, y),
+        (b, x),
+    ] {
+        t += 1_000;
+        follow(store, &ids, t, follower, target).await;
+    }
+    assert_eq!(
+        fof(store, me, 40).await,
+        vec![(x, 1)],
+        "friends_of_friends must leave out the account itself and the accounts it follows"
+    );
 }

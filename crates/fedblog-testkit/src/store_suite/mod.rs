@@ -22,7 +22,8 @@
 //! ```
 //!
 //! The invocation expands to one module per area (`accounts`, `oauth`, `statuses`, `follows`,
-//! `blocks`, `feeds`, `stats`, `jobs`, `scheduled_statuses`), each holding one `#[test]` per
+//! `blocks`, `feeds`, `stats`, `jobs`, `scheduled_statuses`, `notes`, `domain_blocks`, `tags`,
+//! `directory`), each holding one `#[test]` per
 //! check, so `cargo test` reports every check by name
 //! (`accounts::email_is_unique_case_insensitively ... ok`) and `cargo test feeds::` runs one
 //! area. Each test runs its check on a current-thread Tokio runtime of its own, as
@@ -45,6 +46,9 @@
 //!   separate connection pools).
 //! - Mutes are read at an explicit `now`; one whose `expires_at` is at or before `now`
 //!   (`expires_at <= now`) has expired, one ending a millisecond later is still in force.
+//! - Tags are made with `find_or_create_tag` before they are followed or featured; statuses
+//!   carry normalised tag names that need no tag made first.
+//! - Search texts and blocked domains come lower-cased, as the services pass them.
 //! - Ids come from [`IdGenerator::next_at`] with explicit times, and timestamps from
 //!   [`at`], so orderings are deterministic.
 //!
@@ -66,19 +70,23 @@ use chrono::{DateTime, Utc};
 use fedblog_core::pagination::Page;
 use fedblog_core::store::{
     AccountRecord, AppRecord, AuthorizationRecord, JobRecord, JobState, Role,
-    ScheduledStatusRecord, StatusRecord, TokenRecord, UserRecord, Visibility,
+    ScheduledStatusRecord, StatusRecord, TagRecord, TokenRecord, UserRecord, Visibility,
 };
 use fedblog_core::{Id, IdGenerator, Store, StoreError, StoreResult};
 
 pub mod accounts;
 pub mod blocks;
+pub mod directory;
+pub mod domain_blocks;
 pub mod feeds;
 pub mod follows;
 pub mod jobs;
+pub mod notes;
 pub mod oauth;
 pub mod scheduled_statuses;
 pub mod stats;
 pub mod statuses;
+pub mod tags;
 
 /// The list of every check, by area: the single source of [`store_suite!`](crate::store_suite!)
 /// and [`CHECKS`]. It calls the macro given in brackets with the given arguments followed by
@@ -110,6 +118,14 @@ macro_rules! __store_suite_for_each_check {
                 update_user_unknown_is_not_found,
                 update_user_rejects_another_users_email,
                 update_user_may_keep_or_recase_own_email,
+                avatar_and_header_round_trip_through_insert_and_update,
+                delete_account_unknown_is_not_found,
+                delete_account_removes_account_login_tokens_and_codes,
+                delete_account_removes_statuses_and_feed_entries,
+                delete_account_removes_follows_both_ways_fixing_counters,
+                delete_account_removes_blocks_and_mutes_both_ways,
+                delete_account_removes_notes_endorsements_and_dismissals_both_ways,
+                delete_account_removes_domain_blocks_tags_and_scheduled_statuses,
             }
             oauth {
                 app_round_trips_by_id_and_client_id,
@@ -149,6 +165,13 @@ macro_rules! __store_suite_for_each_check {
                 public_timeline_page_min_id,
                 public_timeline_page_combined_cursors,
                 public_timeline_page_absent_cursors,
+                account_statuses_filters_by_visibility,
+                account_statuses_or_mentioning_adds_mentions_of_the_account,
+                account_statuses_exclude_replies_keeps_self_replies,
+                account_statuses_only_media,
+                account_statuses_tagged,
+                account_statuses_or_mentioning_obeys_the_other_filters,
+                account_statuses_pages,
             }
             follows {
                 insert_follow_is_directional,
@@ -168,6 +191,14 @@ macro_rules! __store_suite_for_each_check {
                 delete_follow_request_true_then_false,
                 follow_requests_page_lists_requests_per_target_newest_first,
                 follow_requests_page_cursors_are_request_ids,
+                follow_of_returns_the_follow_with_default_options,
+                upsert_follow_inserts_a_new_follow_with_counters,
+                upsert_follow_updates_options_keeping_id_and_counters,
+                follow_request_of_returns_the_request_with_default_options,
+                upsert_follow_request_inserts_then_updates_keeping_id,
+                familiar_followers_lists_followed_followers_newest_first,
+                friends_of_friends_ranks_by_count_then_newest_id,
+                friends_of_friends_excludes_self_and_already_followed,
             }
             blocks {
                 insert_block_round_trips_and_is_idempotent_keeping_first_id,
@@ -238,6 +269,48 @@ macro_rules! __store_suite_for_each_check {
                 update_scheduled_status_replaces_time_and_params,
                 update_unknown_scheduled_status_is_not_found,
                 delete_scheduled_status_true_then_false,
+            }
+            notes {
+                account_note_is_set_replaced_and_cleared,
+                insert_endorsement_is_idempotent_keeping_first_id,
+                delete_endorsement_true_then_false,
+                endorsements_page_lists_newest_first_with_cursors,
+                dismissed_suggestions_are_per_account_and_idempotent,
+            }
+            domain_blocks {
+                insert_domain_block_is_idempotent_keeping_first_id,
+                insert_domain_block_removes_followers_on_that_domain,
+                insert_domain_block_drops_follow_requests_from_that_domain,
+                delete_domain_block_true_then_false,
+                domain_blocks_page_lists_newest_first_with_cursors,
+            }
+            tags {
+                find_or_create_tag_creates_then_returns_existing,
+                racing_find_or_create_tag_returns_one_tag,
+                tag_usage_counts_statuses_and_distinct_accounts_in_window,
+                follow_tag_is_idempotent_keeping_first_id,
+                unfollow_tag_true_then_false,
+                followed_tags_page_lists_newest_first_with_cursors,
+                insert_featured_tag_round_trips_and_rejects_duplicates,
+                delete_featured_tag_removes_only_own,
+                account_tag_stats_counts_public_and_unlisted_only,
+                most_used_tags_orders_by_use_then_name,
+            }
+            directory {
+                search_accounts_matches_username_prefix_or_display_name_part,
+                search_accounts_is_case_insensitive,
+                search_accounts_treats_wildcards_literally,
+                search_accounts_domain_filter,
+                search_accounts_followed_by_filter,
+                search_accounts_excludes_suspended,
+                search_accounts_orders_exact_match_first_then_followers_then_id,
+                search_accounts_offset_and_limit,
+                directory_lists_only_discoverable_and_admitted_accounts,
+                directory_local_only_leaves_out_remote_accounts,
+                directory_order_new_lists_newest_accounts_first,
+                directory_order_active_lists_recent_posters_first,
+                directory_offset_and_limit,
+                most_followed_local_orders_by_followers_then_oldest_id,
             }
         }
     };
@@ -478,7 +551,37 @@ pub fn scheduled_status(ids: &IdGenerator, account_id: Id, millis: i64) -> Sched
     }
 }
 
+/// A tag named `name` as written (its normalised name: lower case), first seen at `millis` (its
+/// id made at the same time). Not inserted.
+pub fn tag(ids: &IdGenerator, name: &str, millis: i64) -> TagRecord {
+    TagRecord {
+        id: ids.next_at(millis),
+        name: name.to_lowercase(),
+        display_name: name.to_string(),
+        created_at: at(millis),
+    }
+}
+
 // ---- helpers shared by the areas (crate-private: not part of the suite's API) ----
+
+/// Creates `tag(ids, name, millis)` through `find_or_create_tag` and returns it.
+pub(crate) async fn add_tag(
+    store: &dyn Store,
+    ids: &IdGenerator,
+    name: &str,
+    millis: i64,
+) -> TagRecord {
+    let t = tag(ids, name, millis);
+    let got = store
+        .find_or_create_tag(&t)
+        .await
+        .unwrap_or_else(|e| panic!("find_or_create_tag({name:?}) failed: {e:?}"));
+    assert_eq!(
+        got, t,
+        "find_or_create_tag of a new name must return the tag as given"
+    );
+    t
+}
 
 /// Inserts `local_account(ids, username)` and returns the account.
 pub(crate) async fn add_local(

@@ -1,9 +1,11 @@
 //! Checks of [`StatusStore`](fedblog_core::store::StatusStore): statuses with their mentions and
-//! tags, the author's counters, idempotency keys and the public timeline.
+//! tags, the author's counters, idempotency keys, the public timeline and an account's statuses.
 
 use chrono::TimeDelta;
 use fedblog_core::pagination::Page;
-use fedblog_core::store::{AccountRecord, PublicTimelineFilter, StatusRecord, Visibility};
+use fedblog_core::store::{
+    AccountRecord, AccountStatusesFilter, PublicTimelineFilter, StatusRecord, Visibility,
+};
 use fedblog_core::{Id, IdGenerator, Store};
 
 use super::{
@@ -737,4 +739,369 @@ pub async fn public_timeline_page_combined_cursors(store: &dyn Store) {
 /// Public timeline cursors need not be ids of stored statuses: they are compared as ids.
 pub async fn public_timeline_page_absent_cursors(store: &dyn Store) {
     timeline_pages(store, Cursor::Absent).await;
+}
+
+// ---- account_statuses ----
+
+/// The ids of the first page (40) of `account`'s statuses matching `filter`.
+async fn account_statuses(
+    store: &dyn Store,
+    account: Id,
+    filter: &AccountStatusesFilter,
+) -> Vec<Id> {
+    store
+        .account_statuses(account, filter, Page::first(40))
+        .await
+        .expect("account_statuses")
+        .into_iter()
+        .map(|s| s.id)
+        .collect()
+}
+
+/// A filter on these visibilities only.
+fn visible(visibilities: &[Visibility]) -> AccountStatusesFilter {
+    AccountStatusesFilter {
+        visibilities: visibilities.to_vec(),
+        ..AccountStatusesFilter::default()
+    }
+}
+
+/// `account_statuses` lists the account's statuses with the given visibilities, newest first,
+/// as complete records: not other visibilities, not other accounts' statuses; no visibility
+/// (and no `or_mentioning`) lists nothing.
+pub async fn account_statuses_filters_by_visibility(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let alice = add_local(store, &ids, "alice").await;
+    let bob = add_local(store, &ids, "bob").await;
+    let with = |millis: i64, v: Visibility| StatusRecord {
+        visibility: v,
+        ..status(&ids, &alice, millis)
+    };
+    let p1 = add_status(
+        store,
+        StatusRecord {
+            mentions: vec![bob.id],
+            tags: vec!["zeta".into(), "alpha".into()],
+            language: Some("en".into()),
+            ..with(T0 + 1_000, Visibility::Public)
+        },
+    )
+    .await;
+    let u2 = add_status(store, with(T0 + 2_000, Visibility::Unlisted)).await;
+    let v3 = add_status(store, with(T0 + 3_000, Visibility::Private)).await;
+    let d4 = add_status(store, with(T0 + 4_000, Visibility::Direct)).await;
+    let b5 = add_status(store, status(&ids, &bob, T0 + 5_000)).await;
+    let p6 = add_status(store, with(T0 + 6_000, Visibility::Public)).await;
+    use Visibility::*;
+    let got = store
+        .account_statuses(alice.id, &visible(&[Public, Unlisted]), Page::first(40))
+        .await
+        .expect("account_statuses");
+    assert_eq!(
+        got,
+        vec![p6.clone(), u2.clone(), p1.clone()],
+        "account_statuses must list the account's public and unlisted statuses, newest first, as \
+         complete records"
+    );
+    assert_eq!(
+        account_statuses(store, alice.id, &visible(&[Private])).await,
+        vec![v3.id],
+        "account_statuses must list only the visibilities asked for"
+    );
+    assert_eq!(
+        account_statuses(
+            store,
+            alice.id,
+            &visible(&[Public, Unlisted, Private, Direct])
+        )
+        .await,
+        vec![p6.id, d4.id, v3.id, u2.id, p1.id],
+        "account_statuses with every visibility must list every status of the account"
+    );
+    assert_eq!(
+        account_statuses(store, alice.id, &visible(&[])).await,
+        vec![],
+        "account_statuses with no visibility and no or_mentioning must list nothing"
+    );
+    assert_eq!(
+        account_statuses(store, bob.id, &visible(&[Public])).await,
+        vec![b5.id],
+        "account_statuses must list only the statuses of the account asked for"
+    );
+}
+
+/// `or_mentioning` adds the account's statuses that mention that account, whatever their
+/// visibility; not statuses mentioning others, not other authors' statuses mentioning it.
+pub async fn account_statuses_or_mentioning_adds_mentions_of_the_account(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let alice = add_local(store, &ids, "alice").await;
+    let viewer = add_local(store, &ids, "viewer").await;
+    let other = add_local(store, &ids, "other").await;
+    let by = |millis: i64, v: Visibility, mentions: Vec<Id>| StatusRecord {
+        visibility: v,
+        mentions,
+        ..status(&ids, &alice, millis)
+    };
+    use Visibility::*;
+    let p1 = add_status(store, by(T0 + 1_000, Public, vec![])).await;
+    let m2 = add_status(store, by(T0 + 2_000, Private, vec![viewer.id])).await;
+    let m3 = add_status(store, by(T0 + 3_000, Direct, vec![other.id, viewer.id])).await;
+    add_status(store, by(T0 + 4_000, Direct, vec![other.id])).await;
+    add_status(store, by(T0 + 5_000, Private, vec![])).await;
+    let u6 = add_status(store, by(T0 + 6_000, Unlisted, vec![viewer.id])).await;
+    add_status(
+        store,
+        StatusRecord {
+            visibility: Direct,
+            mentions: vec![viewer.id],
+            ..status(&ids, &other, T0 + 7_000)
+        },
+    )
+    .await;
+    let filter = AccountStatusesFilter {
+        or_mentioning: Some(viewer.id),
+        ..visible(&[Public])
+    };
+    assert_eq!(
+        account_statuses(store, alice.id, &filter).await,
+        vec![u6.id, m3.id, m2.id, p1.id],
+        "account_statuses must list the visibilities asked for plus the account's statuses \
+         mentioning or_mentioning, newest first"
+    );
+    let filter = AccountStatusesFilter {
+        or_mentioning: Some(viewer.id),
+        ..visible(&[])
+    };
+    assert_eq!(
+        account_statuses(store, alice.id, &filter).await,
+        vec![u6.id, m3.id, m2.id],
+        "with no visibility, account_statuses must list the statuses mentioning or_mentioning"
+    );
+}
+
+/// `exclude_replies` leaves out replies to other accounts and keeps self-replies.
+pub async fn account_statuses_exclude_replies_keeps_self_replies(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let alice = add_local(store, &ids, "alice").await;
+    let bob = add_local(store, &ids, "bob").await;
+    let parent = add_status(store, status(&ids, &bob, T0 + 1_000)).await;
+    let top = add_status(store, status(&ids, &alice, T0 + 2_000)).await;
+    let to_other = add_status(
+        store,
+        StatusRecord {
+            in_reply_to_id: Some(parent.id),
+            in_reply_to_account_id: Some(bob.id),
+            ..status(&ids, &alice, T0 + 3_000)
+        },
+    )
+    .await;
+    let to_self = add_status(
+        store,
+        StatusRecord {
+            in_reply_to_id: Some(top.id),
+            in_reply_to_account_id: Some(alice.id),
+            ..status(&ids, &alice, T0 + 4_000)
+        },
+    )
+    .await;
+    let all = visible(&[Visibility::Public]);
+    assert_eq!(
+        account_statuses(store, alice.id, &all).await,
+        vec![to_self.id, to_other.id, top.id],
+        "without exclude_replies, account_statuses must list replies too"
+    );
+    let filter = AccountStatusesFilter {
+        exclude_replies: true,
+        ..all
+    };
+    assert_eq!(
+        account_statuses(store, alice.id, &filter).await,
+        vec![to_self.id, top.id],
+        "exclude_replies must leave out replies to others and keep self-replies"
+    );
+}
+
+/// `only_media` keeps only statuses with media.
+pub async fn account_statuses_only_media(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let alice = add_local(store, &ids, "alice").await;
+    let bob = add_local(store, &ids, "bob").await;
+    let media = |s: StatusRecord| StatusRecord {
+        has_media: true,
+        ..s
+    };
+    let m1 = add_status(store, media(status(&ids, &alice, T0 + 1_000))).await;
+    add_status(store, status(&ids, &alice, T0 + 2_000)).await;
+    add_status(store, media(status(&ids, &bob, T0 + 3_000))).await;
+    let m4 = add_status(store, media(status(&ids, &alice, T0 + 4_000))).await;
+    add_status(store, status(&ids, &alice, T0 + 5_000)).await;
+    let filter = AccountStatusesFilter {
+        only_media: true,
+        ..visible(&[Visibility::Public])
+    };
+    assert_eq!(
+        account_statuses(store, alice.id, &filter).await,
+        vec![m4.id, m1.id],
+        "only_media must keep only the account's statuses with media"
+    );
+}
+
+/// `tagged` keeps only statuses carrying exactly that tag (among others), not a longer tag.
+pub async fn account_statuses_tagged(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let alice = add_local(store, &ids, "alice").await;
+    let bob = add_local(store, &ids, "bob").await;
+    let tagged = |s: StatusRecord, tags: &[&str]| StatusRecord {
+        tags: tags.iter().map(|t| t.to_string()).collect(),
+        ..s
+    };
+    let t1 = add_status(store, tagged(status(&ids, &alice, T0 + 1_000), &["rust"])).await;
+    add_status(
+        store,
+        tagged(status(&ids, &alice, T0 + 2_000), &["rustlang"]),
+    )
+    .await;
+    let t3 = add_status(
+        store,
+        tagged(status(&ids, &alice, T0 + 3_000), &["other", "rust"]),
+    )
+    .await;
+    add_status(store, status(&ids, &alice, T0 + 4_000)).await;
+    add_status(store, tagged(status(&ids, &bob, T0 + 5_000), &["rust"])).await;
+    add_status(store, tagged(status(&ids, &alice, T0 + 6_000), &["rus"])).await;
+    let filter = AccountStatusesFilter {
+        tagged: Some("rust".into()),
+        ..visible(&[Visibility::Public])
+    };
+    assert_eq!(
+        account_statuses(store, alice.id, &filter).await,
+        vec![t3.id, t1.id],
+        "tagged must keep only the account's statuses carrying exactly that tag"
+    );
+}
+
+/// The statuses `or_mentioning` adds still obey `only_media`, `exclude_replies` and `tagged`.
+pub async fn account_statuses_or_mentioning_obeys_the_other_filters(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let alice = add_local(store, &ids, "alice").await;
+    let viewer = add_local(store, &ids, "viewer").await;
+    let bob = add_local(store, &ids, "bob").await;
+    let parent = add_status(store, status(&ids, &bob, T0 + 500)).await;
+    let mention = |millis: i64| StatusRecord {
+        visibility: Visibility::Private,
+        mentions: vec![viewer.id],
+        ..status(&ids, &alice, millis)
+    };
+    let plain = add_status(store, mention(T0 + 1_000)).await;
+    let media = add_status(
+        store,
+        StatusRecord {
+            has_media: true,
+            ..mention(T0 + 2_000)
+        },
+    )
+    .await;
+    let reply = add_status(
+        store,
+        StatusRecord {
+            in_reply_to_id: Some(parent.id),
+            in_reply_to_account_id: Some(bob.id),
+            ..mention(T0 + 3_000)
+        },
+    )
+    .await;
+    let tagged = add_status(
+        store,
+        StatusRecord {
+            tags: vec!["rust".into()],
+            ..mention(T0 + 4_000)
+        },
+    )
+    .await;
+    let base = AccountStatusesFilter {
+        or_mentioning: Some(viewer.id),
+        ..visible(&[Visibility::Public])
+    };
+    assert_eq!(
+        account_statuses(store, alice.id, &base).await,
+        vec![tagged.id, reply.id, media.id, plain.id],
+        "or_mentioning must add the statuses mentioning the account"
+    );
+    let cases = [
+        (
+            "only_media",
+            AccountStatusesFilter {
+                only_media: true,
+                ..base.clone()
+            },
+            vec![media.id],
+        ),
+        (
+            "exclude_replies",
+            AccountStatusesFilter {
+                exclude_replies: true,
+                ..base.clone()
+            },
+            vec![tagged.id, media.id, plain.id],
+        ),
+        (
+            "tagged",
+            AccountStatusesFilter {
+                tagged: Some("rust".into()),
+                ..base.clone()
+            },
+            vec![tagged.id],
+        ),
+    ];
+    for (label, filter, expected) in cases {
+        assert_eq!(
+            account_statuses(store, alice.id, &filter).await,
+            expected,
+            "{label} must apply to the statuses or_mentioning adds too"
+        );
+    }
+}
+
+/// `account_statuses` pages honour `limit`, `max_id`, `since_id` and `min_id` on status ids, and
+/// count only the statuses matching the filter (other accounts' and other visibilities' statuses
+/// in between do not take up the limit).
+pub async fn account_statuses_pages(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let alice = add_local(store, &ids, "alice").await;
+    let bob = add_local(store, &ids, "bob").await;
+    let mut s = vec![];
+    for i in 0..10 {
+        let millis = T0 + 1_000 * (i + 1);
+        s.push(add_status(store, status(&ids, &alice, millis)).await.id);
+        add_status(
+            store,
+            StatusRecord {
+                visibility: Visibility::Private,
+                ..status(&ids, &alice, millis + 300)
+            },
+        )
+        .await;
+        add_status(store, status(&ids, &bob, millis + 600)).await;
+    }
+    let filter = visible(&[Visibility::Public]);
+    let filter = &filter;
+    let read = |page: Page| async move {
+        store
+            .account_statuses(alice.id, filter, page)
+            .await
+            .expect("account_statuses")
+            .into_iter()
+            .map(|s| s.id)
+            .collect::<Vec<_>>()
+    };
+    for kind in [
+        Cursor::Limit,
+        Cursor::MaxId,
+        Cursor::SinceId,
+        Cursor::MinId,
+        Cursor::Combined,
+        Cursor::Absent,
+    ] {
+        assert_pages("account_statuses", kind, &s, read).await;
+    }
 }

@@ -27,6 +27,10 @@ pub struct Model {
     pub default_language: Option<String>,
     pub uri: Option<String>,
     pub url: Option<String>,
+    /// File key of the uploaded avatar (`None`: the default image).
+    pub avatar: Option<String>,
+    /// File key of the uploaded header (`None`: the default image).
+    pub header: Option<String>,
     pub created_at: DateTimeUtc,
     pub updated_at: DateTimeUtc,
     pub suspended_at: Option<DateTimeUtc>,

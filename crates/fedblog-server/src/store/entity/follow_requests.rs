@@ -12,6 +12,10 @@ pub struct Model {
     pub follower_id: i64,
     pub target_id: i64,
     pub created_at: DateTimeUtc,
+    pub show_reblogs: bool,
+    pub notify: bool,
+    /// Languages as a JSON array of ISO 639-1 codes (`None`: all).
+    pub languages: Option<String>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

@@ -11,6 +11,10 @@ pub struct Model {
     #[sea_orm(primary_key, auto_increment = false)]
     pub target_id: i64,
     pub id: i64,
+    pub show_reblogs: bool,
+    pub notify: bool,
+    /// Languages as a JSON array of ISO 639-1 codes (`None`: all).
+    pub languages: Option<String>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

@@ -6,8 +6,8 @@ mod m0001_initial;
 mod m0002_jobs;
 mod m0003_follow_requests;
 mod m0004_blocks_mutes;
+mod m0005_social_graph;
 
-/// Every migration of the store, oldest first.
 /// A named index on `table` over `cols` (shared by the migrations).
 fn index(name: &'static str, table: &'static str, cols: &[&'static str]) -> IndexCreateStatement {
     let mut idx = Index::create();
@@ -18,6 +18,7 @@ fn index(name: &'static str, table: &'static str, cols: &[&'static str]) -> Inde
     idx
 }
 
+/// Every migration of the store, oldest first.
 pub struct Migrator;
 
 #[async_trait::async_trait]
@@ -28,6 +29,27 @@ impl MigratorTrait for Migrator {
             Box::new(m0002_jobs::Migration),
             Box::new(m0003_follow_requests::Migration),
             Box::new(m0004_blocks_mutes::Migration),
+            Box::new(m0005_social_graph::Migration),
         ]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Migrator;
+    use crate::store::{ConnectSettings, connect};
+    use sea_orm_migration::MigratorTrait;
+
+    /// Every migration can be undone and applied again (SQLite; `down` drops what `up` made).
+    #[tokio::test]
+    async fn migrations_go_down_and_up_again() {
+        let store = connect("sqlite::memory:", &ConnectSettings::default())
+            .await
+            .expect("connect");
+        store.migrate().await.expect("up");
+        Migrator::down(store.connection(), None)
+            .await
+            .expect("down");
+        store.migrate().await.expect("up again");
     }
 }

@@ -1,0 +1,341 @@
+//! `TagStore` for `SeaStore`: hashtags, their use in statuses, tag follows and featured tags.
+
+use async_trait::async_trait;
+use chrono::{DateTime, Utc};
+use fedblog_core::pagination::Page;
+use fedblog_core::store::{FeaturedTagRecord, TagRecord, TagStore, TagUsage, Visibility};
+use fedblog_core::{Id, StoreError, StoreResult};
+use sea_orm::ActiveValue::Set;
+use sea_orm::sea_query::{Expr, ExprTrait, Func, JoinType, OnConflict, Order, Query};
+use sea_orm::{
+    ColumnTrait, ConnectionTrait, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder, QuerySelect,
+};
+
+use super::entity::{featured_tags, status_tags, statuses, tag_follows, tags};
+use super::{SeaStore, backend_err, paging};
+
+fn tag_from_row(m: tags::Model) -> TagRecord {
+    TagRecord {
+        id: Id::from_i64(m.id),
+        name: m.name,
+        display_name: m.display_name,
+        created_at: m.created_at,
+    }
+}
+
+fn featured_from_row(m: featured_tags::Model) -> FeaturedTagRecord {
+    FeaturedTagRecord {
+        id: Id::from_i64(m.id),
+        account_id: Id::from_i64(m.account_id),
+        tag_id: Id::from_i64(m.tag_id),
+        name: m.name,
+        created_at: m.created_at,
+    }
+}
+
+/// The visibilities whose statuses featured-tag figures count.
+const LISTED: [Visibility; 2] = [Visibility::Public, Visibility::Unlisted];
+
+/// `statuses` rows carrying the tag `name` (a correlated `EXISTS` on `status_tags`' primary key).
+fn carries_tag(name: &str) -> sea_orm::sea_query::SimpleExpr {
+    Expr::exists(
+        Query::select()
+            .expr(Expr::val(1))
+            .from(status_tags::Entity)
+            .and_where(
+                Expr::col((status_tags::Entity, status_tags::Column::StatusId))
+                    .equals((statuses::Entity, statuses::Column::Id)),
+            )
+            .and_where(status_tags::Column::Name.eq(name))
+            .to_owned(),
+    )
+}
+
+impl SeaStore {
+    async fn tag_row_by_name(&self, name: &str) -> StoreResult<Option<TagRecord>> {
+        Ok(tags::Entity::find()
+            .filter(tags::Column::Name.eq(name))
+            .one(&self.db)
+            .await
+            .map_err(backend_err)?
+            .map(tag_from_row))
+    }
+}
+
+#[async_trait]
+impl TagStore for SeaStore {
+    async fn find_or_create_tag(&self, tag: &TagRecord) -> StoreResult<TagRecord> {
+        let row = tags::ActiveModel {
+            id: Set(tag.id.as_i64()),
+            name: Set(tag.name.clone()),
+            display_name: Set(tag.display_name.clone()),
+            created_at: Set(tag.created_at),
+        };
+        // A concurrent insert of the same name makes this one do nothing (PostgreSQL waits for
+        // the other transaction first); the select then reads the winner's row.
+        let inserted = tags::Entity::insert(row)
+            .on_conflict(
+                OnConflict::column(tags::Column::Name)
+                    .do_nothing()
+                    .to_owned(),
+            )
+            .exec_without_returning(&self.db)
+            .await
+            .map_err(backend_err);
+        match inserted {
+            Ok(_) => {}
+            // The id is another tag's: the name may still be known (as the memory store checks
+            // the name first); otherwise the id is the conflict.
+            Err(StoreError::AlreadyExists(_)) => {
+                return self
+                    .tag_row_by_name(&tag.name)
+                    .await?
+                    .ok_or_else(|| StoreError::AlreadyExists("tag".into()));
+            }
+            Err(e) => return Err(e),
+        }
+        self.tag_row_by_name(&tag.name)
+            .await?
+            .ok_or_else(|| StoreError::Backend(format!("tag {:?} vanished after insert", tag.name)))
+    }
+
+    async fn tag_by_name(&self, name: &str) -> StoreResult<Option<TagRecord>> {
+        self.tag_row_by_name(name).await
+    }
+
+    async fn tag_by_id(&self, id: Id) -> StoreResult<Option<TagRecord>> {
+        Ok(tags::Entity::find_by_id(id.as_i64())
+            .one(&self.db)
+            .await
+            .map_err(backend_err)?
+            .map(tag_from_row))
+    }
+
+    async fn tag_usage(
+        &self,
+        name: &str,
+        from: DateTime<Utc>,
+        to: DateTime<Utc>,
+    ) -> StoreResult<TagUsage> {
+        let q = Query::select()
+            .expr(Func::count_distinct(Expr::col((
+                status_tags::Entity,
+                status_tags::Column::StatusId,
+            ))))
+            .expr(Func::count_distinct(Expr::col((
+                statuses::Entity,
+                statuses::Column::AccountId,
+            ))))
+            .from(status_tags::Entity)
+            .join(
+                JoinType::InnerJoin,
+                statuses::Entity,
+                Expr::col((statuses::Entity, statuses::Column::Id))
+                    .equals((status_tags::Entity, status_tags::Column::StatusId)),
+            )
+            .and_where(Expr::col((status_tags::Entity, status_tags::Column::Name)).eq(name))
+            .and_where(Expr::col((statuses::Entity, statuses::Column::CreatedAt)).gte(from))
+            .and_where(Expr::col((statuses::Entity, statuses::Column::CreatedAt)).lt(to))
+            .to_owned();
+        let Some(row) = self.db.query_one(&q).await.map_err(backend_err)? else {
+            return Ok(TagUsage::default());
+        };
+        Ok(TagUsage {
+            uses: row.try_get_by_index::<i64>(0).map_err(backend_err)?,
+            accounts: row.try_get_by_index::<i64>(1).map_err(backend_err)?,
+        })
+    }
+
+    async fn follow_tag(&self, id: Id, account: Id, tag_id: Id) -> StoreResult<()> {
+        let row = tag_follows::ActiveModel {
+            id: Set(id.as_i64()),
+            account_id: Set(account.as_i64()),
+            tag_id: Set(tag_id.as_i64()),
+            created_at: Set(Utc::now()),
+        };
+        tag_follows::Entity::insert(row)
+            .on_conflict(
+                OnConflict::columns([tag_follows::Column::AccountId, tag_follows::Column::TagId])
+                    .do_nothing()
+                    .to_owned(),
+            )
+            .exec_without_returning(&self.db)
+            .await
+            .map_err(backend_err)?;
+        Ok(())
+    }
+
+    async fn unfollow_tag(&self, account: Id, tag_id: Id) -> StoreResult<bool> {
+        let res = tag_follows::Entity::delete_many()
+            .filter(tag_follows::Column::AccountId.eq(account.as_i64()))
+            .filter(tag_follows::Column::TagId.eq(tag_id.as_i64()))
+            .exec(&self.db)
+            .await
+            .map_err(backend_err)?;
+        Ok(res.rows_affected > 0)
+    }
+
+    async fn follows_tag(&self, account: Id, tag_id: Id) -> StoreResult<bool> {
+        let row: Option<i64> = tag_follows::Entity::find()
+            .select_only()
+            .column(tag_follows::Column::Id)
+            .filter(tag_follows::Column::AccountId.eq(account.as_i64()))
+            .filter(tag_follows::Column::TagId.eq(tag_id.as_i64()))
+            .into_tuple()
+            .one(&self.db)
+            .await
+            .map_err(backend_err)?;
+        Ok(row.is_some())
+    }
+
+    async fn followed_tags_page(
+        &self,
+        account: Id,
+        page: Page,
+    ) -> StoreResult<Vec<(Id, TagRecord)>> {
+        let q =
+            tag_follows::Entity::find().filter(tag_follows::Column::AccountId.eq(account.as_i64()));
+        let rows: Vec<(i64, i64, String, String, DateTime<Utc>)> =
+            paging::apply(q, tag_follows::Column::Id, &page)
+                .select_only()
+                .column(tag_follows::Column::Id)
+                .column(tags::Column::Id)
+                .column(tags::Column::Name)
+                .column(tags::Column::DisplayName)
+                .column(tags::Column::CreatedAt)
+                .inner_join(tags::Entity)
+                .into_tuple()
+                .all(&self.db)
+                .await
+                .map_err(backend_err)?;
+        Ok(paging::finish(rows, &page)
+            .into_iter()
+            .map(|(follow_id, id, name, display_name, created_at)| {
+                (
+                    Id::from_i64(follow_id),
+                    TagRecord {
+                        id: Id::from_i64(id),
+                        name,
+                        display_name,
+                        created_at,
+                    },
+                )
+            })
+            .collect())
+    }
+
+    async fn insert_featured_tag(&self, tag: &FeaturedTagRecord) -> StoreResult<()> {
+        let row = featured_tags::ActiveModel {
+            id: Set(tag.id.as_i64()),
+            account_id: Set(tag.account_id.as_i64()),
+            tag_id: Set(tag.tag_id.as_i64()),
+            name: Set(tag.name.clone()),
+            created_at: Set(tag.created_at),
+        };
+        featured_tags::Entity::insert(row)
+            .exec_without_returning(&self.db)
+            .await
+            .map_err(|e| match backend_err(e) {
+                // The (account, tag) pair or the id: both are the featured tag existing already.
+                StoreError::AlreadyExists(_) => StoreError::AlreadyExists("featured_tag".into()),
+                other => other,
+            })?;
+        Ok(())
+    }
+
+    async fn delete_featured_tag(&self, account: Id, id: Id) -> StoreResult<bool> {
+        let res = featured_tags::Entity::delete_many()
+            .filter(featured_tags::Column::Id.eq(id.as_i64()))
+            .filter(featured_tags::Column::AccountId.eq(account.as_i64()))
+            .exec(&self.db)
+            .await
+            .map_err(backend_err)?;
+        Ok(res.rows_affected > 0)
+    }
+
+    async fn featured_tags(&self, account: Id) -> StoreResult<Vec<FeaturedTagRecord>> {
+        Ok(featured_tags::Entity::find()
+            .filter(featured_tags::Column::AccountId.eq(account.as_i64()))
+            .order_by_asc(featured_tags::Column::Id)
+            .all(&self.db)
+            .await
+            .map_err(backend_err)?
+            .into_iter()
+            .map(featured_from_row)
+            .collect())
+    }
+
+    async fn account_tag_stats(
+        &self,
+        account: Id,
+        name: &str,
+    ) -> StoreResult<(i64, Option<DateTime<Utc>>)> {
+        let tagged = || {
+            statuses::Entity::find()
+                .filter(statuses::Column::AccountId.eq(account.as_i64()))
+                .filter(statuses::Column::Visibility.is_in(LISTED.map(|v| v.as_str())))
+                .filter(carries_tag(name))
+        };
+        let count = tagged().count(&self.db).await.map_err(backend_err)?;
+        if count == 0 {
+            return Ok((0, None));
+        }
+        let newest: Option<DateTime<Utc>> = tagged()
+            .select_only()
+            .column(statuses::Column::CreatedAt)
+            .order_by_desc(statuses::Column::CreatedAt)
+            .limit(1)
+            .into_tuple()
+            .one(&self.db)
+            .await
+            .map_err(backend_err)?;
+        Ok((count as i64, newest))
+    }
+
+    async fn most_used_tags(
+        &self,
+        account: Id,
+        since: DateTime<Utc>,
+        limit: u64,
+    ) -> StoreResult<Vec<String>> {
+        let name = Expr::col((status_tags::Entity, status_tags::Column::Name));
+        let q = Query::select()
+            .expr(name.clone())
+            .expr_as(
+                Expr::col((status_tags::Entity, status_tags::Column::StatusId)).count(),
+                "n",
+            )
+            .from(status_tags::Entity)
+            .join(
+                JoinType::InnerJoin,
+                statuses::Entity,
+                Expr::col((statuses::Entity, statuses::Column::Id))
+                    .equals((status_tags::Entity, status_tags::Column::StatusId)),
+            )
+            .and_where(
+                Expr::col((statuses::Entity, statuses::Column::AccountId)).eq(account.as_i64()),
+            )
+            .and_where(Expr::col((statuses::Entity, statuses::Column::CreatedAt)).gte(since))
+            .group_by_col((status_tags::Entity, status_tags::Column::Name))
+            .order_by("n", Order::Desc)
+            .order_by((status_tags::Entity, status_tags::Column::Name), Order::Asc)
+            .limit(limit)
+            .to_owned();
+        let mut rows: Vec<(String, i64)> = self
+            .db
+            .query_all(&q)
+            .await
+            .map_err(backend_err)?
+            .iter()
+            .map(|r| {
+                Ok((
+                    r.try_get_by_index::<String>(0).map_err(backend_err)?,
+                    r.try_get_by_index::<i64>(1).map_err(backend_err)?,
+                ))
+            })
+            .collect::<StoreResult<_>>()?;
+        // Ties by byte order whatever the database's collation.
+        rows.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        Ok(rows.into_iter().map(|(name, _)| name).collect())
+    }
+}
