@@ -9,8 +9,9 @@ use http::StatusCode;
 use crate::api::{Auth, Body, Reply, Route};
 use crate::config::InstanceConfig;
 use crate::error::{ApiError, ApiResult};
+use crate::files::{FileStore, MemoryFileStore};
 use crate::id::IdGenerator;
-use crate::params::Params;
+use crate::params::{Params, Upload};
 use crate::scope::Scopes;
 use crate::services::oauth::hash_secret;
 use crate::store::{AccountRecord, AppRecord, Store, TokenRecord, UserRecord};
@@ -34,6 +35,8 @@ impl Mailer for LogMailer {
 pub struct App {
     /// Where records live.
     pub store: Arc<dyn Store>,
+    /// Where uploaded files (avatars, headers) live.
+    pub files: Arc<dyn FileStore>,
     /// Identity and limits.
     pub config: InstanceConfig,
     /// Makes ids.
@@ -43,14 +46,22 @@ pub struct App {
 }
 
 impl App {
-    /// An app over a store with a configuration, logging e-mails.
+    /// An app over a store with a configuration, logging e-mails and keeping uploaded files in
+    /// memory (a server replaces `files` with a store on disk, see [`App::with_files`]).
     pub fn new(store: Arc<dyn Store>, config: InstanceConfig) -> Self {
         App {
             store,
+            files: Arc::new(MemoryFileStore::new()),
             config,
             ids: IdGenerator::default(),
             mailer: Arc::new(LogMailer),
         }
+    }
+
+    /// The same app with another file store.
+    pub fn with_files(mut self, files: Arc<dyn FileStore>) -> Self {
+        self.files = files;
+        self
     }
 
     /// The current time (one place, so tests and ids agree).
@@ -77,10 +88,12 @@ impl App {
                 _ => None,
             }
         });
+        let uploads = params.take_files();
         let result = async {
-            let caller = self
+            let mut caller = self
                 .authenticate(route.auth, token.as_deref(), authorization, info)
                 .await?;
+            caller.uploads = uploads;
             (route.handler)(self.clone(), caller, params).await
         }
         .await;
@@ -104,6 +117,7 @@ impl App {
             user: None,
             authorization,
             info,
+            uploads: Vec::new(),
         };
         let (scope, need_user, allow_pending) = match auth {
             Auth::Public => return Ok(caller),
@@ -227,9 +241,16 @@ pub struct Caller {
     pub authorization: Option<String>,
     /// Facts about the request.
     pub info: RequestInfo,
+    /// The files of a multipart body (taken out of the parameters by `dispatch`).
+    pub uploads: Vec<Upload>,
 }
 
 impl Caller {
+    /// The uploaded file of a multipart field, if any.
+    pub fn upload(&self, name: &str) -> Option<&Upload> {
+        self.uploads.iter().find(|u| u.name == name)
+    }
+
     /// The signed-in account, or 401 when there is none (endpoints declared `Auth::User` always have one).
     pub fn account(&self) -> ApiResult<&AccountRecord> {
         self.account.as_ref().ok_or_else(ApiError::missing_token)

@@ -4,14 +4,55 @@
 use serde::{Deserialize, Deserializer};
 use serde_json::{Map, Value};
 
-/// Parameters of one request, built up from the path, the query string and the body.
+/// Parameters of one request, built up from the path, the query string and the body, with the
+/// files of a multipart body kept apart (they never pass through JSON).
 #[derive(Clone, Debug, Default)]
-pub struct Params(Map<String, Value>);
+pub struct Params(Map<String, Value>, Vec<Upload>);
+
+/// A file part of a multipart body.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Upload {
+    /// The part's field name (`avatar`).
+    pub name: String,
+    /// The file name the client gave (never used to store the file).
+    pub file_name: Option<String>,
+    /// The content type the client claimed (never trusted).
+    pub content_type: Option<String>,
+    /// The bytes.
+    pub bytes: Vec<u8>,
+}
+
+impl std::fmt::Debug for Upload {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Upload")
+            .field("name", &self.name)
+            .field("file_name", &self.file_name)
+            .field("content_type", &self.content_type)
+            .field("len", &self.bytes.len())
+            .finish()
+    }
+}
 
 impl Params {
     /// No parameters.
     pub fn new() -> Self {
-        Params(Map::new())
+        Params(Map::new(), Vec::new())
+    }
+
+    /// Adds an uploaded file. A later file with the same field name replaces an earlier one.
+    pub fn add_file(&mut self, upload: Upload) {
+        self.1.retain(|u| u.name != upload.name);
+        self.1.push(upload);
+    }
+
+    /// The uploaded file of a field, if any.
+    pub fn file(&self, name: &str) -> Option<&Upload> {
+        self.1.iter().find(|u| u.name == name)
+    }
+
+    /// Takes the uploaded files out of the parameters.
+    pub fn take_files(&mut self) -> Vec<Upload> {
+        std::mem::take(&mut self.1)
     }
 
     /// Adds `application/x-www-form-urlencoded` text (a query string or a form body).
@@ -56,7 +97,7 @@ impl Params {
         self.0.remove(key)
     }
 
-    /// The parameters as one JSON object.
+    /// The parameters as one JSON object (uploaded files are not part of it).
     pub fn into_value(self) -> Value {
         Value::Object(self.0)
     }
@@ -247,6 +288,29 @@ mod tests {
             p.into_value()["f"],
             serde_json::json!([{"name":"a","value":"1"},{"name":"b","value":"2"}])
         );
+    }
+
+    #[test]
+    fn files_stay_out_of_the_json() {
+        let mut p = Params::new();
+        p.add_urlencoded("display_name=x");
+        let upload = |bytes: &[u8]| Upload {
+            name: "avatar".into(),
+            file_name: Some("me.png".into()),
+            content_type: Some("image/png".into()),
+            bytes: bytes.to_vec(),
+        };
+        p.add_file(upload(b"first"));
+        p.add_file(upload(b"second"));
+        assert_eq!(
+            p.file("avatar").map(|u| u.bytes.as_slice()),
+            Some(&b"second"[..])
+        );
+        assert!(format!("{:?}", p.file("avatar").unwrap()).contains("len: 6"));
+        let files = p.take_files();
+        assert_eq!(files.len(), 1);
+        assert!(p.file("avatar").is_none());
+        assert_eq!(p.into_value(), serde_json::json!({"display_name": "x"}));
     }
 
     #[derive(Debug, Deserialize)]

@@ -1,4 +1,5 @@
-//! The command line: `serve` (the default), `migrate`, `accounts create`, `tokens create`.
+//! The command line: `serve` (the default), `migrate`, `accounts create`, `accounts delete`,
+//! `tokens create`.
 
 use clap::{Parser, Subcommand};
 use fedblog_core::scope::Scopes;
@@ -63,6 +64,12 @@ pub enum AccountsCommand {
         /// Mark the account approved (needed when registrations need approval).
         #[arg(long)]
         approved: bool,
+    },
+    /// Delete a local account for good, with its statuses, follows, blocks, mutes, tokens and
+    /// uploaded files (asks nothing).
+    Delete {
+        /// Username (with or without the leading @).
+        username: String,
     },
 }
 
@@ -129,6 +136,30 @@ pub async fn run(cli: Cli) -> Result<(), String> {
                     "the e-mail address is not confirmed: pass --confirmed, or open the link the server logs"
                 );
             }
+            Ok(())
+        }
+        Command::Accounts {
+            action: AccountsCommand::Delete { username },
+        } => {
+            let app = serve::build_app(&settings).await?;
+            let name = username.trim_start_matches('@');
+            let account = app
+                .store
+                .account_by_username(name, None)
+                .await
+                .map_err(|e| e.to_string())?
+                .ok_or_else(|| format!("no local account named @{name}"))?;
+            let deleted = app.delete_account(account.id).await.map_err(describe)?;
+            let a = &deleted.account;
+            println!(
+                "deleted account @{} (id {}) with {} statuses, {} followers and {} follows; removed {} stored file(s)",
+                a.username,
+                a.id,
+                a.statuses_count,
+                a.followers_count,
+                a.following_count,
+                deleted.files_removed
+            );
             Ok(())
         }
         Command::Tokens {

@@ -1,4 +1,5 @@
-//! Start-up: open the store (creating the data folder), apply migrations, build the app, listen.
+//! Start-up: open the store (creating the data folder), apply migrations, build the app with its
+//! file store on disk, listen.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -6,6 +7,7 @@ use std::sync::Arc;
 use fedblog_core::{App, Store};
 use tokio::sync::oneshot;
 
+use crate::files::DiskFileStore;
 use crate::http::{self, Server};
 use crate::settings::Settings;
 use crate::store::{self, ConnectSettings, SeaStore};
@@ -30,7 +32,8 @@ pub async fn open_store(settings: &Settings) -> Result<SeaStore, String> {
         .map_err(|e| format!("cannot open the database: {e}"))
 }
 
-/// Opens the store, migrating it when the settings say so, and builds the app.
+/// Opens the store, migrating it when the settings say so, and builds the app with uploaded
+/// files kept in the media folder.
 pub async fn build_app(settings: &Settings) -> Result<Arc<App>, String> {
     let store = open_store(settings).await?;
     if settings.migrate_on_start {
@@ -40,7 +43,10 @@ pub async fn build_app(settings: &Settings) -> Result<Arc<App>, String> {
             .map_err(|e| format!("migrations failed: {e}"))?;
     }
     let store: Arc<dyn Store> = Arc::new(store);
-    Ok(Arc::new(App::new(store, settings.instance.clone())))
+    let files = Arc::new(DiskFileStore::new(settings.media_dir.clone()));
+    Ok(Arc::new(
+        App::new(store, settings.instance.clone()).with_files(files),
+    ))
 }
 
 /// A server running in the background.

@@ -24,6 +24,10 @@ pub struct SettingsArgs {
     /// Folder for the SQLite database and uploads, created on first start [default: ./data].
     #[arg(long, env = "FEDBLOG_DATA_DIR", global = true)]
     pub data_dir: Option<PathBuf>,
+    /// Folder for uploaded files (avatars, headers), created on the first upload; processes that
+    /// share a database must share it [default: DATA_DIR/media].
+    #[arg(long, env = "FEDBLOG_MEDIA_DIR", global = true)]
+    pub media_dir: Option<PathBuf>,
     /// Database URL: `sqlite://PATH` (default: DATA_DIR/fedblog.sqlite) or `postgres://...`.
     #[arg(long, env = "FEDBLOG_DATABASE_URL", global = true)]
     pub database_url: Option<String>,
@@ -62,6 +66,7 @@ struct FileSettings {
     listen: Option<String>,
     domain: Option<String>,
     data_dir: Option<PathBuf>,
+    media_dir: Option<PathBuf>,
     database_url: Option<String>,
     db_max_connections: Option<u32>,
     migrate_on_start: Option<bool>,
@@ -81,6 +86,8 @@ pub struct Settings {
     pub listen: SocketAddr,
     /// Data folder.
     pub data_dir: PathBuf,
+    /// Folder of uploaded files.
+    pub media_dir: PathBuf,
     /// Database URL.
     pub database_url: String,
     /// Pool size.
@@ -125,6 +132,11 @@ impl SettingsArgs {
             .clone()
             .or(file.data_dir)
             .unwrap_or_else(|| PathBuf::from("./data"));
+        let media_dir = self
+            .media_dir
+            .clone()
+            .or(file.media_dir)
+            .unwrap_or_else(|| data_dir.join("media"));
         let database_url = self
             .database_url
             .clone()
@@ -151,6 +163,7 @@ impl SettingsArgs {
         Ok(Settings {
             listen,
             data_dir,
+            media_dir,
             database_url,
             db_max_connections: self
                 .db_max_connections
@@ -202,6 +215,7 @@ mod tests {
         assert_eq!(s.instance.domain, "localhost:3000");
         assert_eq!(s.instance.base_url(), "http://localhost:3000");
         assert!(s.database_url.starts_with("sqlite://./data/fedblog.sqlite"));
+        assert_eq!(s.media_dir, PathBuf::from("./data/media"));
     }
 
     #[test]

@@ -17,6 +17,100 @@ pub enum Body {
     Form(Vec<(String, String)>),
     /// `application/json`.
     Json(Value),
+    /// `multipart/form-data`: text fields and files.
+    Multipart(Vec<Part>),
+}
+
+/// One part of a multipart body.
+#[derive(Clone, Debug)]
+pub enum Part {
+    /// A text field.
+    Text {
+        /// Field name.
+        name: String,
+        /// Value.
+        value: String,
+    },
+    /// A file.
+    File {
+        /// Field name.
+        name: String,
+        /// The file name sent.
+        file_name: String,
+        /// The content type claimed.
+        content_type: String,
+        /// The bytes.
+        bytes: Vec<u8>,
+    },
+}
+
+impl Part {
+    /// A text field.
+    pub fn text(name: &str, value: &str) -> Part {
+        Part::Text {
+            name: name.into(),
+            value: value.into(),
+        }
+    }
+
+    /// A file field.
+    pub fn file(name: &str, file_name: &str, content_type: &str, bytes: &[u8]) -> Part {
+        Part::File {
+            name: name.into(),
+            file_name: file_name.into(),
+            content_type: content_type.into(),
+            bytes: bytes.to_vec(),
+        }
+    }
+}
+
+/// Encodes parts as a `multipart/form-data` body; returns the body and its content type.
+pub fn encode_multipart(parts: &[Part]) -> (Vec<u8>, String) {
+    let boundary = format!(
+        "fedblog-testkit-{:x}",
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos())
+            .unwrap_or(0)
+    );
+    // Quotes and line breaks cannot appear in a quoted header parameter.
+    let quote = |s: &str| s.replace(['"', '\r', '\n'], "_");
+    let mut body = Vec::new();
+    for part in parts {
+        body.extend_from_slice(format!("--{boundary}\r\n").as_bytes());
+        match part {
+            Part::Text { name, value } => {
+                body.extend_from_slice(
+                    format!(
+                        "Content-Disposition: form-data; name=\"{}\"\r\n\r\n",
+                        quote(name)
+                    )
+                    .as_bytes(),
+                );
+                body.extend_from_slice(value.as_bytes());
+            }
+            Part::File {
+                name,
+                file_name,
+                content_type,
+                bytes,
+            } => {
+                body.extend_from_slice(
+                    format!(
+                        "Content-Disposition: form-data; name=\"{}\"; filename=\"{}\"\r\nContent-Type: {}\r\n\r\n",
+                        quote(name),
+                        quote(file_name),
+                        quote(content_type)
+                    )
+                    .as_bytes(),
+                );
+                body.extend_from_slice(bytes);
+            }
+        }
+        body.extend_from_slice(b"\r\n");
+    }
+    body.extend_from_slice(format!("--{boundary}--\r\n").as_bytes());
+    (body, format!("multipart/form-data; boundary={boundary}"))
 }
 
 /// Builds a form body from `(key, value)` pairs.
@@ -177,6 +271,10 @@ impl Client {
                     .body(ser.finish())
             }
             Body::Json(v) => req.json(&v),
+            Body::Multipart(parts) => {
+                let (bytes, content_type) = encode_multipart(&parts);
+                req.header("Content-Type", content_type).body(bytes)
+            }
         };
         let resp = req
             .send()
@@ -254,6 +352,29 @@ impl Client {
     /// `DELETE`.
     pub async fn delete(&self, path: &str, token: Option<&str>) -> Result<Response, String> {
         self.send("DELETE", path, token, Body::None, &[]).await
+    }
+
+    /// `GET` of a non-JSON resource (e.g. an image) on the server or at an absolute URL: the
+    /// status, headers and raw bytes, unvalidated.
+    pub async fn get_bytes(&self, path_or_url: &str) -> Result<(u16, HeaderMap, Vec<u8>), String> {
+        let url = if path_or_url.starts_with("http://") || path_or_url.starts_with("https://") {
+            path_or_url.to_string()
+        } else {
+            format!("{}{}", self.base_url, path_or_url)
+        };
+        let resp = self
+            .http
+            .get(&url)
+            .send()
+            .await
+            .map_err(|e| format!("GET {url}: {e}"))?;
+        let status = resp.status().as_u16();
+        let headers = resp.headers().clone();
+        let bytes = resp
+            .bytes()
+            .await
+            .map_err(|e| format!("GET {url}: reading the body: {e}"))?;
+        Ok((status, headers, bytes.to_vec()))
     }
 }
 

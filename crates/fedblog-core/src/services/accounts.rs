@@ -1,13 +1,16 @@
-//! Accounts: sign-up and the admin's account creation, e-mail confirmation, profile updates, lookups.
+//! Accounts: sign-up and the admin's account creation, e-mail confirmation, profile updates
+//! (avatar and header images included), lookups, and deleting an account with its files.
 
 use std::sync::OnceLock;
 
+use base64::Engine as _;
 use regex::Regex;
 
 use crate::app::App;
 use crate::config::RegistrationMode;
 use crate::content;
 use crate::error::{ApiError, ApiResult, StoreError};
+use crate::files::{FileError, ImageKind};
 use crate::id::Id;
 use crate::services::oauth::{hash_password, hash_secret, random_secret};
 use crate::store::{AccountRecord, ProfileField, Role, UserRecord, Visibility};
@@ -55,6 +58,125 @@ pub struct ProfileUpdate {
     pub sensitive: Option<bool>,
     /// Default language.
     pub language: Option<String>,
+    /// A new avatar image (PNG, JPEG, GIF or WebP, smaller than [`PROFILE_IMAGE_LIMIT`]).
+    pub avatar: Option<Vec<u8>>,
+    /// A new header image (same rules as the avatar).
+    pub header: Option<Vec<u8>>,
+}
+
+/// Avatars and headers must be smaller than this: 8 MB, Mastodon's limit for both
+/// (`Account::Avatar::AVATAR_LIMIT`, `Account::Header::HEADER_LIMIT`, validated with `less_than`).
+pub const PROFILE_IMAGE_LIMIT: usize = 8 * 1024 * 1024;
+
+/// One of the two images of a profile.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ProfileImage {
+    /// The avatar.
+    Avatar,
+    /// The header (banner).
+    Header,
+}
+
+impl ProfileImage {
+    /// The parameter name (`avatar`, `header`), also the field of validation errors.
+    pub fn field(self) -> &'static str {
+        match self {
+            ProfileImage::Avatar => "avatar",
+            ProfileImage::Header => "header",
+        }
+    }
+
+    fn label(self) -> &'static str {
+        match self {
+            ProfileImage::Avatar => "Avatar",
+            ProfileImage::Header => "Header",
+        }
+    }
+
+    fn folder(self) -> &'static str {
+        match self {
+            ProfileImage::Avatar => "accounts/avatars",
+            ProfileImage::Header => "accounts/headers",
+        }
+    }
+
+    fn key_of(self, a: &AccountRecord) -> &Option<String> {
+        match self {
+            ProfileImage::Avatar => &a.avatar,
+            ProfileImage::Header => &a.header,
+        }
+    }
+
+    fn key_of_mut(self, a: &mut AccountRecord) -> &mut Option<String> {
+        match self {
+            ProfileImage::Avatar => &mut a.avatar,
+            ProfileImage::Header => &mut a.header,
+        }
+    }
+
+    /// Checks an uploaded image: smaller than [`PROFILE_IMAGE_LIMIT`] and, by its magic bytes,
+    /// a PNG, JPEG, GIF or WebP. Anything else is a 422 naming the field.
+    pub fn check(self, bytes: &[u8]) -> ApiResult<ImageKind> {
+        if bytes.len() >= PROFILE_IMAGE_LIMIT {
+            return Err(ApiError::invalid_field(
+                self.field(),
+                "ERR_INVALID",
+                format!(
+                    "{} file size must be less than {} MB",
+                    self.label(),
+                    PROFILE_IMAGE_LIMIT / (1024 * 1024)
+                ),
+            ));
+        }
+        ImageKind::sniff(bytes).ok_or_else(|| {
+            ApiError::invalid_field(
+                self.field(),
+                "ERR_INVALID",
+                format!(
+                    "{} content type is invalid: upload a PNG, JPEG, GIF or WebP image",
+                    self.label()
+                ),
+            )
+        })
+    }
+
+    /// Decodes an image sent as a `data:` URI with base64 content (how JSON clients send files,
+    /// as Mastodon accepts). Anything that is not such a URI is a 422 naming the field.
+    pub fn decode_data_uri(self, text: &str) -> ApiResult<Vec<u8>> {
+        let invalid = || {
+            ApiError::invalid_field(
+                self.field(),
+                "ERR_INVALID",
+                format!(
+                    "{} must be an uploaded image file (multipart/form-data) or a base64 data: URI",
+                    self.label()
+                ),
+            )
+        };
+        let rest = text.trim().strip_prefix("data:").ok_or_else(invalid)?;
+        let (meta, data) = rest.split_once(',').ok_or_else(invalid)?;
+        if !meta.to_ascii_lowercase().ends_with(";base64") {
+            return Err(invalid());
+        }
+        let data: String = data.chars().filter(|c| !c.is_ascii_whitespace()).collect();
+        base64::engine::general_purpose::STANDARD
+            .decode(data.as_bytes())
+            .map_err(|_| invalid())
+    }
+}
+
+/// What [`App::delete_account`] removed.
+#[derive(Clone, Debug)]
+pub struct DeletedAccount {
+    /// The account as it was just before deletion.
+    pub account: AccountRecord,
+    /// The stored files (avatar, header) that were removed.
+    pub files_removed: usize,
+}
+
+fn file_failure(e: FileError) -> ApiError {
+    tracing::error!(error = %e, "file store failure");
+    ApiError::internal()
 }
 
 fn username_re() -> &'static Regex {
@@ -281,13 +403,31 @@ impl App {
     }
 
     /// Applies a profile update after validating every field; nothing is stored on a failure.
+    /// New images are stored under fresh random keys; the files they replace are removed.
     pub async fn update_profile(
         &self,
         account: &AccountRecord,
         u: ProfileUpdate,
     ) -> ApiResult<AccountRecord> {
         let limits = &self.config.limits;
-        let mut a = account.clone();
+        // The caller's record was read at authentication; start from the newest one so an
+        // image changed since then is neither lost nor left pointing at a removed file.
+        let before = self
+            .store
+            .account_by_id(account.id)
+            .await?
+            .ok_or_else(ApiError::not_found)?;
+        let mut a = before.clone();
+        let mut images: Vec<(ProfileImage, Vec<u8>, ImageKind)> = Vec::new();
+        for (which, bytes) in [
+            (ProfileImage::Avatar, u.avatar),
+            (ProfileImage::Header, u.header),
+        ] {
+            if let Some(bytes) = bytes {
+                let kind = which.check(&bytes)?;
+                images.push((which, bytes, kind));
+            }
+        }
         if let Some(name) = u.display_name {
             if name.chars().count() > limits.max_display_name {
                 return Err(ApiError::invalid_field(
@@ -389,12 +529,88 @@ impl App {
         if let Some(v) = u.sensitive {
             a.default_sensitive = v;
         }
+        let mut stored: Vec<String> = Vec::new();
+        for (which, bytes, kind) in &images {
+            let key = new_file_key(*which, *kind);
+            if let Err(e) = self.files.put(&key, bytes).await {
+                self.remove_files(&stored).await;
+                return Err(file_failure(e));
+            }
+            stored.push(key.clone());
+            *which.key_of_mut(&mut a) = Some(key);
+        }
         a.updated_at = self.now();
-        self.store.update_account(&a).await?;
+        if let Err(e) = self.store.update_account(&a).await {
+            self.remove_files(&stored).await;
+            return Err(e.into());
+        }
+        let replaced: Vec<String> = [ProfileImage::Avatar, ProfileImage::Header]
+            .into_iter()
+            .filter_map(|w| {
+                let old = w.key_of(&before).clone();
+                (old != *w.key_of(&a)).then_some(old).flatten()
+            })
+            .collect();
+        self.remove_files(&replaced).await;
         self.store
             .account_by_id(a.id)
             .await?
             .ok_or_else(ApiError::not_found)
+    }
+
+    /// Removes the avatar or header of an account (`DELETE /api/v1/profile/avatar|header`):
+    /// the default image shows again. Without one set, nothing changes and this succeeds.
+    pub async fn delete_profile_image(
+        &self,
+        account: &AccountRecord,
+        which: ProfileImage,
+    ) -> ApiResult<AccountRecord> {
+        let mut a = self
+            .store
+            .account_by_id(account.id)
+            .await?
+            .ok_or_else(ApiError::not_found)?;
+        let Some(old) = which.key_of_mut(&mut a).take() else {
+            return Ok(a);
+        };
+        a.updated_at = self.now();
+        self.store.update_account(&a).await?;
+        self.remove_files(&[old]).await;
+        Ok(a)
+    }
+
+    /// Deletes an account and everything that belongs to it or points at it
+    /// (`AccountStore::delete_account`, one transaction), then its avatar and header files.
+    /// Mastodon has no client-API method for this; the admin CLI and embedders call it.
+    pub async fn delete_account(&self, id: Id) -> ApiResult<DeletedAccount> {
+        let account = self
+            .store
+            .account_by_id(id)
+            .await?
+            .ok_or_else(ApiError::not_found)?;
+        self.store.delete_account(id).await?;
+        let keys: Vec<String> = [account.avatar.clone(), account.header.clone()]
+            .into_iter()
+            .flatten()
+            .collect();
+        let files_removed = self.remove_files(&keys).await;
+        Ok(DeletedAccount {
+            account,
+            files_removed,
+        })
+    }
+
+    /// Removes stored files, logging (not failing on) errors: a leftover file is harmless, a
+    /// failed request after the records changed is not. Returns how many were removed.
+    async fn remove_files(&self, keys: &[String]) -> usize {
+        let mut removed = 0;
+        for key in keys {
+            match self.files.delete(key).await {
+                Ok(()) => removed += 1,
+                Err(e) => tracing::warn!(%key, error = %e, "could not remove a stored file"),
+            }
+        }
+        removed
     }
 
     /// An account by id for the API: 404 when unknown, 410 when suspended.
@@ -430,5 +646,195 @@ impl App {
             return Err(ApiError::gone());
         }
         Ok(a)
+    }
+}
+
+/// A fresh, unguessable key for an image: `accounts/avatars/<32 hex digits>.<ext>`.
+fn new_file_key(which: ProfileImage, kind: ImageKind) -> String {
+    format!(
+        "{}/{:032x}.{}",
+        which.folder(),
+        rand::random::<u128>(),
+        kind.extension()
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::files::{FileStore, MemoryFileStore};
+    use crate::{InstanceConfig, MemoryStore};
+
+    const PNG: &[u8] = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR";
+    const GIF: &[u8] = b"GIF89a\x01\0\x01\0";
+
+    async fn app_with_user() -> (App, Arc<MemoryFileStore>, AccountRecord) {
+        let files = Arc::new(MemoryFileStore::new());
+        let mut config = InstanceConfig::new("files.test");
+        config.password_hash_memory_kib = 64;
+        let app = App::new(Arc::new(MemoryStore::new()), config).with_files(files.clone());
+        let (account, _, _) = app
+            .create_local_account(
+                NewAccount {
+                    username: "pic".into(),
+                    email: "pic@files.test".into(),
+                    password: "correct horse battery".into(),
+                    role: Role::User,
+                    confirmed: true,
+                    approved: true,
+                    locale: "en".into(),
+                },
+                false,
+            )
+            .await
+            .unwrap();
+        (app, files, account)
+    }
+
+    #[tokio::test]
+    async fn images_are_stored_replaced_and_removed() {
+        let (app, files, account) = app_with_user().await;
+        let a = app
+            .update_profile(
+                &account,
+                ProfileUpdate {
+                    avatar: Some(PNG.to_vec()),
+                    header: Some(GIF.to_vec()),
+                    ..Default::default()
+                },
+            )
+            .await
+            .unwrap();
+        let (avatar, header) = (a.avatar.clone().unwrap(), a.header.clone().unwrap());
+        assert!(avatar.starts_with("accounts/avatars/") && avatar.ends_with(".png"));
+        assert!(header.starts_with("accounts/headers/") && header.ends_with(".gif"));
+        assert_eq!(files.get(&avatar).await.unwrap().as_deref(), Some(PNG));
+        let rendered = app.render_account(&a);
+        assert_eq!(
+            rendered.avatar,
+            format!("https://files.test/system/{avatar}")
+        );
+        assert_eq!(rendered.avatar_static, rendered.avatar);
+        assert_eq!(
+            rendered.header,
+            format!("https://files.test/system/{header}")
+        );
+
+        // Replacing the avatar stores a new key and removes the old file; the header stays.
+        let b = app
+            .update_profile(
+                &account,
+                ProfileUpdate {
+                    avatar: Some(GIF.to_vec()),
+                    ..Default::default()
+                },
+            )
+            .await
+            .unwrap();
+        assert_ne!(b.avatar.as_deref(), Some(avatar.as_str()));
+        assert_eq!(b.header.as_deref(), Some(header.as_str()));
+        assert_eq!(files.get(&avatar).await.unwrap(), None);
+        assert_eq!(files.len(), 2);
+
+        // A bad image changes nothing and stores nothing.
+        let err = app
+            .update_profile(
+                &account,
+                ProfileUpdate {
+                    display_name: Some("changed".into()),
+                    header: Some(b"<svg/>".to_vec()),
+                    ..Default::default()
+                },
+            )
+            .await
+            .unwrap_err();
+        assert_eq!(err.status.as_u16(), 422);
+        assert!(err.details.unwrap().contains_key("header"));
+        let now = app.store.account_by_id(account.id).await.unwrap().unwrap();
+        assert_eq!(now.display_name, "");
+        assert_eq!(files.len(), 2);
+
+        // Deleting the header removes its file; deleting again is fine.
+        let c = app
+            .delete_profile_image(&account, ProfileImage::Header)
+            .await
+            .unwrap();
+        assert_eq!(c.header, None);
+        assert_eq!(files.len(), 1);
+        app.delete_profile_image(&account, ProfileImage::Header)
+            .await
+            .unwrap();
+        assert!(
+            app.render_account(&c)
+                .header
+                .ends_with(crate::render::MISSING_HEADER)
+        );
+
+        // Deleting the account removes the remaining file.
+        let gone = app.delete_account(account.id).await.unwrap();
+        assert_eq!(gone.files_removed, 1);
+        assert!(files.is_empty());
+        assert!(app.store.account_by_id(account.id).await.unwrap().is_none());
+        assert_eq!(
+            app.delete_account(account.id)
+                .await
+                .unwrap_err()
+                .status
+                .as_u16(),
+            404
+        );
+    }
+
+    #[test]
+    fn image_checks_and_data_uris() {
+        let big = {
+            let mut v = PNG.to_vec();
+            v.resize(PROFILE_IMAGE_LIMIT, 0);
+            v
+        };
+        assert!(ProfileImage::Avatar.check(&big).is_err());
+        assert!(
+            ProfileImage::Avatar
+                .check(&big[..PROFILE_IMAGE_LIMIT - 1])
+                .is_ok()
+        );
+        assert!(ProfileImage::Avatar.check(b"").is_err());
+        assert!(ProfileImage::Avatar.check(b"hello").is_err());
+        assert_eq!(
+            ProfileImage::Avatar
+                .decode_data_uri("data:image/png;base64,R0lG ODlh")
+                .unwrap(),
+            b"GIF89a"
+        );
+        for bad in ["hello", "data:image/png,abc", "data:image/png;base64,***"] {
+            let e = ProfileImage::Header.decode_data_uri(bad).unwrap_err();
+            assert_eq!(e.status.as_u16(), 422, "{bad}");
+        }
+    }
+
+    #[test]
+    fn field_values_link_with_rel_me() {
+        let html = crate::render::render_field_value(
+            "see https://example.org/me\n<b>x</b> #Tag",
+            "https://files.test",
+        );
+        assert!(!html.starts_with("<p>") && !html.contains("<br"), "{html}");
+        assert!(
+            html.contains("<a href=\"https://example.org/me\" target=\"_blank\" rel=\"me nofollow noopener noreferrer\""),
+            "{html}"
+        );
+        assert!(html.contains("&lt;b&gt;x&lt;/b&gt;"), "{html}");
+        assert!(
+            html.contains("href=\"https://files.test/tags/tag\""),
+            "{html}"
+        );
+        // Text cannot forge the attribute: quotes are escaped.
+        let forged = crate::render::render_field_value(
+            "x\" target=\"_blank\" rel=\"nofollow noopener\"",
+            "https://files.test",
+        );
+        assert!(!forged.contains("rel=\"me"), "{forged}");
     }
 }

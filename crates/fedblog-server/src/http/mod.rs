@@ -7,6 +7,7 @@ pub mod assets;
 pub mod reply;
 pub mod request;
 pub mod router;
+pub mod uploads;
 
 use std::convert::Infallible;
 use std::net::SocketAddr;
@@ -26,8 +27,9 @@ use self::reply::{HttpResponse, to_http};
 use self::request::RawRequest;
 use self::router::{Lookup, Router};
 
-/// Largest request body accepted (media uploads will raise it).
-pub const MAX_BODY_BYTES: u64 = 16 * 1024 * 1024;
+/// Largest request body accepted: room for an avatar and a header of up to 8 MB each in one
+/// `update_credentials` (a larger image inside this is a 422 from core; beyond it, a 413).
+pub const MAX_BODY_BYTES: u64 = 24 * 1024 * 1024;
 
 /// Everything a request needs.
 pub struct Server {
@@ -56,6 +58,9 @@ impl Server {
         }
         if let Some(asset) = assets::lookup(&method, &raw.path) {
             return asset;
+        }
+        if let Some(file) = uploads::lookup(&self.app, &method, &raw.path).await {
+            return file;
         }
         let started = Instant::now();
         let path = raw.path.clone();

@@ -64,3 +64,15 @@ pub fn file(content_type: &'static str, bytes: &'static [u8]) -> HttpResponse {
         .body(bytes::Bytes::from_static(bytes))
         .unwrap_or_default()
 }
+
+/// A stored (uploaded) file. Its key is random and never reused, so it may be cached for good;
+/// `nosniff` and a sandboxing CSP keep a browser from treating it as anything but an image.
+pub fn stored_file(content_type: &'static str, bytes: Vec<u8>) -> HttpResponse {
+    cors(Response::builder().status(StatusCode::OK))
+        .header("Content-Type", content_type)
+        .header("Cache-Control", "public, max-age=31536000, immutable")
+        .header("X-Content-Type-Options", "nosniff")
+        .header("Content-Security-Policy", "default-src 'none'; sandbox")
+        .body(bytes::Bytes::from(bytes))
+        .unwrap_or_default()
+}

@@ -1,9 +1,10 @@
 //! Turns an HTTP request (query, body in JSON, form or multipart, headers) into core's `Request`.
+//! Multipart file parts become uploads in `Params`, never text parameters.
 
 use bytes::Bytes;
 use fedblog_core::app::{Request, RequestInfo};
 use fedblog_core::error::ApiError;
-use fedblog_core::params::Params;
+use fedblog_core::params::{Params, Upload};
 use http::HeaderMap;
 use serde_json::Value;
 
@@ -36,16 +37,16 @@ pub async fn to_core(
 ) -> Result<Request, ApiError> {
     let mut params = Params::new();
     params.add_urlencoded(&raw.query);
-    let content_type = header(&raw.headers, "content-type")
-        .unwrap_or_default()
-        .to_ascii_lowercase();
+    let raw_content_type = header(&raw.headers, "content-type").unwrap_or_default();
+    let content_type = raw_content_type.to_ascii_lowercase();
     if !raw.body.is_empty() {
         if content_type.starts_with("application/json") {
             let v: Value = serde_json::from_slice(&raw.body)
                 .map_err(|e| ApiError::bad_request(format!("Invalid JSON body: {e}")))?;
             params.add_json(v);
         } else if content_type.starts_with("multipart/form-data") {
-            read_multipart(&mut params, &content_type, raw.body).await?;
+            // The boundary is case-sensitive: parse it from the header as sent.
+            read_multipart(&mut params, &raw_content_type, raw.body).await?;
         } else {
             // Form bodies, and bodies sent without a content type, are read as forms.
             let text = std::str::from_utf8(&raw.body)
@@ -85,8 +86,28 @@ async fn read_multipart(
         let Some(name) = field.name().map(str::to_string) else {
             continue;
         };
-        if field.file_name().is_some() {
-            // File uploads (avatars, media) are not stored yet; their fields are skipped.
+        let file_name = field.file_name().map(str::to_string);
+        let part_type = field.content_type().map(|m| m.to_string());
+        // A part with a file name, or with a content type that is not text, is a file.
+        let is_file = file_name.is_some()
+            || part_type
+                .as_deref()
+                .is_some_and(|t| !t.to_ascii_lowercase().starts_with("text/"));
+        if is_file {
+            let bytes = field
+                .bytes()
+                .await
+                .map_err(|e| ApiError::bad_request(format!("Invalid multipart body: {e}")))?;
+            if bytes.is_empty() && file_name.as_deref().is_none_or(str::is_empty) {
+                // An empty file input of an HTML form: no file was chosen.
+                continue;
+            }
+            params.add_file(Upload {
+                name,
+                file_name,
+                content_type: part_type,
+                bytes: bytes.to_vec(),
+            });
             continue;
         }
         let text = field
@@ -96,4 +117,78 @@ async fn read_multipart(
         params.add_pair(&name, Value::String(text));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Field name, file name, content type, bytes.
+    type TestPart<'a> = (&'a str, Option<&'a str>, Option<&'a str>, &'a [u8]);
+
+    fn multipart(boundary: &str, parts: &[TestPart<'_>]) -> Bytes {
+        let mut body = Vec::new();
+        for (name, file_name, ctype, bytes) in parts {
+            body.extend_from_slice(format!("--{boundary}\r\n").as_bytes());
+            let mut disposition = format!("Content-Disposition: form-data; name=\"{name}\"");
+            if let Some(f) = file_name {
+                disposition.push_str(&format!("; filename=\"{f}\""));
+            }
+            body.extend_from_slice(disposition.as_bytes());
+            body.extend_from_slice(b"\r\n");
+            if let Some(t) = ctype {
+                body.extend_from_slice(format!("Content-Type: {t}\r\n").as_bytes());
+            }
+            body.extend_from_slice(b"\r\n");
+            body.extend_from_slice(bytes);
+            body.extend_from_slice(b"\r\n");
+        }
+        body.extend_from_slice(format!("--{boundary}--\r\n").as_bytes());
+        Bytes::from(body)
+    }
+
+    #[tokio::test]
+    async fn multipart_files_become_uploads() {
+        let boundary = "XyZ-Mixed-Case";
+        let body = multipart(
+            boundary,
+            &[
+                ("display_name", None, None, b"Ada"),
+                (
+                    "avatar",
+                    Some("../me.png"),
+                    Some("image/png"),
+                    b"\x89PNG\r\n\x1a\n\xff",
+                ),
+                ("header", None, Some("application/octet-stream"), b"GIF89a"),
+                ("note", Some(""), Some("application/octet-stream"), b""),
+            ],
+        );
+        let mut headers = HeaderMap::new();
+        headers.insert(
+            "content-type",
+            format!("multipart/form-data; boundary={boundary}")
+                .parse()
+                .unwrap(),
+        );
+        let raw = RawRequest {
+            path: "/x".into(),
+            query: String::new(),
+            headers,
+            body,
+            remote: None,
+        };
+        let mut req = to_core(raw, vec![]).await.unwrap();
+        let avatar = req.params.file("avatar").unwrap();
+        assert_eq!(avatar.file_name.as_deref(), Some("../me.png"));
+        assert_eq!(avatar.bytes, b"\x89PNG\r\n\x1a\n\xff");
+        assert_eq!(req.params.file("header").unwrap().bytes, b"GIF89a");
+        assert!(req.params.file("note").is_none());
+        let files = req.params.take_files();
+        assert_eq!(files.len(), 2);
+        assert_eq!(
+            req.params.into_value(),
+            serde_json::json!({"display_name": "Ada"})
+        );
+    }
 }

@@ -1,4 +1,6 @@
-//! `PATCH /api/v1/accounts/update_credentials`: change one's profile. <https://docs.joinmastodon.org/methods/accounts/#update_credentials>
+//! `PATCH /api/v1/accounts/update_credentials`: change one's profile, avatar and header images
+//! included (multipart files, or base64 `data:` URIs from JSON clients).
+//! <https://docs.joinmastodon.org/methods/accounts/#update_credentials>
 
 use http::Method;
 use serde::{Deserialize, Deserializer};
@@ -9,7 +11,7 @@ use crate::app::{App, Caller};
 use crate::entities::CredentialAccount;
 use crate::error::{ApiError, ApiResult};
 use crate::params::de;
-use crate::services::accounts::ProfileUpdate;
+use crate::services::accounts::{ProfileImage, ProfileUpdate};
 use crate::store::ProfileField;
 
 /// Updates the caller's profile; every field is optional; nothing changes if one is invalid.
@@ -68,6 +70,24 @@ pub struct UpdateRequest {
     /// Defaults for new posts. An empty or non-object `source` is ignored, never a 400.
     #[serde(deserialize_with = "opt_source")]
     pub source: Option<SourceParams>,
+    /// The avatar when sent as text: a base64 `data:` URI (a multipart file part wins).
+    #[serde(deserialize_with = "de::opt_string")]
+    pub avatar: Option<String>,
+    /// The header when sent as text, as `avatar`.
+    #[serde(deserialize_with = "de::opt_string")]
+    pub header: Option<String>,
+}
+
+/// The bytes of an image parameter: the multipart file of that name, else a `data:` URI.
+fn image_param(
+    caller: &Caller,
+    which: ProfileImage,
+    text: Option<String>,
+) -> ApiResult<Option<Vec<u8>>> {
+    if let Some(upload) = caller.upload(which.field()) {
+        return Ok(Some(upload.bytes.clone()));
+    }
+    text.map(|t| which.decode_data_uri(&t)).transpose()
 }
 
 fn opt_fields<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Vec<FieldParam>>, D::Error> {
@@ -95,6 +115,8 @@ impl Endpoint for UpdateCredentials {
     type Response = Json<CredentialAccount>;
 
     async fn handle(app: &App, caller: &Caller, r: UpdateRequest) -> ApiResult<Self::Response> {
+        let avatar = image_param(caller, ProfileImage::Avatar, r.avatar)?;
+        let header = image_param(caller, ProfileImage::Header, r.header)?;
         let source = r.source.unwrap_or_default();
         let update = ProfileUpdate {
             display_name: r.display_name,
@@ -115,6 +137,8 @@ impl Endpoint for UpdateCredentials {
             privacy: source.privacy,
             sensitive: source.sensitive,
             language: source.language,
+            avatar,
+            header,
         };
         let account = app.update_profile(caller.account()?, update).await?;
         let user = caller.user.as_ref().ok_or_else(ApiError::invalid_token)?;
