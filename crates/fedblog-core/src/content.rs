@@ -1,5 +1,34 @@
 //! Status and bio text: finding links, mentions and hashtags, rendering safe HTML, normalising tag
 //! names, and counting characters the way Mastodon does.
+//!
+//! # Hashtags
+//!
+//! **What a hashtag name is.** Two kinds of characters make up a name:
+//! - *word characters*: letters (Unicode `Alphabetic`, any script), combining marks, decimal digits
+//!   (`Nd`) and connector punctuation such as `_`;
+//! - *separators*: `_`, the middle dot `·` (U+00B7), the katakana middle dot `・` (U+30FB) and the
+//!   zero-width non-joiner (U+200C).
+//!
+//! A name is valid ([`is_valid_tag_name`]) when it has at most [`MAX_TAG_LENGTH`] characters and
+//! either consists of word characters only, at least one of them a letter (`rust`, `2024rust`), or
+//! has at least three characters, starts and ends with a word character, and has a letter or a
+//! separator somewhere in between (`1_2`, `a·b`, `___`). So a name of only digits (`123`) is never
+//! a hashtag, nor is one that starts or ends with `·` (`·a`), nor `_1`. In status text a candidate
+//! that ends in separators loses them (`#rust·` tags `rust`); the `#` must not follow a letter,
+//! digit or one of `_ / @ # . &`.
+//!
+//! **Normalisation** ([`normalize_tag`]), which decides when two names are the same tag:
+//! 1. Unicode NFKC, so compatibility forms become ordinary ones: full-width `Ｒｕｓｔ` is `Rust`,
+//!    half-width `ｶﾞ` is `ガ`, the ligature `ﬁ` is `fi`;
+//! 2. lower case (Unicode case mapping: `RUST` and `Rust` are `rust`);
+//! 3. Latin letters folded to ASCII: accents dropped (`Café` is `cafe`, `BLÅHAJ` is `blahaj`) and
+//!    the Latin letters without a decomposition spelled out (`ß` is `ss`, `æ` is `ae`, `ø` is `o`,
+//!    `ł` is `l`, `þ` is `th`); other scripts keep their letters and marks (`日本語`, `ガギ`);
+//! 4. anything that is neither a letter, digit, mark nor separator removed.
+//!
+//! Tags are stored and matched by the normalised name; [`tag_display_name`] keeps the form a user
+//! wrote (NFKC applied, case and accents kept: `Café`), which the API shows as the tag's `name`.
+//! [`parse_tag_name`] applies all of this to a name given by a client (a path or form value).
 
 use std::sync::OnceLock;
 
@@ -31,7 +60,7 @@ fn token_re() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| {
         Regex::new(
-            r#"(?P<url>https?://[^\s<>"]+)|(?P<mention>@(?P<user>[A-Za-z0-9_]+(?:[A-Za-z0-9_.\-]*[A-Za-z0-9_])?)(?:@(?P<domain>[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)*(?::[0-9]+)?))?)|(?P<tag>#(?P<name>[\p{L}\p{M}\p{N}_·]+))"#,
+            r#"(?P<url>https?://[^\s<>"]+)|(?P<mention>@(?P<user>[A-Za-z0-9_]+(?:[A-Za-z0-9_.\-]*[A-Za-z0-9_])?)(?:@(?P<domain>[A-Za-z0-9\-]+(?:\.[A-Za-z0-9\-]+)*(?::[0-9]+)?))?)|(?P<tag>#(?P<name>[\p{Alphabetic}\p{M}\p{Nd}\p{Pc}·・\x{200C}]+))"#,
         )
         .expect("token regex")
     })
@@ -61,18 +90,74 @@ fn trim_url(url: &str) -> &str {
     &url[..end]
 }
 
-/// Whether a hashtag name is valid: word characters with at least one that is not a digit.
+/// The longest hashtag name accepted, in characters (after NFKC). Mastodon sets no limit of its
+/// own here; ours keeps tag pages and URLs of sane size.
+pub const MAX_TAG_LENGTH: usize = 100;
+
+/// Hashtag separators: `_`, `·` (U+00B7), `・` (U+30FB), zero-width non-joiner (U+200C).
+const TAG_SEPARATORS: [char; 4] = ['_', '\u{00B7}', '\u{30FB}', '\u{200C}'];
+
+fn tag_name_re() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| {
+        // W: word characters; A: letters; S: separators. See the module documentation.
+        let w = r"[\p{Alphabetic}\p{M}\p{Nd}\p{Pc}]";
+        let a = r"\p{Alphabetic}";
+        let ws = r"[\p{Alphabetic}\p{M}\p{Nd}\p{Pc}·・\x{200C}]";
+        let as_ = r"[\p{Alphabetic}_·・\x{200C}]";
+        Regex::new(&format!("^(?:{w}{ws}*{as_}{ws}*{w}|{w}*{a}{w}*)$")).expect("tag name regex")
+    })
+}
+
+/// Whether `name` (without `#`) is a valid hashtag name as written; see the module documentation.
 pub fn is_valid_tag_name(name: &str) -> bool {
-    !name.is_empty()
-        && name
-            .chars()
-            .all(|c| c.is_alphanumeric() || matches!(c, '_' | '·') || is_mark(c))
-        && name.chars().any(|c| !c.is_numeric())
+    name.chars().count() <= MAX_TAG_LENGTH && tag_name_re().is_match(name)
 }
 
 fn is_mark(c: char) -> bool {
     // Combining marks keep their base letter's meaning (e.g. decomposed accents).
     matches!(c as u32, 0x0300..=0x036F | 0x1AB0..=0x1AFF | 0x1DC0..=0x1DFF | 0x20D0..=0x20FF | 0xFE20..=0xFE2F)
+}
+
+/// Whether a character may stay in a normalised or display name.
+fn is_tag_char(c: char) -> bool {
+    c.is_alphanumeric()
+        || TAG_SEPARATORS.contains(&c)
+        || is_mark(c)
+        || ('\u{0E47}'..='\u{0E4E}').contains(&c)
+}
+
+/// The form of a tag name shown to users: NFKC, with case and accents kept and characters that
+/// cannot be part of a name removed (`Ｃａｆé` is `Café`).
+pub fn tag_display_name(name: &str) -> String {
+    name.nfkc().filter(|c| is_tag_char(*c)).collect()
+}
+
+/// A hashtag name given by a client (`Café`, `#Café`: one leading `#` is allowed) as
+/// `(normalised name, display name)`; `None` unless both the name as written and its normalised
+/// form are valid hashtag names.
+pub fn parse_tag_name(raw: &str) -> Option<(String, String)> {
+    let raw = raw.strip_prefix('#').unwrap_or(raw);
+    let display: String = raw.nfkc().collect();
+    if !is_valid_tag_name(&display) {
+        return None;
+    }
+    let normalized = normalize_tag(&display);
+    is_valid_tag_name(&normalized).then(|| (normalized, tag_display_name(&display)))
+}
+
+/// A tag name as one URL path segment: unreserved ASCII kept, everything else percent-encoded
+/// (`日本` is `%E6%97%A5%E6%9C%AC`).
+pub fn tag_url_segment(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    for b in name.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
 }
 
 /// Splits text into tokens. Invalid candidates (e.g. `a@b`, `#123`) stay text.
@@ -110,9 +195,14 @@ pub fn tokenize(text: &str) -> Vec<Token<'_>> {
                 )
             })
         } else {
-            let name = caps.name("name").expect("name").as_str();
+            // Separators cannot end a name: `#rust·` tags `rust` and leaves the dot as text.
+            let name = caps
+                .name("name")
+                .expect("name")
+                .as_str()
+                .trim_end_matches(['\u{00B7}', '\u{30FB}', '\u{200C}']);
             (boundary_ok(text, start) && is_valid_tag_name(name))
-                .then(|| (start, m.end(), Token::Hashtag(name)))
+                .then(|| (start, start + 1 + name.len(), Token::Hashtag(name)))
         };
         if let Some((s, e, tok)) = token {
             if s > last {
@@ -128,9 +218,10 @@ pub fn tokenize(text: &str) -> Vec<Token<'_>> {
     out
 }
 
-/// Mastodon's hashtag normalisation: NFKC (full-width to normal width), lower case, Latin
-/// letters folded to ASCII (`é` to `e`, `å` to `a`, `ß` to `ss`), invalid characters removed.
-/// Other scripts keep their letters and marks (`が` stays `が`).
+/// The normalised form of a hashtag name, by which tags are stored and matched: NFKC (full-width
+/// to normal width), lower case, Latin letters folded to ASCII (`é` to `e`, `å` to `a`, `ß` to
+/// `ss`), characters that cannot be part of a name removed. Other scripts keep their letters and
+/// marks (`が` stays `が`). See the module documentation.
 pub fn normalize_tag(name: &str) -> String {
     let lowered = name.nfkc().collect::<String>().to_lowercase();
     let mut out = String::with_capacity(lowered.len());
@@ -146,12 +237,7 @@ pub fn normalize_tag(name: &str) -> String {
             _ => out.push(c),
         }
     }
-    out.retain(|c| {
-        c.is_alphanumeric()
-            || matches!(c, '_' | '·' | '\u{200c}')
-            || is_mark(c)
-            || ('\u{0E47}'..='\u{0E4E}').contains(&c)
-    });
+    out.retain(is_tag_char);
     out
 }
 
@@ -174,12 +260,21 @@ fn fold_latin(c: char) -> Option<&'static str> {
 
 /// The distinct normalised hashtags of a text, in order of first appearance.
 pub fn extract_tags(text: &str) -> Vec<String> {
-    let mut tags: Vec<String> = Vec::new();
+    extract_tags_with_display(text)
+        .into_iter()
+        .map(|(n, _)| n)
+        .collect()
+}
+
+/// The distinct hashtags of a text as `(normalised name, display name)`, in order of first
+/// appearance; the display name is the first spelling written (see [`tag_display_name`]).
+pub fn extract_tags_with_display(text: &str) -> Vec<(String, String)> {
+    let mut tags: Vec<(String, String)> = Vec::new();
     for t in tokenize(text) {
         if let Token::Hashtag(name) = t {
             let n = normalize_tag(name);
-            if !tags.contains(&n) {
-                tags.push(n);
+            if is_valid_tag_name(&n) && !tags.iter().any(|(k, _)| *k == n) {
+                tags.push((n, tag_display_name(name)));
             }
         }
     }
@@ -291,7 +386,7 @@ pub fn render_html(
                 Token::Hashtag(name) => html.push_str(&format!(
                     "<a href=\"{}/tags/{}\" class=\"mention hashtag\" rel=\"tag\">#<span>{}</span></a>",
                     base_url,
-                    escape(&normalize_tag(name)),
+                    escape(&tag_url_segment(&normalize_tag(name))),
                     escape(name)
                 )),
             }
@@ -350,6 +445,99 @@ mod tests {
             extract_tags("#Rust #rust #RUST_lang"),
             vec!["rust", "rust_lang"]
         );
+    }
+
+    #[test]
+    fn tag_normalisation_rules() {
+        // Case folding and Latin letters folded to ASCII: one tag.
+        assert_eq!(normalize_tag("Café"), normalize_tag("cafe"));
+        assert_eq!(normalize_tag("CAFÉ"), "cafe");
+        assert_eq!(normalize_tag("Ça_Va"), "ca_va");
+        assert_eq!(normalize_tag("Æsir"), "aesir");
+        assert_eq!(normalize_tag("Łódź"), "lodz");
+        assert_eq!(normalize_tag("Þór"), "thor");
+        // A decomposed accent (e + U+0301) is the same tag as the composed one.
+        assert_eq!(normalize_tag("cafe\u{301}"), "cafe");
+        // NFKC: full-width letters and digits, ligatures.
+        assert_eq!(normalize_tag("ＣａｆÉ２０２４"), "cafe2024");
+        assert_eq!(normalize_tag("ﬁsh"), "fish");
+        // Other scripts keep their letters; case folding still applies where there is case.
+        assert_eq!(normalize_tag("Ελλάδα"), "ελλάδα");
+        assert_eq!(normalize_tag("Москва"), "москва");
+        assert_eq!(normalize_tag("한국어"), "한국어");
+        // Separators stay.
+        assert_eq!(normalize_tag("a·B"), "a·b");
+        assert_eq!(normalize_tag("ｱ･ｲ"), "ア・イ");
+    }
+
+    #[test]
+    fn tag_name_validity() {
+        for ok in [
+            "rust",
+            "Rust2024",
+            "2024rust",
+            "_rust",
+            "rust_",
+            "1_2",
+            "a·b",
+            "___",
+            "日本語",
+            "ガギ",
+            "Ｒｕｓｔ",
+            "ア・イ",
+            "x",
+        ] {
+            assert!(is_valid_tag_name(ok), "{ok} should be valid");
+        }
+        for bad in [
+            "", "123", "٣٤", "_", "__", "_1", "·a", "a·", "a-b", "a b", "a.b", "#a", "a²", "😀",
+        ] {
+            assert!(!is_valid_tag_name(bad), "{bad:?} should be invalid");
+        }
+        // Length: at most MAX_TAG_LENGTH characters (not bytes).
+        let longest = "é".repeat(MAX_TAG_LENGTH);
+        assert!(is_valid_tag_name(&longest));
+        assert!(!is_valid_tag_name(&format!("{longest}a")));
+    }
+
+    #[test]
+    fn client_tag_names_parse() {
+        assert_eq!(
+            parse_tag_name("Café"),
+            Some(("cafe".to_string(), "Café".to_string()))
+        );
+        assert_eq!(
+            parse_tag_name("#Ｒｕｓｔ"),
+            Some(("rust".to_string(), "Rust".to_string()))
+        );
+        assert_eq!(parse_tag_name("123"), None, "only digits");
+        assert_eq!(parse_tag_name("##rust"), None);
+        assert_eq!(parse_tag_name("a/b"), None);
+        assert_eq!(parse_tag_name(""), None);
+        assert_eq!(parse_tag_name(&"a".repeat(MAX_TAG_LENGTH + 1)), None);
+        assert_eq!(tag_url_segment("caf_e-1"), "caf_e-1");
+        assert_eq!(tag_url_segment("日本"), "%E6%97%A5%E6%9C%AC");
+    }
+
+    #[test]
+    fn tags_in_text() {
+        assert_eq!(
+            extract_tags_with_display("#Café and #cafe and #CAFÉ #Ｒｕｓｔ"),
+            vec![
+                ("cafe".to_string(), "Café".to_string()),
+                ("rust".to_string(), "Rust".to_string())
+            ]
+        );
+        assert_eq!(
+            extract_tags("#123 #2024 x#nope a/#no"),
+            Vec::<String>::new()
+        );
+        // Trailing separators are not part of the tag; a superscript ends it.
+        assert_eq!(extract_tags("#rust· #a·b #x²"), vec!["rust", "a·b", "x"]);
+        let toks = tokenize("#rust·");
+        assert_eq!(toks, vec![Token::Hashtag("rust"), Token::Text("·")]);
+        let long = format!("#{}", "a".repeat(MAX_TAG_LENGTH + 1));
+        assert!(extract_tags(&long).is_empty(), "too long to be a tag");
     }
 
     #[test]

@@ -241,6 +241,8 @@ impl App {
             created_at: now,
             edited_at: None,
         };
+        // The status's hashtags exist as tags before the status does (tag pages, follows).
+        self.record_status_tags(&new.text).await?;
         // Another process may have made the same id in the same millisecond: take a new one.
         let mut tries = 0;
         loop {

@@ -1,0 +1,35 @@
+//! `GET /api/v1/accounts/:id/featured_tags`: The hashtags an account features, by recent use; public; empty for a suspended account. <https://docs.joinmastodon.org/methods/accounts/#featured_tags>
+
+use http::Method;
+use serde::Deserialize;
+
+use crate::api::{Auth, Endpoint, Json, path_id};
+use crate::app::{App, Caller};
+use crate::entities::FeaturedTag;
+use crate::error::ApiResult;
+
+/// The hashtags an account features, by recent use; public; empty for a suspended account. <https://docs.joinmastodon.org/methods/accounts/#featured_tags>
+pub struct GetFeaturedTags;
+
+/// Parameters.
+#[derive(Debug, Deserialize)]
+pub struct GetFeaturedTagsRequest {
+    /// Account id (path).
+    pub id: String,
+}
+
+impl Endpoint for GetFeaturedTags {
+    const METHOD: Method = Method::GET;
+    const PATH: &'static str = "/api/v1/accounts/:id/featured_tags";
+    const AUTH: Auth = Auth::Public;
+    type Request = GetFeaturedTagsRequest;
+    type Response = Json<Vec<FeaturedTag>>;
+
+    async fn handle(
+        app: &App,
+        _caller: &Caller,
+        r: GetFeaturedTagsRequest,
+    ) -> ApiResult<Self::Response> {
+        Ok(Json(app.account_featured_tags(path_id(&r.id)?).await?))
+    }
+}

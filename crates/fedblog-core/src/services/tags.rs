@@ -1,0 +1,516 @@
+//! Hashtags: tag pages with their week of use, following tags, and featuring tags on one's
+//! profile (ordered by recent use, with suggestions). Naming and normalisation rules live in
+//! `content.rs`.
+
+use std::collections::HashSet;
+
+use chrono::{DateTime, Duration, Utc};
+
+use crate::app::App;
+use crate::content;
+use crate::entities::{FeaturedTag, Tag};
+use crate::error::{ApiError, ApiResult, StoreError};
+use crate::id::Id;
+use crate::pagination::Page;
+use crate::store::{AccountRecord, FeaturedTagRecord, TagRecord, TagUsage};
+
+/// Days of use a Tag entity reports (`history`), today first.
+const HISTORY_DAYS: i64 = 7;
+/// How many tags an account may feature on its profile (as Mastodon).
+pub const MAX_FEATURED_TAGS: usize = 10;
+/// How far back featured-tag suggestions look at the caller's own statuses.
+const SUGGESTION_DAYS: i64 = 28;
+/// How many featured-tag suggestions are offered (as Mastodon).
+const MAX_SUGGESTIONS: usize = 10;
+
+/// A page of followed tags, paginated on the hidden ids of the follows.
+pub struct TagPage {
+    /// The tags, most recently followed first.
+    pub tags: Vec<Tag>,
+    /// The hidden cursor of the first item.
+    pub first: Option<Id>,
+    /// The hidden cursor of the last item.
+    pub last: Option<Id>,
+}
+
+/// Decodes `%XX` escapes of a path segment; `None` for a broken escape or bytes that are not UTF-8.
+fn percent_decode(raw: &str) -> Option<String> {
+    if !raw.contains('%') {
+        return Some(raw.to_string());
+    }
+    let bytes = raw.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = bytes.get(i + 1..i + 3)?;
+            if !hex.iter().all(u8::is_ascii_hexdigit) {
+                return None;
+            }
+            out.push(u8::from_str_radix(std::str::from_utf8(hex).ok()?, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+fn invalid_tag_name() -> ApiError {
+    ApiError::invalid_field("name", "ERR_INVALID", "Tag is invalid")
+}
+
+impl App {
+    /// The tag a path names (`/api/v1/tags/:id`, where the id is the name, percent-encoded or
+    /// not). A valid name not yet known is created, so the answer always has a real id; a name
+    /// that is not a valid hashtag is a 404.
+    pub async fn tag_from_path(&self, raw: &str) -> ApiResult<TagRecord> {
+        let decoded = percent_decode(raw).ok_or_else(ApiError::not_found)?;
+        let (name, display_name) =
+            content::parse_tag_name(&decoded).ok_or_else(ApiError::not_found)?;
+        self.tag_named(name, display_name).await
+    }
+
+    /// The tag with this normalised name, created with this display name if unknown.
+    async fn tag_named(&self, name: String, display_name: String) -> ApiResult<TagRecord> {
+        if let Some(tag) = self.store.tag_by_name(&name).await? {
+            return Ok(tag);
+        }
+        Ok(self
+            .store
+            .find_or_create_tag(&TagRecord {
+                id: self.ids.next(),
+                name,
+                display_name,
+                created_at: self.now(),
+            })
+            .await?)
+    }
+
+    /// Makes sure every hashtag of a status text exists as a tag; a new tag takes the spelling
+    /// the author wrote as its display name. Called when a status is posted.
+    pub async fn record_status_tags(&self, text: &str) -> ApiResult<()> {
+        for (name, display_name) in content::extract_tags_with_display(text) {
+            self.tag_named(name, display_name).await?;
+        }
+        Ok(())
+    }
+
+    /// Use of a tag per day over the last week, today (from midnight UTC) first.
+    async fn tag_history(&self, name: &str) -> ApiResult<Vec<(DateTime<Utc>, TagUsage)>> {
+        let now = self.now();
+        let today = now
+            .date_naive()
+            .and_hms_opt(0, 0, 0)
+            .map(|t| t.and_utc())
+            .unwrap_or(now);
+        let mut days = Vec::with_capacity(HISTORY_DAYS as usize);
+        for back in 0..HISTORY_DAYS {
+            let from = today - Duration::days(back);
+            let usage = self
+                .store
+                .tag_usage(name, from, from + Duration::days(1))
+                .await?;
+            days.push((from, usage));
+        }
+        Ok(days)
+    }
+
+    /// Tag entities for a viewer (`following` and `featuring` only when signed in).
+    pub async fn tag_entities(
+        &self,
+        tags: &[TagRecord],
+        viewer: Option<&AccountRecord>,
+    ) -> ApiResult<Vec<Tag>> {
+        let featured: HashSet<Id> = match viewer {
+            Some(v) => self
+                .store
+                .featured_tags(v.id)
+                .await?
+                .into_iter()
+                .map(|f| f.tag_id)
+                .collect(),
+            None => HashSet::new(),
+        };
+        let mut out = Vec::with_capacity(tags.len());
+        for tag in tags {
+            let history = self.tag_history(&tag.name).await?;
+            let (following, featuring) = match viewer {
+                Some(v) => (
+                    Some(self.store.follows_tag(v.id, tag.id).await?),
+                    Some(featured.contains(&tag.id)),
+                ),
+                None => (None, None),
+            };
+            out.push(self.render_tag(tag, &history, following, featuring));
+        }
+        Ok(out)
+    }
+
+    /// One Tag entity for a viewer.
+    pub async fn tag_entity(
+        &self,
+        tag: &TagRecord,
+        viewer: Option<&AccountRecord>,
+    ) -> ApiResult<Tag> {
+        let mut v = self.tag_entities(std::slice::from_ref(tag), viewer).await?;
+        v.pop().ok_or_else(ApiError::internal)
+    }
+
+    /// `GET /api/v1/tags/:id`: the tag a path names, for a viewer.
+    pub async fn show_hashtag(&self, viewer: Option<&AccountRecord>, raw: &str) -> ApiResult<Tag> {
+        let tag = self.tag_from_path(raw).await?;
+        self.tag_entity(&tag, viewer).await
+    }
+
+    /// `me` follows a tag (following twice is not an error).
+    pub async fn follow_hashtag(&self, me: &AccountRecord, raw: &str) -> ApiResult<Tag> {
+        let tag = self.tag_from_path(raw).await?;
+        self.store
+            .follow_tag(self.ids.next(), me.id, tag.id)
+            .await?;
+        self.tag_entity(&tag, Some(me)).await
+    }
+
+    /// `me` stops following a tag (not following is not an error).
+    pub async fn unfollow_hashtag(&self, me: &AccountRecord, raw: &str) -> ApiResult<Tag> {
+        let tag = self.tag_from_path(raw).await?;
+        self.store.unfollow_tag(me.id, tag.id).await?;
+        self.tag_entity(&tag, Some(me)).await
+    }
+
+    /// A page of the tags `me` follows, most recently followed first.
+    pub async fn followed_hashtags(&self, me: &AccountRecord, page: Page) -> ApiResult<TagPage> {
+        let rows = self.store.followed_tags_page(me.id, page).await?;
+        let first = rows.first().map(|(id, _)| *id);
+        let last = rows.last().map(|(id, _)| *id);
+        let tags: Vec<TagRecord> = rows.into_iter().map(|(_, t)| t).collect();
+        Ok(TagPage {
+            tags: self.tag_entities(&tags, Some(me)).await?,
+            first,
+            last,
+        })
+    }
+
+    /// An account's featured tags as entities, ordered by recent use: the newest public or
+    /// unlisted status with the tag first, tags never used last, then the most recently featured.
+    async fn featured_tags_ordered(&self, owner: &AccountRecord) -> ApiResult<Vec<FeaturedTag>> {
+        let mut rows = Vec::new();
+        for featured in self.store.featured_tags(owner.id).await? {
+            let (count, last) = self
+                .store
+                .account_tag_stats(owner.id, &featured.name)
+                .await?;
+            rows.push((featured, count, last));
+        }
+        rows.sort_by(|a, b| b.2.cmp(&a.2).then(b.0.id.cmp(&a.0.id)));
+        let mut out = Vec::with_capacity(rows.len());
+        for (featured, count, last) in rows {
+            out.push(
+                self.featured_tag_entity(owner, &featured, count, last)
+                    .await?,
+            );
+        }
+        Ok(out)
+    }
+
+    async fn featured_tag_entity(
+        &self,
+        owner: &AccountRecord,
+        featured: &FeaturedTagRecord,
+        count: i64,
+        last: Option<DateTime<Utc>>,
+    ) -> ApiResult<FeaturedTag> {
+        let display_name = self
+            .store
+            .tag_by_id(featured.tag_id)
+            .await?
+            .map(|t| t.display_name)
+            .unwrap_or_else(|| featured.name.clone());
+        Ok(self.render_featured_tag(featured, &display_name, owner, count, last))
+    }
+
+    /// `GET /api/v1/featured_tags`: the caller's featured tags, by recent use.
+    pub async fn own_featured_tags(&self, me: &AccountRecord) -> ApiResult<Vec<FeaturedTag>> {
+        self.featured_tags_ordered(me).await
+    }
+
+    /// `GET /api/v1/accounts/:id/featured_tags`: public; unknown account 404, suspended `[]`.
+    pub async fn account_featured_tags(&self, account_id: Id) -> ApiResult<Vec<FeaturedTag>> {
+        let owner = self
+            .store
+            .account_by_id(account_id)
+            .await?
+            .ok_or_else(ApiError::not_found)?;
+        if owner.is_suspended() {
+            return Ok(vec![]);
+        }
+        self.featured_tags_ordered(&owner).await
+    }
+
+    /// Features `tag` on `me`'s profile. `Ok(false)` if it already was; 422 beyond the limit.
+    async fn insert_featured(&self, me: &AccountRecord, tag: &TagRecord) -> ApiResult<bool> {
+        let existing = self.store.featured_tags(me.id).await?;
+        if existing.iter().any(|f| f.tag_id == tag.id) {
+            return Ok(false);
+        }
+        if existing.len() >= MAX_FEATURED_TAGS {
+            return Err(ApiError::invalid_field(
+                "base",
+                "ERR_LIMIT_REACHED",
+                format!("You cannot feature more than {MAX_FEATURED_TAGS} hashtags"),
+            ));
+        }
+        let record = FeaturedTagRecord {
+            id: self.ids.next(),
+            account_id: me.id,
+            tag_id: tag.id,
+            name: tag.name.clone(),
+            created_at: self.now(),
+        };
+        match self.store.insert_featured_tag(&record).await {
+            Ok(()) => Ok(true),
+            // A concurrent request featured it first.
+            Err(StoreError::AlreadyExists(_)) => Ok(false),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// `POST /api/v1/featured_tags`: features the tag `name` (a leading `#` allowed). An invalid
+    /// name, a tag already featured, or more than [`MAX_FEATURED_TAGS`] are 422s.
+    pub async fn create_featured_tag(
+        &self,
+        me: &AccountRecord,
+        name: &str,
+    ) -> ApiResult<FeaturedTag> {
+        let (name, display_name) =
+            content::parse_tag_name(name.trim()).ok_or_else(invalid_tag_name)?;
+        let tag = self.tag_named(name, display_name).await?;
+        if !self.insert_featured(me, &tag).await? {
+            return Err(ApiError::invalid_field(
+                "name",
+                "ERR_TAKEN",
+                "Tag has already been taken",
+            ));
+        }
+        let featured = self
+            .store
+            .featured_tags(me.id)
+            .await?
+            .into_iter()
+            .find(|f| f.tag_id == tag.id)
+            .ok_or_else(ApiError::not_found)?;
+        let (count, last) = self.store.account_tag_stats(me.id, &tag.name).await?;
+        self.featured_tag_entity(me, &featured, count, last).await
+    }
+
+    /// `DELETE /api/v1/featured_tags/:id`: another account's or an unknown featured tag is a 404.
+    pub async fn delete_featured_tag(&self, me: &AccountRecord, id: Id) -> ApiResult<()> {
+        if self.store.delete_featured_tag(me.id, id).await? {
+            Ok(())
+        } else {
+            Err(ApiError::not_found())
+        }
+    }
+
+    /// `POST /api/v1/tags/:id/feature`: features the tag the path names; featuring it twice is
+    /// not an error; beyond [`MAX_FEATURED_TAGS`] a 422.
+    pub async fn feature_hashtag(&self, me: &AccountRecord, raw: &str) -> ApiResult<Tag> {
+        let tag = self.tag_from_path(raw).await?;
+        self.insert_featured(me, &tag).await?;
+        self.tag_entity(&tag, Some(me)).await
+    }
+
+    /// `POST /api/v1/tags/:id/unfeature`: stops featuring the tag (not featured is not an error).
+    pub async fn unfeature_hashtag(&self, me: &AccountRecord, raw: &str) -> ApiResult<Tag> {
+        let tag = self.tag_from_path(raw).await?;
+        let featured = self.store.featured_tags(me.id).await?;
+        for f in featured.iter().filter(|f| f.tag_id == tag.id) {
+            self.store.delete_featured_tag(me.id, f.id).await?;
+        }
+        self.tag_entity(&tag, Some(me)).await
+    }
+
+    /// `GET /api/v1/featured_tags/suggestions`: the tags `me` used most in the last four weeks
+    /// and does not feature yet, most used first, up to ten.
+    pub async fn featured_tag_suggestions(&self, me: &AccountRecord) -> ApiResult<Vec<Tag>> {
+        let featured: HashSet<String> = self
+            .store
+            .featured_tags(me.id)
+            .await?
+            .into_iter()
+            .map(|f| f.name)
+            .collect();
+        let since = self.now() - Duration::days(SUGGESTION_DAYS);
+        let names = self
+            .store
+            .most_used_tags(me.id, since, (MAX_SUGGESTIONS + featured.len()) as u64)
+            .await?;
+        let mut tags = Vec::new();
+        for name in names.into_iter().filter(|n| !featured.contains(n)) {
+            if tags.len() == MAX_SUGGESTIONS {
+                break;
+            }
+            // Statuses keep normalised names, which are valid display names too.
+            tags.push(self.tag_named(name.clone(), name).await?);
+        }
+        self.tag_entities(&tags, Some(me)).await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::{MAX_FEATURED_TAGS, percent_decode};
+    use crate::services::accounts::NewAccount;
+    use crate::services::statuses::NewStatus;
+    use crate::store::{AccountRecord, Role};
+    use crate::{App, InstanceConfig, MemoryStore};
+
+    async fn app_with(names: &[&str]) -> (App, Vec<AccountRecord>) {
+        let mut config = InstanceConfig::new("tags.test");
+        config.password_hash_memory_kib = 64;
+        let app = App::new(Arc::new(MemoryStore::new()), config);
+        let mut accounts = Vec::new();
+        for name in names {
+            let (a, _, _) = app
+                .create_local_account(
+                    NewAccount {
+                        username: name.to_string(),
+                        email: format!("{name}@tags.test"),
+                        password: "correct horse battery".into(),
+                        role: Role::User,
+                        confirmed: true,
+                        approved: true,
+                        locale: "en".into(),
+                    },
+                    false,
+                )
+                .await
+                .unwrap();
+            accounts.push(a);
+        }
+        (app, accounts)
+    }
+
+    async fn post(app: &App, author: &AccountRecord, text: &str) {
+        app.publish_status(
+            author,
+            None,
+            None,
+            NewStatus {
+                text: text.into(),
+                visibility: Some("public".into()),
+                ..Default::default()
+            },
+        )
+        .await
+        .unwrap();
+    }
+
+    #[tokio::test]
+    async fn posting_creates_tags_with_the_written_spelling() {
+        let (app, a) = app_with(&["writer"]).await;
+        post(&app, &a[0], "hello #RustLang and #Café").await;
+        let tag = app.store.tag_by_name("rustlang").await.unwrap().unwrap();
+        assert_eq!(tag.display_name, "RustLang");
+        let shown = app.show_hashtag(None, "RUSTLANG").await.unwrap();
+        assert_eq!(shown.id, tag.id);
+        assert_eq!(shown.name, "RustLang");
+        assert_eq!(shown.url, "https://tags.test/tags/rustlang");
+        assert_eq!(shown.history.len(), 7);
+        assert_eq!(
+            (
+                shown.history[0].uses.as_str(),
+                shown.history[0].accounts.as_str()
+            ),
+            ("1", "1")
+        );
+        assert!(shown.following.is_none() && shown.featuring.is_none());
+        let cafe = app.show_hashtag(Some(&a[0]), "caf%C3%A9").await.unwrap();
+        assert_eq!(cafe.name, "Café");
+        assert_eq!(cafe.following, Some(false));
+        assert!(app.show_hashtag(None, "123").await.is_err());
+    }
+
+    #[tokio::test]
+    async fn featured_tags_by_recent_use_and_hidden_when_suspended() {
+        let (app, a) = app_with(&["owner"]).await;
+        let me = &a[0];
+        for name in ["unused", "old", "new"] {
+            app.create_featured_tag(me, name).await.unwrap();
+        }
+        post(&app, me, "#old").await;
+        post(&app, me, "#new #new").await;
+        let names: Vec<String> = app
+            .own_featured_tags(me)
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|f| f.name)
+            .collect();
+        assert_eq!(names, ["new", "old", "unused"]);
+        let listed = app.account_featured_tags(me.id).await.unwrap();
+        assert_eq!(listed[0].statuses_count, "1");
+        assert_eq!(listed[0].url, "https://tags.test/@owner/tagged/new");
+        assert!(listed[2].last_status_at.is_none());
+
+        let mut suspended = app.store.account_by_id(me.id).await.unwrap().unwrap();
+        suspended.suspended_at = Some(app.now());
+        app.store.update_account(&suspended).await.unwrap();
+        assert!(app.account_featured_tags(me.id).await.unwrap().is_empty());
+        assert_eq!(
+            app.account_featured_tags(crate::Id(1))
+                .await
+                .unwrap_err()
+                .status,
+            http::StatusCode::NOT_FOUND
+        );
+    }
+
+    #[tokio::test]
+    async fn featuring_is_limited_and_suggestions_skip_featured_tags() {
+        let (app, a) = app_with(&["limits"]).await;
+        let me = &a[0];
+        post(&app, me, "#alpha #beta").await;
+        post(&app, me, "#alpha").await;
+        let sugg: Vec<String> = app
+            .featured_tag_suggestions(me)
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|t| t.name)
+            .collect();
+        assert_eq!(sugg, ["alpha", "beta"]);
+        app.create_featured_tag(me, "#Alpha").await.unwrap();
+        let err = app.create_featured_tag(me, "alpha").await.unwrap_err();
+        assert_eq!(err.status, http::StatusCode::UNPROCESSABLE_ENTITY);
+        let sugg = app.featured_tag_suggestions(me).await.unwrap();
+        assert_eq!(sugg.len(), 1);
+        assert_eq!(sugg[0].name, "beta");
+        for i in 1..MAX_FEATURED_TAGS {
+            app.create_featured_tag(me, &format!("t{i}")).await.unwrap();
+        }
+        let err = app.create_featured_tag(me, "onemore").await.unwrap_err();
+        assert_eq!(err.status, http::StatusCode::UNPROCESSABLE_ENTITY);
+        let err = app.feature_hashtag(me, "onemore").await.unwrap_err();
+        assert_eq!(err.status, http::StatusCode::UNPROCESSABLE_ENTITY);
+        // Featuring an already featured tag by name is not an error, even at the limit.
+        assert_eq!(
+            app.feature_hashtag(me, "ALPHA").await.unwrap().featuring,
+            Some(true)
+        );
+    }
+
+    #[test]
+    fn path_segments_decode() {
+        assert_eq!(percent_decode("rust").as_deref(), Some("rust"));
+        assert_eq!(percent_decode("Caf%C3%A9").as_deref(), Some("Café"));
+        assert_eq!(percent_decode("%e6%97%a5").as_deref(), Some("日"));
+        assert_eq!(percent_decode("a%2"), None);
+        assert_eq!(percent_decode("a%+1b"), None);
+        assert_eq!(percent_decode("%FF"), None, "not UTF-8");
+    }
+}
