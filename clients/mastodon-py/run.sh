@@ -5,7 +5,8 @@
 #
 # Creates/reuses clients/mastodon-py/.venv, starts the server on a free loopback port with a
 # throwaway data dir, creates a confirmed+approved account, runs scenario.py, stops the server.
-# Exits with scenario.py's exit code. Set KEEP_TMP=1 to keep the data dir and server log.
+# Then creates more accounts with tokens and runs social.py (the social graph).
+# Exits with the first failing script's exit code. Set KEEP_TMP=1 to keep the data dir and server log.
 set -euo pipefail
 
 if [[ $# -ne 1 ]]; then
@@ -30,6 +31,7 @@ VENV="$HERE/.venv"
 USERNAME="alice"
 EMAIL="alice@example.com"
 PASSWORD="correct horse battery"
+FANS=25  # followers created for the pagination steps of social.py
 
 # --- virtualenv ---------------------------------------------------------------------------
 if [[ ! -x "$VENV/bin/python" ]]; then
@@ -129,6 +131,37 @@ rc=$?
 set -e
 if [[ "$rc" != 0 ]]; then
     echo "run.sh: scenario failed with exit code $rc" >&2
+    print_log_tail
+    exit "$rc"
+fi
+
+# --- social-graph scenario: more accounts, each with a token from the CLI -------------------
+TOKENS="$LOG_DIR/tokens.json"
+{
+    echo "{"
+    sep=""
+    for name in alice bob carol dave erin $(seq -f 'fan%02g' 1 "$FANS"); do
+        if [[ "$name" != alice ]]; then
+            "$BIN" accounts create "$name" --email "$name@example.com" --password "$PASSWORD" \
+                --confirmed --approved >>"$ACCOUNTS_LOG" 2>&1 || {
+                echo "run.sh: creating $name failed:" >&2
+                cat "$ACCOUNTS_LOG" >&2
+                exit 1
+            }
+        fi
+        token="$("$BIN" tokens create "$name" 2>>"$ACCOUNTS_LOG" | tail -n 1)"
+        printf '%s  "%s": "%s"\n' "$sep" "$name" "$token"
+        sep=","
+    done
+    echo "}"
+} >"$TOKENS"
+echo "run.sh: $((FANS + 5)) accounts with tokens ready"
+set +e
+"$VENV/bin/python" "$HERE/social.py" --base-url "$BASE" --tokens "$TOKENS"
+rc=$?
+set -e
+if [[ "$rc" != 0 ]]; then
+    echo "run.sh: social scenario failed with exit code $rc" >&2
     print_log_tail
 fi
 exit "$rc"

@@ -273,3 +273,72 @@ pub struct Relationship {
     pub endorsed: bool,
     pub note: String,
 }
+
+/// Use of a hashtag on one day. <https://docs.joinmastodon.org/entities/Tag/#history>
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct TagHistory {
+    /// Midnight (UTC) of the day, as a UNIX timestamp string.
+    pub day: String,
+    /// Statuses carrying the tag that day, as a string.
+    pub uses: String,
+    /// Distinct authors of those statuses, as a string.
+    pub accounts: String,
+}
+
+/// A hashtag with its recent use. <https://docs.joinmastodon.org/entities/Tag/>
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Tag {
+    pub id: Id,
+    /// The name as first written (display form), without `#`.
+    pub name: String,
+    pub url: String,
+    /// The last 7 days, newest first.
+    pub history: Vec<TagHistory>,
+    /// Only for a signed-in caller.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub following: Option<bool>,
+    /// Only for a signed-in caller.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub featuring: Option<bool>,
+}
+
+/// A hashtag featured on a profile. <https://docs.joinmastodon.org/entities/FeaturedTag/>
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct FeaturedTag {
+    pub id: Id,
+    pub name: String,
+    /// The owner's profile filtered by the tag (`https://DOMAIN/@user/tagged/name`).
+    pub url: String,
+    /// Public and unlisted statuses of the owner with the tag, as a string.
+    pub statuses_count: String,
+    /// Day (`YYYY-MM-DD`) of the newest of them.
+    pub last_status_at: Option<String>,
+}
+
+/// The accounts one follows that follow a given account.
+/// <https://docs.joinmastodon.org/entities/FamiliarFollowers/>
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct FamiliarFollowers {
+    pub id: Id,
+    pub accounts: Vec<Account>,
+}
+
+/// A suggested account to follow and why. <https://docs.joinmastodon.org/entities/Suggestion/>
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Suggestion {
+    /// Deprecated single reason: `staff`, `past_interactions` or `global`.
+    pub source: String,
+    /// The reasons: `featured`, `most_followed`, `most_interactions`,
+    /// `similar_to_recently_followed`, `friends_of_friends`.
+    pub sources: Vec<String>,
+    pub account: Account,
+}
+
+/// A list of accounts whose posts make a timeline. <https://docs.joinmastodon.org/entities/List/>
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct List {
+    pub id: Id,
+    pub title: String,
+    pub replies_policy: String,
+    pub exclusive: bool,
+}

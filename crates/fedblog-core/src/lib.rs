@@ -11,6 +11,7 @@ pub mod content;
 pub mod entities;
 pub mod error;
 pub mod events;
+pub mod files;
 pub mod id;
 pub mod pagination;
 pub mod params;

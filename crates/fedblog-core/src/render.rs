@@ -40,8 +40,14 @@ impl App {
     pub fn render_account(&self, a: &AccountRecord) -> Account {
         let base = self.base_url();
         let suspended = a.is_suspended();
-        let avatar = format!("{base}{MISSING_AVATAR}");
-        let header = format!("{base}{MISSING_HEADER}");
+        // Uploaded images are served as stored (not resized, GIFs not flattened), so the
+        // `*_static` URLs are the same files.
+        let image = |key: &Option<String>, missing: &str| match key {
+            Some(k) if !suspended => self.files.public_url(&base, k),
+            _ => format!("{base}{missing}"),
+        };
+        let avatar = image(&a.avatar, MISSING_AVATAR);
+        let header = image(&a.header, MISSING_HEADER);
         Account {
             id: a.id,
             username: a.username.clone(),
@@ -70,10 +76,7 @@ impl App {
                     .iter()
                     .map(|f| Field {
                         name: f.name.clone(),
-                        value: content::render_html(&f.value, &base, &|_, _| None)
-                            .trim_start_matches("<p>")
-                            .trim_end_matches("</p>")
-                            .to_string(),
+                        value: render_field_value(&f.value, &base),
                         verified_at: None,
                     })
                     .collect()
@@ -271,6 +274,27 @@ impl App {
     }
 }
 
+/// Renders a profile field value as Mastodon does: one line of escaped text (no paragraph),
+/// links, hashtags, and URLs as links with `rel="me nofollow noopener noreferrer"` and
+/// `target="_blank"`, so that rel=me verification of the linked page can be added later.
+pub fn render_field_value(value: &str, base_url: &str) -> String {
+    let one_line: String = value
+        .chars()
+        .map(|c| if c == '\r' || c == '\n' { ' ' } else { c })
+        .collect();
+    let html = content::render_html(&one_line, base_url, &|_, _| None);
+    let html = html
+        .strip_prefix("<p>")
+        .and_then(|h| h.strip_suffix("</p>"))
+        .unwrap_or(&html);
+    // The input is escaped (a quote becomes `&quot;`), so this attribute text only ever comes
+    // from the link markup `render_html` writes.
+    html.replace(
+        " target=\"_blank\" rel=\"nofollow noopener\"",
+        " target=\"_blank\" rel=\"me nofollow noopener noreferrer\"",
+    )
+}
+
 /// Mastodon rounds account creation times to the day.
 fn date_floor(t: DateTime<Utc>) -> DateTime<Utc> {
     t.date_naive()
@@ -293,5 +317,97 @@ pub fn render_role(role: RoleRecord) -> Role {
         color: String::new(),
         permissions: permissions.into(),
         highlighted,
+    }
+}
+
+impl App {
+    /// Renders a hashtag: `name` is its display form, `url` the tag page of the normalised name;
+    /// `history` holds `(midnight UTC, use)` per day, newest first; `following` and `featuring`
+    /// are `None` for an anonymous caller.
+    pub fn render_tag(
+        &self,
+        tag: &crate::store::TagRecord,
+        history: &[(DateTime<Utc>, crate::store::TagUsage)],
+        following: Option<bool>,
+        featuring: Option<bool>,
+    ) -> Tag {
+        Tag {
+            id: tag.id,
+            name: tag.display_name.clone(),
+            url: format!(
+                "{}/tags/{}",
+                self.base_url(),
+                content::tag_url_segment(&tag.name)
+            ),
+            history: history
+                .iter()
+                .map(|(day, usage)| TagHistory {
+                    day: day.timestamp().to_string(),
+                    uses: usage.uses.to_string(),
+                    accounts: usage.accounts.to_string(),
+                })
+                .collect(),
+            following,
+            featuring,
+        }
+    }
+
+    /// Renders a featured tag of `owner`, with the tag's display name and the owner's public and
+    /// unlisted use of it (`statuses_count`, and the newest such status, given as a day).
+    pub fn render_featured_tag(
+        &self,
+        featured: &crate::store::FeaturedTagRecord,
+        display_name: &str,
+        owner: &AccountRecord,
+        statuses_count: i64,
+        last_status_at: Option<DateTime<Utc>>,
+    ) -> FeaturedTag {
+        FeaturedTag {
+            id: featured.id,
+            name: display_name.to_string(),
+            url: format!(
+                "{}/tagged/{}",
+                self.account_url(owner),
+                content::tag_url_segment(&featured.name)
+            ),
+            statuses_count: statuses_count.to_string(),
+            last_status_at: last_status_at.map(|t| t.format("%Y-%m-%d").to_string()),
+        }
+    }
+}
+
+impl App {
+    /// Renders a follow suggestion with its reasons (the first one also as the deprecated
+    /// `source`).
+    pub fn render_suggestion(
+        &self,
+        suggested: &crate::services::discovery::Suggested,
+    ) -> Suggestion {
+        Suggestion {
+            source: suggested
+                .sources
+                .first()
+                .map(|s| s.legacy())
+                .unwrap_or("global")
+                .to_string(),
+            sources: suggested
+                .sources
+                .iter()
+                .map(|s| s.as_str().to_string())
+                .collect(),
+            account: self.render_account(&suggested.account),
+        }
+    }
+
+    /// Renders the familiar followers of one account.
+    pub fn render_familiar_followers(
+        &self,
+        id: Id,
+        accounts: &[AccountRecord],
+    ) -> FamiliarFollowers {
+        FamiliarFollowers {
+            id,
+            accounts: accounts.iter().map(|a| self.render_account(a)).collect(),
+        }
     }
 }

@@ -6,12 +6,21 @@
 pub mod accounts;
 pub mod apps;
 pub mod blocks;
+pub mod directory;
+pub mod domain_blocks;
+pub mod endorsements;
+pub mod featured_tags;
 pub mod follow_requests;
+pub mod followed_tags;
+pub mod follows;
 pub mod instance;
 pub mod mutes;
 pub mod oauth;
+pub mod profile;
 pub mod scheduled_statuses;
 pub mod statuses;
+pub mod suggestions;
+pub mod tags;
 pub mod timelines;
 
 use std::future::Future;
@@ -248,6 +257,8 @@ pub fn routes() -> Vec<Route> {
         route::<accounts::confirm_email::ConfirmEmail>(),
         route::<accounts::verify_credentials::VerifyCredentials>(),
         route::<accounts::update_credentials::UpdateCredentials>(),
+        route::<profile::delete_avatar::DeleteAvatar>(),
+        route::<profile::delete_header::DeleteHeader>(),
         route::<accounts::get_account::GetAccount>(),
         route::<accounts::get_accounts::GetAccounts>(),
         route::<accounts::lookup_account::LookupAccount>(),
@@ -262,6 +273,25 @@ pub fn routes() -> Vec<Route> {
         route::<accounts::unmute_account::UnmuteAccount>(),
         route::<blocks::list_blocks::ListBlocks>(),
         route::<mutes::list_mutes::ListMutes>(),
+        route::<accounts::remove_from_followers::RemoveFromFollowers>(),
+        route::<accounts::set_account_note::SetAccountNote>(),
+        route::<accounts::endorse_account::EndorseAccount>(),
+        route::<accounts::unendorse_account::UnendorseAccount>(),
+        route::<accounts::get_account_endorsements::GetAccountEndorsements>(),
+        route::<endorsements::list_endorsements::ListEndorsements>(),
+        route::<accounts::familiar_followers::GetFamiliarFollowers>(),
+        route::<accounts::search_accounts::SearchAccounts>(),
+        route::<accounts::get_account_statuses::GetAccountStatuses>(),
+        route::<accounts::get_account_lists::GetAccountLists>(),
+        route::<follows::follow_by_uri::FollowByUri>(),
+        route::<domain_blocks::list_domain_blocks::ListDomainBlocks>(),
+        route::<domain_blocks::block_domain::BlockDomain>(),
+        route::<domain_blocks::unblock_domain::UnblockDomain>(),
+        // Discovery
+        route::<suggestions::list_suggestions_v2::ListSuggestionsV2>(),
+        route::<suggestions::list_suggestions::ListSuggestions>(),
+        route::<suggestions::dismiss_suggestion::DismissSuggestion>(),
+        route::<directory::list_directory::ListDirectory>(),
         // Follow requests
         route::<follow_requests::list_follow_requests::ListFollowRequests>(),
         route::<follow_requests::authorize_follow_request::AuthorizeFollowRequest>(),
@@ -276,6 +306,18 @@ pub fn routes() -> Vec<Route> {
         route::<scheduled_statuses::get_scheduled_status::GetScheduledStatus>(),
         route::<scheduled_statuses::update_scheduled_status::UpdateScheduledStatus>(),
         route::<scheduled_statuses::delete_scheduled_status::DeleteScheduledStatus>(),
+        // Hashtags
+        route::<tags::get_tag::GetTag>(),
+        route::<tags::follow_tag::FollowTag>(),
+        route::<tags::unfollow_tag::UnfollowTag>(),
+        route::<tags::feature_tag::FeatureTag>(),
+        route::<tags::unfeature_tag::UnfeatureTag>(),
+        route::<followed_tags::list_followed_tags::ListFollowedTags>(),
+        route::<featured_tags::list_featured_tags::ListFeaturedTags>(),
+        route::<featured_tags::create_featured_tag::CreateFeaturedTag>(),
+        route::<featured_tags::delete_featured_tag::DeleteFeaturedTag>(),
+        route::<featured_tags::featured_tag_suggestions::FeaturedTagSuggestions>(),
+        route::<accounts::get_featured_tags::GetFeaturedTags>(),
         // Timelines
         route::<timelines::home_timeline::HomeTimeline>(),
         route::<timelines::public_timeline::PublicTimeline>(),

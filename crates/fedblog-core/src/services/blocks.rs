@@ -1,5 +1,6 @@
-//! Blocks and mutes: making and lifting them, listing them, and the filter every read path
-//! applies (a blocked or muted account's posts stay out of the blocker's and muter's views).
+//! Blocks, mutes and user domain blocks: making and lifting them, listing them, and the filters
+//! read paths apply (a blocked or muted account's posts, and posts from a blocked domain, stay out
+//! of the blocker's and muter's views).
 
 use std::collections::HashSet;
 
@@ -13,7 +14,8 @@ use crate::services::relationships::AccountPage;
 use crate::store::{AccountRecord, MuteRecord, StatusRecord};
 
 impl App {
-    /// `me` blocks `target`: follows and follow requests between them end. Blocking oneself is a 422.
+    /// `me` blocks `target`: follows, follow requests and endorsements between them end.
+    /// Blocking oneself is a 422.
     pub async fn block(&self, me: &AccountRecord, target_id: Id) -> ApiResult<AccountRecord> {
         let target = self.visible_account(target_id).await?;
         if target.id == me.id {
@@ -26,6 +28,9 @@ impl App {
         self.store
             .insert_block(self.ids.next(), me.id, target.id)
             .await?;
+        // The follows ended both ways, and endorsements end with them.
+        self.store.delete_endorsement(me.id, target.id).await?;
+        self.store.delete_endorsement(target.id, me.id).await?;
         Ok(target)
     }
 
@@ -129,5 +134,168 @@ impl App {
             .into_iter()
             .filter(|s| !hidden.contains(&s.account_id))
             .collect())
+    }
+
+    /// `me` blocks a domain (see [`App::normalize_blocked_domain`] for what is accepted): posts from
+    /// accounts there leave `me`'s timelines, `me`'s followers there are removed and their
+    /// requests dropped, and `me` cannot follow accounts there. Blocking twice is not an error.
+    pub async fn block_domain(&self, me: &AccountRecord, raw: &str) -> ApiResult<()> {
+        let domain = self.normalize_blocked_domain(raw)?;
+        self.store
+            .insert_domain_block(self.ids.next(), me.id, &domain)
+            .await?;
+        Ok(())
+    }
+
+    /// `me` lifts a domain block (no error when there was none; the domain is checked as for
+    /// blocking).
+    pub async fn unblock_domain(&self, me: &AccountRecord, raw: &str) -> ApiResult<()> {
+        let domain = self.normalize_blocked_domain(raw)?;
+        self.store.delete_domain_block(me.id, &domain).await?;
+        Ok(())
+    }
+
+    /// A page of the domains `me` blocks, as `(block id, domain)`, newest first.
+    pub async fn blocked_domains(
+        &self,
+        me: &AccountRecord,
+        page: Page,
+    ) -> ApiResult<Vec<(Id, String)>> {
+        Ok(self.store.domain_blocks_page(me.id, page).await?)
+    }
+
+    /// The domain of a user domain block, lower case. Accepted: a host name of letters, digits and
+    /// hyphens in dot-separated labels (at most 63 characters each, 253 in all), or an IPv4
+    /// address, optionally with `:port`; one trailing dot is dropped. Refused with a 422: a blank
+    /// value, anything with a scheme (`https://`), a path, a wildcard (`*.`), spaces or other
+    /// characters, non-ASCII names (send the punycode `xn--` form), and this server's own domain.
+    pub fn normalize_blocked_domain(&self, raw: &str) -> ApiResult<String> {
+        let invalid = |msg: &str| ApiError::invalid_field("domain", "ERR_INVALID", msg);
+        let d = raw.trim().to_ascii_lowercase();
+        if d.is_empty() {
+            return Err(ApiError::invalid_field(
+                "domain",
+                "ERR_BLANK",
+                "Domain can't be blank",
+            ));
+        }
+        let d = d.strip_suffix('.').unwrap_or(&d).to_string();
+        let (host, port) = match d.rsplit_once(':') {
+            Some((h, p)) => (h, Some(p)),
+            None => (d.as_str(), None),
+        };
+        if port
+            .is_some_and(|p| p.is_empty() || p.len() > 5 || !p.chars().all(|c| c.is_ascii_digit()))
+        {
+            return Err(invalid("Domain is not a valid host name"));
+        }
+        let label_ok = |l: &str| {
+            !l.is_empty()
+                && l.len() <= 63
+                && !l.starts_with('-')
+                && !l.ends_with('-')
+                && l.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
+        };
+        if host.is_empty() || host.len() > 253 || !host.split('.').all(label_ok) {
+            return Err(invalid("Domain is not a valid host name"));
+        }
+        let own = self.config.domain.to_ascii_lowercase();
+        let own_host = own.split(':').next().unwrap_or(&own);
+        if d == own || (port.is_none() && host == own_host) {
+            return Err(invalid("You cannot block your own domain"));
+        }
+        Ok(d)
+    }
+
+    /// Removes statuses by remote accounts on a domain `viewer` blocks (no-op for anonymous
+    /// readers and for local authors).
+    pub async fn without_blocked_domains(
+        &self,
+        viewer: Option<&AccountRecord>,
+        statuses: Vec<StatusRecord>,
+    ) -> ApiResult<Vec<StatusRecord>> {
+        let Some(v) = viewer else { return Ok(statuses) };
+        let mut authors: Vec<Id> = statuses.iter().map(|s| s.account_id).collect();
+        authors.sort();
+        authors.dedup();
+        let accounts = self.store.accounts_by_ids(&authors).await?;
+        let mut blocked_authors: HashSet<Id> = HashSet::new();
+        let mut checked: std::collections::HashMap<String, bool> = Default::default();
+        for a in &accounts {
+            let Some(domain) = a.domain.as_deref().map(str::to_ascii_lowercase) else {
+                continue;
+            };
+            let blocked = match checked.get(&domain) {
+                Some(b) => *b,
+                None => {
+                    let b = self.store.domain_blocked(v.id, &domain).await?;
+                    checked.insert(domain, b);
+                    b
+                }
+            };
+            if blocked {
+                blocked_authors.insert(a.id);
+            }
+        }
+        if blocked_authors.is_empty() {
+            return Ok(statuses);
+        }
+        Ok(statuses
+            .into_iter()
+            .filter(|s| !blocked_authors.contains(&s.account_id))
+            .collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use crate::app::App;
+    use crate::config::InstanceConfig;
+    use crate::store::memory::MemoryStore;
+
+    fn app() -> App {
+        App::new(
+            Arc::new(MemoryStore::new()),
+            InstanceConfig::new("social.example"),
+        )
+    }
+
+    #[test]
+    fn blocked_domains_are_lower_case_host_names() {
+        let app = app();
+        let ok = |raw: &str| app.normalize_blocked_domain(raw).ok();
+        assert_eq!(ok(" Spam.Example. ").as_deref(), Some("spam.example"));
+        assert_eq!(
+            ok("xn--bcher-kva.example").as_deref(),
+            Some("xn--bcher-kva.example")
+        );
+        assert_eq!(
+            ok("mastodon.example:8443").as_deref(),
+            Some("mastodon.example:8443")
+        );
+        assert_eq!(ok("10.0.0.1").as_deref(), Some("10.0.0.1"));
+        assert_eq!(
+            ok("social.example:8443").as_deref(),
+            Some("social.example:8443")
+        );
+        for bad in [
+            "",
+            "   ",
+            "not a domain",
+            "https://spam.example",
+            "spam.example/path",
+            "*.spam.example",
+            "-spam.example",
+            "spam..example",
+            "bücher.example",
+            "spam.example:",
+            "spam.example:80a",
+            "Social.Example",
+        ] {
+            let e = app.normalize_blocked_domain(bad).unwrap_err();
+            assert_eq!(e.status.as_u16(), 422, "{bad:?}");
+        }
     }
 }

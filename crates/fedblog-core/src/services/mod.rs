@@ -2,11 +2,13 @@
 
 pub mod accounts;
 pub mod blocks;
+pub mod discovery;
 pub mod instance;
 pub mod jobs;
 pub mod oauth;
 pub mod relationships;
 pub mod scheduled;
 pub mod statuses;
+pub mod tags;
 pub mod timelines;
 pub mod visibility;

@@ -1,11 +1,12 @@
-//! Follows and follow requests between accounts, and the relationship between two accounts.
+//! Follows (with their options) and follow requests between accounts, private notes,
+//! endorsements, familiar followers, and the relationship between two accounts.
 
 use crate::app::App;
 use crate::entities::Relationship;
 use crate::error::{ApiError, ApiResult};
 use crate::id::Id;
 use crate::pagination::Page;
-use crate::store::AccountRecord;
+use crate::store::{AccountRecord, FollowRecord};
 
 /// A page of accounts from a list paginated on hidden ids (follows, requests).
 pub struct AccountPage {
@@ -17,10 +18,93 @@ pub struct AccountPage {
     pub last: Option<Id>,
 }
 
+/// The options of a follow as a request gives them; `None` leaves a value as it is (a new follow
+/// takes Mastodon's defaults: reblogs shown, no notifications, all languages).
+#[derive(Clone, Debug, Default)]
+pub struct FollowOptions {
+    /// Show the target's reblogs in the home feed.
+    pub reblogs: Option<bool>,
+    /// Notify the follower of the target's posts.
+    pub notify: Option<bool>,
+    /// Only posts in these ISO 639-1 languages; an empty list means all languages again.
+    pub languages: Option<Vec<String>>,
+}
+
+impl FollowOptions {
+    /// Applies the options given to a follow or follow request.
+    fn apply_to(&self, mut follow: FollowRecord) -> FollowRecord {
+        if let Some(r) = self.reblogs {
+            follow.show_reblogs = r;
+        }
+        if let Some(n) = self.notify {
+            follow.notify = n;
+        }
+        if let Some(l) = &self.languages {
+            follow.languages = (!l.is_empty()).then(|| l.clone());
+        }
+        follow
+    }
+
+    /// Checks and normalises `languages` (trimmed, lower case, duplicates dropped, empty entries
+    /// ignored): every entry must be an ISO 639-1 code, else 422.
+    fn validated(mut self) -> ApiResult<Self> {
+        if let Some(langs) = self.languages.take() {
+            let mut out: Vec<String> = Vec::new();
+            for raw in langs {
+                let l = raw.trim().to_ascii_lowercase();
+                if l.is_empty() {
+                    continue;
+                }
+                if !ISO_639_1.contains(&l.as_str()) {
+                    return Err(ApiError::invalid_field(
+                        "languages",
+                        "ERR_INVALID",
+                        format!("Languages contains {raw:?}, which is not an ISO 639-1 code"),
+                    ));
+                }
+                if !out.contains(&l) {
+                    out.push(l);
+                }
+            }
+            self.languages = Some(out);
+        }
+        Ok(self)
+    }
+}
+
+/// The ISO 639-1 language codes (two letters) a follow may be restricted to.
+pub const ISO_639_1: &[&str] = &[
+    "aa", "ab", "ae", "af", "ak", "am", "an", "ar", "as", "av", "ay", "az", "ba", "be", "bg", "bh",
+    "bi", "bm", "bn", "bo", "br", "bs", "ca", "ce", "ch", "co", "cr", "cs", "cu", "cv", "cy", "da",
+    "de", "dv", "dz", "ee", "el", "en", "eo", "es", "et", "eu", "fa", "ff", "fi", "fj", "fo", "fr",
+    "fy", "ga", "gd", "gl", "gn", "gu", "gv", "ha", "he", "hi", "ho", "hr", "ht", "hu", "hy", "hz",
+    "ia", "id", "ie", "ig", "ii", "ik", "io", "is", "it", "iu", "ja", "jv", "ka", "kg", "ki", "kj",
+    "kk", "kl", "km", "kn", "ko", "kr", "ks", "ku", "kv", "kw", "ky", "la", "lb", "lg", "li", "ln",
+    "lo", "lt", "lu", "lv", "mg", "mh", "mi", "mk", "ml", "mn", "mr", "ms", "mt", "my", "na", "nb",
+    "nd", "ne", "ng", "nl", "nn", "no", "nr", "nv", "ny", "oc", "oj", "om", "or", "os", "pa", "pi",
+    "pl", "ps", "pt", "qu", "rm", "rn", "ro", "ru", "rw", "sa", "sc", "sd", "se", "sg", "si", "sk",
+    "sl", "sm", "sn", "so", "sq", "sr", "ss", "st", "su", "sv", "sw", "ta", "te", "tg", "th", "ti",
+    "tk", "tl", "tn", "to", "tr", "ts", "tt", "tw", "ty", "ug", "uk", "ur", "uz", "ve", "vi", "vo",
+    "wa", "wo", "xh", "yi", "yo", "za", "zh", "zu",
+];
+
+/// The longest private note, in characters (Mastodon's limit).
+pub const MAX_NOTE_CHARS: usize = 2000;
+
+/// Most accounts shown per account by `familiar_followers`.
+const FAMILIAR_FOLLOWERS_LIMIT: u64 = 80;
+
 impl App {
-    /// `me` follows `target`: at once, or as a request when `target` is locked. Following twice
-    /// is not an error. Following oneself is a 422.
-    pub async fn follow(&self, me: &AccountRecord, target_id: Id) -> ApiResult<AccountRecord> {
+    /// `me` follows `target` with `options`: at once, or as a request carrying the options when
+    /// `target` is locked. Following again is not an error: it updates the options of the follow
+    /// (or of the pending request). Following oneself is a 422; following an account blocked
+    /// either way, or on a domain `me` blocks, is a 403 (as Mastodon).
+    pub async fn follow(
+        &self,
+        me: &AccountRecord,
+        target_id: Id,
+        options: FollowOptions,
+    ) -> ApiResult<AccountRecord> {
         let target = self.visible_account(target_id).await?;
         if target.id == me.id {
             return Err(ApiError::invalid_field(
@@ -29,40 +113,89 @@ impl App {
                 "You cannot follow yourself",
             ));
         }
-        if self.store.follows(me.id, target.id).await? {
+        let options = options.validated()?;
+        if let Some(existing) = self.store.follow_of(me.id, target.id).await? {
+            self.store
+                .upsert_follow(&options.apply_to(existing))
+                .await?;
             return Ok(target);
         }
+        if self.store.blocks(me.id, target.id).await? || self.store.blocks(target.id, me.id).await?
+        {
+            return Err(ApiError::forbidden());
+        }
+        if let Some(domain) = &target.domain
+            && self.store.domain_blocked(me.id, domain).await?
+        {
+            return Err(ApiError::forbidden());
+        }
+        let pending = self.store.follow_request_of(me.id, target.id).await?;
         if target.locked {
+            let request =
+                pending.unwrap_or_else(|| FollowRecord::new(self.ids.next(), me.id, target.id));
             self.store
-                .insert_follow_request(self.ids.next(), me.id, target.id)
+                .upsert_follow_request(&options.apply_to(request))
                 .await?;
         } else {
-            self.store
-                .insert_follow(self.ids.next(), me.id, target.id)
-                .await?;
+            // A request left from when the target was locked becomes the follow, options kept.
+            let base = match pending {
+                Some(p) => {
+                    self.store.delete_follow_request(me.id, target.id).await?;
+                    FollowRecord {
+                        id: self.ids.next(),
+                        ..p
+                    }
+                }
+                None => FollowRecord::new(self.ids.next(), me.id, target.id),
+            };
+            self.store.upsert_follow(&options.apply_to(base)).await?;
         }
         Ok(target)
     }
 
-    /// `me` stops following `target` (and withdraws a pending request). Not following is not an error.
+    /// `me` stops following `target` (and withdraws a pending request); `me`'s endorsement of
+    /// `target` ends with the follow. Not following is not an error.
     pub async fn unfollow(&self, me: &AccountRecord, target_id: Id) -> ApiResult<AccountRecord> {
         let target = self.visible_account(target_id).await?;
         self.store.delete_follow(me.id, target.id).await?;
         self.store.delete_follow_request(me.id, target.id).await?;
+        self.store.delete_endorsement(me.id, target.id).await?;
         Ok(target)
     }
 
-    /// Accepts `requester`'s pending request to follow `me`; 404 when there is none.
+    /// `target` stops following `me` (with its endorsement of `me`). Not being followed is not an
+    /// error.
+    pub async fn remove_from_followers(
+        &self,
+        me: &AccountRecord,
+        target_id: Id,
+    ) -> ApiResult<AccountRecord> {
+        let target = self.visible_account(target_id).await?;
+        self.store.delete_follow(target.id, me.id).await?;
+        self.store.delete_endorsement(target.id, me.id).await?;
+        Ok(target)
+    }
+
+    /// Accepts `requester`'s pending request to follow `me`, making a follow with the request's
+    /// options; 404 when there is none.
     pub async fn authorize_follow_request(
         &self,
         me: &AccountRecord,
         requester: Id,
     ) -> ApiResult<()> {
+        let request = self
+            .store
+            .follow_request_of(requester, me.id)
+            .await?
+            .ok_or_else(ApiError::not_found)?;
         if !self.store.delete_follow_request(requester, me.id).await? {
             return Err(ApiError::not_found());
         }
         self.store
-            .insert_follow(self.ids.next(), requester, me.id)
+            .upsert_follow(&FollowRecord {
+                id: self.ids.next(),
+                ..request
+            })
             .await?;
         Ok(())
     }
@@ -75,16 +208,166 @@ impl App {
         Ok(())
     }
 
-    /// The relationship of `me` to `other`.
+    /// `POST /api/v1/follows`: follows the account named by `uri`, which is `user`, `@user`,
+    /// `user@domain` or `acct:user@domain` (our own domain means local; a remote account must
+    /// already be known, since nothing is fetched yet). Unknown: 404. Already following: no error,
+    /// the options of the follow are kept.
+    pub async fn follow_by_uri(&self, me: &AccountRecord, uri: &str) -> ApiResult<AccountRecord> {
+        let acct = uri.trim();
+        let acct = acct.strip_prefix("acct:").unwrap_or(acct);
+        if acct.trim_start_matches('@').is_empty() {
+            return Err(ApiError::invalid_field(
+                "uri",
+                "ERR_BLANK",
+                "Uri can't be blank",
+            ));
+        }
+        let target = self.lookup_account(acct).await?;
+        self.follow(me, target.id, FollowOptions::default()).await
+    }
+
+    /// Sets `me`'s private note on `target` (at most 2000 characters; empty removes it).
+    pub async fn set_account_note(
+        &self,
+        me: &AccountRecord,
+        target_id: Id,
+        comment: &str,
+    ) -> ApiResult<AccountRecord> {
+        let target = self.visible_account(target_id).await?;
+        if comment.chars().count() > MAX_NOTE_CHARS {
+            return Err(ApiError::invalid_field(
+                "comment",
+                "ERR_TOO_LONG",
+                format!("Comment is too long (maximum is {MAX_NOTE_CHARS} characters)"),
+            ));
+        }
+        self.store
+            .set_account_note(me.id, target.id, comment)
+            .await?;
+        Ok(target)
+    }
+
+    /// `me` features `target` on its profile. As Mastodon, only an account `me` follows can be
+    /// endorsed (422 otherwise); endorsing twice is not an error. There is no limit on the number.
+    pub async fn endorse(&self, me: &AccountRecord, target_id: Id) -> ApiResult<AccountRecord> {
+        let target = self.visible_account(target_id).await?;
+        if !self.store.follows(me.id, target.id).await? {
+            return Err(ApiError::unprocessable(
+                "Validation failed: You must be already following the person you want to endorse",
+            ));
+        }
+        self.store
+            .insert_endorsement(self.ids.next(), me.id, target.id)
+            .await?;
+        Ok(target)
+    }
+
+    /// `me` stops featuring `target` (no error when it did not).
+    pub async fn unendorse(&self, me: &AccountRecord, target_id: Id) -> ApiResult<AccountRecord> {
+        let target = self.visible_account(target_id).await?;
+        self.store.delete_endorsement(me.id, target.id).await?;
+        Ok(target)
+    }
+
+    /// A page of the accounts `owner_id` features, as `viewer` may see them: nothing for a
+    /// suspended owner or one that blocks the viewer; accounts blocked either way by the viewer
+    /// are left out (the cursors stay those of the unfiltered page).
+    pub async fn endorsements(
+        &self,
+        viewer: Option<&AccountRecord>,
+        owner_id: Id,
+        page: Page,
+    ) -> ApiResult<AccountPage> {
+        let owner = self
+            .store
+            .account_by_id(owner_id)
+            .await?
+            .ok_or_else(ApiError::not_found)?;
+        let blocked = match viewer {
+            Some(v) if v.id != owner.id => self.store.blocks(owner.id, v.id).await?,
+            _ => false,
+        };
+        if owner.is_suspended() || blocked {
+            return Ok(AccountPage {
+                accounts: vec![],
+                first: None,
+                last: None,
+            });
+        }
+        let pairs = self.store.endorsements_page(owner.id, page).await?;
+        let mut page = self.accounts_page(&pairs).await?;
+        if let Some(v) = viewer {
+            let ids: Vec<Id> = page.accounts.iter().map(|a| a.id).collect();
+            let hidden = self.store.blocked_either_way(v.id, &ids).await?;
+            page.accounts.retain(|a| !hidden.contains(&a.id));
+        }
+        Ok(page)
+    }
+
+    /// For each account of `ids` (in the order asked, unknown and suspended ones skipped), the
+    /// accounts `me` follows that follow it, without those hidden from `me` (blocked either way,
+    /// muted) or suspended.
+    pub async fn familiar_followers(
+        &self,
+        me: &AccountRecord,
+        ids: &[Id],
+    ) -> ApiResult<Vec<(Id, Vec<AccountRecord>)>> {
+        let found = self.store.accounts_by_ids(ids).await?;
+        let mut out = Vec::new();
+        for id in ids {
+            if !found.iter().any(|a| a.id == *id && !a.is_suspended()) {
+                continue;
+            }
+            let followers = self
+                .store
+                .familiar_followers(me.id, *id, FAMILIAR_FOLLOWERS_LIMIT)
+                .await?;
+            let hidden = self.hidden_for(me, &followers).await?;
+            let shown: Vec<Id> = followers
+                .into_iter()
+                .filter(|f| !hidden.contains(f))
+                .collect();
+            let records = self.store.accounts_by_ids(&shown).await?;
+            let accounts = shown
+                .iter()
+                .filter_map(|f| {
+                    records
+                        .iter()
+                        .find(|a| a.id == *f && !a.is_suspended())
+                        .cloned()
+                })
+                .collect();
+            out.push((*id, accounts));
+        }
+        Ok(out)
+    }
+
+    /// The relationship of `me` to `other`: follow options come from the follow, or from the
+    /// pending request while there is one.
     pub async fn relationship(&self, me: &AccountRecord, other: Id) -> ApiResult<Relationship> {
-        let following = self.store.follows(me.id, other).await?;
+        let follow = self.store.follow_of(me.id, other).await?;
+        let request = match follow {
+            Some(_) => None,
+            None => self.store.follow_request_of(me.id, other).await?,
+        };
+        let options = follow.as_ref().or(request.as_ref());
         let mute = self.store.mute_of(me.id, other, self.now()).await?;
+        let domain_blocking = match self.store.account_by_id(other).await? {
+            Some(AccountRecord {
+                domain: Some(d), ..
+            }) => {
+                self.store
+                    .domain_blocked(me.id, &d.to_ascii_lowercase())
+                    .await?
+            }
+            _ => false,
+        };
         Ok(Relationship {
             id: other,
-            following,
-            showing_reblogs: following,
-            notifying: false,
-            languages: None,
+            following: follow.is_some(),
+            showing_reblogs: options.is_some_and(|f| f.show_reblogs),
+            notifying: options.is_some_and(|f| f.notify),
+            languages: options.and_then(|f| f.languages.clone()),
             followed_by: self.store.follows(other, me.id).await?,
             blocking: self.store.blocks(me.id, other).await?,
             blocked_by: self.store.blocks(other, me.id).await?,
@@ -93,11 +376,15 @@ impl App {
             muting_expires_at: mute
                 .and_then(|m| m.expires_at)
                 .map(crate::render::timestamp),
-            requested: self.store.follow_requested(me.id, other).await?,
+            requested: request.is_some(),
             requested_by: self.store.follow_requested(other, me.id).await?,
-            domain_blocking: false,
-            endorsed: false,
-            note: String::new(),
+            domain_blocking,
+            endorsed: self.store.endorses(me.id, other).await?,
+            note: self
+                .store
+                .account_note(me.id, other)
+                .await?
+                .unwrap_or_default(),
         })
     }
 

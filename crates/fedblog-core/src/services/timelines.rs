@@ -21,7 +21,8 @@ pub struct StatusPage {
 const MAX_READS: usize = 4;
 
 impl App {
-    /// One page of the caller's home feed, with visibility, blocks and mutes applied on read.
+    /// One page of the caller's home feed, with visibility, blocks, mutes and domain blocks
+    /// applied on read.
     /// When those hide entries, older entries are read to fill the page (a few reads at most).
     pub async fn home_timeline(&self, me: &AccountRecord, page: Page) -> ApiResult<StatusPage> {
         let mut out = StatusPage {
@@ -34,6 +35,7 @@ impl App {
             let ids = self.store.home_feed(me.id, cursor).await?;
             let visible = self.visible_statuses(Some(me), &ids).await?;
             let shown = self.without_hidden_authors(Some(me), visible).await?;
+            let shown = self.without_blocked_domains(Some(me), shown).await?;
             if !Self::take_read(&mut out, &ids, shown, page, &mut cursor) {
                 break;
             }
@@ -41,8 +43,8 @@ impl App {
         Ok(out)
     }
 
-    /// One page of the public timeline, without the posts of accounts hidden from the viewer
-    /// (older posts are read to fill the page, a few reads at most).
+    /// One page of the public timeline, without the posts of accounts hidden from the viewer or on
+    /// a domain the viewer blocks (older posts are read to fill the page, a few reads at most).
     pub async fn public_timeline(
         &self,
         viewer: Option<&AccountRecord>,
@@ -59,6 +61,7 @@ impl App {
             let records = self.store.public_timeline(filter, cursor).await?;
             let ids: Vec<Id> = records.iter().map(|s| s.id).collect();
             let shown = self.without_hidden_authors(viewer, records).await?;
+            let shown = self.without_blocked_domains(viewer, shown).await?;
             if !Self::take_read(&mut out, &ids, shown, page, &mut cursor) {
                 break;
             }

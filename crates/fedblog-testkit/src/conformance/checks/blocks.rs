@@ -1,9 +1,10 @@
-//! Blocks and mutes: relationships, follows ended by a block, posts kept out of the blocker's and
-//! muter's views, a blocker's posts hidden from the blocked, the lists of blocks and mutes, and
+//! Blocks and mutes: relationships, follows and endorsements ended by a block, posts kept out of
+//! the blocker's and muter's views, a blocker's posts hidden from the blocked, the lists of blocks and mutes, and
 //! muted followers hidden on one's own followers list.
 
 use fedblog_core::api::accounts::{
-    block_account::BlockAccount, follow_account::FollowAccount, get_followers::GetFollowers,
+    block_account::BlockAccount, endorse_account::EndorseAccount, follow_account::FollowAccount,
+    get_account_endorsements::GetAccountEndorsements, get_followers::GetFollowers,
     mute_account::MuteAccount, unblock_account::UnblockAccount,
 };
 use fedblog_core::api::blocks::list_blocks::ListBlocks;
@@ -31,6 +32,11 @@ pub fn checks() -> Vec<Check> {
             "accounts/block/ends-follows",
             "a block removes follows in both directions",
             block_ends_follows
+        ),
+        check!(
+            "accounts/block/ends-endorsements",
+            "a block by either side ends the endorsement between the two accounts",
+            block_ends_endorsements
         ),
         check!(
             "accounts/block/hides-blocker-posts",
@@ -324,6 +330,40 @@ async fn mute_page_full(cx: &Cx) -> CheckResult {
     ensure!(
         ids_of(r.json()?) == shown,
         "home with limit=2 shows {:?}, expected the other account's two posts {shown:?}",
+        ids_of(r.json()?)
+    );
+    Ok(())
+}
+
+async fn block_ends_endorsements(cx: &Cx) -> CheckResult {
+    let (a, b, c) = (
+        cx.new_user("fan").await?,
+        cx.new_user("star").await?,
+        cx.new_user("star").await?,
+    );
+    for star in [&b, &c] {
+        act::<FollowAccount>(cx, &a, star, &[]).await?;
+        act::<EndorseAccount>(cx, &a, star, &[]).await?;
+    }
+    // The endorsed account blocks the endorser; the endorser blocks another endorsed account.
+    act::<BlockAccount>(cx, &b, &a, &[]).await?;
+    let rel = act::<BlockAccount>(cx, &a, &c, &[]).await?;
+    ensure!(
+        rel["endorsed"] == false,
+        "the blocker still endorses the blocked account: {rel}"
+    );
+    ensure!(
+        cx.relationship(&a, &b).await?["endorsed"] == false,
+        "the endorsement survived the endorsed account's block"
+    );
+    let r = cx
+        .client
+        .get(&path::<GetAccountEndorsements>(&[("id", &a.id)]), None)
+        .await?;
+    r.expect(200)?;
+    ensure!(
+        ids_of(r.json()?).is_empty(),
+        "endorsements still listed after the blocks: {:?}",
         ids_of(r.json()?)
     );
     Ok(())

@@ -1,9 +1,12 @@
-//! Follows between accounts: following (twice is fine), locked accounts and follow requests,
-//! unfollowing, relationships, and the public followers and following lists with pagination.
+//! Follows between accounts: following (twice is fine) with options (`reblogs`, `notify`,
+//! `languages`), locked accounts and follow requests carrying those options, unfollowing,
+//! removing a follower, relationships, and the public followers and following lists with
+//! pagination.
 
 use fedblog_core::api::accounts::{
-    follow_account::FollowAccount, get_followers::GetFollowers, get_following::GetFollowing,
-    get_relationships::GetRelationships, unfollow_account::UnfollowAccount,
+    block_account::BlockAccount, follow_account::FollowAccount, get_followers::GetFollowers,
+    get_following::GetFollowing, get_relationships::GetRelationships,
+    remove_from_followers::RemoveFromFollowers, unfollow_account::UnfollowAccount,
     update_credentials::UpdateCredentials,
 };
 use fedblog_core::api::follow_requests::{
@@ -15,6 +18,7 @@ use serde_json::Value;
 
 use crate::check;
 use crate::client::{Body, form};
+use crate::conformance::checks::social::{act, token_with_scopes};
 use crate::conformance::{
     Check, CheckResult, Cx, Failure, User, expect_error, ids_of, path, str_of,
 };
@@ -47,6 +51,66 @@ pub fn checks() -> Vec<Check> {
             "accounts/follow/no-token-401",
             "following without a token is a 401",
             follow_no_token
+        ),
+        check!(
+            "accounts/follow/scope-403",
+            "following with a token lacking write:follows is a 403",
+            follow_scope
+        ),
+        check!(
+            "accounts/follow/blocked-403",
+            "following an account that blocks the caller is a 403 and makes no follow",
+            follow_blocked
+        ),
+        check!(
+            "accounts/follow/options-default",
+            "a new follow shows reblogs, does not notify and has no language filter (languages null)",
+            follow_options_default
+        ),
+        check!(
+            "accounts/follow/options-set",
+            "reblogs, notify and languages[] given on follow show in the relationship as showing_reblogs, notifying and languages",
+            follow_options_set
+        ),
+        check!(
+            "accounts/follow/options-update",
+            "following again updates only the options given and stays a follow",
+            follow_options_update
+        ),
+        check!(
+            "accounts/follow/languages-invalid-422",
+            "a languages[] entry that is not an ISO 639-1 code is a 422 and makes no follow",
+            follow_languages_invalid
+        ),
+        check!(
+            "follow_requests/authorize-keeps-options",
+            "a request to a locked account carries the follow options; authorizing it makes a follow with them",
+            authorize_keeps_options
+        ),
+        check!(
+            "accounts/remove-from-followers/relationship",
+            "remove_from_followers ends the other account's follow: followed_by false for the caller, following false for it",
+            remove_from_followers
+        ),
+        check!(
+            "accounts/remove-from-followers/not-following-no-error",
+            "remove_from_followers for an account that does not follow the caller succeeds",
+            remove_not_following
+        ),
+        check!(
+            "accounts/remove-from-followers/unknown-404",
+            "remove_from_followers for an unknown account is a 404",
+            remove_unknown
+        ),
+        check!(
+            "accounts/remove-from-followers/no-token-401",
+            "remove_from_followers without a token is a 401",
+            remove_no_token
+        ),
+        check!(
+            "accounts/remove-from-followers/scope-403",
+            "remove_from_followers with a token lacking write:follows is a 403",
+            remove_scope
         ),
         check!(
             "accounts/follow/home-gets-new-posts",
@@ -399,4 +463,217 @@ async fn authorize_unknown(cx: &Cx) -> CheckResult {
         )
         .await?;
     expect_error(&r, 404, "authorizing a request that does not exist")
+}
+
+async fn follow_scope(cx: &Cx) -> CheckResult {
+    let b = cx.new_user("fb").await?;
+    let token = token_with_scopes(cx, "read").await?;
+    let r = cx
+        .client
+        .post(
+            &path::<FollowAccount>(&[("id", &b.id)]),
+            Some(&token),
+            Body::None,
+        )
+        .await?;
+    expect_error(&r, 403, "following with a read-only token")
+}
+
+async fn follow_blocked(cx: &Cx) -> CheckResult {
+    let (a, b) = (cx.new_user("blocked").await?, cx.new_user("blocker").await?);
+    act::<BlockAccount>(cx, &b, &a, &[]).await?;
+    let r = cx
+        .client
+        .post(
+            &path::<FollowAccount>(&[("id", &b.id)]),
+            Some(&a.token),
+            Body::None,
+        )
+        .await?;
+    expect_error(&r, 403, "following an account that blocks the caller")?;
+    let rel = cx.relationship(&a, &b).await?;
+    ensure!(
+        rel["following"] == false && rel["requested"] == false,
+        "the refused follow was made: {rel}"
+    );
+    Ok(())
+}
+
+async fn follow_options_default(cx: &Cx) -> CheckResult {
+    let (a, b) = (cx.new_user("fa").await?, cx.new_user("fb").await?);
+    let rel = follow(cx, &a, &b).await?;
+    ensure!(
+        rel["showing_reblogs"] == true && rel["notifying"] == false && rel["languages"].is_null(),
+        "a follow with default options answered {rel}"
+    );
+    Ok(())
+}
+
+async fn follow_options_set(cx: &Cx) -> CheckResult {
+    let (a, b) = (cx.new_user("fa").await?, cx.new_user("fb").await?);
+    let rel = act::<FollowAccount>(
+        cx,
+        &a,
+        &b,
+        &[
+            ("reblogs", "false"),
+            ("notify", "true"),
+            ("languages[]", "en"),
+            ("languages[]", "de"),
+        ],
+    )
+    .await?;
+    let want = |rel: &Value| {
+        rel["following"] == true
+            && rel["showing_reblogs"] == false
+            && rel["notifying"] == true
+            && rel["languages"] == serde_json::json!(["en", "de"])
+    };
+    ensure!(want(&rel), "the follow answered {rel}");
+    let later = cx.relationship(&a, &b).await?;
+    ensure!(want(&later), "relationships show {later}");
+    Ok(())
+}
+
+async fn follow_options_update(cx: &Cx) -> CheckResult {
+    let (a, b) = (cx.new_user("fa").await?, cx.new_user("fb").await?);
+    act::<FollowAccount>(cx, &a, &b, &[("notify", "true"), ("languages[]", "fr")]).await?;
+    let rel = act::<FollowAccount>(cx, &a, &b, &[("reblogs", "false")]).await?;
+    ensure!(
+        rel["following"] == true
+            && rel["showing_reblogs"] == false
+            && rel["notifying"] == true
+            && rel["languages"] == serde_json::json!(["fr"]),
+        "following again with reblogs=false answered {rel}"
+    );
+    let back = cx.relationship(&b, &a).await?;
+    ensure!(back["followed_by"] == true, "the follow was lost: {back}");
+    Ok(())
+}
+
+async fn follow_languages_invalid(cx: &Cx) -> CheckResult {
+    let (a, b) = (cx.new_user("fa").await?, cx.new_user("fb").await?);
+    let r = cx
+        .client
+        .post(
+            &path::<FollowAccount>(&[("id", &b.id)]),
+            Some(&a.token),
+            form(&[("languages[]", "en"), ("languages[]", "english")]),
+        )
+        .await?;
+    expect_error(&r, 422, "following with languages[]=english")?;
+    ensure!(
+        cx.relationship(&a, &b).await?["following"] == false,
+        "the refused follow was made"
+    );
+    Ok(())
+}
+
+async fn authorize_keeps_options(cx: &Cx) -> CheckResult {
+    let (a, b) = (cx.new_user("asker").await?, cx.new_user("locked").await?);
+    lock(cx, &b).await?;
+    let rel = act::<FollowAccount>(
+        cx,
+        &a,
+        &b,
+        &[
+            ("reblogs", "false"),
+            ("notify", "true"),
+            ("languages[]", "ja"),
+        ],
+    )
+    .await?;
+    ensure!(
+        rel["requested"] == true && rel["notifying"] == true && rel["showing_reblogs"] == false,
+        "the request answered {rel}"
+    );
+    cx.client
+        .post(
+            &path::<AuthorizeFollowRequest>(&[("account_id", &a.id)]),
+            Some(&b.token),
+            Body::None,
+        )
+        .await?
+        .expect(200)?;
+    let rel = cx.relationship(&a, &b).await?;
+    ensure!(
+        rel["following"] == true
+            && rel["requested"] == false
+            && rel["showing_reblogs"] == false
+            && rel["notifying"] == true
+            && rel["languages"] == serde_json::json!(["ja"]),
+        "after authorization the requester sees {rel}"
+    );
+    Ok(())
+}
+
+async fn remove_from_followers(cx: &Cx) -> CheckResult {
+    let (a, b) = (cx.new_user("owner").await?, cx.new_user("fan").await?);
+    follow(cx, &b, &a).await?;
+    let rel = act::<RemoveFromFollowers>(cx, &a, &b, &[]).await?;
+    ensure!(
+        rel["id"] == b.id.as_str() && rel["followed_by"] == false,
+        "remove_from_followers answered {rel}"
+    );
+    ensure!(
+        cx.relationship(&b, &a).await?["following"] == false,
+        "the removed follower still follows"
+    );
+    let r = cx
+        .client
+        .get(&path::<GetFollowers>(&[("id", &a.id)]), None)
+        .await?;
+    r.expect(200)?;
+    ensure!(
+        !ids_of(r.json()?).contains(&b.id),
+        "the removed follower is still listed"
+    );
+    Ok(())
+}
+
+async fn remove_not_following(cx: &Cx) -> CheckResult {
+    let (a, b) = (cx.new_user("owner").await?, cx.new_user("other").await?);
+    let rel = act::<RemoveFromFollowers>(cx, &a, &b, &[]).await?;
+    ensure!(rel["followed_by"] == false, "answered {rel}");
+    Ok(())
+}
+
+async fn remove_unknown(cx: &Cx) -> CheckResult {
+    let a = cx.new_user("owner").await?;
+    let r = cx
+        .client
+        .post(
+            &path::<RemoveFromFollowers>(&[("id", "999999999999999999")]),
+            Some(&a.token),
+            Body::None,
+        )
+        .await?;
+    expect_error(&r, 404, "remove_from_followers for an unknown account")
+}
+
+async fn remove_no_token(cx: &Cx) -> CheckResult {
+    let b = cx.new_user("fan").await?;
+    let r = cx
+        .client
+        .post(
+            &path::<RemoveFromFollowers>(&[("id", &b.id)]),
+            None,
+            Body::None,
+        )
+        .await?;
+    expect_error(&r, 401, "remove_from_followers without a token")
+}
+
+async fn remove_scope(cx: &Cx) -> CheckResult {
+    let b = cx.new_user("fan").await?;
+    let token = token_with_scopes(cx, "read").await?;
+    let r = cx
+        .client
+        .post(
+            &path::<RemoveFromFollowers>(&[("id", &b.id)]),
+            Some(&token),
+            Body::None,
+        )
+        .await?;
+    expect_error(&r, 403, "remove_from_followers with a read-only token")
 }

@@ -1,14 +1,20 @@
 //! Every conformance check, by area. Add a check to its area's `checks()` list.
 
+pub mod account_statuses;
 pub mod accounts;
 pub mod apps;
 pub mod blocks;
+pub mod discovery;
+pub mod domain_blocks;
 pub mod errors;
 pub mod follows;
 pub mod instance;
 pub mod oauth;
+pub mod profile;
 pub mod scheduled_statuses;
+pub mod social;
 pub mod statuses;
+pub mod tags;
 pub mod timelines;
 
 use super::Check;
@@ -21,11 +27,17 @@ pub fn all() -> Vec<Check> {
     v.extend(apps::checks());
     v.extend(oauth::checks());
     v.extend(accounts::checks());
+    v.extend(profile::checks());
     v.extend(follows::checks());
     v.extend(blocks::checks());
+    v.extend(social::checks());
+    v.extend(domain_blocks::checks());
     v.extend(statuses::checks());
+    v.extend(account_statuses::checks());
+    v.extend(discovery::checks());
     v.extend(scheduled_statuses::checks());
     v.extend(timelines::checks());
+    v.extend(tags::checks());
     v
 }
 

@@ -1,0 +1,2 @@
+//! The profile directory. <https://docs.joinmastodon.org/methods/directory/>
+pub mod list_directory;

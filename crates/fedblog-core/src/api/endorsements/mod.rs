@@ -1,0 +1,2 @@
+//! Endorsements: the accounts the caller features on its profile. <https://docs.joinmastodon.org/methods/endorsements/>
+pub mod list_endorsements;

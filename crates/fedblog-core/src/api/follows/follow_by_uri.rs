@@ -1,0 +1,46 @@
+//! `POST /api/v1/follows`: Follow an account by address (`user`, `@user`, `user@domain`); succeeds without error when already following.
+
+use http::Method;
+use serde::Deserialize;
+
+use crate::api::{Auth, Endpoint, Json};
+use crate::app::{App, Caller};
+use crate::entities::Account;
+use crate::error::ApiResult;
+use crate::params::de;
+
+/// Follow an account by address: `uri` is `user`, `@user`, `user@domain` or `acct:user@domain`,
+/// where this server's domain means a local account and another domain a remote account already
+/// known here (nothing is fetched yet). Unknown: 404; blank: 422. Succeeds without error when
+/// already following (the follow's options stay); a locked account gets a request. Answers the
+/// followed Account.
+pub struct FollowByUri;
+
+/// Parameters.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct FollowByUriRequest {
+    /// The address of the account to follow.
+    #[serde(deserialize_with = "de::opt_string")]
+    pub uri: Option<String>,
+}
+
+impl Endpoint for FollowByUri {
+    const METHOD: Method = Method::POST;
+    const PATH: &'static str = "/api/v1/follows";
+    const AUTH: Auth = Auth::User("write:follows");
+    type Request = FollowByUriRequest;
+    type Response = Json<Account>;
+
+    async fn handle(
+        app: &App,
+        caller: &Caller,
+        r: FollowByUriRequest,
+    ) -> ApiResult<Self::Response> {
+        let me = caller.account()?;
+        let target = app
+            .follow_by_uri(me, r.uri.as_deref().unwrap_or(""))
+            .await?;
+        Ok(Json(app.render_account(&target)))
+    }
+}

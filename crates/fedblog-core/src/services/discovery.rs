@@ -1,0 +1,356 @@
+//! Finding accounts and reading profiles: account search, the profile directory, follow
+//! suggestions (with their sources and dismissals), and an account's statuses.
+
+use std::collections::HashSet;
+
+use crate::app::App;
+use crate::content;
+use crate::error::{ApiError, ApiResult};
+use crate::id::Id;
+use crate::pagination::Page;
+use crate::services::timelines::StatusPage;
+use crate::store::{
+    AccountRecord, AccountSearch, AccountStatusesFilter, DirectoryOrder, Visibility,
+};
+
+/// Why an account is suggested (Mastodon's `Suggestion.sources` values).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SuggestionSource {
+    /// Followed by accounts the caller follows.
+    FriendsOfFriends,
+    /// A local account with many followers.
+    MostFollowed,
+}
+
+impl SuggestionSource {
+    /// The name in `Suggestion.sources`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SuggestionSource::FriendsOfFriends => "friends_of_friends",
+            SuggestionSource::MostFollowed => "most_followed",
+        }
+    }
+
+    /// The deprecated single `Suggestion.source` value it maps to (`global` for popularity,
+    /// `past_interactions` for the caller's own graph).
+    pub fn legacy(self) -> &'static str {
+        match self {
+            SuggestionSource::FriendsOfFriends => "past_interactions",
+            SuggestionSource::MostFollowed => "global",
+        }
+    }
+}
+
+/// A suggested account with the reasons, strongest first.
+pub struct Suggested {
+    /// The account.
+    pub account: AccountRecord,
+    /// Why.
+    pub sources: Vec<SuggestionSource>,
+}
+
+/// An account search as the API receives it.
+pub struct SearchQuery {
+    /// `q` as sent.
+    pub q: String,
+    /// Only accounts the caller follows.
+    pub following: bool,
+    /// Results to skip.
+    pub offset: u64,
+    /// Results to return.
+    pub limit: u64,
+}
+
+/// Which of an account's statuses to list (`GET /api/v1/accounts/:id/statuses`).
+#[derive(Clone, Debug, Default)]
+pub struct AccountStatusesQuery {
+    /// Leave out replies to other accounts.
+    pub exclude_replies: bool,
+    /// Only statuses with media.
+    pub only_media: bool,
+    /// Only statuses with this hashtag (normalised here).
+    pub tagged: Option<String>,
+    /// Only pinned statuses (pins do not exist yet: always an empty list).
+    pub pinned: bool,
+}
+
+/// Rows read per store call when results are filtered after reading (search, directory).
+const SCAN_BATCH: u64 = 200;
+/// Store calls at most per filtered read.
+const SCAN_ROUNDS: usize = 10;
+
+impl App {
+    /// Accounts matching `q`: a leading `@` is dropped; `user@domain` searches that domain only
+    /// (this server's domain meaning local accounts); the text matches the start of a username or
+    /// any part of a display name. Suspended accounts and accounts blocked either way are left
+    /// out. Nothing is fetched from other servers (`resolve` has no effect yet).
+    pub async fn search_accounts(
+        &self,
+        me: &AccountRecord,
+        query: SearchQuery,
+    ) -> ApiResult<Vec<AccountRecord>> {
+        let q = query.q.trim();
+        let q = q.strip_prefix('@').unwrap_or(q);
+        let (text, domain) = match q.split_once('@') {
+            Some((u, d)) if !d.trim().is_empty() => (u, Some(d.trim().to_ascii_lowercase())),
+            Some((u, _)) => (u, None),
+            None => (q, None),
+        };
+        let text = text.trim().to_lowercase();
+        if text.is_empty() || query.limit == 0 {
+            return Ok(vec![]);
+        }
+        let local_only = domain
+            .as_deref()
+            .is_some_and(|d| d.eq_ignore_ascii_case(&self.config.domain));
+        let mut search = AccountSearch {
+            text,
+            domain: if local_only { None } else { domain },
+            followed_by: query.following.then_some(me.id),
+            offset: 0,
+            limit: SCAN_BATCH,
+        };
+        let want = (query.offset + query.limit) as usize;
+        let mut kept: Vec<AccountRecord> = Vec::new();
+        for _ in 0..SCAN_ROUNDS {
+            let batch = self.store.search_accounts(&search).await?;
+            let n = batch.len() as u64;
+            let ids: Vec<Id> = batch.iter().map(|a| a.id).collect();
+            let hidden = self.store.blocked_either_way(me.id, &ids).await?;
+            kept.extend(
+                batch
+                    .into_iter()
+                    .filter(|a| !hidden.contains(&a.id) && (!local_only || a.is_local())),
+            );
+            search.offset += n;
+            if kept.len() >= want || n < search.limit {
+                break;
+            }
+        }
+        Ok(kept
+            .into_iter()
+            .skip(query.offset as usize)
+            .take(query.limit as usize)
+            .collect())
+    }
+
+    /// The profile directory: discoverable, unsuspended accounts (local ones confirmed and
+    /// approved), local only if asked, by recent posting or by creation. With a caller, accounts
+    /// blocked either way or muted by the caller are left out (offset counts what is shown).
+    pub async fn directory(
+        &self,
+        viewer: Option<&AccountRecord>,
+        order: DirectoryOrder,
+        local_only: bool,
+        offset: u64,
+        limit: u64,
+    ) -> ApiResult<Vec<AccountRecord>> {
+        let Some(v) = viewer else {
+            return Ok(self
+                .store
+                .directory(order, local_only, offset, limit)
+                .await?);
+        };
+        let want = (offset + limit) as usize;
+        let mut kept: Vec<AccountRecord> = Vec::new();
+        let mut read = 0u64;
+        for _ in 0..SCAN_ROUNDS {
+            let batch = self
+                .store
+                .directory(order, local_only, read, SCAN_BATCH)
+                .await?;
+            let n = batch.len() as u64;
+            let ids: Vec<Id> = batch.iter().map(|a| a.id).collect();
+            let hidden = self.hidden_for(v, &ids).await?;
+            kept.extend(batch.into_iter().filter(|a| !hidden.contains(&a.id)));
+            read += n;
+            if kept.len() >= want || n < SCAN_BATCH {
+                break;
+            }
+        }
+        Ok(kept
+            .into_iter()
+            .skip(offset as usize)
+            .take(limit as usize)
+            .collect())
+    }
+
+    /// Up to `limit` accounts to suggest to `me`: first those followed by the accounts `me`
+    /// follows (most such follows first), then the most followed local accounts. Only
+    /// discoverable, unsuspended accounts; never `me`, accounts `me` follows or asked to follow,
+    /// accounts blocked either way, muted, on a domain `me` blocks, or dismissed.
+    pub async fn suggestions(&self, me: &AccountRecord, limit: usize) -> ApiResult<Vec<Suggested>> {
+        let dismissed: HashSet<Id> = self
+            .store
+            .dismissed_suggestions(me.id)
+            .await?
+            .into_iter()
+            .collect();
+        // Ask for enough candidates that exclusions rarely leave the answer short.
+        let fetch = (limit as u64 + dismissed.len() as u64 + me.following_count.max(0) as u64 + 40)
+            .min(1000);
+        let mut order: Vec<(Id, Vec<SuggestionSource>)> = Vec::new();
+        let mut add =
+            |id: Id, source: SuggestionSource| match order.iter_mut().find(|(i, _)| *i == id) {
+                Some((_, sources)) => sources.push(source),
+                None => order.push((id, vec![source])),
+            };
+        for (id, _) in self.store.friends_of_friends(me.id, fetch).await? {
+            add(id, SuggestionSource::FriendsOfFriends);
+        }
+        for id in self.store.most_followed_local(fetch).await? {
+            add(id, SuggestionSource::MostFollowed);
+        }
+        order.retain(|(id, _)| *id != me.id && !dismissed.contains(id));
+        let ids: Vec<Id> = order.iter().map(|(id, _)| *id).collect();
+        let hidden = self.hidden_for(me, &ids).await?;
+        let records = self.store.accounts_by_ids(&ids).await?;
+        let mut out = Vec::new();
+        for (id, sources) in order {
+            if out.len() >= limit {
+                break;
+            }
+            if hidden.contains(&id) {
+                continue;
+            }
+            let Some(account) = records.iter().find(|a| a.id == id) else {
+                continue;
+            };
+            if account.is_suspended() || account.discoverable != Some(true) {
+                continue;
+            }
+            if self.store.follows(me.id, id).await?
+                || self.store.follow_requested(me.id, id).await?
+            {
+                continue;
+            }
+            if let Some(domain) = &account.domain
+                && self
+                    .store
+                    .domain_blocked(me.id, &domain.to_ascii_lowercase())
+                    .await?
+            {
+                continue;
+            }
+            out.push(Suggested {
+                account: account.clone(),
+                sources,
+            });
+        }
+        Ok(out)
+    }
+
+    /// `me` no longer wants `target` suggested; 404 for an unknown account. Idempotent.
+    pub async fn dismiss_suggestion(&self, me: &AccountRecord, target_id: Id) -> ApiResult<()> {
+        let target = self
+            .store
+            .account_by_id(target_id)
+            .await?
+            .ok_or_else(ApiError::not_found)?;
+        self.store.dismiss_suggestion(me.id, target.id).await?;
+        Ok(())
+    }
+
+    /// One page of an account's statuses as `viewer` may see them: the author sees all of them;
+    /// followers public, unlisted and followers-only ones; others public and unlisted ones; anyone
+    /// also those that mention them. Empty for a suspended account, for an account that blocks
+    /// the viewer or that the viewer blocks, for a remote account on a domain the viewer blocks,
+    /// and for `pinned` (pins arrive with a later issue). 404 for an unknown account.
+    pub async fn account_statuses(
+        &self,
+        viewer: Option<&AccountRecord>,
+        account_id: Id,
+        query: AccountStatusesQuery,
+        page: Page,
+    ) -> ApiResult<StatusPage> {
+        let empty = StatusPage {
+            statuses: vec![],
+            first: None,
+            last: None,
+        };
+        let author = self
+            .store
+            .account_by_id(account_id)
+            .await?
+            .ok_or_else(ApiError::not_found)?;
+        if author.is_suspended() || query.pinned {
+            return Ok(empty);
+        }
+        let tagged = match &query.tagged {
+            None => None,
+            Some(t) => {
+                let t = content::normalize_tag(t.trim().trim_start_matches('#'));
+                if t.is_empty() {
+                    return Ok(empty);
+                }
+                Some(t)
+            }
+        };
+        let visibilities = match viewer {
+            Some(v) if v.id == author.id => vec![
+                Visibility::Public,
+                Visibility::Unlisted,
+                Visibility::Private,
+                Visibility::Direct,
+            ],
+            Some(v) => {
+                if !self
+                    .store
+                    .blocked_either_way(v.id, &[author.id])
+                    .await?
+                    .is_empty()
+                {
+                    return Ok(empty);
+                }
+                if let Some(domain) = &author.domain
+                    && self
+                        .store
+                        .domain_blocked(v.id, &domain.to_ascii_lowercase())
+                        .await?
+                {
+                    return Ok(empty);
+                }
+                if self.store.follows(v.id, author.id).await? {
+                    vec![
+                        Visibility::Public,
+                        Visibility::Unlisted,
+                        Visibility::Private,
+                    ]
+                } else {
+                    vec![Visibility::Public, Visibility::Unlisted]
+                }
+            }
+            None => vec![Visibility::Public, Visibility::Unlisted],
+        };
+        let filter = AccountStatusesFilter {
+            visibilities,
+            or_mentioning: viewer.map(|v| v.id).filter(|v| *v != author.id),
+            exclude_replies: query.exclude_replies,
+            only_media: query.only_media,
+            tagged,
+        };
+        let statuses = self
+            .store
+            .account_statuses(author.id, &filter, page)
+            .await?;
+        Ok(StatusPage {
+            first: statuses.first().map(|s| s.id),
+            last: statuses.last().map(|s| s.id),
+            statuses,
+        })
+    }
+}
+
+/// The `limit` of an offset-paginated list: missing or 0 means `default`, otherwise
+/// `min(|limit|, max)`, as for cursor pages.
+pub fn offset_limit(limit: Option<i64>, default: u64, max: u64) -> u64 {
+    match limit {
+        None | Some(0) => default,
+        Some(n) => n.unsigned_abs().min(max),
+    }
+}
+
+/// An `offset` parameter: missing or negative means 0.
+pub fn offset_of(offset: Option<i64>) -> u64 {
+    offset.unwrap_or(0).max(0) as u64
+}
