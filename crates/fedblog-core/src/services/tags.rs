@@ -33,42 +33,16 @@ pub struct TagPage {
     pub last: Option<Id>,
 }
 
-/// Decodes `%XX` escapes of a path segment; `None` for a broken escape or bytes that are not UTF-8.
-fn percent_decode(raw: &str) -> Option<String> {
-    if !raw.contains('%') {
-        return Some(raw.to_string());
-    }
-    let bytes = raw.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' {
-            let hex = bytes.get(i + 1..i + 3)?;
-            if !hex.iter().all(u8::is_ascii_hexdigit) {
-                return None;
-            }
-            out.push(u8::from_str_radix(std::str::from_utf8(hex).ok()?, 16).ok()?);
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8(out).ok()
-}
-
 fn invalid_tag_name() -> ApiError {
     ApiError::invalid_field("name", "ERR_INVALID", "Tag is invalid")
 }
 
 impl App {
-    /// The tag a path names (`/api/v1/tags/:id`, where the id is the name, percent-encoded or
-    /// not). A valid name not yet known is created, so the answer always has a real id; a name
+    /// The tag a path names (`/api/v1/tags/:id`, where the id is the name; the transport
+    /// percent-decodes path segments). A valid name not yet known is created, so the answer always has a real id; a name
     /// that is not a valid hashtag is a 404.
     pub async fn tag_from_path(&self, raw: &str) -> ApiResult<TagRecord> {
-        let decoded = percent_decode(raw).ok_or_else(ApiError::not_found)?;
-        let (name, display_name) =
-            content::parse_tag_name(&decoded).ok_or_else(ApiError::not_found)?;
+        let (name, display_name) = content::parse_tag_name(raw).ok_or_else(ApiError::not_found)?;
         self.tag_named(name, display_name).await
     }
 
@@ -363,7 +337,7 @@ impl App {
 mod tests {
     use std::sync::Arc;
 
-    use super::{MAX_FEATURED_TAGS, percent_decode};
+    use super::MAX_FEATURED_TAGS;
     use crate::services::accounts::NewAccount;
     use crate::services::statuses::NewStatus;
     use crate::store::{AccountRecord, Role};
@@ -502,15 +476,5 @@ mod tests {
             app.feature_hashtag(me, "ALPHA").await.unwrap().featuring,
             Some(true)
         );
-    }
-
-    #[test]
-    fn path_segments_decode() {
-        assert_eq!(percent_decode("rust").as_deref(), Some("rust"));
-        assert_eq!(percent_decode("Caf%C3%A9").as_deref(), Some("Café"));
-        assert_eq!(percent_decode("%e6%97%a5").as_deref(), Some("日"));
-        assert_eq!(percent_decode("a%2"), None);
-        assert_eq!(percent_decode("a%+1b"), None);
-        assert_eq!(percent_decode("%FF"), None, "not UTF-8");
     }
 }

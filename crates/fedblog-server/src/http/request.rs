@@ -55,7 +55,12 @@ pub async fn to_core(
         }
     }
     for (k, v) in path_params {
-        params.set(&k, v);
+        // Path segments arrive percent-encoded (`/api/v1/tags/caf%C3%A9`); core sees text. A
+        // segment that does not decode to UTF-8 cannot name anything: 404.
+        let v = percent_encoding::percent_decode_str(&v)
+            .decode_utf8()
+            .map_err(|_| ApiError::not_found())?;
+        params.set(&k, v.into_owned());
     }
     Ok(Request {
         authorization: header(&raw.headers, "authorization"),
@@ -190,5 +195,25 @@ mod tests {
             req.params.into_value(),
             serde_json::json!({"display_name": "Ada"})
         );
+    }
+
+    #[tokio::test]
+    async fn path_params_are_percent_decoded() {
+        let raw = || RawRequest {
+            path: "/x".into(),
+            query: String::new(),
+            headers: HeaderMap::new(),
+            body: Bytes::new(),
+            remote: None,
+        };
+        let req = to_core(raw(), vec![("id".into(), "Caf%C3%A9".into())])
+            .await
+            .unwrap();
+        assert_eq!(req.params.into_value(), serde_json::json!({"id": "Café"}));
+        let err = to_core(raw(), vec![("id".into(), "%FF".into())])
+            .await
+            .err()
+            .unwrap();
+        assert_eq!(err.status, http::StatusCode::NOT_FOUND);
     }
 }
