@@ -9,6 +9,7 @@ use crate::pagination::Page;
 use crate::store::{AccountRecord, FollowRecord};
 
 /// A page of accounts from a list paginated on hidden ids (follows, requests).
+#[derive(Default)]
 pub struct AccountPage {
     /// The accounts, in list order.
     pub accounts: Vec<AccountRecord>,
@@ -93,6 +94,13 @@ pub const MAX_NOTE_CHARS: usize = 2000;
 
 /// Most accounts shown per account by `familiar_followers`.
 const FAMILIAR_FOLLOWERS_LIMIT: u64 = 80;
+
+impl AccountPage {
+    /// No accounts (and so no `Link` header).
+    pub fn empty() -> Self {
+        Self::default()
+    }
+}
 
 impl App {
     /// `me` follows `target` with `options`: at once, or as a request carrying the options when
@@ -278,22 +286,9 @@ impl App {
         owner_id: Id,
         page: Page,
     ) -> ApiResult<AccountPage> {
-        let owner = self
-            .store
-            .account_by_id(owner_id)
-            .await?
-            .ok_or_else(ApiError::not_found)?;
-        let blocked = match viewer {
-            Some(v) if v.id != owner.id => self.store.blocks(owner.id, v.id).await?,
-            _ => false,
+        let Some(owner) = self.collection_owner(viewer, owner_id, false).await? else {
+            return Ok(AccountPage::empty());
         };
-        if owner.is_suspended() || blocked {
-            return Ok(AccountPage {
-                accounts: vec![],
-                first: None,
-                last: None,
-            });
-        }
         let pairs = self.store.endorsements_page(owner.id, page).await?;
         let mut page = self.accounts_page(&pairs).await?;
         if let Some(v) = viewer {
@@ -407,10 +402,28 @@ impl App {
         })
     }
 
-    /// Whether `viewer` may see `owner`'s followers and follows: always the owner; others unless
-    /// the owner hides them.
-    fn collections_visible(viewer: Option<&AccountRecord>, owner: &AccountRecord) -> bool {
-        viewer.is_some_and(|v| v.id == owner.id) || owner.hide_collections != Some(true)
+    /// The owner of an account collection (followers, following, endorsements) when `viewer` may
+    /// read it, `None` when the answer is an empty list: the owner is suspended or blocks the
+    /// viewer, or (for `follow_lists`) hides its follows from others. Unknown owner: 404.
+    async fn collection_owner(
+        &self,
+        viewer: Option<&AccountRecord>,
+        owner_id: Id,
+        follow_lists: bool,
+    ) -> ApiResult<Option<AccountRecord>> {
+        let owner = self
+            .store
+            .account_by_id(owner_id)
+            .await?
+            .ok_or_else(ApiError::not_found)?;
+        let is_owner = viewer.is_some_and(|v| v.id == owner.id);
+        let hidden = owner.is_suspended()
+            || (follow_lists && !is_owner && owner.hide_collections == Some(true))
+            || match viewer {
+                Some(v) if !is_owner => self.store.blocks(owner.id, v.id).await?,
+                _ => false,
+            };
+        Ok(if hidden { None } else { Some(owner) })
     }
 
     /// A page of `target`'s followers as `viewer` may see them (empty for a suspended account).
@@ -420,18 +433,9 @@ impl App {
         target_id: Id,
         page: Page,
     ) -> ApiResult<AccountPage> {
-        let owner = self
-            .store
-            .account_by_id(target_id)
-            .await?
-            .ok_or_else(ApiError::not_found)?;
-        if owner.is_suspended() || !Self::collections_visible(viewer, &owner) {
-            return Ok(AccountPage {
-                accounts: vec![],
-                first: None,
-                last: None,
-            });
-        }
+        let Some(owner) = self.collection_owner(viewer, target_id, true).await? else {
+            return Ok(AccountPage::empty());
+        };
         let pairs = self.store.followers_page(owner.id, page).await?;
         self.visible_in_list(viewer, &owner, self.accounts_page(&pairs).await?)
             .await
@@ -444,18 +448,9 @@ impl App {
         target_id: Id,
         page: Page,
     ) -> ApiResult<AccountPage> {
-        let owner = self
-            .store
-            .account_by_id(target_id)
-            .await?
-            .ok_or_else(ApiError::not_found)?;
-        if owner.is_suspended() || !Self::collections_visible(viewer, &owner) {
-            return Ok(AccountPage {
-                accounts: vec![],
-                first: None,
-                last: None,
-            });
-        }
+        let Some(owner) = self.collection_owner(viewer, target_id, true).await? else {
+            return Ok(AccountPage::empty());
+        };
         let pairs = self.store.following_page(owner.id, page).await?;
         self.visible_in_list(viewer, &owner, self.accounts_page(&pairs).await?)
             .await

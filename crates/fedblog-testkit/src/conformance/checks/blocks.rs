@@ -5,19 +5,17 @@
 use fedblog_core::api::accounts::{
     block_account::BlockAccount, endorse_account::EndorseAccount, follow_account::FollowAccount,
     get_account_endorsements::GetAccountEndorsements, get_followers::GetFollowers,
-    mute_account::MuteAccount, unblock_account::UnblockAccount,
+    get_following::GetFollowing, mute_account::MuteAccount, unblock_account::UnblockAccount,
 };
 use fedblog_core::api::blocks::list_blocks::ListBlocks;
 use fedblog_core::api::mutes::list_mutes::ListMutes;
 use fedblog_core::api::statuses::get_status::GetStatus;
 use fedblog_core::api::timelines::{home_timeline::HomeTimeline, public_timeline::PublicTimeline};
-use serde_json::Value;
 
 use crate::check;
-use crate::client::{Body, form};
-use crate::conformance::{
-    Check, CheckResult, Cx, Failure, User, expect_error, ids_of, path, str_of,
-};
+use crate::client::Body;
+use crate::conformance::checks::social::act;
+use crate::conformance::{Check, CheckResult, Cx, expect_error, ids_of, path, str_of};
 use crate::ensure;
 
 /// The checks of this area.
@@ -47,6 +45,11 @@ pub fn checks() -> Vec<Check> {
             "accounts/block/out-of-timelines",
             "the blocked account's new posts stay out of the blocker's public timeline",
             block_out_of_timelines
+        ),
+        check!(
+            "accounts/block/hides-blocker-lists",
+            "a blocked account reads the blocker's followers and following lists as empty; others still see them",
+            block_hides_blocker_lists
         ),
         check!(
             "accounts/block/self-refused",
@@ -91,24 +94,6 @@ pub fn checks() -> Vec<Check> {
     ]
 }
 
-async fn act<E: fedblog_core::api::Endpoint>(
-    cx: &Cx,
-    who: &User,
-    target: &User,
-    pairs: &[(&str, &str)],
-) -> Result<Value, Failure> {
-    let r = cx
-        .client
-        .post(
-            &path::<E>(&[("id", &target.id)]),
-            Some(&who.token),
-            form(pairs),
-        )
-        .await?;
-    r.expect(200)?;
-    Ok(r.json()?.clone())
-}
-
 async fn block_relationship(cx: &Cx) -> CheckResult {
     let (a, b) = (cx.new_user("blocker").await?, cx.new_user("blocked").await?);
     let rel = act::<BlockAccount>(cx, &a, &b, &[]).await?;
@@ -129,6 +114,34 @@ async fn block_ends_follows(cx: &Cx) -> CheckResult {
         rel["following"] == false && rel["followed_by"] == false,
         "follows survived the block: {rel}"
     );
+    Ok(())
+}
+
+async fn block_hides_blocker_lists(cx: &Cx) -> CheckResult {
+    let (a, b) = (cx.new_user("blocker").await?, cx.new_user("blocked").await?);
+    let other = cx.new_user("bystander").await?;
+    act::<FollowAccount>(cx, &other, &a, &[]).await?;
+    act::<FollowAccount>(cx, &a, &other, &[]).await?;
+    act::<BlockAccount>(cx, &a, &b, &[]).await?;
+    for list in [
+        path::<GetFollowers>(&[("id", &a.id)]),
+        path::<GetFollowing>(&[("id", &a.id)]),
+    ] {
+        let seen = cx.client.get(&list, Some(&b.token)).await?;
+        seen.expect(200)?;
+        ensure!(
+            ids_of(seen.json()?).is_empty(),
+            "the blocked account sees {list}: {}",
+            seen.text
+        );
+        let public = cx.client.get(&list, Some(&other.token)).await?;
+        public.expect(200)?;
+        ensure!(
+            ids_of(public.json()?) == vec![other.id.clone()],
+            "a bystander's view of {list} changed: {}",
+            public.text
+        );
+    }
     Ok(())
 }
 
