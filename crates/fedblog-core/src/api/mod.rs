@@ -277,6 +277,8 @@ pub fn routes() -> Vec<Route> {
         route::<accounts::set_account_note::SetAccountNote>(),
         route::<accounts::endorse_account::EndorseAccount>(),
         route::<accounts::unendorse_account::UnendorseAccount>(),
+        route::<accounts::pin_account::PinAccount>(),
+        route::<accounts::unpin_account::UnpinAccount>(),
         route::<accounts::get_account_endorsements::GetAccountEndorsements>(),
         route::<endorsements::list_endorsements::ListEndorsements>(),
         route::<accounts::familiar_followers::GetFamiliarFollowers>(),

@@ -5,9 +5,10 @@ use fedblog_core::api::Endpoint;
 use fedblog_core::api::accounts::{
     endorse_account::EndorseAccount, familiar_followers::GetFamiliarFollowers,
     follow_account::FollowAccount, get_account_endorsements::GetAccountEndorsements,
-    mute_account::MuteAccount, remove_from_followers::RemoveFromFollowers,
+    mute_account::MuteAccount, pin_account::PinAccount, remove_from_followers::RemoveFromFollowers,
     set_account_note::SetAccountNote, unendorse_account::UnendorseAccount,
-    unfollow_account::UnfollowAccount, update_credentials::UpdateCredentials,
+    unfollow_account::UnfollowAccount, unpin_account::UnpinAccount,
+    update_credentials::UpdateCredentials,
 };
 use fedblog_core::api::endorsements::list_endorsements::ListEndorsements;
 use fedblog_core::api::follows::follow_by_uri::FollowByUri;
@@ -65,6 +66,11 @@ pub fn checks() -> Vec<Check> {
             "accounts/endorse/relationship",
             "endorsing a followed account answers endorsed: true; endorsing again is no error",
             endorse_relationship
+        ),
+        check!(
+            "accounts/pin/deprecated-alias",
+            "the deprecated /pin and /unpin still endorse and unendorse, for clients older than 4.4",
+            pin_alias
         ),
         check!(
             "accounts/endorse/requires-follow-422",
@@ -385,6 +391,20 @@ async fn unendorse(cx: &Cx) -> CheckResult {
     let rel = act::<UnendorseAccount>(cx, &a, &b, &[]).await?;
     ensure!(rel["endorsed"] == false, "unendorse answered {rel}");
     act::<UnendorseAccount>(cx, &a, &b, &[]).await?;
+    Ok(())
+}
+
+async fn pin_alias(cx: &Cx) -> CheckResult {
+    let (a, b) = (cx.new_user("fan").await?, cx.new_user("star").await?);
+    act::<FollowAccount>(cx, &a, &b, &[]).await?;
+    let rel = act::<PinAccount>(cx, &a, &b, &[]).await?;
+    ensure!(rel["endorsed"] == true, "/pin answered {rel}");
+    ensure!(
+        endorsed_ids(cx, &a).await? == vec![b.id.clone()],
+        "/pin did not endorse"
+    );
+    let rel = act::<UnpinAccount>(cx, &a, &b, &[]).await?;
+    ensure!(rel["endorsed"] == false, "/unpin answered {rel}");
     Ok(())
 }
 
