@@ -182,8 +182,9 @@ class Social:
         check(abs((until - want).total_seconds()) < 120, f"muting_expires_at {until} != ~{want}")
         post = self.c["bob"].status_post("bob posts while muted")
         check(post["id"] not in self.home_ids("alice"), "muted bob's post in alice's home")
-        mutes = [a["id"] for a in self.c["alice"].mutes()]
+        mutes = {a["id"]: a for a in self.c["alice"].mutes()}
         check(self.id("bob") in mutes, "bob missing from alice's mutes")
+        check(mutes[self.id("bob")].get("mute_expires_at") is not None, "mutes list lacks mute_expires_at")
         r = self.c["alice"].account_unmute(self.id("bob"))
         check(r["muting"] is False, f"unmute answered {r!r}")
         check(post["id"] in self.home_ids("alice"), "bob's post not back in alice's home after unmute")

@@ -342,3 +342,14 @@ pub struct List {
     pub replies_policy: String,
     pub exclusive: bool,
 }
+
+/// An account in the caller's mutes list: the account plus when the mute ends.
+/// <https://docs.joinmastodon.org/methods/mutes/#get>
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct MutedAccount {
+    /// The muted account.
+    #[serde(flatten)]
+    pub account: Account,
+    /// When the mute ends (`null`: never).
+    pub mute_expires_at: Option<String>,
+}

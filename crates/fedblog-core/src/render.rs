@@ -37,6 +37,18 @@ impl App {
     }
 
     /// Renders an account. A suspended account is shown blank with `suspended: true`.
+    /// An entry of the caller's mutes list.
+    pub fn render_muted_account(
+        &self,
+        a: &AccountRecord,
+        expires_at: Option<DateTime<Utc>>,
+    ) -> MutedAccount {
+        MutedAccount {
+            account: self.render_account(a),
+            mute_expires_at: expires_at.map(timestamp),
+        }
+    }
+
     pub fn render_account(&self, a: &AccountRecord) -> Account {
         let base = self.base_url();
         let suspended = a.is_suspended();

@@ -32,8 +32,10 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use crate::app::{App, Caller};
+use crate::entities::Account;
 use crate::error::{ApiError, ApiResult};
 use crate::params::Params;
+use crate::services::relationships::AccountPage;
 
 /// Who may call an endpoint, and with which scope (`""` = no scope needed).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -101,6 +103,21 @@ pub struct Paged<T> {
     pub items: Vec<T>,
     /// The `Link` header value.
     pub link: Option<String>,
+}
+
+impl Paged<Account> {
+    /// A page of accounts (followers, follows, endorsements...) rendered for `caller`, with the
+    /// `Link` header its hidden cursors give.
+    pub fn accounts(app: &App, caller: &Caller, page: AccountPage) -> Self {
+        Paged {
+            link: app.page_link(caller, page.first, page.last),
+            items: page
+                .accounts
+                .iter()
+                .map(|a| app.render_account(a))
+                .collect(),
+        }
+    }
 }
 
 impl<T: Serialize> IntoReply for Paged<T> {

@@ -2,9 +2,9 @@
 //! read paths apply (a blocked or muted account's posts, and posts from a blocked domain, stay out
 //! of the blocker's and muter's views).
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
-use chrono::Duration;
+use chrono::{DateTime, Duration, Utc};
 
 use crate::app::App;
 use crate::error::{ApiError, ApiResult};
@@ -91,10 +91,18 @@ impl App {
     }
 
     /// A page of the accounts `me` mutes (mutes in force).
-    pub async fn muted_accounts(&self, me: &AccountRecord, page: Page) -> ApiResult<AccountPage> {
+    pub async fn muted_accounts(
+        &self,
+        me: &AccountRecord,
+        page: Page,
+    ) -> ApiResult<(AccountPage, HashMap<Id, DateTime<Utc>>)> {
         let mutes = self.store.mutes_page(me.id, self.now(), page).await?;
         let pairs: Vec<(Id, Id)> = mutes.iter().map(|m| (m.id, m.target_id)).collect();
-        self.accounts_page(&pairs).await
+        let expiries = mutes
+            .iter()
+            .filter_map(|m| Some((m.target_id, m.expires_at?)))
+            .collect();
+        Ok((self.accounts_page(&pairs).await?, expiries))
     }
 
     /// The accounts among `others` whose content `viewer` must not be shown: blocked either way,

@@ -6,12 +6,24 @@ use fedblog_core::pagination::Page;
 use fedblog_core::store::{BlockStore, MuteRecord};
 use fedblog_core::{Id, StoreResult};
 use sea_orm::ActiveValue::Set;
-use sea_orm::sea_query::OnConflict;
 use sea_orm::{ColumnTrait, Condition, EntityTrait, QueryFilter, QuerySelect};
 
 use super::entity::{blocks, follow_requests, mutes};
 use super::follows::delete_follow_rows;
+use super::pairs::Pair;
 use super::{SeaStore, backend_err, finish, paging};
+
+/// A block: one per account and blocked account.
+const BLOCKED: Pair<blocks::Column> = Pair {
+    owner: blocks::Column::AccountId,
+    other: blocks::Column::TargetId,
+};
+
+/// A mute: one per account and muted account.
+const MUTED: Pair<mutes::Column> = Pair {
+    owner: mutes::Column::AccountId,
+    other: mutes::Column::TargetId,
+};
 
 /// Mutes in force at `now`: no end, or an end after `now` (`expires_at <= now` has expired).
 fn in_force(now: DateTime<Utc>) -> Condition {
@@ -53,15 +65,7 @@ impl BlockStore for SeaStore {
                 target_id: Set(target.as_i64()),
                 created_at: Set(Utc::now()),
             };
-            blocks::Entity::insert(row)
-                .on_conflict(
-                    OnConflict::columns([blocks::Column::AccountId, blocks::Column::TargetId])
-                        .do_nothing()
-                        .to_owned(),
-                )
-                .exec_without_returning(&tx)
-                .await
-                .map_err(backend_err)?;
+            BLOCKED.insert(&tx, row).await?;
             delete_follow_rows(&tx, account, target).await?;
             delete_follow_rows(&tx, target, account).await?;
             let pair = |a: Id, b: Id| {
@@ -85,26 +89,11 @@ impl BlockStore for SeaStore {
     }
 
     async fn delete_block(&self, account: Id, target: Id) -> StoreResult<bool> {
-        let res = blocks::Entity::delete_many()
-            .filter(blocks::Column::AccountId.eq(account.as_i64()))
-            .filter(blocks::Column::TargetId.eq(target.as_i64()))
-            .exec(&self.db)
-            .await
-            .map_err(backend_err)?;
-        Ok(res.rows_affected > 0)
+        BLOCKED.delete(&self.db, account, target.as_i64()).await
     }
 
     async fn blocks(&self, account: Id, target: Id) -> StoreResult<bool> {
-        let row: Option<i64> = blocks::Entity::find()
-            .select_only()
-            .column(blocks::Column::Id)
-            .filter(blocks::Column::AccountId.eq(account.as_i64()))
-            .filter(blocks::Column::TargetId.eq(target.as_i64()))
-            .into_tuple()
-            .one(&self.db)
-            .await
-            .map_err(backend_err)?;
-        Ok(row.is_some())
+        BLOCKED.exists(&self.db, account, target.as_i64()).await
     }
 
     async fn blocked_either_way(&self, account: Id, others: &[Id]) -> StoreResult<Vec<Id>> {
@@ -135,19 +124,9 @@ impl BlockStore for SeaStore {
     }
 
     async fn blocks_page(&self, account: Id, page: Page) -> StoreResult<Vec<(Id, Id)>> {
-        let q = blocks::Entity::find().filter(blocks::Column::AccountId.eq(account.as_i64()));
-        let rows: Vec<(i64, i64)> = paging::apply(q, blocks::Column::Id, &page)
-            .select_only()
-            .column(blocks::Column::Id)
-            .column(blocks::Column::TargetId)
-            .into_tuple()
-            .all(&self.db)
+        BLOCKED
+            .id_page(&self.db, blocks::Column::Id, account, &page)
             .await
-            .map_err(backend_err)?;
-        Ok(paging::finish(rows, &page)
-            .into_iter()
-            .map(|(a, b)| (Id::from_i64(a), Id::from_i64(b)))
-            .collect())
     }
 
     async fn upsert_mute(&self, mute: &MuteRecord) -> StoreResult<()> {
@@ -159,26 +138,12 @@ impl BlockStore for SeaStore {
             expires_at: Set(mute.expires_at),
             created_at: Set(Utc::now()),
         };
-        mutes::Entity::insert(row)
-            .on_conflict(
-                OnConflict::columns([mutes::Column::AccountId, mutes::Column::TargetId])
-                    .update_columns([mutes::Column::Notifications, mutes::Column::ExpiresAt])
-                    .to_owned(),
-            )
-            .exec_without_returning(&self.db)
-            .await
-            .map_err(backend_err)?;
-        Ok(())
+        let update = [mutes::Column::Notifications, mutes::Column::ExpiresAt];
+        MUTED.upsert(&self.db, row, update).await
     }
 
     async fn delete_mute(&self, account: Id, target: Id) -> StoreResult<bool> {
-        let res = mutes::Entity::delete_many()
-            .filter(mutes::Column::AccountId.eq(account.as_i64()))
-            .filter(mutes::Column::TargetId.eq(target.as_i64()))
-            .exec(&self.db)
-            .await
-            .map_err(backend_err)?;
-        Ok(res.rows_affected > 0)
+        MUTED.delete(&self.db, account, target.as_i64()).await
     }
 
     async fn mute_of(

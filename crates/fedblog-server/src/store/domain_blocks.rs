@@ -7,13 +7,20 @@ use fedblog_core::pagination::Page;
 use fedblog_core::store::DomainBlockStore;
 use fedblog_core::{Id, StoreResult};
 use sea_orm::ActiveValue::Set;
-use sea_orm::sea_query::{OnConflict, Query};
+use sea_orm::sea_query::Query;
 use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QuerySelect};
 
 use super::accounts::fold;
 use super::entity::{account_domain_blocks, accounts, follow_requests, follows};
 use super::follows::delete_followers_of;
-use super::{SeaStore, backend_err, finish, paging};
+use super::pairs::Pair;
+use super::{SeaStore, backend_err, finish};
+
+/// A domain block: one per account and domain.
+const BLOCKED_DOMAIN: Pair<account_domain_blocks::Column> = Pair {
+    owner: account_domain_blocks::Column::AccountId,
+    other: account_domain_blocks::Column::Domain,
+};
 
 #[async_trait]
 impl DomainBlockStore for SeaStore {
@@ -26,18 +33,7 @@ impl DomainBlockStore for SeaStore {
                 domain: Set(domain.to_string()),
                 created_at: Set(Utc::now()),
             };
-            account_domain_blocks::Entity::insert(row)
-                .on_conflict(
-                    OnConflict::columns([
-                        account_domain_blocks::Column::AccountId,
-                        account_domain_blocks::Column::Domain,
-                    ])
-                    .do_nothing()
-                    .to_owned(),
-                )
-                .exec_without_returning(&tx)
-                .await
-                .map_err(backend_err)?;
+            BLOCKED_DOMAIN.insert(&tx, row).await?;
             // Accounts on the domain, matched as usernames are: by the folded `domain_key`.
             let on_domain = || {
                 Query::select()
@@ -69,42 +65,15 @@ impl DomainBlockStore for SeaStore {
     }
 
     async fn delete_domain_block(&self, account: Id, domain: &str) -> StoreResult<bool> {
-        let res = account_domain_blocks::Entity::delete_many()
-            .filter(account_domain_blocks::Column::AccountId.eq(account.as_i64()))
-            .filter(account_domain_blocks::Column::Domain.eq(domain))
-            .exec(&self.db)
-            .await
-            .map_err(backend_err)?;
-        Ok(res.rows_affected > 0)
+        BLOCKED_DOMAIN.delete(&self.db, account, domain).await
     }
 
     async fn domain_blocked(&self, account: Id, domain: &str) -> StoreResult<bool> {
-        let row: Option<i64> = account_domain_blocks::Entity::find()
-            .select_only()
-            .column(account_domain_blocks::Column::Id)
-            .filter(account_domain_blocks::Column::AccountId.eq(account.as_i64()))
-            .filter(account_domain_blocks::Column::Domain.eq(domain))
-            .into_tuple()
-            .one(&self.db)
-            .await
-            .map_err(backend_err)?;
-        Ok(row.is_some())
+        BLOCKED_DOMAIN.exists(&self.db, account, domain).await
     }
 
     async fn domain_blocks_page(&self, account: Id, page: Page) -> StoreResult<Vec<(Id, String)>> {
-        let q = account_domain_blocks::Entity::find()
-            .filter(account_domain_blocks::Column::AccountId.eq(account.as_i64()));
-        let rows: Vec<(i64, String)> = paging::apply(q, account_domain_blocks::Column::Id, &page)
-            .select_only()
-            .column(account_domain_blocks::Column::Id)
-            .column(account_domain_blocks::Column::Domain)
-            .into_tuple()
-            .all(&self.db)
-            .await
-            .map_err(backend_err)?;
-        Ok(paging::finish(rows, &page)
-            .into_iter()
-            .map(|(id, d)| (Id::from_i64(id), d))
-            .collect())
+        let cursor = account_domain_blocks::Column::Id;
+        BLOCKED_DOMAIN.page(&self.db, cursor, account, &page).await
     }
 }

@@ -6,13 +6,38 @@ use fedblog_core::pagination::Page;
 use fedblog_core::store::{FollowRecord, FollowStore};
 use fedblog_core::{Id, StoreError, StoreResult};
 use sea_orm::ActiveValue::Set;
-use sea_orm::sea_query::{Expr, ExprTrait, JoinType, OnConflict, Order, Query};
+use sea_orm::sea_query::{Expr, ExprTrait, JoinType, Order, Query};
 use sea_orm::{
     ColumnTrait, Condition, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect,
 };
 
 use super::entity::{accounts, follow_requests, follows};
-use super::{IN_CHUNK, SeaStore, backend_err, finish, paging};
+use super::pairs::Pair;
+use super::{IN_CHUNK, SeaStore, backend_err, finish};
+
+/// A follow, read from the follower: one per follower and target.
+const FOLLOWING: Pair<follows::Column> = Pair {
+    owner: follows::Column::FollowerId,
+    other: follows::Column::TargetId,
+};
+
+/// A follow, read from the target (for its followers).
+const FOLLOWERS: Pair<follows::Column> = Pair {
+    owner: follows::Column::TargetId,
+    other: follows::Column::FollowerId,
+};
+
+/// A follow request, read from the follower: one per follower and target.
+const REQUESTED: Pair<follow_requests::Column> = Pair {
+    owner: follow_requests::Column::FollowerId,
+    other: follow_requests::Column::TargetId,
+};
+
+/// A follow request, read from the target (for its requests).
+const REQUESTERS: Pair<follow_requests::Column> = Pair {
+    owner: follow_requests::Column::TargetId,
+    other: follow_requests::Column::FollowerId,
+};
 
 /// Adds `delta` (+1 or -1) to a counter column of one account, never going below zero.
 async fn bump<C: ConnectionTrait>(
@@ -85,15 +110,7 @@ async fn upsert_follow_rows<C: ConnectionTrait>(
         notify: Set(f.notify),
         languages: Set(languages_to_text(&f.languages)),
     };
-    let inserted = follows::Entity::insert(row)
-        .on_conflict(
-            OnConflict::columns([follows::Column::FollowerId, follows::Column::TargetId])
-                .do_nothing()
-                .to_owned(),
-        )
-        .exec_without_returning(db)
-        .await
-        .map_err(backend_err)?;
+    let inserted = FOLLOWING.insert(db, row).await?;
     if inserted == 1 {
         bump(db, f.account_id, accounts::Column::FollowingCount, 1).await?;
         bump(db, f.target_id, accounts::Column::FollowersCount, 1).await?;
@@ -175,13 +192,7 @@ pub(super) async fn delete_follow_rows<C: ConnectionTrait>(
     follower: Id,
     target: Id,
 ) -> StoreResult<bool> {
-    let res = follows::Entity::delete_many()
-        .filter(follows::Column::FollowerId.eq(follower.as_i64()))
-        .filter(follows::Column::TargetId.eq(target.as_i64()))
-        .exec(db)
-        .await
-        .map_err(backend_err)?;
-    if res.rows_affected == 0 {
+    if !FOLLOWING.delete(db, follower, target.as_i64()).await? {
         return Ok(false);
     }
     bump(db, follower, accounts::Column::FollowingCount, -1).await?;
@@ -227,83 +238,34 @@ impl FollowStore for SeaStore {
     }
 
     async fn followers_page(&self, target: Id, page: Page) -> StoreResult<Vec<(Id, Id)>> {
-        let q = follows::Entity::find().filter(follows::Column::TargetId.eq(target.as_i64()));
-        let rows: Vec<(i64, i64)> = paging::apply(q, follows::Column::Id, &page)
-            .select_only()
-            .column(follows::Column::Id)
-            .column(follows::Column::FollowerId)
-            .into_tuple()
-            .all(&self.db)
+        FOLLOWERS
+            .id_page(&self.db, follows::Column::Id, target, &page)
             .await
-            .map_err(backend_err)?;
-        Ok(pairs(paging::finish(rows, &page)))
     }
 
     async fn following_page(&self, follower: Id, page: Page) -> StoreResult<Vec<(Id, Id)>> {
-        let q = follows::Entity::find().filter(follows::Column::FollowerId.eq(follower.as_i64()));
-        let rows: Vec<(i64, i64)> = paging::apply(q, follows::Column::Id, &page)
-            .select_only()
-            .column(follows::Column::Id)
-            .column(follows::Column::TargetId)
-            .into_tuple()
-            .all(&self.db)
+        FOLLOWING
+            .id_page(&self.db, follows::Column::Id, follower, &page)
             .await
-            .map_err(backend_err)?;
-        Ok(pairs(paging::finish(rows, &page)))
     }
 
     async fn insert_follow_request(&self, id: Id, follower: Id, target: Id) -> StoreResult<()> {
         let row = request_row(&FollowRecord::new(id, follower, target));
-        follow_requests::Entity::insert(row)
-            .on_conflict(
-                OnConflict::columns([
-                    follow_requests::Column::FollowerId,
-                    follow_requests::Column::TargetId,
-                ])
-                .do_nothing()
-                .to_owned(),
-            )
-            .exec_without_returning(&self.db)
-            .await
-            .map_err(backend_err)?;
-        Ok(())
+        REQUESTED.insert(&self.db, row).await.map(|_| ())
     }
 
     async fn delete_follow_request(&self, follower: Id, target: Id) -> StoreResult<bool> {
-        let res = follow_requests::Entity::delete_many()
-            .filter(follow_requests::Column::FollowerId.eq(follower.as_i64()))
-            .filter(follow_requests::Column::TargetId.eq(target.as_i64()))
-            .exec(&self.db)
-            .await
-            .map_err(backend_err)?;
-        Ok(res.rows_affected > 0)
+        REQUESTED.delete(&self.db, follower, target.as_i64()).await
     }
 
     async fn follow_requested(&self, follower: Id, target: Id) -> StoreResult<bool> {
-        let row: Option<i64> = follow_requests::Entity::find()
-            .select_only()
-            .column(follow_requests::Column::Id)
-            .filter(follow_requests::Column::FollowerId.eq(follower.as_i64()))
-            .filter(follow_requests::Column::TargetId.eq(target.as_i64()))
-            .into_tuple()
-            .one(&self.db)
-            .await
-            .map_err(backend_err)?;
-        Ok(row.is_some())
+        REQUESTED.exists(&self.db, follower, target.as_i64()).await
     }
 
     async fn follow_requests_page(&self, target: Id, page: Page) -> StoreResult<Vec<(Id, Id)>> {
-        let q = follow_requests::Entity::find()
-            .filter(follow_requests::Column::TargetId.eq(target.as_i64()));
-        let rows: Vec<(i64, i64)> = paging::apply(q, follow_requests::Column::Id, &page)
-            .select_only()
-            .column(follow_requests::Column::Id)
-            .column(follow_requests::Column::FollowerId)
-            .into_tuple()
-            .all(&self.db)
+        REQUESTERS
+            .id_page(&self.db, follow_requests::Column::Id, target, &page)
             .await
-            .map_err(backend_err)?;
-        Ok(pairs(paging::finish(rows, &page)))
     }
 
     async fn follow_of(&self, follower: Id, target: Id) -> StoreResult<Option<FollowRecord>> {
@@ -339,18 +301,7 @@ impl FollowStore for SeaStore {
     async fn upsert_follow_request(&self, request: &FollowRecord) -> StoreResult<bool> {
         let tx = self.begin_write().await?;
         let res = async {
-            let inserted = follow_requests::Entity::insert(request_row(request))
-                .on_conflict(
-                    OnConflict::columns([
-                        follow_requests::Column::FollowerId,
-                        follow_requests::Column::TargetId,
-                    ])
-                    .do_nothing()
-                    .to_owned(),
-                )
-                .exec_without_returning(&tx)
-                .await
-                .map_err(backend_err)?;
+            let inserted = REQUESTED.insert(&tx, request_row(request)).await?;
             if inserted == 1 {
                 return Ok(true);
             }
@@ -466,11 +417,4 @@ fn request_row(r: &FollowRecord) -> follow_requests::ActiveModel {
         notify: Set(r.notify),
         languages: Set(languages_to_text(&r.languages)),
     }
-}
-
-/// `(id, account id)` rows as store ids.
-fn pairs(rows: Vec<(i64, i64)>) -> Vec<(Id, Id)> {
-    rows.into_iter()
-        .map(|(a, b)| (Id::from_i64(a), Id::from_i64(b)))
-        .collect()
 }

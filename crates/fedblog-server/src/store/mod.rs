@@ -20,6 +20,7 @@ mod jobs;
 mod notes;
 mod oauth;
 mod paging;
+mod pairs;
 mod scheduled_statuses;
 mod stats;
 mod statuses;

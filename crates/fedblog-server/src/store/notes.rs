@@ -6,22 +6,35 @@ use fedblog_core::pagination::Page;
 use fedblog_core::store::AccountNoteStore;
 use fedblog_core::{Id, StoreResult};
 use sea_orm::ActiveValue::Set;
-use sea_orm::sea_query::OnConflict;
 use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect};
 
 use super::entity::{account_notes, endorsements, suggestion_dismissals};
-use super::{SeaStore, backend_err, paging};
+use super::pairs::Pair;
+use super::{SeaStore, backend_err};
+
+/// A note: one per account and target.
+const NOTED: Pair<account_notes::Column> = Pair {
+    owner: account_notes::Column::AccountId,
+    other: account_notes::Column::TargetId,
+};
+
+/// An endorsement: one per account and endorsed account.
+const ENDORSED: Pair<endorsements::Column> = Pair {
+    owner: endorsements::Column::AccountId,
+    other: endorsements::Column::TargetId,
+};
+
+/// A dismissed suggestion: one per account and suggested account.
+const DISMISSED: Pair<suggestion_dismissals::Column> = Pair {
+    owner: suggestion_dismissals::Column::AccountId,
+    other: suggestion_dismissals::Column::TargetId,
+};
 
 #[async_trait]
 impl AccountNoteStore for SeaStore {
     async fn set_account_note(&self, account: Id, target: Id, comment: &str) -> StoreResult<()> {
         if comment.is_empty() {
-            account_notes::Entity::delete_many()
-                .filter(account_notes::Column::AccountId.eq(account.as_i64()))
-                .filter(account_notes::Column::TargetId.eq(target.as_i64()))
-                .exec(&self.db)
-                .await
-                .map_err(backend_err)?;
+            NOTED.delete(&self.db, account, target.as_i64()).await?;
             return Ok(());
         }
         let row = account_notes::ActiveModel {
@@ -30,22 +43,11 @@ impl AccountNoteStore for SeaStore {
             comment: Set(comment.to_string()),
             updated_at: Set(Utc::now()),
         };
-        account_notes::Entity::insert(row)
-            .on_conflict(
-                OnConflict::columns([
-                    account_notes::Column::AccountId,
-                    account_notes::Column::TargetId,
-                ])
-                .update_columns([
-                    account_notes::Column::Comment,
-                    account_notes::Column::UpdatedAt,
-                ])
-                .to_owned(),
-            )
-            .exec_without_returning(&self.db)
-            .await
-            .map_err(backend_err)?;
-        Ok(())
+        let update = [
+            account_notes::Column::Comment,
+            account_notes::Column::UpdatedAt,
+        ];
+        NOTED.upsert(&self.db, row, update).await
     }
 
     async fn account_note(&self, account: Id, target: Id) -> StoreResult<Option<String>> {
@@ -65,59 +67,21 @@ impl AccountNoteStore for SeaStore {
             target_id: Set(target.as_i64()),
             created_at: Set(Utc::now()),
         };
-        endorsements::Entity::insert(row)
-            .on_conflict(
-                OnConflict::columns([
-                    endorsements::Column::AccountId,
-                    endorsements::Column::TargetId,
-                ])
-                .do_nothing()
-                .to_owned(),
-            )
-            .exec_without_returning(&self.db)
-            .await
-            .map_err(backend_err)?;
-        Ok(())
+        ENDORSED.insert(&self.db, row).await.map(|_| ())
     }
 
     async fn delete_endorsement(&self, account: Id, target: Id) -> StoreResult<bool> {
-        let res = endorsements::Entity::delete_many()
-            .filter(endorsements::Column::AccountId.eq(account.as_i64()))
-            .filter(endorsements::Column::TargetId.eq(target.as_i64()))
-            .exec(&self.db)
-            .await
-            .map_err(backend_err)?;
-        Ok(res.rows_affected > 0)
+        ENDORSED.delete(&self.db, account, target.as_i64()).await
     }
 
     async fn endorses(&self, account: Id, target: Id) -> StoreResult<bool> {
-        let row: Option<i64> = endorsements::Entity::find()
-            .select_only()
-            .column(endorsements::Column::Id)
-            .filter(endorsements::Column::AccountId.eq(account.as_i64()))
-            .filter(endorsements::Column::TargetId.eq(target.as_i64()))
-            .into_tuple()
-            .one(&self.db)
-            .await
-            .map_err(backend_err)?;
-        Ok(row.is_some())
+        ENDORSED.exists(&self.db, account, target.as_i64()).await
     }
 
     async fn endorsements_page(&self, account: Id, page: Page) -> StoreResult<Vec<(Id, Id)>> {
-        let q = endorsements::Entity::find()
-            .filter(endorsements::Column::AccountId.eq(account.as_i64()));
-        let rows: Vec<(i64, i64)> = paging::apply(q, endorsements::Column::Id, &page)
-            .select_only()
-            .column(endorsements::Column::Id)
-            .column(endorsements::Column::TargetId)
-            .into_tuple()
-            .all(&self.db)
+        ENDORSED
+            .id_page(&self.db, endorsements::Column::Id, account, &page)
             .await
-            .map_err(backend_err)?;
-        Ok(paging::finish(rows, &page)
-            .into_iter()
-            .map(|(a, b)| (Id::from_i64(a), Id::from_i64(b)))
-            .collect())
     }
 
     async fn dismiss_suggestion(&self, account: Id, target: Id) -> StoreResult<()> {
@@ -126,19 +90,7 @@ impl AccountNoteStore for SeaStore {
             target_id: Set(target.as_i64()),
             created_at: Set(Utc::now()),
         };
-        suggestion_dismissals::Entity::insert(row)
-            .on_conflict(
-                OnConflict::columns([
-                    suggestion_dismissals::Column::AccountId,
-                    suggestion_dismissals::Column::TargetId,
-                ])
-                .do_nothing()
-                .to_owned(),
-            )
-            .exec_without_returning(&self.db)
-            .await
-            .map_err(backend_err)?;
-        Ok(())
+        DISMISSED.insert(&self.db, row).await.map(|_| ())
     }
 
     async fn dismissed_suggestions(&self, account: Id) -> StoreResult<Vec<Id>> {

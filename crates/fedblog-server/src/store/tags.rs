@@ -12,6 +12,7 @@ use sea_orm::{
 };
 
 use super::entity::{featured_tags, status_tags, statuses, tag_follows, tags};
+use super::pairs::Pair;
 use super::{SeaStore, backend_err, paging};
 
 fn tag_from_row(m: tags::Model) -> TagRecord {
@@ -33,6 +34,12 @@ fn featured_from_row(m: featured_tags::Model) -> FeaturedTagRecord {
     }
 }
 
+/// A tag follow: one per account and tag.
+const FOLLOWED_TAG: Pair<tag_follows::Column> = Pair {
+    owner: tag_follows::Column::AccountId,
+    other: tag_follows::Column::TagId,
+};
+
 /// The visibilities whose statuses featured-tag figures count.
 const LISTED: [Visibility; 2] = [Visibility::Public, Visibility::Unlisted];
 
@@ -49,6 +56,12 @@ fn carries_tag(name: &str) -> sea_orm::sea_query::SimpleExpr {
             .and_where(status_tags::Column::Name.eq(name))
             .to_owned(),
     )
+}
+
+/// Joins `status_tags` rows to the statuses carrying them.
+fn tagging_status() -> sea_orm::sea_query::SimpleExpr {
+    Expr::col((statuses::Entity, statuses::Column::Id))
+        .equals((status_tags::Entity, status_tags::Column::StatusId))
 }
 
 impl SeaStore {
@@ -127,12 +140,7 @@ impl TagStore for SeaStore {
                 statuses::Column::AccountId,
             ))))
             .from(status_tags::Entity)
-            .join(
-                JoinType::InnerJoin,
-                statuses::Entity,
-                Expr::col((statuses::Entity, statuses::Column::Id))
-                    .equals((status_tags::Entity, status_tags::Column::StatusId)),
-            )
+            .join(JoinType::InnerJoin, statuses::Entity, tagging_status())
             .and_where(Expr::col((status_tags::Entity, status_tags::Column::Name)).eq(name))
             .and_where(Expr::col((statuses::Entity, statuses::Column::CreatedAt)).gte(from))
             .and_where(Expr::col((statuses::Entity, statuses::Column::CreatedAt)).lt(to))
@@ -153,39 +161,19 @@ impl TagStore for SeaStore {
             tag_id: Set(tag_id.as_i64()),
             created_at: Set(Utc::now()),
         };
-        tag_follows::Entity::insert(row)
-            .on_conflict(
-                OnConflict::columns([tag_follows::Column::AccountId, tag_follows::Column::TagId])
-                    .do_nothing()
-                    .to_owned(),
-            )
-            .exec_without_returning(&self.db)
-            .await
-            .map_err(backend_err)?;
-        Ok(())
+        FOLLOWED_TAG.insert(&self.db, row).await.map(|_| ())
     }
 
     async fn unfollow_tag(&self, account: Id, tag_id: Id) -> StoreResult<bool> {
-        let res = tag_follows::Entity::delete_many()
-            .filter(tag_follows::Column::AccountId.eq(account.as_i64()))
-            .filter(tag_follows::Column::TagId.eq(tag_id.as_i64()))
-            .exec(&self.db)
+        FOLLOWED_TAG
+            .delete(&self.db, account, tag_id.as_i64())
             .await
-            .map_err(backend_err)?;
-        Ok(res.rows_affected > 0)
     }
 
     async fn follows_tag(&self, account: Id, tag_id: Id) -> StoreResult<bool> {
-        let row: Option<i64> = tag_follows::Entity::find()
-            .select_only()
-            .column(tag_follows::Column::Id)
-            .filter(tag_follows::Column::AccountId.eq(account.as_i64()))
-            .filter(tag_follows::Column::TagId.eq(tag_id.as_i64()))
-            .into_tuple()
-            .one(&self.db)
+        FOLLOWED_TAG
+            .exists(&self.db, account, tag_id.as_i64())
             .await
-            .map_err(backend_err)?;
-        Ok(row.is_some())
     }
 
     async fn followed_tags_page(
@@ -244,13 +232,12 @@ impl TagStore for SeaStore {
     }
 
     async fn delete_featured_tag(&self, account: Id, id: Id) -> StoreResult<bool> {
-        let res = featured_tags::Entity::delete_many()
-            .filter(featured_tags::Column::Id.eq(id.as_i64()))
-            .filter(featured_tags::Column::AccountId.eq(account.as_i64()))
-            .exec(&self.db)
-            .await
-            .map_err(backend_err)?;
-        Ok(res.rows_affected > 0)
+        // By its id, and only the account's own.
+        let own = Pair {
+            owner: featured_tags::Column::AccountId,
+            other: featured_tags::Column::Id,
+        };
+        own.delete(&self.db, account, id.as_i64()).await
     }
 
     async fn featured_tags(&self, account: Id) -> StoreResult<Vec<FeaturedTagRecord>> {
@@ -306,12 +293,7 @@ impl TagStore for SeaStore {
                 "n",
             )
             .from(status_tags::Entity)
-            .join(
-                JoinType::InnerJoin,
-                statuses::Entity,
-                Expr::col((statuses::Entity, statuses::Column::Id))
-                    .equals((status_tags::Entity, status_tags::Column::StatusId)),
-            )
+            .join(JoinType::InnerJoin, statuses::Entity, tagging_status())
             .and_where(
                 Expr::col((statuses::Entity, statuses::Column::AccountId)).eq(account.as_i64()),
             )

@@ -43,14 +43,6 @@ impl Endpoint for GetAccountEndorsements {
                 r.page.page(40, 80),
             )
             .await?;
-        let link = app.page_link(caller, page.first, page.last);
-        Ok(Paged {
-            items: page
-                .accounts
-                .iter()
-                .map(|a| app.render_account(a))
-                .collect(),
-            link,
-        })
+        Ok(Paged::accounts(app, caller, page))
     }
 }

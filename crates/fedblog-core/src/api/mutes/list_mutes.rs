@@ -1,11 +1,11 @@
-//! `GET /api/v1/mutes`: The accounts the caller mutes, newest first (40 by default, 80 at most). <https://docs.joinmastodon.org/methods/mutes/#get>
+//! `GET /api/v1/mutes`: The accounts the caller mutes, with when each mute ends, newest first (40 by default, 80 at most). <https://docs.joinmastodon.org/methods/mutes/#get>
 
 use http::Method;
 use serde::Deserialize;
 
 use crate::api::{Auth, Endpoint, Paged};
 use crate::app::{App, Caller};
-use crate::entities::Account;
+use crate::entities::MutedAccount;
 use crate::error::ApiResult;
 use crate::pagination::PageParams;
 
@@ -25,20 +25,19 @@ impl Endpoint for ListMutes {
     const PATH: &'static str = "/api/v1/mutes";
     const AUTH: Auth = Auth::User("read:mutes");
     type Request = ListMutesRequest;
-    type Response = Paged<Account>;
+    type Response = Paged<MutedAccount>;
 
     async fn handle(app: &App, caller: &Caller, r: ListMutesRequest) -> ApiResult<Self::Response> {
-        let page = app
+        let (page, expiries) = app
             .muted_accounts(caller.account()?, r.page.page(40, 80))
             .await?;
-        let link = app.page_link(caller, page.first, page.last);
         Ok(Paged {
+            link: app.page_link(caller, page.first, page.last),
             items: page
                 .accounts
                 .iter()
-                .map(|a| app.render_account(a))
+                .map(|a| app.render_muted_account(a, expiries.get(&a.id).copied()))
                 .collect(),
-            link,
         })
     }
 }

@@ -83,7 +83,7 @@ pub fn checks() -> Vec<Check> {
         ),
         check!(
             "mutes/list",
-            "GET /api/v1/mutes lists the muted accounts",
+            "GET /api/v1/mutes lists the muted accounts, newest first, with mute_expires_at (null for a mute without duration)",
             list_mutes
         ),
         check!(
@@ -270,17 +270,24 @@ async fn mute_out_of_home(cx: &Cx) -> CheckResult {
 }
 
 async fn list_mutes(cx: &Cx) -> CheckResult {
-    let (a, b) = (cx.new_user("muter").await?, cx.new_user("muted").await?);
+    let a = cx.new_user("muter").await?;
+    let (b, c) = (cx.new_user("muted").await?, cx.new_user("muted").await?);
     act::<MuteAccount>(cx, &a, &b, &[]).await?;
+    act::<MuteAccount>(cx, &a, &c, &[("duration", "3600")]).await?;
     let r = cx
         .client
         .get(&path::<ListMutes>(&[]), Some(&a.token))
         .await?;
     r.expect(200)?;
+    let list = r.json()?;
     ensure!(
-        ids_of(r.json()?) == vec![b.id.clone()],
+        ids_of(list) == vec![c.id.clone(), b.id.clone()],
         "mutes lists {:?}",
-        ids_of(r.json()?)
+        ids_of(list)
+    );
+    ensure!(
+        list[0]["mute_expires_at"].is_string() && list[1]["mute_expires_at"].is_null(),
+        "mute_expires_at should be set for the mute with a duration only: {list}"
     );
     Ok(())
 }

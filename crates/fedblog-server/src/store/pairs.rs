@@ -1,0 +1,148 @@
+//! Tables with one row per (owner, other) pair: follows, follow requests, blocks, mutes,
+//! endorsements, notes, domain blocks, tag follows. The idempotent insert, the delete, the
+//! existence check and the cursor page each of them repeats, written once.
+
+use fedblog_core::pagination::Page;
+use fedblog_core::{Id, StoreResult};
+use sea_orm::sea_query::OnConflict;
+use sea_orm::{
+    ActiveModelTrait, ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QuerySelect,
+    TryGetableMany, Value,
+};
+
+use super::{backend_err, paging};
+
+/// The pair columns of a table: `owner` holds an account id, `other` what the account relates
+/// to (an account, a domain, a tag). Unique together in every table this names.
+#[derive(Clone, Copy)]
+pub(super) struct Pair<Col> {
+    /// The owning account's column.
+    pub owner: Col,
+    /// The other side's column.
+    pub other: Col,
+}
+
+impl<Col> Pair<Col>
+where
+    Col: ColumnTrait,
+    Col::EntityName: EntityTrait<Column = Col>,
+{
+    /// Inserts `row` unless its pair has a row already; returns the rows inserted (0 or 1).
+    pub async fn insert<A, C>(self, db: &C, row: A) -> StoreResult<u64>
+    where
+        A: ActiveModelTrait<Entity = Col::EntityName>,
+        C: ConnectionTrait,
+    {
+        let on_conflict = OnConflict::columns([self.owner, self.other])
+            .do_nothing()
+            .to_owned();
+        insert_on_conflict(db, row, on_conflict).await
+    }
+
+    /// Inserts `row`, or gives the row of its pair `row`'s values of the `update` columns.
+    pub async fn upsert<A, C>(
+        self,
+        db: &C,
+        row: A,
+        update: impl IntoIterator<Item = Col>,
+    ) -> StoreResult<()>
+    where
+        A: ActiveModelTrait<Entity = Col::EntityName>,
+        C: ConnectionTrait,
+    {
+        let on_conflict = OnConflict::columns([self.owner, self.other])
+            .update_columns(update)
+            .to_owned();
+        insert_on_conflict(db, row, on_conflict).await.map(|_| ())
+    }
+
+    /// Deletes the row of (`owner`, `other`); returns whether it existed.
+    pub async fn delete<C: ConnectionTrait>(
+        self,
+        db: &C,
+        owner: Id,
+        other: impl Into<Value>,
+    ) -> StoreResult<bool> {
+        let res = Col::EntityName::delete_many()
+            .filter(self.owner.eq(owner.as_i64()))
+            .filter(self.other.eq(other))
+            .exec(db)
+            .await
+            .map_err(backend_err)?;
+        Ok(res.rows_affected > 0)
+    }
+
+    /// Whether (`owner`, `other`) has a row (reading only its owner column).
+    pub async fn exists<C: ConnectionTrait>(
+        self,
+        db: &C,
+        owner: Id,
+        other: impl Into<Value>,
+    ) -> StoreResult<bool> {
+        let row: Option<i64> = Col::EntityName::find()
+            .select_only()
+            .column(self.owner)
+            .filter(self.owner.eq(owner.as_i64()))
+            .filter(self.other.eq(other))
+            .into_tuple()
+            .one(db)
+            .await
+            .map_err(backend_err)?;
+        Ok(row.is_some())
+    }
+
+    /// `(row id, other)` of `owner`'s rows: the page over the row id column `cursor`, newest
+    /// first.
+    pub async fn page<V, C>(
+        self,
+        db: &C,
+        cursor: Col,
+        owner: Id,
+        page: &Page,
+    ) -> StoreResult<Vec<(Id, V)>>
+    where
+        (i64, V): TryGetableMany,
+        C: ConnectionTrait,
+    {
+        let q = Col::EntityName::find().filter(self.owner.eq(owner.as_i64()));
+        let rows: Vec<(i64, V)> = paging::apply(q, cursor, page)
+            .select_only()
+            .column(cursor)
+            .column(self.other)
+            .into_tuple()
+            .all(db)
+            .await
+            .map_err(backend_err)?;
+        Ok(paging::finish(rows, page)
+            .into_iter()
+            .map(|(id, other)| (Id::from_i64(id), other))
+            .collect())
+    }
+
+    /// [`Pair::page`] for an `other` column holding an id (an account's, most often).
+    pub async fn id_page<C: ConnectionTrait>(
+        self,
+        db: &C,
+        cursor: Col,
+        owner: Id,
+        page: &Page,
+    ) -> StoreResult<Vec<(Id, Id)>> {
+        let rows: Vec<(Id, i64)> = self.page(db, cursor, owner, page).await?;
+        Ok(rows
+            .into_iter()
+            .map(|(id, other)| (id, Id::from_i64(other)))
+            .collect())
+    }
+}
+
+async fn insert_on_conflict<A, C>(db: &C, row: A, on_conflict: OnConflict) -> StoreResult<u64>
+where
+    A: ActiveModelTrait,
+    C: ConnectionTrait,
+{
+    <A::Entity as EntityTrait>::insert(row)
+        .on_conflict(on_conflict)
+        .exec_without_returning(db)
+        .await
+        .map_err(backend_err)
+}
