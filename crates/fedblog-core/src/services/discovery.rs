@@ -9,9 +9,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::id::Id;
 use crate::pagination::Page;
 use crate::services::timelines::StatusPage;
-use crate::store::{
-    AccountRecord, AccountSearch, AccountStatusesFilter, DirectoryOrder, Visibility,
-};
+use crate::store::{AccountRecord, AccountSearch, AccountStatusesFilter, DirectoryOrder};
 
 /// Why an account is suggested (Mastodon's `Suggestion.sources` values).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -286,45 +284,30 @@ impl App {
                 Some(t)
             }
         };
-        let visibilities = match viewer {
-            Some(v) if v.id == author.id => vec![
-                Visibility::Public,
-                Visibility::Unlisted,
-                Visibility::Private,
-                Visibility::Direct,
-            ],
-            Some(v) => {
-                if !self
-                    .store
-                    .blocked_either_way(v.id, &[author.id])
-                    .await?
-                    .is_empty()
-                {
-                    return Ok(empty);
-                }
-                if let Some(domain) = &author.domain
-                    && self
-                        .store
-                        .domain_blocked(v.id, &domain.to_ascii_lowercase())
-                        .await?
-                {
-                    return Ok(empty);
-                }
-                if self.store.follows(v.id, author.id).await? {
-                    vec![
-                        Visibility::Public,
-                        Visibility::Unlisted,
-                        Visibility::Private,
-                    ]
-                } else {
-                    vec![Visibility::Public, Visibility::Unlisted]
-                }
+        if let Some(v) = viewer
+            && v.id != author.id
+        {
+            if !self
+                .store
+                .blocked_either_way(v.id, &[author.id])
+                .await?
+                .is_empty()
+            {
+                return Ok(empty);
             }
-            None => vec![Visibility::Public, Visibility::Unlisted],
-        };
+            if let Some(domain) = &author.domain
+                && self
+                    .store
+                    .domain_blocked(v.id, &domain.to_ascii_lowercase())
+                    .await?
+            {
+                return Ok(empty);
+            }
+        }
+        let (visibilities, or_mentioning) = self.readable_visibilities(viewer, &author).await?;
         let filter = AccountStatusesFilter {
             visibilities,
-            or_mentioning: viewer.map(|v| v.id).filter(|v| *v != author.id),
+            or_mentioning,
             exclude_replies: query.exclude_replies,
             only_media: query.only_media,
             tagged,

@@ -403,7 +403,7 @@ mod tests {
             ("1", "1")
         );
         assert!(shown.following.is_none() && shown.featuring.is_none());
-        let cafe = app.show_hashtag(Some(&a[0]), "caf%C3%A9").await.unwrap();
+        let cafe = app.show_hashtag(Some(&a[0]), "Café").await.unwrap();
         assert_eq!(cafe.name, "Café");
         assert_eq!(cafe.following, Some(false));
         assert!(app.show_hashtag(None, "123").await.is_err());

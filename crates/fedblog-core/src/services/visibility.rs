@@ -2,6 +2,7 @@
 
 use crate::app::App;
 use crate::error::ApiResult;
+use crate::id::Id;
 use crate::store::{AccountRecord, StatusRecord, Visibility};
 
 impl App {
@@ -37,6 +38,27 @@ impl App {
                     status.mentions.contains(&v) || self.store.follows(v, status.account_id).await?
                 }
             },
+        })
+    }
+
+    /// The same rule as [`App::can_see`], for reading many of `author`'s statuses at once (blocks
+    /// are the caller's to check): the visibilities `viewer` may read, and the account whose
+    /// mentions make any other status readable. The author reads everything; a follower public,
+    /// unlisted and private; anyone else public and unlisted; a signed-in viewer also every
+    /// status that mentions it.
+    pub async fn readable_visibilities(
+        &self,
+        viewer: Option<&AccountRecord>,
+        author: &AccountRecord,
+    ) -> ApiResult<(Vec<Visibility>, Option<Id>)> {
+        use Visibility::*;
+        Ok(match viewer {
+            Some(v) if v.id == author.id => (vec![Public, Unlisted, Private, Direct], None),
+            Some(v) if self.store.follows(v.id, author.id).await? => {
+                (vec![Public, Unlisted, Private], Some(v.id))
+            }
+            Some(v) => (vec![Public, Unlisted], Some(v.id)),
+            None => (vec![Public, Unlisted], None),
         })
     }
 }
