@@ -120,6 +120,11 @@ async fn remote_status(s: &TestServer, author: &AccountRecord, text: &str) -> Id
         local: false,
         created_at: s.app.now(),
         edited_at: None,
+        reblog_of_id: None,
+        conversation_id: Some(id),
+        replies_count: 0,
+        reblogs_count: 0,
+        favourites_count: 0,
     };
     s.app
         .store

@@ -33,6 +33,7 @@ fn suite_lists_every_check() {
         "domain_blocks",
         "tags",
         "directory",
+        "interactions",
     ] {
         let path = dir.join(format!("{area}.rs"));
         let source =
@@ -396,6 +397,57 @@ mod faulty {
         MostFollowedIncludesRemote,
         MostFollowedTiesNewestFirst,
         MostFollowedIgnoresLimit,
+        // statuses: counters, reblogs and what deleting a status takes along
+        StatusCountersDropped,
+        RepliesNotCounted,
+        DeleteReplyNotCounted,
+        ReblogsNotCounted,
+        DeleteReblogNotCounted,
+        ReblogUniqueAcrossAuthors,
+        DeleteKeepsInteractions,
+        DeleteKeepsReblogs,
+        DeleteKeepsReblogFeedEntries,
+        DeleteReblogsNotCounted,
+        DeleteRemovesReplies,
+        TimelineShowsReblogs,
+        AccountStatusesIgnoresExcludeReblogs,
+        // accounts: deleting interactions
+        DeleteAccountKeepsFavourites,
+        DeleteAccountFavouriteCountsNotFixed,
+        DeleteAccountKeepsBookmarks,
+        DeleteAccountKeepsPins,
+        DeleteAccountKeepsThreadMutes,
+        DeleteAccountKeepsReblogs,
+        DeleteAccountStatusCountersNotFixed,
+        DeleteAccountKeepsOthersReblogs,
+        // interactions
+        FavouriteRepeatReplacesId,
+        FavouriteRepeatCounted,
+        FavouriteRepeatIsNew,
+        FavouriteNotCounted,
+        DeleteFavouriteAlwaysTrue,
+        DeleteFavouriteNotCounted,
+        FavouritedAmongIgnoresAccount,
+        FavouritesShared,
+        FavouritedByShared,
+        InteractionPagesOldestFirst,
+        BookmarkRepeatReplacesId,
+        BookmarkCountsFavourite,
+        DeleteBookmarkAlwaysTrue,
+        BookmarkedAmongIgnoresAccount,
+        BookmarksShared,
+        PinRepeatIsNew,
+        DeletePinAlwaysTrue,
+        PinnedAmongIgnoresAccount,
+        PinnedShared,
+        ReblogByIgnoresAccount,
+        RebloggedAmongIgnoresAccount,
+        RebloggedByShared,
+        RepliesIncludeDescendants,
+        RepliesNewestFirst,
+        MuteThreadRepeatIsError,
+        UnmuteThreadAlwaysTrue,
+        MutedThreadsIgnoreAccount,
     }
 
     impl Fault {
@@ -647,6 +699,54 @@ mod faulty {
             Fault::MostFollowedIncludesRemote,
             Fault::MostFollowedTiesNewestFirst,
             Fault::MostFollowedIgnoresLimit,
+            Fault::StatusCountersDropped,
+            Fault::RepliesNotCounted,
+            Fault::DeleteReplyNotCounted,
+            Fault::ReblogsNotCounted,
+            Fault::DeleteReblogNotCounted,
+            Fault::ReblogUniqueAcrossAuthors,
+            Fault::DeleteKeepsInteractions,
+            Fault::DeleteKeepsReblogs,
+            Fault::DeleteKeepsReblogFeedEntries,
+            Fault::DeleteReblogsNotCounted,
+            Fault::DeleteRemovesReplies,
+            Fault::TimelineShowsReblogs,
+            Fault::AccountStatusesIgnoresExcludeReblogs,
+            Fault::DeleteAccountKeepsFavourites,
+            Fault::DeleteAccountFavouriteCountsNotFixed,
+            Fault::DeleteAccountKeepsBookmarks,
+            Fault::DeleteAccountKeepsPins,
+            Fault::DeleteAccountKeepsThreadMutes,
+            Fault::DeleteAccountKeepsReblogs,
+            Fault::DeleteAccountStatusCountersNotFixed,
+            Fault::DeleteAccountKeepsOthersReblogs,
+            Fault::FavouriteRepeatReplacesId,
+            Fault::FavouriteRepeatCounted,
+            Fault::FavouriteRepeatIsNew,
+            Fault::FavouriteNotCounted,
+            Fault::DeleteFavouriteAlwaysTrue,
+            Fault::DeleteFavouriteNotCounted,
+            Fault::FavouritedAmongIgnoresAccount,
+            Fault::FavouritesShared,
+            Fault::FavouritedByShared,
+            Fault::InteractionPagesOldestFirst,
+            Fault::BookmarkRepeatReplacesId,
+            Fault::BookmarkCountsFavourite,
+            Fault::DeleteBookmarkAlwaysTrue,
+            Fault::BookmarkedAmongIgnoresAccount,
+            Fault::BookmarksShared,
+            Fault::PinRepeatIsNew,
+            Fault::DeletePinAlwaysTrue,
+            Fault::PinnedAmongIgnoresAccount,
+            Fault::PinnedShared,
+            Fault::ReblogByIgnoresAccount,
+            Fault::RebloggedAmongIgnoresAccount,
+            Fault::RebloggedByShared,
+            Fault::RepliesIncludeDescendants,
+            Fault::RepliesNewestFirst,
+            Fault::MuteThreadRepeatIsError,
+            Fault::UnmuteThreadAlwaysTrue,
+            Fault::MutedThreadsIgnoreAccount,
         ];
     }
 
@@ -702,6 +802,16 @@ mod faulty {
         tag_follows: BTreeMap<(Id, Id), Id>,
         /// The live featured tags by id.
         featured: BTreeMap<Id, FeaturedTagRecord>,
+        /// (account, status) -> favourite id of the live favourites
+        favourites: BTreeMap<(Id, Id), Id>,
+        /// (account, status) -> bookmark id of the live bookmarks
+        bookmarks: BTreeMap<(Id, Id), Id>,
+        /// (account, status) -> pin id of the live pins
+        pins: BTreeMap<(Id, Id), Id>,
+        /// (account, conversation) of the live thread mutes
+        thread_mutes: BTreeSet<(Id, Id)>,
+        /// status -> [replies, reblogs, favourites] added to the real counters
+        status_offsets: BTreeMap<Id, [i64; 3]>,
     }
 
     pub struct Faulty {
@@ -839,6 +949,7 @@ mod faulty {
             match self.fault {
                 Fault::TimelineShowsAllVisibilities => s.visibility = Visibility::Public,
                 Fault::TimelineShowsRepliesToOthers => s.in_reply_to_account_id = None,
+                Fault::TimelineShowsReblogs => s.reblog_of_id = None,
                 Fault::TimelineHidesSelfReplies
                     if s.in_reply_to_account_id == Some(s.account_id) =>
                 {
@@ -849,9 +960,30 @@ mod faulty {
             s
         }
 
-        fn status(&self, s: StatusRecord) -> StatusRecord {
-            let mut s = self.log().statuses.get(&s.id).cloned().unwrap_or(s);
+        fn status(&self, stored: StatusRecord) -> StatusRecord {
+            let mut s = {
+                let log = self.log();
+                let mut s = log
+                    .statuses
+                    .get(&stored.id)
+                    .cloned()
+                    .unwrap_or_else(|| stored.clone());
+                s.replies_count = stored.replies_count;
+                s.reblogs_count = stored.reblogs_count;
+                s.favourites_count = stored.favourites_count;
+                if let Some(o) = log.status_offsets.get(&s.id) {
+                    s.replies_count += o[0];
+                    s.reblogs_count += o[1];
+                    s.favourites_count += o[2];
+                }
+                s
+            };
             match self.fault {
+                Fault::StatusCountersDropped => {
+                    s.replies_count = 0;
+                    s.reblogs_count = 0;
+                    s.favourites_count = 0;
+                }
                 Fault::TagsSorted => {
                     s.mentions.sort();
                     s.tags.sort();
@@ -1320,13 +1452,73 @@ mod faulty {
         }
 
         async fn insert_status(&self, status: &StatusRecord) -> StoreResult<()> {
+            if self.is(Fault::ReblogUniqueAcrossAuthors)
+                && status.reblog_of_id.is_some()
+                && self
+                    .log()
+                    .statuses
+                    .values()
+                    .any(|s| s.reblog_of_id == status.reblog_of_id)
+            {
+                return Err(StoreError::AlreadyExists("reblog".into()));
+            }
             let r = self.inner.insert_status(&self.stored_status(status)).await;
             if r.is_ok() {
                 let mut log = self.log();
                 log.statuses.insert(status.id, status.clone());
                 log.last_insert.insert(status.account_id, status.created_at);
+                match (self.fault, status.in_reply_to_id, status.reblog_of_id) {
+                    (Fault::RepliesNotCounted, Some(p), _) => {
+                        log.status_offsets.entry(p).or_default()[0] -= 1
+                    }
+                    (Fault::ReblogsNotCounted, _, Some(o)) => {
+                        log.status_offsets.entry(o).or_default()[1] -= 1
+                    }
+                    _ => {}
+                }
             }
             self.conflicts(r)
+        }
+
+        fn offset_status(&self, id: Id, counter: usize, by: i64) {
+            self.log().status_offsets.entry(id).or_default()[counter] += by;
+        }
+
+        /// Drops from the log the statuses the store no longer has (deleted along with
+        /// another), with their favourites, bookmarks and pins.
+        async fn resync_statuses(&self) -> StoreResult<()> {
+            let ids: Vec<Id> = self.log().statuses.keys().copied().collect();
+            let mut gone = BTreeSet::new();
+            for id in ids {
+                if self.inner.status_by_id(id).await?.is_none() {
+                    gone.insert(id);
+                }
+            }
+            let mut log = self.log();
+            log.statuses.retain(|id, _| !gone.contains(id));
+            log.favourites.retain(|(_, s), _| !gone.contains(s));
+            log.bookmarks.retain(|(_, s), _| !gone.contains(s));
+            log.pins.retain(|(_, s), _| !gone.contains(s));
+            Ok(())
+        }
+
+        /// Puts favourites, bookmarks and pins back into the store (not into the log).
+        async fn reinsert_interactions(
+            &self,
+            favourites: &[((Id, Id), Id)],
+            bookmarks: &[((Id, Id), Id)],
+            pins: &[((Id, Id), Id)],
+        ) -> StoreResult<()> {
+            for ((a, s), id) in favourites {
+                self.inner.insert_favourite(*id, *a, *s).await?;
+            }
+            for ((a, s), id) in bookmarks {
+                self.inner.insert_bookmark(*id, *a, *s).await?;
+            }
+            for ((a, s), id) in pins {
+                self.inner.insert_pin(*id, *a, *s).await?;
+            }
+            Ok(())
         }
 
         async fn status_by_id(&self, id: Id) -> StoreResult<Option<StatusRecord>> {
@@ -1370,8 +1562,90 @@ mod faulty {
 
         async fn delete_status(&self, id: Id) -> StoreResult<()> {
             let author = self.inner.status_by_id(id).await?.map(|x| x.account_id);
+            let (deleted, reblogs, replies, reblog_readers, taken) = {
+                let log = self.log();
+                let of = |m: &BTreeMap<(Id, Id), Id>| {
+                    m.iter()
+                        .filter(|((_, s), _)| *s == id)
+                        .map(|(k, v)| (*k, *v))
+                        .collect::<Vec<_>>()
+                };
+                let reblogs: Vec<StatusRecord> = log
+                    .statuses
+                    .values()
+                    .filter(|s| s.reblog_of_id == Some(id))
+                    .cloned()
+                    .collect();
+                let replies: Vec<Id> = log
+                    .statuses
+                    .values()
+                    .filter(|s| s.in_reply_to_id == Some(id))
+                    .map(|s| s.id)
+                    .collect();
+                let readers: Vec<(Id, Id, Vec<Id>)> = reblogs
+                    .iter()
+                    .map(|r| {
+                        let readers = log
+                            .feeds
+                            .iter()
+                            .filter(|(_, f)| f.contains(&r.id))
+                            .map(|(a, _)| *a)
+                            .collect();
+                        (r.id, r.account_id, readers)
+                    })
+                    .collect();
+                (
+                    log.statuses.get(&id).cloned(),
+                    reblogs,
+                    replies,
+                    readers,
+                    (of(&log.favourites), of(&log.bookmarks), of(&log.pins)),
+                )
+            };
             let r = self.inner.delete_status(id).await;
             if r.is_ok() {
+                self.resync_statuses().await?;
+                match self.fault {
+                    Fault::DeleteKeepsInteractions => {
+                        self.reinsert_interactions(&taken.0, &taken.1, &taken.2)
+                            .await?
+                    }
+                    Fault::DeleteKeepsReblogs => {
+                        for x in &reblogs {
+                            self.inner.insert_status(x).await?;
+                        }
+                    }
+                    Fault::DeleteKeepsReblogFeedEntries => {
+                        for (x, author, readers) in &reblog_readers {
+                            self.inner.insert_feed_entries(*x, *author, readers).await?;
+                        }
+                    }
+                    Fault::DeleteReblogsNotCounted => {
+                        for x in &reblogs {
+                            self.offset(x.account_id, (1, 0, 0));
+                        }
+                    }
+                    Fault::DeleteRemovesReplies => {
+                        for x in &replies {
+                            self.inner.delete_status(*x).await?;
+                            self.log().statuses.remove(x);
+                        }
+                    }
+                    _ => {}
+                }
+                match (self.fault, deleted.as_ref()) {
+                    (Fault::DeleteReplyNotCounted, Some(d)) => {
+                        if let Some(p) = d.in_reply_to_id {
+                            self.offset_status(p, 0, 1);
+                        }
+                    }
+                    (Fault::DeleteReblogNotCounted, Some(d)) => {
+                        if let Some(o) = d.reblog_of_id {
+                            self.offset_status(o, 1, 1);
+                        }
+                    }
+                    _ => {}
+                }
                 let readers: Vec<Id> = {
                     let mut log = self.log();
                     log.statuses.remove(&id);
@@ -2208,6 +2482,18 @@ mod faulty {
         }
     }
 
+    /// What deleting an account takes along of interactions.
+    struct GoneInteractions {
+        /// The account's statuses.
+        own: BTreeSet<Id>,
+        favourites: Vec<((Id, Id), Id)>,
+        bookmarks: Vec<((Id, Id), Id)>,
+        pins: Vec<((Id, Id), Id)>,
+        thread_mutes: Vec<(Id, Id)>,
+        /// Other accounts' reblogs of the account's statuses.
+        others_reblogs: Vec<StatusRecord>,
+    }
+
     /// Everything involving one account that its deletion removes, as the wrapper saw it made
     /// (for the faults that keep some of it).
     #[derive(Default)]
@@ -2357,11 +2643,96 @@ mod faulty {
                     .collect();
                 rows.dismissals = log.dismissals.iter().filter(|k| mine(k)).copied().collect();
             }
+            let gone = {
+                let log = self.log();
+                let mine = |m: &BTreeMap<(Id, Id), Id>| {
+                    m.iter()
+                        .filter(|((a, _), _)| *a == id)
+                        .map(|(k, v)| (*k, *v))
+                        .collect::<Vec<_>>()
+                };
+                let own: BTreeSet<Id> = rows.statuses.iter().map(|s| s.id).collect();
+                GoneInteractions {
+                    favourites: mine(&log.favourites),
+                    bookmarks: mine(&log.bookmarks),
+                    pins: mine(&log.pins),
+                    thread_mutes: log
+                        .thread_mutes
+                        .iter()
+                        .filter(|(a, _)| *a == id)
+                        .copied()
+                        .collect(),
+                    others_reblogs: log
+                        .statuses
+                        .values()
+                        .filter(|s| {
+                            s.account_id != id && s.reblog_of_id.is_some_and(|o| own.contains(&o))
+                        })
+                        .cloned()
+                        .collect(),
+                    own,
+                }
+            };
             match self.inner.delete_account(id).await {
                 Err(StoreError::NotFound) if self.is(Fault::DeleteAccountUnknownOk) => {
                     return Ok(());
                 }
                 r => r?,
+            }
+            {
+                let mut log = self.log();
+                log.favourites.retain(|(a, _), _| *a != id);
+                log.bookmarks.retain(|(a, _), _| *a != id);
+                log.pins.retain(|(a, _), _| *a != id);
+                log.thread_mutes.retain(|(a, _)| *a != id);
+            }
+            self.resync_statuses().await?;
+            let others = |s: &Option<Id>| s.filter(|x| !gone.own.contains(x));
+            match self.fault {
+                Fault::DeleteAccountKeepsFavourites => {
+                    self.reinsert_interactions(&gone.favourites, &[], &[])
+                        .await?
+                }
+                Fault::DeleteAccountFavouriteCountsNotFixed => {
+                    for ((_, s), _) in &gone.favourites {
+                        if let Some(s) = others(&Some(*s)) {
+                            self.offset_status(s, 2, 1);
+                        }
+                    }
+                }
+                Fault::DeleteAccountKeepsBookmarks => {
+                    self.reinsert_interactions(&[], &gone.bookmarks, &[])
+                        .await?
+                }
+                Fault::DeleteAccountKeepsPins => {
+                    self.reinsert_interactions(&[], &[], &gone.pins).await?
+                }
+                Fault::DeleteAccountKeepsThreadMutes => {
+                    for (a, c) in &gone.thread_mutes {
+                        self.inner.mute_conversation(*a, *c).await?;
+                    }
+                }
+                Fault::DeleteAccountKeepsReblogs => {
+                    for s in rows.statuses.iter().filter(|s| s.reblog_of_id.is_some()) {
+                        self.inner.insert_status(s).await?;
+                    }
+                }
+                Fault::DeleteAccountStatusCountersNotFixed => {
+                    for s in &rows.statuses {
+                        if let Some(p) = others(&s.in_reply_to_id) {
+                            self.offset_status(p, 0, 1);
+                        }
+                        if let Some(o) = others(&s.reblog_of_id) {
+                            self.offset_status(o, 1, 1);
+                        }
+                    }
+                }
+                Fault::DeleteAccountKeepsOthersReblogs => {
+                    for s in &gone.others_reblogs {
+                        self.inner.insert_status(s).await?;
+                    }
+                }
+                _ => {}
             }
             {
                 let mut log = self.log();
@@ -2502,6 +2873,7 @@ mod faulty {
                     }
                     _ => !(filter.exclude_replies && s.is_reply_to_other()),
                 };
+                let reblogs = !(filter.exclude_reblogs && s.reblog_of_id.is_some());
                 let media = f == Fault::AccountStatusesIgnoresOnlyMedia
                     || !filter.only_media
                     || s.has_media;
@@ -2512,7 +2884,7 @@ mod faulty {
                     }
                     Some(t) => s.tags.contains(t),
                 };
-                replies && media && tagged
+                replies && reblogs && media && tagged
             };
             let author_ok = |s: &StatusRecord| {
                 f == Fault::AccountStatusesIgnoresAuthor || s.account_id == account
@@ -2564,6 +2936,11 @@ mod faulty {
                 Fault::AccountStatusesMentionsBypassFilters,
                 Fault::AccountStatusesLimitBeforeFilter,
             ]);
+            let mut filter = filter.clone();
+            if self.is(Fault::AccountStatusesIgnoresExcludeReblogs) {
+                filter.exclude_reblogs = false;
+            }
+            let filter = &filter;
             let got = if emulated {
                 self.account_statuses_emulated(account_id, filter, page)
             } else {
@@ -3610,5 +3987,336 @@ mod faulty {
             ) -> Vec<AccountRecord>
         }
         forward! { most_followed_local<>(limit: u64) -> Vec<Id> }
+    }
+
+    /// Sorts `(cursor, value)` rows newest first and cuts one page.
+    fn newest_first(mut rows: Vec<(Id, Id)>, page: Page) -> Vec<(Id, Id)> {
+        rows.sort_unstable_by_key(|r| std::cmp::Reverse(r.0));
+        page.apply(rows.into_iter(), |r| r.0)
+    }
+
+    /// The faulty behaviours of the interaction methods.
+    impl Faulty {
+        /// A page as the faulty store reads it, and its result as it returns it.
+        async fn interaction_page<F, Fut>(&self, page: Page, read: F) -> StoreResult<Vec<(Id, Id)>>
+        where
+            F: FnOnce(Page) -> Fut,
+            Fut: Future<Output = StoreResult<Vec<(Id, Id)>>>,
+        {
+            let page = self.existing_cursors(self.page(page)).await;
+            let mut got = self.ordered(page, read(page).await?);
+            if self.is(Fault::InteractionPagesOldestFirst) {
+                got.sort_by_key(|r| r.0);
+            }
+            Ok(got)
+        }
+
+        /// The ids among `wanted` for which `has` holds, sorted and without repeats.
+        fn among(wanted: &[Id], has: impl Fn(Id) -> bool) -> Vec<Id> {
+            let mut v: Vec<Id> = wanted.iter().copied().filter(|x| has(*x)).collect();
+            v.sort();
+            v.dedup();
+            v
+        }
+
+        async fn insert_favourite(&self, id: Id, account: Id, status: Id) -> StoreResult<bool> {
+            let old = self.log().favourites.get(&(account, status)).copied();
+            if old.is_some() {
+                match self.fault {
+                    Fault::FavouriteRepeatReplacesId => {
+                        self.inner.delete_favourite(account, status).await?;
+                        self.inner.insert_favourite(id, account, status).await?;
+                        self.log().favourites.insert((account, status), id);
+                        return Ok(false);
+                    }
+                    Fault::FavouriteRepeatCounted => self.offset_status(status, 2, 1),
+                    _ => {}
+                }
+            }
+            let new = self.inner.insert_favourite(id, account, status).await?;
+            if new {
+                self.log().favourites.insert((account, status), id);
+                if self.is(Fault::FavouriteNotCounted) {
+                    self.offset_status(status, 2, -1);
+                }
+            }
+            Ok(new || self.is(Fault::FavouriteRepeatIsNew))
+        }
+
+        async fn delete_favourite(&self, account: Id, status: Id) -> StoreResult<bool> {
+            let r = self.inner.delete_favourite(account, status).await?;
+            if r {
+                self.log().favourites.remove(&(account, status));
+                if self.is(Fault::DeleteFavouriteNotCounted) {
+                    self.offset_status(status, 2, 1);
+                }
+            }
+            Ok(r || self.is(Fault::DeleteFavouriteAlwaysTrue))
+        }
+
+        async fn favourited_among(&self, account: Id, statuses: &[Id]) -> StoreResult<Vec<Id>> {
+            if self.is(Fault::FavouritedAmongIgnoresAccount) {
+                let log = self.log();
+                return Ok(Self::among(statuses, |s| {
+                    log.favourites.keys().any(|(_, x)| *x == s)
+                }));
+            }
+            self.inner.favourited_among(account, statuses).await
+        }
+
+        async fn favourites_page(&self, account: Id, page: Page) -> StoreResult<Vec<(Id, Id)>> {
+            self.interaction_page(page, |page| async move {
+                if self.is(Fault::FavouritesShared) {
+                    let rows = self
+                        .log()
+                        .favourites
+                        .iter()
+                        .map(|((_, s), id)| (*id, *s))
+                        .collect();
+                    return Ok(newest_first(rows, page));
+                }
+                self.inner.favourites_page(account, page).await
+            })
+            .await
+        }
+
+        async fn favourited_by_page(&self, status: Id, page: Page) -> StoreResult<Vec<(Id, Id)>> {
+            self.interaction_page(page, |page| async move {
+                if self.is(Fault::FavouritedByShared) {
+                    let rows = self
+                        .log()
+                        .favourites
+                        .iter()
+                        .map(|((a, _), id)| (*id, *a))
+                        .collect();
+                    return Ok(newest_first(rows, page));
+                }
+                self.inner.favourited_by_page(status, page).await
+            })
+            .await
+        }
+
+        async fn insert_bookmark(&self, id: Id, account: Id, status: Id) -> StoreResult<bool> {
+            let exists = self.log().bookmarks.contains_key(&(account, status));
+            if exists && self.is(Fault::BookmarkRepeatReplacesId) {
+                self.inner.delete_bookmark(account, status).await?;
+                self.inner.insert_bookmark(id, account, status).await?;
+                self.log().bookmarks.insert((account, status), id);
+                return Ok(false);
+            }
+            let new = self.inner.insert_bookmark(id, account, status).await?;
+            if new {
+                self.log().bookmarks.insert((account, status), id);
+                if self.is(Fault::BookmarkCountsFavourite) {
+                    self.offset_status(status, 2, 1);
+                }
+            }
+            Ok(new)
+        }
+
+        async fn delete_bookmark(&self, account: Id, status: Id) -> StoreResult<bool> {
+            let r = self.inner.delete_bookmark(account, status).await?;
+            if r {
+                self.log().bookmarks.remove(&(account, status));
+            }
+            Ok(r || self.is(Fault::DeleteBookmarkAlwaysTrue))
+        }
+
+        async fn bookmarked_among(&self, account: Id, statuses: &[Id]) -> StoreResult<Vec<Id>> {
+            if self.is(Fault::BookmarkedAmongIgnoresAccount) {
+                let log = self.log();
+                return Ok(Self::among(statuses, |s| {
+                    log.bookmarks.keys().any(|(_, x)| *x == s)
+                }));
+            }
+            self.inner.bookmarked_among(account, statuses).await
+        }
+
+        async fn bookmarks_page(&self, account: Id, page: Page) -> StoreResult<Vec<(Id, Id)>> {
+            self.interaction_page(page, |page| async move {
+                if self.is(Fault::BookmarksShared) {
+                    let rows = self
+                        .log()
+                        .bookmarks
+                        .iter()
+                        .map(|((_, s), id)| (*id, *s))
+                        .collect();
+                    return Ok(newest_first(rows, page));
+                }
+                self.inner.bookmarks_page(account, page).await
+            })
+            .await
+        }
+
+        async fn insert_pin(&self, id: Id, account: Id, status: Id) -> StoreResult<bool> {
+            let new = self.inner.insert_pin(id, account, status).await?;
+            if new {
+                self.log().pins.insert((account, status), id);
+            }
+            Ok(new || self.is(Fault::PinRepeatIsNew))
+        }
+
+        async fn delete_pin(&self, account: Id, status: Id) -> StoreResult<bool> {
+            let r = self.inner.delete_pin(account, status).await?;
+            if r {
+                self.log().pins.remove(&(account, status));
+            }
+            Ok(r || self.is(Fault::DeletePinAlwaysTrue))
+        }
+
+        async fn pinned_among(&self, account: Id, statuses: &[Id]) -> StoreResult<Vec<Id>> {
+            if self.is(Fault::PinnedAmongIgnoresAccount) {
+                let log = self.log();
+                return Ok(Self::among(statuses, |s| {
+                    log.pins.keys().any(|(_, x)| *x == s)
+                }));
+            }
+            self.inner.pinned_among(account, statuses).await
+        }
+
+        async fn pinned_status_ids(&self, account: Id) -> StoreResult<Vec<Id>> {
+            let mut got = if self.is(Fault::PinnedShared) {
+                let rows = self
+                    .log()
+                    .pins
+                    .iter()
+                    .map(|((_, s), id)| (*id, *s))
+                    .collect();
+                newest_first(rows, everything())
+                    .into_iter()
+                    .map(|(_, s)| s)
+                    .collect()
+            } else {
+                self.inner.pinned_status_ids(account).await?
+            };
+            if self.is(Fault::InteractionPagesOldestFirst) {
+                got.reverse();
+            }
+            Ok(got)
+        }
+
+        async fn reblog_by(&self, account: Id, status: Id) -> StoreResult<Option<StatusRecord>> {
+            let mut r = self.inner.reblog_by(account, status).await?;
+            if r.is_none() && self.is(Fault::ReblogByIgnoresAccount) {
+                let any = self
+                    .log()
+                    .statuses
+                    .values()
+                    .find(|s| s.reblog_of_id == Some(status))
+                    .map(|s| s.id);
+                if let Some(any) = any {
+                    r = self.inner.status_by_id(any).await?;
+                }
+            }
+            Ok(r.map(|s| self.status(s)))
+        }
+
+        async fn reblogged_among(&self, account: Id, statuses: &[Id]) -> StoreResult<Vec<Id>> {
+            if self.is(Fault::RebloggedAmongIgnoresAccount) {
+                let log = self.log();
+                return Ok(Self::among(statuses, |s| {
+                    log.statuses.values().any(|x| x.reblog_of_id == Some(s))
+                }));
+            }
+            self.inner.reblogged_among(account, statuses).await
+        }
+
+        async fn reblogged_by_page(&self, status: Id, page: Page) -> StoreResult<Vec<(Id, Id)>> {
+            self.interaction_page(page, |page| async move {
+                if self.is(Fault::RebloggedByShared) {
+                    let rows = self
+                        .log()
+                        .statuses
+                        .values()
+                        .filter(|s| s.reblog_of_id.is_some())
+                        .map(|s| (s.id, s.account_id))
+                        .collect();
+                    return Ok(newest_first(rows, page));
+                }
+                self.inner.reblogged_by_page(status, page).await
+            })
+            .await
+        }
+
+        async fn replies_to(&self, parents: &[Id]) -> StoreResult<Vec<StatusRecord>> {
+            let mut got = self.inner.replies_to(parents).await?;
+            if self.is(Fault::RepliesIncludeDescendants) {
+                let mut level = got.clone();
+                while !level.is_empty() {
+                    let ids: Vec<Id> = level.iter().map(|s| s.id).collect();
+                    level = self.inner.replies_to(&ids).await?;
+                    got.extend(level.iter().cloned());
+                }
+                got.sort_by_key(|s| s.id);
+            }
+            if self.is(Fault::RepliesNewestFirst) {
+                got.reverse();
+            }
+            Ok(got.into_iter().map(|s| self.status(s)).collect())
+        }
+
+        async fn mute_conversation(&self, account: Id, conversation: Id) -> StoreResult<()> {
+            if self.is(Fault::MuteThreadRepeatIsError)
+                && self.log().thread_mutes.contains(&(account, conversation))
+            {
+                return Err(StoreError::AlreadyExists("conversation_mute".into()));
+            }
+            self.inner.mute_conversation(account, conversation).await?;
+            self.log().thread_mutes.insert((account, conversation));
+            Ok(())
+        }
+
+        async fn unmute_conversation(&self, account: Id, conversation: Id) -> StoreResult<bool> {
+            let r = self
+                .inner
+                .unmute_conversation(account, conversation)
+                .await?;
+            self.log().thread_mutes.remove(&(account, conversation));
+            Ok(r || self.is(Fault::UnmuteThreadAlwaysTrue))
+        }
+
+        async fn muted_conversations_among(
+            &self,
+            account: Id,
+            conversations: &[Id],
+        ) -> StoreResult<Vec<Id>> {
+            if self.is(Fault::MutedThreadsIgnoreAccount) {
+                let log = self.log();
+                return Ok(Self::among(conversations, |c| {
+                    log.thread_mutes.iter().any(|(_, x)| *x == c)
+                }));
+            }
+            self.inner
+                .muted_conversations_among(account, conversations)
+                .await
+        }
+    }
+
+    impl InteractionStore for Faulty {
+        forward! { insert_favourite<>(id: Id, account: Id, status: Id) -> bool }
+        forward! { delete_favourite<>(account: Id, status: Id) -> bool }
+        forward! { favourited_among<'life1>(account: Id, statuses: &'life1 [Id]) -> Vec<Id> }
+        forward! { favourites_page<>(account: Id, page: Page) -> Vec<(Id, Id)> }
+        forward! { favourited_by_page<>(status: Id, page: Page) -> Vec<(Id, Id)> }
+        forward! { insert_bookmark<>(id: Id, account: Id, status: Id) -> bool }
+        forward! { delete_bookmark<>(account: Id, status: Id) -> bool }
+        forward! { bookmarked_among<'life1>(account: Id, statuses: &'life1 [Id]) -> Vec<Id> }
+        forward! { bookmarks_page<>(account: Id, page: Page) -> Vec<(Id, Id)> }
+        forward! { insert_pin<>(id: Id, account: Id, status: Id) -> bool }
+        forward! { delete_pin<>(account: Id, status: Id) -> bool }
+        forward! { pinned_among<'life1>(account: Id, statuses: &'life1 [Id]) -> Vec<Id> }
+        forward! { pinned_status_ids<>(account: Id) -> Vec<Id> }
+        forward! { reblog_by<>(account: Id, status: Id) -> Option<StatusRecord> }
+        forward! { reblogged_among<'life1>(account: Id, statuses: &'life1 [Id]) -> Vec<Id> }
+        forward! { reblogged_by_page<>(status: Id, page: Page) -> Vec<(Id, Id)> }
+        forward! { replies_to<'life1>(parents: &'life1 [Id]) -> Vec<StatusRecord> }
+        forward! { mute_conversation<>(account: Id, conversation: Id) -> () }
+        forward! { unmute_conversation<>(account: Id, conversation: Id) -> bool }
+        forward! {
+            muted_conversations_among<'life1>(
+                account: Id,
+                conversations: &'life1 [Id],
+            ) -> Vec<Id>
+        }
     }
 }

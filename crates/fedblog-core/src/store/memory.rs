@@ -41,6 +41,14 @@ struct Inner {
     feeds: HashMap<Id, BTreeSet<Id>>,
     jobs: BTreeMap<Id, JobRecord>,
     scheduled_statuses: BTreeMap<Id, ScheduledStatusRecord>,
+    /// (account, status) -> favourite id
+    favourites: BTreeMap<(Id, Id), Id>,
+    /// (account, status) -> bookmark id
+    bookmarks: BTreeMap<(Id, Id), Id>,
+    /// (account, status) -> pin id
+    pins: BTreeMap<(Id, Id), Id>,
+    /// (account, conversation) muted threads
+    conversation_mutes: BTreeSet<(Id, Id)>,
 }
 
 /// Keeps everything in memory behind one lock. Cloning is not offered: share it in an `Arc`.
@@ -82,6 +90,58 @@ impl Inner {
         }
         true
     }
+
+    /// Raises (or lowers, never below 0) one counter of a status, if it exists.
+    fn bump(&mut self, status: Option<Id>, field: fn(&mut StatusRecord) -> &mut i64, by: i64) {
+        if let Some(s) = status.and_then(|id| self.statuses.get_mut(&id)) {
+            let n = field(s);
+            *n = (*n + by).max(0);
+        }
+    }
+
+    /// Removes a status with everything hanging off it (feed entries, favourites, bookmarks,
+    /// pins, its reblogs) and fixes the counters it touched; returns whether it existed.
+    fn remove_status(&mut self, id: Id) -> bool {
+        let Some(s) = self.statuses.remove(&id) else {
+            return false;
+        };
+        for feed in self.feeds.values_mut() {
+            feed.remove(&id);
+        }
+        if let Some(a) = self.accounts.get_mut(&s.account_id) {
+            a.statuses_count = (a.statuses_count - 1).max(0);
+        }
+        self.bump(s.in_reply_to_id, |s| &mut s.replies_count, -1);
+        self.bump(s.reblog_of_id, |s| &mut s.reblogs_count, -1);
+        self.favourites.retain(|(_, st), _| *st != id);
+        self.bookmarks.retain(|(_, st), _| *st != id);
+        self.pins.retain(|(_, st), _| *st != id);
+        let reblogs: Vec<Id> = self
+            .statuses
+            .values()
+            .filter(|r| r.reblog_of_id == Some(id))
+            .map(|r| r.id)
+            .collect();
+        for r in reblogs {
+            self.remove_status(r);
+        }
+        true
+    }
+
+    /// `account`'s reblog of `status`, if any.
+    fn reblog_by(&self, account: Id, status: Id) -> Option<&StatusRecord> {
+        self.statuses
+            .values()
+            .find(|s| s.account_id == account && s.reblog_of_id == Some(status))
+    }
+}
+
+/// The ids among `statuses` for which `has` holds, sorted and without repeats.
+fn among(statuses: &[Id], has: impl Fn(Id) -> bool) -> Vec<Id> {
+    let mut out: Vec<Id> = statuses.iter().copied().filter(|s| has(*s)).collect();
+    out.sort_unstable();
+    out.dedup();
+    out
 }
 
 /// Whether a mute is in force at `now`: one whose `expires_at` is at or before `now` has expired.
@@ -237,17 +297,28 @@ impl AccountStore for MemoryStore {
         g.users.remove(&id);
         g.tokens.retain(|_, t| t.account_id != Some(id));
         g.authorizations.retain(|_, a| a.account_id != id);
-        let own: BTreeSet<Id> = g
+        let own: Vec<Id> = g
             .statuses
             .values()
             .filter(|s| s.account_id == id)
             .map(|s| s.id)
             .collect();
-        g.statuses.retain(|sid, _| !own.contains(sid));
-        g.feeds.remove(&id);
-        for feed in g.feeds.values_mut() {
-            feed.retain(|sid| !own.contains(sid));
+        for sid in own {
+            g.remove_status(sid);
         }
+        g.feeds.remove(&id);
+        let favourited: Vec<Id> = g
+            .favourites
+            .range((id, Id(0))..=(id, Id(u64::MAX)))
+            .map(|((_, s), _)| *s)
+            .collect();
+        for s in favourited {
+            g.favourites.remove(&(id, s));
+            g.bump(Some(s), |s| &mut s.favourites_count, -1);
+        }
+        g.bookmarks.retain(|(a, _), _| *a != id);
+        g.pins.retain(|(a, _), _| *a != id);
+        g.conversation_mutes.retain(|(a, _)| *a != id);
         let pairs: Vec<(Id, Id)> = g
             .follows
             .keys()
@@ -344,7 +415,14 @@ impl StatusStore for MemoryStore {
         if g.statuses.contains_key(&status.id) {
             return Err(StoreError::AlreadyExists("status".into()));
         }
+        if let Some(of) = status.reblog_of_id
+            && g.reblog_by(status.account_id, of).is_some()
+        {
+            return Err(StoreError::AlreadyExists("reblog".into()));
+        }
         g.statuses.insert(status.id, status.clone());
+        g.bump(status.in_reply_to_id, |s| &mut s.replies_count, 1);
+        g.bump(status.reblog_of_id, |s| &mut s.reblogs_count, 1);
         if let Some(a) = g.accounts.get_mut(&status.account_id) {
             a.statuses_count += 1;
             if a.last_status_at.is_none_or(|t| t < status.created_at) {
@@ -388,15 +466,11 @@ impl StatusStore for MemoryStore {
     }
 
     async fn delete_status(&self, id: Id) -> StoreResult<()> {
-        let mut g = self.write()?;
-        let s = g.statuses.remove(&id).ok_or(StoreError::NotFound)?;
-        for feed in g.feeds.values_mut() {
-            feed.remove(&id);
+        if self.write()?.remove_status(id) {
+            Ok(())
+        } else {
+            Err(StoreError::NotFound)
         }
-        if let Some(a) = g.accounts.get_mut(&s.account_id) {
-            a.statuses_count = (a.statuses_count - 1).max(0);
-        }
-        Ok(())
     }
 
     async fn public_timeline(
@@ -407,6 +481,7 @@ impl StatusStore for MemoryStore {
         let g = self.read()?;
         let visible = g.statuses.values().rev().filter(|s| {
             s.visibility == Visibility::Public
+                && s.reblog_of_id.is_none()
                 && !s.is_reply_to_other()
                 && (!filter.local || s.local)
                 && (!filter.remote || !s.local)
@@ -432,6 +507,7 @@ impl StatusStore for MemoryStore {
                         .or_mentioning
                         .is_some_and(|m| s.mentions.contains(&m)))
                 && !(filter.exclude_replies && s.is_reply_to_other())
+                && !(filter.exclude_reblogs && s.reblog_of_id.is_some())
                 && (!filter.only_media || s.has_media)
                 && filter.tagged.as_ref().is_none_or(|t| s.tags.contains(t))
         });
@@ -1394,4 +1470,169 @@ impl DirectoryStore for MemoryStore {
 /// Whether a login is confirmed and approved (such accounts are listed in the directory).
 fn can_log_in(u: &UserRecord) -> bool {
     u.confirmed_at.is_some() && u.approved
+}
+
+/// Inserts `(account, status) -> id` unless present; returns whether it was new.
+fn insert_pair(map: &mut BTreeMap<(Id, Id), Id>, id: Id, account: Id, status: Id) -> bool {
+    if map.contains_key(&(account, status)) {
+        return false;
+    }
+    map.insert((account, status), id);
+    true
+}
+
+/// One page of `account`'s rows of a pair map as `(row id, status id)`, newest first.
+fn own_page(map: &BTreeMap<(Id, Id), Id>, account: Id, page: Page) -> Vec<(Id, Id)> {
+    let rows = map
+        .range((account, Id(0))..=(account, Id(u64::MAX)))
+        .map(|((_, s), id)| (*id, *s));
+    newest_first(rows, page)
+}
+
+#[async_trait]
+impl InteractionStore for MemoryStore {
+    async fn insert_favourite(&self, id: Id, account: Id, status: Id) -> StoreResult<bool> {
+        let mut g = self.write()?;
+        let new = insert_pair(&mut g.favourites, id, account, status);
+        if new {
+            g.bump(Some(status), |s| &mut s.favourites_count, 1);
+        }
+        Ok(new)
+    }
+
+    async fn delete_favourite(&self, account: Id, status: Id) -> StoreResult<bool> {
+        let mut g = self.write()?;
+        let existed = g.favourites.remove(&(account, status)).is_some();
+        if existed {
+            g.bump(Some(status), |s| &mut s.favourites_count, -1);
+        }
+        Ok(existed)
+    }
+
+    async fn favourited_among(&self, account: Id, statuses: &[Id]) -> StoreResult<Vec<Id>> {
+        let g = self.read()?;
+        Ok(among(statuses, |s| {
+            g.favourites.contains_key(&(account, s))
+        }))
+    }
+
+    async fn favourites_page(&self, account: Id, page: Page) -> StoreResult<Vec<(Id, Id)>> {
+        Ok(own_page(&self.read()?.favourites, account, page))
+    }
+
+    async fn favourited_by_page(&self, status: Id, page: Page) -> StoreResult<Vec<(Id, Id)>> {
+        let g = self.read()?;
+        let rows = g
+            .favourites
+            .iter()
+            .filter(|((_, s), _)| *s == status)
+            .map(|((a, _), id)| (*id, *a));
+        Ok(newest_first(rows, page))
+    }
+
+    async fn insert_bookmark(&self, id: Id, account: Id, status: Id) -> StoreResult<bool> {
+        Ok(insert_pair(
+            &mut self.write()?.bookmarks,
+            id,
+            account,
+            status,
+        ))
+    }
+
+    async fn delete_bookmark(&self, account: Id, status: Id) -> StoreResult<bool> {
+        Ok(self.write()?.bookmarks.remove(&(account, status)).is_some())
+    }
+
+    async fn bookmarked_among(&self, account: Id, statuses: &[Id]) -> StoreResult<Vec<Id>> {
+        let g = self.read()?;
+        Ok(among(statuses, |s| g.bookmarks.contains_key(&(account, s))))
+    }
+
+    async fn bookmarks_page(&self, account: Id, page: Page) -> StoreResult<Vec<(Id, Id)>> {
+        Ok(own_page(&self.read()?.bookmarks, account, page))
+    }
+
+    async fn insert_pin(&self, id: Id, account: Id, status: Id) -> StoreResult<bool> {
+        Ok(insert_pair(&mut self.write()?.pins, id, account, status))
+    }
+
+    async fn delete_pin(&self, account: Id, status: Id) -> StoreResult<bool> {
+        Ok(self.write()?.pins.remove(&(account, status)).is_some())
+    }
+
+    async fn pinned_among(&self, account: Id, statuses: &[Id]) -> StoreResult<Vec<Id>> {
+        let g = self.read()?;
+        Ok(among(statuses, |s| g.pins.contains_key(&(account, s))))
+    }
+
+    async fn pinned_status_ids(&self, account: Id) -> StoreResult<Vec<Id>> {
+        let g = self.read()?;
+        let mut rows: Vec<(Id, Id)> = g
+            .pins
+            .range((account, Id(0))..=(account, Id(u64::MAX)))
+            .map(|((_, s), id)| (*id, *s))
+            .collect();
+        rows.sort_unstable_by_key(|r| std::cmp::Reverse(r.0));
+        Ok(rows.into_iter().map(|(_, s)| s).collect())
+    }
+
+    async fn reblog_by(&self, account: Id, status: Id) -> StoreResult<Option<StatusRecord>> {
+        Ok(self.read()?.reblog_by(account, status).cloned())
+    }
+
+    async fn reblogged_among(&self, account: Id, statuses: &[Id]) -> StoreResult<Vec<Id>> {
+        let g = self.read()?;
+        let reblogged: BTreeSet<Id> = g
+            .statuses
+            .values()
+            .filter(|s| s.account_id == account)
+            .filter_map(|s| s.reblog_of_id)
+            .collect();
+        Ok(among(statuses, |s| reblogged.contains(&s)))
+    }
+
+    async fn reblogged_by_page(&self, status: Id, page: Page) -> StoreResult<Vec<(Id, Id)>> {
+        let g = self.read()?;
+        let rows = g
+            .statuses
+            .values()
+            .filter(|s| s.reblog_of_id == Some(status))
+            .map(|s| (s.id, s.account_id));
+        Ok(newest_first(rows, page))
+    }
+
+    async fn replies_to(&self, parents: &[Id]) -> StoreResult<Vec<StatusRecord>> {
+        let g = self.read()?;
+        let parents: BTreeSet<Id> = parents.iter().copied().collect();
+        Ok(g.statuses
+            .values()
+            .filter(|s| s.in_reply_to_id.is_some_and(|p| parents.contains(&p)))
+            .cloned()
+            .collect())
+    }
+
+    async fn mute_conversation(&self, account: Id, conversation: Id) -> StoreResult<()> {
+        self.write()?
+            .conversation_mutes
+            .insert((account, conversation));
+        Ok(())
+    }
+
+    async fn unmute_conversation(&self, account: Id, conversation: Id) -> StoreResult<bool> {
+        Ok(self
+            .write()?
+            .conversation_mutes
+            .remove(&(account, conversation)))
+    }
+
+    async fn muted_conversations_among(
+        &self,
+        account: Id,
+        conversations: &[Id],
+    ) -> StoreResult<Vec<Id>> {
+        let g = self.read()?;
+        Ok(among(conversations, |c| {
+            g.conversation_mutes.contains(&(account, c))
+        }))
+    }
 }

@@ -54,7 +54,10 @@ pub trait AccountStore: Send + Sync {
     /// its login, tokens and authorization codes, statuses (with their mentions, tags and feed
     /// entries), follows and follow requests both ways (other accounts' counters updated), blocks,
     /// mutes, notes, endorsements and domain blocks both ways, tag follows, featured tags,
-    /// suggestion dismissals, scheduled statuses and feed entries. `NotFound` if absent.
+    /// suggestion dismissals, scheduled statuses and feed entries, its favourites, bookmarks,
+    /// pins and thread mutes; each of its statuses goes as `delete_status` says (others'
+    /// reblogs of them included), and the counters of other accounts' statuses it replied to,
+    /// reblogged or favourited are lowered. `NotFound` if absent.
     async fn delete_account(&self, id: Id) -> StoreResult<()>;
 }
 
@@ -85,7 +88,10 @@ pub trait OAuthStore: Send + Sync {
 #[async_trait]
 pub trait StatusStore: Send + Sync {
     /// Inserts a status with its mentions and tags, and updates the author's `statuses_count`
-    /// and `last_status_at`. `AlreadyExists("status")` if the id is taken.
+    /// and `last_status_at`, the parent's `replies_count` (for a reply) and the original's
+    /// `reblogs_count` (for a reblog). The counters given in the record are stored as given.
+    /// `AlreadyExists("status")` if the id is taken; `AlreadyExists("reblog")` if the author
+    /// already reblogged that status.
     async fn insert_status(&self, status: &StatusRecord) -> StoreResult<()>;
     /// The status with this id.
     async fn status_by_id(&self, id: Id) -> StoreResult<Option<StatusRecord>>;
@@ -98,8 +104,10 @@ pub trait StatusStore: Send + Sync {
         key: &str,
         since: DateTime<Utc>,
     ) -> StoreResult<Option<StatusRecord>>;
-    /// Deletes a status with its mentions, tags and feed entries, and updates the author's
-    /// `statuses_count`. `NotFound` if absent.
+    /// Deletes a status with its mentions, tags, feed entries, favourites, bookmarks, pins and
+    /// its reblogs (each with their feed entries), and updates the author's `statuses_count`
+    /// (and the reblog authors'), the parent's `replies_count` and, for a reblog, the
+    /// original's `reblogs_count`. Replies to it stay. `NotFound` if absent.
     async fn delete_status(&self, id: Id) -> StoreResult<()>;
     /// One page of an account's statuses matching `filter`, newest first.
     async fn account_statuses(
@@ -108,7 +116,8 @@ pub trait StatusStore: Send + Sync {
         filter: &AccountStatusesFilter,
         page: Page,
     ) -> StoreResult<Vec<StatusRecord>>;
-    /// Public timeline: public statuses that are not replies to others, by unsuspended authors, one page.
+    /// Public timeline: public statuses that are neither reblogs nor replies to others, by
+    /// unsuspended authors, one page.
     async fn public_timeline(
         &self,
         filter: PublicTimelineFilter,
@@ -314,6 +323,56 @@ pub trait DirectoryStore: Send + Sync {
     async fn most_followed_local(&self, limit: u64) -> StoreResult<Vec<Id>>;
 }
 
+/// What accounts do with statuses: favourites, bookmarks, pins, reblogs, and threads.
+#[async_trait]
+pub trait InteractionStore: Send + Sync {
+    /// `account` favourites `status`; a new favourite raises the status's `favourites_count`.
+    /// Idempotent (the first id is kept); returns whether it was new.
+    async fn insert_favourite(&self, id: Id, account: Id, status: Id) -> StoreResult<bool>;
+    /// Removes a favourite (lowering the count); returns whether it existed.
+    async fn delete_favourite(&self, account: Id, status: Id) -> StoreResult<bool>;
+    /// The ids among `statuses` that `account` favourited.
+    async fn favourited_among(&self, account: Id, statuses: &[Id]) -> StoreResult<Vec<Id>>;
+    /// One page of `account`'s favourites as `(favourite id, status id)`, newest first.
+    async fn favourites_page(&self, account: Id, page: Page) -> StoreResult<Vec<(Id, Id)>>;
+    /// One page of who favourited `status` as `(favourite id, account id)`, newest first.
+    async fn favourited_by_page(&self, status: Id, page: Page) -> StoreResult<Vec<(Id, Id)>>;
+    /// `account` bookmarks `status`. Idempotent (the first id is kept); returns whether it was new.
+    async fn insert_bookmark(&self, id: Id, account: Id, status: Id) -> StoreResult<bool>;
+    /// Removes a bookmark; returns whether it existed.
+    async fn delete_bookmark(&self, account: Id, status: Id) -> StoreResult<bool>;
+    /// The ids among `statuses` that `account` bookmarked.
+    async fn bookmarked_among(&self, account: Id, statuses: &[Id]) -> StoreResult<Vec<Id>>;
+    /// One page of `account`'s bookmarks as `(bookmark id, status id)`, newest first.
+    async fn bookmarks_page(&self, account: Id, page: Page) -> StoreResult<Vec<(Id, Id)>>;
+    /// `account` pins its own `status` on its profile. Idempotent; returns whether it was new.
+    async fn insert_pin(&self, id: Id, account: Id, status: Id) -> StoreResult<bool>;
+    /// Removes a pin; returns whether it existed.
+    async fn delete_pin(&self, account: Id, status: Id) -> StoreResult<bool>;
+    /// The ids among `statuses` that `account` pinned.
+    async fn pinned_among(&self, account: Id, statuses: &[Id]) -> StoreResult<Vec<Id>>;
+    /// `account`'s pinned statuses' ids, newest pin first.
+    async fn pinned_status_ids(&self, account: Id) -> StoreResult<Vec<Id>>;
+    /// `account`'s reblog of `status`, if any.
+    async fn reblog_by(&self, account: Id, status: Id) -> StoreResult<Option<StatusRecord>>;
+    /// The ids among `statuses` that `account` reblogged.
+    async fn reblogged_among(&self, account: Id, statuses: &[Id]) -> StoreResult<Vec<Id>>;
+    /// One page of who reblogged `status` as `(reblog status id, account id)`, newest first.
+    async fn reblogged_by_page(&self, status: Id, page: Page) -> StoreResult<Vec<(Id, Id)>>;
+    /// The direct replies to any of `parents`, oldest first.
+    async fn replies_to(&self, parents: &[Id]) -> StoreResult<Vec<StatusRecord>>;
+    /// `account` mutes the thread `conversation` (no notifications from it). Idempotent.
+    async fn mute_conversation(&self, account: Id, conversation: Id) -> StoreResult<()>;
+    /// Unmutes a thread; returns whether it was muted.
+    async fn unmute_conversation(&self, account: Id, conversation: Id) -> StoreResult<bool>;
+    /// The ids among `conversations` that `account` muted.
+    async fn muted_conversations_among(
+        &self,
+        account: Id,
+        conversations: &[Id],
+    ) -> StoreResult<Vec<Id>>;
+}
+
 /// Materialised home feeds (fan-out on write).
 #[async_trait]
 pub trait FeedStore: Send + Sync {
@@ -423,6 +482,7 @@ pub trait Store:
     + DomainBlockStore
     + TagStore
     + DirectoryStore
+    + InteractionStore
     + Send
     + Sync
     + 'static
@@ -443,6 +503,7 @@ impl<T> Store for T where
         + DomainBlockStore
         + TagStore
         + DirectoryStore
+        + InteractionStore
         + Send
         + Sync
         + 'static

@@ -316,6 +316,16 @@ pub struct StatusRecord {
     pub created_at: DateTime<Utc>,
     /// Last edit.
     pub edited_at: Option<DateTime<Utc>>,
+    /// For a reblog: the status reblogged (the reblog itself has no text of its own).
+    pub reblog_of_id: Option<Id>,
+    /// The thread: the id of the thread's first status (its own id when it starts one).
+    pub conversation_id: Option<Id>,
+    /// Replies, maintained by the store.
+    pub replies_count: i64,
+    /// Reblogs, maintained by the store.
+    pub reblogs_count: i64,
+    /// Favourites, maintained by the store.
+    pub favourites_count: i64,
 }
 
 impl StatusRecord {
@@ -525,6 +535,8 @@ pub struct AccountStatusesFilter {
     pub only_media: bool,
     /// Only statuses carrying this normalised tag.
     pub tagged: Option<String>,
+    /// Leave out reblogs.
+    pub exclude_reblogs: bool,
 }
 
 /// Ordering of the profile directory.

@@ -6,16 +6,17 @@ use fedblog_core::store::{
 };
 use fedblog_core::{Id, StoreError, StoreResult};
 use sea_orm::ActiveValue::Set;
-use sea_orm::sea_query::Query;
 use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QuerySelect};
 use serde_json::{Value, json};
 
 use super::entity::{
     account_domain_blocks, account_notes, accounts, authorizations, blocks, endorsements,
-    featured_tags, follow_requests, follows, home_feed, mutes, scheduled_statuses, status_mentions,
-    status_tags, statuses, suggestion_dismissals, tag_follows, tokens, users,
+    featured_tags, follow_requests, follows, home_feed, mutes, scheduled_statuses,
+    suggestion_dismissals, tag_follows, tokens, users,
 };
 use super::follows::decrement_each;
+use super::interactions::delete_account_interactions;
+use super::statuses::delete_account_statuses;
 use super::{IN_CHUNK, SeaStore, backend_err, finish};
 
 /// Case folding used for uniqueness: ASCII only, as the memory store's `eq_ignore_ascii_case`.
@@ -205,7 +206,8 @@ async fn delete_where<C: ConnectionTrait, E: EntityTrait>(
 
 /// Removes an account and everything that belongs to it or points at it (see
 /// `AccountStore::delete_account`). Other accounts' statuses stay, including their mentions of
-/// it and their replies to its statuses, as in the memory store.
+/// it and their replies to its statuses, as in the memory store; their reblogs of its statuses
+/// go with the statuses.
 async fn delete_account_rows<C: ConnectionTrait>(db: &C, id: Id) -> StoreResult<()> {
     let id = id.as_i64();
     let exists: Option<i64> = accounts::Entity::find_by_id(id)
@@ -273,30 +275,9 @@ async fn delete_account_rows<C: ConnectionTrait>(db: &C, id: Id) -> StoreResult<
     delete_where::<_, scheduled_statuses::Entity>(db, scheduled_statuses::Column::AccountId, id)
         .await?;
 
-    // Its statuses with their mentions, tags and feed entries (subqueries on indexed columns).
-    let own_statuses = || {
-        Query::select()
-            .column(statuses::Column::Id)
-            .from(statuses::Entity)
-            .and_where(statuses::Column::AccountId.eq(id))
-            .to_owned()
-    };
-    status_mentions::Entity::delete_many()
-        .filter(status_mentions::Column::StatusId.in_subquery(own_statuses()))
-        .exec(db)
-        .await
-        .map_err(backend_err)?;
-    status_tags::Entity::delete_many()
-        .filter(status_tags::Column::StatusId.in_subquery(own_statuses()))
-        .exec(db)
-        .await
-        .map_err(backend_err)?;
-    home_feed::Entity::delete_many()
-        .filter(home_feed::Column::StatusId.in_subquery(own_statuses()))
-        .exec(db)
-        .await
-        .map_err(backend_err)?;
-    delete_where::<_, statuses::Entity>(db, statuses::Column::AccountId, id).await?;
+    // What it did with statuses, then its statuses with what others did with them.
+    delete_account_interactions(db, id).await?;
+    delete_account_statuses(db, id).await?;
     // Its own home feed.
     delete_where::<_, home_feed::Entity>(db, home_feed::Column::AccountId, id).await?;
 

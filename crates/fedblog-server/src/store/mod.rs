@@ -16,6 +16,7 @@ mod directory;
 mod domain_blocks;
 mod feeds;
 mod follows;
+mod interactions;
 mod jobs;
 mod notes;
 mod oauth;
@@ -243,6 +244,11 @@ const UNIQUE_NAMES: &[(&[&str], &str)] = &[
     ),
     (&["authorizations.code_hash", "authorizations_pkey"], "code"),
     (&["tokens.token_hash", "tokens_pkey"], "token"),
+    // A second reblog of one status by one account (SQLite names both columns).
+    (
+        &["statuses.reblog_of_id", "ux_statuses_account_reblog"],
+        "reblog",
+    ),
     // Before `statuses`: its needles are substrings of these.
     (
         &["scheduled_statuses.id", "scheduled_statuses_pkey"],
@@ -307,5 +313,15 @@ mod tests {
             "scheduled_status"
         );
         assert_eq!(unique_name("UNIQUE constraint failed: jobs.id"), "job");
+        assert_eq!(
+            unique_name("UNIQUE constraint failed: statuses.account_id, statuses.reblog_of_id"),
+            "reblog"
+        );
+        assert_eq!(
+            unique_name(
+                "duplicate key value violates unique constraint \"ux_statuses_account_reblog\""
+            ),
+            "reblog"
+        );
     }
 }

@@ -1,6 +1,7 @@
 //! Tables with one row per (owner, other) pair: follows, follow requests, blocks, mutes,
-//! endorsements, notes, domain blocks, tag follows. The idempotent insert, the delete, the
-//! existence check and the cursor page each of them repeats, written once.
+//! endorsements, notes, domain blocks, tag follows, favourites, bookmarks, pins, conversation
+//! mutes, and reblogs (one per account and status). The idempotent insert, the delete, the
+//! existence check, the `_among` lookup and the cursor page each of them repeats, written once.
 
 use fedblog_core::pagination::Page;
 use fedblog_core::{Id, StoreResult};
@@ -10,7 +11,7 @@ use sea_orm::{
     TryGetableMany, Value,
 };
 
-use super::{backend_err, paging};
+use super::{IN_CHUNK, backend_err, paging};
 
 /// The pair columns of a table: `owner` holds an account id, `other` what the account relates
 /// to (an account, a domain, a tag). Unique together in every table this names.
@@ -89,6 +90,35 @@ where
             .await
             .map_err(backend_err)?;
         Ok(row.is_some())
+    }
+
+    /// The ids among `others` that `owner` has a row with, sorted (an `other` column holding
+    /// an id; one indexed lookup per chunk of ids).
+    pub async fn among<C: ConnectionTrait>(
+        self,
+        db: &C,
+        owner: Id,
+        others: &[Id],
+    ) -> StoreResult<Vec<Id>> {
+        let mut wanted: Vec<i64> = others.iter().map(|i| i.as_i64()).collect();
+        wanted.sort_unstable();
+        wanted.dedup();
+        let mut found: Vec<i64> = Vec::new();
+        for chunk in wanted.chunks(IN_CHUNK) {
+            let rows: Vec<i64> = Col::EntityName::find()
+                .select_only()
+                .column(self.other)
+                .filter(self.owner.eq(owner.as_i64()))
+                .filter(self.other.is_in(chunk.iter().copied()))
+                .into_tuple()
+                .all(db)
+                .await
+                .map_err(backend_err)?;
+            found.extend(rows);
+        }
+        found.sort_unstable();
+        found.dedup();
+        Ok(found.into_iter().map(Id::from_i64).collect())
     }
 
     /// `(row id, other)` of `owner`'s rows: the page over the row id column `cursor`, newest

@@ -1,6 +1,7 @@
-//! `StatusStore` for `SeaStore`: statuses with their ordered mentions and tags, and the public timeline.
+//! `StatusStore` for `SeaStore`: statuses and reblogs with their ordered mentions, tags and
+//! counters, their deletion with everything hanging off them, and the public timeline.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
@@ -10,11 +11,15 @@ use fedblog_core::store::{
 };
 use fedblog_core::{Id, StoreError, StoreResult};
 use sea_orm::ActiveValue::Set;
-use sea_orm::sea_query::{Expr, ExprTrait, Query};
-use sea_orm::{ColumnTrait, Condition, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder};
+use sea_orm::sea_query::{Expr, ExprTrait, IntoCondition, Query, SelectStatement};
+use sea_orm::{
+    ColumnTrait, Condition, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect,
+};
 
 use super::accounts::parse_visibility;
-use super::entity::{accounts, home_feed, status_mentions, status_tags, statuses};
+use super::entity::{
+    accounts, bookmarks, favourites, home_feed, status_mentions, status_pins, status_tags, statuses,
+};
 use super::{IN_CHUNK, SeaStore, backend_err, finish, paging};
 
 fn status_row(s: &StatusRecord) -> statuses::ActiveModel {
@@ -36,6 +41,11 @@ fn status_row(s: &StatusRecord) -> statuses::ActiveModel {
         local: Set(s.local),
         created_at: Set(s.created_at),
         edited_at: Set(s.edited_at),
+        reblog_of_id: Set(s.reblog_of_id.map(Id::as_i64)),
+        conversation_id: Set(s.conversation_id.map(Id::as_i64)),
+        replies_count: Set(s.replies_count),
+        reblogs_count: Set(s.reblogs_count),
+        favourites_count: Set(s.favourites_count),
     }
 }
 
@@ -64,12 +74,17 @@ fn status_from_row(
         local: m.local,
         created_at: m.created_at,
         edited_at: m.edited_at,
+        reblog_of_id: m.reblog_of_id.map(Id::from_i64),
+        conversation_id: m.conversation_id.map(Id::from_i64),
+        replies_count: m.replies_count,
+        reblogs_count: m.reblogs_count,
+        favourites_count: m.favourites_count,
     })
 }
 
 /// Turns status rows into records, loading their mentions and tags (two queries per chunk),
 /// keeping the rows' order.
-async fn hydrate<C: ConnectionTrait>(
+pub(super) async fn hydrate<C: ConnectionTrait>(
     db: &C,
     rows: Vec<statuses::Model>,
 ) -> StoreResult<Vec<StatusRecord>> {
@@ -168,42 +183,310 @@ async fn insert_status_rows<C: ConnectionTrait>(db: &C, s: &StatusRecord) -> Sto
         .exec(db)
         .await
         .map_err(backend_err)?;
+    if let Some(parent) = s.in_reply_to_id {
+        add_to_status_counter(
+            db,
+            statuses::Column::RepliesCount,
+            1,
+            statuses::Column::Id.eq(parent.as_i64()),
+        )
+        .await?;
+    }
+    if let Some(original) = s.reblog_of_id {
+        add_to_status_counter(
+            db,
+            statuses::Column::ReblogsCount,
+            1,
+            statuses::Column::Id.eq(original.as_i64()),
+        )
+        .await?;
+    }
     Ok(())
 }
 
-async fn delete_status_rows<C: ConnectionTrait>(db: &C, id: i64) -> StoreResult<()> {
-    let deleted = statuses::Entity::delete_by_id(id)
-        .exec_with_returning(db)
+/// Adds `delta` to a counter column of the statuses matching `which`, never going below zero.
+pub(super) async fn add_to_status_counter<C: ConnectionTrait>(
+    db: &C,
+    col: statuses::Column,
+    delta: i64,
+    which: impl IntoCondition,
+) -> StoreResult<()> {
+    let cur = Expr::col(col);
+    let next = Expr::case(cur.clone().add(delta).gt(0), cur.add(delta)).finally(0);
+    statuses::Entity::update_many()
+        .col_expr(col, next.into())
+        .filter(which)
+        .exec(db)
         .await
         .map_err(backend_err)?;
-    let Some(status) = deleted else {
-        return Err(StoreError::NotFound);
-    };
-    // The foreign keys cascade these two already; deleting explicitly does not rely on them.
+    Ok(())
+}
+
+/// Adds `-n` to a counter column of each account of `decrements` (pairs of account id and `n`,
+/// distinct accounts), never going below zero: one statement per distinct `n` and chunk.
+async fn decrement_accounts_by<C: ConnectionTrait>(
+    db: &C,
+    col: accounts::Column,
+    decrements: Vec<(i64, i64)>,
+) -> StoreResult<()> {
+    for (n, ids) in by_amount(decrements) {
+        for chunk in ids.chunks(IN_CHUNK) {
+            let cur = Expr::col(col);
+            let next = Expr::case(cur.clone().sub(n).gt(0), cur.sub(n)).finally(0);
+            accounts::Entity::update_many()
+                .col_expr(col, next.into())
+                .filter(accounts::Column::Id.is_in(chunk.iter().copied()))
+                .exec(db)
+                .await
+                .map_err(backend_err)?;
+        }
+    }
+    Ok(())
+}
+
+/// [`decrement_accounts_by`] for statuses' counters.
+async fn decrement_statuses_by<C: ConnectionTrait>(
+    db: &C,
+    col: statuses::Column,
+    decrements: Vec<(i64, i64)>,
+) -> StoreResult<()> {
+    for (n, ids) in by_amount(decrements) {
+        for chunk in ids.chunks(IN_CHUNK) {
+            add_to_status_counter(
+                db,
+                col,
+                -n,
+                statuses::Column::Id.is_in(chunk.iter().copied()),
+            )
+            .await?;
+        }
+    }
+    Ok(())
+}
+
+/// `(id, n)` pairs grouped by `n` (most often all 1, so one group).
+fn by_amount(pairs: Vec<(i64, i64)>) -> BTreeMap<i64, Vec<i64>> {
+    let mut groups: BTreeMap<i64, Vec<i64>> = BTreeMap::new();
+    for (id, n) in pairs {
+        if n > 0 {
+            groups.entry(n).or_default().push(id);
+        }
+    }
+    groups
+}
+
+/// Deletes what hangs off the statuses `ids` selects (mentions, tags, feed entries, favourites,
+/// bookmarks, pins), before the statuses themselves go. Every `status_id` column is indexed.
+pub(super) async fn delete_status_dependents<C: ConnectionTrait>(
+    db: &C,
+    ids: impl Fn() -> SelectStatement,
+) -> StoreResult<()> {
+    // The foreign keys cascade mentions and tags already; deleting explicitly does not rely on
+    // them.
     status_mentions::Entity::delete_many()
-        .filter(status_mentions::Column::StatusId.eq(id))
+        .filter(status_mentions::Column::StatusId.in_subquery(ids()))
         .exec(db)
         .await
         .map_err(backend_err)?;
     status_tags::Entity::delete_many()
-        .filter(status_tags::Column::StatusId.eq(id))
+        .filter(status_tags::Column::StatusId.in_subquery(ids()))
         .exec(db)
         .await
         .map_err(backend_err)?;
     home_feed::Entity::delete_many()
-        .filter(home_feed::Column::StatusId.eq(id))
+        .filter(home_feed::Column::StatusId.in_subquery(ids()))
         .exec(db)
         .await
         .map_err(backend_err)?;
-    let count = Expr::col(accounts::Column::StatusesCount);
+    favourites::Entity::delete_many()
+        .filter(favourites::Column::StatusId.in_subquery(ids()))
+        .exec(db)
+        .await
+        .map_err(backend_err)?;
+    bookmarks::Entity::delete_many()
+        .filter(bookmarks::Column::StatusId.in_subquery(ids()))
+        .exec(db)
+        .await
+        .map_err(backend_err)?;
+    status_pins::Entity::delete_many()
+        .filter(status_pins::Column::StatusId.in_subquery(ids()))
+        .exec(db)
+        .await
+        .map_err(backend_err)?;
+    Ok(())
+}
+
+/// Deletes a status and its reblogs with everything hanging off them, moving the counters of
+/// the authors, the parent and the original (see `StatusStore::delete_status`).
+async fn delete_status_rows<C: ConnectionTrait>(db: &C, id: i64) -> StoreResult<()> {
+    let Some(status) = statuses::Entity::find_by_id(id)
+        .one(db)
+        .await
+        .map_err(backend_err)?
+    else {
+        return Err(StoreError::NotFound);
+    };
+    // The status and its reblogs (both columns indexed).
+    let doomed = || {
+        Condition::any()
+            .add(statuses::Column::Id.eq(id))
+            .add(statuses::Column::ReblogOfId.eq(id))
+    };
+    let doomed_ids = || {
+        Query::select()
+            .column(statuses::Column::Id)
+            .from(statuses::Entity)
+            .cond_where(doomed())
+            .to_owned()
+    };
+    // Each reblogger loses one status: an account reblogs a status at most once.
+    let rebloggers = Query::select()
+        .column(statuses::Column::AccountId)
+        .from(statuses::Entity)
+        .and_where(statuses::Column::ReblogOfId.eq(id))
+        .to_owned();
+    decrement_accounts_where(
+        db,
+        accounts::Column::StatusesCount,
+        accounts::Column::Id.in_subquery(rebloggers),
+    )
+    .await?;
+    delete_status_dependents(db, doomed_ids).await?;
+    statuses::Entity::delete_many()
+        .filter(doomed())
+        .exec(db)
+        .await
+        .map_err(backend_err)?;
+    decrement_accounts_where(
+        db,
+        accounts::Column::StatusesCount,
+        accounts::Column::Id.eq(status.account_id),
+    )
+    .await?;
+    if let Some(parent) = status.in_reply_to_id {
+        add_to_status_counter(
+            db,
+            statuses::Column::RepliesCount,
+            -1,
+            statuses::Column::Id.eq(parent),
+        )
+        .await?;
+    }
+    if let Some(original) = status.reblog_of_id {
+        add_to_status_counter(
+            db,
+            statuses::Column::ReblogsCount,
+            -1,
+            statuses::Column::Id.eq(original),
+        )
+        .await?;
+    }
+    Ok(())
+}
+
+/// Lowers a counter column of the accounts matching `which` by one, never below zero.
+async fn decrement_accounts_where<C: ConnectionTrait>(
+    db: &C,
+    col: accounts::Column,
+    which: impl IntoCondition,
+) -> StoreResult<()> {
+    let cur = Expr::col(col);
     accounts::Entity::update_many()
         .col_expr(
-            accounts::Column::StatusesCount,
-            Expr::case(count.clone().gt(0), count.sub(1))
-                .finally(0)
-                .into(),
+            col,
+            Expr::case(cur.clone().gt(0), cur.sub(1)).finally(0).into(),
         )
-        .filter(accounts::Column::Id.eq(status.account_id))
+        .filter(which)
+        .exec(db)
+        .await
+        .map_err(backend_err)?;
+    Ok(())
+}
+
+/// Deletes an account's statuses (`AccountStore::delete_account`): the originals it reblogged
+/// lose a reblog, the statuses of others it replied to lose its replies, others' reblogs of its
+/// statuses go (their authors' `statuses_count` moving), then its statuses with everything
+/// hanging off them. Others' replies to its statuses stay.
+pub(super) async fn delete_account_statuses<C: ConnectionTrait>(
+    db: &C,
+    account: i64,
+) -> StoreResult<()> {
+    let own = || {
+        Query::select()
+            .column(statuses::Column::Id)
+            .from(statuses::Entity)
+            .and_where(statuses::Column::AccountId.eq(account))
+            .to_owned()
+    };
+
+    // One reblog per account and status, so each original loses one.
+    let reblogged = Query::select()
+        .column(statuses::Column::ReblogOfId)
+        .from(statuses::Entity)
+        .and_where(statuses::Column::AccountId.eq(account))
+        .and_where(statuses::Column::ReblogOfId.is_not_null())
+        .to_owned();
+    add_to_status_counter(
+        db,
+        statuses::Column::ReblogsCount,
+        -1,
+        statuses::Column::Id.in_subquery(reblogged),
+    )
+    .await?;
+
+    // Replies to others' statuses, counted per parent (its own threads go anyway).
+    let replied: Vec<(i64, i64)> = statuses::Entity::find()
+        .select_only()
+        .column(statuses::Column::InReplyToId)
+        .column_as(statuses::Column::Id.count(), "n")
+        .filter(statuses::Column::AccountId.eq(account))
+        .filter(statuses::Column::InReplyToId.is_not_null())
+        .filter(
+            Condition::any()
+                .add(statuses::Column::InReplyToAccountId.is_null())
+                .add(statuses::Column::InReplyToAccountId.ne(account)),
+        )
+        .group_by(statuses::Column::InReplyToId)
+        .into_tuple()
+        .all(db)
+        .await
+        .map_err(backend_err)?;
+    decrement_statuses_by(db, statuses::Column::RepliesCount, replied).await?;
+
+    // Others' reblogs of its statuses, counted per reblogger.
+    let others_reblogs = || {
+        Condition::all()
+            .add(statuses::Column::ReblogOfId.in_subquery(own()))
+            .add(statuses::Column::AccountId.ne(account))
+    };
+    let rebloggers: Vec<(i64, i64)> = statuses::Entity::find()
+        .select_only()
+        .column(statuses::Column::AccountId)
+        .column_as(statuses::Column::Id.count(), "n")
+        .filter(others_reblogs())
+        .group_by(statuses::Column::AccountId)
+        .into_tuple()
+        .all(db)
+        .await
+        .map_err(backend_err)?;
+    decrement_accounts_by(db, accounts::Column::StatusesCount, rebloggers).await?;
+    delete_status_dependents(db, || {
+        Query::select()
+            .column(statuses::Column::Id)
+            .from(statuses::Entity)
+            .cond_where(others_reblogs())
+            .to_owned()
+    })
+    .await?;
+    statuses::Entity::delete_many()
+        .filter(others_reblogs())
+        .exec(db)
+        .await
+        .map_err(backend_err)?;
+
+    delete_status_dependents(db, own).await?;
+    statuses::Entity::delete_many()
+        .filter(statuses::Column::AccountId.eq(account))
         .exec(db)
         .await
         .map_err(backend_err)?;
@@ -214,12 +497,21 @@ async fn delete_status_rows<C: ConnectionTrait>(db: &C, id: i64) -> StoreResult<
 impl StatusStore for SeaStore {
     async fn insert_status(&self, status: &StatusRecord) -> StoreResult<()> {
         let tx = self.begin_write().await?;
-        let res = insert_status_rows(&tx, status).await.map_err(|e| match e {
-            // The only unique key a new status can hit is its id.
-            StoreError::AlreadyExists(_) => StoreError::AlreadyExists("status".into()),
+        let res = insert_status_rows(&tx, status).await;
+        match finish(tx, res).await {
+            // A new status can hit two unique keys: its id, and (for a reblog) its author's
+            // reblog of the same status. A taken id is reported first, whichever the engine
+            // found.
+            Err(StoreError::AlreadyExists(what)) => {
+                let what = if what == "reblog" && self.status_by_id(status.id).await?.is_none() {
+                    "reblog"
+                } else {
+                    "status"
+                };
+                Err(StoreError::AlreadyExists(what.into()))
+            }
             other => other,
-        });
-        finish(tx, res).await
+        }
     }
 
     async fn status_by_id(&self, id: Id) -> StoreResult<Option<StatusRecord>> {
@@ -320,6 +612,9 @@ impl StatusStore for SeaStore {
         if filter.only_media {
             q = q.filter(statuses::Column::HasMedia.eq(true));
         }
+        if filter.exclude_reblogs {
+            q = q.filter(statuses::Column::ReblogOfId.is_null());
+        }
         if let Some(tag) = &filter.tagged {
             q = q.filter(Expr::exists(
                 Query::select()
@@ -349,6 +644,8 @@ impl StatusStore for SeaStore {
             .inner_join(accounts::Entity)
             .filter(accounts::Column::SuspendedAt.is_null())
             .filter(statuses::Column::Visibility.eq(Visibility::Public.as_str()))
+            // Reblogs stay off public timelines, as in Mastodon.
+            .filter(statuses::Column::ReblogOfId.is_null())
             // Not a reply to someone else: no parent author, or the author replying to themselves.
             .filter(
                 Condition::any()

@@ -10,7 +10,7 @@ use fedblog_core::{Id, IdGenerator, Store, StoreError};
 
 use super::{
     T0, add_app, add_local, add_remote, add_status, add_tag, assert_already_exists,
-    assert_not_found, at, authorization, get_account, local_account, remote_account,
+    assert_not_found, at, authorization, get_account, local_account, reblog, remote_account, reply,
     scheduled_status, sorted, status, token,
 };
 
@@ -1514,5 +1514,226 @@ pub async fn delete_account_removes_domain_blocks_tags_and_scheduled_statuses(st
         store.tag_by_id(t.id).await.expect("tag_by_id"),
         Some(t),
         "delete_account must keep the tags themselves"
+    );
+}
+
+/// `delete_account` removes the account's favourites (lowering the counts of the statuses it
+/// favourited), bookmarks, pins and muted threads; other accounts' stay.
+pub async fn delete_account_removes_favourites_bookmarks_pins_and_thread_mutes(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let alice = add_local(store, &ids, "alice").await;
+    let bob = add_local(store, &ids, "bob").await;
+    let a1 = add_status(store, status(&ids, &alice, T0 + 1_000)).await;
+    let b1 = add_status(store, status(&ids, &bob, T0 + 2_000)).await;
+    let b2 = add_status(store, status(&ids, &bob, T0 + 3_000)).await;
+    let mut next = T0 + 10_000;
+    let mut id = || {
+        next += 1_000;
+        ids.next_at(next)
+    };
+    for s in [&b1, &b2] {
+        store
+            .insert_favourite(id(), alice.id, s.id)
+            .await
+            .expect("insert_favourite");
+    }
+    let bobs_fav = id();
+    store
+        .insert_favourite(bobs_fav, bob.id, b1.id)
+        .await
+        .expect("insert_favourite");
+    store
+        .insert_bookmark(id(), alice.id, b1.id)
+        .await
+        .expect("insert_bookmark");
+    let bobs_mark = id();
+    store
+        .insert_bookmark(bobs_mark, bob.id, b1.id)
+        .await
+        .expect("insert_bookmark");
+    store
+        .insert_pin(id(), alice.id, a1.id)
+        .await
+        .expect("insert_pin");
+    store
+        .insert_pin(id(), bob.id, b2.id)
+        .await
+        .expect("insert_pin");
+    for account in [alice.id, bob.id] {
+        store
+            .mute_conversation(account, b1.id)
+            .await
+            .expect("mute_conversation");
+    }
+    store
+        .delete_account(alice.id)
+        .await
+        .expect("delete_account");
+
+    let page = Page::first(40);
+    let counts = |s: Id| async move {
+        let s = store
+            .status_by_id(s)
+            .await
+            .expect("status_by_id")
+            .expect("another account's status must stay");
+        s.favourites_count
+    };
+    assert_eq!(
+        (counts(b1.id).await, counts(b2.id).await),
+        (1, 0),
+        "delete_account must lower the favourites_count of the statuses the account favourited"
+    );
+    assert_eq!(
+        store
+            .favourited_by_page(b1.id, page)
+            .await
+            .expect("favourited_by_page"),
+        vec![(bobs_fav, bob.id)],
+        "delete_account must remove the account's favourites, keeping others'"
+    );
+    assert_eq!(
+        store
+            .favourites_page(alice.id, page)
+            .await
+            .expect("favourites_page"),
+        vec![],
+        "delete_account must remove the account's favourites"
+    );
+    assert_eq!(
+        store
+            .bookmarks_page(alice.id, page)
+            .await
+            .expect("bookmarks_page"),
+        vec![],
+        "delete_account must remove the account's bookmarks"
+    );
+    assert_eq!(
+        store
+            .bookmarks_page(bob.id, page)
+            .await
+            .expect("bookmarks_page"),
+        vec![(bobs_mark, b1.id)],
+        "delete_account must keep other accounts' bookmarks"
+    );
+    assert_eq!(
+        store
+            .pinned_status_ids(alice.id)
+            .await
+            .expect("pinned_status_ids"),
+        vec![],
+        "delete_account must remove the account's pins"
+    );
+    assert_eq!(
+        store
+            .pinned_status_ids(bob.id)
+            .await
+            .expect("pinned_status_ids"),
+        vec![b2.id],
+        "delete_account must keep other accounts' pins"
+    );
+    assert_eq!(
+        store
+            .muted_conversations_among(alice.id, &[b1.id])
+            .await
+            .expect("muted_conversations_among"),
+        vec![],
+        "delete_account must remove the account's muted threads"
+    );
+    assert_eq!(
+        store
+            .muted_conversations_among(bob.id, &[b1.id])
+            .await
+            .expect("muted_conversations_among"),
+        vec![b1.id],
+        "delete_account must keep other accounts' muted threads"
+    );
+}
+
+/// `delete_account` removes the account's reblogs and replies, lowering the `reblogs_count`
+/// and `replies_count` of others' statuses, and other accounts' reblogs of its statuses (with
+/// their feed entries and their authors' `statuses_count`); others' replies to it stay.
+pub async fn delete_account_removes_reblogs_both_ways_fixing_counters(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let alice = add_local(store, &ids, "alice").await;
+    let bob = add_local(store, &ids, "bob").await;
+    let carol = add_remote(store, &ids, "carol", "remote.example").await;
+    let a1 = add_status(store, status(&ids, &alice, T0 + 1_000)).await;
+    let b1 = add_status(store, status(&ids, &bob, T0 + 2_000)).await;
+    let b2 = add_status(store, status(&ids, &bob, T0 + 3_000)).await;
+    add_status(store, reblog(&ids, &alice, &b1, T0 + 4_000)).await;
+    add_status(store, reply(&ids, &alice, &b1, T0 + 5_000)).await;
+    add_status(store, reblog(&ids, &alice, &b2, T0 + 6_000)).await;
+    let carols = add_status(store, reblog(&ids, &carol, &a1, T0 + 7_000)).await;
+    let carols_own = add_status(store, status(&ids, &carol, T0 + 8_000)).await;
+    let bobs_reply = add_status(store, reply(&ids, &bob, &a1, T0 + 9_000)).await;
+    for (s, author) in [(&carols, &carol), (&carols_own, &carol), (&b2, &bob)] {
+        store
+            .insert_feed_entries(s.id, author.id, &[bob.id])
+            .await
+            .expect("insert_feed_entries");
+    }
+    store
+        .delete_account(alice.id)
+        .await
+        .expect("delete_account");
+
+    let counts = |s: Id| async move {
+        let s = store
+            .status_by_id(s)
+            .await
+            .expect("status_by_id")
+            .expect("another account's status must stay");
+        (s.replies_count, s.reblogs_count, s.favourites_count)
+    };
+    assert_eq!(
+        (counts(b1.id).await, counts(b2.id).await),
+        ((0, 0, 0), (0, 0, 0)),
+        "delete_account must lower the replies_count and reblogs_count of the statuses the \
+         account replied to and reblogged"
+    );
+    assert_eq!(
+        store.reblog_by(alice.id, b1.id).await.expect("reblog_by"),
+        None,
+        "delete_account must remove the account's reblogs"
+    );
+    assert_eq!(
+        store
+            .reblogged_by_page(b1.id, Page::first(40))
+            .await
+            .expect("reblogged_by_page"),
+        vec![],
+        "delete_account must remove the account's reblogs"
+    );
+    assert_eq!(
+        store.status_by_id(carols.id).await.expect("status_by_id"),
+        None,
+        "delete_account must remove other accounts' reblogs of its statuses"
+    );
+    assert_eq!(
+        get_account(store, carol.id).await.statuses_count,
+        1,
+        "removing a reblog of the account's status must lower its author's statuses_count"
+    );
+    assert_eq!(
+        store
+            .home_feed(bob.id, Page::first(40))
+            .await
+            .expect("home_feed"),
+        vec![carols_own.id, b2.id],
+        "delete_account must remove other accounts' reblogs of its statuses from home feeds"
+    );
+    assert_eq!(
+        store
+            .status_by_id(bobs_reply.id)
+            .await
+            .expect("status_by_id"),
+        Some(bobs_reply),
+        "delete_account must keep other accounts' replies to its statuses"
+    );
+    assert_eq!(
+        get_account(store, bob.id).await.statuses_count,
+        3,
+        "delete_account must not change the statuses_count of accounts that replied to it"
     );
 }

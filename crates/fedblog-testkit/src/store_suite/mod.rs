@@ -23,7 +23,7 @@
 //!
 //! The invocation expands to one module per area (`accounts`, `oauth`, `statuses`, `follows`,
 //! `blocks`, `feeds`, `stats`, `jobs`, `scheduled_statuses`, `notes`, `domain_blocks`, `tags`,
-//! `directory`), each holding one `#[test]` per
+//! `directory`, `interactions`), each holding one `#[test]` per
 //! check, so `cargo test` reports every check by name
 //! (`accounts::email_is_unique_case_insensitively ... ok`) and `cargo test feeds::` runs one
 //! area. Each test runs its check on a current-thread Tokio runtime of its own, as
@@ -80,6 +80,7 @@ pub mod directory;
 pub mod domain_blocks;
 pub mod feeds;
 pub mod follows;
+pub mod interactions;
 pub mod jobs;
 pub mod notes;
 pub mod oauth;
@@ -126,6 +127,8 @@ macro_rules! __store_suite_for_each_check {
                 delete_account_removes_blocks_and_mutes_both_ways,
                 delete_account_removes_notes_endorsements_and_dismissals_both_ways,
                 delete_account_removes_domain_blocks_tags_and_scheduled_statuses,
+                delete_account_removes_favourites_bookmarks_pins_and_thread_mutes,
+                delete_account_removes_reblogs_both_ways_fixing_counters,
             }
             oauth {
                 app_round_trips_by_id_and_client_id,
@@ -172,6 +175,14 @@ macro_rules! __store_suite_for_each_check {
                 account_statuses_tagged,
                 account_statuses_or_mentioning_obeys_the_other_filters,
                 account_statuses_pages,
+                replies_count_follows_insert_and_delete_of_replies,
+                reblogs_count_follows_insert_and_delete_of_reblogs,
+                duplicate_reblog_is_already_exists,
+                delete_status_removes_its_favourites_bookmarks_and_pins,
+                delete_status_removes_its_reblogs_with_feed_entries,
+                delete_status_keeps_replies_to_it,
+                public_timeline_leaves_out_reblogs,
+                account_statuses_exclude_reblogs,
             }
             follows {
                 insert_follow_is_directional,
@@ -311,6 +322,26 @@ macro_rules! __store_suite_for_each_check {
                 directory_order_active_lists_recent_posters_first,
                 directory_offset_and_limit,
                 most_followed_local_orders_by_followers_then_oldest_id,
+            }
+            interactions {
+                insert_favourite_counts_once_keeping_first_id,
+                delete_favourite_lowers_count_true_then_false,
+                favourited_among_is_per_account,
+                favourites_page_lists_newest_favourite_first_with_cursors,
+                favourited_by_page_lists_newest_first_with_cursors,
+                insert_bookmark_is_idempotent_keeping_first_id,
+                delete_bookmark_true_then_false,
+                bookmarked_among_is_per_account,
+                bookmarks_page_lists_newest_bookmark_first_with_cursors,
+                insert_pin_is_idempotent_and_per_account,
+                delete_pin_true_then_false,
+                pinned_status_ids_newest_pin_first_and_pinned_among,
+                reblog_by_finds_the_accounts_reblog_only,
+                reblogged_among_is_per_account,
+                reblogged_by_page_lists_newest_first_with_cursors,
+                replies_to_lists_direct_replies_oldest_first,
+                mute_conversation_is_idempotent_and_per_account,
+                unmute_conversation_true_then_false,
             }
         }
     };
@@ -465,6 +496,44 @@ pub fn status(ids: &IdGenerator, author: &AccountRecord, millis: i64) -> StatusR
         local: author.is_local(),
         created_at: at(millis),
         edited_at: None,
+        reblog_of_id: None,
+        conversation_id: None,
+        replies_count: 0,
+        reblogs_count: 0,
+        favourites_count: 0,
+    }
+}
+
+/// A reply by `author` to `parent`, created at `millis` (its id made at the same time), in the
+/// parent's thread. Not inserted.
+pub fn reply(
+    ids: &IdGenerator,
+    author: &AccountRecord,
+    parent: &StatusRecord,
+    millis: i64,
+) -> StatusRecord {
+    StatusRecord {
+        in_reply_to_id: Some(parent.id),
+        in_reply_to_account_id: Some(parent.account_id),
+        conversation_id: Some(parent.conversation_id.unwrap_or(parent.id)),
+        ..status(ids, author, millis)
+    }
+}
+
+/// A reblog by `author` of `original`, created at `millis` (its id made at the same time): no
+/// text of its own, the original's visibility. Not inserted.
+pub fn reblog(
+    ids: &IdGenerator,
+    author: &AccountRecord,
+    original: &StatusRecord,
+    millis: i64,
+) -> StatusRecord {
+    StatusRecord {
+        reblog_of_id: Some(original.id),
+        text: String::new(),
+        content: String::new(),
+        visibility: original.visibility,
+        ..status(ids, author, millis)
     }
 }
 
@@ -621,6 +690,21 @@ pub(crate) async fn add_status(store: &dyn Store, status: StatusRecord) -> Statu
         .await
         .unwrap_or_else(|e| panic!("insert_status({}) failed: {e:?}", status.id));
     status
+}
+
+/// The stored status, which must exist.
+pub(crate) async fn get_status(store: &dyn Store, id: Id) -> StatusRecord {
+    store
+        .status_by_id(id)
+        .await
+        .unwrap_or_else(|e| panic!("status_by_id({id}) failed: {e:?}"))
+        .unwrap_or_else(|| panic!("status_by_id({id}): this status must be found"))
+}
+
+/// A status's store-maintained counters: `(replies, reblogs, favourites)`.
+pub(crate) async fn counters(store: &dyn Store, id: Id) -> (i64, i64, i64) {
+    let s = get_status(store, id).await;
+    (s.replies_count, s.reblogs_count, s.favourites_count)
 }
 
 /// Inserts `app(ids, client_id)` and returns it.

@@ -10,7 +10,8 @@ use fedblog_core::{Id, IdGenerator, Store};
 
 use super::{
     Cursor, T0, add_app, add_local, add_remote, add_status, assert_already_exists,
-    assert_not_found, assert_pages, at, get_account, sorted, status,
+    assert_not_found, assert_pages, at, counters, get_account, get_status, reblog, reply, sorted,
+    status,
 };
 
 /// A status with every optional field set: a reply by alice to bob, mentioning carol then bob,
@@ -37,6 +38,10 @@ async fn full_status(store: &dyn Store, ids: &IdGenerator) -> StatusRecord {
         has_media: true,
         idempotency_key: Some("idem-1".into()),
         edited_at: Some(at(T0 + 3_000)),
+        conversation_id: Some(parent.id),
+        replies_count: 3,
+        reblogs_count: 2,
+        favourites_count: 1,
         ..status(ids, &alice, T0 + 2_000)
     }
 }
@@ -1104,4 +1109,383 @@ pub async fn account_statuses_pages(store: &dyn Store) {
     ] {
         assert_pages("account_statuses", kind, &s, read).await;
     }
+}
+
+async fn feed(store: &dyn Store, account: Id) -> Vec<Id> {
+    store
+        .home_feed(account, Page::first(40))
+        .await
+        .expect("home_feed")
+}
+
+/// A reply raises its parent's `replies_count` (a self-reply too; a reply to a reply counts on
+/// that reply only), and deleting it lowers the count again.
+pub async fn replies_count_follows_insert_and_delete_of_replies(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let alice = add_local(store, &ids, "alice").await;
+    let bob = add_remote(store, &ids, "bob", "remote.example").await;
+    let s = add_status(store, status(&ids, &alice, T0 + 1_000)).await;
+    let other = add_status(store, status(&ids, &alice, T0 + 2_000)).await;
+    let r1 = add_status(store, reply(&ids, &bob, &s, T0 + 3_000)).await;
+    let r2 = add_status(store, reply(&ids, &alice, &s, T0 + 4_000)).await;
+    let nested = add_status(store, reply(&ids, &alice, &r1, T0 + 5_000)).await;
+    assert_eq!(
+        counters(store, s.id).await,
+        (2, 0, 0),
+        "each direct reply (a self-reply too) must raise the parent's replies_count, \
+         a reply to a reply must not count on the thread's first status"
+    );
+    assert_eq!(
+        counters(store, r1.id).await,
+        (1, 0, 0),
+        "a reply to a reply must raise that reply's replies_count"
+    );
+    assert_eq!(
+        counters(store, other.id).await,
+        (0, 0, 0),
+        "replies must not count on other statuses"
+    );
+    store.delete_status(r2.id).await.expect("delete_status");
+    assert_eq!(
+        counters(store, s.id).await,
+        (1, 0, 0),
+        "deleting a reply must lower the parent's replies_count"
+    );
+    store.delete_status(nested.id).await.expect("delete_status");
+    assert_eq!(
+        counters(store, r1.id).await,
+        (0, 0, 0),
+        "deleting a reply to a reply must lower that reply's replies_count"
+    );
+    assert_eq!(
+        counters(store, s.id).await,
+        (1, 0, 0),
+        "deleting a reply to a reply must not change the thread's first status"
+    );
+}
+
+/// A reblog raises the original's `reblogs_count` and counts as a status of its author;
+/// deleting the reblog lowers both again and keeps the original.
+pub async fn reblogs_count_follows_insert_and_delete_of_reblogs(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let alice = add_local(store, &ids, "alice").await;
+    let bob = add_local(store, &ids, "bob").await;
+    let carol = add_remote(store, &ids, "carol", "remote.example").await;
+    let s = add_status(store, status(&ids, &alice, T0 + 1_000)).await;
+    let other = add_status(store, status(&ids, &alice, T0 + 2_000)).await;
+    let rb = add_status(store, reblog(&ids, &bob, &s, T0 + 3_000)).await;
+    add_status(store, reblog(&ids, &carol, &s, T0 + 4_000)).await;
+    assert_eq!(
+        counters(store, s.id).await,
+        (0, 2, 0),
+        "each reblog must raise the original's reblogs_count (and no other counter)"
+    );
+    assert_eq!(
+        counters(store, other.id).await,
+        (0, 0, 0),
+        "reblogs must not count on other statuses"
+    );
+    assert_eq!(
+        get_account(store, bob.id).await.statuses_count,
+        1,
+        "a reblog must count as a status of its author"
+    );
+    assert_eq!(
+        get_account(store, alice.id).await.statuses_count,
+        2,
+        "a reblog must not count as a status of the original's author"
+    );
+    store.delete_status(rb.id).await.expect("delete_status");
+    assert_eq!(
+        counters(store, s.id).await,
+        (0, 1, 0),
+        "deleting a reblog must lower the original's reblogs_count"
+    );
+    assert_eq!(
+        get_account(store, bob.id).await.statuses_count,
+        0,
+        "deleting a reblog must lower its author's statuses_count"
+    );
+    assert!(
+        store
+            .status_by_id(s.id)
+            .await
+            .expect("status_by_id")
+            .is_some(),
+        "deleting a reblog must keep the original"
+    );
+}
+
+/// A second reblog of one status by one author is `AlreadyExists("reblog")` and changes
+/// nothing; other authors may reblog it, the author may reblog other statuses, and may reblog
+/// it again once the first reblog is deleted.
+pub async fn duplicate_reblog_is_already_exists(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let alice = add_local(store, &ids, "alice").await;
+    let bob = add_local(store, &ids, "bob").await;
+    let carol = add_local(store, &ids, "carol").await;
+    let s = add_status(store, status(&ids, &alice, T0 + 1_000)).await;
+    let s2 = add_status(store, status(&ids, &alice, T0 + 2_000)).await;
+    let first = add_status(store, reblog(&ids, &bob, &s, T0 + 3_000)).await;
+    let again = reblog(&ids, &bob, &s, T0 + 4_000);
+    assert_already_exists(
+        store.insert_status(&again).await,
+        "reblog",
+        "insert_status of a second reblog of one status by one author",
+    );
+    assert_eq!(
+        store.status_by_id(again.id).await.expect("status_by_id"),
+        None,
+        "a rejected reblog must not be stored"
+    );
+    assert_eq!(
+        counters(store, s.id).await,
+        (0, 1, 0),
+        "a rejected reblog must not count on the original"
+    );
+    assert_eq!(
+        get_account(store, bob.id).await.statuses_count,
+        1,
+        "a rejected reblog must not count as a status of its author"
+    );
+    add_status(store, reblog(&ids, &carol, &s, T0 + 5_000)).await;
+    add_status(store, reblog(&ids, &bob, &s2, T0 + 6_000)).await;
+    assert_eq!(
+        counters(store, s.id).await,
+        (0, 2, 0),
+        "another author's reblog of the status must be accepted"
+    );
+    store.delete_status(first.id).await.expect("delete_status");
+    add_status(store, reblog(&ids, &bob, &s, T0 + 7_000)).await;
+    assert_eq!(
+        counters(store, s.id).await,
+        (0, 2, 0),
+        "an author may reblog a status again once the first reblog is deleted"
+    );
+}
+
+/// Deleting a status removes its favourites (with their places in favourites pages), its
+/// bookmarks and its pins, keeping those of other statuses.
+pub async fn delete_status_removes_its_favourites_bookmarks_and_pins(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let alice = add_local(store, &ids, "alice").await;
+    let bob = add_local(store, &ids, "bob").await;
+    let s1 = add_status(store, status(&ids, &alice, T0 + 1_000)).await;
+    let s2 = add_status(store, status(&ids, &alice, T0 + 2_000)).await;
+    let mut kept = (Id(0), Id(0));
+    for (i, s) in (0i64..).zip([&s1, &s2]) {
+        let f = ids.next_at(T0 + 10_000 + i * 1_000);
+        store
+            .insert_favourite(f, bob.id, s.id)
+            .await
+            .expect("insert_favourite");
+        let b = ids.next_at(T0 + 10_100 + i * 1_000);
+        store
+            .insert_bookmark(b, bob.id, s.id)
+            .await
+            .expect("insert_bookmark");
+        let p = ids.next_at(T0 + 10_200 + i * 1_000);
+        store
+            .insert_pin(p, alice.id, s.id)
+            .await
+            .expect("insert_pin");
+        kept = (f, b);
+    }
+    store.delete_status(s1.id).await.expect("delete_status");
+    let page = Page::first(40);
+    assert_eq!(
+        store
+            .favourites_page(bob.id, page)
+            .await
+            .expect("favourites_page"),
+        vec![(kept.0, s2.id)],
+        "delete_status must remove the status's favourites, keeping other statuses'"
+    );
+    assert_eq!(
+        store
+            .favourited_by_page(s1.id, page)
+            .await
+            .expect("favourited_by_page"),
+        vec![],
+        "delete_status must remove the status's favourites"
+    );
+    assert_eq!(
+        store
+            .favourited_among(bob.id, &[s1.id, s2.id])
+            .await
+            .expect("favourited_among"),
+        vec![s2.id],
+        "delete_status must remove the status's favourites"
+    );
+    assert_eq!(
+        store
+            .bookmarks_page(bob.id, page)
+            .await
+            .expect("bookmarks_page"),
+        vec![(kept.1, s2.id)],
+        "delete_status must remove the status's bookmarks, keeping other statuses'"
+    );
+    assert_eq!(
+        store
+            .pinned_status_ids(alice.id)
+            .await
+            .expect("pinned_status_ids"),
+        vec![s2.id],
+        "delete_status must remove the status's pin, keeping other pins"
+    );
+    assert_eq!(
+        counters(store, s2.id).await,
+        (0, 0, 1),
+        "deleting one status must not change another's counters"
+    );
+}
+
+/// Deleting a status deletes its reblogs with their feed entries (the reblog authors'
+/// `statuses_count` lowered), keeping the authors' other reblogs and statuses.
+pub async fn delete_status_removes_its_reblogs_with_feed_entries(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let alice = add_local(store, &ids, "alice").await;
+    let bob = add_local(store, &ids, "bob").await;
+    let carol = add_local(store, &ids, "carol").await;
+    let s = add_status(store, status(&ids, &alice, T0 + 1_000)).await;
+    let s2 = add_status(store, status(&ids, &alice, T0 + 2_000)).await;
+    let rb = add_status(store, reblog(&ids, &bob, &s, T0 + 3_000)).await;
+    let rc = add_status(store, reblog(&ids, &carol, &s, T0 + 4_000)).await;
+    let kept = add_status(store, reblog(&ids, &bob, &s2, T0 + 5_000)).await;
+    for (x, author) in [
+        (&s, &alice),
+        (&s2, &alice),
+        (&rb, &bob),
+        (&rc, &carol),
+        (&kept, &bob),
+    ] {
+        store
+            .insert_feed_entries(x.id, author.id, &[alice.id, bob.id, carol.id])
+            .await
+            .expect("insert_feed_entries");
+    }
+    store.delete_status(s.id).await.expect("delete_status");
+    for r in [&rb, &rc] {
+        assert_eq!(
+            store.status_by_id(r.id).await.expect("status_by_id"),
+            None,
+            "delete_status must delete the status's reblogs"
+        );
+    }
+    assert_eq!(
+        store.reblog_by(bob.id, s.id).await.expect("reblog_by"),
+        None,
+        "delete_status must delete the status's reblogs"
+    );
+    assert_eq!(
+        store
+            .reblogged_by_page(s.id, Page::first(40))
+            .await
+            .expect("reblogged_by_page"),
+        vec![],
+        "delete_status must delete the status's reblogs"
+    );
+    assert_eq!(
+        (
+            get_account(store, bob.id).await.statuses_count,
+            get_account(store, carol.id).await.statuses_count,
+            get_account(store, alice.id).await.statuses_count,
+        ),
+        (1, 0, 1),
+        "deleting a status must lower its reblog authors' statuses_count (and its author's)"
+    );
+    for reader in [&alice, &bob, &carol] {
+        assert_eq!(
+            feed(store, reader.id).await,
+            vec![kept.id, s2.id],
+            "delete_status must remove its reblogs from every home feed ({}'s), keeping others",
+            reader.username
+        );
+    }
+    assert_eq!(
+        get_status(store, kept.id).await.reblog_of_id,
+        Some(s2.id),
+        "reblogs of other statuses must stay"
+    );
+}
+
+/// Deleting a status keeps the replies to it, as they were.
+pub async fn delete_status_keeps_replies_to_it(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let alice = add_local(store, &ids, "alice").await;
+    let bob = add_local(store, &ids, "bob").await;
+    let s = add_status(store, status(&ids, &alice, T0 + 1_000)).await;
+    let r1 = add_status(store, reply(&ids, &bob, &s, T0 + 2_000)).await;
+    let r2 = add_status(store, reply(&ids, &alice, &s, T0 + 3_000)).await;
+    store.delete_status(s.id).await.expect("delete_status");
+    for r in [r1, r2] {
+        assert_eq!(
+            store.status_by_id(r.id).await.expect("status_by_id"),
+            Some(r),
+            "delete_status must keep the replies to the status unchanged"
+        );
+    }
+    assert_eq!(
+        get_account(store, bob.id).await.statuses_count,
+        1,
+        "deleting a status must not change the statuses_count of its repliers"
+    );
+}
+
+/// The public timeline leaves out reblogs (of public statuses too) and keeps their originals.
+pub async fn public_timeline_leaves_out_reblogs(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let alice = add_local(store, &ids, "alice").await;
+    let bob = add_remote(store, &ids, "bob", "remote.example").await;
+    let a1 = add_status(store, status(&ids, &alice, T0 + 1_000)).await;
+    let b1 = add_status(store, status(&ids, &bob, T0 + 2_000)).await;
+    add_status(store, reblog(&ids, &bob, &a1, T0 + 3_000)).await;
+    add_status(store, reblog(&ids, &alice, &b1, T0 + 4_000)).await;
+    let a2 = add_status(store, status(&ids, &alice, T0 + 5_000)).await;
+    assert_eq!(
+        timeline(store, PublicTimelineFilter::default()).await,
+        vec![a2.id, b1.id, a1.id],
+        "the public timeline must leave out reblogs"
+    );
+    let local = PublicTimelineFilter {
+        local: true,
+        ..PublicTimelineFilter::default()
+    };
+    assert_eq!(
+        timeline(store, local).await,
+        vec![a2.id, a1.id],
+        "the local timeline must leave out reblogs"
+    );
+}
+
+/// `account_statuses` lists the account's reblogs (under the reblog's own visibility) unless
+/// `exclude_reblogs` is set; `exclude_reblogs` keeps the account's own statuses and replies.
+pub async fn account_statuses_exclude_reblogs(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let alice = add_local(store, &ids, "alice").await;
+    let bob = add_local(store, &ids, "bob").await;
+    let b1 = add_status(store, status(&ids, &bob, T0 + 1_000)).await;
+    let a1 = add_status(store, status(&ids, &alice, T0 + 2_000)).await;
+    let rb = add_status(store, reblog(&ids, &alice, &b1, T0 + 3_000)).await;
+    let ar = add_status(store, reply(&ids, &alice, &b1, T0 + 4_000)).await;
+    let base = visible(&[Visibility::Public]);
+    assert_eq!(
+        account_statuses(store, alice.id, &base).await,
+        vec![ar.id, rb.id, a1.id],
+        "account_statuses must list the account's reblogs when exclude_reblogs is unset"
+    );
+    let filter = AccountStatusesFilter {
+        exclude_reblogs: true,
+        ..base
+    };
+    assert_eq!(
+        account_statuses(store, alice.id, &filter).await,
+        vec![ar.id, a1.id],
+        "exclude_reblogs must leave out the account's reblogs, keeping its statuses and replies"
+    );
+    assert_eq!(
+        account_statuses(store, bob.id, &visible(&[Visibility::Public])).await,
+        vec![b1.id],
+        "a reblog is a status of the reblogger, not of the original's author"
+    );
 }

@@ -1,4 +1,5 @@
-//! The `statuses` table: posts, local and remote (mentions and tags live in their own tables).
+//! The `statuses` table: posts and reblogs, local and remote, with their counters (mentions and
+//! tags live in their own tables).
 
 use sea_orm::entity::prelude::*;
 
@@ -24,6 +25,11 @@ pub struct Model {
     pub local: bool,
     pub created_at: DateTimeUtc,
     pub edited_at: Option<DateTimeUtc>,
+    pub reblog_of_id: Option<i64>,
+    pub conversation_id: Option<i64>,
+    pub replies_count: i64,
+    pub reblogs_count: i64,
+    pub favourites_count: i64,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]
