@@ -353,3 +353,12 @@ pub struct MutedAccount {
     /// When the mute ends (`null`: never).
     pub mute_expires_at: Option<String>,
 }
+
+/// The thread around a status. <https://docs.joinmastodon.org/entities/Context/>
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Context {
+    /// Parents, the thread's first status first.
+    pub ancestors: Vec<Status>,
+    /// Replies, depth-first in thread order.
+    pub descendants: Vec<Status>,
+}

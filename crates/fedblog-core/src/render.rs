@@ -1,6 +1,6 @@
 //! The only place where store records become API entities.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use chrono::{DateTime, SecondsFormat, Utc};
 
@@ -191,7 +191,12 @@ impl App {
         }
     }
 
-    /// Renders statuses for a viewer, loading their authors, mentioned accounts and apps in batches.
+    /// Renders statuses for a viewer, loading their authors, mentioned accounts, apps, reblogged
+    /// originals and the viewer's interactions in batches (one store call per kind per page).
+    /// A reblog nests its original under `reblog`; its `favourited`, `reblogged`, `bookmarked` and
+    /// `muted` say what the viewer did with the original, and it has no `pinned`. `pinned` is
+    /// given to the author of a status that can be pinned (not a reblog, not direct). A reblog
+    /// whose original is gone, and a status whose author is gone, are left out.
     /// `with_source` adds the source `text` (for the author's delete and source answers).
     pub async fn render_statuses(
         &self,
@@ -199,8 +204,22 @@ impl App {
         viewer: Option<&AccountRecord>,
         with_source: bool,
     ) -> ApiResult<Vec<Status>> {
-        let mut ids: Vec<Id> = statuses.iter().map(|s| s.account_id).collect();
-        ids.extend(statuses.iter().flat_map(|s| s.mentions.iter().copied()));
+        let mut original_ids: Vec<Id> = statuses.iter().filter_map(|s| s.reblog_of_id).collect();
+        original_ids.sort();
+        original_ids.dedup();
+        let originals: HashMap<Id, StatusRecord> = if original_ids.is_empty() {
+            HashMap::new()
+        } else {
+            self.store
+                .statuses_by_ids(&original_ids)
+                .await?
+                .into_iter()
+                .map(|s| (s.id, s))
+                .collect()
+        };
+        let all: Vec<&StatusRecord> = statuses.iter().chain(originals.values()).collect();
+        let mut ids: Vec<Id> = all.iter().map(|s| s.account_id).collect();
+        ids.extend(all.iter().flat_map(|s| s.mentions.iter().copied()));
         ids.sort();
         ids.dedup();
         let accounts: HashMap<Id, AccountRecord> = self
@@ -211,79 +230,219 @@ impl App {
             .map(|a| (a.id, a))
             .collect();
         let mut apps: HashMap<Id, Option<AppRecord>> = HashMap::new();
-        for app_id in statuses.iter().filter_map(|s| s.application_id) {
+        for app_id in all.iter().filter_map(|s| s.application_id) {
             if let std::collections::hash_map::Entry::Vacant(slot) = apps.entry(app_id) {
                 slot.insert(self.store.app_by_id(app_id).await?);
             }
         }
-        let base = self.base_url();
+        let flags = match viewer {
+            Some(v) => Some(self.viewer_flags(v, &all).await?),
+            None => None,
+        };
+        let batch = StatusBatch {
+            base: self.base_url(),
+            accounts,
+            apps,
+            flags,
+            viewer,
+            with_source,
+        };
         let mut out = Vec::with_capacity(statuses.len());
         for s in statuses {
-            let Some(author) = accounts.get(&s.account_id) else {
-                continue;
+            let rendered = match s.reblog_of_id {
+                None => self.render_one_status(&batch, s, s),
+                Some(of) => {
+                    let Some(original) = originals.get(&of) else {
+                        continue;
+                    };
+                    let Some(inner) = self.render_one_status(&batch, original, original) else {
+                        continue;
+                    };
+                    self.render_one_status(&batch, s, original)
+                        .map(|mut outer| {
+                            outer.reblog = Some(Box::new(inner));
+                            outer
+                        })
+                }
             };
-            let url = format!("{}/@{}/{}", base, author.username, s.id);
-            out.push(Status {
-                id: s.id,
-                uri: s.uri.clone().unwrap_or_else(|| {
-                    format!("{}/users/{}/statuses/{}", base, author.username, s.id)
-                }),
-                url: Some(url),
-                created_at: timestamp(s.created_at),
-                account: self.render_account(author),
-                content: s.content.clone(),
-                visibility: s.visibility.as_str().to_string(),
-                sensitive: s.sensitive,
-                spoiler_text: s.spoiler_text.clone(),
-                media_attachments: vec![],
-                application: s
-                    .application_id
-                    .and_then(|id| apps.get(&id).cloned().flatten())
-                    .map(|a| StatusApplication {
-                        name: a.name,
-                        website: a.website,
-                    }),
-                mentions: s
-                    .mentions
-                    .iter()
-                    .filter_map(|id| accounts.get(id))
-                    .map(|m| StatusMention {
-                        id: m.id,
-                        username: m.username.clone(),
-                        url: self.account_url(m),
-                        acct: m.acct(),
-                    })
-                    .collect(),
-                tags: s
-                    .tags
-                    .iter()
-                    .map(|t| StatusTag {
-                        name: t.clone(),
-                        url: format!("{base}/tags/{t}"),
-                    })
-                    .collect(),
-                emojis: vec![],
-                reblogs_count: 0,
-                favourites_count: 0,
-                replies_count: 0,
-                quotes_count: 0,
-                in_reply_to_id: s.in_reply_to_id,
-                in_reply_to_account_id: s.in_reply_to_account_id,
-                reblog: None,
-                poll: None,
-                card: None,
-                language: s.language.clone(),
-                text: with_source.then(|| s.text.clone()),
-                edited_at: s.edited_at.map(timestamp),
-                favourited: viewer.map(|_| false),
-                reblogged: viewer.map(|_| false),
-                muted: viewer.map(|_| false),
-                bookmarked: viewer.map(|_| false),
-                pinned: viewer.filter(|v| v.id == s.account_id).map(|_| false),
-            });
+            out.extend(rendered);
         }
         Ok(out)
     }
+
+    /// Renders one status for a viewer (see [`App::render_statuses`]); 404 when it cannot be
+    /// shown (its author or, for a reblog, its original is gone).
+    pub async fn render_status(
+        &self,
+        status: &StatusRecord,
+        viewer: Option<&AccountRecord>,
+    ) -> ApiResult<Status> {
+        self.render_statuses(std::slice::from_ref(status), viewer, false)
+            .await?
+            .pop()
+            .ok_or_else(crate::error::ApiError::not_found)
+    }
+
+    /// Renders the thread around a status for a viewer.
+    pub async fn render_context(
+        &self,
+        thread: &crate::services::interactions::Thread,
+        viewer: Option<&AccountRecord>,
+    ) -> ApiResult<Context> {
+        Ok(Context {
+            ancestors: self
+                .render_statuses(&thread.ancestors, viewer, false)
+                .await?,
+            descendants: self
+                .render_statuses(&thread.descendants, viewer, false)
+                .await?,
+        })
+    }
+
+    /// What `viewer` did with the statuses of a page, read in one batch per kind.
+    async fn viewer_flags(
+        &self,
+        viewer: &AccountRecord,
+        statuses: &[&StatusRecord],
+    ) -> ApiResult<ViewerFlags> {
+        let mut ids: Vec<Id> = statuses.iter().map(|s| s.id).collect();
+        ids.sort();
+        ids.dedup();
+        let mut own: Vec<Id> = statuses
+            .iter()
+            .filter(|s| s.account_id == viewer.id && s.reblog_of_id.is_none())
+            .map(|s| s.id)
+            .collect();
+        own.sort();
+        own.dedup();
+        let mut conversations: Vec<Id> = statuses.iter().map(|s| conversation_of(s)).collect();
+        conversations.sort();
+        conversations.dedup();
+        let set = |v: Vec<Id>| v.into_iter().collect::<HashSet<Id>>();
+        let store = &self.store;
+        Ok(ViewerFlags {
+            favourited: set(store.favourited_among(viewer.id, &ids).await?),
+            reblogged: set(store.reblogged_among(viewer.id, &ids).await?),
+            bookmarked: set(store.bookmarked_among(viewer.id, &ids).await?),
+            pinned: if own.is_empty() {
+                HashSet::new()
+            } else {
+                set(store.pinned_among(viewer.id, &own).await?)
+            },
+            muted: set(store
+                .muted_conversations_among(viewer.id, &conversations)
+                .await?),
+        })
+    }
+
+    /// Renders one status of a batch; `proper` is the status itself, or for a reblog its
+    /// original, whose interactions the viewer's flags describe. `None` when the author is gone.
+    fn render_one_status(
+        &self,
+        batch: &StatusBatch<'_>,
+        s: &StatusRecord,
+        proper: &StatusRecord,
+    ) -> Option<Status> {
+        let base = &batch.base;
+        let accounts = &batch.accounts;
+        let author = accounts.get(&s.account_id)?;
+        let url = format!("{}/@{}/{}", base, author.username, s.id);
+        let flag = |set: fn(&ViewerFlags) -> &HashSet<Id>, id: Id| {
+            batch.flags.as_ref().map(|f| set(f).contains(&id))
+        };
+        let pinnable = s.reblog_of_id.is_none() && s.visibility != crate::store::Visibility::Direct;
+        Some(Status {
+            id: s.id,
+            uri: s
+                .uri
+                .clone()
+                .unwrap_or_else(|| format!("{}/users/{}/statuses/{}", base, author.username, s.id)),
+            url: Some(url),
+            created_at: timestamp(s.created_at),
+            account: self.render_account(author),
+            content: s.content.clone(),
+            visibility: s.visibility.as_str().to_string(),
+            sensitive: s.sensitive,
+            spoiler_text: s.spoiler_text.clone(),
+            media_attachments: vec![],
+            application: s
+                .application_id
+                .and_then(|id| batch.apps.get(&id).cloned().flatten())
+                .map(|a| StatusApplication {
+                    name: a.name,
+                    website: a.website,
+                }),
+            mentions: s
+                .mentions
+                .iter()
+                .filter_map(|id| accounts.get(id))
+                .map(|m| StatusMention {
+                    id: m.id,
+                    username: m.username.clone(),
+                    url: self.account_url(m),
+                    acct: m.acct(),
+                })
+                .collect(),
+            tags: s
+                .tags
+                .iter()
+                .map(|t| StatusTag {
+                    name: t.clone(),
+                    url: format!("{base}/tags/{t}"),
+                })
+                .collect(),
+            emojis: vec![],
+            reblogs_count: s.reblogs_count,
+            favourites_count: s.favourites_count,
+            replies_count: s.replies_count,
+            quotes_count: 0,
+            in_reply_to_id: s.in_reply_to_id,
+            in_reply_to_account_id: s.in_reply_to_account_id,
+            reblog: None,
+            poll: None,
+            card: None,
+            language: s.language.clone(),
+            text: batch.with_source.then(|| s.text.clone()),
+            edited_at: s.edited_at.map(timestamp),
+            favourited: flag(|f| &f.favourited, proper.id),
+            reblogged: flag(|f| &f.reblogged, proper.id),
+            muted: batch
+                .flags
+                .as_ref()
+                .map(|f| f.muted.contains(&conversation_of(proper))),
+            bookmarked: flag(|f| &f.bookmarked, proper.id),
+            pinned: batch
+                .viewer
+                .filter(|v| v.id == s.account_id && pinnable)
+                .and_then(|_| flag(|f| &f.pinned, s.id)),
+        })
+    }
+}
+
+/// What the viewer did with the statuses of one rendered page.
+struct ViewerFlags {
+    favourited: HashSet<Id>,
+    reblogged: HashSet<Id>,
+    bookmarked: HashSet<Id>,
+    pinned: HashSet<Id>,
+    /// Muted threads (conversation ids).
+    muted: HashSet<Id>,
+}
+
+/// What rendering one page of statuses loads once.
+struct StatusBatch<'a> {
+    base: String,
+    accounts: HashMap<Id, AccountRecord>,
+    apps: HashMap<Id, Option<AppRecord>>,
+    /// `None` for an anonymous viewer.
+    flags: Option<ViewerFlags>,
+    viewer: Option<&'a AccountRecord>,
+    with_source: bool,
+}
+
+/// The thread a status belongs to (its own id when it has no recorded thread).
+pub fn conversation_of(s: &StatusRecord) -> Id {
+    s.conversation_id.unwrap_or(s.id)
 }
 
 /// Renders a profile field value as Mastodon does: one line of escaped text (no paragraph),

@@ -6,9 +6,11 @@
 pub mod accounts;
 pub mod apps;
 pub mod blocks;
+pub mod bookmarks;
 pub mod directory;
 pub mod domain_blocks;
 pub mod endorsements;
+pub mod favourites;
 pub mod featured_tags;
 pub mod follow_requests;
 pub mod followed_tags;
@@ -320,6 +322,21 @@ pub fn routes() -> Vec<Route> {
         route::<statuses::get_status::GetStatus>(),
         route::<statuses::get_statuses::GetStatuses>(),
         route::<statuses::delete_status::DeleteStatus>(),
+        route::<statuses::get_context::GetContext>(),
+        route::<statuses::favourite_status::FavouriteStatus>(),
+        route::<statuses::unfavourite_status::UnfavouriteStatus>(),
+        route::<statuses::reblog_status::ReblogStatus>(),
+        route::<statuses::unreblog_status::UnreblogStatus>(),
+        route::<statuses::bookmark_status::BookmarkStatus>(),
+        route::<statuses::unbookmark_status::UnbookmarkStatus>(),
+        route::<statuses::pin_status::PinStatus>(),
+        route::<statuses::unpin_status::UnpinStatus>(),
+        route::<statuses::mute_conversation::MuteConversation>(),
+        route::<statuses::unmute_conversation::UnmuteConversation>(),
+        route::<statuses::favourited_by::FavouritedBy>(),
+        route::<statuses::reblogged_by::RebloggedBy>(),
+        route::<favourites::list_favourites::ListFavourites>(),
+        route::<bookmarks::list_bookmarks::ListBookmarks>(),
         // Scheduled statuses
         route::<scheduled_statuses::list_scheduled_statuses::ListScheduledStatuses>(),
         route::<scheduled_statuses::get_scheduled_status::GetScheduledStatus>(),

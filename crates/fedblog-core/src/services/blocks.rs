@@ -127,20 +127,39 @@ impl App {
         Ok(hidden)
     }
 
-    /// Removes statuses by accounts hidden from `viewer` (no-op for anonymous readers).
+    /// Removes statuses by accounts hidden from `viewer`, and reblogs of such accounts' statuses
+    /// (no-op for anonymous readers).
     pub async fn without_hidden_authors(
         &self,
         viewer: Option<&AccountRecord>,
         statuses: Vec<StatusRecord>,
     ) -> ApiResult<Vec<StatusRecord>> {
         let Some(v) = viewer else { return Ok(statuses) };
+        // A reblog is hidden when either its booster or the original's author is.
+        let originals: Vec<Id> = statuses.iter().filter_map(|s| s.reblog_of_id).collect();
+        let original_author: HashMap<Id, Id> = if originals.is_empty() {
+            HashMap::new()
+        } else {
+            self.store
+                .statuses_by_ids(&originals)
+                .await?
+                .into_iter()
+                .map(|o| (o.id, o.account_id))
+                .collect()
+        };
         let mut authors: Vec<Id> = statuses.iter().map(|s| s.account_id).collect();
+        authors.extend(original_author.values().copied());
         authors.sort();
         authors.dedup();
         let hidden = self.hidden_for(v, &authors).await?;
         Ok(statuses
             .into_iter()
-            .filter(|s| !hidden.contains(&s.account_id))
+            .filter(|s| {
+                !hidden.contains(&s.account_id)
+                    && s.reblog_of_id
+                        .and_then(|o| original_author.get(&o))
+                        .is_none_or(|a| !hidden.contains(a))
+            })
             .collect())
     }
 

@@ -9,7 +9,9 @@ use crate::error::{ApiError, ApiResult};
 use crate::id::Id;
 use crate::pagination::Page;
 use crate::services::timelines::StatusPage;
-use crate::store::{AccountRecord, AccountSearch, AccountStatusesFilter, DirectoryOrder};
+use crate::store::{
+    AccountRecord, AccountSearch, AccountStatusesFilter, DirectoryOrder, StatusRecord,
+};
 
 /// Why an account is suggested (Mastodon's `Suggestion.sources` values).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -68,8 +70,10 @@ pub struct AccountStatusesQuery {
     pub only_media: bool,
     /// Only statuses with this hashtag (normalised here).
     pub tagged: Option<String>,
-    /// Only pinned statuses (pins do not exist yet: always an empty list).
+    /// Only pinned statuses, newest pin first.
     pub pinned: bool,
+    /// Leave out reblogs.
+    pub exclude_reblogs: bool,
 }
 
 /// Rows read per store call when results are filtered after reading (search, directory).
@@ -251,9 +255,12 @@ impl App {
 
     /// One page of an account's statuses as `viewer` may see them: the author sees all of them;
     /// followers public, unlisted and followers-only ones; others public and unlisted ones; anyone
-    /// also those that mention them. Empty for a suspended account, for an account that blocks
-    /// the viewer or that the viewer blocks, for a remote account on a domain the viewer blocks,
-    /// and for `pinned` (pins arrive with a later issue). 404 for an unknown account.
+    /// also those that mention them. Reblogs are shown when their original may be seen too, and
+    /// not when the original's author is blocked either way or muted by the viewer. `pinned`
+    /// lists the pinned statuses the viewer may see, newest pin first (cursors, when given, bound
+    /// the status ids). Empty for a suspended account, for an account that blocks the viewer or
+    /// that the viewer blocks, and for a remote account on a domain the viewer blocks. 404 for an
+    /// unknown account.
     pub async fn account_statuses(
         &self,
         viewer: Option<&AccountRecord>,
@@ -271,7 +278,7 @@ impl App {
             .account_by_id(account_id)
             .await?
             .ok_or_else(ApiError::not_found)?;
-        if author.is_suspended() || query.pinned {
+        if author.is_suspended() {
             return Ok(empty);
         }
         let tagged = match &query.tagged {
@@ -304,6 +311,11 @@ impl App {
                 return Ok(empty);
             }
         }
+        if query.pinned {
+            return self
+                .pinned_statuses(viewer, &author, &query, tagged.as_deref(), page)
+                .await;
+        }
         let (visibilities, or_mentioning) = self.readable_visibilities(viewer, &author).await?;
         let filter = AccountStatusesFilter {
             visibilities,
@@ -311,16 +323,93 @@ impl App {
             exclude_replies: query.exclude_replies,
             only_media: query.only_media,
             tagged,
+            exclude_reblogs: query.exclude_reblogs,
         };
         let statuses = self
             .store
             .account_statuses(author.id, &filter, page)
             .await?;
+        let (first, last) = (
+            statuses.first().map(|s| s.id),
+            statuses.last().map(|s| s.id),
+        );
+        let statuses = self.with_visible_originals(viewer, statuses).await?;
+        let statuses = self.without_hidden_originals(viewer, statuses).await?;
+        Ok(StatusPage {
+            statuses,
+            first,
+            last,
+        })
+    }
+
+    /// `author`'s pinned statuses that `viewer` may see, newest pin first, with the other filters
+    /// of the query applied (pins are never reblogs); the page's cursors bound the status ids.
+    async fn pinned_statuses(
+        &self,
+        viewer: Option<&AccountRecord>,
+        author: &AccountRecord,
+        query: &AccountStatusesQuery,
+        tagged: Option<&str>,
+        page: Page,
+    ) -> ApiResult<StatusPage> {
+        let ids: Vec<Id> = self
+            .store
+            .pinned_status_ids(author.id)
+            .await?
+            .into_iter()
+            .filter(|id| page.contains(*id))
+            .collect();
+        let statuses: Vec<_> = self
+            .visible_statuses(viewer, &ids)
+            .await?
+            .into_iter()
+            .filter(|s| {
+                s.account_id == author.id
+                    && !(query.exclude_replies && s.is_reply_to_other())
+                    && (!query.only_media || s.has_media)
+                    && tagged.is_none_or(|t| s.tags.iter().any(|x| x == t))
+            })
+            .take(page.limit)
+            .collect();
         Ok(StatusPage {
             first: statuses.first().map(|s| s.id),
             last: statuses.last().map(|s| s.id),
             statuses,
         })
+    }
+
+    /// Leaves out the reblogs whose original's author is hidden from `viewer` (blocked either way
+    /// or muted); no-op for anonymous readers.
+    async fn without_hidden_originals(
+        &self,
+        viewer: Option<&AccountRecord>,
+        statuses: Vec<StatusRecord>,
+    ) -> ApiResult<Vec<StatusRecord>> {
+        let Some(v) = viewer else {
+            return Ok(statuses);
+        };
+        let originals: Vec<Id> = statuses.iter().filter_map(|s| s.reblog_of_id).collect();
+        if originals.is_empty() {
+            return Ok(statuses);
+        }
+        let authors: std::collections::HashMap<Id, Id> = self
+            .store
+            .statuses_by_ids(&originals)
+            .await?
+            .into_iter()
+            .map(|s| (s.id, s.account_id))
+            .collect();
+        let mut author_ids: Vec<Id> = authors.values().copied().collect();
+        author_ids.sort();
+        author_ids.dedup();
+        let hidden = self.hidden_for(v, &author_ids).await?;
+        Ok(statuses
+            .into_iter()
+            .filter(|s| {
+                s.reblog_of_id
+                    .is_none_or(|o| authors.get(&o).is_some_and(|a| !hidden.contains(a)))
+            })
+            .collect())
     }
 }
 

@@ -4,6 +4,7 @@ pub mod accounts;
 pub mod blocks;
 pub mod discovery;
 pub mod instance;
+pub mod interactions;
 pub mod jobs;
 pub mod oauth;
 pub mod relationships;

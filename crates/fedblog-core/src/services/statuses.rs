@@ -1,7 +1,7 @@
-//! Statuses: posting (validation, rendering, mentions, tags, idempotency, fan-out), reading with
-//! visibility applied, and deletion.
+//! Statuses: posting (validation, rendering, mentions, tags, idempotency, fan-out), reblogs
+//! (with their fan-out), reading with visibility applied, and deletion.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use chrono::Duration;
 
@@ -145,7 +145,11 @@ impl App {
         };
         let parent = match new.in_reply_to_id {
             None => None,
-            Some(id) => Some(self.visible_status(Some(author), id).await?),
+            // A reply to a reblog answers the reblogged status.
+            Some(id) => {
+                let named = self.visible_status(Some(author), id).await?;
+                Some(self.proper_status(named).await?)
+            }
         };
         Ok(CheckedStatus {
             visibility,
@@ -240,7 +244,15 @@ impl App {
             local: true,
             created_at: now,
             edited_at: None,
+            reblog_of_id: None,
+            conversation_id: None,
+            replies_count: 0,
+            reblogs_count: 0,
+            favourites_count: 0,
         };
+        // A reply joins its parent's thread; any other status starts its own.
+        let thread = parent.as_ref().map(|p| p.conversation_id.unwrap_or(p.id));
+        record.conversation_id = Some(thread.unwrap_or(record.id));
         // The status's hashtags exist as tags before the status does (tag pages, follows).
         self.record_status_tags(&new.text).await?;
         // Another process may have made the same id in the same millisecond: take a new one.
@@ -251,6 +263,7 @@ impl App {
                 Err(crate::StoreError::AlreadyExists(what)) if what == "status" && tries < 3 => {
                     tries += 1;
                     record.id = self.ids.next();
+                    record.conversation_id = Some(thread.unwrap_or(record.id));
                 }
                 Err(e) => return Err(e.into()),
             }
@@ -302,14 +315,26 @@ impl App {
         Ok(status)
     }
 
-    /// The statuses among `ids` the viewer may see, in the order asked.
+    /// The statuses among `ids` the viewer may see, in the order asked (see [`App::can_see`];
+    /// the originals of reblogs are read in one batch).
     pub async fn visible_statuses(
         &self,
         viewer: Option<&AccountRecord>,
         ids: &[Id],
     ) -> ApiResult<Vec<StatusRecord>> {
         let records = self.store.statuses_by_ids(ids).await?;
-        let mut author_ids: Vec<Id> = records.iter().map(|s| s.account_id).collect();
+        let mut originals: HashMap<Id, StatusRecord> = HashMap::new();
+        let wanted: Vec<Id> = records.iter().filter_map(|s| s.reblog_of_id).collect();
+        if !wanted.is_empty() {
+            for s in self.store.statuses_by_ids(&wanted).await? {
+                originals.insert(s.id, s);
+            }
+        }
+        let mut author_ids: Vec<Id> = records
+            .iter()
+            .chain(originals.values())
+            .map(|s| s.account_id)
+            .collect();
         author_ids.sort();
         author_ids.dedup();
         let authors: HashMap<Id, AccountRecord> = self
@@ -321,11 +346,24 @@ impl App {
             .collect();
         let mut by_id: HashMap<Id, StatusRecord> = HashMap::new();
         for s in records {
-            if let Some(author) = authors.get(&s.account_id)
-                && self.can_see(viewer, &s, author).await?
-            {
-                by_id.insert(s.id, s);
+            let Some(author) = authors.get(&s.account_id) else {
+                continue;
+            };
+            if !self.can_see_own(viewer, &s, author).await? {
+                continue;
             }
+            if let Some(of) = s.reblog_of_id {
+                let Some(original) = originals.get(&of) else {
+                    continue;
+                };
+                let Some(original_author) = authors.get(&original.account_id) else {
+                    continue;
+                };
+                if !self.can_see_own(viewer, original, original_author).await? {
+                    continue;
+                }
+            }
+            by_id.insert(s.id, s);
         }
         let mut seen = std::collections::HashSet::new();
         Ok(ids
@@ -335,14 +373,217 @@ impl App {
             .collect())
     }
 
-    /// Deletes the caller's own status and returns it. Others' statuses: 404 if invisible, 403 if visible.
+    /// Deletes the caller's own status (a reblog too) and returns it. Others' statuses: 404 if
+    /// invisible, 403 if visible. The store takes its favourites, bookmarks, pins, feed entries and
+    /// reblogs with it; replies to it stay.
     pub async fn delete_status(&self, caller: &Caller, id: Id) -> ApiResult<StatusRecord> {
         let me = caller.account()?;
-        let status = self.visible_status(Some(me), id).await?;
-        if status.account_id != me.id {
+        let status = match self.store.status_by_id(id).await? {
+            Some(s) if s.account_id == me.id => s,
+            _ => {
+                self.visible_status(Some(me), id).await?;
+                return Err(ApiError::forbidden());
+            }
+        };
+        match self.store.delete_status(id).await {
+            Ok(()) | Err(crate::StoreError::NotFound) => Ok(status),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// The status a reblog reblogged, or the status itself when it is not a reblog; 404 when the
+    /// original is gone.
+    pub async fn proper_status(&self, status: StatusRecord) -> ApiResult<StatusRecord> {
+        match status.reblog_of_id {
+            None => Ok(status),
+            Some(of) => self
+                .store
+                .status_by_id(of)
+                .await?
+                .ok_or_else(ApiError::not_found),
+        }
+    }
+
+    /// `caller` reblogs a status it may see (the original, when `id` names a reblog) and gets the
+    /// reblog. `visibility` is `public`, `unlisted` or `private` (anything else: 422); without it,
+    /// the caller's default visibility (`private` when that is `direct`). A reblog of one's own
+    /// private status stays private. Others' private statuses and direct statuses cannot be
+    /// reblogged (422); reblogging a status whose author the caller blocks is a 403, as Mastodon.
+    /// Reblogging again returns the existing reblog unchanged.
+    pub async fn reblog(
+        &self,
+        caller: &Caller,
+        id: Id,
+        visibility: Option<&str>,
+    ) -> ApiResult<StatusRecord> {
+        let me = caller.account()?;
+        let named = self.visible_status(Some(me), id).await?;
+        let original = self.proper_status(named).await?;
+        let chosen = match visibility.map(str::trim) {
+            None | Some("") => match me.default_privacy {
+                Visibility::Direct => Visibility::Private,
+                v => v,
+            },
+            Some(v) => match Visibility::parse(v) {
+                Some(v @ (Visibility::Public | Visibility::Unlisted | Visibility::Private)) => v,
+                _ => {
+                    return Err(ApiError::invalid_field(
+                        "visibility",
+                        "ERR_INCLUSION",
+                        "Visibility is not included in the list",
+                    ));
+                }
+            },
+        };
+        match original.visibility {
+            Visibility::Direct => {
+                return Err(ApiError::invalid_field(
+                    "reblog",
+                    "ERR_INVALID",
+                    "Posts that are only visible to mentioned users cannot be boosted",
+                ));
+            }
+            Visibility::Private if original.account_id != me.id => {
+                return Err(ApiError::invalid_field(
+                    "reblog",
+                    "ERR_INVALID",
+                    "Followers-only posts of others cannot be boosted",
+                ));
+            }
+            _ => {}
+        }
+        if original.account_id != me.id && self.store.blocks(me.id, original.account_id).await? {
             return Err(ApiError::forbidden());
         }
-        self.store.delete_status(id).await?;
-        Ok(status)
+        if let Some(existing) = self.store.reblog_by(me.id, original.id).await? {
+            return Ok(existing);
+        }
+        let now = self.now();
+        let mut record = StatusRecord {
+            id: self.ids.next_at(now.timestamp_millis()),
+            account_id: me.id,
+            uri: None,
+            text: String::new(),
+            content: String::new(),
+            spoiler_text: String::new(),
+            visibility: if original.visibility == Visibility::Private {
+                Visibility::Private
+            } else {
+                chosen
+            },
+            sensitive: false,
+            language: None,
+            in_reply_to_id: None,
+            in_reply_to_account_id: None,
+            application_id: caller.app.as_ref().map(|a| a.id),
+            mentions: vec![],
+            tags: vec![],
+            has_media: false,
+            idempotency_key: None,
+            local: true,
+            created_at: now,
+            edited_at: None,
+            reblog_of_id: Some(original.id),
+            conversation_id: None,
+            replies_count: 0,
+            reblogs_count: 0,
+            favourites_count: 0,
+        };
+        let mut tries = 0;
+        loop {
+            match self.store.insert_status(&record).await {
+                Ok(()) => break,
+                Err(crate::StoreError::AlreadyExists(what)) if what == "status" && tries < 3 => {
+                    tries += 1;
+                    record.id = self.ids.next();
+                }
+                // Two requests raced: the other one made the reblog.
+                Err(crate::StoreError::AlreadyExists(what)) if what == "reblog" => {
+                    if let Some(existing) = self.store.reblog_by(me.id, original.id).await? {
+                        return Ok(existing);
+                    }
+                    return Err(ApiError::unavailable());
+                }
+                Err(e) => return Err(e.into()),
+            }
+        }
+        self.fan_out_reblog(&record, &original).await?;
+        Ok(record)
+    }
+
+    /// `me` takes back its reblog of a status (`id` names the original, or a reblog of it) and
+    /// gets the original. Without a reblog the original must be visible (else 404) and nothing
+    /// changes. With one, this succeeds even when `me` has lost access to the original since
+    /// (blocked by its author, unfollowed from a private post).
+    pub async fn unreblog(&self, me: &AccountRecord, id: Id) -> ApiResult<StatusRecord> {
+        let named = self
+            .store
+            .status_by_id(id)
+            .await?
+            .ok_or_else(ApiError::not_found)?;
+        let original_id = named.reblog_of_id.unwrap_or(named.id);
+        match self.store.reblog_by(me.id, original_id).await? {
+            Some(reblog) => {
+                match self.store.delete_status(reblog.id).await {
+                    Ok(()) | Err(crate::StoreError::NotFound) => {}
+                    Err(e) => return Err(e.into()),
+                }
+                self.store
+                    .status_by_id(original_id)
+                    .await?
+                    .ok_or_else(ApiError::not_found)
+            }
+            None => self.visible_status(Some(me), original_id).await,
+        }
+    }
+
+    /// Inserts a new reblog into home feeds: the reblogger's own, and those of the reblogger's
+    /// local followers whose follow shows reblogs (`reblogs`, true unless turned off), except
+    /// followers blocked either way by the original's author or muting it (Mastodon also filters
+    /// these at insertion). This reads each local follower's follow options once (one lookup per
+    /// follower, as the follow options are not part of the follower list).
+    async fn fan_out_reblog(
+        &self,
+        reblog: &StatusRecord,
+        original: &StatusRecord,
+    ) -> ApiResult<()> {
+        let followers = self.store.local_follower_ids(reblog.account_id).await?;
+        let blocked: HashSet<Id> = self
+            .store
+            .blocked_either_way(original.account_id, &followers)
+            .await?
+            .into_iter()
+            .collect();
+        let now = self.now();
+        let mut targets: Vec<Id> = vec![reblog.account_id];
+        for f in followers {
+            if blocked.contains(&f) {
+                continue;
+            }
+            let shows_reblogs = self
+                .store
+                .follow_of(f, reblog.account_id)
+                .await?
+                .is_some_and(|follow| follow.show_reblogs);
+            if !shows_reblogs {
+                continue;
+            }
+            if f != original.account_id
+                && !self
+                    .store
+                    .muted_among(f, &[original.account_id], now)
+                    .await?
+                    .is_empty()
+            {
+                continue;
+            }
+            targets.push(f);
+        }
+        targets.sort();
+        targets.dedup();
+        self.store
+            .insert_feed_entries(reblog.id, reblog.account_id, &targets)
+            .await?;
+        Ok(())
     }
 }

@@ -1,5 +1,7 @@
 //! Who may see what: the one place that decides whether a viewer may read a status or an account.
 
+use std::collections::HashSet;
+
 use crate::app::App;
 use crate::error::ApiResult;
 use crate::id::Id;
@@ -10,8 +12,33 @@ impl App {
     ///
     /// Public and unlisted: everyone. Private: the author, followers and mentioned accounts.
     /// Direct: the author and mentioned accounts. Nothing by a suspended author, nor by an author
-    /// who blocks the viewer.
+    /// who blocks the viewer. A reblog is seen by the rule of its own visibility (that the
+    /// reblogger chose) and only when its original may be seen too; a reblog whose original is
+    /// gone is seen by no one.
     pub async fn can_see(
+        &self,
+        viewer: Option<&AccountRecord>,
+        status: &StatusRecord,
+        author: &AccountRecord,
+    ) -> ApiResult<bool> {
+        if !self.can_see_own(viewer, status, author).await? {
+            return Ok(false);
+        }
+        let Some(original_id) = status.reblog_of_id else {
+            return Ok(true);
+        };
+        let Some(original) = self.store.status_by_id(original_id).await? else {
+            return Ok(false);
+        };
+        let Some(original_author) = self.store.account_by_id(original.account_id).await? else {
+            return Ok(false);
+        };
+        // Reblogs of reblogs are never made, so the original is judged by its own rule.
+        self.can_see_own(viewer, &original, &original_author).await
+    }
+
+    /// The rule of [`App::can_see`] for one status by itself (a reblog's original not looked at).
+    pub(crate) async fn can_see_own(
         &self,
         viewer: Option<&AccountRecord>,
         status: &StatusRecord,
@@ -45,7 +72,7 @@ impl App {
     /// are the caller's to check): the visibilities `viewer` may read, and the account whose
     /// mentions make any other status readable. The author reads everything; a follower public,
     /// unlisted and private; anyone else public and unlisted; a signed-in viewer also every
-    /// status that mentions it.
+    /// status that mentions it. Reblogs among them also need their originals seen: [`App::with_visible_originals`].
     pub async fn readable_visibilities(
         &self,
         viewer: Option<&AccountRecord>,
@@ -60,5 +87,29 @@ impl App {
             Some(v) => (vec![Public, Unlisted], Some(v.id)),
             None => (vec![Public, Unlisted], None),
         })
+    }
+
+    /// Keeps the statuses that are not reblogs, and the reblogs whose original `viewer` may see
+    /// (with [`App::readable_visibilities`], so that a page of an account's statuses follows the
+    /// same rule as [`App::can_see`]).
+    pub async fn with_visible_originals(
+        &self,
+        viewer: Option<&AccountRecord>,
+        statuses: Vec<StatusRecord>,
+    ) -> ApiResult<Vec<StatusRecord>> {
+        let originals: Vec<Id> = statuses.iter().filter_map(|s| s.reblog_of_id).collect();
+        if originals.is_empty() {
+            return Ok(statuses);
+        }
+        let seen: HashSet<Id> = self
+            .visible_statuses(viewer, &originals)
+            .await?
+            .iter()
+            .map(|s| s.id)
+            .collect();
+        Ok(statuses
+            .into_iter()
+            .filter(|s| s.reblog_of_id.is_none_or(|o| seen.contains(&o)))
+            .collect())
     }
 }

@@ -15,9 +15,9 @@ use crate::services::discovery::AccountStatusesQuery;
 /// headers. The author sees all; followers public, unlisted and followers-only posts; others
 /// public and unlisted ones; anyone also the posts mentioning them. `exclude_replies` drops
 /// replies to others, `only_media` keeps posts with media, `tagged` keeps posts with that hashtag
-/// (normalised like hashtags). `exclude_reblogs` is accepted (there are no reblogs yet);
-/// `pinned=true` answers an empty list until pins exist. Empty for a suspended account or when
-/// either account blocks the other; 404 for an unknown account. <https://docs.joinmastodon.org/methods/accounts/#statuses>
+/// (normalised like hashtags), `exclude_reblogs` drops reblogs (shown otherwise when their
+/// original may be seen), `pinned=true` lists the pinned statuses, newest pin first. Empty for
+/// a suspended account or when either account blocks the other; 404 for an unknown account. <https://docs.joinmastodon.org/methods/accounts/#statuses>
 pub struct GetAccountStatuses;
 
 /// Parameters.
@@ -28,7 +28,7 @@ pub struct GetAccountStatusesRequest {
     /// Leave out replies to other accounts.
     #[serde(default, deserialize_with = "de::bool")]
     pub exclude_replies: bool,
-    /// Leave out reblogs (none exist yet).
+    /// Leave out reblogs.
     #[serde(default, deserialize_with = "de::bool")]
     pub exclude_reblogs: bool,
     /// Only posts with media.
@@ -63,6 +63,7 @@ impl Endpoint for GetAccountStatuses {
             only_media: r.only_media,
             tagged: r.tagged,
             pinned: r.pinned,
+            exclude_reblogs: r.exclude_reblogs,
         };
         let page = app
             .account_statuses(viewer, path_id(&r.id)?, query, r.page.page(20, 40))

@@ -9,7 +9,7 @@ use fedblog_core::api::accounts::{
 };
 use fedblog_core::api::blocks::list_blocks::ListBlocks;
 use fedblog_core::api::mutes::list_mutes::ListMutes;
-use fedblog_core::api::statuses::get_status::GetStatus;
+use fedblog_core::api::statuses::{get_status::GetStatus, reblog_status::ReblogStatus};
 use fedblog_core::api::timelines::{home_timeline::HomeTimeline, public_timeline::PublicTimeline};
 
 use crate::check;
@@ -80,6 +80,11 @@ pub fn checks() -> Vec<Check> {
             "accounts/mute/home-page-still-full",
             "posts of a muted account do not take places on the muter's home page: limit=2 still shows two posts of others",
             mute_page_full
+        ),
+        check!(
+            "accounts/mute/reblogs-of-muted-out-of-home",
+            "a followed account's reblog of a muted account's post stays out of the muter's home timeline",
+            mute_hides_reblogs
         ),
         check!(
             "mutes/list",
@@ -265,6 +270,36 @@ async fn mute_out_of_home(cx: &Cx) -> CheckResult {
     ensure!(
         !ids_of(r.json()?).contains(&id),
         "the muter's home timeline shows the muted account's post"
+    );
+    Ok(())
+}
+
+async fn mute_hides_reblogs(cx: &Cx) -> CheckResult {
+    let (a, b) = (cx.new_user("muter").await?, cx.new_user("muted").await?);
+    let booster = cx.new_user("booster").await?;
+    act::<FollowAccount>(cx, &a, &booster, &[]).await?;
+    act::<MuteAccount>(cx, &a, &b, &[]).await?;
+    let status = cx.post_status(&b, &[("status", "boosted words")]).await?;
+    let id = str_of(&status, "id")?;
+    let r = cx
+        .client
+        .post(
+            &path::<ReblogStatus>(&[("id", &id)]),
+            Some(&booster.token),
+            Body::None,
+        )
+        .await?;
+    r.expect(200)?;
+    let reblog_id = str_of(r.json()?, "id")?;
+    let home = cx
+        .client
+        .get(&path::<HomeTimeline>(&[]), Some(&a.token))
+        .await?;
+    home.expect(200)?;
+    let ids = ids_of(home.json()?);
+    ensure!(
+        !ids.contains(&reblog_id) && !ids.contains(&id),
+        "the muter's home shows a reblog of the muted account's post: {ids:?}"
     );
     Ok(())
 }

@@ -9,12 +9,14 @@ pub mod domain_blocks;
 pub mod errors;
 pub mod follows;
 pub mod instance;
+pub mod interactions;
 pub mod oauth;
 pub mod profile;
 pub mod scheduled_statuses;
 pub mod social;
 pub mod statuses;
 pub mod tags;
+pub mod threads;
 pub mod timelines;
 
 use super::Check;
@@ -34,6 +36,8 @@ pub fn all() -> Vec<Check> {
     v.extend(domain_blocks::checks());
     v.extend(statuses::checks());
     v.extend(account_statuses::checks());
+    v.extend(interactions::checks());
+    v.extend(threads::checks());
     v.extend(discovery::checks());
     v.extend(scheduled_statuses::checks());
     v.extend(timelines::checks());

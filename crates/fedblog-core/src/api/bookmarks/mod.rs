@@ -1,0 +1,2 @@
+//! The caller's bookmarks. <https://docs.joinmastodon.org/methods/bookmarks/>
+pub mod list_bookmarks;
