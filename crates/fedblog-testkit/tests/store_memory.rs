@@ -34,6 +34,7 @@ fn suite_lists_every_check() {
         "tags",
         "directory",
         "interactions",
+        "edits",
     ] {
         let path = dir.join(format!("{area}.rs"));
         let source =
@@ -448,6 +449,18 @@ mod faulty {
         MuteThreadRepeatIsError,
         UnmuteThreadAlwaysTrue,
         MutedThreadsIgnoreAccount,
+        // status edits
+        EditIgnoresOptionalFields,
+        EditOverwritesAll,
+        EditResetsCounters,
+        EditKeepsOldTags,
+        EditKeepsOldMentions,
+        EditRevisionFieldsDropped,
+        EditsReplaced,
+        EditsNewestFirst,
+        EditsShared,
+        DeleteKeepsEdits,
+        DeleteAccountKeepsEdits,
     }
 
     impl Fault {
@@ -747,6 +760,17 @@ mod faulty {
             Fault::MuteThreadRepeatIsError,
             Fault::UnmuteThreadAlwaysTrue,
             Fault::MutedThreadsIgnoreAccount,
+            Fault::EditIgnoresOptionalFields,
+            Fault::EditOverwritesAll,
+            Fault::EditResetsCounters,
+            Fault::EditKeepsOldTags,
+            Fault::EditKeepsOldMentions,
+            Fault::EditRevisionFieldsDropped,
+            Fault::EditsReplaced,
+            Fault::EditsNewestFirst,
+            Fault::EditsShared,
+            Fault::DeleteKeepsEdits,
+            Fault::DeleteAccountKeepsEdits,
         ];
     }
 
@@ -812,6 +836,10 @@ mod faulty {
         thread_mutes: BTreeSet<(Id, Id)>,
         /// status -> [replies, reblogs, favourites] added to the real counters
         status_offsets: BTreeMap<Id, [i64; 3]>,
+        /// status -> the revisions its last `update_status` appended (`EditsReplaced`)
+        last_edits: BTreeMap<Id, Vec<StatusEditRecord>>,
+        /// status -> revisions the store "forgot" to delete with it
+        kept_edits: BTreeMap<Id, Vec<StatusEditRecord>>,
     }
 
     pub struct Faulty {
@@ -1562,6 +1590,7 @@ mod faulty {
 
         async fn delete_status(&self, id: Id) -> StoreResult<()> {
             let author = self.inner.status_by_id(id).await?.map(|x| x.account_id);
+            let edits = self.inner.status_edits(id).await?;
             let (deleted, reblogs, replies, reblog_readers, taken) = {
                 let log = self.log();
                 let of = |m: &BTreeMap<(Id, Id), Id>| {
@@ -1656,6 +1685,9 @@ mod faulty {
                         .collect()
                 };
                 let author = author.expect("deleted status had an author");
+                if self.is(Fault::DeleteKeepsEdits) {
+                    self.log().kept_edits.insert(id, edits);
+                }
                 if self.is(Fault::DeleteKeepsFeedEntries) {
                     self.inner.insert_feed_entries(id, author, &readers).await?;
                 }
@@ -2673,11 +2705,18 @@ mod faulty {
                     own,
                 }
             };
+            let mut edits = vec![];
+            for s in &rows.statuses {
+                edits.push((s.id, self.inner.status_edits(s.id).await?));
+            }
             match self.inner.delete_account(id).await {
                 Err(StoreError::NotFound) if self.is(Fault::DeleteAccountUnknownOk) => {
                     return Ok(());
                 }
                 r => r?,
+            }
+            if self.is(Fault::DeleteAccountKeepsEdits) {
+                self.log().kept_edits.extend(edits);
             }
             {
                 let mut log = self.log();
@@ -4318,5 +4357,105 @@ mod faulty {
                 conversations: &'life1 [Id],
             ) -> Vec<Id>
         }
+    }
+
+    impl Faulty {
+        /// A revision as the faulty store shows it.
+        fn edit(&self, mut e: StatusEditRecord) -> StatusEditRecord {
+            match self.fault {
+                Fault::EditRevisionFieldsDropped => {
+                    e.spoiler_text.clear();
+                    e.sensitive = false;
+                }
+                Fault::SecondsTimestamps => e.created_at = seconds(e.created_at),
+                _ => {}
+            }
+            e
+        }
+
+        async fn update_status(
+            &self,
+            status: &StatusRecord,
+            revisions: &[StatusEditRecord],
+        ) -> StoreResult<()> {
+            let before = self.inner.status_by_id(status.id).await?;
+            let mut stored = status.clone();
+            if let Some(b) = &before {
+                match self.fault {
+                    Fault::EditKeepsOldTags => stored.tags = b.tags.clone(),
+                    Fault::EditKeepsOldMentions => stored.mentions = b.mentions.clone(),
+                    _ => {}
+                }
+            }
+            let r = self.inner.update_status(&stored, revisions).await;
+            if r.is_ok() {
+                let mut log = self.log();
+                log.last_edits.insert(status.id, revisions.to_vec());
+                if let Some(cur) = log.statuses.get_mut(&status.id) {
+                    if self.is(Fault::EditOverwritesAll) {
+                        *cur = status.clone();
+                    } else {
+                        cur.text = status.text.clone();
+                        cur.content = status.content.clone();
+                        cur.mentions = status.mentions.clone();
+                        cur.tags = status.tags.clone();
+                        if !self.is(Fault::EditIgnoresOptionalFields) {
+                            cur.spoiler_text = status.spoiler_text.clone();
+                            cur.sensitive = status.sensitive;
+                            cur.language = status.language.clone();
+                            cur.has_media = status.has_media;
+                            cur.edited_at = status.edited_at;
+                        }
+                    }
+                }
+                if let (Fault::EditResetsCounters, Some(b)) = (self.fault, &before) {
+                    log.status_offsets.insert(
+                        status.id,
+                        [-b.replies_count, -b.reblogs_count, -b.favourites_count],
+                    );
+                }
+            }
+            self.unknown_ok(r)
+        }
+
+        async fn status_edits(&self, status_id: Id) -> StoreResult<Vec<StatusEditRecord>> {
+            let mut got = if self.is(Fault::EditsShared) {
+                let ids: Vec<Id> = self.log().statuses.keys().copied().collect();
+                let mut all = vec![];
+                for id in ids {
+                    all.extend(self.inner.status_edits(id).await?);
+                }
+                all.sort_by_key(|e| e.id);
+                all
+            } else {
+                self.inner.status_edits(status_id).await?
+            };
+            {
+                let log = self.log();
+                if self.is(Fault::EditsReplaced)
+                    && !got.is_empty()
+                    && let Some(last) = log.last_edits.get(&status_id)
+                {
+                    got = last.clone();
+                }
+                if let Some(kept) = log.kept_edits.get(&status_id) {
+                    got.extend(kept.iter().cloned());
+                }
+            }
+            if self.is(Fault::EditsNewestFirst) {
+                got.reverse();
+            }
+            Ok(got.into_iter().map(|e| self.edit(e)).collect())
+        }
+    }
+
+    impl StatusEditStore for Faulty {
+        forward! {
+            update_status<'life1, 'life2>(
+                status: &'life1 StatusRecord,
+                revisions: &'life2 [StatusEditRecord],
+            ) -> ()
+        }
+        forward! { status_edits<>(status_id: Id) -> Vec<StatusEditRecord> }
     }
 }

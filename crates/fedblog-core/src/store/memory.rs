@@ -49,6 +49,8 @@ struct Inner {
     pins: BTreeMap<(Id, Id), Id>,
     /// (account, conversation) muted threads
     conversation_mutes: BTreeSet<(Id, Id)>,
+    /// status -> its revisions, oldest first
+    status_edits: BTreeMap<Id, Vec<StatusEditRecord>>,
 }
 
 /// Keeps everything in memory behind one lock. Cloning is not offered: share it in an `Arc`.
@@ -116,6 +118,7 @@ impl Inner {
         self.favourites.retain(|(_, st), _| *st != id);
         self.bookmarks.retain(|(_, st), _| *st != id);
         self.pins.retain(|(_, st), _| *st != id);
+        self.status_edits.remove(&id);
         let reblogs: Vec<Id> = self
             .statuses
             .values()
@@ -1634,5 +1637,40 @@ impl InteractionStore for MemoryStore {
         Ok(among(conversations, |c| {
             g.conversation_mutes.contains(&(account, c))
         }))
+    }
+}
+
+#[async_trait]
+impl StatusEditStore for MemoryStore {
+    async fn update_status(
+        &self,
+        status: &StatusRecord,
+        revisions: &[StatusEditRecord],
+    ) -> StoreResult<()> {
+        let mut g = self.write()?;
+        let cur = g.statuses.get_mut(&status.id).ok_or(StoreError::NotFound)?;
+        cur.text = status.text.clone();
+        cur.content = status.content.clone();
+        cur.spoiler_text = status.spoiler_text.clone();
+        cur.sensitive = status.sensitive;
+        cur.language = status.language.clone();
+        cur.mentions = status.mentions.clone();
+        cur.tags = status.tags.clone();
+        cur.has_media = status.has_media;
+        cur.edited_at = status.edited_at;
+        g.status_edits
+            .entry(status.id)
+            .or_default()
+            .extend(revisions.iter().cloned());
+        Ok(())
+    }
+
+    async fn status_edits(&self, status_id: Id) -> StoreResult<Vec<StatusEditRecord>> {
+        Ok(self
+            .read()?
+            .status_edits
+            .get(&status_id)
+            .cloned()
+            .unwrap_or_default())
     }
 }

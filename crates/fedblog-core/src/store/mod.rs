@@ -373,6 +373,23 @@ pub trait InteractionStore: Send + Sync {
     ) -> StoreResult<Vec<Id>>;
 }
 
+/// Edits of statuses and their revision history.
+#[async_trait]
+pub trait StatusEditStore: Send + Sync {
+    /// In one transaction: replaces the editable fields of the stored status with those of
+    /// `status` (`text`, `content`, `spoiler_text`, `sensitive`, `language`, `mentions`, `tags`,
+    /// `has_media`, `edited_at`; everything else is kept) and appends `revisions` to its history.
+    /// `NotFound` if the status is absent.
+    async fn update_status(
+        &self,
+        status: &StatusRecord,
+        revisions: &[StatusEditRecord],
+    ) -> StoreResult<()>;
+    /// A status's revisions, oldest first (empty if never edited). `delete_status` and
+    /// `delete_account` remove them with the status.
+    async fn status_edits(&self, status_id: Id) -> StoreResult<Vec<StatusEditRecord>>;
+}
+
 /// Materialised home feeds (fan-out on write).
 #[async_trait]
 pub trait FeedStore: Send + Sync {
@@ -483,6 +500,7 @@ pub trait Store:
     + TagStore
     + DirectoryStore
     + InteractionStore
+    + StatusEditStore
     + Send
     + Sync
     + 'static
@@ -504,6 +522,7 @@ impl<T> Store for T where
         + TagStore
         + DirectoryStore
         + InteractionStore
+        + StatusEditStore
         + Send
         + Sync
         + 'static

@@ -562,3 +562,24 @@ pub struct AccountSearch {
     /// How many to return.
     pub limit: u64,
 }
+
+/// One revision of a status, kept when the status is edited (the first is the original).
+#[derive(Clone, Debug, PartialEq)]
+pub struct StatusEditRecord {
+    /// Id (ordering: older revisions have smaller ids).
+    pub id: Id,
+    /// The status.
+    pub status_id: Id,
+    /// Its author.
+    pub account_id: Id,
+    /// Source text of this revision.
+    pub text: String,
+    /// Rendered HTML of this revision.
+    pub content: String,
+    /// Content warning.
+    pub spoiler_text: String,
+    /// Sensitive.
+    pub sensitive: bool,
+    /// When this revision was made (the status's `created_at` for the original).
+    pub created_at: DateTime<Utc>,
+}

@@ -24,6 +24,7 @@ mod paging;
 mod pairs;
 mod scheduled_statuses;
 mod stats;
+mod status_edits;
 mod statuses;
 mod tags;
 

@@ -18,7 +18,8 @@ use sea_orm::{
 
 use super::accounts::parse_visibility;
 use super::entity::{
-    accounts, bookmarks, favourites, home_feed, status_mentions, status_pins, status_tags, statuses,
+    accounts, bookmarks, favourites, home_feed, status_edits, status_mentions, status_pins,
+    status_tags, statuses,
 };
 use super::{IN_CHUNK, SeaStore, backend_err, finish, paging};
 
@@ -128,11 +129,11 @@ pub(super) async fn hydrate<C: ConnectionTrait>(
         .collect()
 }
 
-async fn insert_status_rows<C: ConnectionTrait>(db: &C, s: &StatusRecord) -> StoreResult<()> {
-    statuses::Entity::insert(status_row(s))
-        .exec_without_returning(db)
-        .await
-        .map_err(backend_err)?;
+/// Inserts the `status_mentions` and `status_tags` rows of `s`, in its order.
+pub(super) async fn insert_mention_and_tag_rows<C: ConnectionTrait>(
+    db: &C,
+    s: &StatusRecord,
+) -> StoreResult<()> {
     if !s.mentions.is_empty() {
         let rows = s
             .mentions
@@ -163,6 +164,15 @@ async fn insert_status_rows<C: ConnectionTrait>(db: &C, s: &StatusRecord) -> Sto
             .await
             .map_err(backend_err)?;
     }
+    Ok(())
+}
+
+async fn insert_status_rows<C: ConnectionTrait>(db: &C, s: &StatusRecord) -> StoreResult<()> {
+    statuses::Entity::insert(status_row(s))
+        .exec_without_returning(db)
+        .await
+        .map_err(backend_err)?;
+    insert_mention_and_tag_rows(db, s).await?;
     // Counters move with the row, in the same transaction; `last_status_at` only moves forward.
     let last = Expr::col(accounts::Column::LastStatusAt);
     accounts::Entity::update_many()
@@ -275,8 +285,9 @@ fn by_amount(pairs: Vec<(i64, i64)>) -> BTreeMap<i64, Vec<i64>> {
     groups
 }
 
-/// Deletes what hangs off the statuses `ids` selects (mentions, tags, feed entries, favourites,
-/// bookmarks, pins), before the statuses themselves go. Every `status_id` column is indexed.
+/// Deletes what hangs off the statuses `ids` selects (mentions, tags, edit history, feed entries,
+/// favourites, bookmarks, pins), before the statuses themselves go. Every `status_id` column is
+/// indexed.
 pub(super) async fn delete_status_dependents<C: ConnectionTrait>(
     db: &C,
     ids: impl Fn() -> SelectStatement,
@@ -290,6 +301,11 @@ pub(super) async fn delete_status_dependents<C: ConnectionTrait>(
         .map_err(backend_err)?;
     status_tags::Entity::delete_many()
         .filter(status_tags::Column::StatusId.in_subquery(ids()))
+        .exec(db)
+        .await
+        .map_err(backend_err)?;
+    status_edits::Entity::delete_many()
+        .filter(status_edits::Column::StatusId.in_subquery(ids()))
         .exec(db)
         .await
         .map_err(backend_err)?;

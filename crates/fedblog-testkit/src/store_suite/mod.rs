@@ -23,7 +23,7 @@
 //!
 //! The invocation expands to one module per area (`accounts`, `oauth`, `statuses`, `follows`,
 //! `blocks`, `feeds`, `stats`, `jobs`, `scheduled_statuses`, `notes`, `domain_blocks`, `tags`,
-//! `directory`, `interactions`), each holding one `#[test]` per
+//! `directory`, `interactions`, `edits`), each holding one `#[test]` per
 //! check, so `cargo test` reports every check by name
 //! (`accounts::email_is_unique_case_insensitively ... ok`) and `cargo test feeds::` runs one
 //! area. Each test runs its check on a current-thread Tokio runtime of its own, as
@@ -78,6 +78,7 @@ pub mod accounts;
 pub mod blocks;
 pub mod directory;
 pub mod domain_blocks;
+pub mod edits;
 pub mod feeds;
 pub mod follows;
 pub mod interactions;
@@ -342,6 +343,14 @@ macro_rules! __store_suite_for_each_check {
                 replies_to_lists_direct_replies_oldest_first,
                 mute_conversation_is_idempotent_and_per_account,
                 unmute_conversation_true_then_false,
+            }
+            edits {
+                update_status_replaces_exactly_the_editable_fields,
+                update_status_replaces_mentions_and_tags,
+                status_edits_lists_revisions_oldest_first_across_updates,
+                update_unknown_status_is_not_found,
+                delete_status_removes_its_edits,
+                delete_account_removes_its_statuses_edits,
             }
         }
     };

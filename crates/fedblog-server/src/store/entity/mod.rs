@@ -17,6 +17,7 @@ pub mod home_feed;
 pub mod jobs;
 pub mod mutes;
 pub mod scheduled_statuses;
+pub mod status_edits;
 pub mod status_mentions;
 pub mod status_pins;
 pub mod status_tags;
