@@ -362,3 +362,28 @@ pub struct Context {
     /// Replies, depth-first in thread order.
     pub descendants: Vec<Status>,
 }
+
+/// One revision of a status. <https://docs.joinmastodon.org/entities/StatusEdit/>
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct StatusEdit {
+    /// HTML of this revision.
+    pub content: String,
+    pub spoiler_text: String,
+    pub sensitive: bool,
+    /// When this revision was published (the status's `created_at` for the original).
+    pub created_at: Timestamp,
+    /// The author.
+    pub account: Account,
+    /// Always empty: media attachments are not supported yet.
+    pub media_attachments: Vec<serde_json::Value>,
+    pub emojis: Vec<CustomEmoji>,
+}
+
+/// The source of a status, for editing. <https://docs.joinmastodon.org/entities/StatusSource/>
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct StatusSource {
+    pub id: Id,
+    /// Plain text as written.
+    pub text: String,
+    pub spoiler_text: String,
+}

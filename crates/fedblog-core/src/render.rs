@@ -582,3 +582,48 @@ impl App {
         }
     }
 }
+
+impl App {
+    /// Renders the edit history of a status by `author`: every stored revision oldest first, or,
+    /// for a status never edited, one entry made of its current version (dated `edited_at`, else
+    /// `created_at`).
+    pub fn render_status_edits(
+        &self,
+        status: &StatusRecord,
+        author: &AccountRecord,
+        revisions: &[crate::store::StatusEditRecord],
+    ) -> Vec<StatusEdit> {
+        let account = self.render_account(author);
+        let entry =
+            |content: &str, spoiler_text: &str, sensitive: bool, at: DateTime<Utc>| StatusEdit {
+                content: content.to_string(),
+                spoiler_text: spoiler_text.to_string(),
+                sensitive,
+                created_at: timestamp(at),
+                account: account.clone(),
+                media_attachments: vec![],
+                emojis: vec![],
+            };
+        if revisions.is_empty() {
+            return vec![entry(
+                &status.content,
+                &status.spoiler_text,
+                status.sensitive,
+                status.edited_at.unwrap_or(status.created_at),
+            )];
+        }
+        revisions
+            .iter()
+            .map(|r| entry(&r.content, &r.spoiler_text, r.sensitive, r.created_at))
+            .collect()
+    }
+
+    /// Renders the source of a status (its plain text and content warning), for its author.
+    pub fn render_status_source(&self, status: &StatusRecord) -> StatusSource {
+        StatusSource {
+            id: status.id,
+            text: status.text.clone(),
+            spoiler_text: status.spoiler_text.clone(),
+        }
+    }
+}

@@ -335,6 +335,9 @@ pub fn routes() -> Vec<Route> {
         route::<statuses::unmute_conversation::UnmuteConversation>(),
         route::<statuses::favourited_by::FavouritedBy>(),
         route::<statuses::reblogged_by::RebloggedBy>(),
+        route::<statuses::edit_status::EditStatus>(),
+        route::<statuses::status_history::GetStatusHistory>(),
+        route::<statuses::status_source::GetStatusSource>(),
         route::<favourites::list_favourites::ListFavourites>(),
         route::<bookmarks::list_bookmarks::ListBookmarks>(),
         // Scheduled statuses

@@ -3,6 +3,7 @@
 pub mod accounts;
 pub mod blocks;
 pub mod discovery;
+pub mod edits;
 pub mod instance;
 pub mod interactions;
 pub mod jobs;

@@ -44,6 +44,71 @@ pub struct CheckedStatus {
     pub parent: Option<StatusRecord>,
 }
 
+/// The text of a status made ready to store.
+pub struct StatusText {
+    /// Rendered HTML.
+    pub content: String,
+    /// The accounts mentioned, in order of first mention.
+    pub mentions: Vec<Id>,
+    /// Normalised hashtags.
+    pub tags: Vec<String>,
+}
+
+/// Media attachments and polls are not supported yet: sending either is a 422.
+pub fn reject_attachments(media_ids: &[String], has_poll: bool) -> ApiResult<()> {
+    if !media_ids.is_empty() {
+        return Err(ApiError::invalid_field(
+            "media_ids",
+            "ERR_INVALID",
+            "Media attachments are not supported by this server yet",
+        ));
+    }
+    if has_poll {
+        return Err(ApiError::invalid_field(
+            "poll",
+            "ERR_INVALID",
+            "Polls are not supported by this server yet",
+        ));
+    }
+    Ok(())
+}
+
+/// The visibility a client gave (`None` when absent or empty); 422 when it is not one of
+/// `public`, `unlisted`, `private`, `direct`.
+pub fn parse_visibility(given: Option<&str>) -> ApiResult<Option<Visibility>> {
+    match given {
+        None | Some("") => Ok(None),
+        Some(v) => Visibility::parse(v).map(Some).ok_or_else(|| {
+            ApiError::invalid_field(
+                "visibility",
+                "ERR_INCLUSION",
+                "Visibility is not included in the list",
+            )
+        }),
+    }
+}
+
+/// The language a client gave, as its ISO 639 primary subtag in lower case (`None` when absent
+/// or empty); 422 when it is not a language code.
+pub fn parse_language(given: Option<&str>) -> ApiResult<Option<String>> {
+    match given.map(str::trim) {
+        None | Some("") => Ok(None),
+        Some(l) => {
+            let l = l.to_ascii_lowercase();
+            let primary = l.split(['-', '_']).next().unwrap_or("").to_string();
+            if !(2..=3).contains(&primary.len()) || !primary.chars().all(|c| c.is_ascii_lowercase())
+            {
+                return Err(ApiError::invalid_field(
+                    "language",
+                    "ERR_INVALID",
+                    "Language is not a valid ISO 639 code",
+                ));
+            }
+            Ok(Some(primary))
+        }
+    }
+}
+
 /// What posting did.
 pub enum Posted {
     /// Published now.
@@ -82,66 +147,13 @@ impl App {
         author: &AccountRecord,
         new: &NewStatus,
     ) -> ApiResult<CheckedStatus> {
-        let limits = &self.config.limits;
-        if !new.media_ids.is_empty() {
-            return Err(ApiError::invalid_field(
-                "media_ids",
-                "ERR_INVALID",
-                "Media attachments are not supported by this server yet",
-            ));
-        }
-        if new.has_poll {
-            return Err(ApiError::invalid_field(
-                "poll",
-                "ERR_INVALID",
-                "Polls are not supported by this server yet",
-            ));
-        }
-        if new.text.trim().is_empty() {
-            return Err(ApiError::invalid_field(
-                "text",
-                "ERR_BLANK",
-                "Text can't be blank",
-            ));
-        }
-        let length = content::countable_length(&new.text, limits.characters_reserved_per_url)
-            + content::countable_length(&new.spoiler_text, limits.characters_reserved_per_url);
-        if length > limits.max_status_characters {
-            return Err(ApiError::invalid_field(
-                "text",
-                "ERR_TOO_LONG",
-                format!(
-                    "Text character limit of {} exceeded",
-                    limits.max_status_characters
-                ),
-            ));
-        }
-        let visibility = match new.visibility.as_deref() {
-            None | Some("") => author.default_privacy,
-            Some(v) => Visibility::parse(v).ok_or_else(|| {
-                ApiError::invalid_field(
-                    "visibility",
-                    "ERR_INCLUSION",
-                    "Visibility is not included in the list",
-                )
-            })?,
-        };
-        let language = match new.language.as_deref().map(str::trim) {
-            None | Some("") => author.default_language.clone(),
-            Some(l) => {
-                let l = l.to_ascii_lowercase();
-                let primary = l.split(['-', '_']).next().unwrap_or("").to_string();
-                if !(2..=3).contains(&primary.len())
-                    || !primary.chars().all(|c| c.is_ascii_lowercase())
-                {
-                    return Err(ApiError::invalid_field(
-                        "language",
-                        "ERR_INVALID",
-                        "Language is not a valid ISO 639 code",
-                    ));
-                }
-                Some(primary)
-            }
+        reject_attachments(&new.media_ids, new.has_poll)?;
+        self.check_status_text(&new.text, &new.spoiler_text)?;
+        let visibility =
+            parse_visibility(new.visibility.as_deref())?.unwrap_or(author.default_privacy);
+        let language = match parse_language(new.language.as_deref())? {
+            None => author.default_language.clone(),
+            given => given,
         };
         let parent = match new.in_reply_to_id {
             None => None,
@@ -188,38 +200,7 @@ impl App {
             parent,
         } = self.check_new_status(author, &new).await?;
 
-        // Mentions: resolve the ones we know; unknown ones stay text.
-        let mut mentioned: HashMap<(String, Option<String>), AccountRecord> = HashMap::new();
-        for (user, domain) in content::extract_mentions(&new.text) {
-            let dom = domain
-                .clone()
-                .filter(|d| !d.eq_ignore_ascii_case(&self.config.domain));
-            if let Some(a) = self
-                .store
-                .account_by_username(&user, dom.as_deref())
-                .await?
-                && !a.is_suspended()
-            {
-                mentioned.insert((user.to_lowercase(), domain.map(|d| d.to_lowercase())), a);
-            }
-        }
-        let base = self.base_url();
-        let html = content::render_html(&new.text, &base, &|u, d| {
-            mentioned
-                .get(&(u.to_lowercase(), d.map(str::to_lowercase)))
-                .map(|a| MentionLink {
-                    url: self.account_url(a),
-                    username: a.username.clone(),
-                })
-        });
-        let mut mention_ids: Vec<Id> = Vec::new();
-        for (user, domain) in content::extract_mentions(&new.text) {
-            if let Some(a) = mentioned.get(&(user.to_lowercase(), domain.map(|d| d.to_lowercase())))
-                && !mention_ids.contains(&a.id)
-            {
-                mention_ids.push(a.id);
-            }
-        }
+        let rendered = self.render_status_text(&new.text).await?;
 
         let now = self.now();
         let mut record = StatusRecord {
@@ -227,7 +208,7 @@ impl App {
             account_id: author.id,
             uri: None,
             text: new.text.clone(),
-            content: html,
+            content: rendered.content,
             spoiler_text: new.spoiler_text.trim().to_string(),
             visibility,
             sensitive: new.sensitive.unwrap_or(author.default_sensitive)
@@ -237,8 +218,8 @@ impl App {
             in_reply_to_id: parent.as_ref().map(|p| p.id),
             in_reply_to_account_id: parent.as_ref().map(|p| p.account_id),
             application_id,
-            mentions: mention_ids,
-            tags: content::extract_tags(&new.text),
+            mentions: rendered.mentions,
+            tags: rendered.tags,
             has_media: false,
             idempotency_key: key,
             local: true,
@@ -270,6 +251,73 @@ impl App {
         }
         self.fan_out(&record).await?;
         Ok(record)
+    }
+
+    /// Checks the text of a status (posted or edited): not blank, and the text and content warning
+    /// together within the character limit (counted as Mastodon does); 422 otherwise.
+    pub fn check_status_text(&self, text: &str, spoiler_text: &str) -> ApiResult<()> {
+        let limits = &self.config.limits;
+        if text.trim().is_empty() {
+            return Err(ApiError::invalid_field(
+                "text",
+                "ERR_BLANK",
+                "Text can't be blank",
+            ));
+        }
+        let length = content::countable_length(text, limits.characters_reserved_per_url)
+            + content::countable_length(spoiler_text, limits.characters_reserved_per_url);
+        if length > limits.max_status_characters {
+            return Err(ApiError::invalid_field(
+                "text",
+                "ERR_TOO_LONG",
+                format!(
+                    "Text character limit of {} exceeded",
+                    limits.max_status_characters
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Renders the text of a status (posted or edited): resolves the mentions of known, not
+    /// suspended accounts (unknown ones stay text), writes the HTML and extracts the hashtags.
+    pub async fn render_status_text(&self, text: &str) -> ApiResult<StatusText> {
+        let mut mentioned: HashMap<(String, Option<String>), AccountRecord> = HashMap::new();
+        for (user, domain) in content::extract_mentions(text) {
+            let dom = domain
+                .clone()
+                .filter(|d| !d.eq_ignore_ascii_case(&self.config.domain));
+            if let Some(a) = self
+                .store
+                .account_by_username(&user, dom.as_deref())
+                .await?
+                && !a.is_suspended()
+            {
+                mentioned.insert((user.to_lowercase(), domain.map(|d| d.to_lowercase())), a);
+            }
+        }
+        let base = self.base_url();
+        let html = content::render_html(text, &base, &|u, d| {
+            mentioned
+                .get(&(u.to_lowercase(), d.map(str::to_lowercase)))
+                .map(|a| MentionLink {
+                    url: self.account_url(a),
+                    username: a.username.clone(),
+                })
+        });
+        let mut mention_ids: Vec<Id> = Vec::new();
+        for (user, domain) in content::extract_mentions(text) {
+            if let Some(a) = mentioned.get(&(user.to_lowercase(), domain.map(|d| d.to_lowercase())))
+                && !mention_ids.contains(&a.id)
+            {
+                mention_ids.push(a.id);
+            }
+        }
+        Ok(StatusText {
+            content: html,
+            mentions: mention_ids,
+            tags: content::extract_tags(text),
+        })
     }
 
     /// Inserts a new status into home feeds as Mastodon does: the author's own, and the local

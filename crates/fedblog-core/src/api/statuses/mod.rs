@@ -2,6 +2,7 @@
 pub mod bookmark_status;
 pub mod create_status;
 pub mod delete_status;
+pub mod edit_status;
 pub mod favourite_status;
 pub mod favourited_by;
 pub mod get_context;
@@ -11,6 +12,8 @@ pub mod mute_conversation;
 pub mod pin_status;
 pub mod reblog_status;
 pub mod reblogged_by;
+pub mod status_history;
+pub mod status_source;
 pub mod unbookmark_status;
 pub mod unfavourite_status;
 pub mod unmute_conversation;

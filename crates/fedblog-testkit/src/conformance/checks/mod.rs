@@ -6,6 +6,7 @@ pub mod apps;
 pub mod blocks;
 pub mod discovery;
 pub mod domain_blocks;
+pub mod edits;
 pub mod errors;
 pub mod follows;
 pub mod instance;
@@ -18,6 +19,7 @@ pub mod statuses;
 pub mod tags;
 pub mod threads;
 pub mod timelines;
+pub mod visibility;
 
 use super::Check;
 
@@ -37,11 +39,13 @@ pub fn all() -> Vec<Check> {
     v.extend(statuses::checks());
     v.extend(account_statuses::checks());
     v.extend(interactions::checks());
+    v.extend(edits::checks());
     v.extend(threads::checks());
     v.extend(discovery::checks());
     v.extend(scheduled_statuses::checks());
     v.extend(timelines::checks());
     v.extend(tags::checks());
+    v.extend(visibility::checks());
     v
 }
 

@@ -1,0 +1,697 @@
+//! The visibility matrix (issue 5): for every read path, visibility (public, unlisted, private,
+//! direct) and kind of viewer (author, follower, non-follower, mentioned, anonymous, blocked by
+//! the author), whether the viewer gets the status. The expected outcomes are the table in
+//! `visibility.tsv`; one check per read path asserts every cell of its rows and reports every
+//! cell that fails, not only the first.
+//!
+//! Read paths added when the endpoint lands: the tag timeline (`timelines/tag/:hashtag`), list
+//! timelines, notifications, search (v2), polls (`polls/:id`), translation, and conversations.
+//! `statuses/:id/source` is left out: fedblog answers it for the author only (404 to everyone
+//! else), stricter than Mastodon, which gives it to every signed-in viewer who may see the status.
+
+use std::collections::{BTreeMap, HashSet};
+
+use serde_json::Value;
+
+use fedblog_core::api::Endpoint;
+use fedblog_core::api::accounts::{
+    block_account::BlockAccount, follow_account::FollowAccount,
+    get_account_statuses::GetAccountStatuses,
+};
+use fedblog_core::api::statuses::{
+    bookmark_status::BookmarkStatus, favourite_status::FavouriteStatus,
+    favourited_by::FavouritedBy, get_context::GetContext, get_status::GetStatus,
+    get_statuses::GetStatuses, reblogged_by::RebloggedBy, status_history::GetStatusHistory,
+};
+use fedblog_core::api::timelines::{home_timeline::HomeTimeline, public_timeline::PublicTimeline};
+
+use crate::check;
+use crate::client::{Response, form, truncate};
+use crate::conformance::checks::social::act;
+use crate::conformance::{Check, CheckResult, Cx, Failure, User, path, str_of};
+
+/// The expected outcomes, one row per read path and visibility, one column per viewer.
+const TABLE: &str = include_str!("visibility.tsv");
+
+/// The checks of this area: one per read path.
+pub fn checks() -> Vec<Check> {
+    vec![
+        check!(
+            "visibility/matrix/get-status",
+            "GET /api/v1/statuses/:id answers every status to exactly the viewers the visibility matrix allows, and 404 (never 401/403) to the others",
+            get_status
+        ),
+        check!(
+            "visibility/matrix/multi-get",
+            "GET /api/v1/statuses?id[]= returns exactly the statuses the visibility matrix lets the viewer see",
+            multi_get
+        ),
+        check!(
+            "visibility/matrix/context",
+            "the descendants of a public status's context hold exactly the replies the visibility matrix lets the viewer see",
+            context
+        ),
+        check!(
+            "visibility/matrix/account-statuses",
+            "GET /api/v1/accounts/:id/statuses lists exactly the author's statuses the visibility matrix lets the viewer see",
+            account_statuses
+        ),
+        check!(
+            "visibility/matrix/home",
+            "the home timeline holds the author's own posts of every visibility and, for followers, the posts they may see; mentions alone, blocked viewers and anonymous callers get nothing",
+            home
+        ),
+        check!(
+            "visibility/matrix/public-local",
+            "the local public timeline holds public posts only, for every viewer but one blocked by the author",
+            public_local
+        ),
+        check!(
+            "visibility/matrix/favourited-by",
+            "favourited_by answers 200 for a status the viewer may see and 404 (never 401/403) otherwise",
+            favourited_by
+        ),
+        check!(
+            "visibility/matrix/reblogged-by",
+            "reblogged_by answers 200 for a status the viewer may see and 404 (never 401/403) otherwise",
+            reblogged_by
+        ),
+        check!(
+            "visibility/matrix/history",
+            "the edit history of a status answers 200 to the viewers the visibility matrix allows and 404 (never 401/403) to the others",
+            history
+        ),
+        check!(
+            "visibility/matrix/favourite",
+            "favouriting a status the viewer may not see is a 404 (never 401/403); one it may see is a 200; without a token 401",
+            favourite
+        ),
+        check!(
+            "visibility/matrix/bookmark",
+            "bookmarking a status the viewer may not see is a 404 (never 401/403); one it may see is a 200; without a token 401",
+            bookmark
+        ),
+    ]
+}
+
+/// A status visibility, in table order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+enum Vis {
+    Public,
+    Unlisted,
+    Private,
+    Direct,
+}
+
+const VISIBILITIES: [Vis; 4] = [Vis::Public, Vis::Unlisted, Vis::Private, Vis::Direct];
+
+impl Vis {
+    fn name(self) -> &'static str {
+        match self {
+            Vis::Public => "public",
+            Vis::Unlisted => "unlisted",
+            Vis::Private => "private",
+            Vis::Direct => "direct",
+        }
+    }
+}
+
+/// A kind of viewer, in table column order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+enum Viewer {
+    Author,
+    Follower,
+    NonFollower,
+    Mentioned,
+    Anonymous,
+    Blocked,
+}
+
+const VIEWERS: [Viewer; 6] = [
+    Viewer::Author,
+    Viewer::Follower,
+    Viewer::NonFollower,
+    Viewer::Mentioned,
+    Viewer::Anonymous,
+    Viewer::Blocked,
+];
+
+impl Viewer {
+    fn name(self) -> &'static str {
+        match self {
+            Viewer::Author => "author",
+            Viewer::Follower => "follower",
+            Viewer::NonFollower => "non-follower",
+            Viewer::Mentioned => "mentioned",
+            Viewer::Anonymous => "anonymous",
+            Viewer::Blocked => "blocked",
+        }
+    }
+}
+
+/// What a viewer gets on a path: the expected value of a cell, and what was observed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Outcome {
+    /// The status is shown.
+    Visible,
+    /// Not shown: 404 with an error body for a single status, absent from a list.
+    Hidden,
+    /// 401 with an error body (the path needs a user).
+    Unauthorized,
+    /// Anything else (observed only), described.
+    Other(String),
+}
+
+impl Outcome {
+    fn parse(s: &str) -> Option<Outcome> {
+        match s {
+            "visible" => Some(Outcome::Visible),
+            "hidden" => Some(Outcome::Hidden),
+            "401" => Some(Outcome::Unauthorized),
+            _ => None,
+        }
+    }
+
+    fn describe(&self) -> String {
+        match self {
+            Outcome::Visible => "visible".into(),
+            Outcome::Hidden => "hidden".into(),
+            Outcome::Unauthorized => "401".into(),
+            Outcome::Other(d) => d.clone(),
+        }
+    }
+}
+
+/// A read path of the matrix; its name is the first column of the table and the last part of
+/// its check id.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+enum ReadPath {
+    GetStatus,
+    MultiGet,
+    Context,
+    AccountStatuses,
+    Home,
+    PublicLocal,
+    FavouritedBy,
+    RebloggedBy,
+    History,
+    Favourite,
+    Bookmark,
+}
+
+const READ_PATHS: [ReadPath; 11] = [
+    ReadPath::GetStatus,
+    ReadPath::MultiGet,
+    ReadPath::Context,
+    ReadPath::AccountStatuses,
+    ReadPath::Home,
+    ReadPath::PublicLocal,
+    ReadPath::FavouritedBy,
+    ReadPath::RebloggedBy,
+    ReadPath::History,
+    ReadPath::Favourite,
+    ReadPath::Bookmark,
+];
+
+impl ReadPath {
+    fn name(self) -> &'static str {
+        match self {
+            ReadPath::GetStatus => "get-status",
+            ReadPath::MultiGet => "multi-get",
+            ReadPath::Context => "context",
+            ReadPath::AccountStatuses => "account-statuses",
+            ReadPath::Home => "home",
+            ReadPath::PublicLocal => "public-local",
+            ReadPath::FavouritedBy => "favourited-by",
+            ReadPath::RebloggedBy => "reblogged-by",
+            ReadPath::History => "history",
+            ReadPath::Favourite => "favourite",
+            ReadPath::Bookmark => "bookmark",
+        }
+    }
+
+    fn from_name(s: &str) -> Option<ReadPath> {
+        READ_PATHS.into_iter().find(|p| p.name() == s)
+    }
+}
+
+/// The parsed table: (path, visibility, viewer) → expected outcome.
+type Matrix = BTreeMap<(ReadPath, Vis, Viewer), Outcome>;
+
+/// Parses `visibility.tsv`: `#` comments and blank lines are skipped; the header (first column
+/// `path`) must name the viewers in [`VIEWERS`] order; each row is path, visibility and one
+/// outcome per viewer; a cell given twice is an error.
+fn parse_table(text: &str) -> Result<Matrix, String> {
+    let mut matrix = Matrix::new();
+    let mut header_seen = false;
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let cols: Vec<&str> = line.split_whitespace().collect();
+        if cols[0] == "path" {
+            let want: Vec<&str> = ["path", "visibility"]
+                .into_iter()
+                .chain(VIEWERS.iter().map(|v| v.name()))
+                .collect();
+            if cols != want {
+                return Err(format!("line {}: the header must be {want:?}", n + 1));
+            }
+            header_seen = true;
+            continue;
+        }
+        if !header_seen {
+            return Err(format!("line {}: a row before the header", n + 1));
+        }
+        if cols.len() != 2 + VIEWERS.len() {
+            return Err(format!(
+                "line {}: {} columns (expected {})",
+                n + 1,
+                cols.len(),
+                2 + VIEWERS.len()
+            ));
+        }
+        let read_path = ReadPath::from_name(cols[0])
+            .ok_or_else(|| format!("line {}: unknown read path {:?}", n + 1, cols[0]))?;
+        let vis = VISIBILITIES
+            .into_iter()
+            .find(|v| v.name() == cols[1])
+            .ok_or_else(|| format!("line {}: unknown visibility {:?}", n + 1, cols[1]))?;
+        for (viewer, cell) in VIEWERS.into_iter().zip(&cols[2..]) {
+            let outcome = Outcome::parse(cell)
+                .ok_or_else(|| format!("line {}: unknown outcome {cell:?}", n + 1))?;
+            if matrix.insert((read_path, vis, viewer), outcome).is_some() {
+                return Err(format!(
+                    "line {}: the cell {} / {} / {} is given twice",
+                    n + 1,
+                    read_path.name(),
+                    vis.name(),
+                    viewer.name()
+                ));
+            }
+        }
+    }
+    Ok(matrix)
+}
+
+/// The accounts and statuses a matrix check runs on.
+struct World {
+    author: User,
+    follower: User,
+    non_follower: User,
+    mentioned: User,
+    blocked: User,
+    /// The public root the statuses reply to (context check only).
+    root: Option<String>,
+    /// One status per visibility, each mentioning `mentioned`.
+    statuses: Vec<(Vis, String)>,
+}
+
+impl World {
+    /// The token of a viewer (None for anonymous).
+    fn token(&self, viewer: Viewer) -> Option<&str> {
+        let user = match viewer {
+            Viewer::Author => &self.author,
+            Viewer::Follower => &self.follower,
+            Viewer::NonFollower => &self.non_follower,
+            Viewer::Mentioned => &self.mentioned,
+            Viewer::Blocked => &self.blocked,
+            Viewer::Anonymous => return None,
+        };
+        Some(user.token.as_str())
+    }
+}
+
+/// Makes the accounts (the follower follows the author; the blocked account followed the author,
+/// then the author blocked it) and one status per visibility mentioning the mentioned account;
+/// with `as_replies`, a public root by a third account that the statuses reply to.
+async fn world(cx: &Cx, as_replies: bool) -> Result<World, Failure> {
+    let author = cx.new_user("author").await?;
+    let follower = cx.new_user("follower").await?;
+    let non_follower = cx.new_user("stranger").await?;
+    let mentioned = cx.new_user("mentioned").await?;
+    let blocked = cx.new_user("blocked").await?;
+    let rel = act::<FollowAccount>(cx, &follower, &author, &[]).await?;
+    if rel["following"] != true {
+        return Err(Failure::Fail(format!(
+            "set-up: the follow of an unlocked account did not take: {rel}"
+        )));
+    }
+    act::<FollowAccount>(cx, &blocked, &author, &[]).await?;
+    act::<BlockAccount>(cx, &author, &blocked, &[]).await?;
+    let root = if as_replies {
+        let op = cx.new_user("op").await?;
+        let s = cx
+            .post_status(&op, &[("status", "matrix root"), ("visibility", "public")])
+            .await?;
+        Some(str_of(&s, "id")?)
+    } else {
+        None
+    };
+    let mut statuses = Vec::new();
+    for vis in VISIBILITIES {
+        let text = format!("@{} matrix {}", mentioned.username, vis.name());
+        let mut pairs = vec![("status", text.as_str()), ("visibility", vis.name())];
+        if let Some(r) = &root {
+            pairs.push(("in_reply_to_id", r.as_str()));
+        }
+        let s = cx.post_status(&author, &pairs).await?;
+        let mentions_ok = s["mentions"]
+            .as_array()
+            .is_some_and(|m| m.iter().any(|x| x["id"] == mentioned.id.as_str()));
+        if !mentions_ok || s["visibility"] != vis.name() {
+            return Err(Failure::Fail(format!(
+                "set-up: the {} status does not have that visibility or does not mention @{}: {}",
+                vis.name(),
+                mentioned.username,
+                truncate(&s.to_string())
+            )));
+        }
+        statuses.push((vis, str_of(&s, "id")?));
+    }
+    Ok(World {
+        author,
+        follower,
+        non_follower,
+        mentioned,
+        blocked,
+        root,
+        statuses,
+    })
+}
+
+/// What one answer about one status says: 200 (with the status itself when `id` is given) is
+/// visible, 404 and 401 with an error body hidden and unauthorized, anything else described.
+fn single(r: &Response, id: Option<&str>) -> Outcome {
+    let has_error = r.error_text().is_some_and(|e| !e.is_empty());
+    match r.status {
+        200 => match id {
+            Some(id) if r.json.as_ref().is_none_or(|v| v["id"] != id) => {
+                Outcome::Other(format!("200 with another body: {}", truncate(&r.text)))
+            }
+            _ => Outcome::Visible,
+        },
+        404 if has_error => Outcome::Hidden,
+        401 if has_error => Outcome::Unauthorized,
+        s => Outcome::Other(format!("HTTP {s} {}", truncate(&r.text))),
+    }
+}
+
+/// The ids of the statuses in a JSON array, and of the originals of the reblogs among them.
+fn status_ids(v: &Value) -> HashSet<String> {
+    let mut ids = HashSet::new();
+    for s in v.as_array().into_iter().flatten() {
+        for x in [&s["id"], &s["reblog"]["id"]] {
+            if let Some(id) = x.as_str() {
+                ids.insert(id.to_string());
+            }
+        }
+    }
+    ids
+}
+
+/// What a list answer says about each status: 200 with it visible, 200 without it hidden, 401
+/// with an error body unauthorized, anything else described. `pick` takes the array(s) to look
+/// in out of the JSON body.
+fn listed(
+    r: &Response,
+    statuses: &[(Vis, String)],
+    pick: impl Fn(&Value) -> Vec<&Value>,
+) -> Vec<(Vis, Outcome)> {
+    let has_error = r.error_text().is_some_and(|e| !e.is_empty());
+    match (r.status, &r.json) {
+        (200, Some(v)) => {
+            let ids: HashSet<String> = pick(v).into_iter().flat_map(status_ids).collect();
+            statuses
+                .iter()
+                .map(|(vis, id)| {
+                    let o = if ids.contains(id) {
+                        Outcome::Visible
+                    } else {
+                        Outcome::Hidden
+                    };
+                    (*vis, o)
+                })
+                .collect()
+        }
+        (401, _) if has_error => statuses
+            .iter()
+            .map(|(vis, _)| (*vis, Outcome::Unauthorized))
+            .collect(),
+        (s, _) => statuses
+            .iter()
+            .map(|(vis, _)| {
+                (
+                    *vis,
+                    Outcome::Other(format!("HTTP {s} {}", truncate(&r.text))),
+                )
+            })
+            .collect(),
+    }
+}
+
+/// Observes one viewer on one read path: the outcome for each of the world's statuses.
+async fn observe(
+    cx: &Cx,
+    w: &World,
+    read_path: ReadPath,
+    viewer: Viewer,
+) -> Result<Vec<(Vis, Outcome)>, Failure> {
+    let token = w.token(viewer);
+    let each_single = |e: fn(&str) -> String, post: bool, echo: bool| async move {
+        let mut out = Vec::new();
+        for (vis, id) in &w.statuses {
+            let url = e(id);
+            let r = if post {
+                cx.client.post(&url, token, form::<&str, &str>(&[])).await?
+            } else {
+                cx.client.get(&url, token).await?
+            };
+            out.push((*vis, single(&r, echo.then_some(id.as_str()))));
+        }
+        Ok::<_, Failure>(out)
+    };
+    Ok(match read_path {
+        ReadPath::GetStatus => each_single(status_path::<GetStatus>, false, true).await?,
+        ReadPath::FavouritedBy => each_single(status_path::<FavouritedBy>, false, false).await?,
+        ReadPath::RebloggedBy => each_single(status_path::<RebloggedBy>, false, false).await?,
+        ReadPath::History => each_single(status_path::<GetStatusHistory>, false, false).await?,
+        ReadPath::Favourite => each_single(status_path::<FavouriteStatus>, true, true).await?,
+        ReadPath::Bookmark => each_single(status_path::<BookmarkStatus>, true, true).await?,
+        ReadPath::MultiGet => {
+            let query: Vec<String> = w
+                .statuses
+                .iter()
+                .map(|(_, id)| format!("id[]={id}"))
+                .collect();
+            let url = format!("{}?{}", path::<GetStatuses>(&[]), query.join("&"));
+            listed(&cx.client.get(&url, token).await?, &w.statuses, as_list)
+        }
+        ReadPath::Context => {
+            let root = w
+                .root
+                .as_deref()
+                .ok_or_else(|| Failure::Fail("set-up: no root status".into()))?;
+            let r = cx
+                .client
+                .get(&path::<GetContext>(&[("id", root)]), token)
+                .await?;
+            listed(&r, &w.statuses, |v| {
+                vec![&v["ancestors"], &v["descendants"]]
+            })
+        }
+        ReadPath::AccountStatuses => {
+            let url = format!(
+                "{}?limit=40",
+                path::<GetAccountStatuses>(&[("id", &w.author.id)])
+            );
+            listed(&cx.client.get(&url, token).await?, &w.statuses, as_list)
+        }
+        ReadPath::Home => {
+            let url = format!("{}?limit=40", path::<HomeTimeline>(&[]));
+            listed(&cx.client.get(&url, token).await?, &w.statuses, as_list)
+        }
+        ReadPath::PublicLocal => {
+            let url = format!("{}?local=true&limit=40", path::<PublicTimeline>(&[]));
+            listed(&cx.client.get(&url, token).await?, &w.statuses, as_list)
+        }
+    })
+}
+
+/// The body itself as the one array to look in.
+fn as_list(v: &Value) -> Vec<&Value> {
+    vec![v]
+}
+
+/// The path of a status endpoint for a status id.
+fn status_path<E: Endpoint>(id: &str) -> String {
+    path::<E>(&[("id", id)])
+}
+
+/// Runs the cells of one read path: builds a world, observes every viewer and compares every
+/// cell with the table; fails with the list of all cells that differ.
+async fn run_path(cx: &Cx, read_path: ReadPath) -> CheckResult {
+    let matrix = parse_table(TABLE).map_err(|e| Failure::Fail(format!("visibility.tsv: {e}")))?;
+    let w = world(cx, read_path == ReadPath::Context).await?;
+    let mut failures = Vec::new();
+    let mut cells = 0;
+    for viewer in VIEWERS {
+        for (vis, seen) in observe(cx, &w, read_path, viewer).await? {
+            let Some(want) = matrix.get(&(read_path, vis, viewer)) else {
+                return Err(Failure::Fail(format!(
+                    "visibility.tsv has no cell {} / {} / {}",
+                    read_path.name(),
+                    vis.name(),
+                    viewer.name()
+                )));
+            };
+            cells += 1;
+            if &seen != want {
+                let leak = if seen == Outcome::Visible {
+                    " (LEAK)"
+                } else {
+                    ""
+                };
+                failures.push(format!(
+                    "{} status, {} viewer: expected {}, got {}{leak}",
+                    vis.name(),
+                    viewer.name(),
+                    want.describe(),
+                    seen.describe()
+                ));
+            }
+        }
+    }
+    if failures.is_empty() {
+        Ok(())
+    } else {
+        Err(Failure::Fail(format!(
+            "{} of {cells} cells of {} fail: {}",
+            failures.len(),
+            read_path.name(),
+            failures.join("; ")
+        )))
+    }
+}
+
+async fn get_status(cx: &Cx) -> CheckResult {
+    run_path(cx, ReadPath::GetStatus).await
+}
+
+async fn multi_get(cx: &Cx) -> CheckResult {
+    run_path(cx, ReadPath::MultiGet).await
+}
+
+async fn context(cx: &Cx) -> CheckResult {
+    run_path(cx, ReadPath::Context).await
+}
+
+async fn account_statuses(cx: &Cx) -> CheckResult {
+    run_path(cx, ReadPath::AccountStatuses).await
+}
+
+async fn home(cx: &Cx) -> CheckResult {
+    run_path(cx, ReadPath::Home).await
+}
+
+async fn public_local(cx: &Cx) -> CheckResult {
+    run_path(cx, ReadPath::PublicLocal).await
+}
+
+async fn favourited_by(cx: &Cx) -> CheckResult {
+    run_path(cx, ReadPath::FavouritedBy).await
+}
+
+async fn reblogged_by(cx: &Cx) -> CheckResult {
+    run_path(cx, ReadPath::RebloggedBy).await
+}
+
+async fn history(cx: &Cx) -> CheckResult {
+    run_path(cx, ReadPath::History).await
+}
+
+async fn favourite(cx: &Cx) -> CheckResult {
+    run_path(cx, ReadPath::Favourite).await
+}
+
+async fn bookmark(cx: &Cx) -> CheckResult {
+    run_path(cx, ReadPath::Bookmark).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_table_covers_every_cell_once() {
+        let m = parse_table(TABLE).expect("visibility.tsv parses");
+        assert_eq!(
+            m.len(),
+            READ_PATHS.len() * VISIBILITIES.len() * VIEWERS.len()
+        );
+        for p in READ_PATHS {
+            for vis in VISIBILITIES {
+                for viewer in VIEWERS {
+                    assert!(
+                        m.contains_key(&(p, vis, viewer)),
+                        "no cell {} / {} / {}",
+                        p.name(),
+                        vis.name(),
+                        viewer.name()
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_read_path_has_its_check() {
+        let ids: HashSet<&str> = checks().iter().map(|c| c.id).collect();
+        for p in READ_PATHS {
+            let id = format!("visibility/matrix/{}", p.name());
+            assert!(ids.contains(id.as_str()), "no check {id}");
+        }
+        assert_eq!(ids.len(), READ_PATHS.len());
+    }
+
+    #[test]
+    fn blocked_viewers_never_see_and_direct_posts_stay_with_author_and_mentioned() {
+        let m = parse_table(TABLE).expect("visibility.tsv parses");
+        for ((p, vis, viewer), want) in &m {
+            if *viewer == Viewer::Blocked {
+                assert_eq!(*want, Outcome::Hidden, "{} / {}", p.name(), vis.name());
+            }
+            if *vis == Vis::Direct && *want == Outcome::Visible {
+                assert!(
+                    matches!(viewer, Viewer::Author | Viewer::Mentioned),
+                    "{} / direct / {}",
+                    p.name(),
+                    viewer.name()
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn bad_tables_are_refused() {
+        let header = "path visibility author follower non-follower mentioned anonymous blocked\n";
+        let row = "home public visible visible hidden hidden 401 hidden\n";
+        assert!(parse_table(&format!("{header}{row}")).is_ok());
+        assert!(parse_table(&format!("{header}{row}{row}")).is_err());
+        assert!(parse_table(row).is_err());
+        assert!(parse_table(&format!("{header}home public visible\n")).is_err());
+        assert!(
+            parse_table(&format!(
+                "{header}home public maybe visible hidden hidden 401 hidden\n"
+            ))
+            .is_err()
+        );
+        assert!(
+            parse_table(&format!(
+                "{header}tags public visible visible hidden hidden 401 hidden\n"
+            ))
+            .is_err()
+        );
+    }
+}
