@@ -1,0 +1,218 @@
+#!/usr/bin/env python3
+"""Real-client scenario for statuses: a thread with its context, visibility, favourites,
+reblogs, bookmarks, pins, edits with their history, scheduled posts and deletion, driven
+through Mastodon.py.
+
+Usage:
+    python statuses.py --base-url http://127.0.0.1:PORT --tokens tokens.json
+
+`tokens.json` is the file run.sh writes for social.py; this scenario runs after it and relies
+on what social.py left: `fan03` follows `alice`, `erin` follows `bob`, `erin` does not follow
+`alice`. The last line is `statuses: N steps passed`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import traceback
+import warnings
+from datetime import datetime, timedelta, timezone
+
+from mastodon import Mastodon, MastodonAPIError, MastodonNotFoundError
+
+
+class ScenarioError(Exception):
+    """A mismatch between what the server did and what a Mastodon client expects."""
+
+
+def check(cond: bool, msg: str) -> None:
+    if not cond:
+        raise ScenarioError(msg)
+
+
+def expect_404(fn, what: str) -> None:
+    try:
+        got = fn()
+    except MastodonNotFoundError:
+        return
+    raise ScenarioError(f"{what}: expected 404, got {str(got)[:200]}")
+
+
+class Statuses:
+    def __init__(self, base: str, tokens: dict[str, str]) -> None:
+        self.c = {
+            name: Mastodon(access_token=tokens[name], api_base_url=base, request_timeout=30)
+            for name in ("alice", "bob", "erin", "fan03")
+        }
+        self.me = {n: api.account_verify_credentials() for n, api in self.c.items()}
+        self.passed = 0
+
+    def id(self, name: str) -> str:
+        return self.me[name]["id"]
+
+    def step(self, name: str, fn) -> None:
+        print(f"step: {name} ...", end=" ", flush=True)
+        try:
+            fn()
+        except Exception as e:  # noqa: BLE001 - report any failure with its step
+            print("FAILED")
+            print(f"statuses: step {name} failed: {e}", file=sys.stderr)
+            if not isinstance(e, ScenarioError):
+                traceback.print_exc()
+            sys.exit(1)
+        print("ok")
+        self.passed += 1
+
+    def run(self) -> None:
+        self.step("thread_context", self.thread_context)
+        self.step("private_visibility", self.private_visibility)
+        self.step("favourite", self.favourite)
+        self.step("reblog", self.reblog)
+        self.step("bookmarks_paginated", self.bookmarks)
+        self.step("pin", self.pin)
+        self.step("edit_and_history", self.edit_and_history)
+        self.step("scheduled_post", self.scheduled)
+        self.step("delete", self.delete)
+        print(f"statuses: {self.passed} steps passed")
+
+    def thread_context(self) -> None:
+        a, b = self.c["alice"], self.c["bob"]
+        self.root = a.status_post("the start of a thread")
+        self.reply = b.status_post("a reply from bob", in_reply_to_id=self.root["id"])
+        self.reply2 = a.status_post("alice answers", in_reply_to_id=self.reply["id"])
+        ctx = b.status_context(self.reply["id"])
+        anc = [s["id"] for s in ctx["ancestors"]]
+        desc = [s["id"] for s in ctx["descendants"]]
+        check(anc == [self.root["id"]], f"ancestors {anc}")
+        check(desc == [self.reply2["id"]], f"descendants {desc}")
+        root = b.status(self.root["id"])
+        check(root["replies_count"] == 1, f"replies_count {root['replies_count']}")
+        expect_404(lambda: b.status_post("reply to nothing", in_reply_to_id="1"), "reply to a missing status")
+
+    def private_visibility(self) -> None:
+        a = self.c["alice"]
+        post = a.status_post("followers only", visibility="private")
+        seen = self.c["fan03"].status(post["id"])
+        check(seen["visibility"] == "private", "the follower does not see the private post")
+        expect_404(lambda: self.c["erin"].status(post["id"]), "a non-follower reading a private post")
+        ctx = self.c["erin"].status_context(self.root["id"])
+        check(post["id"] not in [s["id"] for s in ctx["descendants"]], "private post leaked in context")
+
+    def favourite(self) -> None:
+        b = self.c["bob"]
+        st = b.status_favourite(self.root["id"])
+        check(st["favourited"] is True and st["favourites_count"] == 1, f"favourite answered {st['favourited']}, {st['favourites_count']}")
+        by = [x["id"] for x in self.c["alice"].status_favourited_by(self.root["id"])]
+        check(by == [self.id("bob")], f"favourited_by {by}")
+        favs = [s["id"] for s in b.favourites()]
+        check(self.root["id"] in favs, "root missing from bob's favourites")
+        st = b.status_unfavourite(self.root["id"])
+        check(st["favourited"] is False and st["favourites_count"] == 0, "unfavourite did not undo")
+
+    def reblog(self) -> None:
+        b = self.c["bob"]
+        rb = b.status_reblog(self.root["id"])
+        check(rb["reblog"] is not None and rb["reblog"]["id"] == self.root["id"], "reblog does not wrap the original")
+        again = b.status_reblog(self.root["id"])
+        check(again["id"] == rb["id"], "reblogging twice made a second reblog")
+        home = [s["id"] for s in self.c["erin"].timeline_home(limit=40)]
+        check(rb["id"] in home, "bob's reblog missing from his follower erin's home")
+        by = [x["id"] for x in self.c["alice"].status_reblogged_by(self.root["id"])]
+        check(by == [self.id("bob")], f"reblogged_by {by}")
+        st = b.status_unreblog(self.root["id"])
+        check(st["reblogged"] is False, "unreblog did not undo")
+        expect_404(lambda: b.status(rb["id"]), "the undone reblog")
+
+    def bookmarks(self) -> None:
+        e = self.c["erin"]
+        posts = [self.c["alice"].status_post(f"bookmark me {i}") for i in range(5)]
+        for p in posts:
+            e.status_bookmark(p["id"])
+        page = e.bookmarks(limit=2)
+        seen: list[str] = []
+        while page:
+            seen.extend(s["id"] for s in page)
+            check(len(seen) <= 20, "bookmarks keep paginating")
+            page = e.fetch_next(page)
+        want = [p["id"] for p in reversed(posts)]
+        check(seen == want, f"bookmarks walked {seen}, want {want}")
+        st = e.status_unbookmark(posts[0]["id"])
+        check(st["bookmarked"] is False, "unbookmark did not undo")
+
+    def pin(self) -> None:
+        a = self.c["alice"]
+        st = a.status_pin(self.root["id"])
+        check(st["pinned"] is True, "pin answered pinned false")
+        pinned = [s["id"] for s in self.c["erin"].account_statuses(self.id("alice"), pinned=True)]
+        check(pinned == [self.root["id"]], f"pinned statuses {pinned}")
+        try:
+            a.status_pin(self.reply["id"])
+            raise ScenarioError("pinning someone else's status was accepted")
+        except MastodonAPIError as e:
+            check(e.args[1] == 422, f"pinning bob's status gave {e.args[1]}, want 422")
+        st = a.status_unpin(self.root["id"])
+        check(st["pinned"] is False, "unpin answered pinned true")
+
+    def edit_and_history(self) -> None:
+        a = self.c["alice"]
+        post = a.status_post("first version")
+        edited = a.status_update(post["id"], "second version", spoiler_text="cw")
+        check(edited["edited_at"] is not None, "edited_at missing after an edit")
+        check("second version" in edited["content"], "edit did not change the content")
+        history = a.status_history(post["id"])
+        texts = [h["content"] for h in history]
+        check(len(history) == 2 and "first version" in texts[0] and "second version" in texts[1], f"history {texts}")
+        src = a.status_source(post["id"])
+        check(src["text"] == "second version" and src["spoiler_text"] == "cw", f"source {src}")
+        try:
+            self.c["bob"].status_update(post["id"], "not mine")
+            raise ScenarioError("bob edited alice's status")
+        except MastodonNotFoundError:
+            pass
+
+    def scheduled(self) -> None:
+        a = self.c["alice"]
+        when = datetime.now(timezone.utc) + timedelta(minutes=30)
+        sch = a.status_post("later", scheduled_at=when)
+        check("scheduled_at" in sch and sch["params"]["text"] == "later", f"scheduled answer {sch}")
+        ids = [s["id"] for s in a.scheduled_statuses()]
+        check(sch["id"] in ids, "scheduled status not listed")
+        moved = a.scheduled_status_update(sch["id"], when + timedelta(minutes=10))
+        check(moved["scheduled_at"] != sch["scheduled_at"], "rescheduling did not move it")
+        a.scheduled_status_delete(sch["id"])
+        expect_404(lambda: a.scheduled_status(sch["id"]), "a deleted scheduled status")
+        try:
+            a.status_post("too soon", scheduled_at=datetime.now(timezone.utc) + timedelta(minutes=1))
+            raise ScenarioError("a post scheduled one minute ahead was accepted")
+        except MastodonAPIError as e:
+            check(e.args[1] == 422, f"scheduling too soon gave {e.args[1]}, want 422")
+
+    def delete(self) -> None:
+        b, a = self.c["bob"], self.c["alice"]
+        b.status_favourite(self.root["id"])
+        b.status_bookmark(self.root["id"])
+        gone = a.status_delete(self.root["id"])
+        check(gone["text"] == "the start of a thread", "delete did not answer the source text")
+        expect_404(lambda: b.status(self.root["id"]), "the deleted status")
+        check(self.root["id"] not in [s["id"] for s in b.favourites()], "deleted status still in favourites")
+        check(self.root["id"] not in [s["id"] for s in b.bookmarks()], "deleted status still in bookmarks")
+        ctx = b.status_context(self.reply["id"])
+        check(ctx["ancestors"] == [], "a deleted ancestor still shows in context")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description="Mastodon.py statuses scenario against a fedblog server.")
+    ap.add_argument("--base-url", required=True)
+    ap.add_argument("--tokens", required=True, help="JSON file: username -> bearer token")
+    args = ap.parse_args(argv)
+    warnings.filterwarnings("error", module=r"mastodon(\.|$)")
+    with open(args.tokens, encoding="utf-8") as f:
+        tokens = json.load(f)
+    Statuses(args.base_url.rstrip("/"), tokens).run()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
