@@ -35,6 +35,7 @@ fn suite_lists_every_check() {
         "directory",
         "interactions",
         "edits",
+        "polls",
     ] {
         let path = dir.join(format!("{area}.rs"));
         let source =
@@ -461,6 +462,25 @@ mod faulty {
         EditsShared,
         DeleteKeepsEdits,
         DeleteAccountKeepsEdits,
+        // polls
+        PollOptionalsDropped,
+        PollCountsReset,
+        PollsByStatusIgnoresIds,
+        VoteNotCounted,
+        VotersNotCounted,
+        VoterCountedPerChoice,
+        SecondVoteCounted,
+        SecondVoteReplaces,
+        VoteUnknownPollOk,
+        VotesOfIgnoresAccount,
+        VotesOfAsGiven,
+        VotersShared,
+        VoteRacy,
+        DeleteKeepsPoll,
+        DeleteKeepsPollVotes,
+        DeleteAccountKeepsVotes,
+        DeleteAccountVoteCountsNotFixed,
+        DeleteAccountKeepsPolls,
     }
 
     impl Fault {
@@ -771,6 +791,24 @@ mod faulty {
             Fault::EditsShared,
             Fault::DeleteKeepsEdits,
             Fault::DeleteAccountKeepsEdits,
+            Fault::PollOptionalsDropped,
+            Fault::PollCountsReset,
+            Fault::PollsByStatusIgnoresIds,
+            Fault::VoteNotCounted,
+            Fault::VotersNotCounted,
+            Fault::VoterCountedPerChoice,
+            Fault::SecondVoteCounted,
+            Fault::SecondVoteReplaces,
+            Fault::VoteUnknownPollOk,
+            Fault::VotesOfIgnoresAccount,
+            Fault::VotesOfAsGiven,
+            Fault::VotersShared,
+            Fault::VoteRacy,
+            Fault::DeleteKeepsPoll,
+            Fault::DeleteKeepsPollVotes,
+            Fault::DeleteAccountKeepsVotes,
+            Fault::DeleteAccountVoteCountsNotFixed,
+            Fault::DeleteAccountKeepsPolls,
         ];
     }
 
@@ -840,6 +878,18 @@ mod faulty {
         last_edits: BTreeMap<Id, Vec<StatusEditRecord>>,
         /// status -> revisions the store "forgot" to delete with it
         kept_edits: BTreeMap<Id, Vec<StatusEditRecord>>,
+        /// The live polls by id, as inserted.
+        polls: BTreeMap<Id, PollRecord>,
+        /// (poll, account, choices as given) of the live votes, oldest first
+        votes: Vec<(Id, Id, Vec<usize>)>,
+        /// poll -> (per option, voters) added to the real counts
+        poll_offsets: BTreeMap<Id, (Vec<i64>, i64)>,
+        /// (poll, account) -> the choices of a refused second vote (`SecondVoteReplaces`)
+        replaced_votes: BTreeMap<(Id, Id), Vec<usize>>,
+        /// Polls the store "forgot" to delete, as they were.
+        kept_polls: BTreeMap<Id, PollRecord>,
+        /// poll -> voters the store "forgot" to delete with it
+        kept_voters: BTreeMap<Id, Vec<Id>>,
     }
 
     pub struct Faulty {
@@ -1631,8 +1681,10 @@ mod faulty {
                     (of(&log.favourites), of(&log.bookmarks), of(&log.pins)),
                 )
             };
+            let polls = self.polls_of_status(id).await?;
             let r = self.inner.delete_status(id).await;
             if r.is_ok() {
+                self.polls_gone(polls, Fault::DeleteKeepsPoll, Fault::DeleteKeepsPollVotes);
                 self.resync_statuses().await?;
                 match self.fault {
                     Fault::DeleteKeepsInteractions => {
@@ -2709,12 +2761,21 @@ mod faulty {
             for s in &rows.statuses {
                 edits.push((s.id, self.inner.status_edits(s.id).await?));
             }
+            let polls = self.polls_now(|p| p.account_id == id).await?;
+            let votes: Vec<(Id, Id, Vec<usize>)> = self
+                .log()
+                .votes
+                .iter()
+                .filter(|(_, a, _)| *a == id)
+                .cloned()
+                .collect();
             match self.inner.delete_account(id).await {
                 Err(StoreError::NotFound) if self.is(Fault::DeleteAccountUnknownOk) => {
                     return Ok(());
                 }
                 r => r?,
             }
+            self.account_polls_gone(id, polls, votes).await?;
             if self.is(Fault::DeleteAccountKeepsEdits) {
                 self.log().kept_edits.extend(edits);
             }
@@ -4457,5 +4518,316 @@ mod faulty {
             ) -> ()
         }
         forward! { status_edits<>(status_id: Id) -> Vec<StatusEditRecord> }
+    }
+
+    /// A poll about to go, as it was, with its voters.
+    type GonePoll = (PollRecord, Vec<Id>);
+
+    impl Faulty {
+        /// A poll as the faulty store shows it.
+        fn poll(&self, mut p: PollRecord) -> PollRecord {
+            if let Some((per_option, voters)) = self.log().poll_offsets.get(&p.id) {
+                for (n, d) in p.votes.iter_mut().zip(per_option) {
+                    *n += d;
+                }
+                p.voters_count += voters;
+            }
+            match self.fault {
+                Fault::PollOptionalsDropped => {
+                    p.multiple = false;
+                    p.hide_totals = false;
+                    p.expires_at = None;
+                }
+                Fault::SecondsTimestamps => {
+                    p.created_at = seconds(p.created_at);
+                    p.expires_at = p.expires_at.map(seconds);
+                }
+                _ => {}
+            }
+            p
+        }
+
+        /// Adds `delta` to the shown count of each of `choices` (distinct) and `voters` to the
+        /// shown voters of `poll`.
+        fn offset_poll(&self, poll: Id, choices: &[usize], delta: i64, voters: i64) {
+            let mut log = self.log();
+            let o = log.poll_offsets.entry(poll).or_default();
+            let mut distinct = choices.to_vec();
+            distinct.sort_unstable();
+            distinct.dedup();
+            for c in distinct {
+                if o.0.len() <= c {
+                    o.0.resize(c + 1, 0);
+                }
+                o.0[c] += delta;
+            }
+            o.1 += voters;
+        }
+
+        /// The polls `which` selects, as the inner store has them, with their voters.
+        async fn polls_now(
+            &self,
+            which: impl Fn(&PollRecord) -> bool,
+        ) -> StoreResult<Vec<GonePoll>> {
+            let chosen: Vec<Id> = self
+                .log()
+                .polls
+                .values()
+                .filter(|p| which(p))
+                .map(|p| p.id)
+                .collect();
+            let mut out = vec![];
+            for id in chosen {
+                if let Some(p) = self.inner.poll_by_id(id).await? {
+                    out.push((p, self.inner.poll_voters(id).await?));
+                }
+            }
+            Ok(out)
+        }
+
+        /// Forgets polls deleted by the inner store, keeping them visible under the faults given.
+        fn polls_gone(&self, gone: Vec<GonePoll>, keep_poll: Fault, keep_voters: Fault) {
+            let mut log = self.log();
+            for (p, voters) in gone {
+                log.polls.remove(&p.id);
+                log.votes.retain(|(poll, _, _)| *poll != p.id);
+                log.poll_offsets.remove(&p.id);
+                log.replaced_votes.retain(|(poll, _), _| *poll != p.id);
+                if self.is(keep_voters) {
+                    log.kept_voters.insert(p.id, voters);
+                }
+                if self.is(keep_poll) {
+                    log.kept_polls.insert(p.id, p);
+                }
+            }
+        }
+
+        /// The polls going with status `id` (its own and its reblogs').
+        async fn polls_of_status(&self, id: Id) -> StoreResult<Vec<GonePoll>> {
+            let doomed: BTreeSet<Id> = {
+                let log = self.log();
+                log.statuses
+                    .values()
+                    .filter(|s| s.id == id || s.reblog_of_id == Some(id))
+                    .map(|s| s.id)
+                    .chain([id])
+                    .collect()
+            };
+            self.polls_now(|p| doomed.contains(&p.status_id)).await
+        }
+
+        /// What deleting account `id` does to polls, the inner store having done it: its votes
+        /// and polls are forgotten, or kept under the delete-account poll faults.
+        async fn account_polls_gone(
+            &self,
+            id: Id,
+            polls: Vec<GonePoll>,
+            votes: Vec<(Id, Id, Vec<usize>)>,
+        ) -> StoreResult<()> {
+            {
+                let mut log = self.log();
+                log.votes.retain(|(_, a, _)| *a != id);
+                log.replaced_votes.retain(|(_, a), _| *a != id);
+            }
+            self.polls_gone(polls, Fault::DeleteAccountKeepsPolls, Fault::None);
+            // Polls of its statuses went with them, whoever they name as author.
+            let live: Vec<Id> = self.log().polls.keys().copied().collect();
+            let mut went = vec![];
+            for p in live {
+                if self.inner.poll_by_id(p).await?.is_none()
+                    && let Some(r) = self.log().polls.get(&p).cloned()
+                {
+                    went.push((r, vec![]));
+                }
+            }
+            self.polls_gone(went, Fault::None, Fault::None);
+            for (poll, _, choices) in votes {
+                if !self.log().polls.contains_key(&poll) {
+                    continue;
+                }
+                match self.fault {
+                    Fault::DeleteAccountKeepsVotes => {
+                        self.inner.insert_poll_votes(poll, id, &choices).await?;
+                        self.log().votes.push((poll, id, choices));
+                    }
+                    Fault::DeleteAccountVoteCountsNotFixed => {
+                        self.offset_poll(poll, &choices, 1, 1)
+                    }
+                    _ => {}
+                }
+            }
+            Ok(())
+        }
+
+        async fn insert_poll(&self, poll: &PollRecord) -> StoreResult<()> {
+            let mut stored = poll.clone();
+            if self.is(Fault::PollCountsReset) {
+                stored.votes = vec![0; stored.votes.len()];
+                stored.voters_count = 0;
+            }
+            let r = self.conflicts(self.inner.insert_poll(&stored).await);
+            if r.is_ok() {
+                self.log().polls.insert(poll.id, poll.clone());
+            }
+            r
+        }
+
+        async fn poll_by_id(&self, id: Id) -> StoreResult<Option<PollRecord>> {
+            let got = match self.inner.poll_by_id(id).await? {
+                Some(p) => Some(p),
+                None => self.log().kept_polls.get(&id).cloned(),
+            };
+            self.found(Ok(got)).map(|p| p.map(|p| self.poll(p)))
+        }
+
+        async fn polls_by_status_ids(&self, status_ids: &[Id]) -> StoreResult<Vec<PollRecord>> {
+            if self.is(Fault::ByIdsEmptyIsError) && status_ids.is_empty() {
+                return Err(StoreError::Backend("syntax error near )".into()));
+            }
+            let asked: Vec<Id> = if self.is(Fault::PollsByStatusIgnoresIds) {
+                self.log().polls.values().map(|p| p.status_id).collect()
+            } else {
+                status_ids.to_vec()
+            };
+            let mut got = self.inner.polls_by_status_ids(&asked).await?;
+            got.extend(
+                self.log()
+                    .kept_polls
+                    .values()
+                    .filter(|p| status_ids.contains(&p.status_id))
+                    .cloned(),
+            );
+            Ok(got.into_iter().map(|p| self.poll(p)).collect())
+        }
+
+        async fn insert_poll_votes(
+            &self,
+            poll_id: Id,
+            account: Id,
+            choices: &[usize],
+        ) -> StoreResult<()> {
+            let before = if self.is(Fault::VoteRacy) {
+                let b = self.inner.poll_by_id(poll_id).await?;
+                tokio::task::yield_now().await;
+                b
+            } else {
+                None
+            };
+            let r = self
+                .inner
+                .insert_poll_votes(poll_id, account, choices)
+                .await;
+            let distinct = {
+                let mut d = choices.to_vec();
+                d.sort_unstable();
+                d.dedup();
+                d
+            };
+            match &r {
+                Ok(()) => {
+                    self.log().votes.push((poll_id, account, choices.to_vec()));
+                    match self.fault {
+                        Fault::VoteNotCounted => self.offset_poll(poll_id, choices, -1, 0),
+                        Fault::VotersNotCounted => self.offset_poll(poll_id, &[], 0, -1),
+                        Fault::VoterCountedPerChoice => {
+                            self.offset_poll(poll_id, &[], 0, distinct.len() as i64 - 1)
+                        }
+                        _ => {}
+                    }
+                    // A read-modify-write: whatever others counted meanwhile is overwritten.
+                    if let (Some(b), Some(after)) = (before, self.inner.poll_by_id(poll_id).await?)
+                    {
+                        let mut log = self.log();
+                        let o = log.poll_offsets.entry(poll_id).or_default();
+                        o.0.resize(o.0.len().max(after.votes.len()), 0);
+                        for (i, (n, was)) in after.votes.iter().zip(&b.votes).enumerate() {
+                            let own = i64::from(distinct.contains(&i));
+                            o.0[i] += was + own - n;
+                        }
+                        o.1 += b.voters_count + 1 - after.voters_count;
+                    }
+                }
+                Err(StoreError::AlreadyExists(_)) => match self.fault {
+                    Fault::SecondVoteCounted => self.offset_poll(poll_id, choices, 1, 1),
+                    Fault::SecondVoteReplaces => {
+                        self.log()
+                            .replaced_votes
+                            .insert((poll_id, account), distinct.clone());
+                    }
+                    _ => {}
+                },
+                Err(StoreError::NotFound) if self.is(Fault::VoteUnknownPollOk) => return Ok(()),
+                Err(_) => {}
+            }
+            self.conflicts(r)
+        }
+
+        async fn poll_votes_of(&self, poll_id: Id, account: Id) -> StoreResult<Vec<usize>> {
+            {
+                let log = self.log();
+                let sorted = |c: &Vec<usize>| {
+                    let mut c = c.clone();
+                    c.sort_unstable();
+                    c.dedup();
+                    c
+                };
+                match self.fault {
+                    Fault::VotesOfIgnoresAccount => {
+                        if let Some((_, _, c)) =
+                            log.votes.iter().rev().find(|(p, _, _)| *p == poll_id)
+                        {
+                            return Ok(sorted(c));
+                        }
+                    }
+                    Fault::VotesOfAsGiven => {
+                        if let Some((_, _, c)) = log
+                            .votes
+                            .iter()
+                            .find(|(p, a, _)| *p == poll_id && *a == account)
+                        {
+                            return Ok(c.clone());
+                        }
+                    }
+                    _ => {}
+                }
+                if let Some(c) = log.replaced_votes.get(&(poll_id, account)) {
+                    return Ok(c.clone());
+                }
+            }
+            self.inner.poll_votes_of(poll_id, account).await
+        }
+
+        async fn poll_voters(&self, poll_id: Id) -> StoreResult<Vec<Id>> {
+            if self.is(Fault::VotersShared) {
+                let polls: Vec<Id> = self.log().polls.keys().copied().collect();
+                let mut all = BTreeSet::new();
+                for p in polls {
+                    all.extend(self.inner.poll_voters(p).await?);
+                }
+                return Ok(all.into_iter().collect());
+            }
+            let got = self.inner.poll_voters(poll_id).await?;
+            if got.is_empty()
+                && let Some(kept) = self.log().kept_voters.get(&poll_id)
+            {
+                return Ok(kept.clone());
+            }
+            Ok(got)
+        }
+    }
+
+    impl PollStore for Faulty {
+        forward! { insert_poll<'life1>(poll: &'life1 PollRecord) -> () }
+        forward! { poll_by_id<>(id: Id) -> Option<PollRecord> }
+        forward! { polls_by_status_ids<'life1>(status_ids: &'life1 [Id]) -> Vec<PollRecord> }
+        forward! {
+            insert_poll_votes<'life1>(
+                poll_id: Id,
+                account: Id,
+                choices: &'life1 [usize],
+            ) -> ()
+        }
+        forward! { poll_votes_of<>(poll_id: Id, account: Id) -> Vec<usize> }
+        forward! { poll_voters<>(poll_id: Id) -> Vec<Id> }
     }
 }

@@ -51,6 +51,9 @@ struct Inner {
     conversation_mutes: BTreeSet<(Id, Id)>,
     /// status -> its revisions, oldest first
     status_edits: BTreeMap<Id, Vec<StatusEditRecord>>,
+    polls: BTreeMap<Id, PollRecord>,
+    /// (poll, account) -> chosen option indexes, ascending
+    poll_votes: BTreeMap<(Id, Id), Vec<usize>>,
 }
 
 /// Keeps everything in memory behind one lock. Cloning is not offered: share it in an `Arc`.
@@ -119,6 +122,16 @@ impl Inner {
         self.bookmarks.retain(|(_, st), _| *st != id);
         self.pins.retain(|(_, st), _| *st != id);
         self.status_edits.remove(&id);
+        let polls: Vec<Id> = self
+            .polls
+            .values()
+            .filter(|p| p.status_id == id)
+            .map(|p| p.id)
+            .collect();
+        for p in polls {
+            self.polls.remove(&p);
+            self.poll_votes.retain(|(poll, _), _| *poll != p);
+        }
         let reblogs: Vec<Id> = self
             .statuses
             .values()
@@ -300,6 +313,23 @@ impl AccountStore for MemoryStore {
         g.users.remove(&id);
         g.tokens.retain(|_, t| t.account_id != Some(id));
         g.authorizations.retain(|_, a| a.account_id != id);
+        let votes: Vec<((Id, Id), Vec<usize>)> = g
+            .poll_votes
+            .iter()
+            .filter(|((_, a), _)| *a == id)
+            .map(|(k, v)| (*k, v.clone()))
+            .collect();
+        for ((poll, account), choices) in votes {
+            g.poll_votes.remove(&(poll, account));
+            if let Some(p) = g.polls.get_mut(&poll) {
+                for c in choices {
+                    if let Some(n) = p.votes.get_mut(c) {
+                        *n = (*n - 1).max(0);
+                    }
+                }
+                p.voters_count = (p.voters_count - 1).max(0);
+            }
+        }
         let own: Vec<Id> = g
             .statuses
             .values()
@@ -1672,5 +1702,78 @@ impl StatusEditStore for MemoryStore {
             .get(&status_id)
             .cloned()
             .unwrap_or_default())
+    }
+}
+
+#[async_trait]
+impl PollStore for MemoryStore {
+    async fn insert_poll(&self, poll: &PollRecord) -> StoreResult<()> {
+        let mut g = self.write()?;
+        if g.polls.contains_key(&poll.id) || g.polls.values().any(|p| p.status_id == poll.status_id)
+        {
+            return Err(StoreError::AlreadyExists("poll".into()));
+        }
+        g.polls.insert(poll.id, poll.clone());
+        Ok(())
+    }
+
+    async fn poll_by_id(&self, id: Id) -> StoreResult<Option<PollRecord>> {
+        Ok(self.read()?.polls.get(&id).cloned())
+    }
+
+    async fn polls_by_status_ids(&self, status_ids: &[Id]) -> StoreResult<Vec<PollRecord>> {
+        let g = self.read()?;
+        Ok(g.polls
+            .values()
+            .filter(|p| status_ids.contains(&p.status_id))
+            .cloned()
+            .collect())
+    }
+
+    async fn insert_poll_votes(
+        &self,
+        poll_id: Id,
+        account: Id,
+        choices: &[usize],
+    ) -> StoreResult<()> {
+        let mut g = self.write()?;
+        if !g.polls.contains_key(&poll_id) {
+            return Err(StoreError::NotFound);
+        }
+        if g.poll_votes.contains_key(&(poll_id, account)) {
+            return Err(StoreError::AlreadyExists("vote".into()));
+        }
+        let mut chosen = choices.to_vec();
+        chosen.sort_unstable();
+        chosen.dedup();
+        if let Some(p) = g.polls.get_mut(&poll_id) {
+            for c in &chosen {
+                if let Some(n) = p.votes.get_mut(*c) {
+                    *n += 1;
+                }
+            }
+            p.voters_count += 1;
+        }
+        g.poll_votes.insert((poll_id, account), chosen);
+        Ok(())
+    }
+
+    async fn poll_votes_of(&self, poll_id: Id, account: Id) -> StoreResult<Vec<usize>> {
+        Ok(self
+            .read()?
+            .poll_votes
+            .get(&(poll_id, account))
+            .cloned()
+            .unwrap_or_default())
+    }
+
+    async fn poll_voters(&self, poll_id: Id) -> StoreResult<Vec<Id>> {
+        Ok(self
+            .read()?
+            .poll_votes
+            .keys()
+            .filter(|(p, _)| *p == poll_id)
+            .map(|(_, a)| *a)
+            .collect())
     }
 }

@@ -390,6 +390,34 @@ pub trait StatusEditStore: Send + Sync {
     async fn status_edits(&self, status_id: Id) -> StoreResult<Vec<StatusEditRecord>>;
 }
 
+/// Polls and their votes.
+#[async_trait]
+pub trait PollStore: Send + Sync {
+    /// Stores a poll (its `votes` and `voters_count` as given). `AlreadyExists("poll")` if the id
+    /// is taken or the status already has one. `delete_status` removes a status's poll with its
+    /// votes; `delete_account` removes the account's polls and its votes (lowering the counts
+    /// of other polls it voted in).
+    async fn insert_poll(&self, poll: &PollRecord) -> StoreResult<()>;
+    /// The poll with this id.
+    async fn poll_by_id(&self, id: Id) -> StoreResult<Option<PollRecord>>;
+    /// The polls of these statuses, in no particular order.
+    async fn polls_by_status_ids(&self, status_ids: &[Id]) -> StoreResult<Vec<PollRecord>>;
+    /// Records `account`'s vote for the option indexes `choices` (valid and distinct; the caller
+    /// checks), raising each chosen option's count and `voters_count`, atomically.
+    /// `AlreadyExists("vote")` if the account already voted in this poll (nothing changes);
+    /// `NotFound` if the poll is absent.
+    async fn insert_poll_votes(
+        &self,
+        poll_id: Id,
+        account: Id,
+        choices: &[usize],
+    ) -> StoreResult<()>;
+    /// The option indexes `account` chose in the poll (empty if it did not vote), ascending.
+    async fn poll_votes_of(&self, poll_id: Id, account: Id) -> StoreResult<Vec<usize>>;
+    /// The accounts that voted in the poll, in no particular order.
+    async fn poll_voters(&self, poll_id: Id) -> StoreResult<Vec<Id>>;
+}
+
 /// Materialised home feeds (fan-out on write).
 #[async_trait]
 pub trait FeedStore: Send + Sync {
@@ -501,6 +529,7 @@ pub trait Store:
     + DirectoryStore
     + InteractionStore
     + StatusEditStore
+    + PollStore
     + Send
     + Sync
     + 'static
@@ -523,6 +552,7 @@ impl<T> Store for T where
         + DirectoryStore
         + InteractionStore
         + StatusEditStore
+        + PollStore
         + Send
         + Sync
         + 'static

@@ -583,3 +583,28 @@ pub struct StatusEditRecord {
     /// When this revision was made (the status's `created_at` for the original).
     pub created_at: DateTime<Utc>,
 }
+
+/// A poll attached to a status.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PollRecord {
+    /// Id.
+    pub id: Id,
+    /// The status it belongs to (one poll per status).
+    pub status_id: Id,
+    /// The status's author.
+    pub account_id: Id,
+    /// The options' titles, in order.
+    pub options: Vec<String>,
+    /// Votes per option (same order), maintained by the store.
+    pub votes: Vec<i64>,
+    /// Accounts that voted, maintained by the store.
+    pub voters_count: i64,
+    /// Several choices allowed.
+    pub multiple: bool,
+    /// Totals hidden until the poll ends.
+    pub hide_totals: bool,
+    /// When voting ends (`None`: never).
+    pub expires_at: Option<DateTime<Utc>>,
+    /// Created.
+    pub created_at: DateTime<Utc>,
+}

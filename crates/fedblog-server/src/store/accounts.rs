@@ -16,6 +16,7 @@ use super::entity::{
 };
 use super::follows::decrement_each;
 use super::interactions::delete_account_interactions;
+use super::polls::delete_account_polls;
 use super::statuses::delete_account_statuses;
 use super::{IN_CHUNK, SeaStore, backend_err, finish};
 
@@ -275,6 +276,8 @@ async fn delete_account_rows<C: ConnectionTrait>(db: &C, id: Id) -> StoreResult<
     delete_where::<_, scheduled_statuses::Entity>(db, scheduled_statuses::Column::AccountId, id)
         .await?;
 
+    // Its votes (lowering the counts of others' polls) and its polls.
+    delete_account_polls(db, id).await?;
     // What it did with statuses, then its statuses with what others did with them.
     delete_account_interactions(db, id).await?;
     delete_account_statuses(db, id).await?;

@@ -22,6 +22,7 @@ mod notes;
 mod oauth;
 mod paging;
 mod pairs;
+mod polls;
 mod scheduled_statuses;
 mod stats;
 mod status_edits;

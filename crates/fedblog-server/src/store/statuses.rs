@@ -21,6 +21,7 @@ use super::entity::{
     accounts, bookmarks, favourites, home_feed, status_edits, status_mentions, status_pins,
     status_tags, statuses,
 };
+use super::polls::delete_status_polls;
 use super::{IN_CHUNK, SeaStore, backend_err, finish, paging};
 
 fn status_row(s: &StatusRecord) -> statuses::ActiveModel {
@@ -286,8 +287,8 @@ fn by_amount(pairs: Vec<(i64, i64)>) -> BTreeMap<i64, Vec<i64>> {
 }
 
 /// Deletes what hangs off the statuses `ids` selects (mentions, tags, edit history, feed entries,
-/// favourites, bookmarks, pins), before the statuses themselves go. Every `status_id` column is
-/// indexed.
+/// favourites, bookmarks, pins, polls with their options and votes), before the statuses
+/// themselves go. Every `status_id` column is indexed.
 pub(super) async fn delete_status_dependents<C: ConnectionTrait>(
     db: &C,
     ids: impl Fn() -> SelectStatement,
@@ -329,6 +330,7 @@ pub(super) async fn delete_status_dependents<C: ConnectionTrait>(
         .exec(db)
         .await
         .map_err(backend_err)?;
+    delete_status_polls(db, &ids).await?;
     Ok(())
 }
 

@@ -23,7 +23,7 @@
 //!
 //! The invocation expands to one module per area (`accounts`, `oauth`, `statuses`, `follows`,
 //! `blocks`, `feeds`, `stats`, `jobs`, `scheduled_statuses`, `notes`, `domain_blocks`, `tags`,
-//! `directory`, `interactions`, `edits`), each holding one `#[test]` per
+//! `directory`, `interactions`, `edits`, `polls`), each holding one `#[test]` per
 //! check, so `cargo test` reports every check by name
 //! (`accounts::email_is_unique_case_insensitively ... ok`) and `cargo test feeds::` runs one
 //! area. Each test runs its check on a current-thread Tokio runtime of its own, as
@@ -85,6 +85,7 @@ pub mod interactions;
 pub mod jobs;
 pub mod notes;
 pub mod oauth;
+pub mod polls;
 pub mod scheduled_statuses;
 pub mod stats;
 pub mod statuses;
@@ -351,6 +352,17 @@ macro_rules! __store_suite_for_each_check {
                 update_unknown_status_is_not_found,
                 delete_status_removes_its_edits,
                 delete_account_removes_its_statuses_edits,
+            }
+            polls {
+                poll_round_trips_by_id_and_by_status,
+                second_poll_on_a_status_or_taken_id_is_already_exists,
+                votes_raise_option_counts_and_voters,
+                multiple_choice_vote_counts_each_option_and_one_voter,
+                second_vote_is_already_exists_and_changes_nothing,
+                vote_in_unknown_poll_is_not_found,
+                racing_votes_are_all_counted_once_per_account,
+                delete_status_removes_its_poll_and_votes,
+                delete_account_takes_back_votes_and_removes_polls,
             }
         }
     };

@@ -9,6 +9,7 @@ mod m0004_blocks_mutes;
 mod m0005_social_graph;
 mod m0006_interactions;
 mod m0007_status_edits;
+mod m0008_polls;
 
 /// A named index on `table` over `cols` (shared by the migrations).
 fn index(name: &'static str, table: &'static str, cols: &[&'static str]) -> IndexCreateStatement {
@@ -34,6 +35,7 @@ impl MigratorTrait for Migrator {
             Box::new(m0005_social_graph::Migration),
             Box::new(m0006_interactions::Migration),
             Box::new(m0007_status_edits::Migration),
+            Box::new(m0008_polls::Migration),
         ]
     }
 }

@@ -1,0 +1,455 @@
+//! Checks of [`PollStore`](fedblog_core::store::PollStore): polls by id and by status, one poll
+//! per status, votes raising the counts atomically (once per account), and what deleting a
+//! status or an account takes along.
+
+use fedblog_core::store::{PollRecord, StatusRecord};
+use fedblog_core::{Id, IdGenerator, Store, StoreError};
+
+use super::{
+    T0, add_local, add_status, assert_already_exists, assert_not_found, at, sorted, status,
+};
+
+/// A poll on `s` (by its author) with these options, no votes yet, one choice, totals shown,
+/// never ending, created at `millis` (its id made at the same time). Not inserted.
+fn poll(ids: &IdGenerator, s: &StatusRecord, options: &[&str], millis: i64) -> PollRecord {
+    PollRecord {
+        id: ids.next_at(millis),
+        status_id: s.id,
+        account_id: s.account_id,
+        options: options.iter().map(|o| o.to_string()).collect(),
+        votes: vec![0; options.len()],
+        voters_count: 0,
+        multiple: false,
+        hide_totals: false,
+        expires_at: None,
+        created_at: at(millis),
+    }
+}
+
+async fn add_poll(store: &dyn Store, p: PollRecord) -> PollRecord {
+    store
+        .insert_poll(&p)
+        .await
+        .unwrap_or_else(|e| panic!("insert_poll({}) failed: {e:?}", p.id));
+    p
+}
+
+/// The stored poll, which must exist.
+async fn get_poll(store: &dyn Store, id: Id) -> PollRecord {
+    store
+        .poll_by_id(id)
+        .await
+        .unwrap_or_else(|e| panic!("poll_by_id({id}) failed: {e:?}"))
+        .unwrap_or_else(|| panic!("poll_by_id({id}): this poll must be found"))
+}
+
+/// A poll's store-maintained counts: `(votes per option, voters)`.
+async fn counts(store: &dyn Store, id: Id) -> (Vec<i64>, i64) {
+    let p = get_poll(store, id).await;
+    (p.votes, p.voters_count)
+}
+
+async fn vote(store: &dyn Store, poll: Id, account: Id, choices: &[usize]) {
+    store
+        .insert_poll_votes(poll, account, choices)
+        .await
+        .unwrap_or_else(|e| {
+            panic!("insert_poll_votes({poll}, {account}, {choices:?}) failed: {e:?}")
+        });
+}
+
+async fn votes_of(store: &dyn Store, poll: Id, account: Id) -> Vec<usize> {
+    store
+        .poll_votes_of(poll, account)
+        .await
+        .unwrap_or_else(|e| panic!("poll_votes_of({poll}, {account}) failed: {e:?}"))
+}
+
+async fn voters(store: &dyn Store, poll: Id) -> Vec<Id> {
+    sorted(
+        store
+            .poll_voters(poll)
+            .await
+            .unwrap_or_else(|e| panic!("poll_voters({poll}) failed: {e:?}")),
+    )
+}
+
+async fn by_status(store: &dyn Store, statuses: &[Id]) -> Vec<PollRecord> {
+    let mut got = store
+        .polls_by_status_ids(statuses)
+        .await
+        .unwrap_or_else(|e| panic!("polls_by_status_ids({statuses:?}) failed: {e:?}"));
+    got.sort_by_key(|p| p.id);
+    got
+}
+
+/// A poll comes back exactly as inserted, by id and by status: its options in order, the counts
+/// as given, `multiple`, `hide_totals` and `expires_at` set or unset, timestamps to the
+/// millisecond. Statuses without a poll find none; unknown ids and empty lists find nothing.
+pub async fn poll_round_trips_by_id_and_by_status(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let alice = add_local(store, &ids, "alice").await;
+    let s1 = add_status(store, status(&ids, &alice, T0 + 1_000)).await;
+    let s2 = add_status(store, status(&ids, &alice, T0 + 2_000)).await;
+    let s3 = add_status(store, status(&ids, &alice, T0 + 3_000)).await;
+    let full = add_poll(
+        store,
+        PollRecord {
+            votes: vec![3, 0, 1],
+            voters_count: 4,
+            multiple: true,
+            hide_totals: true,
+            expires_at: Some(at(T0 + 86_400_123)),
+            ..poll(&ids, &s1, &["yes", "no", "Maybe ✓"], T0 + 1_234)
+        },
+    )
+    .await;
+    let plain = add_poll(store, poll(&ids, &s2, &["a", "b"], T0 + 2_345)).await;
+    assert_eq!(
+        get_poll(store, full.id).await,
+        full,
+        "poll_by_id must return the poll as inserted (options in order, counts as given, \
+         multiple, hide_totals, expires_at, timestamps to the millisecond)"
+    );
+    assert_eq!(
+        get_poll(store, plain.id).await,
+        plain,
+        "poll_by_id must return a poll without end or options set as inserted"
+    );
+    assert_eq!(
+        by_status(store, &[s1.id, s3.id]).await,
+        vec![full.clone()],
+        "polls_by_status_ids must return the polls of the given statuses only"
+    );
+    assert_eq!(
+        by_status(store, &[s3.id]).await,
+        vec![],
+        "polls_by_status_ids of a status without a poll must be empty"
+    );
+    assert_eq!(
+        by_status(store, &[s2.id, s1.id]).await.len(),
+        2,
+        "polls_by_status_ids must return the poll of every given status"
+    );
+    assert_eq!(
+        by_status(store, &[]).await,
+        vec![],
+        "polls_by_status_ids of no statuses must be empty"
+    );
+    assert_eq!(
+        store
+            .poll_by_id(ids.next_at(T0 + 9_000))
+            .await
+            .expect("poll_by_id of an unknown id"),
+        None,
+        "poll_by_id of an unknown id must be None"
+    );
+}
+
+/// A second poll on a status, or a poll with a taken id, is `AlreadyExists("poll")` and changes
+/// nothing.
+pub async fn second_poll_on_a_status_or_taken_id_is_already_exists(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let alice = add_local(store, &ids, "alice").await;
+    let s1 = add_status(store, status(&ids, &alice, T0 + 1_000)).await;
+    let s2 = add_status(store, status(&ids, &alice, T0 + 2_000)).await;
+    let first = add_poll(store, poll(&ids, &s1, &["a", "b"], T0 + 1_100)).await;
+    let same_status = poll(&ids, &s1, &["c", "d", "e"], T0 + 1_200);
+    assert_already_exists(
+        store.insert_poll(&same_status).await,
+        "poll",
+        "insert_poll on a status that has a poll",
+    );
+    let same_id = PollRecord {
+        id: first.id,
+        ..poll(&ids, &s2, &["x", "y"], T0 + 2_100)
+    };
+    assert_already_exists(
+        store.insert_poll(&same_id).await,
+        "poll",
+        "insert_poll with a taken id",
+    );
+    assert_eq!(
+        get_poll(store, first.id).await,
+        first,
+        "a refused insert_poll must leave the existing poll as it was"
+    );
+    assert_eq!(
+        store.poll_by_id(same_status.id).await.expect("poll_by_id"),
+        None,
+        "a poll refused for its status must not be stored"
+    );
+    assert_eq!(
+        by_status(store, &[s2.id]).await,
+        vec![],
+        "a poll refused for its id must not be stored"
+    );
+}
+
+/// Each vote raises its chosen option's count and `voters_count` by one; `poll_votes_of` gives
+/// each account its own choice (empty for an account that did not vote) and `poll_voters` the
+/// accounts that voted in that poll only.
+pub async fn votes_raise_option_counts_and_voters(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let alice = add_local(store, &ids, "alice").await;
+    let bob = add_local(store, &ids, "bob").await;
+    let carol = add_local(store, &ids, "carol").await;
+    let dave = add_local(store, &ids, "dave").await;
+    let s1 = add_status(store, status(&ids, &alice, T0 + 1_000)).await;
+    let s2 = add_status(store, status(&ids, &bob, T0 + 2_000)).await;
+    let p1 = add_poll(store, poll(&ids, &s1, &["a", "b", "c"], T0 + 1_000)).await;
+    let p2 = add_poll(store, poll(&ids, &s2, &["x", "y"], T0 + 2_000)).await;
+    vote(store, p1.id, alice.id, &[1]).await;
+    vote(store, p1.id, bob.id, &[1]).await;
+    vote(store, p1.id, carol.id, &[0]).await;
+    vote(store, p2.id, dave.id, &[0]).await;
+    assert_eq!(
+        counts(store, p1.id).await,
+        (vec![1, 2, 0], 3),
+        "three votes (b, b, a) must count [1, 2, 0] with 3 voters"
+    );
+    assert_eq!(
+        counts(store, p2.id).await,
+        (vec![1, 0], 1),
+        "votes in another poll must not count in this one"
+    );
+    assert_eq!(
+        votes_of(store, p1.id, alice.id).await,
+        vec![1],
+        "poll_votes_of must return the account's own choice"
+    );
+    assert_eq!(votes_of(store, p1.id, carol.id).await, vec![0]);
+    assert_eq!(
+        votes_of(store, p1.id, dave.id).await,
+        Vec::<usize>::new(),
+        "poll_votes_of an account that voted elsewhere only must be empty"
+    );
+    assert_eq!(
+        voters(store, p1.id).await,
+        sorted(vec![alice.id, bob.id, carol.id]),
+        "poll_voters must list the accounts that voted in this poll"
+    );
+    assert_eq!(
+        voters(store, p2.id).await,
+        vec![dave.id],
+        "poll_voters must not list voters of other polls"
+    );
+}
+
+/// A vote for several options raises each chosen option once and `voters_count` once;
+/// `poll_votes_of` gives the choices ascending whatever their order in the vote.
+pub async fn multiple_choice_vote_counts_each_option_and_one_voter(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let alice = add_local(store, &ids, "alice").await;
+    let bob = add_local(store, &ids, "bob").await;
+    let s = add_status(store, status(&ids, &alice, T0 + 1_000)).await;
+    let p = add_poll(
+        store,
+        PollRecord {
+            multiple: true,
+            ..poll(&ids, &s, &["a", "b", "c", "d"], T0 + 1_000)
+        },
+    )
+    .await;
+    vote(store, p.id, alice.id, &[3, 0]).await;
+    vote(store, p.id, bob.id, &[0]).await;
+    assert_eq!(
+        counts(store, p.id).await,
+        (vec![2, 0, 0, 1], 2),
+        "votes for [d, a] and [a] must count [2, 0, 0, 1] with 2 voters (one per account)"
+    );
+    assert_eq!(
+        votes_of(store, p.id, alice.id).await,
+        vec![0, 3],
+        "poll_votes_of must return the chosen indexes ascending"
+    );
+}
+
+/// A second vote by the same account is `AlreadyExists("vote")` and changes nothing: counts,
+/// voters and the account's recorded choice stay.
+pub async fn second_vote_is_already_exists_and_changes_nothing(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let alice = add_local(store, &ids, "alice").await;
+    let s = add_status(store, status(&ids, &alice, T0 + 1_000)).await;
+    let p = add_poll(store, poll(&ids, &s, &["a", "b"], T0 + 1_000)).await;
+    vote(store, p.id, alice.id, &[0]).await;
+    assert_already_exists(
+        store.insert_poll_votes(p.id, alice.id, &[1]).await,
+        "vote",
+        "insert_poll_votes by an account that already voted",
+    );
+    assert_eq!(
+        counts(store, p.id).await,
+        (vec![1, 0], 1),
+        "a refused second vote must not change the counts"
+    );
+    assert_eq!(
+        votes_of(store, p.id, alice.id).await,
+        vec![0],
+        "a refused second vote must keep the first choice"
+    );
+    assert_eq!(voters(store, p.id).await, vec![alice.id]);
+}
+
+/// Voting in an unknown poll is `NotFound`; an unknown poll has no votes and no voters.
+pub async fn vote_in_unknown_poll_is_not_found(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let alice = add_local(store, &ids, "alice").await;
+    let unknown = ids.next_at(T0 + 5_000);
+    assert_not_found(
+        store.insert_poll_votes(unknown, alice.id, &[0]).await,
+        "insert_poll_votes in an unknown poll",
+    );
+    assert_eq!(
+        votes_of(store, unknown, alice.id).await,
+        Vec::<usize>::new()
+    );
+    assert_eq!(voters(store, unknown).await, vec![]);
+}
+
+/// Votes racing on one poll are all counted (no lost update), and of two racing votes by one
+/// account exactly one is recorded, the other being `AlreadyExists("vote")`.
+pub async fn racing_votes_are_all_counted_once_per_account(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let mut accounts = vec![];
+    for name in ["alice", "bob", "carol", "dave", "erin"] {
+        accounts.push(add_local(store, &ids, name).await);
+    }
+    let s = add_status(store, status(&ids, &accounts[0], T0 + 1_000)).await;
+    let p = add_poll(store, poll(&ids, &s, &["a", "b"], T0 + 1_000)).await;
+    let (a, b, c, d) = tokio::join!(
+        store.insert_poll_votes(p.id, accounts[0].id, &[0]),
+        store.insert_poll_votes(p.id, accounts[1].id, &[1]),
+        store.insert_poll_votes(p.id, accounts[2].id, &[0]),
+        store.insert_poll_votes(p.id, accounts[3].id, &[1]),
+    );
+    for r in [a, b, c, d] {
+        r.expect("insert_poll_votes racing others");
+    }
+    assert_eq!(
+        counts(store, p.id).await,
+        (vec![2, 2], 4),
+        "four racing votes (a, b, a, b) must all be counted"
+    );
+    let erin = accounts[4].id;
+    let (x, y) = tokio::join!(
+        store.insert_poll_votes(p.id, erin, &[0]),
+        store.insert_poll_votes(p.id, erin, &[1]),
+    );
+    let (won, expected) = match (x, y) {
+        (Ok(()), Err(StoreError::AlreadyExists(n))) if n == "vote" => (vec![0], (vec![3, 2], 5)),
+        (Err(StoreError::AlreadyExists(n)), Ok(())) if n == "vote" => (vec![1], (vec![2, 3], 5)),
+        other => panic!(
+            "of two racing votes by one account exactly one must succeed, the other being \
+             AlreadyExists(\"vote\"), got {other:?}"
+        ),
+    };
+    assert_eq!(
+        counts(store, p.id).await,
+        expected,
+        "only the recorded one of two racing votes by one account must count"
+    );
+    assert_eq!(votes_of(store, p.id, erin).await, won);
+}
+
+/// `delete_status` removes the status's poll with its votes, and leaves other polls alone.
+pub async fn delete_status_removes_its_poll_and_votes(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let alice = add_local(store, &ids, "alice").await;
+    let bob = add_local(store, &ids, "bob").await;
+    let s1 = add_status(store, status(&ids, &alice, T0 + 1_000)).await;
+    let s2 = add_status(store, status(&ids, &alice, T0 + 2_000)).await;
+    let p1 = add_poll(store, poll(&ids, &s1, &["a", "b"], T0 + 1_000)).await;
+    let p2 = add_poll(store, poll(&ids, &s2, &["a", "b"], T0 + 2_000)).await;
+    vote(store, p1.id, bob.id, &[1]).await;
+    vote(store, p2.id, bob.id, &[0]).await;
+    store.delete_status(s1.id).await.expect("delete_status");
+    assert_eq!(
+        store.poll_by_id(p1.id).await.expect("poll_by_id"),
+        None,
+        "delete_status must remove the status's poll"
+    );
+    assert_eq!(
+        by_status(store, &[s1.id, s2.id]).await,
+        vec![PollRecord {
+            votes: vec![1, 0],
+            voters_count: 1,
+            ..p2.clone()
+        }],
+        "delete_status must keep other statuses' polls"
+    );
+    assert_eq!(
+        voters(store, p1.id).await,
+        vec![],
+        "delete_status must remove the votes of the status's poll"
+    );
+    assert_eq!(
+        votes_of(store, p1.id, bob.id).await,
+        Vec::<usize>::new(),
+        "delete_status must remove the votes of the status's poll"
+    );
+    assert_eq!(votes_of(store, p2.id, bob.id).await, vec![0]);
+}
+
+/// `delete_account` takes back the account's votes, lowering the counts of the polls it voted
+/// in, and removes its polls.
+pub async fn delete_account_takes_back_votes_and_removes_polls(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let alice = add_local(store, &ids, "alice").await;
+    let bob = add_local(store, &ids, "bob").await;
+    let carol = add_local(store, &ids, "carol").await;
+    let sa = add_status(store, status(&ids, &alice, T0 + 1_000)).await;
+    let sb = add_status(store, status(&ids, &bob, T0 + 2_000)).await;
+    let pa = add_poll(store, poll(&ids, &sa, &["a", "b"], T0 + 1_000)).await;
+    let pb = add_poll(store, poll(&ids, &sb, &["x", "y"], T0 + 2_000)).await;
+    vote(store, pa.id, carol.id, &[0]).await;
+    vote(store, pb.id, carol.id, &[1]).await;
+    vote(store, pa.id, bob.id, &[1]).await;
+    vote(store, pb.id, alice.id, &[0]).await;
+
+    store
+        .delete_account(carol.id)
+        .await
+        .expect("delete_account");
+    assert_eq!(
+        counts(store, pa.id).await,
+        (vec![0, 1], 1),
+        "delete_account must lower the counts of the polls the account voted in"
+    );
+    assert_eq!(
+        counts(store, pb.id).await,
+        (vec![1, 0], 1),
+        "delete_account must lower the counts of every poll the account voted in"
+    );
+    assert_eq!(
+        voters(store, pa.id).await,
+        vec![bob.id],
+        "delete_account must remove the account's votes"
+    );
+    assert_eq!(
+        votes_of(store, pb.id, carol.id).await,
+        Vec::<usize>::new(),
+        "delete_account must remove the account's votes"
+    );
+
+    store
+        .delete_account(alice.id)
+        .await
+        .expect("delete_account");
+    assert_eq!(
+        store.poll_by_id(pa.id).await.expect("poll_by_id"),
+        None,
+        "delete_account must remove the account's polls"
+    );
+    assert_eq!(
+        by_status(store, &[sa.id]).await,
+        vec![],
+        "delete_account must remove the account's polls"
+    );
+    assert_eq!(
+        counts(store, pb.id).await,
+        (vec![0, 0], 0),
+        "delete_account must take back its votes in others' polls"
+    );
+    assert_eq!(voters(store, pb.id).await, vec![]);
+}
