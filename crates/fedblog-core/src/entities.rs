@@ -160,7 +160,7 @@ pub struct Status {
     pub in_reply_to_id: Option<Id>,
     pub in_reply_to_account_id: Option<Id>,
     pub reblog: Option<Box<Status>>,
-    pub poll: Option<serde_json::Value>,
+    pub poll: Option<Poll>,
     pub card: Option<serde_json::Value>,
     pub language: Option<String>,
     /// Source text; only in answers to the author (delete, source).
@@ -386,4 +386,34 @@ pub struct StatusSource {
     /// Plain text as written.
     pub text: String,
     pub spoiler_text: String,
+}
+
+/// A poll attached to a status. <https://docs.joinmastodon.org/entities/Poll/>
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Poll {
+    pub id: Id,
+    /// When voting ends (`null`: never).
+    pub expires_at: Option<Timestamp>,
+    pub expired: bool,
+    pub multiple: bool,
+    /// Votes received, over all options.
+    pub votes_count: i64,
+    /// Accounts that voted: for multiple-choice polls only, `null` otherwise.
+    pub voters_count: Option<i64>,
+    pub options: Vec<PollOption>,
+    pub emojis: Vec<CustomEmoji>,
+    /// Whether the viewer voted (the author counts as having voted); absent for anonymous callers.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub voted: Option<bool>,
+    /// The option indexes the viewer chose; absent for anonymous callers.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub own_votes: Option<Vec<usize>>,
+}
+
+/// One answer of a poll. <https://docs.joinmastodon.org/entities/Poll/#Option>
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct PollOption {
+    pub title: String,
+    /// `null` while the totals are hidden (`hide_totals`, poll still open), except for the author.
+    pub votes_count: Option<i64>,
 }

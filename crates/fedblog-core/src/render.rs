@@ -9,7 +9,9 @@ use crate::content;
 use crate::entities::*;
 use crate::error::ApiResult;
 use crate::id::Id;
-use crate::store::{AccountRecord, AppRecord, Role as RoleRecord, StatusRecord, UserRecord};
+use crate::store::{
+    AccountRecord, AppRecord, PollRecord, Role as RoleRecord, StatusRecord, UserRecord,
+};
 
 /// ISO 8601 with milliseconds and `Z`, as Mastodon writes datetimes.
 pub fn timestamp(t: DateTime<Utc>) -> String {
@@ -239,11 +241,13 @@ impl App {
             Some(v) => Some(self.viewer_flags(v, &all).await?),
             None => None,
         };
+        let polls = self.page_polls(&all, viewer).await?;
         let batch = StatusBatch {
             base: self.base_url(),
             accounts,
             apps,
             flags,
+            polls,
             viewer,
             with_source,
         };
@@ -399,7 +403,7 @@ impl App {
             in_reply_to_id: s.in_reply_to_id,
             in_reply_to_account_id: s.in_reply_to_account_id,
             reblog: None,
-            poll: None,
+            poll: batch.polls.get(&s.id).cloned(),
             card: None,
             language: s.language.clone(),
             text: batch.with_source.then(|| s.text.clone()),
@@ -436,6 +440,8 @@ struct StatusBatch<'a> {
     apps: HashMap<Id, Option<AppRecord>>,
     /// `None` for an anonymous viewer.
     flags: Option<ViewerFlags>,
+    /// The polls of the page's statuses, rendered for the viewer, by status id.
+    polls: HashMap<Id, Poll>,
     viewer: Option<&'a AccountRecord>,
     with_source: bool,
 }
@@ -624,6 +630,82 @@ impl App {
             id: status.id,
             text: status.text.clone(),
             spoiler_text: status.spoiler_text.clone(),
+        }
+    }
+}
+
+impl App {
+    /// The polls of a page of statuses, rendered for the viewer, by status id: one store call
+    /// for the polls, and for a signed-in viewer one per poll for its own votes.
+    async fn page_polls(
+        &self,
+        statuses: &[&StatusRecord],
+        viewer: Option<&AccountRecord>,
+    ) -> ApiResult<HashMap<Id, Poll>> {
+        let mut ids: Vec<Id> = statuses
+            .iter()
+            .filter(|s| s.reblog_of_id.is_none())
+            .map(|s| s.id)
+            .collect();
+        if ids.is_empty() {
+            return Ok(HashMap::new());
+        }
+        ids.sort();
+        ids.dedup();
+        let mut out = HashMap::new();
+        for poll in self.store.polls_by_status_ids(&ids).await? {
+            out.insert(poll.status_id, self.render_poll_for(&poll, viewer).await?);
+        }
+        Ok(out)
+    }
+
+    /// Renders a poll for a viewer, reading the viewer's own votes.
+    pub async fn render_poll_for(
+        &self,
+        poll: &PollRecord,
+        viewer: Option<&AccountRecord>,
+    ) -> ApiResult<Poll> {
+        let own_votes = match viewer {
+            Some(v) if v.id != poll.account_id => self.store.poll_votes_of(poll.id, v.id).await?,
+            _ => vec![],
+        };
+        Ok(self.render_poll(poll, viewer, own_votes))
+    }
+
+    /// Renders a poll for a viewer whose own votes are `own_votes` (option indexes). `expired`
+    /// compares `expires_at` with now. While the totals are hidden (`hide_totals`, poll still
+    /// open) the options' `votes_count` are `null`, except for the author; the poll's
+    /// `votes_count` is always given. `voters_count` is given for multiple-choice polls only.
+    /// `voted` and `own_votes` are given to signed-in viewers only; as in Mastodon, the author
+    /// counts as having voted (it cannot vote, and clients then show the results).
+    pub fn render_poll(
+        &self,
+        poll: &PollRecord,
+        viewer: Option<&AccountRecord>,
+        own_votes: Vec<usize>,
+    ) -> Poll {
+        let expired = crate::services::polls::poll_expired(poll, self.now());
+        let is_author = viewer.is_some_and(|v| v.id == poll.account_id);
+        let show_totals = expired || !poll.hide_totals || is_author;
+        Poll {
+            id: poll.id,
+            expires_at: poll.expires_at.map(timestamp),
+            expired,
+            multiple: poll.multiple,
+            votes_count: poll.votes.iter().sum(),
+            voters_count: poll.multiple.then_some(poll.voters_count),
+            options: poll
+                .options
+                .iter()
+                .enumerate()
+                .map(|(i, title)| PollOption {
+                    title: title.clone(),
+                    votes_count: show_totals.then(|| poll.votes.get(i).copied().unwrap_or(0)),
+                })
+                .collect(),
+            emojis: vec![],
+            voted: viewer.map(|_| is_author || !own_votes.is_empty()),
+            own_votes: viewer.map(|_| own_votes),
         }
     }
 }

@@ -18,6 +18,7 @@ pub mod follows;
 pub mod instance;
 pub mod mutes;
 pub mod oauth;
+pub mod polls;
 pub mod profile;
 pub mod scheduled_statuses;
 pub mod statuses;
@@ -340,6 +341,9 @@ pub fn routes() -> Vec<Route> {
         route::<statuses::status_source::GetStatusSource>(),
         route::<favourites::list_favourites::ListFavourites>(),
         route::<bookmarks::list_bookmarks::ListBookmarks>(),
+        // Polls
+        route::<polls::get_poll::GetPoll>(),
+        route::<polls::vote_poll::VotePoll>(),
         // Scheduled statuses
         route::<scheduled_statuses::list_scheduled_statuses::ListScheduledStatuses>(),
         route::<scheduled_statuses::get_scheduled_status::GetScheduledStatus>(),

@@ -8,6 +8,7 @@ pub mod instance;
 pub mod interactions;
 pub mod jobs;
 pub mod oauth;
+pub mod polls;
 pub mod relationships;
 pub mod scheduled;
 pub mod statuses;

@@ -98,7 +98,7 @@ impl App {
             in_reply_to_id: new.in_reply_to_id.map(Id::as_i64),
             language: checked.language,
             media_ids: None,
-            poll: None,
+            poll: checked.poll.as_ref().map(|p| p.to_json()),
             idempotency: key,
             scheduled_at: None,
             application_id: application_id.map(Id::as_i64).unwrap_or(0),
@@ -187,6 +187,7 @@ impl App {
             sensitive: p.sensitive,
             in_reply_to_id: p.in_reply_to_id.map(Id::from_i64),
             language: p.language,
+            poll: p.poll,
             ..Default::default()
         };
         let published = match self

@@ -1,15 +1,19 @@
-//! Statuses: posting (validation, rendering, mentions, tags, idempotency, fan-out), reblogs
+//! Statuses: posting (validation, rendering, mentions, tags, polls, idempotency, fan-out), reblogs
 //! (with their fan-out), reading with visibility applied, and deletion.
 
 use std::collections::{HashMap, HashSet};
 
-use chrono::Duration;
+use chrono::{DateTime, Duration, Utc};
+use serde::Deserialize;
+use serde_json::Value;
+use unicode_segmentation::UnicodeSegmentation;
 
 use crate::app::{App, Caller};
 use crate::content::{self, MentionLink};
 use crate::error::{ApiError, ApiResult};
 use crate::id::Id;
-use crate::store::{AccountRecord, ScheduledStatusRecord, StatusRecord, Visibility};
+use crate::params::de;
+use crate::store::{AccountRecord, PollRecord, ScheduledStatusRecord, StatusRecord, Visibility};
 
 /// A new status (`POST /api/v1/statuses`).
 #[derive(Default, Clone, Debug)]
@@ -28,8 +32,10 @@ pub struct NewStatus {
     pub language: Option<String>,
     /// Media to attach.
     pub media_ids: Vec<String>,
-    /// Whether a poll was sent.
-    pub has_poll: bool,
+    /// The `poll` parameter as sent (`poll[options][]`, `poll[expires_in]`, `poll[multiple]`,
+    /// `poll[hide_totals]`); `null` or an empty string is no poll. Checked by
+    /// [`App::check_new_status`].
+    pub poll: Option<Value>,
     /// Whether `scheduled_at` was sent.
     pub scheduled_at: Option<String>,
 }
@@ -42,6 +48,77 @@ pub struct CheckedStatus {
     pub language: Option<String>,
     /// The visible parent, for replies.
     pub parent: Option<StatusRecord>,
+    /// The poll, checked.
+    pub poll: Option<NewPoll>,
+}
+
+/// A poll to create with a status, checked against the instance's limits.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NewPoll {
+    /// The options' titles (trimmed), in order.
+    pub options: Vec<String>,
+    /// Seconds until voting ends.
+    pub expires_in: i64,
+    /// Several choices allowed.
+    pub multiple: bool,
+    /// Totals hidden until the poll ends.
+    pub hide_totals: bool,
+}
+
+impl NewPoll {
+    /// The poll as the `poll` parameter of a scheduled status (and as sent by a JSON client).
+    pub fn to_json(&self) -> Value {
+        serde_json::json!({
+            "options": self.options,
+            "expires_in": self.expires_in,
+            "multiple": self.multiple,
+            "hide_totals": self.hide_totals,
+        })
+    }
+
+    /// The record of this poll for a status published at `now`.
+    pub fn record(&self, id: Id, status: &StatusRecord, now: DateTime<Utc>) -> PollRecord {
+        PollRecord {
+            id,
+            status_id: status.id,
+            account_id: status.account_id,
+            options: self.options.clone(),
+            votes: vec![0; self.options.len()],
+            voters_count: 0,
+            multiple: self.multiple,
+            hide_totals: self.hide_totals,
+            expires_at: Some(now + Duration::seconds(self.expires_in)),
+            created_at: now,
+        }
+    }
+}
+
+/// The `poll` parameter, leniently typed (form values are strings).
+#[derive(Deserialize)]
+struct PollParams {
+    #[serde(default, deserialize_with = "de::list")]
+    options: Vec<Value>,
+    #[serde(default, deserialize_with = "de::opt_i64")]
+    expires_in: Option<i64>,
+    #[serde(default, deserialize_with = "de::opt_bool")]
+    multiple: Option<bool>,
+    #[serde(default, deserialize_with = "de::opt_bool")]
+    hide_totals: Option<bool>,
+}
+
+/// A 422 about the poll.
+fn poll_error(msg: impl Into<String>) -> ApiError {
+    ApiError::invalid_field("poll", "ERR_INVALID", msg)
+}
+
+/// Whether a `poll` parameter was sent: `null`, an empty string and an empty object are none.
+pub fn poll_given(poll: Option<&Value>) -> bool {
+    match poll {
+        None | Some(Value::Null) => false,
+        Some(Value::String(s)) => !s.is_empty(),
+        Some(Value::Object(o)) => !o.is_empty(),
+        Some(_) => true,
+    }
 }
 
 /// The text of a status made ready to store.
@@ -54,7 +131,7 @@ pub struct StatusText {
     pub tags: Vec<String>,
 }
 
-/// Media attachments and polls are not supported yet: sending either is a 422.
+/// Media attachments are not supported yet, nor polls in edits: sending either is a 422.
 pub fn reject_attachments(media_ids: &[String], has_poll: bool) -> ApiResult<()> {
     if !media_ids.is_empty() {
         return Err(ApiError::invalid_field(
@@ -67,7 +144,7 @@ pub fn reject_attachments(media_ids: &[String], has_poll: bool) -> ApiResult<()>
         return Err(ApiError::invalid_field(
             "poll",
             "ERR_INVALID",
-            "Polls are not supported by this server yet",
+            "Polls cannot be added or changed by editing a status",
         ));
     }
     Ok(())
@@ -121,6 +198,77 @@ pub enum Posted {
 const IDEMPOTENCY_HOURS: i64 = 1;
 
 impl App {
+    /// Checks the `poll` parameter of a new status (`None` when none was sent): 2 to
+    /// `max_poll_options` options, each of 1 to `max_poll_option_characters` characters
+    /// (grapheme clusters, surrounding white space trimmed) and all different; `expires_in`
+    /// given and between `min_poll_expiration` and `max_poll_expiration` seconds; anything else
+    /// is a 422 naming the poll.
+    pub fn check_poll(&self, poll: Option<&Value>) -> ApiResult<Option<NewPoll>> {
+        if !poll_given(poll) {
+            return Ok(None);
+        }
+        let Some(raw @ Value::Object(_)) = poll else {
+            return Err(poll_error(
+                "Poll must be an object with options and expires_in",
+            ));
+        };
+        let p: PollParams = serde_json::from_value(raw.clone())
+            .map_err(|e| poll_error(format!("Poll is invalid: {e}")))?;
+        let limits = &self.config.limits;
+        let mut options = Vec::with_capacity(p.options.len());
+        for o in &p.options {
+            let title = match o {
+                Value::String(s) => s.trim().to_string(),
+                Value::Number(n) => n.to_string(),
+                _ => return Err(poll_error("Poll options must be text")),
+            };
+            let length = title.graphemes(true).count();
+            if length == 0 {
+                return Err(poll_error("Poll options can't be blank"));
+            }
+            if length > limits.max_poll_option_characters {
+                return Err(poll_error(format!(
+                    "Poll options can't be longer than {} characters",
+                    limits.max_poll_option_characters
+                )));
+            }
+            if options.contains(&title) {
+                return Err(poll_error("Poll options must all be different"));
+            }
+            options.push(title);
+        }
+        if options.len() < 2 {
+            return Err(poll_error("Poll must have at least 2 options"));
+        }
+        if options.len() > limits.max_poll_options {
+            return Err(poll_error(format!(
+                "Poll can't have more than {} options",
+                limits.max_poll_options
+            )));
+        }
+        let Some(expires_in) = p.expires_in else {
+            return Err(poll_error("Poll expires_in can't be blank"));
+        };
+        if expires_in < limits.min_poll_expiration {
+            return Err(poll_error(format!(
+                "Poll must stay open at least {} seconds",
+                limits.min_poll_expiration
+            )));
+        }
+        if expires_in > limits.max_poll_expiration {
+            return Err(poll_error(format!(
+                "Poll can't stay open longer than {} seconds",
+                limits.max_poll_expiration
+            )));
+        }
+        Ok(Some(NewPoll {
+            options,
+            expires_in,
+            multiple: p.multiple.unwrap_or(false),
+            hide_totals: p.hide_totals.unwrap_or(false),
+        }))
+    }
+
     /// Posts a status for the caller now, or schedules it when `scheduled_at` is given.
     pub async fn create_status(&self, caller: &Caller, new: NewStatus) -> ApiResult<Posted> {
         let author = caller.account()?.clone();
@@ -147,7 +295,13 @@ impl App {
         author: &AccountRecord,
         new: &NewStatus,
     ) -> ApiResult<CheckedStatus> {
-        reject_attachments(&new.media_ids, new.has_poll)?;
+        if !new.media_ids.is_empty() && poll_given(new.poll.as_ref()) {
+            return Err(poll_error(
+                "A status cannot have both media attachments and a poll",
+            ));
+        }
+        reject_attachments(&new.media_ids, false)?;
+        let poll = self.check_poll(new.poll.as_ref())?;
         self.check_status_text(&new.text, &new.spoiler_text)?;
         let visibility =
             parse_visibility(new.visibility.as_deref())?.unwrap_or(author.default_privacy);
@@ -167,11 +321,13 @@ impl App {
             visibility,
             language,
             parent,
+            poll,
         })
     }
 
-    /// Publishes a status now. A repeated idempotency key within an hour returns the first status
-    /// (and completes its fan-out, should the first attempt have been cut short).
+    /// Publishes a status now, with its poll if one was sent. A repeated idempotency key within an
+    /// hour returns the first status (and completes its poll and fan-out, should the first
+    /// attempt have been cut short).
     pub async fn publish_status(
         &self,
         author: &AccountRecord,
@@ -190,7 +346,17 @@ impl App {
                 .await?
         {
             // The first attempt may have stopped between storing and fanning out (a crash, a
-            // killed worker): fan out again; feed insertion is idempotent.
+            // killed worker): store the poll if it is missing and fan out again; feed insertion
+            // is idempotent.
+            if let Ok(Some(poll)) = self.check_poll(new.poll.as_ref())
+                && self
+                    .store
+                    .polls_by_status_ids(&[existing.id])
+                    .await?
+                    .is_empty()
+            {
+                self.insert_poll_of(&existing, &poll).await?;
+            }
             self.fan_out(&existing).await?;
             return Ok(existing);
         }
@@ -198,6 +364,7 @@ impl App {
             visibility,
             language,
             parent,
+            poll,
         } = self.check_new_status(author, &new).await?;
 
         let rendered = self.render_status_text(&new.text).await?;
@@ -249,8 +416,41 @@ impl App {
                 Err(e) => return Err(e.into()),
             }
         }
+        if let Some(poll) = &poll
+            && let Err(e) = self.insert_poll_of(&record, poll).await
+        {
+            // A status without the poll it was posted with must not stay.
+            let _ = self.store.delete_status(record.id).await;
+            return Err(e);
+        }
         self.fan_out(&record).await?;
         Ok(record)
+    }
+
+    /// Stores the poll of a status just published (a new id on the rare id collision).
+    async fn insert_poll_of(&self, status: &StatusRecord, poll: &NewPoll) -> ApiResult<()> {
+        let now = self.now();
+        let mut record = poll.record(self.ids.next_at(now.timestamp_millis()), status, now);
+        let mut tries = 0;
+        loop {
+            match self.store.insert_poll(&record).await {
+                Ok(()) => return Ok(()),
+                Err(crate::StoreError::AlreadyExists(_)) if tries < 3 => {
+                    tries += 1;
+                    // Taken by another status's poll, or this status already has one.
+                    if !self
+                        .store
+                        .polls_by_status_ids(&[status.id])
+                        .await?
+                        .is_empty()
+                    {
+                        return Ok(());
+                    }
+                    record.id = self.ids.next();
+                }
+                Err(e) => return Err(e.into()),
+            }
+        }
     }
 
     /// Checks the text of a status (posted or edited): not blank, and the text and content warning
@@ -421,20 +621,25 @@ impl App {
             .collect())
     }
 
-    /// Deletes the caller's own status (a reblog too) and returns it. Others' statuses: 404 if
-    /// invisible, 403 if visible. The store takes its favourites, bookmarks, pins, feed entries and
-    /// reblogs with it; replies to it stay.
-    pub async fn delete_status(&self, caller: &Caller, id: Id) -> ApiResult<StatusRecord> {
+    /// The caller's own status (a reblog too) that it asks to delete. Others' statuses: 404 if
+    /// invisible, 403 if visible.
+    pub async fn status_to_delete(&self, caller: &Caller, id: Id) -> ApiResult<StatusRecord> {
         let me = caller.account()?;
-        let status = match self.store.status_by_id(id).await? {
-            Some(s) if s.account_id == me.id => s,
+        match self.store.status_by_id(id).await? {
+            Some(s) if s.account_id == me.id => Ok(s),
             _ => {
                 self.visible_status(Some(me), id).await?;
-                return Err(ApiError::forbidden());
+                Err(ApiError::forbidden())
             }
-        };
-        match self.store.delete_status(id).await {
-            Ok(()) | Err(crate::StoreError::NotFound) => Ok(status),
+        }
+    }
+
+    /// Deletes a status found by [`App::status_to_delete`]. The store takes its favourites,
+    /// bookmarks, pins, feed entries, edits, poll and reblogs with it; replies to it stay. A
+    /// concurrent deletion is not an error.
+    pub async fn delete_status(&self, status: &StatusRecord) -> ApiResult<()> {
+        match self.store.delete_status(status.id).await {
+            Ok(()) | Err(crate::StoreError::NotFound) => Ok(()),
             Err(e) => Err(e.into()),
         }
     }

@@ -76,10 +76,7 @@ impl Endpoint for CreateStatus {
             in_reply_to_id: r.in_reply_to_id.as_deref().map(path_id).transpose()?,
             language: r.language,
             media_ids: r.media_ids,
-            has_poll: r
-                .poll
-                .as_ref()
-                .is_some_and(|p| !p.is_null() && p.as_str() != Some("")),
+            poll: r.poll,
             scheduled_at: r.scheduled_at,
         };
         match app.create_status(caller, new).await? {

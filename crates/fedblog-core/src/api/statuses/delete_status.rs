@@ -30,10 +30,12 @@ impl Endpoint for DeleteStatus {
         caller: &Caller,
         r: DeleteStatusRequest,
     ) -> ApiResult<Self::Response> {
-        let status = app.delete_status(caller, path_id(&r.id)?).await?;
+        let status = app.status_to_delete(caller, path_id(&r.id)?).await?;
+        // Rendered before the deletion, so the answer still carries the poll (delete and redraft).
         let mut out = app
-            .render_statuses(&[status], caller.account.as_ref(), true)
+            .render_statuses(std::slice::from_ref(&status), caller.account.as_ref(), true)
             .await?;
+        app.delete_status(&status).await?;
         out.pop().map(Json).ok_or_else(ApiError::internal)
     }
 }

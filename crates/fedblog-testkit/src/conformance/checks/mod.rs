@@ -12,6 +12,7 @@ pub mod follows;
 pub mod instance;
 pub mod interactions;
 pub mod oauth;
+pub mod polls;
 pub mod profile;
 pub mod scheduled_statuses;
 pub mod social;
@@ -40,6 +41,7 @@ pub fn all() -> Vec<Check> {
     v.extend(account_statuses::checks());
     v.extend(interactions::checks());
     v.extend(edits::checks());
+    v.extend(polls::checks());
     v.extend(threads::checks());
     v.extend(discovery::checks());
     v.extend(scheduled_statuses::checks());

@@ -5,7 +5,7 @@
 //! cell that fails, not only the first.
 //!
 //! Read paths added when the endpoint lands: the tag timeline (`timelines/tag/:hashtag`), list
-//! timelines, notifications, search (v2), polls (`polls/:id`), translation, and conversations.
+//! timelines, notifications, search (v2), translation, and conversations.
 //! `statuses/:id/source` is left out: fedblog answers it for the author only (404 to everyone
 //! else), stricter than Mastodon, which gives it to every signed-in viewer who may see the status.
 
@@ -18,6 +18,7 @@ use fedblog_core::api::accounts::{
     block_account::BlockAccount, follow_account::FollowAccount,
     get_account_statuses::GetAccountStatuses,
 };
+use fedblog_core::api::polls::get_poll::GetPoll;
 use fedblog_core::api::statuses::{
     bookmark_status::BookmarkStatus, favourite_status::FavouriteStatus,
     favourited_by::FavouritedBy, get_context::GetContext, get_status::GetStatus,
@@ -90,6 +91,11 @@ pub fn checks() -> Vec<Check> {
             "visibility/matrix/bookmark",
             "bookmarking a status the viewer may not see is a 404 (never 401/403); one it may see is a 200; without a token 401",
             bookmark
+        ),
+        check!(
+            "visibility/matrix/get-poll",
+            "GET /api/v1/polls/:id answers the poll of a status to exactly the viewers the visibility matrix allows, and 404 (never 401/403) to the others",
+            get_poll
         ),
     ]
 }
@@ -197,9 +203,10 @@ enum ReadPath {
     History,
     Favourite,
     Bookmark,
+    GetPoll,
 }
 
-const READ_PATHS: [ReadPath; 11] = [
+const READ_PATHS: [ReadPath; 12] = [
     ReadPath::GetStatus,
     ReadPath::MultiGet,
     ReadPath::Context,
@@ -211,6 +218,7 @@ const READ_PATHS: [ReadPath; 11] = [
     ReadPath::History,
     ReadPath::Favourite,
     ReadPath::Bookmark,
+    ReadPath::GetPoll,
 ];
 
 impl ReadPath {
@@ -227,6 +235,7 @@ impl ReadPath {
             ReadPath::History => "history",
             ReadPath::Favourite => "favourite",
             ReadPath::Bookmark => "bookmark",
+            ReadPath::GetPoll => "get-poll",
         }
     }
 
@@ -306,6 +315,8 @@ struct World {
     root: Option<String>,
     /// One status per visibility, each mentioning `mentioned`.
     statuses: Vec<(Vis, String)>,
+    /// The ids of the statuses' polls, per visibility (get-poll check only).
+    polls: Vec<(Vis, String)>,
 }
 
 impl World {
@@ -325,8 +336,9 @@ impl World {
 
 /// Makes the accounts (the follower follows the author; the blocked account followed the author,
 /// then the author blocked it) and one status per visibility mentioning the mentioned account;
-/// with `as_replies`, a public root by a third account that the statuses reply to.
-async fn world(cx: &Cx, as_replies: bool) -> Result<World, Failure> {
+/// with `as_replies`, a public root by a third account that the statuses reply to; with
+/// `with_polls`, each status carries a poll.
+async fn world(cx: &Cx, as_replies: bool, with_polls: bool) -> Result<World, Failure> {
     let author = cx.new_user("author").await?;
     let follower = cx.new_user("follower").await?;
     let non_follower = cx.new_user("stranger").await?;
@@ -350,13 +362,24 @@ async fn world(cx: &Cx, as_replies: bool) -> Result<World, Failure> {
         None
     };
     let mut statuses = Vec::new();
+    let mut polls = Vec::new();
     for vis in VISIBILITIES {
         let text = format!("@{} matrix {}", mentioned.username, vis.name());
         let mut pairs = vec![("status", text.as_str()), ("visibility", vis.name())];
         if let Some(r) = &root {
             pairs.push(("in_reply_to_id", r.as_str()));
         }
+        if with_polls {
+            pairs.extend([
+                ("poll[options][]", "yes"),
+                ("poll[options][]", "no"),
+                ("poll[expires_in]", "3600"),
+            ]);
+        }
         let s = cx.post_status(&author, &pairs).await?;
+        if with_polls {
+            polls.push((vis, str_of(&s["poll"], "id")?));
+        }
         let mentions_ok = s["mentions"]
             .as_array()
             .is_some_and(|m| m.iter().any(|x| x["id"] == mentioned.id.as_str()));
@@ -378,6 +401,7 @@ async fn world(cx: &Cx, as_replies: bool) -> Result<World, Failure> {
         blocked,
         root,
         statuses,
+        polls,
     })
 }
 
@@ -461,7 +485,12 @@ async fn observe(
     let token = w.token(viewer);
     let each_single = |e: fn(&str) -> String, post: bool, echo: bool| async move {
         let mut out = Vec::new();
-        for (vis, id) in &w.statuses {
+        let targets = if read_path == ReadPath::GetPoll {
+            &w.polls
+        } else {
+            &w.statuses
+        };
+        for (vis, id) in targets {
             let url = e(id);
             let r = if post {
                 cx.client.post(&url, token, form::<&str, &str>(&[])).await?
@@ -479,6 +508,7 @@ async fn observe(
         ReadPath::History => each_single(status_path::<GetStatusHistory>, false, false).await?,
         ReadPath::Favourite => each_single(status_path::<FavouriteStatus>, true, true).await?,
         ReadPath::Bookmark => each_single(status_path::<BookmarkStatus>, true, true).await?,
+        ReadPath::GetPoll => each_single(status_path::<GetPoll>, false, true).await?,
         ReadPath::MultiGet => {
             let query: Vec<String> = w
                 .statuses
@@ -533,7 +563,12 @@ fn status_path<E: Endpoint>(id: &str) -> String {
 /// cell with the table; fails with the list of all cells that differ.
 async fn run_path(cx: &Cx, read_path: ReadPath) -> CheckResult {
     let matrix = parse_table(TABLE).map_err(|e| Failure::Fail(format!("visibility.tsv: {e}")))?;
-    let w = world(cx, read_path == ReadPath::Context).await?;
+    let w = world(
+        cx,
+        read_path == ReadPath::Context,
+        read_path == ReadPath::GetPoll,
+    )
+    .await?;
     let mut failures = Vec::new();
     let mut cells = 0;
     for viewer in VIEWERS {
@@ -617,6 +652,10 @@ async fn favourite(cx: &Cx) -> CheckResult {
 
 async fn bookmark(cx: &Cx) -> CheckResult {
     run_path(cx, ReadPath::Bookmark).await
+}
+
+async fn get_poll(cx: &Cx) -> CheckResult {
+    run_path(cx, ReadPath::GetPoll).await
 }
 
 #[cfg(test)]

@@ -1,0 +1,3 @@
+//! Polls. <https://docs.joinmastodon.org/methods/polls/>
+pub mod get_poll;
+pub mod vote_poll;

@@ -1,0 +1,265 @@
+//! Polls: reading a poll through the visibility of its status, and voting (valid choices, one
+//! vote per account, none after expiry, none on one's own poll). Polls are created with their
+//! status (`services/statuses.rs`); notifying voters when a poll ends belongs with notifications.
+
+use crate::app::App;
+use crate::error::{ApiError, ApiResult};
+use crate::id::Id;
+use crate::store::{AccountRecord, PollRecord};
+
+/// A 422 about the choices of a vote.
+fn choice_error(msg: &str) -> ApiError {
+    ApiError::invalid_field("choices", "ERR_INVALID", msg)
+}
+
+/// Whether a poll has ended at `now`.
+pub fn poll_expired(poll: &PollRecord, now: chrono::DateTime<chrono::Utc>) -> bool {
+    poll.expires_at.is_some_and(|t| t <= now)
+}
+
+impl App {
+    /// The poll with this id, when the viewer may see its status; 404 otherwise (an anonymous
+    /// caller gets 404 for the poll of a followers-only or direct status, never the poll).
+    pub async fn visible_poll(
+        &self,
+        viewer: Option<&AccountRecord>,
+        id: Id,
+    ) -> ApiResult<PollRecord> {
+        let poll = self
+            .store
+            .poll_by_id(id)
+            .await?
+            .ok_or_else(ApiError::not_found)?;
+        self.visible_status(viewer, poll.status_id).await?;
+        Ok(poll)
+    }
+
+    /// `me` votes in a poll it may see (else 404) and gets the poll as it is afterwards.
+    /// `choices` are option indexes (0-based, as text or numbers): at least one, each a valid
+    /// index, all different, and one only unless the poll is `multiple`; the author cannot vote
+    /// in its own poll; a second vote and a vote after the poll ended are refused; all of these
+    /// are 422s and change nothing.
+    pub async fn vote_in_poll(
+        &self,
+        me: &AccountRecord,
+        id: Id,
+        choices: &[String],
+    ) -> ApiResult<PollRecord> {
+        let poll = self.visible_poll(Some(me), id).await?;
+        if poll.account_id == me.id {
+            return Err(choice_error("You cannot vote in your own poll"));
+        }
+        if poll_expired(&poll, self.now()) {
+            return Err(choice_error("The poll has already ended"));
+        }
+        if choices.is_empty() {
+            return Err(choice_error("Choices can't be blank"));
+        }
+        let mut chosen: Vec<usize> = Vec::with_capacity(choices.len());
+        for c in choices {
+            let index = c
+                .trim()
+                .parse::<usize>()
+                .ok()
+                .filter(|i| *i < poll.options.len())
+                .ok_or_else(|| choice_error("Choices must be indexes of the poll's options"))?;
+            if chosen.contains(&index) {
+                return Err(choice_error("Choices must all be different"));
+            }
+            chosen.push(index);
+        }
+        if chosen.len() > 1 && !poll.multiple {
+            return Err(choice_error("This poll allows one choice only"));
+        }
+        if !self.store.poll_votes_of(poll.id, me.id).await?.is_empty() {
+            return Err(choice_error("You have already voted"));
+        }
+        match self.store.insert_poll_votes(poll.id, me.id, &chosen).await {
+            Ok(()) => {}
+            // Two votes raced: the other one counted.
+            Err(crate::StoreError::AlreadyExists(_)) => {
+                return Err(choice_error("You have already voted"));
+            }
+            Err(crate::StoreError::NotFound) => return Err(ApiError::not_found()),
+            Err(e) => return Err(e.into()),
+        }
+        self.store
+            .poll_by_id(poll.id)
+            .await?
+            .ok_or_else(ApiError::not_found)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use chrono::Duration;
+    use serde_json::json;
+
+    use crate::services::accounts::NewAccount;
+    use crate::services::statuses::NewStatus;
+    use crate::store::{AccountRecord, PollRecord, Role, StatusRecord};
+    use crate::{App, InstanceConfig, MemoryStore};
+
+    async fn account(app: &App, name: &str) -> AccountRecord {
+        let (a, _, _) = app
+            .create_local_account(
+                NewAccount {
+                    username: name.to_string(),
+                    email: format!("{name}@polls.test"),
+                    password: "correct horse battery".into(),
+                    role: Role::User,
+                    confirmed: true,
+                    approved: true,
+                    locale: "en".into(),
+                },
+                false,
+            )
+            .await
+            .unwrap();
+        a
+    }
+
+    fn app() -> App {
+        let mut config = InstanceConfig::new("polls.test");
+        config.password_hash_memory_kib = 64;
+        App::new(Arc::new(MemoryStore::new()), config)
+    }
+
+    async fn post(app: &App, author: &AccountRecord, poll: serde_json::Value) -> StatusRecord {
+        app.publish_status(
+            author,
+            None,
+            None,
+            NewStatus {
+                text: "which one?".into(),
+                poll: Some(poll),
+                ..Default::default()
+            },
+        )
+        .await
+        .unwrap()
+    }
+
+    async fn poll_of(app: &App, status: &StatusRecord) -> PollRecord {
+        app.store
+            .polls_by_status_ids(&[status.id])
+            .await
+            .unwrap()
+            .pop()
+            .expect("the status has a poll")
+    }
+
+    #[tokio::test]
+    async fn no_vote_after_expiry() {
+        let app = app();
+        let author = account(&app, "asker").await;
+        let voter = account(&app, "voter").await;
+        let status = app
+            .publish_status(
+                &author,
+                None,
+                None,
+                NewStatus {
+                    text: "ended".into(),
+                    ..Default::default()
+                },
+            )
+            .await
+            .unwrap();
+        let now = app.now();
+        let poll = PollRecord {
+            id: app.ids.next(),
+            status_id: status.id,
+            account_id: author.id,
+            options: vec!["a".into(), "b".into()],
+            votes: vec![0, 0],
+            voters_count: 0,
+            multiple: false,
+            hide_totals: false,
+            expires_at: Some(now - Duration::seconds(1)),
+            created_at: now - Duration::seconds(301),
+        };
+        app.store.insert_poll(&poll).await.unwrap();
+        let err = app
+            .vote_in_poll(&voter, poll.id, &["0".into()])
+            .await
+            .unwrap_err();
+        assert_eq!(err.status.as_u16(), 422, "{err:?}");
+        assert!(
+            app.store
+                .poll_votes_of(poll.id, voter.id)
+                .await
+                .unwrap()
+                .is_empty()
+        );
+        let rendered = app.render_poll(&poll, Some(&voter), vec![]);
+        assert!(rendered.expired);
+        assert_eq!(rendered.voted, Some(false));
+    }
+
+    #[tokio::test]
+    async fn hidden_totals_show_to_the_author_and_after_the_end() {
+        let app = app();
+        let author = account(&app, "hider").await;
+        let voter = account(&app, "counter").await;
+        let status = post(
+            &app,
+            &author,
+            json!({"options": ["a", "b"], "expires_in": "600", "hide_totals": "true"}),
+        )
+        .await;
+        let poll = poll_of(&app, &status).await;
+        let after = app
+            .vote_in_poll(&voter, poll.id, &["1".into()])
+            .await
+            .unwrap();
+        let seen = app.render_poll(&after, Some(&voter), vec![1]);
+        assert_eq!(seen.votes_count, 1);
+        assert!(seen.options.iter().all(|o| o.votes_count.is_none()));
+        assert_eq!(seen.own_votes, Some(vec![1]));
+        let own = app.render_poll(&after, Some(&author), vec![]);
+        assert_eq!(own.options[1].votes_count, Some(1));
+        assert_eq!(own.voted, Some(true));
+        let mut ended = after.clone();
+        ended.expires_at = Some(app.now() - Duration::seconds(1));
+        let anonymous = app.render_poll(&ended, None, vec![]);
+        assert_eq!(anonymous.options[1].votes_count, Some(1));
+        assert_eq!(anonymous.voted, None);
+        assert_eq!(anonymous.voters_count, None);
+    }
+
+    #[test]
+    fn poll_parameters_are_checked() {
+        let app = app();
+        let ok = |v: serde_json::Value| app.check_poll(Some(&v));
+        let p = ok(json!({"options": [" a ", "b"], "expires_in": "300", "multiple": "1"}))
+            .unwrap()
+            .unwrap();
+        assert_eq!(p.options, vec!["a", "b"]);
+        assert!(p.multiple && !p.hide_totals);
+        assert_eq!(p.expires_in, 300);
+        assert!(ok(json!({"options": {"1": "b", "0": "a"}, "expires_in": 2_629_746})).is_ok());
+        assert_eq!(app.check_poll(None).unwrap(), None);
+        assert_eq!(app.check_poll(Some(&json!(null))).unwrap(), None);
+        assert_eq!(app.check_poll(Some(&json!(""))).unwrap(), None);
+        for bad in [
+            json!({"options": ["a"], "expires_in": 300}),
+            json!({"options": ["a", "b", "c", "d", "e"], "expires_in": 300}),
+            json!({"options": ["a", "a "], "expires_in": 300}),
+            json!({"options": ["a", "  "], "expires_in": 300}),
+            json!({"options": ["a", "x".repeat(51)], "expires_in": 300}),
+            json!({"options": ["a", "b"], "expires_in": 299}),
+            json!({"options": ["a", "b"], "expires_in": 2_629_747}),
+            json!({"options": ["a", "b"]}),
+            json!({"options": ["a", "b"], "expires_in": "soon"}),
+            json!({"options": ["a", {"x": 1}], "expires_in": 300}),
+            json!("yes"),
+        ] {
+            let e = app.check_poll(Some(&bad)).unwrap_err();
+            assert_eq!(e.status.as_u16(), 422, "{bad}");
+        }
+        assert!(ok(json!({"options": ["a", "é".repeat(50)], "expires_in": 300})).is_ok());
+    }
+}
