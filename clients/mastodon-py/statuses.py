@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Real-client scenario for statuses: a thread with its context, visibility, favourites,
-reblogs, bookmarks, pins, edits with their history, scheduled posts and deletion, driven
+reblogs, bookmarks, pins, edits with their history, a poll and its votes, scheduled posts and
+deletion, driven
 through Mastodon.py.
 
 Usage:
@@ -73,6 +74,7 @@ class Statuses:
         self.step("bookmarks_paginated", self.bookmarks)
         self.step("pin", self.pin)
         self.step("edit_and_history", self.edit_and_history)
+        self.step("poll_vote", self.poll_vote)
         self.step("scheduled_post", self.scheduled)
         self.step("delete", self.delete)
         print(f"statuses: {self.passed} steps passed")
@@ -171,6 +173,28 @@ class Statuses:
             raise ScenarioError("bob edited alice's status")
         except MastodonNotFoundError:
             pass
+
+    def poll_vote(self) -> None:
+        a, b = self.c["alice"], self.c["bob"]
+        poll = a.make_poll(["tea", "coffee", "water"], expires_in=3600)
+        post = a.status_post("what do you drink?", poll=poll)
+        pid = post["poll"]["id"]
+        check([o["title"] for o in post["poll"]["options"]] == ["tea", "coffee", "water"], "poll options")
+        voted = b.poll_vote(pid, [1])
+        check(voted["voted"] is True and voted["own_votes"] == [1], f"vote answered {voted}")
+        check(voted["options"][1]["votes_count"] == 1 and voted["votes_count"] == 1, "vote not counted")
+        try:
+            b.poll_vote(pid, [0])
+            raise ScenarioError("a second vote was accepted")
+        except MastodonAPIError as e:
+            check(e.args[1] == 422, f"second vote gave {e.args[1]}, want 422")
+        seen = self.c["erin"].poll(pid)
+        check(seen["voted"] is False and seen["votes_count"] == 1, f"erin sees {seen}")
+        try:
+            self.c["erin"].poll_vote(pid, [0, 2])
+            raise ScenarioError("two choices on a single-choice poll were accepted")
+        except MastodonAPIError as e:
+            check(e.args[1] == 422, f"two choices gave {e.args[1]}, want 422")
 
     def scheduled(self) -> None:
         a = self.c["alice"]
