@@ -332,6 +332,8 @@ mod faulty {
         UpsertRequestKeepsOptions,
         FamiliarOldestFirst,
         FamiliarIgnoresLimit,
+        ReblogAudienceAllFollowers,
+        ReblogAudienceKeepsMuters,
         FamiliarIncludesUnfollowed,
         FofTiesOldestFirst,
         FofIgnoresLimit,
@@ -669,6 +671,8 @@ mod faulty {
             Fault::UpsertRequestKeepsOptions,
             Fault::FamiliarOldestFirst,
             Fault::FamiliarIgnoresLimit,
+            Fault::ReblogAudienceAllFollowers,
+            Fault::ReblogAudienceKeepsMuters,
             Fault::FamiliarIncludesUnfollowed,
             Fault::FofTiesOldestFirst,
             Fault::FofIgnoresLimit,
@@ -3126,6 +3130,38 @@ mod faulty {
             Ok(new)
         }
 
+        async fn reblog_audience(
+            &self,
+            booster: Id,
+            author: Id,
+            now: DateTime<Utc>,
+        ) -> StoreResult<Vec<Id>> {
+            match self.fault {
+                Fault::ReblogAudienceAllFollowers => self.inner.local_follower_ids(booster).await,
+                Fault::ReblogAudienceKeepsMuters => {
+                    let later = now + TimeDelta::days(365 * 100);
+                    let mut ids = self.inner.reblog_audience(booster, author, later).await?;
+                    for f in self.inner.local_follower_ids(booster).await? {
+                        let shows = self
+                            .inner
+                            .follow_of(f, booster)
+                            .await?
+                            .is_some_and(|x| x.show_reblogs);
+                        let blocked = !self
+                            .inner
+                            .blocked_either_way(author, &[f])
+                            .await?
+                            .is_empty();
+                        if shows && !blocked && !ids.contains(&f) {
+                            ids.push(f);
+                        }
+                    }
+                    Ok(ids)
+                }
+                _ => self.inner.reblog_audience(booster, author, now).await,
+            }
+        }
+
         async fn familiar_followers(
             &self,
             account: Id,
@@ -3952,6 +3988,7 @@ mod faulty {
         forward! { upsert_follow_request<'life1>(request: &'life1 FollowRecord) -> bool }
         forward! { familiar_followers<>(account: Id, target: Id, limit: u64) -> Vec<Id> }
         forward! { friends_of_friends<>(account: Id, limit: u64) -> Vec<(Id, i64)> }
+        forward! { reblog_audience<>(booster: Id, author: Id, now: DateTime<Utc>) -> Vec<Id> }
     }
 
     impl BlockStore for Faulty {

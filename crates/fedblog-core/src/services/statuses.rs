@@ -1,7 +1,7 @@
 //! Statuses: posting (validation, rendering, mentions, tags, polls, idempotency, fan-out), reblogs
 //! (with their fan-out), reading with visibility applied, and deletion.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use chrono::{DateTime, Duration, Utc};
 use serde::Deserialize;
@@ -793,45 +793,17 @@ impl App {
     /// Inserts a new reblog into home feeds: the reblogger's own, and those of the reblogger's
     /// local followers whose follow shows reblogs (`reblogs`, true unless turned off), except
     /// followers blocked either way by the original's author or muting it (Mastodon also filters
-    /// these at insertion). This reads each local follower's follow options once (one lookup per
-    /// follower, as the follow options are not part of the follower list).
+    /// these at insertion). The store finds that audience in one query.
     async fn fan_out_reblog(
         &self,
         reblog: &StatusRecord,
         original: &StatusRecord,
     ) -> ApiResult<()> {
-        let followers = self.store.local_follower_ids(reblog.account_id).await?;
-        let blocked: HashSet<Id> = self
+        let mut targets = self
             .store
-            .blocked_either_way(original.account_id, &followers)
-            .await?
-            .into_iter()
-            .collect();
-        let now = self.now();
-        let mut targets: Vec<Id> = vec![reblog.account_id];
-        for f in followers {
-            if blocked.contains(&f) {
-                continue;
-            }
-            let shows_reblogs = self
-                .store
-                .follow_of(f, reblog.account_id)
-                .await?
-                .is_some_and(|follow| follow.show_reblogs);
-            if !shows_reblogs {
-                continue;
-            }
-            if f != original.account_id
-                && !self
-                    .store
-                    .muted_among(f, &[original.account_id], now)
-                    .await?
-                    .is_empty()
-            {
-                continue;
-            }
-            targets.push(f);
-        }
+            .reblog_audience(reblog.account_id, original.account_id, self.now())
+            .await?;
+        targets.push(reblog.account_id);
         targets.sort();
         targets.dedup();
         self.store

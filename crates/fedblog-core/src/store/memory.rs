@@ -687,6 +687,29 @@ impl FollowStore for MemoryStore {
             .collect())
     }
 
+    async fn reblog_audience(
+        &self,
+        booster: Id,
+        author: Id,
+        now: DateTime<Utc>,
+    ) -> StoreResult<Vec<Id>> {
+        let g = self.read()?;
+        Ok(g.follows
+            .values()
+            .filter(|f| f.target_id == booster && f.show_reblogs)
+            .map(|f| f.account_id)
+            .filter(|f| {
+                g.accounts.get(f).is_some_and(AccountRecord::is_local)
+                    && !g.blocks.contains_key(&(author, *f))
+                    && !g.blocks.contains_key(&(*f, author))
+                    && !g
+                        .mutes
+                        .get(&(*f, author))
+                        .is_some_and(|m| mute_in_force(m, now))
+            })
+            .collect())
+    }
+
     async fn friends_of_friends(&self, account: Id, limit: u64) -> StoreResult<Vec<(Id, i64)>> {
         let g = self.read()?;
         let mut counts: HashMap<Id, i64> = HashMap::new();

@@ -167,6 +167,16 @@ pub trait FollowStore: Send + Sync {
     /// Up to `limit` followers of `target` whom `account` follows, newest follow of `target` first.
     async fn familiar_followers(&self, account: Id, target: Id, limit: u64)
     -> StoreResult<Vec<Id>>;
+    /// Who receives `booster`'s reblog of a status by `author` in their home feed: the local
+    /// followers of `booster` whose follow shows reblogs, leaving out those that block or are
+    /// blocked by `author` and those that mute `author` at `now`. One query, however many
+    /// followers. Any order.
+    async fn reblog_audience(
+        &self,
+        booster: Id,
+        author: Id,
+        now: DateTime<Utc>,
+    ) -> StoreResult<Vec<Id>>;
     /// Accounts followed by the accounts `account` follows, that `account` itself neither is nor
     /// follows, with how many of `account`'s follows follow each; most first, then newest id.
     async fn friends_of_friends(&self, account: Id, limit: u64) -> StoreResult<Vec<(Id, i64)>>;

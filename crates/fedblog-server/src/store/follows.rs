@@ -1,7 +1,7 @@
 //! `FollowStore` for `SeaStore`: follow rows and the follower/following counters they move.
 
 use async_trait::async_trait;
-use chrono::Utc;
+use chrono::{DateTime, Utc};
 use fedblog_core::pagination::Page;
 use fedblog_core::store::{FollowRecord, FollowStore};
 use fedblog_core::{Id, StoreError, StoreResult};
@@ -11,7 +11,7 @@ use sea_orm::{
     ColumnTrait, Condition, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect,
 };
 
-use super::entity::{accounts, follow_requests, follows};
+use super::entity::{accounts, blocks, follow_requests, follows, mutes};
 use super::pairs::Pair;
 use super::{IN_CHUNK, SeaStore, backend_err, finish};
 
@@ -350,6 +350,77 @@ impl FollowStore for SeaStore {
             .and_where(Expr::col(("theirs", follows::Column::TargetId)).eq(target.as_i64()))
             .order_by(("theirs", follows::Column::Id), Order::Desc)
             .limit(limit)
+            .to_owned();
+        let rows = self.db.query_all(&q).await.map_err(backend_err)?;
+        rows.iter()
+            .map(|r| {
+                r.try_get_by_index::<i64>(0)
+                    .map(Id::from_i64)
+                    .map_err(backend_err)
+            })
+            .collect()
+    }
+
+    async fn reblog_audience(
+        &self,
+        booster: Id,
+        author: Id,
+        now: DateTime<Utc>,
+    ) -> StoreResult<Vec<Id>> {
+        let follower = Expr::col((follows::Entity, follows::Column::FollowerId));
+        let blocked = Query::select()
+            .expr(Expr::val(1))
+            .from(blocks::Entity)
+            .cond_where(
+                Condition::any()
+                    .add(
+                        Condition::all()
+                            .add(blocks::Column::AccountId.eq(author.as_i64()))
+                            .add(
+                                Expr::col((blocks::Entity, blocks::Column::TargetId))
+                                    .equals((follows::Entity, follows::Column::FollowerId)),
+                            ),
+                    )
+                    .add(
+                        Condition::all()
+                            .add(
+                                Expr::col((blocks::Entity, blocks::Column::AccountId))
+                                    .equals((follows::Entity, follows::Column::FollowerId)),
+                            )
+                            .add(blocks::Column::TargetId.eq(author.as_i64())),
+                    ),
+            )
+            .to_owned();
+        let muting = Query::select()
+            .expr(Expr::val(1))
+            .from(mutes::Entity)
+            .cond_where(
+                Condition::all()
+                    .add(
+                        Expr::col((mutes::Entity, mutes::Column::AccountId))
+                            .equals((follows::Entity, follows::Column::FollowerId)),
+                    )
+                    .add(mutes::Column::TargetId.eq(author.as_i64()))
+                    .add(
+                        Condition::any()
+                            .add(mutes::Column::ExpiresAt.is_null())
+                            .add(mutes::Column::ExpiresAt.gt(now)),
+                    ),
+            )
+            .to_owned();
+        let q = Query::select()
+            .expr(follower)
+            .from(follows::Entity)
+            .inner_join(
+                accounts::Entity,
+                Expr::col((accounts::Entity, accounts::Column::Id))
+                    .equals((follows::Entity, follows::Column::FollowerId)),
+            )
+            .and_where(Expr::col((follows::Entity, follows::Column::TargetId)).eq(booster.as_i64()))
+            .and_where(Expr::col((follows::Entity, follows::Column::ShowReblogs)).eq(true))
+            .and_where(Expr::col((accounts::Entity, accounts::Column::Domain)).is_null())
+            .and_where(Expr::exists(blocked).not())
+            .and_where(Expr::exists(muting).not())
             .to_owned();
         let rows = self.db.query_all(&q).await.map_err(backend_err)?;
         rows.iter()

@@ -1108,3 +1108,64 @@ pub async fn friends_of_friends_excludes_self_and_already_followed(store: &dyn S
         "friends_of_friends must leave out the account itself and the accounts it follows"
     );
 }
+
+/// `reblog_audience(booster, author, now)`: the local followers of `booster` whose follow shows
+/// reblogs, without those blocking or blocked by `author` and those muting `author` at `now`
+/// (an expired mute no longer counts); remote followers and mere requests are not in it.
+pub async fn reblog_audience_filters_options_blocks_and_mutes(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let booster = add_local(store, &ids, "booster").await.id;
+    let author = add_local(store, &ids, "author").await.id;
+    let plain = add_local(store, &ids, "plain").await.id;
+    let no_reblogs = add_local(store, &ids, "noreblogs").await.id;
+    let blocker = add_local(store, &ids, "blocker").await.id;
+    let blocked = add_local(store, &ids, "blocked").await.id;
+    let muter = add_local(store, &ids, "muter").await.id;
+    let was_muter = add_local(store, &ids, "wasmuter").await.id;
+    let remote = add_remote(store, &ids, "far", "remote.example").await.id;
+    let asker = add_local(store, &ids, "asker").await.id;
+    for (i, &f) in [plain, blocker, blocked, muter, was_muter, remote]
+        .iter()
+        .enumerate()
+    {
+        follow(store, &ids, T0 + 1_000 + i as i64, f, booster).await;
+    }
+    let mut off = FollowRecord::new(ids.next_at(T0 + 2_000), no_reblogs, booster);
+    off.show_reblogs = false;
+    store.upsert_follow(&off).await.expect("upsert_follow");
+    request(store, &ids, T0 + 2_100, asker, booster).await;
+    store
+        .insert_block(ids.next_at(T0 + 3_000), blocker, author)
+        .await
+        .expect("insert_block");
+    store
+        .insert_block(ids.next_at(T0 + 3_100), author, blocked)
+        .await
+        .expect("insert_block");
+    let now = super::at(T0 + 10_000);
+    for (m, expires) in [
+        (muter, None),
+        (was_muter, Some(now - chrono::TimeDelta::seconds(1))),
+    ] {
+        store
+            .upsert_mute(&fedblog_core::store::MuteRecord {
+                id: ids.next_at(T0 + 4_000),
+                account_id: m,
+                target_id: author,
+                notifications: true,
+                expires_at: expires,
+            })
+            .await
+            .expect("upsert_mute");
+    }
+    let got = store
+        .reblog_audience(booster, author, now)
+        .await
+        .expect("reblog_audience");
+    assert_eq!(
+        sorted(got),
+        sorted(vec![plain, was_muter]),
+        "reblog_audience must hold the local followers showing reblogs, without those blocked \
+         either way by the author or muting it now"
+    );
+}

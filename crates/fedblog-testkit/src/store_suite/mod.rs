@@ -212,6 +212,7 @@ macro_rules! __store_suite_for_each_check {
                 familiar_followers_lists_followed_followers_newest_first,
                 friends_of_friends_ranks_by_count_then_newest_id,
                 friends_of_friends_excludes_self_and_already_followed,
+                reblog_audience_filters_options_blocks_and_mutes,
             }
             blocks {
                 insert_block_round_trips_and_is_idempotent_keeping_first_id,
