@@ -115,7 +115,7 @@ async fn remote_status(s: &TestServer, author: &AccountRecord, text: &str) -> Id
         application_id: None,
         mentions: vec![],
         tags: vec![],
-        has_media: false,
+        media_ids: Vec::new(),
         idempotency_key: None,
         local: false,
         created_at: s.app.now(),

@@ -36,6 +36,7 @@ fn suite_lists_every_check() {
         "interactions",
         "edits",
         "polls",
+        "media",
     ] {
         let path = dir.join(format!("{area}.rs"));
         let source =
@@ -483,6 +484,42 @@ mod faulty {
         DeleteAccountKeepsVotes,
         DeleteAccountVoteCountsNotFixed,
         DeleteAccountKeepsPolls,
+        // replacing polls
+        ReplaceKeepsOldPoll,
+        ReplaceKeepsVotes,
+        ReplaceNoneIgnored,
+        // status edits: media and polls of revisions
+        EditRevisionMediaDropped,
+        EditRevisionPollDropped,
+        // media
+        MediaOptionalsDropped,
+        MediaFocusSwapped,
+        MediaKindFixed,
+        MediaIdsSorted,
+        UpdateMediaOverwritesAll,
+        UpdateMediaSkipsNone,
+        DeleteMediaIgnoresStatus,
+        DeleteMediaIgnoresReservation,
+        DeleteMediaKeeps,
+        DeleteMediaAgainSome,
+        AccountMediaShared,
+        AccountMediaFreeOnly,
+        InsertDoesNotAttach,
+        AttachIgnoresOwner,
+        AttachIgnoresAttached,
+        AttachIgnoresUnknown,
+        AttachNotAtomic,
+        RefusedInsertCounted,
+        DeleteRemovesMedia,
+        DeleteKeepsMediaAttached,
+        DeleteKeepsMediaReserved,
+        DeleteDetachesListedOnly,
+        EditKeepsOldMedia,
+        EditDetachesDropped,
+        EditRejectsOwnMedia,
+        EditSkipsUnattachableMedia,
+        EditAttachNotAtomic,
+        DeleteAccountKeepsMedia,
     }
 
     impl Fault {
@@ -813,6 +850,39 @@ mod faulty {
             Fault::DeleteAccountKeepsVotes,
             Fault::DeleteAccountVoteCountsNotFixed,
             Fault::DeleteAccountKeepsPolls,
+            Fault::ReplaceKeepsOldPoll,
+            Fault::ReplaceKeepsVotes,
+            Fault::ReplaceNoneIgnored,
+            Fault::EditRevisionMediaDropped,
+            Fault::EditRevisionPollDropped,
+            Fault::MediaOptionalsDropped,
+            Fault::MediaFocusSwapped,
+            Fault::MediaKindFixed,
+            Fault::MediaIdsSorted,
+            Fault::UpdateMediaOverwritesAll,
+            Fault::UpdateMediaSkipsNone,
+            Fault::DeleteMediaIgnoresStatus,
+            Fault::DeleteMediaIgnoresReservation,
+            Fault::DeleteMediaKeeps,
+            Fault::DeleteMediaAgainSome,
+            Fault::AccountMediaShared,
+            Fault::AccountMediaFreeOnly,
+            Fault::InsertDoesNotAttach,
+            Fault::AttachIgnoresOwner,
+            Fault::AttachIgnoresAttached,
+            Fault::AttachIgnoresUnknown,
+            Fault::AttachNotAtomic,
+            Fault::RefusedInsertCounted,
+            Fault::DeleteRemovesMedia,
+            Fault::DeleteKeepsMediaAttached,
+            Fault::DeleteKeepsMediaReserved,
+            Fault::DeleteDetachesListedOnly,
+            Fault::EditKeepsOldMedia,
+            Fault::EditDetachesDropped,
+            Fault::EditRejectsOwnMedia,
+            Fault::EditSkipsUnattachableMedia,
+            Fault::EditAttachNotAtomic,
+            Fault::DeleteAccountKeepsMedia,
         ];
     }
 
@@ -894,6 +964,14 @@ mod faulty {
         kept_polls: BTreeMap<Id, PollRecord>,
         /// poll -> voters the store "forgot" to delete with it
         kept_voters: BTreeMap<Id, Vec<Id>>,
+        /// Every attachment inserted and not removed, as given.
+        media: BTreeMap<Id, MediaRecord>,
+        /// Attachments shown as these records whatever the store has.
+        media_shown: BTreeMap<Id, MediaRecord>,
+        /// Attachments shown as absent.
+        media_hidden: BTreeSet<Id>,
+        /// Attachments `delete_unattached_media` removed, as returned.
+        deleted_media: BTreeMap<Id, MediaRecord>,
     }
 
     pub struct Faulty {
@@ -1070,6 +1148,7 @@ mod faulty {
                     s.mentions.sort();
                     s.tags.sort();
                 }
+                Fault::MediaIdsSorted => s.media_ids.sort(),
                 Fault::StatusOptionalsDropped => {
                     s.language = None;
                     s.edited_at = None;
@@ -1544,7 +1623,40 @@ mod faulty {
             {
                 return Err(StoreError::AlreadyExists("reblog".into()));
             }
-            let r = self.inner.insert_status(&self.stored_status(status)).await;
+            let found = self.found_media(&status.media_ids).await?;
+            let mut stored = self.stored_status(status);
+            match self.fault {
+                Fault::InsertDoesNotAttach => stored.media_ids.clear(),
+                Fault::AttachIgnoresOwner => stored.media_ids.retain(|id| {
+                    found
+                        .get(id)
+                        .is_none_or(|m| m.account_id == status.account_id)
+                }),
+                Fault::AttachIgnoresAttached => stored
+                    .media_ids
+                    .retain(|id| found.get(id).is_none_or(|m| m.status_id.is_none())),
+                Fault::AttachIgnoresUnknown => stored.media_ids.retain(|id| found.contains_key(id)),
+                _ => {}
+            }
+            let r = self.inner.insert_status(&stored).await;
+            if let Err(StoreError::AlreadyExists(n)) = &r
+                && n == "media"
+            {
+                match self.fault {
+                    Fault::AttachNotAtomic => {
+                        for m in found.values() {
+                            if m.account_id == status.account_id && m.status_id.is_none() {
+                                self.show_media(MediaRecord {
+                                    status_id: Some(status.id),
+                                    ..m.clone()
+                                });
+                            }
+                        }
+                    }
+                    Fault::RefusedInsertCounted => self.offset(status.account_id, (1, 0, 0)),
+                    _ => {}
+                }
+            }
             if r.is_ok() {
                 let mut log = self.log();
                 log.statuses.insert(status.id, status.clone());
@@ -1686,9 +1798,31 @@ mod faulty {
                 )
             };
             let polls = self.polls_of_status(id).await?;
+            let media = self.attached_to(id).await?;
             let r = self.inner.delete_status(id).await;
             if r.is_ok() {
                 self.polls_gone(polls, Fault::DeleteKeepsPoll, Fault::DeleteKeepsPollVotes);
+                let listed = deleted
+                    .as_ref()
+                    .map(|d| d.media_ids.clone())
+                    .unwrap_or_default();
+                for m in media {
+                    match self.fault {
+                        Fault::DeleteRemovesMedia => {
+                            self.inner.delete_unattached_media(m.id).await?;
+                        }
+                        Fault::DeleteKeepsMediaAttached => self.show_media(m),
+                        Fault::DeleteKeepsMediaReserved if m.scheduled_status_id.is_some() => self
+                            .show_media(MediaRecord {
+                                status_id: None,
+                                ..m
+                            }),
+                        Fault::DeleteDetachesListedOnly if !listed.contains(&m.id) => {
+                            self.show_media(m)
+                        }
+                        _ => {}
+                    }
+                }
                 self.resync_statuses().await?;
                 match self.fault {
                     Fault::DeleteKeepsInteractions => {
@@ -2766,6 +2900,7 @@ mod faulty {
                 edits.push((s.id, self.inner.status_edits(s.id).await?));
             }
             let polls = self.polls_now(|p| p.account_id == id).await?;
+            let media = self.inner.account_media(id).await?;
             let votes: Vec<(Id, Id, Vec<usize>)> = self
                 .log()
                 .votes
@@ -2780,6 +2915,12 @@ mod faulty {
                 r => r?,
             }
             self.account_polls_gone(id, polls, votes).await?;
+            self.log().media.retain(|_, m| m.account_id != id);
+            if self.is(Fault::DeleteAccountKeepsMedia) {
+                for m in &media {
+                    self.inner.insert_media(m).await?;
+                }
+            }
             if self.is(Fault::DeleteAccountKeepsEdits) {
                 self.log().kept_edits.extend(edits);
             }
@@ -2980,7 +3121,7 @@ mod faulty {
                 let reblogs = !(filter.exclude_reblogs && s.reblog_of_id.is_some());
                 let media = f == Fault::AccountStatusesIgnoresOnlyMedia
                     || !filter.only_media
-                    || s.has_media;
+                    || s.has_media();
                 let tagged = match &filter.tagged {
                     None => true,
                     Some(t) if f == Fault::AccountStatusesTagPrefix => {
@@ -4465,6 +4606,8 @@ mod faulty {
                     e.spoiler_text.clear();
                     e.sensitive = false;
                 }
+                Fault::EditRevisionMediaDropped => e.media_ids.clear(),
+                Fault::EditRevisionPollDropped => e.poll_options = None,
                 Fault::SecondsTimestamps => e.created_at = seconds(e.created_at),
                 _ => {}
             }
@@ -4477,15 +4620,58 @@ mod faulty {
             revisions: &[StatusEditRecord],
         ) -> StoreResult<()> {
             let before = self.inner.status_by_id(status.id).await?;
+            let found = self.found_media(&status.media_ids).await?;
+            let attachable = |id: &Id| {
+                before.as_ref().is_some_and(|b| {
+                    found.get(id).is_some_and(|m| {
+                        m.account_id == b.account_id && m.status_id.is_none_or(|x| x == status.id)
+                    })
+                })
+            };
             let mut stored = status.clone();
             if let Some(b) = &before {
                 match self.fault {
                     Fault::EditKeepsOldTags => stored.tags = b.tags.clone(),
                     Fault::EditKeepsOldMentions => stored.mentions = b.mentions.clone(),
+                    Fault::EditKeepsOldMedia => stored.media_ids = b.media_ids.clone(),
+                    Fault::EditSkipsUnattachableMedia => stored.media_ids.retain(attachable),
+                    Fault::EditRejectsOwnMedia
+                        if found.values().any(|m| m.status_id == Some(status.id)) =>
+                    {
+                        return Err(StoreError::AlreadyExists("media".into()));
+                    }
                     _ => {}
                 }
             }
+            let previously_attached = if self.is(Fault::EditDetachesDropped) {
+                self.attached_to(status.id).await?
+            } else {
+                vec![]
+            };
             let r = self.inner.update_status(&stored, revisions).await;
+            match &r {
+                Ok(()) => {
+                    for m in previously_attached {
+                        if !status.media_ids.contains(&m.id) {
+                            self.show_media(MediaRecord {
+                                status_id: None,
+                                ..m
+                            });
+                        }
+                    }
+                }
+                Err(StoreError::AlreadyExists(_)) if self.is(Fault::EditAttachNotAtomic) => {
+                    for id in status.media_ids.iter().filter(|id| attachable(id)) {
+                        if let Some(m) = found.get(id) {
+                            self.show_media(MediaRecord {
+                                status_id: Some(status.id),
+                                ..m.clone()
+                            });
+                        }
+                    }
+                }
+                Err(_) => {}
+            }
             if r.is_ok() {
                 let mut log = self.log();
                 log.last_edits.insert(status.id, revisions.to_vec());
@@ -4501,7 +4687,7 @@ mod faulty {
                             cur.spoiler_text = status.spoiler_text.clone();
                             cur.sensitive = status.sensitive;
                             cur.language = status.language.clone();
-                            cur.has_media = status.has_media;
+                            cur.media_ids = status.media_ids.clone();
                             cur.edited_at = status.edited_at;
                         }
                     }
@@ -4834,6 +5020,21 @@ mod faulty {
             self.inner.poll_votes_of(poll_id, account).await
         }
 
+        async fn replace_poll(&self, status_id: Id, poll: Option<&PollRecord>) -> StoreResult<()> {
+            if self.is(Fault::ReplaceNoneIgnored) && poll.is_none() {
+                return Ok(());
+            }
+            let old = self.polls_now(|p| p.status_id == status_id).await?;
+            let r = self.inner.replace_poll(status_id, poll).await;
+            if r.is_ok() {
+                self.polls_gone(old, Fault::ReplaceKeepsOldPoll, Fault::ReplaceKeepsVotes);
+                if let Some(p) = poll {
+                    self.log().polls.insert(p.id, p.clone());
+                }
+            }
+            self.conflicts(r)
+        }
+
         async fn poll_voters(&self, poll_id: Id) -> StoreResult<Vec<Id>> {
             if self.is(Fault::VotersShared) {
                 let polls: Vec<Id> = self.log().polls.keys().copied().collect();
@@ -4866,5 +5067,199 @@ mod faulty {
         }
         forward! { poll_votes_of<>(poll_id: Id, account: Id) -> Vec<usize> }
         forward! { poll_voters<>(poll_id: Id) -> Vec<Id> }
+        forward! {
+            replace_poll<'life1>(
+                status_id: Id,
+                poll: Option<&'life1 PollRecord>,
+            ) -> ()
+        }
+    }
+
+    impl Faulty {
+        /// An attachment as the faulty store shows it.
+        fn media(&self, m: MediaRecord) -> MediaRecord {
+            let mut m = self.log().media_shown.get(&m.id).cloned().unwrap_or(m);
+            match self.fault {
+                Fault::MediaOptionalsDropped => {
+                    m.preview_key = None;
+                    m.thumbnail_key = None;
+                    m.description = None;
+                    m.blurhash = None;
+                    m.remote_url = None;
+                }
+                Fault::MediaFocusSwapped => m.focus = m.focus.map(|(x, y)| (y, x)),
+                Fault::MediaKindFixed => m.kind = MediaKind::Image,
+                Fault::SecondsTimestamps => m.created_at = seconds(m.created_at),
+                _ => {}
+            }
+            m
+        }
+
+        /// Shows `m` in place of what the store has (a change the faulty store made, or did
+        /// not undo).
+        fn show_media(&self, m: MediaRecord) {
+            self.log().media_shown.insert(m.id, m);
+        }
+
+        fn hidden(&self, id: Id) -> bool {
+            self.log().media_hidden.contains(&id)
+        }
+
+        /// The stored attachments among `ids`, by id, as the inner store has them.
+        async fn found_media(&self, ids: &[Id]) -> StoreResult<BTreeMap<Id, MediaRecord>> {
+            Ok(self
+                .inner
+                .media_by_ids(ids)
+                .await?
+                .into_iter()
+                .map(|m| (m.id, m))
+                .collect())
+        }
+
+        /// The attachments attached to `status`, as the inner store has them.
+        async fn attached_to(&self, status: Id) -> StoreResult<Vec<MediaRecord>> {
+            let ids: Vec<Id> = self.log().media.keys().copied().collect();
+            Ok(self
+                .inner
+                .media_by_ids(&ids)
+                .await?
+                .into_iter()
+                .filter(|m| m.status_id == Some(status))
+                .collect())
+        }
+
+        async fn insert_media(&self, media: &MediaRecord) -> StoreResult<()> {
+            let r = self.conflicts(self.inner.insert_media(media).await);
+            if r.is_ok() {
+                self.log().media.insert(media.id, media.clone());
+            }
+            r
+        }
+
+        async fn media_by_id(&self, id: Id) -> StoreResult<Option<MediaRecord>> {
+            let got = if self.hidden(id) {
+                None
+            } else {
+                self.inner.media_by_id(id).await?
+            };
+            self.found(Ok(got)).map(|m| m.map(|m| self.media(m)))
+        }
+
+        async fn media_by_ids(&self, ids: &[Id]) -> StoreResult<Vec<MediaRecord>> {
+            if self.is(Fault::ByIdsEmptyIsError) && ids.is_empty() {
+                return Err(StoreError::Backend("syntax error near )".into()));
+            }
+            let found = if self.is(Fault::ByIdsRepeats) {
+                let mut v = vec![];
+                for id in ids {
+                    v.extend(self.inner.media_by_id(*id).await?);
+                }
+                v
+            } else {
+                self.inner.media_by_ids(ids).await?
+            };
+            Ok(found
+                .into_iter()
+                .filter(|m| !self.hidden(m.id))
+                .map(|m| self.media(m))
+                .collect())
+        }
+
+        async fn update_media(&self, media: &MediaRecord) -> StoreResult<()> {
+            let r = match self.fault {
+                Fault::UpdateMediaSkipsNone => match self.inner.media_by_id(media.id).await? {
+                    Some(cur) => {
+                        let merged = MediaRecord {
+                            scheduled_status_id: media
+                                .scheduled_status_id
+                                .or(cur.scheduled_status_id),
+                            preview_key: media.preview_key.clone().or(cur.preview_key),
+                            thumbnail_key: media.thumbnail_key.clone().or(cur.thumbnail_key),
+                            description: media.description.clone().or(cur.description),
+                            focus: media.focus.or(cur.focus),
+                            blurhash: media.blurhash.clone().or(cur.blurhash),
+                            processed: media.processed || cur.processed,
+                            ..media.clone()
+                        };
+                        self.inner.update_media(&merged).await
+                    }
+                    None => self.inner.update_media(media).await,
+                },
+                _ => self.inner.update_media(media).await,
+            };
+            if r.is_ok() && self.is(Fault::UpdateMediaOverwritesAll) {
+                self.show_media(media.clone());
+            }
+            self.unknown_ok(r)
+        }
+
+        async fn delete_unattached_media(&self, id: Id) -> StoreResult<Option<MediaRecord>> {
+            if self.is(Fault::DeleteMediaAgainSome)
+                && let Some(m) = self.log().deleted_media.get(&id).cloned()
+            {
+                return Ok(Some(m));
+            }
+            let cur = self.inner.media_by_id(id).await?;
+            if let Some(c) = &cur {
+                match (self.fault, c.status_id, c.scheduled_status_id) {
+                    (Fault::DeleteMediaIgnoresStatus, Some(_), None) => {
+                        self.log().media_hidden.insert(id);
+                        return Ok(Some(self.media(c.clone())));
+                    }
+                    (Fault::DeleteMediaIgnoresReservation, None, Some(_)) => {
+                        self.inner
+                            .update_media(&MediaRecord {
+                                scheduled_status_id: None,
+                                ..c.clone()
+                            })
+                            .await?;
+                        self.inner.delete_unattached_media(id).await?;
+                        return Ok(Some(self.media(c.clone())));
+                    }
+                    _ => {}
+                }
+            }
+            let r = self.inner.delete_unattached_media(id).await?;
+            if let Some(m) = &r {
+                let mut log = self.log();
+                log.media.remove(&id);
+                log.deleted_media.insert(id, m.clone());
+            }
+            if let (Fault::DeleteMediaKeeps, Some(m)) = (self.fault, &r) {
+                self.inner.insert_media(m).await?;
+            }
+            Ok(r.map(|m| self.media(m)))
+        }
+
+        async fn account_media(&self, account_id: Id) -> StoreResult<Vec<MediaRecord>> {
+            let got = match self.fault {
+                Fault::AccountMediaShared => {
+                    let ids: Vec<Id> = self.log().media.keys().copied().collect();
+                    self.inner.media_by_ids(&ids).await?
+                }
+                Fault::AccountMediaFreeOnly => self
+                    .inner
+                    .account_media(account_id)
+                    .await?
+                    .into_iter()
+                    .filter(|m| m.status_id.is_none() && m.scheduled_status_id.is_none())
+                    .collect(),
+                _ => self.inner.account_media(account_id).await?,
+            };
+            Ok(got
+                .into_iter()
+                .filter(|m| !self.hidden(m.id))
+                .map(|m| self.media(m))
+                .collect())
+        }
+    }
+
+    impl MediaStore for Faulty {
+        forward! { insert_media<'life1>(media: &'life1 MediaRecord) -> () }
+        forward! { media_by_id<>(id: Id) -> Option<MediaRecord> }
+        forward! { media_by_ids<'life1>(ids: &'life1 [Id]) -> Vec<MediaRecord> }
+        forward! { update_media<'life1>(media: &'life1 MediaRecord) -> () }
+        forward! { delete_unattached_media<>(id: Id) -> Option<MediaRecord> }
+        forward! { account_media<>(account_id: Id) -> Vec<MediaRecord> }
     }
 }

@@ -54,6 +54,7 @@ struct Inner {
     polls: BTreeMap<Id, PollRecord>,
     /// (poll, account) -> chosen option indexes, ascending
     poll_votes: BTreeMap<(Id, Id), Vec<usize>>,
+    media: BTreeMap<Id, MediaRecord>,
 }
 
 /// Keeps everything in memory behind one lock. Cloning is not offered: share it in an `Arc`.
@@ -122,16 +123,11 @@ impl Inner {
         self.bookmarks.retain(|(_, st), _| *st != id);
         self.pins.retain(|(_, st), _| *st != id);
         self.status_edits.remove(&id);
-        let polls: Vec<Id> = self
-            .polls
-            .values()
-            .filter(|p| p.status_id == id)
-            .map(|p| p.id)
-            .collect();
-        for p in polls {
-            self.polls.remove(&p);
-            self.poll_votes.retain(|(poll, _), _| *poll != p);
+        for m in self.media.values_mut().filter(|m| m.status_id == Some(id)) {
+            m.status_id = None;
+            m.scheduled_status_id = None;
         }
+        self.remove_polls_of(id);
         let reblogs: Vec<Id> = self
             .statuses
             .values()
@@ -142,6 +138,38 @@ impl Inner {
             self.remove_status(r);
         }
         true
+    }
+
+    /// Whether every one of `ids` is `account`'s media, unattached or attached to `status`.
+    fn media_attachable(&self, ids: &[Id], account: Id, status: Id) -> bool {
+        ids.iter().all(|id| {
+            self.media
+                .get(id)
+                .is_some_and(|m| m.account_id == account && m.status_id.is_none_or(|s| s == status))
+        })
+    }
+
+    /// Attaches the media of `ids` to `status`.
+    fn attach_media(&mut self, ids: &[Id], status: Id) {
+        for id in ids {
+            if let Some(m) = self.media.get_mut(id) {
+                m.status_id = Some(status);
+            }
+        }
+    }
+
+    /// Removes a status's poll with its votes.
+    fn remove_polls_of(&mut self, status: Id) {
+        let polls: Vec<Id> = self
+            .polls
+            .values()
+            .filter(|p| p.status_id == status)
+            .map(|p| p.id)
+            .collect();
+        for p in polls {
+            self.polls.remove(&p);
+            self.poll_votes.retain(|(poll, _), _| *poll != p);
+        }
     }
 
     /// `account`'s reblog of `status`, if any.
@@ -371,6 +399,7 @@ impl AccountStore for MemoryStore {
         g.tag_follows.retain(|(a, _), _| *a != id);
         g.featured_tags.retain(|_, f| f.account_id != id);
         g.scheduled_statuses.retain(|_, s| s.account_id != id);
+        g.media.retain(|_, m| m.account_id != id);
         Ok(())
     }
 }
@@ -453,6 +482,10 @@ impl StatusStore for MemoryStore {
         {
             return Err(StoreError::AlreadyExists("reblog".into()));
         }
+        if !g.media_attachable(&status.media_ids, status.account_id, status.id) {
+            return Err(StoreError::AlreadyExists("media".into()));
+        }
+        g.attach_media(&status.media_ids, status.id);
         g.statuses.insert(status.id, status.clone());
         g.bump(status.in_reply_to_id, |s| &mut s.replies_count, 1);
         g.bump(status.reblog_of_id, |s| &mut s.reblogs_count, 1);
@@ -518,7 +551,7 @@ impl StatusStore for MemoryStore {
                 && !s.is_reply_to_other()
                 && (!filter.local || s.local)
                 && (!filter.remote || !s.local)
-                && (!filter.only_media || s.has_media)
+                && (!filter.only_media || s.has_media())
                 && g.accounts
                     .get(&s.account_id)
                     .is_some_and(|a| !a.is_suspended())
@@ -541,7 +574,7 @@ impl StatusStore for MemoryStore {
                         .is_some_and(|m| s.mentions.contains(&m)))
                 && !(filter.exclude_replies && s.is_reply_to_other())
                 && !(filter.exclude_reblogs && s.reblog_of_id.is_some())
-                && (!filter.only_media || s.has_media)
+                && (!filter.only_media || s.has_media())
                 && filter.tagged.as_ref().is_none_or(|t| s.tags.contains(t))
         });
         Ok(page
@@ -1701,6 +1734,15 @@ impl StatusEditStore for MemoryStore {
         revisions: &[StatusEditRecord],
     ) -> StoreResult<()> {
         let mut g = self.write()?;
+        let author = g
+            .statuses
+            .get(&status.id)
+            .ok_or(StoreError::NotFound)?
+            .account_id;
+        if !g.media_attachable(&status.media_ids, author, status.id) {
+            return Err(StoreError::AlreadyExists("media".into()));
+        }
+        g.attach_media(&status.media_ids, status.id);
         let cur = g.statuses.get_mut(&status.id).ok_or(StoreError::NotFound)?;
         cur.text = status.text.clone();
         cur.content = status.content.clone();
@@ -1709,7 +1751,7 @@ impl StatusEditStore for MemoryStore {
         cur.language = status.language.clone();
         cur.mentions = status.mentions.clone();
         cur.tags = status.tags.clone();
-        cur.has_media = status.has_media;
+        cur.media_ids = status.media_ids.clone();
         cur.edited_at = status.edited_at;
         g.status_edits
             .entry(status.id)
@@ -1790,6 +1832,20 @@ impl PollStore for MemoryStore {
             .unwrap_or_default())
     }
 
+    async fn replace_poll(&self, status_id: Id, poll: Option<&PollRecord>) -> StoreResult<()> {
+        let mut g = self.write()?;
+        if let Some(p) = poll
+            && g.polls.get(&p.id).is_some_and(|o| o.status_id != status_id)
+        {
+            return Err(StoreError::AlreadyExists("poll".into()));
+        }
+        g.remove_polls_of(status_id);
+        if let Some(p) = poll {
+            g.polls.insert(p.id, p.clone());
+        }
+        Ok(())
+    }
+
     async fn poll_voters(&self, poll_id: Id) -> StoreResult<Vec<Id>> {
         Ok(self
             .read()?
@@ -1797,6 +1853,65 @@ impl PollStore for MemoryStore {
             .keys()
             .filter(|(p, _)| *p == poll_id)
             .map(|(_, a)| *a)
+            .collect())
+    }
+}
+
+#[async_trait]
+impl MediaStore for MemoryStore {
+    async fn insert_media(&self, media: &MediaRecord) -> StoreResult<()> {
+        let mut g = self.write()?;
+        if g.media.contains_key(&media.id) {
+            return Err(StoreError::AlreadyExists("media".into()));
+        }
+        g.media.insert(media.id, media.clone());
+        Ok(())
+    }
+
+    async fn media_by_id(&self, id: Id) -> StoreResult<Option<MediaRecord>> {
+        Ok(self.read()?.media.get(&id).cloned())
+    }
+
+    async fn media_by_ids(&self, ids: &[Id]) -> StoreResult<Vec<MediaRecord>> {
+        let g = self.read()?;
+        Ok(ids
+            .iter()
+            .collect::<BTreeSet<_>>()
+            .into_iter()
+            .filter_map(|id| g.media.get(id).cloned())
+            .collect())
+    }
+
+    async fn update_media(&self, media: &MediaRecord) -> StoreResult<()> {
+        let mut g = self.write()?;
+        let cur = g.media.get_mut(&media.id).ok_or(StoreError::NotFound)?;
+        cur.scheduled_status_id = media.scheduled_status_id;
+        cur.preview_key = media.preview_key.clone();
+        cur.thumbnail_key = media.thumbnail_key.clone();
+        cur.description = media.description.clone();
+        cur.focus = media.focus;
+        cur.meta = media.meta.clone();
+        cur.blurhash = media.blurhash.clone();
+        cur.processed = media.processed;
+        Ok(())
+    }
+
+    async fn delete_unattached_media(&self, id: Id) -> StoreResult<Option<MediaRecord>> {
+        let mut g = self.write()?;
+        let free = g
+            .media
+            .get(&id)
+            .is_some_and(|m| m.status_id.is_none() && m.scheduled_status_id.is_none());
+        Ok(if free { g.media.remove(&id) } else { None })
+    }
+
+    async fn account_media(&self, account_id: Id) -> StoreResult<Vec<MediaRecord>> {
+        Ok(self
+            .read()?
+            .media
+            .values()
+            .filter(|m| m.account_id == account_id)
+            .cloned()
             .collect())
     }
 }

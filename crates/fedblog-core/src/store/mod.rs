@@ -54,8 +54,8 @@ pub trait AccountStore: Send + Sync {
     /// its login, tokens and authorization codes, statuses (with their mentions, tags and feed
     /// entries), follows and follow requests both ways (other accounts' counters updated), blocks,
     /// mutes, notes, endorsements and domain blocks both ways, tag follows, featured tags,
-    /// suggestion dismissals, scheduled statuses and feed entries, its favourites, bookmarks,
-    /// pins and thread mutes; each of its statuses goes as `delete_status` says (others'
+    /// suggestion dismissals, scheduled statuses and feed entries, media attachments, its
+    /// favourites, bookmarks, pins and thread mutes; each of its statuses goes as `delete_status` says (others'
     /// reblogs of them included), and the counters of other accounts' statuses it replied to,
     /// reblogged or favourited are lowered. `NotFound` if absent.
     async fn delete_account(&self, id: Id) -> StoreResult<()>;
@@ -90,8 +90,11 @@ pub trait StatusStore: Send + Sync {
     /// Inserts a status with its mentions and tags, and updates the author's `statuses_count`
     /// and `last_status_at`, the parent's `replies_count` (for a reply) and the original's
     /// `reblogs_count` (for a reblog). The counters given in the record are stored as given.
+    /// It also attaches the media of `media_ids` to the status (their `status_id`), all or
+    /// nothing: each must be the author's and unattached.
     /// `AlreadyExists("status")` if the id is taken; `AlreadyExists("reblog")` if the author
-    /// already reblogged that status.
+    /// already reblogged that status; `AlreadyExists("media")` if one of the media is missing,
+    /// not the author's, or attached to a status already (nothing is stored).
     async fn insert_status(&self, status: &StatusRecord) -> StoreResult<()>;
     /// The status with this id.
     async fn status_by_id(&self, id: Id) -> StoreResult<Option<StatusRecord>>;
@@ -107,7 +110,9 @@ pub trait StatusStore: Send + Sync {
     /// Deletes a status with its mentions, tags, feed entries, favourites, bookmarks, pins and
     /// its reblogs (each with their feed entries), and updates the author's `statuses_count`
     /// (and the reblog authors'), the parent's `replies_count` and, for a reblog, the
-    /// original's `reblogs_count`. Replies to it stay. `NotFound` if absent.
+    /// original's `reblogs_count`. Its media are detached (`status_id` and
+    /// `scheduled_status_id` cleared), not removed, so that they can be posted again. Replies to
+    /// it stay. `NotFound` if absent.
     async fn delete_status(&self, id: Id) -> StoreResult<()>;
     /// One page of an account's statuses matching `filter`, newest first.
     async fn account_statuses(
@@ -388,7 +393,10 @@ pub trait InteractionStore: Send + Sync {
 pub trait StatusEditStore: Send + Sync {
     /// In one transaction: replaces the editable fields of the stored status with those of
     /// `status` (`text`, `content`, `spoiler_text`, `sensitive`, `language`, `mentions`, `tags`,
-    /// `has_media`, `edited_at`; everything else is kept) and appends `revisions` to its history.
+    /// `media_ids`, `edited_at`; everything else is kept) and appends `revisions` to its history.
+    /// Media newly in `media_ids` are attached to the status; each must be the author's and
+    /// either unattached or attached to this status already, else `AlreadyExists("media")` and
+    /// nothing changes. Media dropped from `media_ids` stay attached (the history shows them).
     /// `NotFound` if the status is absent.
     async fn update_status(
         &self,
@@ -426,6 +434,36 @@ pub trait PollStore: Send + Sync {
     async fn poll_votes_of(&self, poll_id: Id, account: Id) -> StoreResult<Vec<usize>>;
     /// The accounts that voted in the poll, in no particular order.
     async fn poll_voters(&self, poll_id: Id) -> StoreResult<Vec<Id>>;
+    /// In one transaction: removes the poll of `status_id` (if any) with its votes, and stores
+    /// `poll` (if given; its `status_id` must be `status_id`) in its place. Editing a poll this
+    /// way starts its voting over. `AlreadyExists("poll")` if the new poll's id is taken by
+    /// another status's poll (nothing changes).
+    async fn replace_poll(&self, status_id: Id, poll: Option<&PollRecord>) -> StoreResult<()>;
+}
+
+/// Media attachments: uploaded files waiting to be posted, and those attached to statuses.
+///
+/// `StatusStore::insert_status` and `StatusEditStore::update_status` attach media,
+/// `StatusStore::delete_status` detaches them; `AccountStore::delete_account` removes the
+/// account's media records (the caller reads [`MediaStore::account_media`] first to remove their
+/// files).
+#[async_trait]
+pub trait MediaStore: Send + Sync {
+    /// Stores a new attachment. `AlreadyExists("media")` if the id is taken.
+    async fn insert_media(&self, media: &MediaRecord) -> StoreResult<()>;
+    /// The attachment with this id.
+    async fn media_by_id(&self, id: Id) -> StoreResult<Option<MediaRecord>>;
+    /// The attachments with these ids, in no particular order; unknown ids are skipped.
+    async fn media_by_ids(&self, ids: &[Id]) -> StoreResult<Vec<MediaRecord>>;
+    /// Replaces what processing and clients change: `scheduled_status_id`, `preview_key`,
+    /// `thumbnail_key`, `description`, `focus`, `meta`, `blurhash`, `processed`. The rest
+    /// (owner, `status_id`, file) is kept. `NotFound` if absent.
+    async fn update_media(&self, media: &MediaRecord) -> StoreResult<()>;
+    /// Removes the attachment if it is neither attached to a status nor reserved by a
+    /// scheduled status, and returns it (so that its files can be removed); `None` otherwise.
+    async fn delete_unattached_media(&self, id: Id) -> StoreResult<Option<MediaRecord>>;
+    /// Every attachment an account uploaded, in no particular order.
+    async fn account_media(&self, account_id: Id) -> StoreResult<Vec<MediaRecord>>;
 }
 
 /// Materialised home feeds (fan-out on write).
@@ -540,6 +578,7 @@ pub trait Store:
     + InteractionStore
     + StatusEditStore
     + PollStore
+    + MediaStore
     + Send
     + Sync
     + 'static
@@ -563,6 +602,7 @@ impl<T> Store for T where
         + InteractionStore
         + StatusEditStore
         + PollStore
+        + MediaStore
         + Send
         + Sync
         + 'static

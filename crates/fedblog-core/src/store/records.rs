@@ -306,8 +306,9 @@ pub struct StatusRecord {
     pub mentions: Vec<Id>,
     /// Normalised hashtag names.
     pub tags: Vec<String>,
-    /// Whether it carries media (for `only_media`).
-    pub has_media: bool,
+    /// Its media attachments, in display order (Mastodon's `ordered_media_attachment_ids`).
+    /// The store attaches them to the status on insert and edit (see `StatusStore`).
+    pub media_ids: Vec<Id>,
     /// The client's `Idempotency-Key`, kept to answer retries with the same status.
     pub idempotency_key: Option<String>,
     /// Whether it is local.
@@ -329,6 +330,11 @@ pub struct StatusRecord {
 }
 
 impl StatusRecord {
+    /// Whether it carries media (for `only_media`).
+    pub fn has_media(&self) -> bool {
+        !self.media_ids.is_empty()
+    }
+
     /// Whether it replies to someone else's status (such replies stay off public timelines).
     pub fn is_reply_to_other(&self) -> bool {
         self.in_reply_to_account_id
@@ -580,6 +586,10 @@ pub struct StatusEditRecord {
     pub spoiler_text: String,
     /// Sensitive.
     pub sensitive: bool,
+    /// The media attachments of this revision, in order.
+    pub media_ids: Vec<Id>,
+    /// The poll's option titles in this revision (`None`: no poll).
+    pub poll_options: Option<Vec<String>>,
     /// When this revision was made (the status's `created_at` for the original).
     pub created_at: DateTime<Utc>,
 }
@@ -606,5 +616,86 @@ pub struct PollRecord {
     /// When voting ends (`None`: never).
     pub expires_at: Option<DateTime<Utc>>,
     /// Created.
+    pub created_at: DateTime<Utc>,
+}
+
+/// What kind of file a media attachment is (Mastodon's `type`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MediaKind {
+    /// A still (or animated GIF) image.
+    Image,
+    /// A looping silent video.
+    Gifv,
+    /// A video.
+    Video,
+    /// Audio.
+    Audio,
+    /// Anything else (remote files only).
+    Unknown,
+}
+
+impl MediaKind {
+    /// The name on the wire and in databases.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MediaKind::Image => "image",
+            MediaKind::Gifv => "gifv",
+            MediaKind::Video => "video",
+            MediaKind::Audio => "audio",
+            MediaKind::Unknown => "unknown",
+        }
+    }
+    /// Parse a stored name.
+    pub fn parse(s: &str) -> Option<Self> {
+        Some(match s {
+            "image" => MediaKind::Image,
+            "gifv" => MediaKind::Gifv,
+            "video" => MediaKind::Video,
+            "audio" => MediaKind::Audio,
+            "unknown" => MediaKind::Unknown,
+            _ => return None,
+        })
+    }
+}
+
+/// An uploaded file to attach to a status (a media attachment).
+///
+/// It is *unattached* while `status_id` is `None`; only unattached media can be attached to a new
+/// status, and a scheduled status reserves its media through `scheduled_status_id`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MediaRecord {
+    /// Id.
+    pub id: Id,
+    /// The uploader.
+    pub account_id: Id,
+    /// The status it is attached to (set by the store when a status is inserted or edited with
+    /// it; cleared when that status is deleted, so that it can be posted again).
+    pub status_id: Option<Id>,
+    /// The scheduled status that will post it.
+    pub scheduled_status_id: Option<Id>,
+    /// Kind.
+    pub kind: MediaKind,
+    /// The stored original file (a key of the `FileStore`).
+    pub file_key: String,
+    /// Size of the original in bytes.
+    pub file_size: i64,
+    /// The generated small preview (a file key), once processed.
+    pub preview_key: Option<String>,
+    /// A thumbnail the client uploaded (a file key); shown instead of the generated preview.
+    pub thumbnail_key: Option<String>,
+    /// Alternative text.
+    pub description: Option<String>,
+    /// Focal point (x, y), each in -1.0..=1.0.
+    pub focus: Option<(f64, f64)>,
+    /// Mastodon's `meta` without `focus` (`original`, `small`), as JSON text.
+    pub meta: String,
+    /// BlurHash of the image, once processed.
+    pub blurhash: Option<String>,
+    /// Whether post-processing finished (until then the API answers 206 and `url` is null for
+    /// media processed in the background).
+    pub processed: bool,
+    /// The original's URL on its server, for remote media.
+    pub remote_url: Option<String>,
+    /// Uploaded.
     pub created_at: DateTime<Utc>,
 }

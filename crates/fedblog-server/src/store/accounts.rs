@@ -16,6 +16,7 @@ use super::entity::{
 };
 use super::follows::decrement_each;
 use super::interactions::delete_account_interactions;
+use super::media::delete_account_media;
 use super::polls::delete_account_polls;
 use super::statuses::delete_account_statuses;
 use super::{IN_CHUNK, SeaStore, backend_err, finish};
@@ -281,6 +282,8 @@ async fn delete_account_rows<C: ConnectionTrait>(db: &C, id: Id) -> StoreResult<
     // What it did with statuses, then its statuses with what others did with them.
     delete_account_interactions(db, id).await?;
     delete_account_statuses(db, id).await?;
+    // Its media records (the caller removes their files).
+    delete_account_media(db, id).await?;
     // Its own home feed.
     delete_where::<_, home_feed::Entity>(db, home_feed::Column::AccountId, id).await?;
 

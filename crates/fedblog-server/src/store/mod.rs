@@ -18,6 +18,7 @@ mod feeds;
 mod follows;
 mod interactions;
 mod jobs;
+mod media;
 mod notes;
 mod oauth;
 mod paging;
@@ -258,6 +259,7 @@ const UNIQUE_NAMES: &[(&[&str], &str)] = &[
     ),
     (&["statuses.id", "statuses_pkey"], "status"),
     (&["jobs.id", "jobs_pkey"], "job"),
+    (&["media_attachments.id", "media_attachments_pkey"], "media"),
 ];
 
 fn unique_name(message: &str) -> &str {
@@ -315,6 +317,16 @@ mod tests {
             "scheduled_status"
         );
         assert_eq!(unique_name("UNIQUE constraint failed: jobs.id"), "job");
+        assert_eq!(
+            unique_name("UNIQUE constraint failed: media_attachments.id"),
+            "media"
+        );
+        assert_eq!(
+            unique_name(
+                "duplicate key value violates unique constraint \"media_attachments_pkey\""
+            ),
+            "media"
+        );
         assert_eq!(
             unique_name("UNIQUE constraint failed: statuses.account_id, statuses.reblog_of_id"),
             "reblog"

@@ -1,5 +1,5 @@
-//! `PollStore` for `SeaStore`: polls with their options and per-option counts, the votes, and
-//! what deleting a status or an account takes along.
+//! `PollStore` for `SeaStore`: polls with their options and per-option counts, the votes,
+//! replacing a status's poll on edit, and what deleting a status or an account takes along.
 //!
 //! Counts are raised and lowered in place (`votes_count = votes_count + 1`) inside the voting
 //! transaction, so concurrent votes never lose one: on PostgreSQL the first `UPDATE polls` of a
@@ -199,6 +199,45 @@ pub(super) async fn delete_status_polls<C: ConnectionTrait>(
     Ok(())
 }
 
+/// The body of `replace_poll`, inside its transaction: the poll of `status_id` goes with its
+/// options and votes, and `poll` (if any) takes its place.
+async fn replace_poll_rows<C: ConnectionTrait>(
+    db: &C,
+    status_id: i64,
+    poll: Option<&PollRecord>,
+) -> StoreResult<()> {
+    if let Some(p) = poll {
+        let taken: Option<i64> = polls::Entity::find_by_id(p.id.as_i64())
+            .select_only()
+            .column(polls::Column::Id)
+            .filter(polls::Column::StatusId.ne(status_id))
+            .into_tuple()
+            .one(db)
+            .await
+            .map_err(backend_err)?;
+        if taken.is_some() {
+            return Err(StoreError::AlreadyExists("poll".into()));
+        }
+    }
+    let old = || {
+        Query::select()
+            .column(polls::Column::Id)
+            .from(polls::Entity)
+            .and_where(polls::Column::StatusId.eq(status_id))
+            .to_owned()
+    };
+    delete_polls_where(db, old).await?;
+    polls::Entity::delete_many()
+        .filter(polls::Column::StatusId.eq(status_id))
+        .exec(db)
+        .await
+        .map_err(backend_err)?;
+    if let Some(p) = poll {
+        insert_poll_rows(db, p).await?;
+    }
+    Ok(())
+}
+
 /// Deletes the options and votes of the polls `poll_ids` selects.
 async fn delete_polls_where<C: ConnectionTrait>(
     db: &C,
@@ -343,6 +382,12 @@ impl PollStore for SeaStore {
             Some(v) => parse_choices(&v.choices),
             None => Ok(vec![]),
         }
+    }
+
+    async fn replace_poll(&self, status_id: Id, poll: Option<&PollRecord>) -> StoreResult<()> {
+        let tx = self.begin_write().await?;
+        let res = replace_poll_rows(&tx, status_id.as_i64(), poll).await;
+        finish(tx, res).await.map_err(|e| taken_as("poll", e))
     }
 
     async fn poll_voters(&self, poll_id: Id) -> StoreResult<Vec<Id>> {

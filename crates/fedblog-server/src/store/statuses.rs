@@ -1,5 +1,5 @@
-//! `StatusStore` for `SeaStore`: statuses and reblogs with their ordered mentions, tags and
-//! counters, their deletion with everything hanging off them, and the public timeline.
+//! `StatusStore` for `SeaStore`: statuses and reblogs with their ordered mentions, tags, media
+//! and counters, their deletion with everything hanging off them, and the public timeline.
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -21,6 +21,7 @@ use super::entity::{
     accounts, bookmarks, favourites, home_feed, status_edits, status_mentions, status_pins,
     status_tags, statuses,
 };
+use super::media::{attach_media, decode_ids, detach_status_media, encode_ids};
 use super::polls::delete_status_polls;
 use super::{IN_CHUNK, SeaStore, backend_err, finish, paging};
 
@@ -38,7 +39,9 @@ fn status_row(s: &StatusRecord) -> statuses::ActiveModel {
         in_reply_to_id: Set(s.in_reply_to_id.map(Id::as_i64)),
         in_reply_to_account_id: Set(s.in_reply_to_account_id.map(Id::as_i64)),
         application_id: Set(s.application_id.map(Id::as_i64)),
-        has_media: Set(s.has_media),
+        // Kept for the timelines' `only_media` filter.
+        has_media: Set(s.has_media()),
+        media_ids: Set(encode_ids(&s.media_ids)),
         idempotency_key: Set(s.idempotency_key.clone()),
         local: Set(s.local),
         created_at: Set(s.created_at),
@@ -71,7 +74,7 @@ fn status_from_row(
         application_id: m.application_id.map(Id::from_i64),
         mentions,
         tags,
-        has_media: m.has_media,
+        media_ids: decode_ids(&m.media_ids, "statuses.media_ids")?,
         idempotency_key: m.idempotency_key,
         local: m.local,
         created_at: m.created_at,
@@ -174,6 +177,8 @@ async fn insert_status_rows<C: ConnectionTrait>(db: &C, s: &StatusRecord) -> Sto
         .await
         .map_err(backend_err)?;
     insert_mention_and_tag_rows(db, s).await?;
+    // After the row, so that a taken id or reblog is reported before the media.
+    attach_media(db, &s.media_ids, s.account_id, s.id).await?;
     // Counters move with the row, in the same transaction; `last_status_at` only moves forward.
     let last = Expr::col(accounts::Column::LastStatusAt);
     accounts::Entity::update_many()
@@ -287,8 +292,8 @@ fn by_amount(pairs: Vec<(i64, i64)>) -> BTreeMap<i64, Vec<i64>> {
 }
 
 /// Deletes what hangs off the statuses `ids` selects (mentions, tags, edit history, feed entries,
-/// favourites, bookmarks, pins, polls with their options and votes), before the statuses
-/// themselves go. Every `status_id` column is indexed.
+/// favourites, bookmarks, pins, polls with their options and votes) and detaches their media,
+/// before the statuses themselves go. Every `status_id` column is indexed.
 pub(super) async fn delete_status_dependents<C: ConnectionTrait>(
     db: &C,
     ids: impl Fn() -> SelectStatement,
@@ -331,6 +336,7 @@ pub(super) async fn delete_status_dependents<C: ConnectionTrait>(
         .await
         .map_err(backend_err)?;
     delete_status_polls(db, &ids).await?;
+    detach_status_media(db, &ids).await?;
     Ok(())
 }
 
@@ -519,8 +525,8 @@ impl StatusStore for SeaStore {
         match finish(tx, res).await {
             // A new status can hit two unique keys: its id, and (for a reblog) its author's
             // reblog of the same status. A taken id is reported first, whichever the engine
-            // found.
-            Err(StoreError::AlreadyExists(what)) => {
+            // found. Media that cannot be attached are reported as such (checked last).
+            Err(StoreError::AlreadyExists(what)) if what != "media" => {
                 let what = if what == "reblog" && self.status_by_id(status.id).await?.is_none() {
                     "reblog"
                 } else {

@@ -6,11 +6,12 @@ use fedblog_core::store::{AccountStatusesFilter, StatusEditRecord, StatusRecord,
 use fedblog_core::{Id, IdGenerator, Store};
 
 use super::{
-    T0, add_local, add_remote, add_status, assert_not_found, at, get_status, reblog, reply, status,
+    T0, add_local, add_media, add_remote, add_status, assert_not_found, at, get_status, media,
+    reblog, reply, status,
 };
 
 /// A revision of `s` made at `millis` (its id made at the same time), with the given text and
-/// content warning; sensitive when it has one.
+/// content warning (sensitive when it has one), `s`'s media and no poll.
 fn revision(
     ids: &IdGenerator,
     s: &StatusRecord,
@@ -26,6 +27,8 @@ fn revision(
         content: format!("<p>{text}</p>"),
         spoiler_text: cw.to_string(),
         sensitive: !cw.is_empty(),
+        media_ids: s.media_ids.clone(),
+        poll_options: None,
         created_at: at(millis),
     }
 }
@@ -69,7 +72,7 @@ async fn account_statuses(
 }
 
 /// `update_status` replaces exactly the editable fields (`text`, `content`, `spoiler_text`,
-/// `sensitive`, `language`, `has_media`, `edited_at`) and keeps everything else as stored, the
+/// `sensitive`, `language`, `media_ids`, `edited_at`) and keeps everything else as stored, the
 /// counters and `created_at` included, whatever the given record says about them.
 pub async fn update_status_replaces_exactly_the_editable_fields(store: &dyn Store) {
     let ids = IdGenerator::default();
@@ -104,6 +107,9 @@ pub async fn update_status_replaces_exactly_the_editable_fields(store: &dyn Stor
         "fixture: the status must have one reply, reblog and favourite"
     );
 
+    let m1 = add_media(store, media(&ids, &alice, T0 + 6_000)).await;
+    let m2 = add_media(store, media(&ids, &alice, T0 + 6_001)).await;
+
     let given = StatusRecord {
         // Editable.
         text: "edited text".into(),
@@ -111,7 +117,7 @@ pub async fn update_status_replaces_exactly_the_editable_fields(store: &dyn Stor
         spoiler_text: "a warning".into(),
         sensitive: true,
         language: Some("de".into()),
-        has_media: true,
+        media_ids: vec![m2.id, m1.id],
         edited_at: Some(at(T0 + 9_123)),
         // Not editable: the store must keep the stored values.
         uri: Some("https://elsewhere.example/statuses/1".into()),
@@ -135,14 +141,14 @@ pub async fn update_status_replaces_exactly_the_editable_fields(store: &dyn Stor
         spoiler_text: given.spoiler_text.clone(),
         sensitive: given.sensitive,
         language: given.language.clone(),
-        has_media: given.has_media,
+        media_ids: given.media_ids.clone(),
         edited_at: given.edited_at,
         ..stored
     };
     assert_eq!(
         get_status(store, original.id).await,
         expected,
-        "update_status must replace text, content, spoiler_text, sensitive, language, has_media \
+        "update_status must replace text, content, spoiler_text, sensitive, language, media_ids \
          and edited_at, and keep every other field (counters and created_at included)"
     );
 }
@@ -241,12 +247,23 @@ pub async fn status_edits_lists_revisions_oldest_first_across_updates(store: &dy
     let s2 = add_status(store, status(&ids, &bob, T0 + 2_000)).await;
     let s3 = add_status(store, status(&ids, &alice, T0 + 3_000)).await;
 
-    // The first edit of s1 keeps the original and the new version.
+    let ma = add_media(store, media(&ids, &alice, T0 + 4_000)).await;
+    let mb = add_media(store, media(&ids, &alice, T0 + 4_001)).await;
+
+    // The first edit of s1 keeps the original and the new version, which adds two media (in
+    // the reverse of their upload order) and a poll.
     let r0 = revision(&ids, &s1, T0 + 10_000, &s1.text, "");
-    let r1 = revision(&ids, &s1, T0 + 10_123, "second", "careful");
+    let r1 = StatusEditRecord {
+        media_ids: vec![mb.id, ma.id],
+        poll_options: Some(vec!["yes".into(), "no, ✓".into(), "maybe".into()]),
+        ..revision(&ids, &s1, T0 + 10_123, "second", "careful")
+    };
     update(
         store,
-        &edited(&s1, T0 + 10_123, "second"),
+        &StatusRecord {
+            media_ids: vec![mb.id, ma.id],
+            ..edited(&s1, T0 + 10_123, "second")
+        },
         &[r0.clone(), r1.clone()],
     )
     .await;
@@ -259,7 +276,10 @@ pub async fn status_edits_lists_revisions_oldest_first_across_updates(store: &dy
         &[q0.clone(), q1.clone()],
     )
     .await;
-    let r2 = revision(&ids, &s1, T0 + 12_789, "third", "");
+    let r2 = StatusEditRecord {
+        poll_options: Some(vec!["only".into()]),
+        ..revision(&ids, &s1, T0 + 12_789, "third", "")
+    };
     update(
         store,
         &edited(&s1, T0 + 12_789, "third"),
@@ -271,7 +291,8 @@ pub async fn status_edits_lists_revisions_oldest_first_across_updates(store: &dy
         edits(store, s1.id).await,
         vec![r0, r1, r2],
         "status_edits must list all revisions of the status's updates, oldest first, as given \
-         (text, content, spoiler_text, sensitive, created_at to the millisecond)"
+         (text, content, spoiler_text, sensitive, media_ids in order, poll_options set or unset, \
+         created_at to the millisecond)"
     );
     assert_eq!(
         edits(store, s2.id).await,

@@ -23,7 +23,7 @@
 //!
 //! The invocation expands to one module per area (`accounts`, `oauth`, `statuses`, `follows`,
 //! `blocks`, `feeds`, `stats`, `jobs`, `scheduled_statuses`, `notes`, `domain_blocks`, `tags`,
-//! `directory`, `interactions`, `edits`, `polls`), each holding one `#[test]` per
+//! `directory`, `interactions`, `edits`, `polls`, `media`), each holding one `#[test]` per
 //! check, so `cargo test` reports every check by name
 //! (`accounts::email_is_unique_case_insensitively ... ok`) and `cargo test feeds::` runs one
 //! area. Each test runs its check on a current-thread Tokio runtime of its own, as
@@ -48,6 +48,8 @@
 //!   (`expires_at <= now`) has expired, one ending a millisecond later is still in force.
 //! - Tags are made with `find_or_create_tag` before they are followed or featured; statuses
 //!   carry normalised tag names that need no tag made first.
+//! - Media are inserted with `insert_media` (by their uploader, after the account) before a
+//!   status lists them in `media_ids`; a scheduled status is inserted before media name it.
 //! - Search texts and blocked domains come lower-cased, as the services pass them.
 //! - Ids come from [`IdGenerator::next_at`] with explicit times, and timestamps from
 //!   [`at`], so orderings are deterministic.
@@ -69,8 +71,8 @@ use std::pin::Pin;
 use chrono::{DateTime, Utc};
 use fedblog_core::pagination::Page;
 use fedblog_core::store::{
-    AccountRecord, AppRecord, AuthorizationRecord, JobRecord, JobState, Role,
-    ScheduledStatusRecord, StatusRecord, TagRecord, TokenRecord, UserRecord, Visibility,
+    AccountRecord, AppRecord, AuthorizationRecord, JobRecord, JobState, MediaKind, MediaRecord,
+    Role, ScheduledStatusRecord, StatusRecord, TagRecord, TokenRecord, UserRecord, Visibility,
 };
 use fedblog_core::{Id, IdGenerator, Store, StoreError, StoreResult};
 
@@ -83,6 +85,7 @@ pub mod feeds;
 pub mod follows;
 pub mod interactions;
 pub mod jobs;
+pub mod media;
 pub mod notes;
 pub mod oauth;
 pub mod polls;
@@ -364,6 +367,27 @@ macro_rules! __store_suite_for_each_check {
                 racing_votes_are_all_counted_once_per_account,
                 delete_status_removes_its_poll_and_votes,
                 delete_account_takes_back_votes_and_removes_polls,
+                replace_poll_removes_the_old_poll_and_votes_and_stores_the_new_one,
+                replace_poll_keeping_the_id_starts_voting_over,
+                replace_poll_adds_a_poll_or_removes_it,
+                replace_poll_with_another_statuses_poll_id_is_already_exists,
+            }
+            media {
+                media_round_trips_by_id_and_by_ids,
+                duplicate_media_id_is_already_exists,
+                update_media_replaces_exactly_the_listed_fields,
+                update_unknown_media_is_not_found,
+                delete_unattached_media_removes_free_media_once,
+                delete_unattached_media_refuses_attached_and_reserved_media,
+                account_media_lists_all_and_only_the_accounts_media,
+                insert_status_attaches_its_media,
+                insert_status_with_someone_elses_media_stores_nothing,
+                insert_status_with_attached_media_stores_nothing,
+                insert_status_with_unknown_media_stores_nothing,
+                delete_status_detaches_its_media_and_keeps_them,
+                update_status_attaches_new_media_and_keeps_dropped_ones,
+                update_status_with_unattachable_media_changes_nothing,
+                delete_account_removes_its_media,
             }
         }
     };
@@ -513,7 +537,7 @@ pub fn status(ids: &IdGenerator, author: &AccountRecord, millis: i64) -> StatusR
         application_id: None,
         mentions: vec![],
         tags: vec![],
-        has_media: false,
+        media_ids: vec![],
         idempotency_key: None,
         local: author.is_local(),
         created_at: at(millis),
@@ -642,6 +666,32 @@ pub fn scheduled_status(ids: &IdGenerator, account_id: Id, millis: i64) -> Sched
     }
 }
 
+/// An unattached, unprocessed image uploaded by `owner` at `millis` (its id made at the same
+/// time), with a file key and size, `meta` of the original only, and every optional field unset.
+/// Not inserted.
+pub fn media(ids: &IdGenerator, owner: &AccountRecord, millis: i64) -> MediaRecord {
+    let id = ids.next_at(millis);
+    MediaRecord {
+        id,
+        account_id: owner.id,
+        status_id: None,
+        scheduled_status_id: None,
+        kind: MediaKind::Image,
+        file_key: format!("media/{id}/original.png"),
+        file_size: 1_234,
+        preview_key: None,
+        thumbnail_key: None,
+        description: None,
+        focus: None,
+        meta: r#"{"original":{"width":640,"height":480,"size":"640x480","aspect":1.3333333333333333}}"#
+            .into(),
+        blurhash: None,
+        processed: false,
+        remote_url: None,
+        created_at: at(millis),
+    }
+}
+
 /// A tag named `name` as written (its normalised name: lower case), first seen at `millis` (its
 /// id made at the same time). Not inserted.
 pub fn tag(ids: &IdGenerator, name: &str, millis: i64) -> TagRecord {
@@ -712,6 +762,36 @@ pub(crate) async fn add_status(store: &dyn Store, status: StatusRecord) -> Statu
         .await
         .unwrap_or_else(|e| panic!("insert_status({}) failed: {e:?}", status.id));
     status
+}
+
+/// Inserts a media attachment and returns it.
+pub(crate) async fn add_media(store: &dyn Store, media: MediaRecord) -> MediaRecord {
+    store
+        .insert_media(&media)
+        .await
+        .unwrap_or_else(|e| panic!("insert_media({}) failed: {e:?}", media.id));
+    media
+}
+
+/// Inserts `count` media of `status`'s author (uploaded one millisecond apart at the status's
+/// time) and returns the status listing them, in upload order. Not inserted.
+pub(crate) async fn with_media(
+    store: &dyn Store,
+    ids: &IdGenerator,
+    author: &AccountRecord,
+    status: StatusRecord,
+    count: usize,
+) -> StatusRecord {
+    assert_eq!(author.id, status.account_id, "fixture: media of the author");
+    let mut media_ids = vec![];
+    for i in 0..count {
+        let millis = status.created_at.timestamp_millis() + i as i64;
+        media_ids.push(add_media(store, media(ids, author, millis)).await.id);
+    }
+    StatusRecord {
+        media_ids,
+        ..status
+    }
 }
 
 /// The stored status, which must exist.

@@ -453,3 +453,200 @@ pub async fn delete_account_takes_back_votes_and_removes_polls(store: &dyn Store
     );
     assert_eq!(voters(store, pb.id).await, vec![]);
 }
+
+async fn replace(store: &dyn Store, status: Id, p: Option<&PollRecord>) {
+    store.replace_poll(status, p).await.unwrap_or_else(|e| {
+        panic!(
+            "replace_poll({status}, {:?}) failed: {e:?}",
+            p.map(|p| p.id)
+        )
+    });
+}
+
+/// `replace_poll` with a poll of a new id removes the status's old poll with its votes and stores
+/// the new one as given; other statuses' polls and votes stay, and voting starts over.
+pub async fn replace_poll_removes_the_old_poll_and_votes_and_stores_the_new_one(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let alice = add_local(store, &ids, "alice").await;
+    let bob = add_local(store, &ids, "bob").await;
+    let s1 = add_status(store, status(&ids, &alice, T0 + 1_000)).await;
+    let s2 = add_status(store, status(&ids, &alice, T0 + 2_000)).await;
+    let old = add_poll(store, poll(&ids, &s1, &["a", "b"], T0 + 1_000)).await;
+    let other = add_poll(store, poll(&ids, &s2, &["x", "y"], T0 + 2_000)).await;
+    vote(store, old.id, bob.id, &[1]).await;
+    vote(store, other.id, bob.id, &[0]).await;
+
+    let new = PollRecord {
+        multiple: true,
+        expires_at: Some(at(T0 + 86_400_000)),
+        ..poll(&ids, &s1, &["c", "d", "e"], T0 + 5_000)
+    };
+    replace(store, s1.id, Some(&new)).await;
+    assert_eq!(
+        store.poll_by_id(old.id).await.expect("poll_by_id"),
+        None,
+        "replace_poll must remove the status's old poll"
+    );
+    assert_eq!(
+        by_status(store, &[s1.id]).await,
+        vec![new.clone()],
+        "replace_poll must leave the status with the new poll only, stored as given"
+    );
+    assert_eq!(
+        voters(store, old.id).await,
+        vec![],
+        "replace_poll must remove the old poll's votes"
+    );
+    assert_eq!(
+        votes_of(store, old.id, bob.id).await,
+        Vec::<usize>::new(),
+        "replace_poll must remove the old poll's votes"
+    );
+    assert_eq!(
+        (counts(store, new.id).await, voters(store, new.id).await),
+        ((vec![0, 0, 0], 0), vec![]),
+        "the new poll must start without votes"
+    );
+    assert_eq!(
+        (
+            counts(store, other.id).await,
+            votes_of(store, other.id, bob.id).await
+        ),
+        ((vec![1, 0], 1), vec![0]),
+        "replace_poll must leave other statuses' polls and votes alone"
+    );
+    vote(store, new.id, bob.id, &[2, 0]).await;
+    assert_eq!(
+        counts(store, new.id).await,
+        (vec![1, 0, 1], 1),
+        "an account that voted in the old poll must be able to vote in the new one"
+    );
+}
+
+/// `replace_poll` with a poll keeping the old poll's id (the way an edit of the options goes)
+/// stores the new options and takes back every vote: voting starts over.
+pub async fn replace_poll_keeping_the_id_starts_voting_over(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let alice = add_local(store, &ids, "alice").await;
+    let bob = add_local(store, &ids, "bob").await;
+    let carol = add_local(store, &ids, "carol").await;
+    let s = add_status(store, status(&ids, &alice, T0 + 1_000)).await;
+    let old = add_poll(store, poll(&ids, &s, &["a", "b"], T0 + 1_000)).await;
+    vote(store, old.id, bob.id, &[0]).await;
+    vote(store, old.id, carol.id, &[1]).await;
+
+    let new = PollRecord {
+        id: old.id,
+        hide_totals: true,
+        ..poll(&ids, &s, &["b", "a", "c"], T0 + 3_000)
+    };
+    replace(store, s.id, Some(&new)).await;
+    assert_eq!(
+        get_poll(store, old.id).await,
+        new,
+        "replace_poll keeping the id must store the new poll as given (options, counts, settings)"
+    );
+    assert_eq!(
+        voters(store, old.id).await,
+        vec![],
+        "replace_poll keeping the id must take back every vote"
+    );
+    assert_eq!(
+        votes_of(store, old.id, bob.id).await,
+        Vec::<usize>::new(),
+        "replace_poll keeping the id must take back every vote"
+    );
+    vote(store, old.id, bob.id, &[2]).await;
+    assert_eq!(
+        (counts(store, old.id).await, voters(store, old.id).await),
+        ((vec![0, 0, 1], 1), vec![bob.id]),
+        "after replace_poll an account may vote again, counted from zero"
+    );
+}
+
+/// `replace_poll` with `None` removes the status's poll and its votes (the edit dropped the
+/// poll); on a status without a poll it stores the given one (the edit added a poll); `None` on a
+/// status without a poll changes nothing.
+pub async fn replace_poll_adds_a_poll_or_removes_it(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let alice = add_local(store, &ids, "alice").await;
+    let bob = add_local(store, &ids, "bob").await;
+    let s1 = add_status(store, status(&ids, &alice, T0 + 1_000)).await;
+    let s2 = add_status(store, status(&ids, &alice, T0 + 2_000)).await;
+    let s3 = add_status(store, status(&ids, &alice, T0 + 3_000)).await;
+    let p1 = add_poll(store, poll(&ids, &s1, &["a", "b"], T0 + 1_000)).await;
+    let p3 = add_poll(store, poll(&ids, &s3, &["x", "y"], T0 + 3_000)).await;
+    vote(store, p1.id, bob.id, &[0]).await;
+
+    replace(store, s1.id, None).await;
+    assert_eq!(
+        store.poll_by_id(p1.id).await.expect("poll_by_id"),
+        None,
+        "replace_poll with None must remove the status's poll"
+    );
+    assert_eq!(
+        by_status(store, &[s1.id]).await,
+        vec![],
+        "replace_poll with None must leave the status without a poll"
+    );
+    assert_eq!(
+        voters(store, p1.id).await,
+        vec![],
+        "replace_poll with None must remove the poll's votes"
+    );
+
+    let added = poll(&ids, &s2, &["new", "poll"], T0 + 4_000);
+    replace(store, s2.id, Some(&added)).await;
+    assert_eq!(
+        by_status(store, &[s2.id]).await,
+        vec![added],
+        "replace_poll on a status without a poll must store the given poll"
+    );
+    replace(store, s2.id, None).await;
+    replace(store, s2.id, None).await;
+    assert_eq!(
+        by_status(store, &[s1.id, s2.id, s3.id]).await,
+        vec![p3],
+        "replace_poll with None must remove only that status's poll, and do nothing when it has \
+         none"
+    );
+}
+
+/// `replace_poll` with a poll whose id is another status's poll is `AlreadyExists("poll")` and
+/// changes nothing: the status keeps its poll and votes, the other poll stays as it was.
+pub async fn replace_poll_with_another_statuses_poll_id_is_already_exists(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let alice = add_local(store, &ids, "alice").await;
+    let bob = add_local(store, &ids, "bob").await;
+    let s1 = add_status(store, status(&ids, &alice, T0 + 1_000)).await;
+    let s2 = add_status(store, status(&ids, &alice, T0 + 2_000)).await;
+    let p1 = add_poll(store, poll(&ids, &s1, &["a", "b"], T0 + 1_000)).await;
+    let p2 = add_poll(store, poll(&ids, &s2, &["x", "y"], T0 + 2_000)).await;
+    vote(store, p1.id, bob.id, &[1]).await;
+    let taken = PollRecord {
+        id: p2.id,
+        ..poll(&ids, &s1, &["c", "d"], T0 + 3_000)
+    };
+    assert_already_exists(
+        store.replace_poll(s1.id, Some(&taken)).await,
+        "poll",
+        "replace_poll with the id of another status's poll",
+    );
+    assert_eq!(
+        by_status(store, &[s1.id, s2.id]).await,
+        vec![
+            PollRecord {
+                votes: vec![0, 1],
+                voters_count: 1,
+                ..p1.clone()
+            },
+            p2
+        ],
+        "a refused replace_poll must keep both statuses' polls as they were"
+    );
+    assert_eq!(
+        votes_of(store, p1.id, bob.id).await,
+        vec![1],
+        "a refused replace_poll must keep the votes of the status's poll"
+    );
+}

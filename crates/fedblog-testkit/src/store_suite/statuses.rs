@@ -9,19 +9,22 @@ use fedblog_core::store::{
 use fedblog_core::{Id, IdGenerator, Store};
 
 use super::{
-    Cursor, T0, add_app, add_local, add_remote, add_status, assert_already_exists,
-    assert_not_found, assert_pages, at, counters, get_account, get_status, reblog, reply, sorted,
-    status,
+    Cursor, T0, add_app, add_local, add_media, add_remote, add_status, assert_already_exists,
+    assert_not_found, assert_pages, at, counters, get_account, get_status, media, reblog, reply,
+    sorted, status, with_media,
 };
 
 /// A status with every optional field set: a reply by alice to bob, mentioning carol then bob,
-/// with tags out of alphabetical order, posted from an app.
+/// with tags out of alphabetical order and two media of alice's in the reverse of their upload
+/// order, posted from an app.
 async fn full_status(store: &dyn Store, ids: &IdGenerator) -> StatusRecord {
     let alice = add_local(store, ids, "alice").await;
     let bob = add_local(store, ids, "bob").await;
     let carol = add_local(store, ids, "carol").await;
     let app = add_app(store, ids, "client-a").await;
     let parent = add_status(store, status(ids, &bob, T0 + 1_000)).await;
+    let first = add_media(store, media(ids, &alice, T0 + 1_500)).await;
+    let second = add_media(store, media(ids, &alice, T0 + 1_600)).await;
     StatusRecord {
         uri: Some("https://local.example/users/alice/statuses/1".into()),
         text: "@carol @bob hello #zeta #alpha #mid".into(),
@@ -35,7 +38,7 @@ async fn full_status(store: &dyn Store, ids: &IdGenerator) -> StatusRecord {
         application_id: Some(app.id),
         mentions: vec![carol.id, bob.id],
         tags: vec!["zeta".into(), "alpha".into(), "mid".into()],
-        has_media: true,
+        media_ids: vec![second.id, first.id],
         idempotency_key: Some("idem-1".into()),
         edited_at: Some(at(T0 + 3_000)),
         conversation_id: Some(parent.id),
@@ -55,7 +58,8 @@ pub async fn status_round_trips_with_all_fields_set(store: &dyn Store) {
     assert_eq!(
         got.as_ref(),
         Some(&full),
-        "status_by_id must return the status exactly as inserted, mentions and tags in their order"
+        "status_by_id must return the status exactly as inserted, mentions, tags and media_ids in \
+         their order"
     );
     let got = store
         .statuses_by_ids(&[full.id])
@@ -64,7 +68,7 @@ pub async fn status_round_trips_with_all_fields_set(store: &dyn Store) {
     assert_eq!(
         got,
         vec![full],
-        "statuses_by_ids must return complete records, mentions and tags in their order"
+        "statuses_by_ids must return complete records, mentions, tags and media_ids in their order"
     );
 }
 
@@ -430,7 +434,8 @@ pub async fn public_timeline_returns_complete_records(store: &dyn Store) {
     assert_eq!(
         got,
         vec![s],
-        "public_timeline must return the records exactly as stored, mentions and tags included"
+        "public_timeline must return the records exactly as stored, mentions, tags and media_ids \
+         included"
     );
 }
 
@@ -572,13 +577,11 @@ pub async fn public_timeline_only_media_filter(store: &dyn Store) {
     let ids = IdGenerator::default();
     let alice = add_local(store, &ids, "alice").await;
     let bob = add_remote(store, &ids, "bob", "remote.example").await;
-    let with_media = |author: &AccountRecord, millis: i64| StatusRecord {
-        has_media: true,
-        ..status(&ids, author, millis)
-    };
-    let m1 = add_status(store, with_media(&alice, T0 + 1_000)).await;
+    let m1 = with_media(store, &ids, &alice, status(&ids, &alice, T0 + 1_000), 1).await;
+    let m1 = add_status(store, m1).await;
     let n1 = add_status(store, status(&ids, &alice, T0 + 2_000)).await;
-    let m2 = add_status(store, with_media(&bob, T0 + 3_000)).await;
+    let m2 = with_media(store, &ids, &bob, status(&ids, &bob, T0 + 3_000), 2).await;
+    let m2 = add_status(store, m2).await;
     let n2 = add_status(store, status(&ids, &bob, T0 + 4_000)).await;
     let media = PublicTimelineFilter {
         only_media: true,
@@ -931,14 +934,13 @@ pub async fn account_statuses_only_media(store: &dyn Store) {
     let ids = IdGenerator::default();
     let alice = add_local(store, &ids, "alice").await;
     let bob = add_local(store, &ids, "bob").await;
-    let media = |s: StatusRecord| StatusRecord {
-        has_media: true,
-        ..s
-    };
-    let m1 = add_status(store, media(status(&ids, &alice, T0 + 1_000))).await;
+    let m1 = with_media(store, &ids, &alice, status(&ids, &alice, T0 + 1_000), 1).await;
+    let m1 = add_status(store, m1).await;
     add_status(store, status(&ids, &alice, T0 + 2_000)).await;
-    add_status(store, media(status(&ids, &bob, T0 + 3_000))).await;
-    let m4 = add_status(store, media(status(&ids, &alice, T0 + 4_000))).await;
+    let m3 = with_media(store, &ids, &bob, status(&ids, &bob, T0 + 3_000), 1).await;
+    add_status(store, m3).await;
+    let m4 = with_media(store, &ids, &alice, status(&ids, &alice, T0 + 4_000), 3).await;
+    let m4 = add_status(store, m4).await;
     add_status(store, status(&ids, &alice, T0 + 5_000)).await;
     let filter = AccountStatusesFilter {
         only_media: true,
@@ -998,14 +1000,8 @@ pub async fn account_statuses_or_mentioning_obeys_the_other_filters(store: &dyn 
         ..status(&ids, &alice, millis)
     };
     let plain = add_status(store, mention(T0 + 1_000)).await;
-    let media = add_status(
-        store,
-        StatusRecord {
-            has_media: true,
-            ..mention(T0 + 2_000)
-        },
-    )
-    .await;
+    let media = with_media(store, &ids, &alice, mention(T0 + 2_000), 1).await;
+    let media = add_status(store, media).await;
     let reply = add_status(
         store,
         StatusRecord {

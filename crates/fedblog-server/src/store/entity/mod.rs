@@ -15,6 +15,7 @@ pub mod follow_requests;
 pub mod follows;
 pub mod home_feed;
 pub mod jobs;
+pub mod media_attachments;
 pub mod mutes;
 pub mod poll_options;
 pub mod poll_votes;

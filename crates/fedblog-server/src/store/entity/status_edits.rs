@@ -15,6 +15,10 @@ pub struct Model {
     pub spoiler_text: String,
     pub sensitive: bool,
     pub created_at: DateTimeUtc,
+    /// The revision's ordered attachment ids, comma-separated (`''` for none).
+    pub media_ids: String,
+    /// The revision's poll option titles as a JSON array; `None`: no poll.
+    pub poll_options: Option<String>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

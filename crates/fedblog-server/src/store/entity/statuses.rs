@@ -20,6 +20,7 @@ pub struct Model {
     pub in_reply_to_id: Option<i64>,
     pub in_reply_to_account_id: Option<i64>,
     pub application_id: Option<i64>,
+    /// Kept equal to `media_ids <> ''` (timelines filter on it).
     pub has_media: bool,
     pub idempotency_key: Option<String>,
     pub local: bool,
@@ -30,6 +31,8 @@ pub struct Model {
     pub replies_count: i64,
     pub reblogs_count: i64,
     pub favourites_count: i64,
+    /// The ordered attachment ids, comma-separated (`''` for none).
+    pub media_ids: String,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

@@ -10,6 +10,7 @@ mod m0005_social_graph;
 mod m0006_interactions;
 mod m0007_status_edits;
 mod m0008_polls;
+mod m0009_media;
 
 /// A named index on `table` over `cols` (shared by the migrations).
 fn index(name: &'static str, table: &'static str, cols: &[&'static str]) -> IndexCreateStatement {
@@ -36,6 +37,7 @@ impl MigratorTrait for Migrator {
             Box::new(m0006_interactions::Migration),
             Box::new(m0007_status_edits::Migration),
             Box::new(m0008_polls::Migration),
+            Box::new(m0009_media::Migration),
         ]
     }
 }

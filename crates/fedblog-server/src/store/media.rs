@@ -1,0 +1,291 @@
+//! `MediaStore` for `SeaStore`: the `media_attachments` rows, and the helpers the status, edit
+//! and account stores use to attach, detach and remove media inside their transactions.
+
+use std::collections::BTreeSet;
+
+use async_trait::async_trait;
+use fedblog_core::store::{MediaKind, MediaRecord, MediaStore};
+use fedblog_core::{Id, StoreError, StoreResult};
+use sea_orm::ActiveValue::Set;
+use sea_orm::sea_query::{Condition, Expr, SelectStatement};
+use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter};
+
+use super::entity::media_attachments;
+use super::{IN_CHUNK, SeaStore, backend_err};
+
+/// Ordered ids as stored in `statuses.media_ids` and `status_edits.media_ids`: comma-separated
+/// decimal, `''` for none.
+pub(super) fn encode_ids(ids: &[Id]) -> String {
+    ids.iter()
+        .map(|id| id.as_i64().to_string())
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+/// The inverse of [`encode_ids`]; `column` names the column in the error.
+pub(super) fn decode_ids(s: &str, column: &str) -> StoreResult<Vec<Id>> {
+    if s.is_empty() {
+        return Ok(vec![]);
+    }
+    s.split(',')
+        .map(|part| {
+            part.parse::<i64>().map(Id::from_i64).map_err(|_| {
+                StoreError::Backend(format!("{column} is not a comma-separated id list: {s:?}"))
+            })
+        })
+        .collect()
+}
+
+fn media_row(m: &MediaRecord) -> media_attachments::ActiveModel {
+    media_attachments::ActiveModel {
+        id: Set(m.id.as_i64()),
+        account_id: Set(m.account_id.as_i64()),
+        status_id: Set(m.status_id.map(Id::as_i64)),
+        scheduled_status_id: Set(m.scheduled_status_id.map(Id::as_i64)),
+        kind: Set(m.kind.as_str().to_string()),
+        file_key: Set(m.file_key.clone()),
+        file_size: Set(m.file_size),
+        preview_key: Set(m.preview_key.clone()),
+        thumbnail_key: Set(m.thumbnail_key.clone()),
+        description: Set(m.description.clone()),
+        focus_x: Set(m.focus.map(|(x, _)| x)),
+        focus_y: Set(m.focus.map(|(_, y)| y)),
+        meta: Set(m.meta.clone()),
+        blurhash: Set(m.blurhash.clone()),
+        processed: Set(m.processed),
+        remote_url: Set(m.remote_url.clone()),
+        created_at: Set(m.created_at),
+    }
+}
+
+fn media_from_row(m: media_attachments::Model) -> StoreResult<MediaRecord> {
+    let kind = MediaKind::parse(&m.kind).ok_or_else(|| {
+        StoreError::Backend(format!(
+            "unknown media kind {:?} in media_attachments.kind",
+            m.kind
+        ))
+    })?;
+    Ok(MediaRecord {
+        id: Id::from_i64(m.id),
+        account_id: Id::from_i64(m.account_id),
+        status_id: m.status_id.map(Id::from_i64),
+        scheduled_status_id: m.scheduled_status_id.map(Id::from_i64),
+        kind,
+        file_key: m.file_key,
+        file_size: m.file_size,
+        preview_key: m.preview_key,
+        thumbnail_key: m.thumbnail_key,
+        description: m.description,
+        focus: m.focus_x.zip(m.focus_y),
+        meta: m.meta,
+        blurhash: m.blurhash,
+        processed: m.processed,
+        remote_url: m.remote_url,
+        created_at: m.created_at,
+    })
+}
+
+/// Attaches the media `ids` to `status`, all or nothing: each must exist, be `account`'s, and be
+/// unattached or attached to `status` already. One conditional `UPDATE` per chunk; if fewer rows
+/// match than there are distinct ids, `AlreadyExists("media")`, and the caller's transaction
+/// rolls back whatever was attached.
+pub(super) async fn attach_media<C: ConnectionTrait>(
+    db: &C,
+    ids: &[Id],
+    account: Id,
+    status: Id,
+) -> StoreResult<()> {
+    let distinct: Vec<i64> = ids
+        .iter()
+        .map(|id| id.as_i64())
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    let mut attached = 0u64;
+    for chunk in distinct.chunks(IN_CHUNK) {
+        let res = media_attachments::Entity::update_many()
+            .col_expr(
+                media_attachments::Column::StatusId,
+                Expr::value(status.as_i64()),
+            )
+            .filter(media_attachments::Column::Id.is_in(chunk.iter().copied()))
+            .filter(media_attachments::Column::AccountId.eq(account.as_i64()))
+            .filter(
+                Condition::any()
+                    .add(media_attachments::Column::StatusId.is_null())
+                    .add(media_attachments::Column::StatusId.eq(status.as_i64())),
+            )
+            .exec(db)
+            .await
+            .map_err(backend_err)?;
+        attached += res.rows_affected;
+    }
+    if attached != distinct.len() as u64 {
+        return Err(StoreError::AlreadyExists("media".into()));
+    }
+    Ok(())
+}
+
+/// Detaches the media of the statuses `ids` selects (part of `delete_status_dependents`): their
+/// `status_id` and `scheduled_status_id` are cleared, so that they can be posted again.
+pub(super) async fn detach_status_media<C: ConnectionTrait>(
+    db: &C,
+    ids: &impl Fn() -> SelectStatement,
+) -> StoreResult<()> {
+    media_attachments::Entity::update_many()
+        .col_expr(
+            media_attachments::Column::StatusId,
+            Expr::value(Option::<i64>::None),
+        )
+        .col_expr(
+            media_attachments::Column::ScheduledStatusId,
+            Expr::value(Option::<i64>::None),
+        )
+        .filter(media_attachments::Column::StatusId.in_subquery(ids()))
+        .exec(db)
+        .await
+        .map_err(backend_err)?;
+    Ok(())
+}
+
+/// Removes an account's media records (`AccountStore::delete_account`; its files are the
+/// caller's to remove).
+pub(super) async fn delete_account_media<C: ConnectionTrait>(
+    db: &C,
+    account: i64,
+) -> StoreResult<()> {
+    media_attachments::Entity::delete_many()
+        .filter(media_attachments::Column::AccountId.eq(account))
+        .exec(db)
+        .await
+        .map_err(backend_err)?;
+    Ok(())
+}
+
+#[async_trait]
+impl MediaStore for SeaStore {
+    async fn insert_media(&self, media: &MediaRecord) -> StoreResult<()> {
+        media_attachments::Entity::insert(media_row(media))
+            .exec_without_returning(&self.db)
+            .await
+            .map_err(backend_err)?;
+        Ok(())
+    }
+
+    async fn media_by_id(&self, id: Id) -> StoreResult<Option<MediaRecord>> {
+        media_attachments::Entity::find_by_id(id.as_i64())
+            .one(&self.db)
+            .await
+            .map_err(backend_err)?
+            .map(media_from_row)
+            .transpose()
+    }
+
+    async fn media_by_ids(&self, ids: &[Id]) -> StoreResult<Vec<MediaRecord>> {
+        let distinct: Vec<i64> = ids
+            .iter()
+            .map(|id| id.as_i64())
+            .collect::<BTreeSet<_>>()
+            .into_iter()
+            .collect();
+        let mut out = Vec::with_capacity(distinct.len());
+        for chunk in distinct.chunks(IN_CHUNK) {
+            let rows = media_attachments::Entity::find()
+                .filter(media_attachments::Column::Id.is_in(chunk.iter().copied()))
+                .all(&self.db)
+                .await
+                .map_err(backend_err)?;
+            for row in rows {
+                out.push(media_from_row(row)?);
+            }
+        }
+        Ok(out)
+    }
+
+    async fn update_media(&self, media: &MediaRecord) -> StoreResult<()> {
+        let res = media_attachments::Entity::update_many()
+            .col_expr(
+                media_attachments::Column::ScheduledStatusId,
+                Expr::value(media.scheduled_status_id.map(Id::as_i64)),
+            )
+            .col_expr(
+                media_attachments::Column::PreviewKey,
+                Expr::value(media.preview_key.clone()),
+            )
+            .col_expr(
+                media_attachments::Column::ThumbnailKey,
+                Expr::value(media.thumbnail_key.clone()),
+            )
+            .col_expr(
+                media_attachments::Column::Description,
+                Expr::value(media.description.clone()),
+            )
+            .col_expr(
+                media_attachments::Column::FocusX,
+                Expr::value(media.focus.map(|(x, _)| x)),
+            )
+            .col_expr(
+                media_attachments::Column::FocusY,
+                Expr::value(media.focus.map(|(_, y)| y)),
+            )
+            .col_expr(
+                media_attachments::Column::Meta,
+                Expr::value(media.meta.clone()),
+            )
+            .col_expr(
+                media_attachments::Column::Blurhash,
+                Expr::value(media.blurhash.clone()),
+            )
+            .col_expr(
+                media_attachments::Column::Processed,
+                Expr::value(media.processed),
+            )
+            .filter(media_attachments::Column::Id.eq(media.id.as_i64()))
+            .exec(&self.db)
+            .await
+            .map_err(backend_err)?;
+        if res.rows_affected == 0 {
+            return Err(StoreError::NotFound);
+        }
+        Ok(())
+    }
+
+    async fn delete_unattached_media(&self, id: Id) -> StoreResult<Option<MediaRecord>> {
+        // One statement: a concurrent attach either happened first (nothing is deleted) or
+        // waits and then finds no row to attach.
+        let rows = media_attachments::Entity::delete_many()
+            .filter(media_attachments::Column::Id.eq(id.as_i64()))
+            .filter(media_attachments::Column::StatusId.is_null())
+            .filter(media_attachments::Column::ScheduledStatusId.is_null())
+            .exec_with_returning(&self.db)
+            .await
+            .map_err(backend_err)?;
+        rows.into_iter().next().map(media_from_row).transpose()
+    }
+
+    async fn account_media(&self, account_id: Id) -> StoreResult<Vec<MediaRecord>> {
+        media_attachments::Entity::find()
+            .filter(media_attachments::Column::AccountId.eq(account_id.as_i64()))
+            .all(&self.db)
+            .await
+            .map_err(backend_err)?
+            .into_iter()
+            .map(media_from_row)
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn id_lists_round_trip_in_order() {
+        let ids = vec![Id(7), Id(3), Id(u64::MAX), Id(3)];
+        let s = encode_ids(&ids);
+        assert_eq!(decode_ids(&s, "t.c").expect("decode"), ids);
+        assert_eq!(encode_ids(&[]), "");
+        assert_eq!(decode_ids("", "t.c").expect("decode"), Vec::<Id>::new());
+        assert!(decode_ids("1,x", "t.c").is_err());
+    }
+}
