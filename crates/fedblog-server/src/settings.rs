@@ -58,6 +58,18 @@ pub struct SettingsArgs {
     /// Longest time one database statement may run, in seconds (PostgreSQL) [default: none].
     #[arg(long, env = "FEDBLOG_DB_STATEMENT_TIMEOUT", global = true)]
     pub db_statement_timeout: Option<u64>,
+    /// Base URL of a LibreTranslate-compatible service for translating statuses; none disables
+    /// translation [default: none].
+    #[arg(long, env = "FEDBLOG_TRANSLATION_URL", global = true)]
+    pub translation_url: Option<String>,
+    /// API key sent to the translation service, if it needs one.
+    #[arg(
+        long,
+        env = "FEDBLOG_TRANSLATION_API_KEY",
+        global = true,
+        hide_env_values = true
+    )]
+    pub translation_api_key: Option<String>,
 }
 
 #[derive(Deserialize, Default, Debug)]
@@ -77,6 +89,26 @@ struct FileSettings {
     worker_poll_ms: Option<u64>,
     job_lease_secs: Option<i64>,
     db_statement_timeout: Option<u64>,
+    translation_url: Option<String>,
+    translation_api_key: Option<String>,
+}
+
+/// Where statuses are translated (`FEDBLOG_TRANSLATION_URL`, `FEDBLOG_TRANSLATION_API_KEY`).
+#[derive(Clone)]
+pub struct TranslationSettings {
+    /// Base URL of the LibreTranslate-compatible service (`http://` or `https://`).
+    pub url: String,
+    /// Its API key, if any.
+    pub api_key: Option<String>,
+}
+
+impl std::fmt::Debug for TranslationSettings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TranslationSettings")
+            .field("url", &self.url)
+            .field("api_key", &self.api_key.as_ref().map(|_| "<redacted>"))
+            .finish()
+    }
 }
 
 /// Resolved settings.
@@ -100,6 +132,8 @@ pub struct Settings {
     pub workers: crate::workers::WorkerSettings,
     /// What core needs to know.
     pub instance: InstanceConfig,
+    /// The translation service; `None` disables translation.
+    pub translation: Option<TranslationSettings>,
 }
 
 impl SettingsArgs {
@@ -152,6 +186,30 @@ impl SettingsArgs {
                 "FEDBLOG_REGISTRATIONS must be open, approval or closed, not {registrations_text:?}"
             )
         })?;
+        let translation = match self
+            .translation_url
+            .clone()
+            .or(file.translation_url)
+            .map(|u| u.trim().to_string())
+            .filter(|u| !u.is_empty())
+        {
+            None => None,
+            Some(url) if url.starts_with("http://") || url.starts_with("https://") => {
+                Some(TranslationSettings {
+                    url,
+                    api_key: self
+                        .translation_api_key
+                        .clone()
+                        .or(file.translation_api_key)
+                        .filter(|k| !k.is_empty()),
+                })
+            }
+            Some(url) => {
+                return Err(format!(
+                    "FEDBLOG_TRANSLATION_URL must start with http:// or https://, not {url:?}"
+                ));
+            }
+        };
         let mut instance = InstanceConfig::new(&domain);
         instance.registrations = registrations;
         if let Some(t) = self.title.clone().or(file.title) {
@@ -192,6 +250,7 @@ impl SettingsArgs {
                 ..Default::default()
             },
             instance,
+            translation,
         })
     }
 }
@@ -216,6 +275,36 @@ mod tests {
         assert_eq!(s.instance.base_url(), "http://localhost:3000");
         assert!(s.database_url.starts_with("sqlite://./data/fedblog.sqlite"));
         assert_eq!(s.media_dir, PathBuf::from("./data/media"));
+        assert!(s.translation.is_none());
+    }
+
+    #[test]
+    fn translation_needs_an_http_url_and_hides_its_key() {
+        let s = SettingsArgs {
+            translation_url: Some("http://127.0.0.1:5000/".into()),
+            translation_api_key: Some("sekrit".into()),
+            ..Default::default()
+        }
+        .resolve()
+        .unwrap();
+        let t = s.translation.expect("translation configured");
+        assert_eq!(t.url, "http://127.0.0.1:5000/");
+        assert_eq!(t.api_key.as_deref(), Some("sekrit"));
+        assert!(!format!("{t:?}").contains("sekrit"));
+        let empty = SettingsArgs {
+            translation_url: Some(" ".into()),
+            ..Default::default()
+        };
+        assert!(empty.resolve().unwrap().translation.is_none());
+        let bad = SettingsArgs {
+            translation_url: Some("libretranslate:5000".into()),
+            ..Default::default()
+        };
+        assert!(
+            bad.resolve()
+                .unwrap_err()
+                .contains("FEDBLOG_TRANSLATION_URL")
+        );
     }
 
     #[test]
