@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Real-client scenario for statuses: a thread with its context, visibility, favourites,
-reblogs, bookmarks, pins, edits with their history, a poll and its votes, scheduled posts and
-deletion, driven
+reblogs, bookmarks, pins, edits with their history, a poll and its votes, media attachments
+(upload, post, describe by editing, redraft, delete), scheduled posts and deletion, driven
 through Mastodon.py.
 
 Usage:
@@ -16,9 +16,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import struct
 import sys
 import traceback
 import warnings
+import zlib
 from datetime import datetime, timedelta, timezone
 
 from mastodon import Mastodon, MastodonAPIError, MastodonNotFoundError
@@ -39,6 +41,19 @@ def expect_404(fn, what: str) -> None:
     except MastodonNotFoundError:
         return
     raise ScenarioError(f"{what}: expected 404, got {str(got)[:200]}")
+
+
+def png(width: int, height: int) -> bytes:
+    """A valid RGB PNG of the given size (a gradient)."""
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        body = kind + data
+        return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body))
+    rows = b"".join(
+        b"\x00" + b"".join(bytes((x * 255 // width, y * 255 // height, 128)) for x in range(width))
+        for y in range(height)
+    )
+    ihdr = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b"")
 
 
 class Statuses:
@@ -75,6 +90,9 @@ class Statuses:
         self.step("pin", self.pin)
         self.step("edit_and_history", self.edit_and_history)
         self.step("poll_vote", self.poll_vote)
+        self.step("poll_edit", self.poll_edit)
+        self.step("media_post_and_edit", self.media)
+        self.step("media_redraft_and_delete", self.media_redraft)
         self.step("scheduled_post", self.scheduled)
         self.step("delete", self.delete)
         print(f"statuses: {self.passed} steps passed")
@@ -195,6 +213,69 @@ class Statuses:
             raise ScenarioError("two choices on a single-choice poll were accepted")
         except MastodonAPIError as e:
             check(e.args[1] == 422, f"two choices gave {e.args[1]}, want 422")
+
+    def poll_edit(self) -> None:
+        a, b = self.c["alice"], self.c["bob"]
+        post = a.status_post("pick one", poll=a.make_poll(["red", "blue"], expires_in=3600))
+        b.poll_vote(post["poll"]["id"], [0])
+        same = a.status_update(post["id"], "pick one!", poll=a.make_poll(["red", "blue"], expires_in=3600))
+        check(same["poll"]["votes_count"] == 1, f"re-sending the same poll lost its votes: {same['poll']}")
+        changed = a.status_update(post["id"], "pick one!", poll=a.make_poll(["red", "green", "blue"], expires_in=3600))
+        titles = [o["title"] for o in changed["poll"]["options"]]
+        check(titles == ["red", "green", "blue"] and changed["poll"]["votes_count"] == 0, f"changed poll {changed['poll']}")
+        history = a.status_history(post["id"])
+        polls = [[o["title"] for o in h["poll"]["options"]] for h in history]
+        check(polls[0] == ["red", "blue"] and polls[-1] == ["red", "green", "blue"], f"history polls {polls}")
+        gone = a.status_update(post["id"], "no poll now")
+        check(gone["poll"] is None, "an edit without a poll kept the poll")
+
+    def media(self) -> None:
+        a = self.c["alice"]
+        img = a.media_post(png(64, 48), mime_type="image/png", description="a gradient", focus=(0.5, -0.25))
+        check(img["type"] == "image" and img["url"], f"image upload {img}")
+        check(img["meta"]["original"]["width"] == 64 and img["meta"]["original"]["height"] == 48, f"meta {img['meta']}")
+        check(img["meta"]["focus"] == {"x": 0.5, "y": -0.25}, f"focus {img['meta'].get('focus')}")
+        # Audio is processed in the background: Mastodon.py polls GET /api/v1/media/:id.
+        audio = a.media_post(b"ID3\x04\x00\x00\x00\x00\x00\x00" + bytes(2048), mime_type="audio/mpeg", synchronous=True)
+        check(audio["type"] == "audio" and audio["url"], f"audio upload {audio}")
+        try:
+            a.status_post("images and audio", media_ids=[img, audio])
+            raise ScenarioError("an image and an audio file were posted together")
+        except MastodonAPIError as e:
+            check(e.args[1] == 422, f"mixing image and audio gave {e.args[1]}, want 422")
+        heard = a.status_post("listen", media_ids=[audio])
+        check(heard["media_attachments"][0]["type"] == "audio", "the audio post lost its media")
+        img = a.media_update(img["id"], description="a colour gradient")
+        check(img["description"] == "a colour gradient", "media_update did not describe the upload")
+        img2 = a.media_post(png(32, 32), mime_type="image/png")
+        post = a.status_post("", media_ids=[img2, img])
+        check([m["id"] for m in post["media_attachments"]] == [img2["id"], img["id"]], "media order")
+        only_media = [s["id"] for s in self.c["erin"].account_statuses(self.id("alice"), only_media=True)]
+        check(post["id"] in only_media, "only_media misses the post with media")
+        check(all(s["media_attachments"] for s in self.c["erin"].account_statuses(self.id("alice"), only_media=True)), "only_media shows a post without media")
+        try:
+            self.c["bob"].status_post("stolen", media_ids=[img["id"]])
+            raise ScenarioError("bob posted alice's media")
+        except MastodonAPIError as e:
+            check(e.args[1] == 422, f"posting someone else's media gave {e.args[1]}, want 422")
+        edited = a.status_update(post["id"], "described", media_attributes=[
+            a.generate_media_edit_attributes(img["id"], description="edited description"),
+        ])
+        check([m["id"] for m in edited["media_attachments"]] == [img["id"]], "the edit kept the second image")
+        check(edited["media_attachments"][0]["description"] == "edited description", "media_attributes ignored")
+        history = a.status_history(post["id"])
+        check(len(history[0]["media_attachments"]) == 2 and len(history[-1]["media_attachments"]) == 1, "history media")
+        self.media_post_id = post["id"]
+        self.media_img = img["id"]
+
+    def media_redraft(self) -> None:
+        a = self.c["alice"]
+        gone = a.status_delete(self.media_post_id)
+        check([m["id"] for m in gone["media_attachments"]] == [self.media_img], "delete did not answer the media")
+        redraft = a.status_post(gone["text"], media_ids=[self.media_img])
+        check(redraft["media_attachments"][0]["id"] == self.media_img, "redraft could not reuse the media")
+        a.status_delete(redraft["id"], delete_media=True)
+        expect_404(lambda: a.media(self.media_img), "media deleted with delete_media")
 
     def scheduled(self) -> None:
         a = self.c["alice"]

@@ -11,10 +11,12 @@ use crate::config::InstanceConfig;
 use crate::error::{ApiError, ApiResult};
 use crate::files::{FileStore, MemoryFileStore};
 use crate::id::IdGenerator;
+use crate::media::{MediaProcessor, NoProcessing};
 use crate::params::{Params, Upload};
 use crate::scope::Scopes;
 use crate::services::oauth::hash_secret;
 use crate::store::{AccountRecord, AppRecord, Store, TokenRecord, UserRecord};
+use crate::translation::Translator;
 
 /// Sends the e-mails a server sends. The default writes them to the log.
 pub trait Mailer: Send + Sync {
@@ -43,6 +45,10 @@ pub struct App {
     pub ids: IdGenerator,
     /// Sends e-mail.
     pub mailer: Arc<dyn Mailer>,
+    /// Makes previews of uploaded images (in background jobs).
+    pub media: Arc<dyn MediaProcessor>,
+    /// Machine translation of statuses; `None` (the default) disables it.
+    pub translator: Option<Arc<dyn Translator>>,
 }
 
 impl App {
@@ -55,12 +61,26 @@ impl App {
             config,
             ids: IdGenerator::default(),
             mailer: Arc::new(LogMailer),
+            media: Arc::new(NoProcessing),
+            translator: None,
         }
     }
 
     /// The same app with another file store.
     pub fn with_files(mut self, files: Arc<dyn FileStore>) -> Self {
         self.files = files;
+        self
+    }
+
+    /// The same app with another media processor.
+    pub fn with_media_processor(mut self, media: Arc<dyn MediaProcessor>) -> Self {
+        self.media = media;
+        self
+    }
+
+    /// The same app translating statuses through `translator` (translation is disabled without one).
+    pub fn with_translator(mut self, translator: Arc<dyn Translator>) -> Self {
+        self.translator = Some(translator);
         self
     }
 

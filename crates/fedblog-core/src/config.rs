@@ -32,6 +32,14 @@ pub struct Limits {
     pub characters_reserved_per_url: usize,
     /// Media per status.
     pub max_media_attachments: usize,
+    /// Largest image upload, in bytes.
+    pub image_size_limit: usize,
+    /// Most pixels of an image upload.
+    pub image_matrix_limit: u64,
+    /// Largest video or audio upload, in bytes.
+    pub video_size_limit: usize,
+    /// Characters of a media description.
+    pub max_media_description: usize,
     /// Display name length.
     pub max_display_name: usize,
     /// Bio length.
@@ -66,6 +74,10 @@ impl Default for Limits {
             max_status_characters: 500,
             characters_reserved_per_url: 23,
             max_media_attachments: 4,
+            image_size_limit: 16 * 1024 * 1024,
+            image_matrix_limit: 33_177_600,
+            video_size_limit: 40 * 1024 * 1024,
+            max_media_description: 1500,
             max_display_name: 30,
             max_note: 500,
             max_fields: 4,

@@ -128,6 +128,26 @@ pub struct StatusTag {
     pub url: String,
 }
 
+/// A file attached to a status. <https://docs.joinmastodon.org/entities/MediaAttachment/>
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct MediaAttachment {
+    pub id: Id,
+    /// `image`, `gifv`, `video`, `audio` or `unknown`.
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// The original; `null` while a video or audio upload is being processed.
+    pub url: Option<String>,
+    /// A small preview (the original image until a preview is made).
+    pub preview_url: Option<String>,
+    pub remote_url: Option<String>,
+    pub preview_remote_url: Option<String>,
+    pub text_url: Option<String>,
+    /// `original`, `small` and `focus`, as far as known.
+    pub meta: serde_json::Value,
+    pub description: Option<String>,
+    pub blurhash: Option<String>,
+}
+
 /// The app that posted a status.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct StatusApplication {
@@ -147,7 +167,7 @@ pub struct Status {
     pub visibility: String,
     pub sensitive: bool,
     pub spoiler_text: String,
-    pub media_attachments: Vec<serde_json::Value>,
+    pub media_attachments: Vec<MediaAttachment>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub application: Option<StatusApplication>,
     pub mentions: Vec<StatusMention>,
@@ -250,7 +270,7 @@ pub struct ScheduledStatus {
     pub id: Id,
     pub scheduled_at: Timestamp,
     pub params: ScheduledParams,
-    pub media_attachments: Vec<serde_json::Value>,
+    pub media_attachments: Vec<MediaAttachment>,
 }
 
 /// How the signed-in account relates to another. <https://docs.joinmastodon.org/entities/Relationship/>
@@ -374,9 +394,24 @@ pub struct StatusEdit {
     pub created_at: Timestamp,
     /// The author.
     pub account: Account,
-    /// Always empty: media attachments are not supported yet.
-    pub media_attachments: Vec<serde_json::Value>,
+    /// The media of this revision, in order.
+    pub media_attachments: Vec<MediaAttachment>,
     pub emojis: Vec<CustomEmoji>,
+    /// The poll's options in this revision.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub poll: Option<StatusEditPoll>,
+}
+
+/// The poll of a status revision: its options' titles.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct StatusEditPoll {
+    pub options: Vec<StatusEditPollOption>,
+}
+
+/// One option of a revision's poll.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct StatusEditPollOption {
+    pub title: String,
 }
 
 /// The source of a status, for editing. <https://docs.joinmastodon.org/entities/StatusSource/>
@@ -416,4 +451,43 @@ pub struct PollOption {
     pub title: String,
     /// `null` while the totals are hidden (`hide_totals`, poll still open), except for the author.
     pub votes_count: Option<i64>,
+}
+
+/// A machine translation of a status. <https://docs.joinmastodon.org/entities/Translation/>
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Translation {
+    /// The translated content (HTML).
+    pub content: String,
+    /// The translated content warning (plain text; empty when there is none).
+    pub spoiler_text: String,
+    /// The translated poll, `null` when the status has none.
+    pub poll: Option<TranslationPoll>,
+    /// The translated media descriptions.
+    pub media_attachments: Vec<TranslationAttachment>,
+    /// The source language as the provider detected it.
+    pub detected_source_language: String,
+    /// The language translated into.
+    pub language: String,
+    /// The service that translated.
+    pub provider: String,
+}
+
+/// The translated poll of a status. <https://docs.joinmastodon.org/entities/Translation/#Poll>
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct TranslationPoll {
+    pub id: Id,
+    pub options: Vec<TranslationPollOption>,
+}
+
+/// One translated poll option.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct TranslationPollOption {
+    pub title: String,
+}
+
+/// A translated media description. <https://docs.joinmastodon.org/entities/Translation/#Attachment>
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct TranslationAttachment {
+    pub id: Id,
+    pub description: String,
 }

@@ -1,4 +1,4 @@
-//! Stored files (avatars and headers): the [`FileStore`] trait the app writes uploads through,
+//! Stored files (avatars, headers, media attachments): the [`FileStore`] trait the app writes uploads through,
 //! the rules for file keys, recognising images by their magic bytes, and [`MemoryFileStore`].
 //!
 //! A key is a relative path such as `accounts/avatars/0f3a….png`: lower-case letters, digits,
@@ -49,13 +49,9 @@ pub fn valid_key(key: &str) -> bool {
         })
 }
 
-/// The content type of a key, from its extension (`None` for anything but the image types stored).
+/// The content type of a key, from its extension (`None` for anything but the formats stored).
 pub fn content_type_of(key: &str) -> Option<&'static str> {
-    let ext = key.rsplit_once('.')?.1;
-    ImageKind::ALL
-        .iter()
-        .find(|k| k.extension() == ext)
-        .map(|k| k.content_type())
+    crate::media::MediaFormat::of_key(key).map(|f| f.content_type())
 }
 
 /// The image formats accepted for avatars and headers.

@@ -13,12 +13,14 @@ pub mod error;
 pub mod events;
 pub mod files;
 pub mod id;
+pub mod media;
 pub mod pagination;
 pub mod params;
 pub mod render;
 pub mod scope;
 pub mod services;
 pub mod store;
+pub mod translation;
 
 pub use app::{App, Caller, RequestInfo};
 pub use config::InstanceConfig;

@@ -10,7 +10,8 @@ use crate::entities::*;
 use crate::error::ApiResult;
 use crate::id::Id;
 use crate::store::{
-    AccountRecord, AppRecord, PollRecord, Role as RoleRecord, StatusRecord, UserRecord,
+    AccountRecord, AppRecord, MediaKind, MediaRecord, PollRecord, Role as RoleRecord, StatusRecord,
+    UserRecord,
 };
 
 /// ISO 8601 with milliseconds and `Z`, as Mastodon writes datetimes.
@@ -166,8 +167,8 @@ impl App {
         }
     }
 
-    /// Renders a scheduled status.
-    pub fn render_scheduled_status(
+    /// Renders a scheduled status with the media it will post.
+    pub async fn render_scheduled_status(
         &self,
         s: &crate::store::ScheduledStatusRecord,
     ) -> ApiResult<ScheduledStatus> {
@@ -175,12 +176,77 @@ impl App {
             tracing::error!(id = %s.id, error = %e, "stored scheduled status params do not parse");
             crate::error::ApiError::internal()
         })?;
+        let ids: Vec<Id> = params
+            .media_ids
+            .iter()
+            .flatten()
+            .filter_map(|m| m.parse().ok())
+            .collect();
+        let media = self.media_map(&ids).await?;
         Ok(ScheduledStatus {
             id: s.id,
             scheduled_at: timestamp(s.scheduled_at),
+            media_attachments: self.render_media_list(&ids, &media),
             params,
-            media_attachments: vec![],
         })
+    }
+
+    /// Loads media by id in one store call.
+    pub async fn media_map(&self, ids: &[Id]) -> ApiResult<HashMap<Id, MediaRecord>> {
+        if ids.is_empty() {
+            return Ok(HashMap::new());
+        }
+        Ok(self
+            .store
+            .media_by_ids(ids)
+            .await?
+            .into_iter()
+            .map(|m| (m.id, m))
+            .collect())
+    }
+
+    /// Renders the media of `ids` in that order, skipping any not in `media`.
+    pub fn render_media_list(
+        &self,
+        ids: &[Id],
+        media: &HashMap<Id, MediaRecord>,
+    ) -> Vec<MediaAttachment> {
+        ids.iter()
+            .filter_map(|id| media.get(id))
+            .map(|m| self.render_media(m))
+            .collect()
+    }
+
+    /// Renders a media attachment. `url` is `null` until a video or audio upload is processed;
+    /// `preview_url` is the client's thumbnail, else the generated preview, else (for an image)
+    /// the original.
+    pub fn render_media(&self, m: &MediaRecord) -> MediaAttachment {
+        let base = self.base_url();
+        let url_of = |key: &str| self.files.public_url(&base, key);
+        let url = (m.processed || m.kind == MediaKind::Image).then(|| url_of(&m.file_key));
+        let preview_url = m
+            .thumbnail_key
+            .as_deref()
+            .or(m.preview_key.as_deref())
+            .map(url_of)
+            .or_else(|| (m.kind == MediaKind::Image).then(|| url_of(&m.file_key)));
+        let mut meta: serde_json::Value =
+            serde_json::from_str(&m.meta).unwrap_or_else(|_| serde_json::json!({}));
+        if let (Some((x, y)), Some(obj)) = (m.focus, meta.as_object_mut()) {
+            obj.insert("focus".into(), serde_json::json!({ "x": x, "y": y }));
+        }
+        MediaAttachment {
+            id: m.id,
+            kind: m.kind.as_str().to_string(),
+            url,
+            preview_url,
+            remote_url: m.remote_url.clone(),
+            preview_remote_url: None,
+            text_url: None,
+            meta,
+            description: m.description.clone(),
+            blurhash: m.blurhash.clone(),
+        }
     }
 
     /// Renders a token just issued (its secret is shown once, here).
@@ -242,12 +308,18 @@ impl App {
             None => None,
         };
         let polls = self.page_polls(&all, viewer).await?;
+        let media_ids: Vec<Id> = all
+            .iter()
+            .flat_map(|s| s.media_ids.iter().copied())
+            .collect();
+        let media = self.media_map(&media_ids).await?;
         let batch = StatusBatch {
             base: self.base_url(),
             accounts,
             apps,
             flags,
             polls,
+            media,
             viewer,
             with_source,
         };
@@ -368,7 +440,7 @@ impl App {
             visibility: s.visibility.as_str().to_string(),
             sensitive: s.sensitive,
             spoiler_text: s.spoiler_text.clone(),
-            media_attachments: vec![],
+            media_attachments: self.render_media_list(&s.media_ids, &batch.media),
             application: s
                 .application_id
                 .and_then(|id| batch.apps.get(&id).cloned().flatten())
@@ -442,6 +514,8 @@ struct StatusBatch<'a> {
     flags: Option<ViewerFlags>,
     /// The polls of the page's statuses, rendered for the viewer, by status id.
     polls: HashMap<Id, Poll>,
+    /// The media of the page's statuses.
+    media: HashMap<Id, MediaRecord>,
     viewer: Option<&'a AccountRecord>,
     with_source: bool,
 }
@@ -592,36 +666,63 @@ impl App {
 impl App {
     /// Renders the edit history of a status by `author`: every stored revision oldest first, or,
     /// for a status never edited, one entry made of its current version (dated `edited_at`, else
-    /// `created_at`).
-    pub fn render_status_edits(
+    /// `created_at`). Media show their current descriptions.
+    pub async fn render_status_edits(
         &self,
         status: &StatusRecord,
         author: &AccountRecord,
         revisions: &[crate::store::StatusEditRecord],
-    ) -> Vec<StatusEdit> {
+    ) -> ApiResult<Vec<StatusEdit>> {
         let account = self.render_account(author);
-        let entry =
-            |content: &str, spoiler_text: &str, sensitive: bool, at: DateTime<Utc>| StatusEdit {
-                content: content.to_string(),
-                spoiler_text: spoiler_text.to_string(),
-                sensitive,
-                created_at: timestamp(at),
-                account: account.clone(),
-                media_attachments: vec![],
-                emojis: vec![],
-            };
-        if revisions.is_empty() {
-            return vec![entry(
-                &status.content,
-                &status.spoiler_text,
-                status.sensitive,
-                status.edited_at.unwrap_or(status.created_at),
-            )];
-        }
-        revisions
+        let current_poll = if revisions.is_empty() {
+            self.store
+                .polls_by_status_ids(&[status.id])
+                .await?
+                .pop()
+                .map(|p| p.options)
+        } else {
+            None
+        };
+        let current = crate::store::StatusEditRecord {
+            id: status.id,
+            status_id: status.id,
+            account_id: status.account_id,
+            text: status.text.clone(),
+            content: status.content.clone(),
+            spoiler_text: status.spoiler_text.clone(),
+            sensitive: status.sensitive,
+            media_ids: status.media_ids.clone(),
+            poll_options: current_poll,
+            created_at: status.edited_at.unwrap_or(status.created_at),
+        };
+        let revisions = if revisions.is_empty() {
+            std::slice::from_ref(&current)
+        } else {
+            revisions
+        };
+        let ids: Vec<Id> = revisions
             .iter()
-            .map(|r| entry(&r.content, &r.spoiler_text, r.sensitive, r.created_at))
-            .collect()
+            .flat_map(|r| r.media_ids.iter().copied())
+            .collect();
+        let media = self.media_map(&ids).await?;
+        Ok(revisions
+            .iter()
+            .map(|r| StatusEdit {
+                content: r.content.clone(),
+                spoiler_text: r.spoiler_text.clone(),
+                sensitive: r.sensitive,
+                created_at: timestamp(r.created_at),
+                account: account.clone(),
+                media_attachments: self.render_media_list(&r.media_ids, &media),
+                emojis: vec![],
+                poll: r.poll_options.as_ref().map(|o| StatusEditPoll {
+                    options: o
+                        .iter()
+                        .map(|t| StatusEditPollOption { title: t.clone() })
+                        .collect(),
+                }),
+            })
+            .collect())
     }
 
     /// Renders the source of a status (its plain text and content warning), for its author.
@@ -706,6 +807,39 @@ impl App {
             emojis: vec![],
             voted: viewer.map(|_| is_author || !own_votes.is_empty()),
             own_votes: viewer.map(|_| own_votes),
+        }
+    }
+}
+
+impl App {
+    /// A translated status as the Translation entity.
+    pub fn render_translation(
+        &self,
+        t: &crate::services::translation::StatusTranslation,
+    ) -> Translation {
+        Translation {
+            content: t.content.clone(),
+            spoiler_text: t.spoiler_text.clone(),
+            poll: t.poll.as_ref().map(|(id, options)| TranslationPoll {
+                id: *id,
+                options: options
+                    .iter()
+                    .map(|title| TranslationPollOption {
+                        title: title.clone(),
+                    })
+                    .collect(),
+            }),
+            media_attachments: t
+                .media_attachments
+                .iter()
+                .map(|(id, description)| TranslationAttachment {
+                    id: *id,
+                    description: description.clone(),
+                })
+                .collect(),
+            detected_source_language: t.detected_source_language.clone(),
+            language: t.language.clone(),
+            provider: t.provider.clone(),
         }
     }
 }

@@ -9,8 +9,10 @@ use tokio::sync::oneshot;
 
 use crate::files::DiskFileStore;
 use crate::http::{self, Server};
+use crate::media::ImageProcessor;
 use crate::settings::Settings;
 use crate::store::{self, ConnectSettings, SeaStore};
+use crate::translation::{DEFAULT_TIMEOUT, LibreTranslate};
 use crate::workers::Workers;
 
 /// Opens the database of the settings, creating the data folder for SQLite.
@@ -44,9 +46,15 @@ pub async fn build_app(settings: &Settings) -> Result<Arc<App>, String> {
     }
     let store: Arc<dyn Store> = Arc::new(store);
     let files = Arc::new(DiskFileStore::new(settings.media_dir.clone()));
-    Ok(Arc::new(
-        App::new(store, settings.instance.clone()).with_files(files),
-    ))
+    let mut app = App::new(store, settings.instance.clone())
+        .with_files(files)
+        .with_media_processor(Arc::new(ImageProcessor));
+    if let Some(t) = &settings.translation {
+        let translator = LibreTranslate::new(&t.url, t.api_key.clone(), DEFAULT_TIMEOUT)?;
+        app = app.with_translator(Arc::new(translator));
+        tracing::info!(url = %t.url, "statuses are translated by a LibreTranslate-compatible service");
+    }
+    Ok(Arc::new(app))
 }
 
 /// A server running in the background.

@@ -16,6 +16,7 @@ pub mod follow_requests;
 pub mod followed_tags;
 pub mod follows;
 pub mod instance;
+pub mod media;
 pub mod mutes;
 pub mod oauth;
 pub mod polls;
@@ -97,6 +98,17 @@ impl<T: Serialize> IntoReply for Json<T> {
             headers: vec![],
             body: Body::Json(value),
         })
+    }
+}
+
+/// A JSON response of type `T` with another status than 200 (`202 Accepted`, `206`).
+pub struct JsonWithStatus<T>(pub StatusCode, pub T);
+
+impl<T: Serialize> IntoReply for JsonWithStatus<T> {
+    fn into_reply(self) -> ApiResult<Reply> {
+        let mut reply = Json(self.1).into_reply()?;
+        reply.status = self.0;
+        Ok(reply)
     }
 }
 
@@ -339,9 +351,15 @@ pub fn routes() -> Vec<Route> {
         route::<statuses::edit_status::EditStatus>(),
         route::<statuses::status_history::GetStatusHistory>(),
         route::<statuses::status_source::GetStatusSource>(),
+        route::<statuses::translate_status::TranslateStatus>(),
         route::<favourites::list_favourites::ListFavourites>(),
         route::<bookmarks::list_bookmarks::ListBookmarks>(),
         // Polls
+        route::<media::create_media::CreateMedia>(),
+        route::<media::create_media_v1::CreateMediaV1>(),
+        route::<media::get_media::GetMedia>(),
+        route::<media::update_media::UpdateMedia>(),
+        route::<media::delete_media::DeleteMedia>(),
         route::<polls::get_poll::GetPoll>(),
         route::<polls::vote_poll::VotePoll>(),
         // Scheduled statuses
@@ -370,6 +388,7 @@ pub fn routes() -> Vec<Route> {
         route::<instance::instance_peers::InstancePeers>(),
         route::<instance::instance_activity::InstanceActivity>(),
         route::<instance::instance_rules::InstanceRules>(),
+        route::<instance::translation_languages::TranslationLanguages>(),
         route::<instance::nodeinfo_discovery::NodeinfoDiscovery>(),
         route::<instance::nodeinfo::Nodeinfo>(),
     ]

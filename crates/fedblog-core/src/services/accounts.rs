@@ -174,7 +174,7 @@ pub struct DeletedAccount {
     pub files_removed: usize,
 }
 
-fn file_failure(e: FileError) -> ApiError {
+pub(crate) fn file_failure(e: FileError) -> ApiError {
     tracing::error!(error = %e, "file store failure");
     ApiError::internal()
 }
@@ -588,10 +588,16 @@ impl App {
             .account_by_id(id)
             .await?
             .ok_or_else(ApiError::not_found)?;
+        let media = self.store.account_media(id).await?;
         self.store.delete_account(id).await?;
         let keys: Vec<String> = [account.avatar.clone(), account.header.clone()]
             .into_iter()
             .flatten()
+            .chain(media.into_iter().flat_map(|m| {
+                std::iter::once(m.file_key)
+                    .chain(m.preview_key)
+                    .chain(m.thumbnail_key)
+            }))
             .collect();
         let files_removed = self.remove_files(&keys).await;
         Ok(DeletedAccount {
@@ -602,7 +608,7 @@ impl App {
 
     /// Removes stored files, logging (not failing on) errors: a leftover file is harmless, a
     /// failed request after the records changed is not. Returns how many were removed.
-    async fn remove_files(&self, keys: &[String]) -> usize {
+    pub(crate) async fn remove_files(&self, keys: &[String]) -> usize {
         let mut removed = 0;
         for key in keys {
             match self.files.delete(key).await {

@@ -366,7 +366,7 @@ impl App {
             .filter(|s| {
                 s.account_id == author.id
                     && !(query.exclude_replies && s.is_reply_to_other())
-                    && (!query.only_media || s.has_media)
+                    && (!query.only_media || s.has_media())
                     && tagged.is_none_or(|t| s.tags.iter().any(|x| x == t))
             })
             .take(page.limit)

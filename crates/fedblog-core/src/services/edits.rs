@@ -1,16 +1,18 @@
-//! Edits of statuses: changing the text, content warning, sensitivity and language of one's own
-//! status while keeping every revision, reading the revision history, and reading the source.
+//! Edits of statuses: changing the text, content warning, sensitivity, language, media and poll
+//! of one's own status while keeping every revision, reading the revision history, and reading
+//! the source.
 
 use crate::app::{App, Caller};
 use crate::error::{ApiError, ApiResult};
 use crate::id::Id;
-use crate::services::statuses::{parse_language, parse_visibility, reject_attachments};
-use crate::store::{AccountRecord, StatusEditRecord, StatusRecord};
+use crate::services::media::parse_focus;
+use crate::services::statuses::{NewPoll, parse_language, parse_visibility, poll_given};
+use crate::store::{AccountRecord, MediaRecord, PollRecord, StatusEditRecord, StatusRecord};
 
 /// An edit (`PUT /api/v1/statuses/:id`). As in Mastodon the edit replaces the status's text,
-/// content warning and sensitivity as a whole (an absent `spoiler_text` clears it, an absent
-/// `sensitive` is false unless there is a content warning); an absent `language` keeps the
-/// status's.
+/// content warning, sensitivity, media and poll as a whole (an absent `spoiler_text` clears it,
+/// an absent `sensitive` is false unless there is a content warning, absent `media_ids` remove
+/// the media, an absent `poll` removes the poll); an absent `language` keeps the status's.
 #[derive(Default, Clone, Debug)]
 pub struct StatusChanges {
     /// New text.
@@ -23,10 +25,23 @@ pub struct StatusChanges {
     pub language: Option<String>,
     /// Visibility, if the client sent one: it must be the status's own (it cannot change).
     pub visibility: Option<String>,
-    /// Media to attach (not supported yet: any is a 422).
+    /// The media the status has after the edit, in order.
     pub media_ids: Vec<String>,
-    /// Whether a poll was sent (not supported yet: a 422).
-    pub has_poll: bool,
+    /// New descriptions and focal points of those media (`media_attributes[]`).
+    pub media_attributes: Vec<MediaAttribute>,
+    /// The `poll` parameter as sent.
+    pub poll: Option<serde_json::Value>,
+}
+
+/// `media_attributes[]`: a change to one of the edited status's media.
+#[derive(Default, Clone, Debug)]
+pub struct MediaAttribute {
+    /// The media id.
+    pub id: String,
+    /// New alternative text.
+    pub description: Option<String>,
+    /// New focal point, `"x,y"`.
+    pub focus: Option<String>,
 }
 
 impl App {
@@ -39,12 +54,13 @@ impl App {
         }
     }
 
-    /// Edits the caller's own status and returns it. Validation is that of posting (blank or too
-    /// long text: 422; media and polls: 422, not supported yet); the visibility cannot change
-    /// (a different one is a 422). An edit that changes nothing stores nothing and returns the
+    /// Edits the caller's own status and returns it. Validation is that of posting (blank text
+    /// without media, too long text, bad media or poll: 422); the visibility cannot change (a
+    /// different one is a 422). An edit that changes nothing stores nothing and returns the
     /// status as it was. Otherwise the first edit stores two revisions (the original, dated the
     /// status's `created_at`, then the new version) and each later edit one; `edited_at` is set.
-    /// Mentions and tags follow the new text.
+    /// Mentions and tags follow the new text. A poll sent with the same options and settings
+    /// keeps its votes and end; a changed poll starts over (votes cleared, a new end).
     pub async fn edit_status(
         &self,
         caller: &Caller,
@@ -53,8 +69,19 @@ impl App {
     ) -> ApiResult<StatusRecord> {
         let me = caller.account()?;
         let status = self.own_editable_status(me, id).await?;
-        reject_attachments(&changes.media_ids, changes.has_poll)?;
-        self.check_status_text(&changes.text, &changes.spoiler_text)?;
+        if !changes.media_ids.is_empty() && poll_given(changes.poll.as_ref()) {
+            return Err(ApiError::invalid_field(
+                "poll",
+                "ERR_INVALID",
+                "A status cannot have both media attachments and a poll",
+            ));
+        }
+        let new_poll = self.check_poll(changes.poll.as_ref())?;
+        let mut media = self
+            .check_status_media(me, &changes.media_ids, Some(status.id), None)
+            .await?;
+        let described = self.apply_media_attributes(&mut media, &changes.media_attributes)?;
+        self.check_status_text(&changes.text, &changes.spoiler_text, !media.is_empty())?;
         if let Some(v) = parse_visibility(changes.visibility.as_deref())?
             && v != status.visibility
         {
@@ -69,10 +96,20 @@ impl App {
         let sensitive = changes.sensitive.unwrap_or(false)
             || !spoiler_text.is_empty()
             || me.sensitized_at.is_some();
+        let media_ids: Vec<Id> = media.iter().map(|m| m.id).collect();
+        let old_poll = self.store.polls_by_status_ids(&[status.id]).await?.pop();
+        let poll_kept = match (&old_poll, &new_poll) {
+            (None, None) => true,
+            (Some(old), Some(new)) => same_poll(old, new),
+            _ => false,
+        };
         if changes.text == status.text
             && spoiler_text == status.spoiler_text
             && sensitive == status.sensitive
             && language == status.language
+            && media_ids == status.media_ids
+            && described.is_empty()
+            && poll_kept
         {
             return Ok(status);
         }
@@ -86,18 +123,83 @@ impl App {
             language,
             mentions: rendered.mentions,
             tags: rendered.tags,
+            media_ids,
             edited_at: Some(now),
             ..status.clone()
         };
+        let old_options = old_poll.as_ref().map(|p| p.options.clone());
+        let new_options = if poll_kept {
+            old_options.clone()
+        } else {
+            new_poll.as_ref().map(|p| p.options.clone())
+        };
         let mut revisions = Vec::with_capacity(2);
         if self.store.status_edits(status.id).await?.is_empty() {
-            revisions.push(revision(self.ids.next(), &status, status.created_at));
+            revisions.push(revision(
+                self.ids.next(),
+                &status,
+                old_options,
+                status.created_at,
+            ));
         }
-        revisions.push(revision(self.ids.next(), &edited, now));
+        revisions.push(revision(self.ids.next(), &edited, new_options, now));
         // The new hashtags exist as tags before the status uses them (tag pages, follows).
         self.record_status_tags(&edited.text).await?;
-        self.store.update_status(&edited, &revisions).await?;
+        match self.store.update_status(&edited, &revisions).await {
+            Ok(()) => {}
+            Err(crate::StoreError::AlreadyExists(what)) if what == "media" => {
+                return Err(ApiError::invalid_field(
+                    "media_ids",
+                    "ERR_INVALID",
+                    "A media attachment is already used by another status",
+                ));
+            }
+            Err(e) => return Err(e.into()),
+        }
+        if !poll_kept {
+            let record = new_poll
+                .as_ref()
+                .map(|p| p.record(self.ids.next_at(now.timestamp_millis()), &edited, now));
+            self.store.replace_poll(status.id, record.as_ref()).await?;
+        }
+        for m in media.iter().filter(|m| described.contains(&m.id)) {
+            self.store.update_media(m).await?;
+        }
         Ok(edited)
+    }
+
+    /// Applies `media_attributes[]` to the edited status's media (each must name one of them:
+    /// 422 otherwise) and returns the ids of those whose description or focal point changed.
+    fn apply_media_attributes(
+        &self,
+        media: &mut [MediaRecord],
+        attributes: &[MediaAttribute],
+    ) -> ApiResult<Vec<Id>> {
+        let mut changed = Vec::new();
+        for attr in attributes {
+            let Some(m) = media
+                .iter_mut()
+                .find(|m| m.id.to_string() == attr.id.trim())
+            else {
+                return Err(ApiError::invalid_field(
+                    "media_attributes",
+                    "ERR_INVALID",
+                    format!("Media with ID {} is not attached to this status", attr.id),
+                ));
+            };
+            let before = (m.description.clone(), m.focus);
+            if let Some(d) = &attr.description {
+                self.check_media_description(d)?;
+                m.description = Some(d.clone()).filter(|d| !d.trim().is_empty());
+            }
+            if let Some(f) = &attr.focus {
+                m.focus = parse_focus(f)?;
+            }
+            if (m.description.clone(), m.focus) != before && !changed.contains(&m.id) {
+                changed.push(m.id);
+            }
+        }
+        Ok(changed)
     }
 
     /// The revisions of a status the viewer may see (of the boosted status, when `id` names a
@@ -127,8 +229,14 @@ impl App {
     }
 }
 
-/// A revision holding the editable fields of `status` as they are, dated `at`.
-fn revision(id: Id, status: &StatusRecord, at: chrono::DateTime<chrono::Utc>) -> StatusEditRecord {
+/// A revision holding the editable fields of `status` (and its poll's options) as they are,
+/// dated `at`.
+fn revision(
+    id: Id,
+    status: &StatusRecord,
+    poll_options: Option<Vec<String>>,
+    at: chrono::DateTime<chrono::Utc>,
+) -> StatusEditRecord {
     StatusEditRecord {
         id,
         status_id: status.id,
@@ -137,6 +245,13 @@ fn revision(id: Id, status: &StatusRecord, at: chrono::DateTime<chrono::Utc>) ->
         content: status.content.clone(),
         spoiler_text: status.spoiler_text.clone(),
         sensitive: status.sensitive,
+        media_ids: status.media_ids.clone(),
+        poll_options,
         created_at: at,
     }
+}
+
+/// Whether an edit's poll is the stored one again (same options and settings).
+fn same_poll(old: &PollRecord, new: &NewPoll) -> bool {
+    old.options == new.options && old.multiple == new.multiple && old.hide_totals == new.hide_totals
 }

@@ -7,6 +7,7 @@ use crate::app::App;
 use crate::config::RegistrationMode;
 use crate::entities::Rule;
 use crate::error::ApiResult;
+use crate::media::MediaFormat;
 
 /// fedblog's own version.
 pub const FEDBLOG_VERSION: &str = env!("CARGO_PKG_VERSION");
@@ -20,9 +21,6 @@ pub const MASTODON_API_VERSION: i64 = 1;
 
 /// Where the source code lives.
 pub const SOURCE_URL: &str = "https://github.com/fedblog/fedblog";
-
-/// MIME types accepted for uploads (none until media lands).
-const SUPPORTED_MIME_TYPES: &[&str] = &[];
 
 impl App {
     /// The version string: `4.5.0 (compatible; fedblog X.Y.Z)`.
@@ -58,7 +56,7 @@ impl App {
         (
             json!({ "max_featured_tags": l.max_featured_tags, "max_pinned_statuses": l.max_pinned_statuses, "max_display_name_length": l.max_display_name, "max_note_length": l.max_note, "max_profile_fields": l.max_fields, "profile_field_name_limit": l.max_field_length, "profile_field_value_limit": l.max_field_length }),
             json!({ "max_characters": l.max_status_characters, "max_media_attachments": l.max_media_attachments, "characters_reserved_per_url": l.characters_reserved_per_url }),
-            json!({ "supported_mime_types": SUPPORTED_MIME_TYPES, "image_size_limit": 16_777_216, "image_matrix_limit": 33_177_600, "video_size_limit": 103_809_024, "video_frame_rate_limit": 120, "video_matrix_limit": 8_294_400, "description_limit": 1500 }),
+            json!({ "supported_mime_types": MediaFormat::all().map(MediaFormat::content_type).collect::<Vec<_>>(), "image_size_limit": l.image_size_limit, "image_matrix_limit": l.image_matrix_limit, "video_size_limit": l.video_size_limit, "video_frame_rate_limit": 120, "video_matrix_limit": 8_294_400, "description_limit": l.max_media_description }),
             json!({ "max_options": l.max_poll_options, "max_characters_per_option": l.max_poll_option_characters, "min_expiration": l.min_poll_expiration, "max_expiration": l.max_poll_expiration }),
         )
     }
@@ -87,7 +85,7 @@ impl App {
                 "statuses": statuses,
                 "media_attachments": media,
                 "polls": polls,
-                "translation": { "enabled": false },
+                "translation": { "enabled": self.translation_enabled() },
                 "timelines_access": {
                     "live_feeds": { "local": "public", "remote": "public" },
                     "hashtag_feeds": { "local": "public", "remote": "public" },

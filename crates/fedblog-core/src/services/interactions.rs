@@ -156,6 +156,14 @@ impl App {
         self.store
             .insert_pin(self.ids.next(), me.id, status.id)
             .await?;
+        // Pins made at the same moment by other requests may have passed the check too: the
+        // oldest pins keep their places, and a pin beyond the limit is taken back.
+        let pinned = self.store.pinned_status_ids(me.id).await?;
+        let excess = pinned.len().saturating_sub(MAX_PINNED_STATUSES);
+        if pinned[..excess].contains(&status.id) {
+            self.store.delete_pin(me.id, status.id).await?;
+            return refuse("You have already pinned the maximum number of posts");
+        }
         Ok(status)
     }
 

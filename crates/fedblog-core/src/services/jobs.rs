@@ -111,6 +111,17 @@ impl App {
                     .map(|_| ())
                     .map_err(|e| e.to_string())
             }
+            crate::services::media::PROCESS_MEDIA => {
+                self.process_media(crate::services::media::payload_media_id(&payload)?)
+                    .await
+            }
+            crate::services::media::REMOVE_MEDIA => {
+                let id = crate::services::media::payload_media_id(&payload)?;
+                self.remove_unattached_media(&[id])
+                    .await
+                    .map(|_| ())
+                    .map_err(|e| e.to_string())
+            }
             other => Err(format!("unknown job kind {other:?}")),
         }
     }

@@ -97,7 +97,8 @@ impl App {
             spoiler_text: Some(new.spoiler_text.clone()).filter(|s| !s.is_empty()),
             in_reply_to_id: new.in_reply_to_id.map(Id::as_i64),
             language: checked.language,
-            media_ids: None,
+            media_ids: (!checked.media.is_empty())
+                .then(|| checked.media.iter().map(|m| m.id.to_string()).collect()),
             poll: checked.poll.as_ref().map(|p| p.to_json()),
             idempotency: key,
             scheduled_at: None,
@@ -123,6 +124,11 @@ impl App {
         if let Err(e) = self.store.enqueue_job(&job).await {
             self.store.delete_scheduled_status(record.id).await?;
             return Err(e.into());
+        }
+        // The media wait for the publication, reserved so no other status takes them.
+        for mut m in checked.media {
+            m.scheduled_status_id = Some(record.id);
+            self.store.update_media(&m).await?;
         }
         Ok(record)
     }
@@ -159,12 +165,25 @@ impl App {
         Ok(s)
     }
 
-    /// Cancels a scheduled status.
+    /// Cancels a scheduled status. Its media are released, and removed in a day unless posted.
     pub async fn cancel_scheduled_status(&self, me: &AccountRecord, id: Id) -> ApiResult<()> {
-        self.own_scheduled_status(me, id).await?;
+        let s = self.own_scheduled_status(me, id).await?;
         self.store.cancel_job(id).await?;
         self.store.delete_scheduled_status(id).await?;
-        Ok(())
+        let ids: Vec<Id> = serde_json::from_str::<ScheduledParams>(&s.params)
+            .ok()
+            .and_then(|p| p.media_ids)
+            .unwrap_or_default()
+            .iter()
+            .filter_map(|m| m.parse().ok())
+            .collect();
+        for mut m in self.store.media_by_ids(&ids).await? {
+            if m.scheduled_status_id == Some(id) {
+                m.scheduled_status_id = None;
+                self.store.update_media(&m).await?;
+            }
+        }
+        self.schedule_media_removal(&ids).await
     }
 
     /// Publishes a scheduled status (the job's work). A cancelled one is already gone: nothing to do.
@@ -188,6 +207,8 @@ impl App {
             in_reply_to_id: p.in_reply_to_id.map(Id::from_i64),
             language: p.language,
             poll: p.poll,
+            media_ids: p.media_ids.unwrap_or_default(),
+            scheduled_status_id: Some(id),
             ..Default::default()
         };
         let published = match self

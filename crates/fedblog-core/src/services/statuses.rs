@@ -13,7 +13,9 @@ use crate::content::{self, MentionLink};
 use crate::error::{ApiError, ApiResult};
 use crate::id::Id;
 use crate::params::de;
-use crate::store::{AccountRecord, PollRecord, ScheduledStatusRecord, StatusRecord, Visibility};
+use crate::store::{
+    AccountRecord, MediaRecord, PollRecord, ScheduledStatusRecord, StatusRecord, Visibility,
+};
 
 /// A new status (`POST /api/v1/statuses`).
 #[derive(Default, Clone, Debug)]
@@ -38,6 +40,8 @@ pub struct NewStatus {
     pub poll: Option<Value>,
     /// Whether `scheduled_at` was sent.
     pub scheduled_at: Option<String>,
+    /// The scheduled status being published (its reserved media may be attached).
+    pub scheduled_status_id: Option<Id>,
 }
 
 /// The result of checking a new status.
@@ -50,6 +54,8 @@ pub struct CheckedStatus {
     pub parent: Option<StatusRecord>,
     /// The poll, checked.
     pub poll: Option<NewPoll>,
+    /// The media, checked, in order.
+    pub media: Vec<MediaRecord>,
 }
 
 /// A poll to create with a status, checked against the instance's limits.
@@ -129,25 +135,6 @@ pub struct StatusText {
     pub mentions: Vec<Id>,
     /// Normalised hashtags.
     pub tags: Vec<String>,
-}
-
-/// Media attachments are not supported yet, nor polls in edits: sending either is a 422.
-pub fn reject_attachments(media_ids: &[String], has_poll: bool) -> ApiResult<()> {
-    if !media_ids.is_empty() {
-        return Err(ApiError::invalid_field(
-            "media_ids",
-            "ERR_INVALID",
-            "Media attachments are not supported by this server yet",
-        ));
-    }
-    if has_poll {
-        return Err(ApiError::invalid_field(
-            "poll",
-            "ERR_INVALID",
-            "Polls cannot be added or changed by editing a status",
-        ));
-    }
-    Ok(())
 }
 
 /// The visibility a client gave (`None` when absent or empty); 422 when it is not one of
@@ -300,9 +287,11 @@ impl App {
                 "A status cannot have both media attachments and a poll",
             ));
         }
-        reject_attachments(&new.media_ids, false)?;
         let poll = self.check_poll(new.poll.as_ref())?;
-        self.check_status_text(&new.text, &new.spoiler_text)?;
+        let media = self
+            .check_status_media(author, &new.media_ids, None, new.scheduled_status_id)
+            .await?;
+        self.check_status_text(&new.text, &new.spoiler_text, !media.is_empty())?;
         let visibility =
             parse_visibility(new.visibility.as_deref())?.unwrap_or(author.default_privacy);
         let language = match parse_language(new.language.as_deref())? {
@@ -322,6 +311,7 @@ impl App {
             language,
             parent,
             poll,
+            media,
         })
     }
 
@@ -365,6 +355,7 @@ impl App {
             language,
             parent,
             poll,
+            media,
         } = self.check_new_status(author, &new).await?;
 
         let rendered = self.render_status_text(&new.text).await?;
@@ -387,7 +378,7 @@ impl App {
             application_id,
             mentions: rendered.mentions,
             tags: rendered.tags,
-            has_media: false,
+            media_ids: media.iter().map(|m| m.id).collect(),
             idempotency_key: key,
             local: true,
             created_at: now,
@@ -412,6 +403,14 @@ impl App {
                     tries += 1;
                     record.id = self.ids.next();
                     record.conversation_id = Some(thread.unwrap_or(record.id));
+                }
+                // Another status took one of the media between the check and now.
+                Err(crate::StoreError::AlreadyExists(what)) if what == "media" => {
+                    return Err(ApiError::invalid_field(
+                        "media_ids",
+                        "ERR_INVALID",
+                        "A media attachment is already used by another status",
+                    ));
                 }
                 Err(e) => return Err(e.into()),
             }
@@ -453,11 +452,17 @@ impl App {
         }
     }
 
-    /// Checks the text of a status (posted or edited): not blank, and the text and content warning
-    /// together within the character limit (counted as Mastodon does); 422 otherwise.
-    pub fn check_status_text(&self, text: &str, spoiler_text: &str) -> ApiResult<()> {
+    /// Checks the text of a status (posted or edited): not blank unless the status has media,
+    /// and the text and content warning together within the character limit (counted as
+    /// Mastodon does); 422 otherwise.
+    pub fn check_status_text(
+        &self,
+        text: &str,
+        spoiler_text: &str,
+        has_media: bool,
+    ) -> ApiResult<()> {
         let limits = &self.config.limits;
-        if text.trim().is_empty() {
+        if text.trim().is_empty() && !has_media {
             return Err(ApiError::invalid_field(
                 "text",
                 "ERR_BLANK",
@@ -731,7 +736,7 @@ impl App {
             application_id: caller.app.as_ref().map(|a| a.id),
             mentions: vec![],
             tags: vec![],
-            has_media: false,
+            media_ids: Vec::new(),
             idempotency_key: None,
             local: true,
             created_at: now,

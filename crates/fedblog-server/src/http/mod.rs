@@ -27,9 +27,9 @@ use self::reply::{HttpResponse, to_http};
 use self::request::RawRequest;
 use self::router::{Lookup, Router};
 
-/// Largest request body accepted: room for an avatar and a header of up to 8 MB each in one
-/// `update_credentials` (a larger image inside this is a 422 from core; beyond it, a 413).
-pub const MAX_BODY_BYTES: u64 = 24 * 1024 * 1024;
+/// Largest request body accepted: room for a video or audio upload at the default limit (40 MiB)
+/// with its multipart framing (a larger file inside this is a 422 from core; beyond it, a 413).
+pub const MAX_BODY_BYTES: u64 = 41 * 1024 * 1024;
 
 /// Everything a request needs.
 pub struct Server {

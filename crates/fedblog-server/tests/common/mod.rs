@@ -10,6 +10,7 @@ use fedblog_core::store::Role;
 use fedblog_core::{App, Store};
 use fedblog_server::serve::{Running, spawn_on};
 use fedblog_server::store::{ConnectSettings, connect};
+use fedblog_server::workers::{WorkerSettings, Workers};
 use fedblog_testkit::client::Client;
 use fedblog_testkit::conformance::{AccountFactory, BoxFuture, Cx};
 use fedblog_testkit::openapi::OpenApi;
@@ -32,6 +33,8 @@ pub fn openapi() -> Arc<OpenApi> {
 /// A running server and what tests need around it.
 pub struct TestServer {
     pub running: Running,
+    /// Its background job workers.
+    workers: Workers,
     pub app: Arc<App>,
     pub client: Client,
     dir: PathBuf,
@@ -126,15 +129,26 @@ impl TestServer {
         let mut config = fedblog_core::InstanceConfig::new(&format!("127.0.0.1:{port}"));
         config.password_hash_memory_kib = 64;
         adjust(&mut config);
-        let mut app = App::new(store, config);
+        let mut app = App::new(store, config)
+            .with_media_processor(Arc::new(fedblog_server::media::ImageProcessor));
         if let Some(m) = mailer {
             app.mailer = m;
         }
         let app = Arc::new(app);
         let running = spawn_on(app.clone(), listener).await.expect("spawn");
+        // Background jobs (media processing) run as in `serve`, polling often to keep tests quick.
+        let workers = Workers::start(
+            app.clone(),
+            WorkerSettings {
+                count: 1,
+                poll: std::time::Duration::from_millis(50),
+                ..Default::default()
+            },
+        );
         let client = Client::new(&running.base_url(), Some(openapi())).expect("client");
         TestServer {
             running,
+            workers,
             app,
             client,
             dir,
@@ -168,6 +182,7 @@ impl TestServer {
 
     /// Stops the server and removes its files.
     pub async fn stop(self) {
+        self.workers.stop().await;
         self.running.stop().await;
         let _ = std::fs::remove_dir_all(&self.dir);
         if let Some((admin_url, name)) = self.pg {

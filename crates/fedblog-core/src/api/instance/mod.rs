@@ -6,3 +6,4 @@ pub mod instance_v1;
 pub mod instance_v2;
 pub mod nodeinfo;
 pub mod nodeinfo_discovery;
+pub mod translation_languages;

@@ -29,6 +29,6 @@ impl Endpoint for GetScheduledStatus {
         let s = app
             .own_scheduled_status(caller.account()?, path_id(&r.id)?)
             .await?;
-        Ok(Json(app.render_scheduled_status(&s)?))
+        Ok(Json(app.render_scheduled_status(&s).await?))
     }
 }

@@ -38,10 +38,10 @@ impl Endpoint for ListScheduledStatuses {
             records.first().map(|s| s.id),
             records.last().map(|s| s.id),
         );
-        let items = records
-            .iter()
-            .map(|s| app.render_scheduled_status(s))
-            .collect::<ApiResult<Vec<_>>>()?;
+        let mut items = Vec::with_capacity(records.len());
+        for s in &records {
+            items.push(app.render_scheduled_status(s).await?);
+        }
         Ok(Paged { items, link })
     }
 }

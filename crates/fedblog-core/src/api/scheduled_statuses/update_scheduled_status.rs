@@ -34,9 +34,8 @@ impl Endpoint for UpdateScheduledStatus {
         let me = caller.account()?;
         let Some(at) = r.scheduled_at else {
             // Nothing to change.
-            return Ok(Json(app.render_scheduled_status(
-                &app.own_scheduled_status(me, id).await?,
-            )?));
+            let s = app.own_scheduled_status(me, id).await?;
+            return Ok(Json(app.render_scheduled_status(&s).await?));
         };
         let s = app.reschedule_status(me, id, &at).await.map_err(|e| {
             if e.status == http::StatusCode::NOT_FOUND {
@@ -45,6 +44,6 @@ impl Endpoint for UpdateScheduledStatus {
                 e
             }
         })?;
-        Ok(Json(app.render_scheduled_status(&s)?))
+        Ok(Json(app.render_scheduled_status(&s).await?))
     }
 }

@@ -78,6 +78,7 @@ impl Endpoint for CreateStatus {
             media_ids: r.media_ids,
             poll: r.poll,
             scheduled_at: r.scheduled_at,
+            scheduled_status_id: None,
         };
         match app.create_status(caller, new).await? {
             Posted::Now(record) => {
@@ -94,7 +95,7 @@ impl Endpoint for CreateStatus {
                     .ok_or_else(ApiError::internal)
             }
             Posted::Scheduled(s) => Ok(Json(Created::Scheduled(Box::new(
-                app.render_scheduled_status(&s)?,
+                app.render_scheduled_status(&s).await?,
             )))),
         }
     }

@@ -7,8 +7,10 @@ use crate::api::{Auth, Endpoint, Json, path_id};
 use crate::app::{App, Caller};
 use crate::entities::Status;
 use crate::error::{ApiError, ApiResult};
+use crate::params::de;
 
-/// Deletes a status and returns it with its source `text`, for "delete and redraft".
+/// Deletes a status and returns it with its source `text`, poll and media, for "delete and
+/// redraft". Its media stay a day for a new post unless `delete_media` is true.
 pub struct DeleteStatus;
 
 /// Parameters.
@@ -16,6 +18,9 @@ pub struct DeleteStatus;
 pub struct DeleteStatusRequest {
     /// Status id (path).
     pub id: String,
+    /// Remove the media at once instead of keeping them a day for a redraft.
+    #[serde(default, deserialize_with = "de::opt_bool")]
+    pub delete_media: Option<bool>,
 }
 
 impl Endpoint for DeleteStatus {
@@ -35,7 +40,10 @@ impl Endpoint for DeleteStatus {
         let mut out = app
             .render_statuses(std::slice::from_ref(&status), caller.account.as_ref(), true)
             .await?;
+        let media = app.media_ever_attached(&status).await?;
         app.delete_status(&status).await?;
+        app.release_media(&media, r.delete_media.unwrap_or(false))
+            .await?;
         out.pop().map(Json).ok_or_else(ApiError::internal)
     }
 }

@@ -9,10 +9,10 @@ use crate::app::{App, Caller};
 use crate::entities::Status;
 use crate::error::{ApiError, ApiResult};
 use crate::params::de;
-use crate::services::edits::StatusChanges;
+use crate::services::edits::{MediaAttribute, StatusChanges};
 
-/// Edits the text, content warning, sensitivity and language of the caller's own status and
-/// returns it with `edited_at`; another account's status is a 404.
+/// Edits the text, content warning, sensitivity, language, media and poll of the caller's own
+/// status and returns it with `edited_at`; another account's status is a 404.
 pub struct EditStatus;
 
 /// Parameters.
@@ -36,11 +36,29 @@ pub struct EditStatusRequest {
     /// Must be the status's own visibility when given.
     #[serde(deserialize_with = "de::opt_string")]
     pub visibility: Option<String>,
-    /// Media attachment ids (not supported yet).
+    /// The status's media after the edit, in order.
     #[serde(deserialize_with = "de::list")]
     pub media_ids: Vec<String>,
-    /// A poll (not supported yet).
+    /// Descriptions and focal points of those media: `[{id, description, focus}]`.
+    #[serde(deserialize_with = "de::list")]
+    pub media_attributes: Vec<MediaAttributeParams>,
+    /// The poll after the edit (`poll[options][]`, `poll[expires_in]`, ...); absent: none.
     pub poll: Option<Value>,
+}
+
+/// One `media_attributes[]` entry.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub struct MediaAttributeParams {
+    /// Media id.
+    #[serde(deserialize_with = "de::opt_string")]
+    pub id: Option<String>,
+    /// Alternative text.
+    #[serde(deserialize_with = "de::opt_string")]
+    pub description: Option<String>,
+    /// Focal point `"x,y"`.
+    #[serde(deserialize_with = "de::opt_string")]
+    pub focus: Option<String>,
 }
 
 impl Endpoint for EditStatus {
@@ -59,10 +77,16 @@ impl Endpoint for EditStatus {
             language: r.language,
             visibility: r.visibility,
             media_ids: r.media_ids,
-            has_poll: r
-                .poll
-                .as_ref()
-                .is_some_and(|p| !p.is_null() && p.as_str() != Some("")),
+            media_attributes: r
+                .media_attributes
+                .into_iter()
+                .map(|a| MediaAttribute {
+                    id: a.id.unwrap_or_default(),
+                    description: a.description,
+                    focus: a.focus,
+                })
+                .collect(),
+            poll: r.poll,
         };
         let status = app.edit_status(caller, id, changes).await?;
         let mut out = app

@@ -14,6 +14,7 @@ pub mod reblog_status;
 pub mod reblogged_by;
 pub mod status_history;
 pub mod status_source;
+pub mod translate_status;
 pub mod unbookmark_status;
 pub mod unfavourite_status;
 pub mod unmute_conversation;

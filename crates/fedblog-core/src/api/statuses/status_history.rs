@@ -34,6 +34,9 @@ impl Endpoint for GetStatusHistory {
         let (status, author, revisions) = app
             .status_history(caller.account.as_ref(), path_id(&r.id)?)
             .await?;
-        Ok(Json(app.render_status_edits(&status, &author, &revisions)))
+        Ok(Json(
+            app.render_status_edits(&status, &author, &revisions)
+                .await?,
+        ))
     }
 }

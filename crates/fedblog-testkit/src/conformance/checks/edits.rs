@@ -81,8 +81,8 @@ pub fn checks() -> Vec<Check> {
             too_long_422
         ),
         check!(
-            "statuses/edit/media-poll-422",
-            "an edit sending media_ids[] or a poll is a 422 (not supported), and an empty media_ids or a null poll is ignored",
+            "statuses/edit/bad-media-or-poll-422",
+            "an edit naming unknown media or with an invalid poll is a 422 that changes nothing; an empty media_ids and a null poll edit the text",
             media_poll_422
         ),
         check!(
@@ -531,20 +531,19 @@ async fn media_poll_422(cx: &Cx) -> CheckResult {
         &[("status", "with media"), ("media_ids[]", "12345")],
     )
     .await?;
-    expect_error(&r, 422, "an edit with media_ids[]")?;
+    expect_error(&r, 422, "an edit with unknown media_ids[]")?;
     let r = edit(
         cx,
         Some(&author.token),
         &id,
         &[
             ("status", "with a poll"),
-            ("poll[options][]", "yes"),
-            ("poll[options][]", "no"),
+            ("poll[options][]", "only one"),
             ("poll[expires_in]", "3600"),
         ],
     )
     .await?;
-    expect_error(&r, 422, "an edit with a poll")?;
+    expect_error(&r, 422, "an edit with a one-option poll")?;
     unchanged(cx, &author, &id, "no media", "a refused media or poll edit").await?;
     let r = cx
         .send(

@@ -11,6 +11,7 @@ pub mod errors;
 pub mod follows;
 pub mod instance;
 pub mod interactions;
+pub mod media;
 pub mod oauth;
 pub mod polls;
 pub mod profile;
@@ -20,6 +21,7 @@ pub mod statuses;
 pub mod tags;
 pub mod threads;
 pub mod timelines;
+pub mod translation;
 pub mod visibility;
 
 use super::Check;
@@ -45,9 +47,11 @@ pub fn all() -> Vec<Check> {
     v.extend(threads::checks());
     v.extend(discovery::checks());
     v.extend(scheduled_statuses::checks());
+    v.extend(media::checks());
     v.extend(timelines::checks());
     v.extend(tags::checks());
     v.extend(visibility::checks());
+    v.extend(translation::checks());
     v
 }
 
