@@ -498,6 +498,10 @@ mod faulty {
         MediaIdsSorted,
         UpdateMediaOverwritesAll,
         UpdateMediaSkipsNone,
+        /// Finishing processing writes the whole stale record (losing the client's description).
+        FinishMediaOverwritesAll,
+        /// Finishing processing leaves `processed` false.
+        FinishMediaNotProcessed,
         DeleteMediaIgnoresStatus,
         DeleteMediaIgnoresReservation,
         DeleteMediaKeeps,
@@ -861,6 +865,8 @@ mod faulty {
             Fault::MediaIdsSorted,
             Fault::UpdateMediaOverwritesAll,
             Fault::UpdateMediaSkipsNone,
+            Fault::FinishMediaOverwritesAll,
+            Fault::FinishMediaNotProcessed,
             Fault::DeleteMediaIgnoresStatus,
             Fault::DeleteMediaIgnoresReservation,
             Fault::DeleteMediaKeeps,
@@ -5193,6 +5199,28 @@ mod faulty {
             self.unknown_ok(r)
         }
 
+        async fn finish_media_processing(&self, media: &MediaRecord) -> StoreResult<()> {
+            match self.fault {
+                Fault::FinishMediaOverwritesAll => {
+                    self.inner.update_media(media).await?;
+                    self.inner.finish_media_processing(media).await
+                }
+                Fault::FinishMediaNotProcessed => {
+                    self.inner.finish_media_processing(media).await?;
+                    self.show_media(MediaRecord {
+                        processed: false,
+                        ..self
+                            .inner
+                            .media_by_id(media.id)
+                            .await?
+                            .ok_or(StoreError::NotFound)?
+                    });
+                    Ok(())
+                }
+                _ => self.inner.finish_media_processing(media).await,
+            }
+        }
+
         async fn delete_unattached_media(&self, id: Id) -> StoreResult<Option<MediaRecord>> {
             if self.is(Fault::DeleteMediaAgainSome)
                 && let Some(m) = self.log().deleted_media.get(&id).cloned()
@@ -5259,6 +5287,7 @@ mod faulty {
         forward! { media_by_id<>(id: Id) -> Option<MediaRecord> }
         forward! { media_by_ids<'life1>(ids: &'life1 [Id]) -> Vec<MediaRecord> }
         forward! { update_media<'life1>(media: &'life1 MediaRecord) -> () }
+        forward! { finish_media_processing<'life1>(media: &'life1 MediaRecord) -> () }
         forward! { delete_unattached_media<>(id: Id) -> Option<MediaRecord> }
         forward! { account_media<>(account_id: Id) -> Vec<MediaRecord> }
     }

@@ -381,8 +381,7 @@ impl App {
                 }
             }
         }
-        media.processed = true;
-        match self.store.update_media(&media).await {
+        match self.store.finish_media_processing(&media).await {
             Ok(()) | Err(crate::StoreError::NotFound) => Ok(()),
             Err(e) => Err(e.to_string()),
         }

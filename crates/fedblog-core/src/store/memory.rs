@@ -1886,13 +1886,19 @@ impl MediaStore for MemoryStore {
         let mut g = self.write()?;
         let cur = g.media.get_mut(&media.id).ok_or(StoreError::NotFound)?;
         cur.scheduled_status_id = media.scheduled_status_id;
-        cur.preview_key = media.preview_key.clone();
         cur.thumbnail_key = media.thumbnail_key.clone();
         cur.description = media.description.clone();
         cur.focus = media.focus;
+        Ok(())
+    }
+
+    async fn finish_media_processing(&self, media: &MediaRecord) -> StoreResult<()> {
+        let mut g = self.write()?;
+        let cur = g.media.get_mut(&media.id).ok_or(StoreError::NotFound)?;
+        cur.preview_key = media.preview_key.clone();
         cur.meta = media.meta.clone();
         cur.blurhash = media.blurhash.clone();
-        cur.processed = media.processed;
+        cur.processed = true;
         Ok(())
     }
 

@@ -455,10 +455,14 @@ pub trait MediaStore: Send + Sync {
     async fn media_by_id(&self, id: Id) -> StoreResult<Option<MediaRecord>>;
     /// The attachments with these ids, in no particular order; unknown ids are skipped.
     async fn media_by_ids(&self, ids: &[Id]) -> StoreResult<Vec<MediaRecord>>;
-    /// Replaces what processing and clients change: `scheduled_status_id`, `preview_key`,
-    /// `thumbnail_key`, `description`, `focus`, `meta`, `blurhash`, `processed`. The rest
-    /// (owner, `status_id`, file) is kept. `NotFound` if absent.
+    /// Replaces what clients change: `scheduled_status_id`, `thumbnail_key`, `description`,
+    /// `focus`. The rest (owner, `status_id`, file, what processing made) is kept. `NotFound`
+    /// if absent.
     async fn update_media(&self, media: &MediaRecord) -> StoreResult<()>;
+    /// Records the end of processing: replaces `preview_key`, `meta` and `blurhash` and sets
+    /// `processed` to true. The rest is kept, so a description or focal point a client set while
+    /// processing ran is not lost. `NotFound` if absent.
+    async fn finish_media_processing(&self, media: &MediaRecord) -> StoreResult<()>;
     /// Removes the attachment if it is neither attached to a status nor reserved by a
     /// scheduled status, and returns it (so that its files can be removed); `None` otherwise.
     async fn delete_unattached_media(&self, id: Id) -> StoreResult<Option<MediaRecord>>;

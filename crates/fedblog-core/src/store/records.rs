@@ -699,3 +699,12 @@ pub struct MediaRecord {
     /// Uploaded.
     pub created_at: DateTime<Utc>,
 }
+
+impl MediaRecord {
+    /// The keys of every stored file it has: the original, the preview, the client's thumbnail.
+    pub fn file_keys(&self) -> impl Iterator<Item = &str> {
+        std::iter::once(self.file_key.as_str())
+            .chain(self.preview_key.as_deref())
+            .chain(self.thumbnail_key.as_deref())
+    }
+}

@@ -203,14 +203,10 @@ impl MediaStore for SeaStore {
     }
 
     async fn update_media(&self, media: &MediaRecord) -> StoreResult<()> {
-        let res = media_attachments::Entity::update_many()
+        let update = media_attachments::Entity::update_many()
             .col_expr(
                 media_attachments::Column::ScheduledStatusId,
                 Expr::value(media.scheduled_status_id.map(Id::as_i64)),
-            )
-            .col_expr(
-                media_attachments::Column::PreviewKey,
-                Expr::value(media.preview_key.clone()),
             )
             .col_expr(
                 media_attachments::Column::ThumbnailKey,
@@ -227,6 +223,15 @@ impl MediaStore for SeaStore {
             .col_expr(
                 media_attachments::Column::FocusY,
                 Expr::value(media.focus.map(|(_, y)| y)),
+            );
+        self.update_one_media(update, media.id).await
+    }
+
+    async fn finish_media_processing(&self, media: &MediaRecord) -> StoreResult<()> {
+        let update = media_attachments::Entity::update_many()
+            .col_expr(
+                media_attachments::Column::PreviewKey,
+                Expr::value(media.preview_key.clone()),
             )
             .col_expr(
                 media_attachments::Column::Meta,
@@ -236,18 +241,8 @@ impl MediaStore for SeaStore {
                 media_attachments::Column::Blurhash,
                 Expr::value(media.blurhash.clone()),
             )
-            .col_expr(
-                media_attachments::Column::Processed,
-                Expr::value(media.processed),
-            )
-            .filter(media_attachments::Column::Id.eq(media.id.as_i64()))
-            .exec(&self.db)
-            .await
-            .map_err(backend_err)?;
-        if res.rows_affected == 0 {
-            return Err(StoreError::NotFound);
-        }
-        Ok(())
+            .col_expr(media_attachments::Column::Processed, Expr::value(true));
+        self.update_one_media(update, media.id).await
     }
 
     async fn delete_unattached_media(&self, id: Id) -> StoreResult<Option<MediaRecord>> {
@@ -272,6 +267,25 @@ impl MediaStore for SeaStore {
             .into_iter()
             .map(media_from_row)
             .collect()
+    }
+}
+
+impl SeaStore {
+    /// Runs an update of the attachment `id`; `NotFound` when it does not exist.
+    async fn update_one_media(
+        &self,
+        update: sea_orm::UpdateMany<media_attachments::Entity>,
+        id: Id,
+    ) -> StoreResult<()> {
+        let res = update
+            .filter(media_attachments::Column::Id.eq(id.as_i64()))
+            .exec(&self.db)
+            .await
+            .map_err(backend_err)?;
+        if res.rows_affected == 0 {
+            return Err(StoreError::NotFound);
+        }
+        Ok(())
     }
 }
 

@@ -246,10 +246,10 @@ pub async fn duplicate_media_id_is_already_exists(store: &dyn Store) {
     );
 }
 
-/// `update_media` replaces exactly `scheduled_status_id`, `preview_key`, `thumbnail_key`,
-/// `description`, `focus`, `meta`, `blurhash` and `processed` (set, changed or cleared) and keeps
-/// the rest (owner, `status_id`, kind, file, size, remote URL, `created_at`) whatever the given
-/// record says; other attachments are untouched.
+/// `update_media` replaces exactly `scheduled_status_id`, `thumbnail_key`, `description` and
+/// `focus` (set, changed or cleared) and keeps the rest (owner, `status_id`, kind, file, size,
+/// what processing made, remote URL, `created_at`) whatever the given record says; other
+/// attachments are untouched.
 pub async fn update_media_replaces_exactly_the_listed_fields(store: &dyn Store) {
     let ids = IdGenerator::default();
     let alice = add_local(store, &ids, "alice").await;
@@ -296,44 +296,103 @@ pub async fn update_media_replaces_exactly_the_listed_fields(store: &dyn Store) 
     update_media(store, &given).await;
     let expected = MediaRecord {
         scheduled_status_id: given.scheduled_status_id,
-        preview_key: given.preview_key.clone(),
         thumbnail_key: given.thumbnail_key.clone(),
         description: given.description.clone(),
         focus: given.focus,
-        meta: given.meta.clone(),
-        blurhash: given.blurhash.clone(),
-        processed: given.processed,
         ..stored
     };
     assert_eq!(
         get_media(store, m.id).await,
         expected,
-        "update_media must replace scheduled_status_id, preview_key, thumbnail_key, description, \
-         focus, meta, blurhash and processed, and keep owner, status_id, kind, file, size, \
+        "update_media must replace scheduled_status_id, thumbnail_key, description and focus, \
+         and keep owner, status_id, kind, file, size, preview_key, meta, blurhash, processed, \
          remote_url and created_at"
     );
 
     let cleared = MediaRecord {
         scheduled_status_id: None,
-        preview_key: None,
         thumbnail_key: None,
         description: None,
         focus: None,
-        meta: "{}".into(),
-        blurhash: None,
-        processed: false,
         ..expected
     };
     update_media(store, &cleared).await;
     assert_eq!(
         get_media(store, m.id).await,
         cleared,
-        "update_media must clear the listed fields given as None (and processed as false)"
+        "update_media must clear the listed fields given as None"
     );
     assert_eq!(
         get_media(store, other.id).await,
         other,
         "update_media must leave other attachments alone"
+    );
+}
+
+/// `finish_media_processing` replaces exactly `preview_key`, `meta` and `blurhash` and sets
+/// `processed`; what a client set meanwhile (description, focus, thumbnail, reservation) and
+/// everything else stays; an unknown attachment is `NotFound`.
+pub async fn finish_media_processing_keeps_client_fields(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let alice = add_local(store, &ids, "alice").await;
+    let sched = add_scheduled(store, &ids, alice.id, T0 + 500).await;
+    let m = add_media(
+        store,
+        MediaRecord {
+            processed: false,
+            ..media(&ids, &alice, T0 + 1_000)
+        },
+    )
+    .await;
+    let other = add_media(store, media(&ids, &alice, T0 + 1_001)).await;
+    // A client describes the upload while it is being processed.
+    let described = MediaRecord {
+        scheduled_status_id: Some(sched.id),
+        thumbnail_key: Some("media/client/thumb.jpg".into()),
+        description: Some("set during processing".into()),
+        focus: Some((0.5, 0.5)),
+        ..get_media(store, m.id).await
+    };
+    update_media(store, &described).await;
+    // The job read the record before that and finishes with its stale copy.
+    let processed = MediaRecord {
+        preview_key: Some("media/processed/small.jpg".into()),
+        meta: r#"{"original":{"width":640,"height":480},"small":{"width":400,"height":300}}"#
+            .into(),
+        blurhash: Some("L6PZfSi_.AyE_3t7t7R**0o#DgR4".into()),
+        processed: false,
+        ..m.clone()
+    };
+    store
+        .finish_media_processing(&processed)
+        .await
+        .unwrap_or_else(|e| panic!("finish_media_processing({}) failed: {e:?}", m.id));
+    assert_eq!(
+        get_media(store, m.id).await,
+        MediaRecord {
+            preview_key: processed.preview_key.clone(),
+            meta: processed.meta.clone(),
+            blurhash: processed.blurhash.clone(),
+            processed: true,
+            ..described
+        },
+        "finish_media_processing must replace preview_key, meta and blurhash, set processed, \
+         and keep the client's description, focus, thumbnail and reservation"
+    );
+    assert_eq!(
+        get_media(store, other.id).await,
+        other,
+        "finish_media_processing must leave other attachments alone"
+    );
+    let ghost = media(&ids, &alice, T0 + 9_000);
+    assert_not_found(
+        store.finish_media_processing(&ghost).await,
+        "finish_media_processing of an unknown attachment",
+    );
+    assert_eq!(
+        find_media(store, ghost.id).await,
+        None,
+        "finish_media_processing of an unknown attachment must not create it"
     );
 }
 

@@ -376,6 +376,7 @@ macro_rules! __store_suite_for_each_check {
                 media_round_trips_by_id_and_by_ids,
                 duplicate_media_id_is_already_exists,
                 update_media_replaces_exactly_the_listed_fields,
+                finish_media_processing_keeps_client_fields,
                 update_unknown_media_is_not_found,
                 delete_unattached_media_removes_free_media_once,
                 delete_unattached_media_refuses_attached_and_reserved_media,
