@@ -176,12 +176,7 @@ impl App {
             tracing::error!(id = %s.id, error = %e, "stored scheduled status params do not parse");
             crate::error::ApiError::internal()
         })?;
-        let ids: Vec<Id> = params
-            .media_ids
-            .iter()
-            .flatten()
-            .filter_map(|m| m.parse().ok())
-            .collect();
+        let ids = crate::services::scheduled::scheduled_media_ids(&params);
         let media = self.media_map(&ids).await?;
         Ok(ScheduledStatus {
             id: s.id,

@@ -593,11 +593,7 @@ impl App {
         let keys: Vec<String> = [account.avatar.clone(), account.header.clone()]
             .into_iter()
             .flatten()
-            .chain(media.into_iter().flat_map(|m| {
-                std::iter::once(m.file_key)
-                    .chain(m.preview_key)
-                    .chain(m.thumbnail_key)
-            }))
+            .chain(media.iter().flat_map(|m| m.file_keys().map(str::to_string)))
             .collect();
         let files_removed = self.remove_files(&keys).await;
         Ok(DeletedAccount {

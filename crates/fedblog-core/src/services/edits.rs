@@ -5,7 +5,6 @@
 use crate::app::{App, Caller};
 use crate::error::{ApiError, ApiResult};
 use crate::id::Id;
-use crate::services::media::parse_focus;
 use crate::services::statuses::{NewPoll, parse_language, parse_visibility, poll_given};
 use crate::store::{AccountRecord, MediaRecord, PollRecord, StatusEditRecord, StatusRecord};
 
@@ -187,15 +186,9 @@ impl App {
                     format!("Media with ID {} is not attached to this status", attr.id),
                 ));
             };
-            let before = (m.description.clone(), m.focus);
-            if let Some(d) = &attr.description {
-                self.check_media_description(d)?;
-                m.description = Some(d.clone()).filter(|d| !d.trim().is_empty());
-            }
-            if let Some(f) = &attr.focus {
-                m.focus = parse_focus(f)?;
-            }
-            if (m.description.clone(), m.focus) != before && !changed.contains(&m.id) {
+            if self.describe_media(m, attr.description.as_deref(), attr.focus.as_deref())?
+                && !changed.contains(&m.id)
+            {
                 changed.push(m.id);
             }
         }

@@ -86,7 +86,7 @@ pub fn payload_media_id(payload: &Value) -> Result<Id, String> {
 
 impl App {
     /// Checks the description against the instance's limit; 422 when too long.
-    pub(crate) fn check_media_description(&self, description: &str) -> ApiResult<()> {
+    fn check_media_description(&self, description: &str) -> ApiResult<()> {
         let limit = self.config.limits.max_media_description;
         if description.chars().count() > limit {
             return Err(ApiError::invalid_field(
@@ -96,6 +96,25 @@ impl App {
             ));
         }
         Ok(())
+    }
+
+    /// Sets the description (empty: none) and focal point a client sent (`None`: unchanged) on
+    /// `media`, checked; returns whether either changed.
+    pub(crate) fn describe_media(
+        &self,
+        media: &mut MediaRecord,
+        description: Option<&str>,
+        focus: Option<&str>,
+    ) -> ApiResult<bool> {
+        let before = (media.description.clone(), media.focus);
+        if let Some(d) = description {
+            self.check_media_description(d)?;
+            media.description = Some(d.to_string()).filter(|d| !d.trim().is_empty());
+        }
+        if let Some(f) = focus {
+            media.focus = parse_focus(f)?;
+        }
+        Ok((media.description.clone(), media.focus) != before)
     }
 
     /// Stores a custom thumbnail (an image within the image size limit) for `media`, replacing
@@ -256,13 +275,11 @@ impl App {
         if media.status_id.is_some() {
             return Err(ApiError::not_found());
         }
-        if let Some(d) = changes.description {
-            self.check_media_description(&d)?;
-            media.description = Some(d).filter(|d| !d.trim().is_empty());
-        }
-        if let Some(f) = changes.focus {
-            media.focus = parse_focus(&f)?;
-        }
+        self.describe_media(
+            &mut media,
+            changes.description.as_deref(),
+            changes.focus.as_deref(),
+        )?;
         if let Some(thumb) = &changes.thumbnail {
             self.store_thumbnail(&mut media, thumb).await?;
         }
@@ -294,10 +311,7 @@ impl App {
 
     /// Removes the stored files of a media record.
     pub async fn remove_media_files(&self, media: &MediaRecord) {
-        let keys: Vec<String> = std::iter::once(media.file_key.clone())
-            .chain(media.preview_key.clone())
-            .chain(media.thumbnail_key.clone())
-            .collect();
+        let keys: Vec<String> = media.file_keys().map(str::to_string).collect();
         self.remove_files(&keys).await;
     }
 

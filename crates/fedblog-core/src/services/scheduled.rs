@@ -27,6 +27,16 @@ fn parse_time(text: &str) -> ApiResult<DateTime<Utc>> {
         })
 }
 
+/// The media a scheduled status will post, in order.
+pub fn scheduled_media_ids(params: &ScheduledParams) -> Vec<Id> {
+    params
+        .media_ids
+        .iter()
+        .flatten()
+        .filter_map(|m| m.parse().ok())
+        .collect()
+}
+
 impl App {
     fn check_schedule_time(&self, at: DateTime<Utc>) -> ApiResult<()> {
         if at < self.now() + Duration::minutes(MIN_LEAD_MINUTES) {
@@ -170,13 +180,9 @@ impl App {
         let s = self.own_scheduled_status(me, id).await?;
         self.store.cancel_job(id).await?;
         self.store.delete_scheduled_status(id).await?;
-        let ids: Vec<Id> = serde_json::from_str::<ScheduledParams>(&s.params)
-            .ok()
-            .and_then(|p| p.media_ids)
-            .unwrap_or_default()
-            .iter()
-            .filter_map(|m| m.parse().ok())
-            .collect();
+        let ids = serde_json::from_str::<ScheduledParams>(&s.params)
+            .map(|p| scheduled_media_ids(&p))
+            .unwrap_or_default();
         for mut m in self.store.media_by_ids(&ids).await? {
             if m.scheduled_status_id == Some(id) {
                 m.scheduled_status_id = None;

@@ -88,27 +88,18 @@ impl App {
         Ok(matrix)
     }
 
-    /// Translates a status `viewer` may see into `target`.
-    ///
-    /// `media_descriptions` are the status's media attachments as (id, description), in order;
-    /// they are translated with the rest (an empty description stays empty). A reblog is
-    /// translated as its original.
+    /// Translates a status `viewer` may see into `target`: its content, content warning, poll
+    /// options and media descriptions, in one backend call. A reblog is translated as its
+    /// original.
     pub async fn translate_status(
         &self,
         viewer: &AccountRecord,
         id: Id,
         target: &str,
-        media_descriptions: Vec<(Id, String)>,
     ) -> ApiResult<StatusTranslation> {
-        let mut status = self.visible_status(Some(viewer), id).await?;
-        if let Some(original) = status.reblog_of_id {
-            // `visible_status` has checked that the viewer may see the original too.
-            status = self
-                .store
-                .status_by_id(original)
-                .await?
-                .ok_or_else(ApiError::not_found)?;
-        }
+        let named = self.visible_status(Some(viewer), id).await?;
+        // `visible_status` has checked that the viewer may see the original too.
+        let status = self.proper_status(named).await?;
         let Some(translator) = self.translator.clone() else {
             return Err(ApiError::forbidden());
         };
@@ -146,7 +137,15 @@ impl App {
                 texts.push(escape(option));
             }
         }
-        for (media_id, description) in &media_descriptions {
+        // The described media, in order (an empty description stays empty).
+        let media = self.media_map(&status.media_ids).await?;
+        let described: Vec<(Id, &str)> = status
+            .media_ids
+            .iter()
+            .filter_map(|id| media.get(id))
+            .filter_map(|m| m.description.as_deref().map(|d| (m.id, d)))
+            .collect();
+        for (media_id, description) in &described {
             if !description.is_empty() {
                 parts.push(Part::Media(*media_id));
                 texts.push(escape(description));
@@ -197,7 +196,7 @@ impl App {
                 }
             }
         }
-        out.media_attachments = media_descriptions
+        out.media_attachments = described
             .into_iter()
             .map(|(media_id, _)| {
                 let text = translated_media.remove(&media_id).unwrap_or_default();

@@ -7,7 +7,6 @@ use crate::api::{Auth, Endpoint, Json, path_id};
 use crate::app::{App, Caller};
 use crate::entities::Translation;
 use crate::error::ApiResult;
-use crate::id::Id;
 use crate::services::translation::target_language;
 
 /// Translates a public or unlisted status the caller may see: 404 for one it may not see, 403
@@ -42,19 +41,8 @@ impl Endpoint for TranslateStatus {
             r.lang.as_deref(),
             caller.user.as_ref().map(|u| u.locale.as_str()),
         );
-        let id = path_id(&r.id)?;
-        // The described media of the status translated (the original, for a reblog), in order.
-        let named = app.visible_status(Some(viewer), id).await?;
-        let status = app.proper_status(named).await?;
-        let media = app.media_map(&status.media_ids).await?;
-        let media_descriptions: Vec<(Id, String)> = status
-            .media_ids
-            .iter()
-            .filter_map(|m| media.get(m))
-            .filter_map(|m| m.description.clone().map(|d| (m.id, d)))
-            .collect();
         let translation = app
-            .translate_status(viewer, id, &target, media_descriptions)
+            .translate_status(viewer, path_id(&r.id)?, &target)
             .await?;
         Ok(Json(app.render_translation(&translation)))
     }
