@@ -37,6 +37,8 @@ fn suite_lists_every_check() {
         "edits",
         "polls",
         "media",
+        "notifications",
+        "markers",
     ] {
         let path = dir.join(format!("{area}.rs"));
         let source =
@@ -524,6 +526,69 @@ mod faulty {
         EditSkipsUnattachableMedia,
         EditAttachNotAtomic,
         DeleteAccountKeepsMedia,
+        // notifications
+        /// `status_id`, `group_key` and `filtered` are not stored.
+        NotificationFieldsDropped,
+        /// Every notification comes back as a mention.
+        NotificationKindFixed,
+        /// A batch is inserted one notification at a time, keeping those before a conflict.
+        NotificationBatchNotAtomic,
+        NotificationsOldestFirst,
+        /// Pages and counts take every account's notifications.
+        NotificationsShared,
+        QueryIgnoresTypes,
+        QueryIgnoresExcludeTypes,
+        /// An empty `types` list is read as "every type".
+        QueryEmptyTypesTakesAll,
+        QueryIgnoresFrom,
+        QueryIgnoresGroupKey,
+        QueryIncludesFiltered,
+        QueryNeverFiltered,
+        CountAfterInclusive,
+        CountIgnoresLimit,
+        /// Dismisses whoever's notification it is.
+        DismissIgnoresAccount,
+        DismissAlwaysTrue,
+        /// Answers as if it dismissed, but keeps the notification.
+        DismissKeeps,
+        DismissGroupIgnoresAccount,
+        /// Dismisses all of the account's notifications, whatever their group.
+        DismissGroupIgnoresKey,
+        ClearIgnoresAccount,
+        ClearCountsZero,
+        RetractIgnoresKind,
+        RetractIgnoresStatus,
+        /// Retracts the sender's notifications to every account.
+        RetractIgnoresRecipient,
+        /// Retracts the account's notifications from every sender.
+        RetractIgnoresSender,
+        DeleteStatusKeepsNotifications,
+        /// Deleting a reblog keeps its reblog notification about the original.
+        DeleteReblogKeepsItsNotification,
+        /// Deleting a reblog removes every notification its author sent about the original.
+        DeleteReblogRetractsAllAboutOriginal,
+        /// Deleting an account keeps the notifications to it and from it.
+        DeleteAccountKeepsNotifications,
+        /// Deleting an account keeps notifications between others about its statuses.
+        DeleteAccountKeepsNotificationsAboutStatuses,
+        // markers
+        /// The first marker is saved whatever its version.
+        MarkerFirstAnyVersion,
+        /// A version 1 marker replaces a stored one.
+        MarkerFirstOverwrites,
+        /// Any version above the stored one is saved.
+        MarkerSkipsVersions,
+        /// Every save over a stored marker succeeds, stale ones too.
+        MarkerLastWriteWins,
+        /// A later save stores only its version, keeping the other fields.
+        MarkerUpdateKeepsFields,
+        MarkersIgnoreTimelines,
+        MarkersShared,
+        DeleteAccountKeepsMarkers,
+        // followers notified of posts
+        NotifiedIncludesRemote,
+        NotifiedIgnoresNotify,
+        NotifiedWrongDirection,
     }
 
     impl Fault {
@@ -889,6 +954,47 @@ mod faulty {
             Fault::EditSkipsUnattachableMedia,
             Fault::EditAttachNotAtomic,
             Fault::DeleteAccountKeepsMedia,
+            Fault::NotificationFieldsDropped,
+            Fault::NotificationKindFixed,
+            Fault::NotificationBatchNotAtomic,
+            Fault::NotificationsOldestFirst,
+            Fault::NotificationsShared,
+            Fault::QueryIgnoresTypes,
+            Fault::QueryIgnoresExcludeTypes,
+            Fault::QueryEmptyTypesTakesAll,
+            Fault::QueryIgnoresFrom,
+            Fault::QueryIgnoresGroupKey,
+            Fault::QueryIncludesFiltered,
+            Fault::QueryNeverFiltered,
+            Fault::CountAfterInclusive,
+            Fault::CountIgnoresLimit,
+            Fault::DismissIgnoresAccount,
+            Fault::DismissAlwaysTrue,
+            Fault::DismissKeeps,
+            Fault::DismissGroupIgnoresAccount,
+            Fault::DismissGroupIgnoresKey,
+            Fault::ClearIgnoresAccount,
+            Fault::ClearCountsZero,
+            Fault::RetractIgnoresKind,
+            Fault::RetractIgnoresStatus,
+            Fault::RetractIgnoresRecipient,
+            Fault::RetractIgnoresSender,
+            Fault::DeleteStatusKeepsNotifications,
+            Fault::DeleteReblogKeepsItsNotification,
+            Fault::DeleteReblogRetractsAllAboutOriginal,
+            Fault::DeleteAccountKeepsNotifications,
+            Fault::DeleteAccountKeepsNotificationsAboutStatuses,
+            Fault::MarkerFirstAnyVersion,
+            Fault::MarkerFirstOverwrites,
+            Fault::MarkerSkipsVersions,
+            Fault::MarkerLastWriteWins,
+            Fault::MarkerUpdateKeepsFields,
+            Fault::MarkersIgnoreTimelines,
+            Fault::MarkersShared,
+            Fault::DeleteAccountKeepsMarkers,
+            Fault::NotifiedIncludesRemote,
+            Fault::NotifiedIgnoresNotify,
+            Fault::NotifiedWrongDirection,
         ];
     }
 
@@ -978,6 +1084,12 @@ mod faulty {
         media_hidden: BTreeSet<Id>,
         /// Attachments `delete_unattached_media` removed, as returned.
         deleted_media: BTreeMap<Id, MediaRecord>,
+        /// Ids of every notification ever inserted (the store may have removed some).
+        notification_ids: BTreeSet<Id>,
+        /// (account, timeline) of every marker save asked for.
+        marker_keys: BTreeSet<(Id, String)>,
+        /// Markers shown as these records whatever the store has (saved or kept by a fault).
+        markers_shown: BTreeMap<(Id, String), MarkerRecord>,
     }
 
     pub struct Faulty {
@@ -1805,8 +1917,16 @@ mod faulty {
             };
             let polls = self.polls_of_status(id).await?;
             let media = self.attached_to(id).await?;
+            let notifications = self.stored_notifications().await?;
             let r = self.inner.delete_status(id).await;
             if r.is_ok() {
+                self.status_notifications_gone(
+                    id,
+                    deleted.as_ref().and_then(|d| d.reblog_of_id),
+                    author,
+                    notifications,
+                )
+                .await?;
                 self.polls_gone(polls, Fault::DeleteKeepsPoll, Fault::DeleteKeepsPollVotes);
                 let listed = deleted
                     .as_ref()
@@ -2016,6 +2136,40 @@ mod faulty {
                 Some(ids) => Ok(ids),
                 None => self.inner.local_follower_ids(target).await,
             }
+        }
+
+        async fn notified_follower_ids(&self, target: Id) -> StoreResult<Vec<Id>> {
+            if !self.in_faults(&[
+                Fault::NotifiedIncludesRemote,
+                Fault::NotifiedIgnoresNotify,
+                Fault::NotifiedWrongDirection,
+            ]) {
+                return self.inner.notified_follower_ids(target).await;
+            }
+            let pairs: Vec<(Id, Id)> = self.log().follows.iter().copied().collect();
+            let mut ids = vec![];
+            for (follower, followed) in pairs {
+                let (who, of) = if self.is(Fault::NotifiedWrongDirection) {
+                    (followed, follower)
+                } else {
+                    (follower, followed)
+                };
+                let Some(follow) = self.inner.follow_of(follower, followed).await? else {
+                    continue;
+                };
+                let local = self
+                    .inner
+                    .account_by_id(who)
+                    .await?
+                    .is_some_and(|a| a.is_local());
+                if of == target
+                    && (follow.notify || self.is(Fault::NotifiedIgnoresNotify))
+                    && (local || self.is(Fault::NotifiedIncludesRemote))
+                {
+                    ids.push(who);
+                }
+            }
+            Ok(ids)
         }
 
         /// Every logged row as `(row id, follower id)`, newest first, whatever its target.
@@ -2914,12 +3068,16 @@ mod faulty {
                 .filter(|(_, a, _)| *a == id)
                 .cloned()
                 .collect();
+            let notifications = self.stored_notifications().await?;
+            let markers = self.account_markers(id).await?;
             match self.inner.delete_account(id).await {
                 Err(StoreError::NotFound) if self.is(Fault::DeleteAccountUnknownOk) => {
                     return Ok(());
                 }
                 r => r?,
             }
+            self.account_notifications_gone(id, notifications, markers)
+                .await?;
             self.account_polls_gone(id, polls, votes).await?;
             self.log().media.retain(|_, m| m.account_id != id);
             if self.is(Fault::DeleteAccountKeepsMedia) {
@@ -4123,6 +4281,7 @@ mod faulty {
         forward! { delete_follow<>(follower: Id, target: Id) -> bool }
         forward! { follows<>(follower: Id, target: Id) -> bool }
         forward! { local_follower_ids<>(target: Id) -> Vec<Id> }
+        forward! { notified_follower_ids<>(target: Id) -> Vec<Id> }
         forward! { followers_page<>(target: Id, page: Page) -> Vec<(Id, Id)> }
         forward! { following_page<>(follower: Id, page: Page) -> Vec<(Id, Id)> }
         forward! { insert_follow_request<>(id: Id, follower: Id, target: Id) -> () }
@@ -5290,5 +5449,488 @@ mod faulty {
         forward! { finish_media_processing<'life1>(media: &'life1 MediaRecord) -> () }
         forward! { delete_unattached_media<>(id: Id) -> Option<MediaRecord> }
         forward! { account_media<>(account_id: Id) -> Vec<MediaRecord> }
+    }
+
+    /// The faulty behaviours of notifications and markers.
+    impl Faulty {
+        /// A notification as the faulty store shows it.
+        fn notification(&self, mut n: NotificationRecord) -> NotificationRecord {
+            match self.fault {
+                Fault::NotificationFieldsDropped => {
+                    n.status_id = None;
+                    n.filtered = false;
+                    n.group_key = format!("ungrouped-{}", n.id);
+                }
+                Fault::NotificationKindFixed => n.kind = NotificationType::Mention,
+                Fault::SecondsTimestamps => n.created_at = seconds(n.created_at),
+                _ => {}
+            }
+            n
+        }
+
+        /// The query as the faulty store reads it.
+        fn notification_query(&self, query: &NotificationQuery) -> NotificationQuery {
+            let mut q = query.clone();
+            match self.fault {
+                Fault::QueryIgnoresTypes => q.types = None,
+                Fault::QueryIgnoresExcludeTypes => q.exclude_types.clear(),
+                Fault::QueryEmptyTypesTakesAll if q.types.as_ref().is_some_and(Vec::is_empty) => {
+                    q.types = None
+                }
+                Fault::QueryIgnoresFrom => q.from_account_id = None,
+                Fault::QueryIgnoresGroupKey => q.group_key = None,
+                Fault::QueryIncludesFiltered => q.include_filtered = true,
+                Fault::QueryNeverFiltered => q.include_filtered = false,
+                _ => {}
+            }
+            q
+        }
+
+        /// Every notification the store has (of those the wrapper saw inserted), newest first,
+        /// as the inner store has them.
+        async fn stored_notifications(&self) -> StoreResult<Vec<NotificationRecord>> {
+            let ids: Vec<Id> = self.log().notification_ids.iter().rev().copied().collect();
+            let mut found = vec![];
+            for id in ids {
+                found.extend(self.inner.notification_by_id(id).await?);
+            }
+            Ok(found)
+        }
+
+        /// The recipients (or the senders) of the stored notifications.
+        async fn notification_parties(&self, senders: bool) -> StoreResult<BTreeSet<Id>> {
+            Ok(self
+                .stored_notifications()
+                .await?
+                .iter()
+                .map(|n| {
+                    if senders {
+                        n.from_account_id
+                    } else {
+                        n.account_id
+                    }
+                })
+                .collect())
+        }
+
+        /// The notifications of `before` that the store no longer has.
+        async fn vanished(
+            &self,
+            before: Vec<NotificationRecord>,
+        ) -> StoreResult<Vec<NotificationRecord>> {
+            let now: BTreeSet<Id> = self
+                .stored_notifications()
+                .await?
+                .iter()
+                .map(|n| n.id)
+                .collect();
+            Ok(before
+                .into_iter()
+                .filter(|n| !now.contains(&n.id))
+                .collect())
+        }
+
+        /// Puts notifications the store removed back (the faulty store keeps them).
+        async fn reinsert_notifications(&self, kept: Vec<NotificationRecord>) -> StoreResult<()> {
+            if !kept.is_empty() {
+                self.inner.insert_notifications(&kept).await?;
+            }
+            Ok(())
+        }
+
+        /// After `delete_status(id)` (of a reblog of `reblog_of` when given, by `author`): keeps
+        /// or removes notifications as the faults say.
+        async fn status_notifications_gone(
+            &self,
+            id: Id,
+            reblog_of: Option<Id>,
+            author: Option<Id>,
+            before: Vec<NotificationRecord>,
+        ) -> StoreResult<()> {
+            let vanished = self.vanished(before).await?;
+            let kept: Vec<NotificationRecord> = match self.fault {
+                Fault::DeleteStatusKeepsNotifications => vanished
+                    .into_iter()
+                    .filter(|n| n.status_id == Some(id))
+                    .collect(),
+                Fault::DeleteReblogKeepsItsNotification if reblog_of.is_some() => vanished
+                    .into_iter()
+                    .filter(|n| n.kind == NotificationType::Reblog && n.status_id == reblog_of)
+                    .collect(),
+                _ => vec![],
+            };
+            self.reinsert_notifications(kept).await?;
+            if let (Fault::DeleteReblogRetractsAllAboutOriginal, Some(original), Some(author)) =
+                (self.fault, reblog_of, author)
+            {
+                for n in self.stored_notifications().await? {
+                    if n.from_account_id == author && n.status_id == Some(original) {
+                        self.inner.dismiss_notification(n.account_id, n.id).await?;
+                    }
+                }
+            }
+            Ok(())
+        }
+
+        /// After `delete_account(id)`: keeps notifications and markers as the faults say.
+        async fn account_notifications_gone(
+            &self,
+            id: Id,
+            before: Vec<NotificationRecord>,
+            markers: Vec<MarkerRecord>,
+        ) -> StoreResult<()> {
+            let vanished = self.vanished(before).await?;
+            let its = |n: &NotificationRecord| n.account_id == id || n.from_account_id == id;
+            let kept: Vec<NotificationRecord> = match self.fault {
+                Fault::DeleteAccountKeepsNotifications => {
+                    vanished.into_iter().filter(|n| its(n)).collect()
+                }
+                Fault::DeleteAccountKeepsNotificationsAboutStatuses => {
+                    vanished.into_iter().filter(|n| !its(n)).collect()
+                }
+                _ => vec![],
+            };
+            self.reinsert_notifications(kept).await?;
+            let mut log = self.log();
+            log.markers_shown.retain(|(a, _), _| *a != id);
+            if self.is(Fault::DeleteAccountKeepsMarkers) {
+                for m in markers {
+                    log.markers_shown.insert((id, m.timeline.clone()), m);
+                }
+            }
+            Ok(())
+        }
+
+        async fn insert_notifications(
+            &self,
+            notifications: &[NotificationRecord],
+        ) -> StoreResult<()> {
+            let r = if self.is(Fault::NotificationBatchNotAtomic) {
+                let mut r = Ok(());
+                for n in notifications {
+                    r = self
+                        .inner
+                        .insert_notifications(std::slice::from_ref(n))
+                        .await;
+                    if r.is_err() {
+                        break;
+                    }
+                }
+                r
+            } else {
+                self.inner.insert_notifications(notifications).await
+            };
+            self.log()
+                .notification_ids
+                .extend(notifications.iter().map(|n| n.id));
+            self.conflicts(r)
+        }
+
+        async fn notification_by_id(&self, id: Id) -> StoreResult<Option<NotificationRecord>> {
+            let r = self.inner.notification_by_id(id).await;
+            self.found(r).map(|n| n.map(|n| self.notification(n)))
+        }
+
+        async fn notifications_page(
+            &self,
+            account: Id,
+            query: &NotificationQuery,
+            page: Page,
+        ) -> StoreResult<Vec<NotificationRecord>> {
+            let q = self.notification_query(query);
+            let page = self.page(page);
+            let got = if self.is(Fault::NotificationsShared) {
+                let all = self.stored_notifications().await?;
+                page.apply(all.into_iter().filter(|n| q.matches(n)), |n| n.id)
+            } else {
+                self.inner.notifications_page(account, &q, page).await?
+            };
+            let mut got = self.ordered(page, got);
+            if self.is(Fault::NotificationsOldestFirst) {
+                got.reverse();
+            }
+            Ok(got.into_iter().map(|n| self.notification(n)).collect())
+        }
+
+        async fn count_notifications(
+            &self,
+            account: Id,
+            query: &NotificationQuery,
+            after: Option<Id>,
+            limit: u64,
+        ) -> StoreResult<u64> {
+            let q = self.notification_query(query);
+            let after = if self.is(Fault::CountAfterInclusive) {
+                after.map(|a| Id(a.0.saturating_sub(1)))
+            } else {
+                after
+            };
+            let limit = if self.is(Fault::CountIgnoresLimit) {
+                u64::MAX
+            } else {
+                limit
+            };
+            if self.is(Fault::NotificationsShared) {
+                let all = self.stored_notifications().await?;
+                let n = all
+                    .iter()
+                    .filter(|n| q.matches(n) && after.is_none_or(|a| n.id > a))
+                    .take(limit as usize)
+                    .count();
+                return Ok(n as u64);
+            }
+            self.inner
+                .count_notifications(account, &q, after, limit)
+                .await
+        }
+
+        async fn dismiss_notification(&self, account: Id, id: Id) -> StoreResult<bool> {
+            let owner = self
+                .inner
+                .notification_by_id(id)
+                .await?
+                .map(|n| n.account_id);
+            match self.fault {
+                Fault::DismissIgnoresAccount => match owner {
+                    Some(o) => self.inner.dismiss_notification(o, id).await,
+                    None => Ok(false),
+                },
+                Fault::DismissKeeps => Ok(owner == Some(account)),
+                Fault::DismissAlwaysTrue => {
+                    self.inner.dismiss_notification(account, id).await?;
+                    Ok(true)
+                }
+                _ => self.inner.dismiss_notification(account, id).await,
+            }
+        }
+
+        async fn dismiss_notification_group(
+            &self,
+            account: Id,
+            group_key: &str,
+        ) -> StoreResult<u64> {
+            match self.fault {
+                Fault::DismissGroupIgnoresAccount => {
+                    let mut n = 0;
+                    for a in self.notification_parties(false).await? {
+                        n += self.inner.dismiss_notification_group(a, group_key).await?;
+                    }
+                    Ok(n)
+                }
+                Fault::DismissGroupIgnoresKey => self.inner.clear_notifications(account).await,
+                _ => {
+                    self.inner
+                        .dismiss_notification_group(account, group_key)
+                        .await
+                }
+            }
+        }
+
+        async fn clear_notifications(&self, account: Id) -> StoreResult<u64> {
+            match self.fault {
+                Fault::ClearIgnoresAccount => {
+                    let mut n = 0;
+                    for a in self.notification_parties(false).await? {
+                        n += self.inner.clear_notifications(a).await?;
+                    }
+                    Ok(n)
+                }
+                Fault::ClearCountsZero => {
+                    self.inner.clear_notifications(account).await?;
+                    Ok(0)
+                }
+                _ => self.inner.clear_notifications(account).await,
+            }
+        }
+
+        async fn retract_notifications(
+            &self,
+            account: Id,
+            from: Id,
+            kind: Option<NotificationType>,
+            status: Option<Id>,
+        ) -> StoreResult<u64> {
+            let kind = kind.filter(|_| !self.is(Fault::RetractIgnoresKind));
+            let status = status.filter(|_| !self.is(Fault::RetractIgnoresStatus));
+            match self.fault {
+                Fault::RetractIgnoresRecipient => {
+                    let mut n = 0;
+                    for a in self.notification_parties(false).await? {
+                        n += self
+                            .inner
+                            .retract_notifications(a, from, kind, status)
+                            .await?;
+                    }
+                    Ok(n)
+                }
+                Fault::RetractIgnoresSender => {
+                    let mut n = 0;
+                    for f in self.notification_parties(true).await? {
+                        n += self
+                            .inner
+                            .retract_notifications(account, f, kind, status)
+                            .await?;
+                    }
+                    Ok(n)
+                }
+                _ => {
+                    self.inner
+                        .retract_notifications(account, from, kind, status)
+                        .await
+                }
+            }
+        }
+
+        /// A marker as the faulty store shows it.
+        fn marker(&self, mut m: MarkerRecord) -> MarkerRecord {
+            if self.is(Fault::SecondsTimestamps) {
+                m.updated_at = seconds(m.updated_at);
+            }
+            m
+        }
+
+        /// The marker of `account` on `timeline` as the faulty store has it (before showing).
+        async fn marker_now(
+            &self,
+            account: Id,
+            timeline: &str,
+        ) -> StoreResult<Option<MarkerRecord>> {
+            let key = (account, timeline.to_string());
+            let shown = self.log().markers_shown.get(&key).cloned();
+            if shown.is_some() {
+                return Ok(shown);
+            }
+            Ok(self
+                .inner
+                .markers(account, &[key.1])
+                .await?
+                .into_iter()
+                .next())
+        }
+
+        /// Every marker of `account` on a timeline the wrapper saw saved.
+        async fn account_markers(&self, account: Id) -> StoreResult<Vec<MarkerRecord>> {
+            let timelines: Vec<String> = self
+                .log()
+                .marker_keys
+                .iter()
+                .filter(|(a, _)| *a == account)
+                .map(|(_, t)| t.clone())
+                .collect();
+            let mut found = vec![];
+            for t in timelines {
+                found.extend(self.marker_now(account, &t).await?);
+            }
+            Ok(found)
+        }
+
+        async fn markers(
+            &self,
+            account: Id,
+            timelines: &[String],
+        ) -> StoreResult<Vec<MarkerRecord>> {
+            let keys: Vec<(Id, String)> = {
+                let log = self.log();
+                match self.fault {
+                    Fault::MarkersIgnoreTimelines => log
+                        .marker_keys
+                        .iter()
+                        .filter(|(a, _)| *a == account)
+                        .cloned()
+                        .collect(),
+                    Fault::MarkersShared => log
+                        .marker_keys
+                        .iter()
+                        .filter(|(_, t)| timelines.contains(t))
+                        .cloned()
+                        .collect(),
+                    _ => timelines.iter().map(|t| (account, t.clone())).collect(),
+                }
+            };
+            let mut found = vec![];
+            for (a, t) in keys {
+                found.extend(self.marker_now(a, &t).await?);
+            }
+            Ok(found.into_iter().map(|m| self.marker(m)).collect())
+        }
+
+        async fn save_marker(&self, marker: &MarkerRecord) -> StoreResult<bool> {
+            let key = (marker.account_id, marker.timeline.clone());
+            self.log().marker_keys.insert(key.clone());
+            let stored = self.marker_now(marker.account_id, &marker.timeline).await?;
+            let next = |s: &MarkerRecord| marker.version == s.version + 1;
+            let faked = match self.fault {
+                Fault::MarkerFirstAnyVersion => Some(stored.as_ref().is_none_or(next)),
+                Fault::MarkerFirstOverwrites => {
+                    Some(marker.version == 1 || stored.as_ref().is_some_and(next))
+                }
+                Fault::MarkerSkipsVersions => Some(match &stored {
+                    None => marker.version == 1,
+                    Some(s) => marker.version > s.version,
+                }),
+                Fault::MarkerLastWriteWins => Some(stored.is_some() || marker.version == 1),
+                _ => None,
+            };
+            if let Some(saved) = faked {
+                if saved {
+                    self.log().markers_shown.insert(key, marker.clone());
+                }
+                return Ok(saved);
+            }
+            let saved = self.inner.save_marker(marker).await?;
+            if saved
+                && self.is(Fault::MarkerUpdateKeepsFields)
+                && let Some(s) = stored
+            {
+                self.log().markers_shown.insert(
+                    key,
+                    MarkerRecord {
+                        version: marker.version,
+                        ..s
+                    },
+                );
+            }
+            Ok(saved)
+        }
+    }
+
+    impl NotificationStore for Faulty {
+        forward! {
+            insert_notifications<'life1>(
+                notifications: &'life1 [NotificationRecord],
+            ) -> ()
+        }
+        forward! { notification_by_id<>(id: Id) -> Option<NotificationRecord> }
+        forward! {
+            notifications_page<'life1>(
+                account: Id,
+                query: &'life1 NotificationQuery,
+                page: Page,
+            ) -> Vec<NotificationRecord>
+        }
+        forward! {
+            count_notifications<'life1>(
+                account: Id,
+                query: &'life1 NotificationQuery,
+                after: Option<Id>,
+                limit: u64,
+            ) -> u64
+        }
+        forward! { dismiss_notification<>(account: Id, id: Id) -> bool }
+        forward! { dismiss_notification_group<'life1>(account: Id, group_key: &'life1 str) -> u64 }
+        forward! { clear_notifications<>(account: Id) -> u64 }
+        forward! {
+            retract_notifications<>(
+                account: Id,
+                from: Id,
+                kind: Option<NotificationType>,
+                status: Option<Id>,
+            ) -> u64
+        }
+    }
+
+    impl MarkerStore for Faulty {
+        forward! { markers<'life1>(account: Id, timelines: &'life1 [String]) -> Vec<MarkerRecord> }
+        forward! { save_marker<'life1>(marker: &'life1 MarkerRecord) -> bool }
     }
 }

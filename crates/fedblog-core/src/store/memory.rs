@@ -55,6 +55,9 @@ struct Inner {
     /// (poll, account) -> chosen option indexes, ascending
     poll_votes: BTreeMap<(Id, Id), Vec<usize>>,
     media: BTreeMap<Id, MediaRecord>,
+    notifications: BTreeMap<Id, NotificationRecord>,
+    /// (account, timeline) -> marker
+    markers: BTreeMap<(Id, String), MarkerRecord>,
 }
 
 /// Keeps everything in memory behind one lock. Cloning is not offered: share it in an `Arc`.
@@ -128,6 +131,12 @@ impl Inner {
             m.scheduled_status_id = None;
         }
         self.remove_polls_of(id);
+        self.notifications.retain(|_, n| {
+            n.status_id != Some(id)
+                && !(n.kind == NotificationType::Reblog
+                    && n.from_account_id == s.account_id
+                    && n.status_id == s.reblog_of_id)
+        });
         let reblogs: Vec<Id> = self
             .statuses
             .values()
@@ -400,6 +409,9 @@ impl AccountStore for MemoryStore {
         g.featured_tags.retain(|_, f| f.account_id != id);
         g.scheduled_statuses.retain(|_, s| s.account_id != id);
         g.media.retain(|_, m| m.account_id != id);
+        g.notifications
+            .retain(|_, n| n.account_id != id && n.from_account_id != id);
+        g.markers.retain(|(a, _), _| *a != id);
         Ok(())
     }
 }
@@ -716,6 +728,21 @@ impl FollowStore for MemoryStore {
         Ok(rows
             .into_iter()
             .take(limit as usize)
+            .map(|f| f.account_id)
+            .collect())
+    }
+
+    async fn notified_follower_ids(&self, target: Id) -> StoreResult<Vec<Id>> {
+        let g = self.read()?;
+        Ok(g.follows
+            .values()
+            .filter(|f| {
+                f.target_id == target
+                    && f.notify
+                    && g.accounts
+                        .get(&f.account_id)
+                        .is_some_and(AccountRecord::is_local)
+            })
             .map(|f| f.account_id)
             .collect())
     }
@@ -1919,5 +1946,133 @@ impl MediaStore for MemoryStore {
             .filter(|m| m.account_id == account_id)
             .cloned()
             .collect())
+    }
+}
+
+#[async_trait]
+impl NotificationStore for MemoryStore {
+    async fn insert_notifications(&self, notifications: &[NotificationRecord]) -> StoreResult<()> {
+        let mut g = self.write()?;
+        let mut ids = BTreeSet::new();
+        if notifications
+            .iter()
+            .any(|n| g.notifications.contains_key(&n.id) || !ids.insert(n.id))
+        {
+            return Err(StoreError::AlreadyExists("notification".into()));
+        }
+        for n in notifications {
+            g.notifications.insert(n.id, n.clone());
+        }
+        Ok(())
+    }
+
+    async fn notification_by_id(&self, id: Id) -> StoreResult<Option<NotificationRecord>> {
+        Ok(self.read()?.notifications.get(&id).cloned())
+    }
+
+    async fn notifications_page(
+        &self,
+        account: Id,
+        query: &NotificationQuery,
+        page: Page,
+    ) -> StoreResult<Vec<NotificationRecord>> {
+        let g = self.read()?;
+        Ok(page.apply(
+            g.notifications
+                .values()
+                .rev()
+                .filter(|n| n.account_id == account && query.matches(n))
+                .cloned(),
+            |n| n.id,
+        ))
+    }
+
+    async fn count_notifications(
+        &self,
+        account: Id,
+        query: &NotificationQuery,
+        after: Option<Id>,
+        limit: u64,
+    ) -> StoreResult<u64> {
+        let g = self.read()?;
+        let count = g
+            .notifications
+            .values()
+            .filter(|n| {
+                n.account_id == account && after.is_none_or(|a| n.id > a) && query.matches(n)
+            })
+            .take(limit as usize)
+            .count();
+        Ok(count as u64)
+    }
+
+    async fn dismiss_notification(&self, account: Id, id: Id) -> StoreResult<bool> {
+        let mut g = self.write()?;
+        if g.notifications
+            .get(&id)
+            .is_some_and(|n| n.account_id == account)
+        {
+            g.notifications.remove(&id);
+            return Ok(true);
+        }
+        Ok(false)
+    }
+
+    async fn dismiss_notification_group(&self, account: Id, group_key: &str) -> StoreResult<u64> {
+        let mut g = self.write()?;
+        let before = g.notifications.len();
+        g.notifications
+            .retain(|_, n| !(n.account_id == account && n.group_key == group_key));
+        Ok((before - g.notifications.len()) as u64)
+    }
+
+    async fn clear_notifications(&self, account: Id) -> StoreResult<u64> {
+        let mut g = self.write()?;
+        let before = g.notifications.len();
+        g.notifications.retain(|_, n| n.account_id != account);
+        Ok((before - g.notifications.len()) as u64)
+    }
+
+    async fn retract_notifications(
+        &self,
+        account: Id,
+        from: Id,
+        kind: Option<NotificationType>,
+        status: Option<Id>,
+    ) -> StoreResult<u64> {
+        let mut g = self.write()?;
+        let before = g.notifications.len();
+        g.notifications.retain(|_, n| {
+            !(n.account_id == account
+                && n.from_account_id == from
+                && kind.is_none_or(|k| n.kind == k)
+                && status.is_none_or(|s| n.status_id == Some(s)))
+        });
+        Ok((before - g.notifications.len()) as u64)
+    }
+}
+
+#[async_trait]
+impl MarkerStore for MemoryStore {
+    async fn markers(&self, account: Id, timelines: &[String]) -> StoreResult<Vec<MarkerRecord>> {
+        let g = self.read()?;
+        Ok(timelines
+            .iter()
+            .filter_map(|t| g.markers.get(&(account, t.clone())).cloned())
+            .collect())
+    }
+
+    async fn save_marker(&self, marker: &MarkerRecord) -> StoreResult<bool> {
+        let mut g = self.write()?;
+        let key = (marker.account_id, marker.timeline.clone());
+        let stored = g.markers.get(&key).map(|m| m.version);
+        let follows = match stored {
+            None => marker.version == 1,
+            Some(v) => marker.version == v + 1,
+        };
+        if follows {
+            g.markers.insert(key, marker.clone());
+        }
+        Ok(follows)
     }
 }

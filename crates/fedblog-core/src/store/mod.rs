@@ -55,7 +55,7 @@ pub trait AccountStore: Send + Sync {
     /// entries), follows and follow requests both ways (other accounts' counters updated), blocks,
     /// mutes, notes, endorsements and domain blocks both ways, tag follows, featured tags,
     /// suggestion dismissals, scheduled statuses and feed entries, media attachments, its
-    /// favourites, bookmarks, pins and thread mutes; each of its statuses goes as `delete_status` says (others'
+    /// favourites, bookmarks, pins and thread mutes, notifications to it and from it, its markers; each of its statuses goes as `delete_status` says (others'
     /// reblogs of them included), and the counters of other accounts' statuses it replied to,
     /// reblogged or favourited are lowered. `NotFound` if absent.
     async fn delete_account(&self, id: Id) -> StoreResult<()>;
@@ -107,8 +107,8 @@ pub trait StatusStore: Send + Sync {
         key: &str,
         since: DateTime<Utc>,
     ) -> StoreResult<Option<StatusRecord>>;
-    /// Deletes a status with its mentions, tags, feed entries, favourites, bookmarks, pins and
-    /// its reblogs (each with their feed entries), and updates the author's `statuses_count`
+    /// Deletes a status with its mentions, tags, feed entries, favourites, bookmarks, pins,
+    /// notifications about it and its reblogs (each with their feed entries), and updates the author's `statuses_count`
     /// (and the reblog authors'), the parent's `replies_count` and, for a reblog, the
     /// original's `reblogs_count`. Its media are detached (`status_id` and
     /// `scheduled_status_id` cleared), not removed, so that they can be posted again. Replies to
@@ -141,6 +141,9 @@ pub trait FollowStore: Send + Sync {
     async fn follows(&self, follower: Id, target: Id) -> StoreResult<bool>;
     /// Ids of the local accounts that follow `target`.
     async fn local_follower_ids(&self, target: Id) -> StoreResult<Vec<Id>>;
+    /// The local followers of `target` whose follow asks to be notified of its posts (`notify`).
+    /// Any order.
+    async fn notified_follower_ids(&self, target: Id) -> StoreResult<Vec<Id>>;
     /// One page of `target`'s followers as `(follow id, follower id)`, newest follow first; the
     /// page's cursors are follow ids (Mastodon paginates these lists on hidden ids).
     async fn followers_page(&self, target: Id, page: Page) -> StoreResult<Vec<(Id, Id)>>;
@@ -470,6 +473,59 @@ pub trait MediaStore: Send + Sync {
     async fn account_media(&self, account_id: Id) -> StoreResult<Vec<MediaRecord>>;
 }
 
+/// Notifications: what others did that concerns an account.
+#[async_trait]
+pub trait NotificationStore: Send + Sync {
+    /// Inserts notifications, all or none. `AlreadyExists("notification")` for a taken id.
+    async fn insert_notifications(&self, notifications: &[NotificationRecord]) -> StoreResult<()>;
+    /// The notification with this id.
+    async fn notification_by_id(&self, id: Id) -> StoreResult<Option<NotificationRecord>>;
+    /// A page of `account`'s notifications that `query` takes, newest first.
+    async fn notifications_page(
+        &self,
+        account: Id,
+        query: &NotificationQuery,
+        page: Page,
+    ) -> StoreResult<Vec<NotificationRecord>>;
+    /// How many of `account`'s notifications `query` takes with an id above `after` (all when
+    /// `None`), counting no further than `limit`.
+    async fn count_notifications(
+        &self,
+        account: Id,
+        query: &NotificationQuery,
+        after: Option<Id>,
+        limit: u64,
+    ) -> StoreResult<u64>;
+    /// Removes `account`'s notification `id`; `false` when there is none, or it is someone
+    /// else's (which stays).
+    async fn dismiss_notification(&self, account: Id, id: Id) -> StoreResult<bool>;
+    /// Removes `account`'s notifications with this `group_key`; returns how many.
+    async fn dismiss_notification_group(&self, account: Id, group_key: &str) -> StoreResult<u64>;
+    /// Removes all of `account`'s notifications; returns how many.
+    async fn clear_notifications(&self, account: Id) -> StoreResult<u64>;
+    /// Removes `account`'s notifications from `from`: of `kind` only when given, about `status`
+    /// only when given (an undone favourite, reblog, follow or follow request; every kind after a
+    /// block). Returns how many.
+    async fn retract_notifications(
+        &self,
+        account: Id,
+        from: Id,
+        kind: Option<NotificationType>,
+        status: Option<Id>,
+    ) -> StoreResult<u64>;
+}
+
+/// Read positions in timelines.
+#[async_trait]
+pub trait MarkerStore: Send + Sync {
+    /// `account`'s markers among these timelines (those it has), in no particular order.
+    async fn markers(&self, account: Id, timelines: &[String]) -> StoreResult<Vec<MarkerRecord>>;
+    /// Saves a marker if no other write came first: a `version` 1 marker only when the account
+    /// has none for the timeline, a later version only over `version - 1`. Returns whether it
+    /// was saved (`false`: the stored marker is not the one the version follows; it stays).
+    async fn save_marker(&self, marker: &MarkerRecord) -> StoreResult<bool>;
+}
+
 /// Materialised home feeds (fan-out on write).
 #[async_trait]
 pub trait FeedStore: Send + Sync {
@@ -583,6 +639,8 @@ pub trait Store:
     + StatusEditStore
     + PollStore
     + MediaStore
+    + NotificationStore
+    + MarkerStore
     + Send
     + Sync
     + 'static
@@ -607,6 +665,8 @@ impl<T> Store for T where
         + StatusEditStore
         + PollStore
         + MediaStore
+        + NotificationStore
+        + MarkerStore
         + Send
         + Sync
         + 'static

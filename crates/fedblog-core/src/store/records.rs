@@ -708,3 +708,136 @@ impl MediaRecord {
             .chain(self.thumbnail_key.as_deref())
     }
 }
+
+/// What a notification is about (Mastodon's notification `type`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum NotificationType {
+    /// Someone mentioned the account.
+    Mention,
+    /// Someone the account follows with `notify` posted.
+    Status,
+    /// Someone reblogged one of the account's statuses.
+    Reblog,
+    /// Someone followed the account.
+    Follow,
+    /// Someone asked to follow the (locked) account.
+    FollowRequest,
+    /// Someone favourited one of the account's statuses.
+    Favourite,
+    /// A poll the account voted in or made has ended.
+    Poll,
+    /// A status the account reblogged was edited.
+    Update,
+    /// Someone signed up (moderators and admins).
+    AdminSignUp,
+    /// A report was filed (moderators and admins).
+    AdminReport,
+    /// Follows were severed by a moderation action.
+    SeveredRelationships,
+    /// A moderator warned the account.
+    ModerationWarning,
+}
+
+impl NotificationType {
+    /// Every type, in Mastodon's documented order.
+    pub const ALL: [NotificationType; 12] = [
+        NotificationType::Mention,
+        NotificationType::Status,
+        NotificationType::Reblog,
+        NotificationType::Follow,
+        NotificationType::FollowRequest,
+        NotificationType::Favourite,
+        NotificationType::Poll,
+        NotificationType::Update,
+        NotificationType::AdminSignUp,
+        NotificationType::AdminReport,
+        NotificationType::SeveredRelationships,
+        NotificationType::ModerationWarning,
+    ];
+
+    /// Mastodon's name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            NotificationType::Mention => "mention",
+            NotificationType::Status => "status",
+            NotificationType::Reblog => "reblog",
+            NotificationType::Follow => "follow",
+            NotificationType::FollowRequest => "follow_request",
+            NotificationType::Favourite => "favourite",
+            NotificationType::Poll => "poll",
+            NotificationType::Update => "update",
+            NotificationType::AdminSignUp => "admin.sign_up",
+            NotificationType::AdminReport => "admin.report",
+            NotificationType::SeveredRelationships => "severed_relationships",
+            NotificationType::ModerationWarning => "moderation_warning",
+        }
+    }
+
+    /// Parses Mastodon's name.
+    pub fn parse(s: &str) -> Option<NotificationType> {
+        NotificationType::ALL.into_iter().find(|t| t.as_str() == s)
+    }
+}
+
+/// A notification: something `from_account_id` did that concerns `account_id`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NotificationRecord {
+    /// Id (its position in the list).
+    pub id: Id,
+    /// Who is notified.
+    pub account_id: Id,
+    /// Who acted.
+    pub from_account_id: Id,
+    /// What happened.
+    pub kind: NotificationType,
+    /// The status concerned, for mention, status, reblog (the reblogged status), favourite, poll
+    /// and update.
+    pub status_id: Option<Id>,
+    /// Notifications sharing it are shown as one group (`ungrouped-<id>` for a lone one).
+    pub group_key: String,
+    /// Held back by the account's notification policy (shown only on request).
+    pub filtered: bool,
+    /// When.
+    pub created_at: DateTime<Utc>,
+}
+
+/// Which of an account's notifications a list or count takes.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct NotificationQuery {
+    /// Only these types (`None`: every type).
+    pub types: Option<Vec<NotificationType>>,
+    /// Not these types.
+    pub exclude_types: Vec<NotificationType>,
+    /// Only those from this account.
+    pub from_account_id: Option<Id>,
+    /// Only those of this group.
+    pub group_key: Option<String>,
+    /// Filtered notifications too (otherwise only unfiltered ones).
+    pub include_filtered: bool,
+}
+
+impl NotificationQuery {
+    /// Whether a notification is taken (its recipient aside).
+    pub fn matches(&self, n: &NotificationRecord) -> bool {
+        self.types.as_ref().is_none_or(|t| t.contains(&n.kind))
+            && !self.exclude_types.contains(&n.kind)
+            && self.from_account_id.is_none_or(|a| a == n.from_account_id)
+            && self.group_key.as_ref().is_none_or(|k| *k == n.group_key)
+            && (self.include_filtered || !n.filtered)
+    }
+}
+
+/// Where an account stopped reading a timeline (`home` or `notifications`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MarkerRecord {
+    /// Whose.
+    pub account_id: Id,
+    /// `home` or `notifications`.
+    pub timeline: String,
+    /// The newest item read.
+    pub last_read_id: Id,
+    /// 1 for the first position saved, one more with each later one.
+    pub version: i64,
+    /// When saved.
+    pub updated_at: DateTime<Utc>,
+}

@@ -11,8 +11,8 @@ use serde_json::{Value, json};
 
 use super::entity::{
     account_domain_blocks, account_notes, accounts, authorizations, blocks, endorsements,
-    featured_tags, follow_requests, follows, home_feed, mutes, scheduled_statuses,
-    suggestion_dismissals, tag_follows, tokens, users,
+    featured_tags, follow_requests, follows, home_feed, markers, mutes, notifications,
+    scheduled_statuses, suggestion_dismissals, tag_follows, tokens, users,
 };
 use super::follows::decrement_each;
 use super::interactions::delete_account_interactions;
@@ -284,8 +284,11 @@ async fn delete_account_rows<C: ConnectionTrait>(db: &C, id: Id) -> StoreResult<
     delete_account_statuses(db, id).await?;
     // Its media records (the caller removes their files).
     delete_account_media(db, id).await?;
-    // Its own home feed.
+    // Its own home feed, its notifications both ways and its markers.
     delete_where::<_, home_feed::Entity>(db, home_feed::Column::AccountId, id).await?;
+    delete_where::<_, notifications::Entity>(db, notifications::Column::AccountId, id).await?;
+    delete_where::<_, notifications::Entity>(db, notifications::Column::FromAccountId, id).await?;
+    delete_where::<_, markers::Entity>(db, markers::Column::AccountId, id).await?;
 
     // Its login and credentials, then the account.
     delete_where::<_, tokens::Entity>(db, tokens::Column::AccountId, id).await?;

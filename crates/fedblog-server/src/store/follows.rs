@@ -237,6 +237,21 @@ impl FollowStore for SeaStore {
         Ok(ids.into_iter().map(Id::from_i64).collect())
     }
 
+    async fn notified_follower_ids(&self, target: Id) -> StoreResult<Vec<Id>> {
+        let ids: Vec<i64> = follows::Entity::find()
+            .select_only()
+            .column(follows::Column::FollowerId)
+            .inner_join(accounts::Entity)
+            .filter(follows::Column::TargetId.eq(target.as_i64()))
+            .filter(follows::Column::Notify.eq(true))
+            .filter(accounts::Column::Domain.is_null())
+            .into_tuple()
+            .all(&self.db)
+            .await
+            .map_err(backend_err)?;
+        Ok(ids.into_iter().map(Id::from_i64).collect())
+    }
+
     async fn followers_page(&self, target: Id, page: Page) -> StoreResult<Vec<(Id, Id)>> {
         FOLLOWERS
             .id_page(&self.db, follows::Column::Id, target, &page)

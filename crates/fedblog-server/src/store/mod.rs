@@ -18,8 +18,10 @@ mod feeds;
 mod follows;
 mod interactions;
 mod jobs;
+mod markers;
 mod media;
 mod notes;
+mod notifications;
 mod oauth;
 mod paging;
 mod pairs;
@@ -258,6 +260,7 @@ const UNIQUE_NAMES: &[(&[&str], &str)] = &[
         "scheduled_status",
     ),
     (&["statuses.id", "statuses_pkey"], "status"),
+    (&["notifications.id", "notifications_pkey"], "notification"),
     (&["jobs.id", "jobs_pkey"], "job"),
     (&["media_attachments.id", "media_attachments_pkey"], "media"),
 ];

@@ -7,7 +7,8 @@ use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use fedblog_core::pagination::Page;
 use fedblog_core::store::{
-    AccountStatusesFilter, PublicTimelineFilter, StatusRecord, StatusStore, Visibility,
+    AccountStatusesFilter, NotificationType, PublicTimelineFilter, StatusRecord, StatusStore,
+    Visibility,
 };
 use fedblog_core::{Id, StoreError, StoreResult};
 use sea_orm::ActiveValue::Set;
@@ -18,8 +19,8 @@ use sea_orm::{
 
 use super::accounts::parse_visibility;
 use super::entity::{
-    accounts, bookmarks, favourites, home_feed, status_edits, status_mentions, status_pins,
-    status_tags, statuses,
+    accounts, bookmarks, favourites, home_feed, notifications, status_edits, status_mentions,
+    status_pins, status_tags, statuses,
 };
 use super::media::{attach_media, decode_ids, detach_status_media, encode_ids};
 use super::polls::delete_status_polls;
@@ -335,6 +336,11 @@ pub(super) async fn delete_status_dependents<C: ConnectionTrait>(
         .exec(db)
         .await
         .map_err(backend_err)?;
+    notifications::Entity::delete_many()
+        .filter(notifications::Column::StatusId.in_subquery(ids()))
+        .exec(db)
+        .await
+        .map_err(backend_err)?;
     delete_status_polls(db, &ids).await?;
     detach_status_media(db, &ids).await?;
     Ok(())
@@ -404,6 +410,14 @@ async fn delete_status_rows<C: ConnectionTrait>(db: &C, id: i64) -> StoreResult<
             statuses::Column::Id.eq(original),
         )
         .await?;
+        // The reblog's notification to the original's author goes with it.
+        notifications::Entity::delete_many()
+            .filter(notifications::Column::Kind.eq(NotificationType::Reblog.as_str()))
+            .filter(notifications::Column::FromAccountId.eq(status.account_id))
+            .filter(notifications::Column::StatusId.eq(original))
+            .exec(db)
+            .await
+            .map_err(backend_err)?;
     }
     Ok(())
 }

@@ -302,6 +302,81 @@ pub async fn local_follower_ids_without_followers_is_empty(store: &dyn Store) {
     );
 }
 
+/// `notified_follower_ids` lists the local followers of the target whose follow has `notify`:
+/// not followers without it (or who turned it off), not remote followers, not pending requests
+/// asking for it, not followers of other accounts, not the accounts the target follows.
+pub async fn notified_follower_ids_lists_local_followers_asking_for_posts(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let target = add_local(store, &ids, "target").await;
+    let other = add_local(store, &ids, "other").await;
+    let a = add_local(store, &ids, "a").await;
+    let b = add_local(store, &ids, "b").await;
+    let c = add_local(store, &ids, "c").await;
+    let d = add_local(store, &ids, "d").await;
+    let e = add_local(store, &ids, "e").await;
+    let f = add_local(store, &ids, "f").await;
+    let remote = add_remote(store, &ids, "r", "remote.example").await;
+    let notifying =
+        |follower: &AccountRecord, followed: &AccountRecord, millis: i64| FollowRecord {
+            notify: true,
+            ..FollowRecord::new(ids.next_at(millis), follower.id, followed.id)
+        };
+    for (record, what) in [
+        (notifying(&a, &target, T0 + 1_000), "a's follow of target"),
+        (notifying(&remote, &target, T0 + 2_000), "the remote follow"),
+        (notifying(&c, &target, T0 + 3_000), "c's follow of target"),
+        (notifying(&d, &other, T0 + 4_000), "d's follow of other"),
+        (notifying(&target, &e, T0 + 5_000), "target's follow of e"),
+        (notifying(&f, &target, T0 + 6_000), "f's follow of target"),
+    ] {
+        assert!(
+            store
+                .upsert_follow(&record)
+                .await
+                .unwrap_or_else(|err| panic!("upsert_follow({what}) failed: {err:?}")),
+            "upsert_follow of a new follow ({what}) must return true"
+        );
+    }
+    follow(store, &ids, T0 + 7_000, b.id, target.id).await;
+    // f turns notifications off again.
+    let off = FollowRecord {
+        notify: false,
+        ..notifying(&f, &target, T0 + 8_000)
+    };
+    assert!(
+        !store.upsert_follow(&off).await.expect("upsert_follow"),
+        "upsert_follow of an existing follow must return false"
+    );
+    // e asks to follow target, with notify.
+    let request = notifying(&e, &target, T0 + 9_000);
+    assert!(
+        store
+            .upsert_follow_request(&request)
+            .await
+            .expect("upsert_follow_request"),
+        "upsert_follow_request of a new request must return true"
+    );
+    let got = store
+        .notified_follower_ids(target.id)
+        .await
+        .expect("notified_follower_ids");
+    assert_eq!(
+        sorted(got),
+        vec![a.id, c.id],
+        "notified_follower_ids must list exactly the local followers of the target whose follow \
+         has notify (not b without it, not f who turned it off, not the remote follower, not e's \
+         pending request, not d who follows another account, not e whom the target follows)"
+    );
+    assert_eq!(
+        store
+            .notified_follower_ids(b.id)
+            .await
+            .expect("notified_follower_ids"),
+        vec![],
+        "notified_follower_ids of an account nobody follows must be empty"
+    );
+}
+
 /// Makes a follow with a follow id made at `millis`; returns the follow id.
 async fn follow(store: &dyn Store, ids: &IdGenerator, millis: i64, follower: Id, target: Id) -> Id {
     let id = ids.next_at(millis);

@@ -23,8 +23,8 @@
 //!
 //! The invocation expands to one module per area (`accounts`, `oauth`, `statuses`, `follows`,
 //! `blocks`, `feeds`, `stats`, `jobs`, `scheduled_statuses`, `notes`, `domain_blocks`, `tags`,
-//! `directory`, `interactions`, `edits`, `polls`, `media`), each holding one `#[test]` per
-//! check, so `cargo test` reports every check by name
+//! `directory`, `interactions`, `edits`, `polls`, `media`, `notifications`, `markers`), each
+//! holding one `#[test]` per check, so `cargo test` reports every check by name
 //! (`accounts::email_is_unique_case_insensitively ... ok`) and `cargo test feeds::` runs one
 //! area. Each test runs its check on a current-thread Tokio runtime of its own, as
 //! `#[tokio::test]` would; the implementing crate needs no Tokio dependency for that. The
@@ -51,6 +51,8 @@
 //! - Media are inserted with `insert_media` (by their uploader, after the account) before a
 //!   status lists them in `media_ids`; a scheduled status is inserted before media name it.
 //! - Search texts and blocked domains come lower-cased, as the services pass them.
+//! - Notifications and markers are made after the accounts (and statuses) they name; unread
+//!   counts are asked with a `limit` far below `i64::MAX`, as the services ask them.
 //! - Ids come from [`IdGenerator::next_at`] with explicit times, and timestamps from
 //!   [`at`], so orderings are deterministic.
 //!
@@ -85,8 +87,10 @@ pub mod feeds;
 pub mod follows;
 pub mod interactions;
 pub mod jobs;
+pub mod markers;
 pub mod media;
 pub mod notes;
+pub mod notifications;
 pub mod oauth;
 pub mod polls;
 pub mod scheduled_statuses;
@@ -198,6 +202,7 @@ macro_rules! __store_suite_for_each_check {
                 refollow_after_unfollow,
                 local_follower_ids_lists_local_followers_only,
                 local_follower_ids_without_followers_is_empty,
+                notified_follower_ids_lists_local_followers_asking_for_posts,
                 followers_page_lists_followers_newest_follow_first,
                 following_page_lists_followed_newest_follow_first,
                 followers_page_cursors_are_follow_ids,
@@ -389,6 +394,32 @@ macro_rules! __store_suite_for_each_check {
                 update_status_attaches_new_media_and_keeps_dropped_ones,
                 update_status_with_unattachable_media_changes_nothing,
                 delete_account_removes_its_media,
+            }
+            notifications {
+                notification_round_trips_with_every_field_and_type,
+                duplicate_notification_id_is_already_exists_storing_none,
+                notifications_page_lists_newest_first_with_cursors,
+                notifications_page_lists_only_the_accounts_own,
+                notifications_query_takes_types_and_leaves_out_exclude_types,
+                notifications_query_with_empty_types_takes_nothing,
+                notifications_query_from_account_takes_only_that_senders,
+                notifications_query_group_key_takes_that_group,
+                notifications_query_leaves_out_filtered_unless_included,
+                count_notifications_counts_after_and_stops_at_limit,
+                dismiss_notification_removes_only_the_accounts_own,
+                dismiss_notification_group_removes_the_accounts_group_only,
+                clear_notifications_removes_the_accounts_own_and_counts_them,
+                retract_notifications_removes_only_the_matching_ones,
+                delete_status_removes_notifications_about_it,
+                delete_reblog_removes_its_reblog_notification_only,
+                delete_account_removes_notifications_to_and_from_it,
+            }
+            markers {
+                marker_round_trips_with_every_field,
+                first_marker_needs_version_one,
+                later_marker_needs_the_stored_version_plus_one,
+                markers_lists_only_the_accounts_markers_of_the_timelines_asked,
+                delete_account_removes_its_markers,
             }
         }
     };

@@ -11,6 +11,7 @@ mod m0006_interactions;
 mod m0007_status_edits;
 mod m0008_polls;
 mod m0009_media;
+mod m0010_notifications;
 
 /// A named index on `table` over `cols` (shared by the migrations).
 fn index(name: &'static str, table: &'static str, cols: &[&'static str]) -> IndexCreateStatement {
@@ -38,6 +39,7 @@ impl MigratorTrait for Migrator {
             Box::new(m0007_status_edits::Migration),
             Box::new(m0008_polls::Migration),
             Box::new(m0009_media::Migration),
+            Box::new(m0010_notifications::Migration),
         ]
     }
 }
