@@ -6,7 +6,8 @@
 # Creates/reuses clients/mastodon-py/.venv, starts the server on a free loopback port with a
 # throwaway data dir, creates a confirmed+approved account, runs scenario.py, stops the server.
 # Then creates more accounts with tokens and runs social.py (the social graph) and statuses.py
-# (threads, interactions, edits, scheduling, deletion).
+# (threads, interactions, edits, scheduling, deletion), then reading.py (notifications, markers,
+# home paging).
 # Exits with the first failing script's exit code. Set KEEP_TMP=1 to keep the data dir and server log.
 set -euo pipefail
 
@@ -174,6 +175,17 @@ rc=$?
 set -e
 if [[ "$rc" != 0 ]]; then
     echo "run.sh: statuses scenario failed with exit code $rc" >&2
+    print_log_tail
+    exit "$rc"
+fi
+
+# --- reading scenario: notifications, markers, home paging --------------------------------
+set +e
+"$VENV/bin/python" "$HERE/reading.py" --base-url "$BASE" --tokens "$TOKENS"
+rc=$?
+set -e
+if [[ "$rc" != 0 ]]; then
+    echo "run.sh: reading scenario failed with exit code $rc" >&2
     print_log_tail
 fi
 exit "$rc"

@@ -491,3 +491,79 @@ pub struct TranslationAttachment {
     pub id: Id,
     pub description: String,
 }
+
+/// Something that happened concerning the caller. <https://docs.joinmastodon.org/entities/Notification/>
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Notification {
+    pub id: Id,
+    /// `mention`, `status`, `reblog`, `follow`, `follow_request`, `favourite`, `poll`,
+    /// `update`, `admin.sign_up`, `admin.report`, `severed_relationships`, `moderation_warning`.
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// Shared by notifications shown as one group (`ungrouped-<id>` for a lone one).
+    pub group_key: String,
+    pub created_at: Timestamp,
+    /// Who acted.
+    pub account: Account,
+    /// The status concerned, for the types that have one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub status: Option<Status>,
+}
+
+/// A timeline's read position. <https://docs.joinmastodon.org/entities/Marker/>
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Marker {
+    /// The id of the newest item read.
+    pub last_read_id: Id,
+    /// Goes up by one with each change.
+    pub version: i64,
+    pub updated_at: Timestamp,
+}
+
+/// Notifications shown as groups, with the accounts and statuses they name.
+/// <https://docs.joinmastodon.org/methods/grouped_notifications/#GroupedNotificationsResults>
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct GroupedNotificationsResults {
+    /// Accounts the groups name (in full).
+    pub accounts: Vec<Account>,
+    /// With `expand_accounts=partial_avatars`: the sample accounts not given in full.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub partial_accounts: Option<Vec<PartialAccountWithAvatar>>,
+    /// Statuses the groups are about.
+    pub statuses: Vec<Status>,
+    pub notification_groups: Vec<NotificationGroup>,
+}
+
+/// One group of notifications. <https://docs.joinmastodon.org/methods/grouped_notifications/#NotificationGroup>
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct NotificationGroup {
+    pub group_key: String,
+    /// Notifications in the group (within the page).
+    pub notifications_count: u64,
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// A number, as Mastodon sends it (its docs say a string).
+    pub most_recent_notification_id: u64,
+    /// The oldest notification of the group in the page.
+    pub page_min_id: Id,
+    /// The newest notification of the group in the page.
+    pub page_max_id: Id,
+    pub latest_page_notification_at: Timestamp,
+    /// The accounts that acted, most recent first.
+    pub sample_account_ids: Vec<Id>,
+    /// The status concerned, for the types that have one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub status_id: Option<Id>,
+}
+
+/// An account reduced to what an avatar row needs. <https://docs.joinmastodon.org/methods/grouped_notifications/#PartialAccountWithAvatar>
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct PartialAccountWithAvatar {
+    pub id: Id,
+    pub acct: String,
+    pub url: String,
+    pub avatar: String,
+    pub avatar_static: String,
+    pub locked: bool,
+    pub bot: bool,
+}

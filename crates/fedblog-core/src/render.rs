@@ -10,8 +10,8 @@ use crate::entities::*;
 use crate::error::ApiResult;
 use crate::id::Id;
 use crate::store::{
-    AccountRecord, AppRecord, MediaKind, MediaRecord, PollRecord, Role as RoleRecord, StatusRecord,
-    UserRecord,
+    AccountRecord, AppRecord, MarkerRecord, MediaKind, MediaRecord, NotificationRecord, PollRecord,
+    Role as RoleRecord, StatusRecord, UserRecord,
 };
 
 /// ISO 8601 with milliseconds and `Z`, as Mastodon writes datetimes.
@@ -753,6 +753,155 @@ impl App {
             out.insert(poll.status_id, self.render_poll_for(&poll, viewer).await?);
         }
         Ok(out)
+    }
+
+    /// Renders notifications for their owner, loading the accounts and statuses concerned in
+    /// batches. One whose account or status cannot be rendered (gone meanwhile) is left out.
+    pub async fn render_notifications(
+        &self,
+        me: &AccountRecord,
+        notifications: &[NotificationRecord],
+    ) -> ApiResult<Vec<Notification>> {
+        let mut account_ids: Vec<Id> = notifications.iter().map(|n| n.from_account_id).collect();
+        account_ids.sort();
+        account_ids.dedup();
+        let accounts: HashMap<Id, Account> = self
+            .store
+            .accounts_by_ids(&account_ids)
+            .await?
+            .iter()
+            .map(|a| (a.id, self.render_account(a)))
+            .collect();
+        let mut status_ids: Vec<Id> = notifications.iter().filter_map(|n| n.status_id).collect();
+        status_ids.sort();
+        status_ids.dedup();
+        let records = self.store.statuses_by_ids(&status_ids).await?;
+        let statuses: HashMap<Id, Status> = self
+            .render_statuses(&records, Some(me), false)
+            .await?
+            .into_iter()
+            .map(|s| (s.id, s))
+            .collect();
+        Ok(notifications
+            .iter()
+            .filter_map(|n| {
+                let status = match n.status_id {
+                    Some(id) => Some(statuses.get(&id)?.clone()),
+                    None => None,
+                };
+                Some(Notification {
+                    id: n.id,
+                    kind: n.kind.as_str().to_string(),
+                    group_key: n.group_key.clone(),
+                    created_at: timestamp(n.created_at),
+                    account: accounts.get(&n.from_account_id)?.clone(),
+                    status,
+                })
+            })
+            .collect())
+    }
+
+    /// Renders a page of notification groups for their owner: each group with its sample
+    /// accounts and status, the accounts (in full; with `partial`, only each group's most recent
+    /// account in full and the others as `partial_accounts`) and the statuses, each once. A group
+    /// whose status cannot be rendered (gone meanwhile) is left out.
+    pub async fn render_notification_groups(
+        &self,
+        me: &AccountRecord,
+        groups: &[crate::services::notification_groups::NotificationGroup],
+        partial: bool,
+    ) -> ApiResult<GroupedNotificationsResults> {
+        let mut status_ids: Vec<Id> = groups
+            .iter()
+            .filter_map(|g| g.most_recent().status_id)
+            .collect();
+        status_ids.sort();
+        status_ids.dedup();
+        let records = self.store.statuses_by_ids(&status_ids).await?;
+        let statuses = self.render_statuses(&records, Some(me), false).await?;
+        let shown: HashSet<Id> = statuses.iter().map(|s| s.id).collect();
+        let groups: Vec<_> = groups
+            .iter()
+            .filter(|g| g.most_recent().status_id.is_none_or(|s| shown.contains(&s)))
+            .collect();
+        let mut full_ids: Vec<Id> = Vec::new();
+        let mut partial_ids: Vec<Id> = Vec::new();
+        let mut out_groups = Vec::with_capacity(groups.len());
+        for g in &groups {
+            let samples = g.sample_account_ids();
+            for (i, a) in samples.iter().enumerate() {
+                if i == 0 || !partial {
+                    full_ids.push(*a);
+                } else {
+                    partial_ids.push(*a);
+                }
+            }
+            let newest = g.most_recent();
+            let oldest = g.notifications.last().unwrap_or(newest);
+            out_groups.push(NotificationGroup {
+                group_key: g.key.clone(),
+                notifications_count: g.notifications.len() as u64,
+                kind: g.kind.as_str().to_string(),
+                most_recent_notification_id: newest.id.0,
+                page_min_id: oldest.id,
+                page_max_id: newest.id,
+                latest_page_notification_at: timestamp(newest.created_at),
+                sample_account_ids: samples,
+                status_id: newest.status_id,
+            });
+        }
+        full_ids.sort();
+        full_ids.dedup();
+        partial_ids.sort();
+        partial_ids.dedup();
+        partial_ids.retain(|a| full_ids.binary_search(a).is_err());
+        let mut wanted = full_ids.clone();
+        wanted.extend(&partial_ids);
+        let records: HashMap<Id, AccountRecord> = self
+            .store
+            .accounts_by_ids(&wanted)
+            .await?
+            .into_iter()
+            .map(|a| (a.id, a))
+            .collect();
+        let accounts = full_ids
+            .iter()
+            .filter_map(|id| records.get(id))
+            .map(|a| self.render_account(a))
+            .collect();
+        let partial_accounts = partial.then(|| {
+            partial_ids
+                .iter()
+                .filter_map(|id| records.get(id))
+                .map(|a| {
+                    let full = self.render_account(a);
+                    PartialAccountWithAvatar {
+                        id: full.id,
+                        acct: full.acct,
+                        url: full.url.unwrap_or_else(|| self.account_url(a)),
+                        avatar: full.avatar,
+                        avatar_static: full.avatar_static,
+                        locked: full.locked,
+                        bot: full.bot,
+                    }
+                })
+                .collect()
+        });
+        Ok(GroupedNotificationsResults {
+            accounts,
+            partial_accounts,
+            statuses,
+            notification_groups: out_groups,
+        })
+    }
+
+    /// Renders a timeline's read position.
+    pub fn render_marker(&self, m: &MarkerRecord) -> Marker {
+        Marker {
+            last_read_id: m.last_read_id,
+            version: m.version,
+            updated_at: timestamp(m.updated_at),
+        }
     }
 
     /// Renders a poll for a viewer, reading the viewer's own votes.

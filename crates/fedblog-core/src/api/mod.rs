@@ -16,8 +16,10 @@ pub mod follow_requests;
 pub mod followed_tags;
 pub mod follows;
 pub mod instance;
+pub mod markers;
 pub mod media;
 pub mod mutes;
+pub mod notifications;
 pub mod oauth;
 pub mod polls;
 pub mod profile;
@@ -132,6 +134,25 @@ impl Paged<Account> {
                 .map(|a| app.render_account(a))
                 .collect(),
         }
+    }
+}
+
+/// A JSON body that is not a list but is paged all the same (grouped notifications), with its
+/// `Link` header.
+pub struct Linked<T> {
+    /// The body.
+    pub body: T,
+    /// The `Link` header value.
+    pub link: Option<String>,
+}
+
+impl<T: Serialize> IntoReply for Linked<T> {
+    fn into_reply(self) -> ApiResult<Reply> {
+        let mut reply = Json(self.body).into_reply()?;
+        if let Some(link) = self.link {
+            reply.headers.push(("Link".into(), link));
+        }
+        Ok(reply)
     }
 }
 
@@ -268,6 +289,7 @@ pub const REMOVED_ENDPOINTS: &[(&str, &str)] = &[
     ("GET", "/api/v1/statuses/:id/card"),
     ("GET", "/api/v1/timelines/direct"),
     ("GET", "/api/v1/mutes/details"),
+    ("POST", "/api/v1/notifications/dismiss"),
 ];
 
 /// The route table: every endpoint this crate implements, one line each.
@@ -382,6 +404,22 @@ pub fn routes() -> Vec<Route> {
         // Timelines
         route::<timelines::home_timeline::HomeTimeline>(),
         route::<timelines::public_timeline::PublicTimeline>(),
+        // Notifications
+        route::<notifications::list_notifications::ListNotifications>(),
+        route::<notifications::unread_count::UnreadCount>(),
+        route::<notifications::get_notification::GetNotification>(),
+        route::<notifications::dismiss_notification::DismissNotification>(),
+        route::<notifications::delete_notification::DeleteNotification>(),
+        route::<notifications::dismiss_notifications::DismissNotifications>(),
+        route::<notifications::clear_notifications::ClearNotifications>(),
+        route::<notifications::list_notification_groups::ListNotificationGroups>(),
+        route::<notifications::unread_group_count::UnreadGroupCount>(),
+        route::<notifications::get_notification_group::GetNotificationGroup>(),
+        route::<notifications::notification_group_accounts::NotificationGroupAccounts>(),
+        route::<notifications::dismiss_notification_group::DismissNotificationGroup>(),
+        // Markers
+        route::<markers::get_markers::GetMarkers>(),
+        route::<markers::save_markers::SaveMarkers>(),
         // Instance
         route::<instance::instance_v1::InstanceV1>(),
         route::<instance::instance_v2::InstanceV2>(),

@@ -31,6 +31,12 @@ impl App {
         // The follows ended both ways, and endorsements end with them.
         self.store.delete_endorsement(me.id, target.id).await?;
         self.store.delete_endorsement(target.id, me.id).await?;
+        // Nothing from the blocked account stays in `me`'s notifications, nor `me`'s follow in
+        // the target's.
+        self.store
+            .retract_notifications(me.id, target.id, None, None)
+            .await?;
+        self.forget_follow_notifications(target.id, me.id).await?;
         Ok(target)
     }
 

@@ -15,7 +15,7 @@ use crate::pagination::Page;
 use crate::render::conversation_of;
 use crate::services::relationships::AccountPage;
 use crate::services::timelines::StatusPage;
-use crate::store::{AccountRecord, StatusRecord, Visibility};
+use crate::store::{AccountRecord, NotificationType, StatusRecord, Visibility};
 
 /// At most this many statuses pinned per account (Mastodon's default); deleted statuses lose
 /// their pins, so they do not count.
@@ -85,9 +85,19 @@ impl App {
         if status.account_id != me.id && self.store.blocks(me.id, status.account_id).await? {
             return Err(ApiError::forbidden());
         }
-        self.store
+        if self
+            .store
             .insert_favourite(self.ids.next(), me.id, status.id)
+            .await?
+        {
+            self.notify(
+                &[status.account_id],
+                me,
+                NotificationType::Favourite,
+                Some(&status),
+            )
             .await?;
+        }
         self.reread(id).await
     }
 
@@ -96,7 +106,15 @@ impl App {
     pub async fn unfavourite(&self, me: &AccountRecord, id: Id) -> ApiResult<StatusRecord> {
         let proper = self.proper_id(id).await?;
         if self.store.delete_favourite(me.id, proper).await? {
-            return self.reread(proper).await;
+            let status = self.reread(proper).await?;
+            self.retract_notification(
+                status.account_id,
+                me.id,
+                NotificationType::Favourite,
+                Some(proper),
+            )
+            .await?;
+            return Ok(status);
         }
         self.visible_status(Some(me), proper).await
     }

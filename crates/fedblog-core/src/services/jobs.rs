@@ -122,6 +122,7 @@ impl App {
                     .map(|_| ())
                     .map_err(|e| e.to_string())
             }
+            crate::services::notifications::CLOSE_POLL => self.close_poll(&payload).await,
             other => Err(format!("unknown job kind {other:?}")),
         }
     }

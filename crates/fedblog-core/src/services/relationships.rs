@@ -6,7 +6,7 @@ use crate::entities::Relationship;
 use crate::error::{ApiError, ApiResult};
 use crate::id::Id;
 use crate::pagination::Page;
-use crate::store::{AccountRecord, FollowRecord};
+use crate::store::{AccountRecord, FollowRecord, NotificationType};
 
 /// A page of accounts from a list paginated on hidden ids (follows, requests).
 #[derive(Default)]
@@ -139,11 +139,18 @@ impl App {
         }
         let pending = self.store.follow_request_of(me.id, target.id).await?;
         if target.locked {
+            let asked_before = pending.is_some();
             let request =
                 pending.unwrap_or_else(|| FollowRecord::new(self.ids.next(), me.id, target.id));
-            self.store
+            if self
+                .store
                 .upsert_follow_request(&options.apply_to(request))
-                .await?;
+                .await?
+                && !asked_before
+            {
+                self.notify(&[target.id], me, NotificationType::FollowRequest, None)
+                    .await?;
+            }
         } else {
             // A request left from when the target was locked becomes the follow, options kept.
             let base = match pending {
@@ -156,7 +163,12 @@ impl App {
                 }
                 None => FollowRecord::new(self.ids.next(), me.id, target.id),
             };
-            self.store.upsert_follow(&options.apply_to(base)).await?;
+            if self.store.upsert_follow(&options.apply_to(base)).await? {
+                self.retract_notification(target.id, me.id, NotificationType::FollowRequest, None)
+                    .await?;
+                self.notify(&[target.id], me, NotificationType::Follow, None)
+                    .await?;
+            }
         }
         Ok(target)
     }
@@ -168,6 +180,7 @@ impl App {
         self.store.delete_follow(me.id, target.id).await?;
         self.store.delete_follow_request(me.id, target.id).await?;
         self.store.delete_endorsement(me.id, target.id).await?;
+        self.forget_follow_notifications(target.id, me.id).await?;
         Ok(target)
     }
 
@@ -181,6 +194,7 @@ impl App {
         let target = self.visible_account(target_id).await?;
         self.store.delete_follow(target.id, me.id).await?;
         self.store.delete_endorsement(target.id, me.id).await?;
+        self.forget_follow_notifications(me.id, target.id).await?;
         Ok(target)
     }
 
@@ -205,6 +219,8 @@ impl App {
                 ..request
             })
             .await?;
+        self.retract_notification(me.id, requester, NotificationType::FollowRequest, None)
+            .await?;
         Ok(())
     }
 
@@ -213,6 +229,8 @@ impl App {
         if !self.store.delete_follow_request(requester, me.id).await? {
             return Err(ApiError::not_found());
         }
+        self.retract_notification(me.id, requester, NotificationType::FollowRequest, None)
+            .await?;
         Ok(())
     }
 

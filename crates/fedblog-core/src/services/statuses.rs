@@ -14,7 +14,8 @@ use crate::error::{ApiError, ApiResult};
 use crate::id::Id;
 use crate::params::de;
 use crate::store::{
-    AccountRecord, MediaRecord, PollRecord, ScheduledStatusRecord, StatusRecord, Visibility,
+    AccountRecord, MediaRecord, NotificationType, PollRecord, ScheduledStatusRecord, StatusRecord,
+    Visibility,
 };
 
 /// A new status (`POST /api/v1/statuses`).
@@ -423,6 +424,7 @@ impl App {
             return Err(e);
         }
         self.fan_out(&record).await?;
+        self.notify_new_status(author, &record).await?;
         Ok(record)
     }
 
@@ -433,7 +435,7 @@ impl App {
         let mut tries = 0;
         loop {
             match self.store.insert_poll(&record).await {
-                Ok(()) => return Ok(()),
+                Ok(()) => return self.schedule_poll_close(&record).await,
                 Err(crate::StoreError::AlreadyExists(_)) if tries < 3 => {
                     tries += 1;
                     // Taken by another status's poll, or this status already has one.
@@ -766,6 +768,13 @@ impl App {
             }
         }
         self.fan_out_reblog(&record, &original).await?;
+        self.notify(
+            &[original.account_id],
+            me,
+            NotificationType::Reblog,
+            Some(&original),
+        )
+        .await?;
         Ok(record)
     }
 

@@ -123,13 +123,16 @@ mod tests {
             r.lookup(&Method::PUT, &one),
             Lookup::OtherMethods(_)
         ));
-        for (_, removed) in REMOVED_ENDPOINTS {
+        // A removed endpoint is served by no route of its method (the path may still match
+        // another method's route, as `POST /api/v1/notifications/dismiss` does `GET .../:id`).
+        for (method, removed) in REMOVED_ENDPOINTS {
+            let method = Method::from_bytes(method.as_bytes()).expect("method");
             assert!(
-                matches!(
-                    r.lookup(&Method::GET, &fill_path(removed, &[("id", "1")])),
-                    Lookup::NotFound
+                !matches!(
+                    r.lookup(&method, &fill_path(removed, &[("id", "1")])),
+                    Lookup::Found(_)
                 ),
-                "{removed}"
+                "{method} {removed}"
             );
         }
     }

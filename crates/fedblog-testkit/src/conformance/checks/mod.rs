@@ -12,6 +12,7 @@ pub mod follows;
 pub mod instance;
 pub mod interactions;
 pub mod media;
+pub mod notifications;
 pub mod oauth;
 pub mod polls;
 pub mod profile;
@@ -49,6 +50,7 @@ pub fn all() -> Vec<Check> {
     v.extend(scheduled_statuses::checks());
     v.extend(media::checks());
     v.extend(timelines::checks());
+    v.extend(notifications::checks());
     v.extend(tags::checks());
     v.extend(visibility::checks());
     v.extend(translation::checks());

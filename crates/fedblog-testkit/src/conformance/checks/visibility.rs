@@ -5,7 +5,7 @@
 //! cell that fails, not only the first.
 //!
 //! Read paths added when the endpoint lands: the tag timeline (`timelines/tag/:hashtag`), list
-//! timelines, notifications, search (v2), translation, and conversations.
+//! timelines, search (v2), translation, and conversations.
 //! `statuses/:id/source` is left out: fedblog answers it for the author only (404 to everyone
 //! else), stricter than Mastodon, which gives it to every signed-in viewer who may see the status.
 
@@ -18,6 +18,7 @@ use fedblog_core::api::accounts::{
     block_account::BlockAccount, follow_account::FollowAccount,
     get_account_statuses::GetAccountStatuses,
 };
+use fedblog_core::api::notifications::list_notifications::ListNotifications;
 use fedblog_core::api::polls::get_poll::GetPoll;
 use fedblog_core::api::statuses::{
     bookmark_status::BookmarkStatus, favourite_status::FavouriteStatus,
@@ -96,6 +97,11 @@ pub fn checks() -> Vec<Check> {
             "visibility/matrix/get-poll",
             "GET /api/v1/polls/:id answers the poll of a status to exactly the viewers the visibility matrix allows, and 404 (never 401/403) to the others",
             get_poll
+        ),
+        check!(
+            "visibility/matrix/notifications",
+            "a status notifies only the accounts it mentions, whatever its visibility: followers, others, the author and a blocked account get no notification of it; anonymous callers get a 401",
+            notifications
         ),
     ]
 }
@@ -204,9 +210,10 @@ enum ReadPath {
     Favourite,
     Bookmark,
     GetPoll,
+    Notifications,
 }
 
-const READ_PATHS: [ReadPath; 12] = [
+const READ_PATHS: [ReadPath; 13] = [
     ReadPath::GetStatus,
     ReadPath::MultiGet,
     ReadPath::Context,
@@ -219,6 +226,7 @@ const READ_PATHS: [ReadPath; 12] = [
     ReadPath::Favourite,
     ReadPath::Bookmark,
     ReadPath::GetPoll,
+    ReadPath::Notifications,
 ];
 
 impl ReadPath {
@@ -236,6 +244,7 @@ impl ReadPath {
             ReadPath::Favourite => "favourite",
             ReadPath::Bookmark => "bookmark",
             ReadPath::GetPoll => "get-poll",
+            ReadPath::Notifications => "notifications",
         }
     }
 
@@ -546,6 +555,23 @@ async fn observe(
             let url = format!("{}?local=true&limit=40", path::<PublicTimeline>(&[]));
             listed(&cx.client.get(&url, token).await?, &w.statuses, as_list)
         }
+        ReadPath::Notifications => {
+            let url = format!("{}?limit=80", path::<ListNotifications>(&[]));
+            let mut r = cx.client.get(&url, token).await?;
+            // The statuses the notifications carry, as one list.
+            if r.status == 200 {
+                r.json = r.json.map(|v| {
+                    Value::Array(
+                        v.as_array()
+                            .into_iter()
+                            .flatten()
+                            .map(|n| n["status"].clone())
+                            .collect(),
+                    )
+                });
+            }
+            listed(&r, &w.statuses, as_list)
+        }
     })
 }
 
@@ -656,6 +682,10 @@ async fn bookmark(cx: &Cx) -> CheckResult {
 
 async fn get_poll(cx: &Cx) -> CheckResult {
     run_path(cx, ReadPath::GetPoll).await
+}
+
+async fn notifications(cx: &Cx) -> CheckResult {
+    run_path(cx, ReadPath::Notifications).await
 }
 
 #[cfg(test)]

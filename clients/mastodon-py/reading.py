@@ -1,0 +1,174 @@
+#!/usr/bin/env python3
+"""Real-client scenario for the reading side: notifications (made by mentions, favourites and
+follows; filtered by type and account; paged; dismissed only by their owner; cleared), markers,
+and paging through the home timeline, driven through Mastodon.py.
+
+Usage:
+    python reading.py --base-url http://127.0.0.1:PORT --tokens tokens.json
+
+`tokens.json` is the file run.sh writes; this scenario runs after social.py and statuses.py and
+uses `carol`, `bob`, `dave` and `erin`, clearing carol's notifications first. The last line is
+`reading: N steps passed`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import traceback
+import warnings
+
+from mastodon import Mastodon, MastodonNotFoundError
+
+
+class ScenarioError(Exception):
+    """A mismatch between what the server did and what a Mastodon client expects."""
+
+
+def check(cond: bool, msg: str) -> None:
+    if not cond:
+        raise ScenarioError(msg)
+
+
+class Reading:
+    def __init__(self, base: str, tokens: dict[str, str]) -> None:
+        self.c = {
+            name: Mastodon(access_token=tokens[name], api_base_url=base, request_timeout=30)
+            for name in ("carol", "bob", "dave", "erin")
+        }
+        self.me = {n: api.account_verify_credentials() for n, api in self.c.items()}
+        self.passed = 0
+
+    def id(self, name: str) -> str:
+        return self.me[name]["id"]
+
+    def step(self, name: str, fn) -> None:
+        print(f"step: {name} ...", end=" ", flush=True)
+        try:
+            fn()
+        except Exception as e:  # noqa: BLE001 - report any failure with its step
+            print("FAILED")
+            print(f"reading: step {name} failed: {e}", file=sys.stderr)
+            if not isinstance(e, ScenarioError):
+                traceback.print_exc()
+            sys.exit(1)
+        print("ok")
+        self.passed += 1
+
+    def run(self) -> None:
+        self.step("notifications_made", self.notifications_made)
+        self.step("notification_filters", self.notification_filters)
+        self.step("notifications_paged", self.notifications_paged)
+        self.step("notification_dismiss_owner_only", self.dismiss)
+        self.step("markers", self.markers)
+        self.step("home_paged", self.home_paged)
+        self.step("notifications_clear", self.clear)
+        print(f"reading: {self.passed} steps passed")
+
+    def notifications_made(self) -> None:
+        carol, bob, dave, erin = (self.c[n] for n in ("carol", "bob", "dave", "erin"))
+        # social.py leaves carol locked: unlocked, a follow is a follow, not a request.
+        carol.account_update_credentials(locked=False)
+        carol.notifications_clear()
+        check(carol.notifications() == [], "notifications left after clear")
+        self.post = carol.status_post("carol says hello")
+        self.mention = bob.status_post("@carol are you there?")
+        erin.status_favourite(self.post["id"])
+        dave.account_unfollow(self.id("carol"))
+        dave.account_follow(self.id("carol"))
+        got = carol.notifications()
+        kinds = sorted(n["type"] for n in got)
+        check(kinds == ["favourite", "follow", "mention"], f"notification types {kinds}")
+        by_type = {n["type"]: n for n in got}
+        check(by_type["mention"]["status"]["id"] == self.mention["id"], "the mention's status")
+        check(by_type["mention"]["account"]["id"] == self.id("bob"), "the mention's account")
+        check(by_type["favourite"]["status"]["id"] == self.post["id"], "the favourite's status")
+        check(by_type["follow"]["account"]["id"] == self.id("dave"), "the follow's account")
+        one = carol.notifications(id=by_type["follow"]["id"])
+        check(one["type"] == "follow", f"a notification by id: {one['type']}")
+
+    def notification_filters(self) -> None:
+        carol = self.c["carol"]
+        only = carol.notifications(types=["mention", "follow"])
+        check(sorted(n["type"] for n in only) == ["follow", "mention"], "types filter")
+        without = carol.notifications(exclude_types=["favourite", "follow"])
+        check([n["type"] for n in without] == ["mention"], "exclude_types filter")
+        from_erin = carol.notifications(account_id=self.id("erin"))
+        check([n["type"] for n in from_erin] == ["favourite"], "account_id filter")
+
+    def notifications_paged(self) -> None:
+        carol = self.c["carol"]
+        everything = [n["id"] for n in carol.notifications()]
+        page = carol.notifications(limit=1)
+        seen = [n["id"] for n in page]
+        while True:
+            page = carol.fetch_next(page)
+            if not page:
+                break
+            seen.extend(n["id"] for n in page)
+        check(seen == everything, f"paging one by one gave {seen}, expected {everything}")
+        newer = carol.notifications(min_id=everything[-1], limit=1)
+        check([n["id"] for n in newer] == [everything[-2]], "min_id gives the one just after")
+
+    def dismiss(self) -> None:
+        carol, bob = self.c["carol"], self.c["bob"]
+        fav = carol.notifications(types=["favourite"])[0]
+        try:
+            bob.notifications_dismiss(fav["id"])
+        except MastodonNotFoundError:
+            pass
+        else:
+            raise ScenarioError("bob dismissed carol's notification")
+        check(len(carol.notifications(types=["favourite"])) == 1, "the notification stays")
+        carol.notifications_dismiss(fav["id"])
+        check(carol.notifications(types=["favourite"]) == [], "dismissed notification is gone")
+
+    def markers(self) -> None:
+        carol = self.c["carol"]
+        newest = carol.notifications()[0]["id"]
+        home = carol.timeline_home(limit=1)[0]["id"]
+        saved = carol.markers_set(["home", "notifications"], [home, newest])
+        check(saved["notifications"]["last_read_id"] == newest, f"saved markers {saved}")
+        version = saved["home"]["version"]
+        again = carol.markers_set(["home"], [home])
+        check(again["home"]["version"] == version + 1, "the version goes up by one")
+        got = carol.markers_get(["home", "notifications"])
+        check(got["home"]["last_read_id"] == home, f"read markers {got}")
+        check(got["notifications"]["last_read_id"] == newest, f"read markers {got}")
+
+    def home_paged(self) -> None:
+        carol, bob = self.c["carol"], self.c["bob"]
+        carol.account_follow(self.id("bob"))
+        posted = [bob.status_post(f"home page item {i}")["id"] for i in range(7)]
+        page = carol.timeline_home(limit=3)
+        seen = [s["id"] for s in page]
+        while len(seen) < 40:
+            page = carol.fetch_next(page)
+            if not page:
+                break
+            seen.extend(s["id"] for s in page)
+        check(len(seen) == len(set(seen)), "paging the home timeline repeated statuses")
+        mine = [s for s in seen if s in posted]
+        check(mine == list(reversed(posted)), f"bob's posts newest first in carol's home: {mine}")
+
+    def clear(self) -> None:
+        carol = self.c["carol"]
+        carol.notifications_clear()
+        check(carol.notifications() == [], "clear left notifications")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description="Mastodon.py reading scenario against a fedblog server.")
+    ap.add_argument("--base-url", required=True)
+    ap.add_argument("--tokens", required=True, help="JSON file: username -> bearer token")
+    args = ap.parse_args(argv)
+    warnings.filterwarnings("error", module=r"mastodon(\.|$)")
+    with open(args.tokens, encoding="utf-8") as f:
+        tokens = json.load(f)
+    Reading(args.base_url.rstrip("/"), tokens).run()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,680 @@
+//! Notifications: made when others act (mentions, posts of accounts followed with `notify`,
+//! reblogs, favourites, follows and follow requests, edits of reblogged posts, ended polls),
+//! taken back when the act is undone, and read with visibility, blocks, mutes and domain blocks
+//! applied. Only their owner sees, dismisses or clears them.
+
+use std::collections::{HashMap, HashSet};
+
+use chrono::{DateTime, Utc};
+use serde_json::{Value, json};
+
+use crate::app::App;
+use crate::error::{ApiError, ApiResult};
+use crate::id::Id;
+use crate::pagination::Page;
+use crate::services::jobs::new_job;
+use crate::store::{
+    AccountRecord, NotificationQuery, NotificationRecord, NotificationType, PollRecord,
+    StatusRecord, Visibility,
+};
+
+/// Notifies a poll's author and its local voters that it ended; payload `{"poll_id": "<id>"}`.
+pub const CLOSE_POLL: &str = "close_poll";
+
+/// Notifications of these types are grouped (others are alone in `ungrouped-<id>`).
+const GROUPED_TYPES: [NotificationType; 4] = [
+    NotificationType::Favourite,
+    NotificationType::Reblog,
+    NotificationType::Follow,
+    NotificationType::AdminSignUp,
+];
+
+/// The time a group gathers notifications over (Mastodon groups over at most 12 hours).
+const GROUP_SPAN_SECONDS: i64 = 12 * 3600;
+
+/// Rebloggers read at once when an edit is told of.
+const REBLOGGERS_PER_READ: usize = 1000;
+
+/// Reads of the store one page of notifications may take when read-time filters hide entries.
+const MAX_READS: usize = 4;
+
+/// The key grouping a notification with similar ones: favourites and reblogs of one status, and
+/// follows (and sign-ups), each within the same 12-hour window; `ungrouped-<id>` for the rest.
+pub fn group_key(kind: NotificationType, status: Option<Id>, id: Id, at: DateTime<Utc>) -> String {
+    if !GROUPED_TYPES.contains(&kind) {
+        return format!("ungrouped-{id}");
+    }
+    let window = at.timestamp().div_euclid(GROUP_SPAN_SECONDS);
+    match status {
+        Some(s) => format!("{}-{s}-{window}", kind.as_str()),
+        None => format!("{}-{window}", kind.as_str()),
+    }
+}
+
+/// A page of notifications after read-time filtering, with the cursors of what was read.
+pub struct NotificationPage {
+    /// The notifications to show, newest first.
+    pub notifications: Vec<NotificationRecord>,
+    /// The newest id read.
+    pub first: Option<Id>,
+    /// The oldest id read.
+    pub last: Option<Id>,
+}
+
+impl App {
+    /// Notifies `recipients` that `from` did `kind` (about `status`). Left out: accounts that are
+    /// not local or are suspended, `from` itself (except for its own ended poll), and recipients
+    /// that block `from` or are blocked by it, mute its notifications, block its domain, or
+    /// muted the thread of `status`.
+    pub(crate) async fn notify(
+        &self,
+        recipients: &[Id],
+        from: &AccountRecord,
+        kind: NotificationType,
+        status: Option<&StatusRecord>,
+    ) -> ApiResult<()> {
+        let mut ids: Vec<Id> = recipients
+            .iter()
+            .copied()
+            .filter(|r| *r != from.id || kind == NotificationType::Poll)
+            .collect();
+        ids.sort();
+        ids.dedup();
+        if ids.is_empty() {
+            return Ok(());
+        }
+        let blocked: HashSet<Id> = self
+            .store
+            .blocked_either_way(from.id, &ids)
+            .await?
+            .into_iter()
+            .collect();
+        let now = self.now();
+        let mut out = Vec::new();
+        for r in self.store.accounts_by_ids(&ids).await? {
+            if !r.is_local() || r.suspended_at.is_some() || blocked.contains(&r.id) {
+                continue;
+            }
+            if r.id != from.id && self.mutes_notifications_of(&r, from, now).await? {
+                continue;
+            }
+            if let Some(s) = status {
+                let thread = crate::render::conversation_of(s);
+                if !self
+                    .store
+                    .muted_conversations_among(r.id, &[thread])
+                    .await?
+                    .is_empty()
+                {
+                    continue;
+                }
+            }
+            let id = self.ids.next_at(now.timestamp_millis());
+            let status_id = status.map(|s| s.id);
+            out.push(NotificationRecord {
+                id,
+                account_id: r.id,
+                from_account_id: from.id,
+                kind,
+                status_id,
+                group_key: group_key(kind, status_id, id, now),
+                filtered: false,
+                created_at: now,
+            });
+        }
+        if !out.is_empty() {
+            self.store.insert_notifications(&out).await?;
+        }
+        Ok(())
+    }
+
+    /// Tells of a new status: its mentioned accounts (`mention`), and the followers of its author
+    /// who asked to be notified of the author's posts (`status`; not for a direct status, nor for
+    /// a reply to someone else, and not again for those mentioned).
+    pub(crate) async fn notify_new_status(
+        &self,
+        author: &AccountRecord,
+        status: &StatusRecord,
+    ) -> ApiResult<()> {
+        self.notify(
+            &status.mentions,
+            author,
+            NotificationType::Mention,
+            Some(status),
+        )
+        .await?;
+        let own_thread = status.in_reply_to_account_id.is_none_or(|a| a == author.id);
+        if status.visibility == Visibility::Direct || !own_thread {
+            return Ok(());
+        }
+        let subscribers: Vec<Id> = self
+            .store
+            .notified_follower_ids(author.id)
+            .await?
+            .into_iter()
+            .filter(|f| !status.mentions.contains(f))
+            .collect();
+        self.notify(&subscribers, author, NotificationType::Status, Some(status))
+            .await
+    }
+
+    /// Tells of an edit: the local accounts that reblogged the status (`update`), and the accounts
+    /// the edit mentions for the first time (`mention`).
+    pub(crate) async fn notify_edit(
+        &self,
+        author: &AccountRecord,
+        before: &StatusRecord,
+        after: &StatusRecord,
+    ) -> ApiResult<()> {
+        let added: Vec<Id> = after
+            .mentions
+            .iter()
+            .copied()
+            .filter(|m| !before.mentions.contains(m))
+            .collect();
+        self.notify(&added, author, NotificationType::Mention, Some(after))
+            .await?;
+        let mut rebloggers = Vec::new();
+        let mut page = Page::first(REBLOGGERS_PER_READ);
+        loop {
+            let read = self.store.reblogged_by_page(after.id, page).await?;
+            let Some(&(oldest, _)) = read.last() else {
+                break;
+            };
+            let full = read.len() >= page.limit;
+            rebloggers.extend(read.into_iter().map(|(_, a)| a));
+            if !full {
+                break;
+            }
+            page.max_id = Some(oldest);
+        }
+        self.notify(&rebloggers, author, NotificationType::Update, Some(after))
+            .await
+    }
+
+    /// Takes back the follow and follow request `follower` made of `followed` (the follow ended).
+    pub(crate) async fn forget_follow_notifications(
+        &self,
+        followed: Id,
+        follower: Id,
+    ) -> ApiResult<()> {
+        self.retract_notification(followed, follower, NotificationType::Follow, None)
+            .await?;
+        self.retract_notification(followed, follower, NotificationType::FollowRequest, None)
+            .await
+    }
+
+    /// Whether `me` must not hear from `other`: a mute of its notifications in force, or a block
+    /// of its domain.
+    async fn mutes_notifications_of(
+        &self,
+        me: &AccountRecord,
+        other: &AccountRecord,
+        now: DateTime<Utc>,
+    ) -> ApiResult<bool> {
+        if self
+            .store
+            .mute_of(me.id, other.id, now)
+            .await?
+            .is_some_and(|m| m.notifications)
+        {
+            return Ok(true);
+        }
+        Ok(match &other.domain {
+            Some(d) => {
+                self.store
+                    .domain_blocked(me.id, &d.to_ascii_lowercase())
+                    .await?
+            }
+            None => false,
+        })
+    }
+
+    /// Takes back `account`'s notifications of `kind` from `from` (about `status`, when given):
+    /// the act they told of was undone.
+    pub(crate) async fn retract_notification(
+        &self,
+        account: Id,
+        from: Id,
+        kind: NotificationType,
+        status: Option<Id>,
+    ) -> ApiResult<()> {
+        self.store
+            .retract_notifications(account, from, Some(kind), status)
+            .await?;
+        Ok(())
+    }
+
+    /// One page of `me`'s notifications that `query` takes, without those `me` must not see:
+    /// from accounts blocked either way, whose notifications `me` mutes, suspended or on a
+    /// domain `me` blocks, or about a status `me` can no longer see. When those hide entries,
+    /// older ones are read to fill the page (a few reads at most).
+    pub async fn notifications(
+        &self,
+        me: &AccountRecord,
+        query: &NotificationQuery,
+        page: Page,
+    ) -> ApiResult<NotificationPage> {
+        let mut out = NotificationPage {
+            notifications: vec![],
+            first: None,
+            last: None,
+        };
+        let mut cursor = page;
+        for _ in 0..MAX_READS {
+            let read = self.store.notifications_page(me.id, query, cursor).await?;
+            let (Some(newest), Some(oldest)) = (read.first(), read.last()) else {
+                break;
+            };
+            let (newest, oldest) = (newest.id, oldest.id);
+            out.first.get_or_insert(newest);
+            out.last = Some(oldest);
+            let full = read.len() >= cursor.limit;
+            out.notifications
+                .extend(self.shown_notifications(me, read).await?);
+            if out.notifications.len() >= page.limit || !full || page.ascending() {
+                break;
+            }
+            cursor = Page {
+                max_id: Some(oldest),
+                limit: page.limit - out.notifications.len(),
+                ..cursor
+            };
+        }
+        Ok(out)
+    }
+
+    /// The notifications among `read` that `me` may see (see [`App::notifications`]).
+    pub(crate) async fn shown_notifications(
+        &self,
+        me: &AccountRecord,
+        read: Vec<NotificationRecord>,
+    ) -> ApiResult<Vec<NotificationRecord>> {
+        let mut senders: Vec<Id> = read.iter().map(|n| n.from_account_id).collect();
+        senders.sort();
+        senders.dedup();
+        let now = self.now();
+        let blocked: HashSet<Id> = self
+            .store
+            .blocked_either_way(me.id, &senders)
+            .await?
+            .into_iter()
+            .collect();
+        let muted: HashSet<Id> = self
+            .store
+            .muted_among(me.id, &senders, now)
+            .await?
+            .into_iter()
+            .collect();
+        let mut audible: HashSet<Id> = HashSet::new();
+        for a in self.store.accounts_by_ids(&senders).await? {
+            let hidden = a.suspended_at.is_some()
+                || (a.id != me.id
+                    && (blocked.contains(&a.id)
+                        || (muted.contains(&a.id) || a.domain.is_some())
+                            && self.mutes_notifications_of(me, &a, now).await?));
+            if !hidden {
+                audible.insert(a.id);
+            }
+        }
+        let status_ids: Vec<Id> = read.iter().filter_map(|n| n.status_id).collect();
+        let visible: HashSet<Id> = self
+            .visible_statuses(Some(me), &status_ids)
+            .await?
+            .into_iter()
+            .map(|s| s.id)
+            .collect();
+        Ok(read
+            .into_iter()
+            .filter(|n| {
+                audible.contains(&n.from_account_id)
+                    && n.status_id.is_none_or(|s| visible.contains(&s))
+            })
+            .collect())
+    }
+
+    /// One of `me`'s notifications; 404 for another account's, or one `me` may not see.
+    pub async fn notification(&self, me: &AccountRecord, id: Id) -> ApiResult<NotificationRecord> {
+        let n = self
+            .store
+            .notification_by_id(id)
+            .await?
+            .filter(|n| n.account_id == me.id)
+            .ok_or_else(ApiError::not_found)?;
+        self.shown_notifications(me, vec![n])
+            .await?
+            .pop()
+            .ok_or_else(ApiError::not_found)
+    }
+
+    /// Dismisses one of `me`'s notifications; 404 when it is not `me`'s (it stays).
+    pub async fn dismiss_notification(&self, me: &AccountRecord, id: Id) -> ApiResult<()> {
+        if self.store.dismiss_notification(me.id, id).await? {
+            Ok(())
+        } else {
+            Err(ApiError::not_found())
+        }
+    }
+
+    /// Dismisses several of `me`'s notifications; ids that are not `me`'s are ignored.
+    pub async fn dismiss_notifications(&self, me: &AccountRecord, ids: &[Id]) -> ApiResult<()> {
+        for id in ids {
+            self.store.dismiss_notification(me.id, *id).await?;
+        }
+        Ok(())
+    }
+
+    /// Removes all of `me`'s notifications.
+    pub async fn clear_notifications(&self, me: &AccountRecord) -> ApiResult<()> {
+        self.store.clear_notifications(me.id).await?;
+        Ok(())
+    }
+
+    /// How many of `me`'s notifications `query` takes above `after` (all when `None`), counting
+    /// no further than `limit`.
+    pub async fn count_notifications(
+        &self,
+        me: &AccountRecord,
+        query: &NotificationQuery,
+        after: Option<Id>,
+        limit: u64,
+    ) -> ApiResult<u64> {
+        Ok(self
+            .store
+            .count_notifications(me.id, query, after, limit)
+            .await?)
+    }
+
+    /// Queues the job that tells of a poll's end, when the poll ends at all.
+    pub(crate) async fn schedule_poll_close(&self, poll: &PollRecord) -> ApiResult<()> {
+        let Some(at) = poll.expires_at else {
+            return Ok(());
+        };
+        let payload = json!({ "poll_id": poll.id.to_string() }).to_string();
+        self.store
+            .enqueue_job(&new_job(
+                self.ids.next(),
+                CLOSE_POLL,
+                &payload,
+                at,
+                self.now(),
+            ))
+            .await?;
+        Ok(())
+    }
+
+    /// The `close_poll` job: notifies the author of an ended poll and its local voters (`poll`
+    /// notifications from the author). Nothing to do when the poll is gone (its status was
+    /// deleted, or an edit replaced it) or was already told of; a poll not ended yet is put off
+    /// to its end.
+    pub(crate) async fn close_poll(&self, payload: &Value) -> Result<(), String> {
+        let id = payload["poll_id"]
+            .as_str()
+            .and_then(|s| s.parse::<Id>().ok())
+            .ok_or("payload has no poll_id")?;
+        self.close_poll_now(id).await.map_err(|e| e.to_string())
+    }
+
+    async fn close_poll_now(&self, id: Id) -> ApiResult<()> {
+        let Some(poll) = self.store.poll_by_id(id).await? else {
+            return Ok(());
+        };
+        let Some(ends) = poll.expires_at else {
+            return Ok(());
+        };
+        if ends > self.now() {
+            return self.schedule_poll_close(&poll).await;
+        }
+        let (Some(status), Some(author)) = (
+            self.store.status_by_id(poll.status_id).await?,
+            self.store.account_by_id(poll.account_id).await?,
+        ) else {
+            return Ok(());
+        };
+        // Told of already (a job run twice): the author's notification goes with the voters'.
+        let told = NotificationQuery {
+            types: Some(vec![NotificationType::Poll]),
+            from_account_id: Some(author.id),
+            include_filtered: true,
+            ..Default::default()
+        };
+        let mut seen = self
+            .store
+            .notifications_page(author.id, &told, Page::first(80))
+            .await?
+            .into_iter()
+            .filter(|n| n.status_id == Some(status.id));
+        if seen.next().is_some() {
+            return Ok(());
+        }
+        let mut recipients = self.store.poll_voters(poll.id).await?;
+        recipients.push(author.id);
+        // Voters who can no longer see the status are not told.
+        let mut told_ok: Vec<Id> = Vec::with_capacity(recipients.len());
+        let accounts: HashMap<Id, AccountRecord> = self
+            .store
+            .accounts_by_ids(&recipients)
+            .await?
+            .into_iter()
+            .map(|a| (a.id, a))
+            .collect();
+        for r in &recipients {
+            if let Some(a) = accounts.get(r)
+                && self.can_see(Some(a), &status, &author).await?
+            {
+                told_ok.push(*r);
+            }
+        }
+        self.notify(&told_ok, &author, NotificationType::Poll, Some(&status))
+            .await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use chrono::Duration;
+    use serde_json::json;
+
+    use super::*;
+    use crate::services::accounts::NewAccount;
+    use crate::services::statuses::NewStatus;
+    use crate::store::Role;
+    use crate::{InstanceConfig, MemoryStore};
+
+    fn app() -> App {
+        let mut config = InstanceConfig::new("notify.test");
+        config.password_hash_memory_kib = 64;
+        App::new(Arc::new(MemoryStore::new()), config)
+    }
+
+    async fn account(app: &App, name: &str) -> AccountRecord {
+        app.create_local_account(
+            NewAccount {
+                username: name.to_string(),
+                email: format!("{name}@notify.test"),
+                password: "correct horse battery".into(),
+                role: Role::User,
+                confirmed: true,
+                approved: true,
+                locale: "en".into(),
+            },
+            false,
+        )
+        .await
+        .expect("account")
+        .0
+    }
+
+    async fn polls_told(app: &App, who: &AccountRecord) -> Vec<NotificationRecord> {
+        let query = NotificationQuery {
+            types: Some(vec![NotificationType::Poll]),
+            ..Default::default()
+        };
+        app.store
+            .notifications_page(who.id, &query, Page::first(40))
+            .await
+            .expect("notifications")
+    }
+
+    #[tokio::test]
+    async fn posting_a_poll_queues_its_close_at_its_end() {
+        let app = app();
+        let author = account(&app, "asker").await;
+        let status = app
+            .publish_status(
+                &author,
+                None,
+                None,
+                NewStatus {
+                    text: "which?".into(),
+                    poll: Some(json!({"options": ["a", "b"], "expires_in": 600})),
+                    ..Default::default()
+                },
+            )
+            .await
+            .expect("posted");
+        let poll = app
+            .store
+            .polls_by_status_ids(&[status.id])
+            .await
+            .expect("polls")
+            .pop()
+            .expect("a poll");
+        let far = app.now() + Duration::hours(1);
+        let jobs = app
+            .store
+            .claim_jobs("test", far, far + Duration::minutes(1), 10)
+            .await
+            .expect("claim");
+        let close: Vec<_> = jobs.iter().filter(|j| j.kind == CLOSE_POLL).collect();
+        assert_eq!(close.len(), 1, "one close_poll job: {jobs:?}");
+        assert_eq!(Some(close[0].run_at), poll.expires_at);
+        assert!(close[0].payload.contains(&poll.id.to_string()));
+    }
+
+    #[tokio::test]
+    async fn an_ended_poll_notifies_its_voters_and_author_once() {
+        let app = app();
+        let author = account(&app, "asker").await;
+        let voter = account(&app, "voter").await;
+        let bystander = account(&app, "bystander").await;
+        let estranged = account(&app, "estranged").await;
+        let status = app
+            .publish_status(
+                &author,
+                None,
+                None,
+                NewStatus {
+                    text: "ended".into(),
+                    ..Default::default()
+                },
+            )
+            .await
+            .expect("posted");
+        let now = app.now();
+        let poll = PollRecord {
+            id: app.ids.next(),
+            status_id: status.id,
+            account_id: author.id,
+            options: vec!["a".into(), "b".into()],
+            votes: vec![0, 0],
+            voters_count: 0,
+            multiple: false,
+            hide_totals: false,
+            expires_at: Some(now - Duration::seconds(1)),
+            created_at: now - Duration::seconds(301),
+        };
+        app.store.insert_poll(&poll).await.expect("poll");
+        for who in [&voter, &estranged] {
+            app.store
+                .insert_poll_votes(poll.id, who.id, &[0])
+                .await
+                .expect("vote");
+        }
+        // A voter who blocked the author since is not told.
+        app.block(&estranged, author.id).await.expect("block");
+        let payload = json!({"poll_id": poll.id.to_string()});
+        app.close_poll(&payload).await.expect("closed");
+        app.close_poll(&payload).await.expect("closed again");
+        for who in [&voter, &author] {
+            let told = polls_told(&app, who).await;
+            assert_eq!(told.len(), 1, "{} told once: {told:?}", who.username);
+            assert_eq!(told[0].status_id, Some(status.id));
+            assert_eq!(told[0].from_account_id, author.id);
+        }
+        assert!(polls_told(&app, &bystander).await.is_empty());
+        assert!(polls_told(&app, &estranged).await.is_empty());
+    }
+
+    #[tokio::test]
+    async fn a_poll_not_ended_is_put_off_and_a_gone_poll_is_done() {
+        let app = app();
+        let author = account(&app, "asker").await;
+        let voter = account(&app, "voter").await;
+        let status = app
+            .publish_status(
+                &author,
+                None,
+                None,
+                NewStatus {
+                    text: "open".into(),
+                    poll: Some(json!({"options": ["a", "b"], "expires_in": 600})),
+                    ..Default::default()
+                },
+            )
+            .await
+            .expect("posted");
+        let poll = app
+            .store
+            .polls_by_status_ids(&[status.id])
+            .await
+            .expect("polls")
+            .pop()
+            .expect("a poll");
+        app.vote_in_poll(&voter, poll.id, &["1".into()])
+            .await
+            .expect("vote");
+        app.close_poll(&json!({"poll_id": poll.id.to_string()}))
+            .await
+            .expect("put off");
+        assert!(polls_told(&app, &voter).await.is_empty());
+        let far = app.now() + Duration::hours(1);
+        let jobs = app
+            .store
+            .claim_jobs("test", far, far + Duration::minutes(1), 10)
+            .await
+            .expect("claim");
+        assert_eq!(
+            jobs.iter().filter(|j| j.kind == CLOSE_POLL).count(),
+            2,
+            "the first job and the one putting it off: {jobs:?}"
+        );
+        assert!(app.close_poll(&json!({"poll_id": "12345"})).await.is_ok());
+        assert!(app.close_poll(&json!({})).await.is_err());
+    }
+
+    #[test]
+    fn group_keys_gather_favourites_of_a_status_within_a_window() {
+        let at = DateTime::from_timestamp(1_700_000_000, 0).expect("time");
+        let s = Some(Id(7));
+        let a = group_key(NotificationType::Favourite, s, Id(1), at);
+        let b = group_key(
+            NotificationType::Favourite,
+            s,
+            Id(2),
+            at + chrono::Duration::minutes(5),
+        );
+        assert_eq!(a, b);
+        assert_ne!(
+            a,
+            group_key(NotificationType::Favourite, Some(Id(8)), Id(3), at)
+        );
+        assert_ne!(a, group_key(NotificationType::Reblog, s, Id(4), at));
+        assert_eq!(
+            group_key(NotificationType::Mention, s, Id(5), at),
+            "ungrouped-5"
+        );
+    }
+}
