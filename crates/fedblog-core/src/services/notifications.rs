@@ -13,6 +13,7 @@ use crate::error::{ApiError, ApiResult};
 use crate::id::Id;
 use crate::pagination::Page;
 use crate::services::jobs::new_job;
+use crate::services::timelines::{MAX_READS, PageFill};
 use crate::store::{
     AccountRecord, NotificationQuery, NotificationRecord, NotificationType, PollRecord,
     StatusRecord, Visibility,
@@ -34,9 +35,6 @@ const GROUP_SPAN_SECONDS: i64 = 12 * 3600;
 
 /// Rebloggers read at once when an edit is told of.
 const REBLOGGERS_PER_READ: usize = 1000;
-
-/// Reads of the store one page of notifications may take when read-time filters hide entries.
-const MAX_READS: usize = 4;
 
 /// The key grouping a notification with similar ones: favourites and reblogs of one status, and
 /// follows (and sign-ups), each within the same 12-hour window; `ungrouped-<id>` for the rest.
@@ -255,33 +253,21 @@ impl App {
         query: &NotificationQuery,
         page: Page,
     ) -> ApiResult<NotificationPage> {
-        let mut out = NotificationPage {
-            notifications: vec![],
-            first: None,
-            last: None,
-        };
+        let mut fill = PageFill::new();
         let mut cursor = page;
         for _ in 0..MAX_READS {
             let read = self.store.notifications_page(me.id, query, cursor).await?;
-            let (Some(newest), Some(oldest)) = (read.first(), read.last()) else {
-                break;
-            };
-            let (newest, oldest) = (newest.id, oldest.id);
-            out.first.get_or_insert(newest);
-            out.last = Some(oldest);
-            let full = read.len() >= cursor.limit;
-            out.notifications
-                .extend(self.shown_notifications(me, read).await?);
-            if out.notifications.len() >= page.limit || !full || page.ascending() {
+            let ids: Vec<Id> = read.iter().map(|n| n.id).collect();
+            let shown = self.shown_notifications(me, read).await?;
+            if !fill.take(&ids, shown, page, &mut cursor) {
                 break;
             }
-            cursor = Page {
-                max_id: Some(oldest),
-                limit: page.limit - out.notifications.len(),
-                ..cursor
-            };
         }
-        Ok(out)
+        Ok(NotificationPage {
+            notifications: fill.items,
+            first: fill.first,
+            last: fill.last,
+        })
     }
 
     /// The notifications among `read` that `me` may see (see [`App::notifications`]).

@@ -17,30 +17,77 @@ pub struct StatusPage {
     pub last: Option<Id>,
 }
 
-/// Reads of the store one timeline page may take when filters hide entries.
-const MAX_READS: usize = 4;
+impl From<PageFill<StatusRecord>> for StatusPage {
+    fn from(f: PageFill<StatusRecord>) -> Self {
+        StatusPage {
+            statuses: f.items,
+            first: f.first,
+            last: f.last,
+        }
+    }
+}
+
+/// Reads of the store one page may take when read-time filters hide entries.
+pub(crate) const MAX_READS: usize = 4;
+
+/// What the reads of one page gathered when read-time filters hide entries (timelines,
+/// notifications): the items shown, and the cursors of everything read.
+pub(crate) struct PageFill<T> {
+    /// The items to show, newest first.
+    pub items: Vec<T>,
+    /// The newest id read.
+    pub first: Option<Id>,
+    /// The oldest id read.
+    pub last: Option<Id>,
+}
+
+impl<T> PageFill<T> {
+    /// Nothing read yet.
+    pub fn new() -> Self {
+        PageFill {
+            items: vec![],
+            first: None,
+            last: None,
+        }
+    }
+
+    /// Adds one read (`ids` as read, `shown` what the filters kept); returns whether another
+    /// read should follow (the page is not full, the store had more, and the page reads
+    /// downwards), with `cursor` moved below this read.
+    pub fn take(&mut self, ids: &[Id], shown: Vec<T>, page: Page, cursor: &mut Page) -> bool {
+        let (Some(&newest), Some(&oldest)) = (ids.first(), ids.last()) else {
+            return false;
+        };
+        self.first.get_or_insert(newest);
+        self.last = Some(oldest);
+        self.items.extend(shown);
+        let more = self.items.len() < page.limit && ids.len() >= cursor.limit && !page.ascending();
+        *cursor = Page {
+            max_id: Some(oldest),
+            limit: page.limit.saturating_sub(self.items.len()).max(1),
+            ..*cursor
+        };
+        more
+    }
+}
 
 impl App {
     /// One page of the caller's home feed, with visibility, blocks, mutes and domain blocks
     /// applied on read.
     /// When those hide entries, older entries are read to fill the page (a few reads at most).
     pub async fn home_timeline(&self, me: &AccountRecord, page: Page) -> ApiResult<StatusPage> {
-        let mut out = StatusPage {
-            statuses: vec![],
-            first: None,
-            last: None,
-        };
+        let mut fill = PageFill::new();
         let mut cursor = page;
         for _ in 0..MAX_READS {
             let ids = self.store.home_feed(me.id, cursor).await?;
             let visible = self.visible_statuses(Some(me), &ids).await?;
             let shown = self.without_hidden_authors(Some(me), visible).await?;
             let shown = self.without_blocked_domains(Some(me), shown).await?;
-            if !Self::take_read(&mut out, &ids, shown, page, &mut cursor) {
+            if !fill.take(&ids, shown, page, &mut cursor) {
                 break;
             }
         }
-        Ok(out)
+        Ok(fill.into())
     }
 
     /// One page of the public timeline, without the posts of accounts hidden from the viewer or on
@@ -51,47 +98,18 @@ impl App {
         filter: PublicTimelineFilter,
         page: Page,
     ) -> ApiResult<StatusPage> {
-        let mut out = StatusPage {
-            statuses: vec![],
-            first: None,
-            last: None,
-        };
+        let mut fill = PageFill::new();
         let mut cursor = page;
         for _ in 0..MAX_READS {
             let records = self.store.public_timeline(filter, cursor).await?;
             let ids: Vec<Id> = records.iter().map(|s| s.id).collect();
             let shown = self.without_hidden_authors(viewer, records).await?;
             let shown = self.without_blocked_domains(viewer, shown).await?;
-            if !Self::take_read(&mut out, &ids, shown, page, &mut cursor) {
+            if !fill.take(&ids, shown, page, &mut cursor) {
                 break;
             }
         }
-        Ok(out)
-    }
-
-    /// Adds one read to a page; returns whether another read should follow (the page is not
-    /// full, the store had more, and the page reads downwards).
-    fn take_read(
-        out: &mut StatusPage,
-        ids: &[Id],
-        shown: Vec<StatusRecord>,
-        page: Page,
-        cursor: &mut Page,
-    ) -> bool {
-        let (Some(&newest), Some(&oldest)) = (ids.first(), ids.last()) else {
-            return false;
-        };
-        out.first.get_or_insert(newest);
-        out.last = Some(oldest);
-        out.statuses.extend(shown);
-        let more =
-            out.statuses.len() < page.limit && ids.len() >= cursor.limit && !page.ascending();
-        *cursor = Page {
-            max_id: Some(oldest),
-            limit: page.limit.saturating_sub(out.statuses.len()).max(1),
-            ..*cursor
-        };
-        more
+        Ok(fill.into())
     }
 
     /// The `Link` header for a page served at the caller's request path, from the cursors of its
