@@ -39,6 +39,7 @@ fn suite_lists_every_check() {
         "media",
         "notifications",
         "markers",
+        "lists",
     ] {
         let path = dir.join(format!("{area}.rs"));
         let source =
@@ -589,6 +590,28 @@ mod faulty {
         NotifiedIncludesRemote,
         NotifiedIgnoresNotify,
         NotifiedWrongDirection,
+        // lists and list feeds
+        /// `replies_policy` and `exclusive` are not stored.
+        ListFieldsDropped,
+        ListsNewestFirst,
+        /// Answers true but changes nothing.
+        UpdateListIgnored,
+        DeleteListAlwaysTrue,
+        /// Adds members one at a time, keeping those before a conflict.
+        AddMembersNotAtomic,
+        RemoveMembersCountsAll,
+        /// Takes the account out of every owner's lists.
+        RemoveFromListsAllOwners,
+        MemberListsIgnoreOwner,
+        ListFeedOldestFirst,
+        DeleteStatusKeepsListEntries,
+        DeleteAccountKeepsLists,
+        /// Back-fills only the first entry.
+        BackfillFirstOnly,
+        /// Lists every local follower, those without languages with none.
+        LanguagesIncludeUnrestricted,
+        /// Clears the author from the home feed only.
+        RemoveAuthorKeepsListEntries,
     }
 
     impl Fault {
@@ -995,6 +1018,20 @@ mod faulty {
             Fault::NotifiedIncludesRemote,
             Fault::NotifiedIgnoresNotify,
             Fault::NotifiedWrongDirection,
+            Fault::ListFieldsDropped,
+            Fault::ListsNewestFirst,
+            Fault::UpdateListIgnored,
+            Fault::DeleteListAlwaysTrue,
+            Fault::AddMembersNotAtomic,
+            Fault::RemoveMembersCountsAll,
+            Fault::RemoveFromListsAllOwners,
+            Fault::MemberListsIgnoreOwner,
+            Fault::ListFeedOldestFirst,
+            Fault::DeleteStatusKeepsListEntries,
+            Fault::DeleteAccountKeepsLists,
+            Fault::BackfillFirstOnly,
+            Fault::LanguagesIncludeUnrestricted,
+            Fault::RemoveAuthorKeepsListEntries,
         ];
     }
 
@@ -1090,6 +1127,8 @@ mod faulty {
         marker_keys: BTreeSet<(Id, String)>,
         /// Markers shown as these records whatever the store has (saved or kept by a fault).
         markers_shown: BTreeMap<(Id, String), MarkerRecord>,
+        /// list -> (status, author) ever inserted into its feed
+        list_feeds: BTreeMap<Id, BTreeSet<(Id, Id)>>,
     }
 
     pub struct Faulty {
@@ -1873,6 +1912,19 @@ mod faulty {
         }
 
         async fn delete_status(&self, id: Id) -> StoreResult<()> {
+            if self.is(Fault::DeleteStatusKeepsListEntries) {
+                let had: Vec<(Id, Id)> = self
+                    .log()
+                    .list_feeds
+                    .iter()
+                    .flat_map(|(l, e)| e.iter().filter(|(s, _)| *s == id).map(|(_, a)| (*l, *a)))
+                    .collect();
+                self.inner.delete_status(id).await?;
+                for (list, author) in had {
+                    self.inner.insert_list_entries(id, author, &[list]).await?;
+                }
+                return Ok(());
+            }
             let author = self.inner.status_by_id(id).await?.map(|x| x.account_id);
             let edits = self.inner.status_edits(id).await?;
             let (deleted, reblogs, replies, reblog_readers, taken) = {
@@ -2136,6 +2188,21 @@ mod faulty {
                 Some(ids) => Ok(ids),
                 None => self.inner.local_follower_ids(target).await,
             }
+        }
+
+        async fn language_restricted_followers(
+            &self,
+            target: Id,
+        ) -> StoreResult<Vec<(Id, Vec<String>)>> {
+            let mut got = self.inner.language_restricted_followers(target).await?;
+            if self.is(Fault::LanguagesIncludeUnrestricted) {
+                for f in self.inner.local_follower_ids(target).await? {
+                    if !got.iter().any(|(a, _)| *a == f) {
+                        got.push((f, vec![]));
+                    }
+                }
+            }
+            Ok(got)
         }
 
         async fn notified_follower_ids(&self, target: Id) -> StoreResult<Vec<Id>> {
@@ -2959,6 +3026,14 @@ mod faulty {
         }
 
         async fn delete_account(&self, id: Id) -> StoreResult<()> {
+            if self.is(Fault::DeleteAccountKeepsLists) {
+                let lists = self.inner.lists_of(id).await?;
+                self.inner.delete_account(id).await?;
+                for l in lists {
+                    self.inner.insert_list(&l).await?;
+                }
+                return Ok(());
+            }
             let mut rows = AccountRows {
                 user: self.inner.user_by_account_id(id).await?,
                 domain_blocks: self.inner.domain_blocks_page(id, everything()).await?,
@@ -4282,6 +4357,7 @@ mod faulty {
         forward! { follows<>(follower: Id, target: Id) -> bool }
         forward! { local_follower_ids<>(target: Id) -> Vec<Id> }
         forward! { notified_follower_ids<>(target: Id) -> Vec<Id> }
+        forward! { language_restricted_followers<>(target: Id) -> Vec<(Id, Vec<String>)> }
         forward! { followers_page<>(target: Id, page: Page) -> Vec<(Id, Id)> }
         forward! { following_page<>(follower: Id, page: Page) -> Vec<(Id, Id)> }
         forward! { insert_follow_request<>(id: Id, follower: Id, target: Id) -> () }
@@ -4329,6 +4405,29 @@ mod faulty {
             ) -> ()
         }
         forward! { home_feed<>(account_id: Id, page: Page) -> Vec<Id> }
+        forward! {
+            insert_list_entries<'life1>(
+                status_id: Id,
+                author_id: Id,
+                list_ids: &'life1 [Id],
+            ) -> ()
+        }
+        forward! { backfill_feed<'life1>(feed: Feed, entries: &'life1 [(Id, Id)]) -> () }
+        forward! { list_feed<>(list_id: Id, page: Page) -> Vec<Id> }
+        forward! { remove_author_entries<>(account: Id, author: Id) -> () }
+    }
+
+    impl ListStore for Faulty {
+        forward! { insert_list<'life1>(list: &'life1 ListRecord) -> () }
+        forward! { list_by_id<>(id: Id) -> Option<ListRecord> }
+        forward! { lists_of<>(account: Id) -> Vec<ListRecord> }
+        forward! { update_list<'life1>(list: &'life1 ListRecord) -> bool }
+        forward! { delete_list<>(id: Id) -> bool }
+        forward! { add_list_accounts<'life1>(list_id: Id, accounts: &'life1 [Id]) -> () }
+        forward! { remove_list_accounts<'life1>(list_id: Id, accounts: &'life1 [Id]) -> u64 }
+        forward! { remove_from_lists<>(owner: Id, account: Id) -> () }
+        forward! { list_accounts_page<>(list_id: Id, page: Page) -> Vec<Id> }
+        forward! { lists_with_member<>(account: Id, owner: Option<Id>) -> Vec<ListRecord> }
     }
 
     impl StatsStore for Faulty {
@@ -5926,6 +6025,169 @@ mod faulty {
                 kind: Option<NotificationType>,
                 status: Option<Id>,
             ) -> u64
+        }
+    }
+
+    impl Faulty {
+        async fn insert_list_entries(
+            &self,
+            status_id: Id,
+            author_id: Id,
+            list_ids: &[Id],
+        ) -> StoreResult<()> {
+            {
+                let mut log = self.log();
+                for l in list_ids {
+                    log.list_feeds
+                        .entry(*l)
+                        .or_default()
+                        .insert((status_id, author_id));
+                }
+            }
+            self.inner
+                .insert_list_entries(status_id, author_id, list_ids)
+                .await
+        }
+
+        async fn backfill_feed(&self, feed: Feed, entries: &[(Id, Id)]) -> StoreResult<()> {
+            let entries = if self.is(Fault::BackfillFirstOnly) {
+                &entries[..entries.len().min(1)]
+            } else {
+                entries
+            };
+            if let Feed::List(l) = feed {
+                self.log()
+                    .list_feeds
+                    .entry(l)
+                    .or_default()
+                    .extend(entries.iter().copied());
+            }
+            self.inner.backfill_feed(feed, entries).await
+        }
+
+        async fn list_feed(&self, list_id: Id, page: Page) -> StoreResult<Vec<Id>> {
+            let page = self.page(page);
+            let mut got = self.ordered(page, self.inner.list_feed(list_id, page).await?);
+            if self.is(Fault::ListFeedOldestFirst) {
+                got.sort();
+            }
+            Ok(got)
+        }
+
+        async fn remove_author_entries(&self, account: Id, author: Id) -> StoreResult<()> {
+            if self.is(Fault::RemoveAuthorKeepsListEntries) {
+                let kept = self.entries_by(account, author).await?;
+                self.inner.remove_author_entries(account, author).await?;
+                for (list, status) in kept {
+                    self.inner
+                        .insert_list_entries(status, author, &[list])
+                        .await?;
+                }
+                return Ok(());
+            }
+            self.inner.remove_author_entries(account, author).await
+        }
+
+        /// (list, status) of `author`'s entries in `owner`'s lists' feeds.
+        async fn entries_by(&self, owner: Id, author: Id) -> StoreResult<Vec<(Id, Id)>> {
+            let lists = self.inner.lists_of(owner).await?;
+            let log = self.log();
+            Ok(lists
+                .iter()
+                .flat_map(|l| {
+                    log.list_feeds
+                        .get(&l.id)
+                        .into_iter()
+                        .flatten()
+                        .filter(|(_, a)| *a == author)
+                        .map(|(s, _)| (l.id, *s))
+                })
+                .collect())
+        }
+
+        async fn insert_list(&self, list: &ListRecord) -> StoreResult<()> {
+            let list = if self.is(Fault::ListFieldsDropped) {
+                ListRecord {
+                    replies_policy: RepliesPolicy::List,
+                    exclusive: false,
+                    ..list.clone()
+                }
+            } else {
+                list.clone()
+            };
+            self.conflicts(self.inner.insert_list(&list).await)
+        }
+
+        async fn list_by_id(&self, id: Id) -> StoreResult<Option<ListRecord>> {
+            self.found(self.inner.list_by_id(id).await)
+        }
+
+        async fn lists_of(&self, account: Id) -> StoreResult<Vec<ListRecord>> {
+            let mut lists = self.inner.lists_of(account).await?;
+            if self.is(Fault::ListsNewestFirst) {
+                lists.reverse();
+            }
+            Ok(lists)
+        }
+
+        async fn update_list(&self, list: &ListRecord) -> StoreResult<bool> {
+            if self.is(Fault::UpdateListIgnored) {
+                return Ok(self.inner.list_by_id(list.id).await?.is_some());
+            }
+            self.inner.update_list(list).await
+        }
+
+        async fn delete_list(&self, id: Id) -> StoreResult<bool> {
+            let deleted = self.inner.delete_list(id).await?;
+            Ok(deleted || self.is(Fault::DeleteListAlwaysTrue))
+        }
+
+        async fn add_list_accounts(&self, list_id: Id, accounts: &[Id]) -> StoreResult<()> {
+            if self.is(Fault::AddMembersNotAtomic) {
+                for a in accounts {
+                    self.inner.add_list_accounts(list_id, &[*a]).await?;
+                }
+                return Ok(());
+            }
+            let r = self.inner.add_list_accounts(list_id, accounts).await;
+            self.conflicts(r)
+        }
+
+        async fn remove_list_accounts(&self, list_id: Id, accounts: &[Id]) -> StoreResult<u64> {
+            let n = self.inner.remove_list_accounts(list_id, accounts).await?;
+            Ok(if self.is(Fault::RemoveMembersCountsAll) {
+                accounts.len() as u64
+            } else {
+                n
+            })
+        }
+
+        async fn remove_from_lists(&self, owner: Id, account: Id) -> StoreResult<()> {
+            if self.is(Fault::RemoveFromListsAllOwners) {
+                for l in self.inner.lists_with_member(account, None).await? {
+                    self.inner.remove_list_accounts(l.id, &[account]).await?;
+                }
+                return Ok(());
+            }
+            self.inner.remove_from_lists(owner, account).await
+        }
+
+        async fn list_accounts_page(&self, list_id: Id, page: Page) -> StoreResult<Vec<Id>> {
+            let page = self.page(page);
+            Ok(self.ordered(page, self.inner.list_accounts_page(list_id, page).await?))
+        }
+
+        async fn lists_with_member(
+            &self,
+            account: Id,
+            owner: Option<Id>,
+        ) -> StoreResult<Vec<ListRecord>> {
+            let owner = if self.is(Fault::MemberListsIgnoreOwner) {
+                None
+            } else {
+                owner
+            };
+            self.inner.lists_with_member(account, owner).await
         }
     }
 

@@ -37,8 +37,11 @@ struct Inner {
     blocks: BTreeMap<(Id, Id), Id>,
     /// (account, target) -> mute
     mutes: BTreeMap<(Id, Id), MuteRecord>,
-    /// account -> status ids in its home feed
-    feeds: HashMap<Id, BTreeSet<Id>>,
+    /// feed -> its entries, status id -> author id
+    feeds: HashMap<Feed, BTreeMap<Id, Id>>,
+    lists: BTreeMap<Id, ListRecord>,
+    /// (list, account) memberships
+    list_members: BTreeSet<(Id, Id)>,
     jobs: BTreeMap<Id, JobRecord>,
     scheduled_statuses: BTreeMap<Id, ScheduledStatusRecord>,
     /// (account, status) -> favourite id
@@ -98,6 +101,20 @@ impl Inner {
             a.followers_count = (a.followers_count - 1).max(0);
         }
         true
+    }
+
+    /// Removes a list with its members and feed; returns whether it existed.
+    fn remove_list(&mut self, id: Id) -> bool {
+        self.list_members.retain(|(l, _)| *l != id);
+        self.feeds.remove(&Feed::List(id));
+        self.lists.remove(&id).is_some()
+    }
+
+    /// Removes `author`'s entries from one feed.
+    fn remove_author_from(&mut self, feed: Feed, author: Id) {
+        if let Some(f) = self.feeds.get_mut(&feed) {
+            f.retain(|_, a| *a != author);
+        }
     }
 
     /// Raises (or lowers, never below 0) one counter of a status, if it exists.
@@ -376,7 +393,17 @@ impl AccountStore for MemoryStore {
         for sid in own {
             g.remove_status(sid);
         }
-        g.feeds.remove(&id);
+        g.feeds.remove(&Feed::Home(id));
+        let owned: Vec<Id> = g
+            .lists
+            .values()
+            .filter(|l| l.account_id == id)
+            .map(|l| l.id)
+            .collect();
+        for l in owned {
+            g.remove_list(l);
+        }
+        g.list_members.retain(|(_, a)| *a != id);
         let favourited: Vec<Id> = g
             .favourites
             .range((id, Id(0))..=(id, Id(u64::MAX)))
@@ -747,6 +774,23 @@ impl FollowStore for MemoryStore {
             .collect())
     }
 
+    async fn language_restricted_followers(
+        &self,
+        target: Id,
+    ) -> StoreResult<Vec<(Id, Vec<String>)>> {
+        let g = self.read()?;
+        Ok(g.follows
+            .values()
+            .filter(|f| {
+                f.target_id == target
+                    && g.accounts
+                        .get(&f.account_id)
+                        .is_some_and(AccountRecord::is_local)
+            })
+            .filter_map(|f| Some((f.account_id, f.languages.clone()?)))
+            .collect())
+    }
+
     async fn reblog_audience(
         &self,
         booster: Id,
@@ -943,22 +987,186 @@ impl FeedStore for MemoryStore {
     async fn insert_feed_entries(
         &self,
         status_id: Id,
-        _author_id: Id,
+        author_id: Id,
         account_ids: &[Id],
     ) -> StoreResult<()> {
         let mut g = self.write()?;
         for a in account_ids {
-            g.feeds.entry(*a).or_default().insert(status_id);
+            g.feeds
+                .entry(Feed::Home(*a))
+                .or_default()
+                .insert(status_id, author_id);
         }
         Ok(())
     }
 
     async fn home_feed(&self, account_id: Id, page: Page) -> StoreResult<Vec<Id>> {
-        let g = self.read()?;
-        Ok(match g.feeds.get(&account_id) {
-            Some(feed) => page.apply(feed.iter().rev().copied(), |id| *id),
+        self.read()?.feed_page(Feed::Home(account_id), page)
+    }
+
+    async fn insert_list_entries(
+        &self,
+        status_id: Id,
+        author_id: Id,
+        list_ids: &[Id],
+    ) -> StoreResult<()> {
+        let mut g = self.write()?;
+        for l in list_ids {
+            g.feeds
+                .entry(Feed::List(*l))
+                .or_default()
+                .insert(status_id, author_id);
+        }
+        Ok(())
+    }
+
+    async fn backfill_feed(&self, feed: Feed, entries: &[(Id, Id)]) -> StoreResult<()> {
+        let mut g = self.write()?;
+        let f = g.feeds.entry(feed).or_default();
+        for (status, author) in entries {
+            f.insert(*status, *author);
+        }
+        Ok(())
+    }
+
+    async fn list_feed(&self, list_id: Id, page: Page) -> StoreResult<Vec<Id>> {
+        self.read()?.feed_page(Feed::List(list_id), page)
+    }
+
+    async fn remove_author_entries(&self, account: Id, author: Id) -> StoreResult<()> {
+        let mut g = self.write()?;
+        g.remove_author_from(Feed::Home(account), author);
+        let owned: Vec<Id> = g
+            .lists
+            .values()
+            .filter(|l| l.account_id == account)
+            .map(|l| l.id)
+            .collect();
+        for l in owned {
+            g.remove_author_from(Feed::List(l), author);
+        }
+        Ok(())
+    }
+}
+
+impl Inner {
+    /// One page of a feed's status ids, newest first.
+    fn feed_page(&self, feed: Feed, page: Page) -> StoreResult<Vec<Id>> {
+        Ok(match self.feeds.get(&feed) {
+            Some(f) => page.apply(f.keys().rev().copied(), |id| *id),
             None => vec![],
         })
+    }
+}
+
+#[async_trait]
+impl ListStore for MemoryStore {
+    async fn insert_list(&self, list: &ListRecord) -> StoreResult<()> {
+        let mut g = self.write()?;
+        if g.lists.contains_key(&list.id) {
+            return Err(StoreError::AlreadyExists("list".into()));
+        }
+        g.lists.insert(list.id, list.clone());
+        Ok(())
+    }
+
+    async fn list_by_id(&self, id: Id) -> StoreResult<Option<ListRecord>> {
+        Ok(self.read()?.lists.get(&id).cloned())
+    }
+
+    async fn lists_of(&self, account: Id) -> StoreResult<Vec<ListRecord>> {
+        Ok(self
+            .read()?
+            .lists
+            .values()
+            .filter(|l| l.account_id == account)
+            .cloned()
+            .collect())
+    }
+
+    async fn update_list(&self, list: &ListRecord) -> StoreResult<bool> {
+        let mut g = self.write()?;
+        Ok(match g.lists.get_mut(&list.id) {
+            Some(l) => {
+                l.title = list.title.clone();
+                l.replies_policy = list.replies_policy;
+                l.exclusive = list.exclusive;
+                true
+            }
+            None => false,
+        })
+    }
+
+    async fn delete_list(&self, id: Id) -> StoreResult<bool> {
+        Ok(self.write()?.remove_list(id))
+    }
+
+    async fn add_list_accounts(&self, list_id: Id, accounts: &[Id]) -> StoreResult<()> {
+        let mut g = self.write()?;
+        if !g.lists.contains_key(&list_id) {
+            return Err(StoreError::NotFound);
+        }
+        if accounts
+            .iter()
+            .any(|a| g.list_members.contains(&(list_id, *a)))
+        {
+            return Err(StoreError::AlreadyExists("list_account".into()));
+        }
+        for a in accounts {
+            g.list_members.insert((list_id, *a));
+        }
+        Ok(())
+    }
+
+    async fn remove_list_accounts(&self, list_id: Id, accounts: &[Id]) -> StoreResult<u64> {
+        let mut g = self.write()?;
+        let mut removed = 0;
+        for a in accounts {
+            if g.list_members.remove(&(list_id, *a)) {
+                removed += 1;
+            }
+            g.remove_author_from(Feed::List(list_id), *a);
+        }
+        Ok(removed)
+    }
+
+    async fn remove_from_lists(&self, owner: Id, account: Id) -> StoreResult<()> {
+        let mut g = self.write()?;
+        let owned: Vec<Id> = g
+            .lists
+            .values()
+            .filter(|l| l.account_id == owner)
+            .map(|l| l.id)
+            .collect();
+        for l in owned {
+            g.list_members.remove(&(l, account));
+            g.remove_author_from(Feed::List(l), account);
+        }
+        Ok(())
+    }
+
+    async fn list_accounts_page(&self, list_id: Id, page: Page) -> StoreResult<Vec<Id>> {
+        let g = self.read()?;
+        let members = g
+            .list_members
+            .range((list_id, Id(0))..=(list_id, Id(u64::MAX)))
+            .rev()
+            .map(|(_, a)| *a);
+        Ok(page.apply(members, |id| *id))
+    }
+
+    async fn lists_with_member(
+        &self,
+        account: Id,
+        owner: Option<Id>,
+    ) -> StoreResult<Vec<ListRecord>> {
+        let g = self.read()?;
+        Ok(g.lists
+            .values()
+            .filter(|l| owner.is_none_or(|o| l.account_id == o))
+            .filter(|l| g.list_members.contains(&(l.id, account)))
+            .cloned()
+            .collect())
     }
 }
 

@@ -144,6 +144,12 @@ pub trait FollowStore: Send + Sync {
     /// The local followers of `target` whose follow asks to be notified of its posts (`notify`).
     /// Any order.
     async fn notified_follower_ids(&self, target: Id) -> StoreResult<Vec<Id>>;
+    /// The local followers of `target` whose follow shows only some languages, with those
+    /// languages (the follows with `languages` set). Any order.
+    async fn language_restricted_followers(
+        &self,
+        target: Id,
+    ) -> StoreResult<Vec<(Id, Vec<String>)>>;
     /// One page of `target`'s followers as `(follow id, follower id)`, newest follow first; the
     /// page's cursors are follow ids (Mastodon paginates these lists on hidden ids).
     async fn followers_page(&self, target: Id, page: Page) -> StoreResult<Vec<(Id, Id)>>;
@@ -538,6 +544,52 @@ pub trait FeedStore: Send + Sync {
     ) -> StoreResult<()>;
     /// One page of an account's home feed: status ids, newest first.
     async fn home_feed(&self, account_id: Id, page: Page) -> StoreResult<Vec<Id>>;
+    /// Inserts `status_id` into the feed of each list, in one batch. Idempotent.
+    async fn insert_list_entries(
+        &self,
+        status_id: Id,
+        author_id: Id,
+        list_ids: &[Id],
+    ) -> StoreResult<()>;
+    /// Inserts several statuses, as `(status id, author id)`, into one feed in one batch (a
+    /// back-fill). Idempotent.
+    async fn backfill_feed(&self, feed: Feed, entries: &[(Id, Id)]) -> StoreResult<()>;
+    /// One page of a list's feed: status ids, newest first.
+    async fn list_feed(&self, list_id: Id, page: Page) -> StoreResult<Vec<Id>>;
+    /// Removes the statuses (and reblogs) by `author` from `account`'s home feed and from the
+    /// feeds of every list `account` owns.
+    async fn remove_author_entries(&self, account: Id, author: Id) -> StoreResult<()>;
+}
+
+/// Lists: named sets of followed accounts, each with its own feed (see `FeedStore`).
+#[async_trait]
+pub trait ListStore: Send + Sync {
+    /// Stores a new list. `AlreadyExists("list")` if the id is taken.
+    async fn insert_list(&self, list: &ListRecord) -> StoreResult<()>;
+    /// The list with this id.
+    async fn list_by_id(&self, id: Id) -> StoreResult<Option<ListRecord>>;
+    /// Every list `account` owns, oldest first.
+    async fn lists_of(&self, account: Id) -> StoreResult<Vec<ListRecord>>;
+    /// Replaces the title, `replies_policy` and `exclusive`; returns whether the list exists.
+    async fn update_list(&self, list: &ListRecord) -> StoreResult<bool>;
+    /// Removes a list with its members and its feed; returns whether it existed.
+    async fn delete_list(&self, id: Id) -> StoreResult<bool>;
+    /// Adds accounts to a list, all or none: `AlreadyExists("list_account")` (and nothing added)
+    /// if one of them is in it already.
+    async fn add_list_accounts(&self, list_id: Id, accounts: &[Id]) -> StoreResult<()>;
+    /// Removes accounts from a list, and their statuses from its feed; returns how many were in
+    /// it.
+    async fn remove_list_accounts(&self, list_id: Id, accounts: &[Id]) -> StoreResult<u64>;
+    /// Removes `account` from every list `owner` owns, and its statuses from their feeds.
+    async fn remove_from_lists(&self, owner: Id, account: Id) -> StoreResult<()>;
+    /// One page of a list's members' ids, highest id first (the page's cursors are account ids).
+    async fn list_accounts_page(&self, list_id: Id, page: Page) -> StoreResult<Vec<Id>>;
+    /// The lists that have `account` as a member: all of them, or only `owner`'s. Oldest first.
+    async fn lists_with_member(
+        &self,
+        account: Id,
+        owner: Option<Id>,
+    ) -> StoreResult<Vec<ListRecord>>;
 }
 
 /// Figures for the instance endpoints.
@@ -641,6 +693,7 @@ pub trait Store:
     + MediaStore
     + NotificationStore
     + MarkerStore
+    + ListStore
     + Send
     + Sync
     + 'static
@@ -667,6 +720,7 @@ impl<T> Store for T where
         + MediaStore
         + NotificationStore
         + MarkerStore
+        + ListStore
         + Send
         + Sync
         + 'static

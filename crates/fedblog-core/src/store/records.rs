@@ -841,3 +841,60 @@ pub struct MarkerRecord {
     /// When saved.
     pub updated_at: DateTime<Utc>,
 }
+
+/// Which replies a list's feed shows (Mastodon's `replies_policy`). A reply to the list's owner,
+/// or an author's reply to itself, is always shown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RepliesPolicy {
+    /// Replies to any account the owner follows.
+    Followed,
+    /// Replies to members of the list (the default).
+    List,
+    /// No replies to others.
+    None,
+}
+
+impl RepliesPolicy {
+    /// The API and storage name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RepliesPolicy::Followed => "followed",
+            RepliesPolicy::List => "list",
+            RepliesPolicy::None => "none",
+        }
+    }
+
+    /// Parses a name written by `as_str`.
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "followed" => Some(RepliesPolicy::Followed),
+            "list" => Some(RepliesPolicy::List),
+            "none" => Some(RepliesPolicy::None),
+            _ => None,
+        }
+    }
+}
+
+/// A list: a named set of accounts its owner follows, with its own feed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ListRecord {
+    /// Id.
+    pub id: Id,
+    /// The owner.
+    pub account_id: Id,
+    /// Title (not blank).
+    pub title: String,
+    /// Which replies its feed shows.
+    pub replies_policy: RepliesPolicy,
+    /// Whether its members' posts stay out of the owner's home feed.
+    pub exclusive: bool,
+}
+
+/// A feed materialised at write time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Feed {
+    /// The home feed of an account.
+    Home(Id),
+    /// The feed of a list.
+    List(Id),
+}

@@ -11,11 +11,12 @@ use serde_json::{Value, json};
 
 use super::entity::{
     account_domain_blocks, account_notes, accounts, authorizations, blocks, endorsements,
-    featured_tags, follow_requests, follows, home_feed, markers, mutes, notifications,
-    scheduled_statuses, suggestion_dismissals, tag_follows, tokens, users,
+    featured_tags, follow_requests, follows, home_feed, list_accounts, markers, mutes,
+    notifications, scheduled_statuses, suggestion_dismissals, tag_follows, tokens, users,
 };
 use super::follows::decrement_each;
 use super::interactions::delete_account_interactions;
+use super::lists::{delete_lists, lists_of_owner};
 use super::media::delete_account_media;
 use super::polls::delete_account_polls;
 use super::statuses::delete_account_statuses;
@@ -284,8 +285,13 @@ async fn delete_account_rows<C: ConnectionTrait>(db: &C, id: Id) -> StoreResult<
     delete_account_statuses(db, id).await?;
     // Its media records (the caller removes their files).
     delete_account_media(db, id).await?;
-    // Its own home feed, its notifications both ways and its markers.
+    // Its own home feed, its lists (with their members and feeds) and its places in others'
+    // lists, its notifications both ways and its markers.
     delete_where::<_, home_feed::Entity>(db, home_feed::Column::AccountId, id).await?;
+    delete_lists(db, || lists_of_owner(id))
+        .await
+        .map_err(backend_err)?;
+    delete_where::<_, list_accounts::Entity>(db, list_accounts::Column::AccountId, id).await?;
     delete_where::<_, notifications::Entity>(db, notifications::Column::AccountId, id).await?;
     delete_where::<_, notifications::Entity>(db, notifications::Column::FromAccountId, id).await?;
     delete_where::<_, markers::Entity>(db, markers::Column::AccountId, id).await?;

@@ -252,6 +252,31 @@ impl FollowStore for SeaStore {
         Ok(ids.into_iter().map(Id::from_i64).collect())
     }
 
+    async fn language_restricted_followers(
+        &self,
+        target: Id,
+    ) -> StoreResult<Vec<(Id, Vec<String>)>> {
+        let rows: Vec<(i64, Option<String>)> = follows::Entity::find()
+            .select_only()
+            .column(follows::Column::FollowerId)
+            .column(follows::Column::Languages)
+            .inner_join(accounts::Entity)
+            .filter(follows::Column::TargetId.eq(target.as_i64()))
+            .filter(follows::Column::Languages.is_not_null())
+            .filter(accounts::Column::Domain.is_null())
+            .into_tuple()
+            .all(&self.db)
+            .await
+            .map_err(backend_err)?;
+        let mut out = vec![];
+        for (follower, text) in rows {
+            if let Some(langs) = languages_from_text(text, "follows.languages")? {
+                out.push((Id::from_i64(follower), langs));
+            }
+        }
+        Ok(out)
+    }
+
     async fn followers_page(&self, target: Id, page: Page) -> StoreResult<Vec<(Id, Id)>> {
         FOLLOWERS
             .id_page(&self.db, follows::Column::Id, target, &page)

@@ -18,6 +18,7 @@ mod feeds;
 mod follows;
 mod interactions;
 mod jobs;
+mod lists;
 mod markers;
 mod media;
 mod notes;
@@ -224,6 +225,12 @@ pub(crate) fn backend_err(e: DbErr) -> StoreError {
 /// (`UNIQUE constraint failed: users.email_lower`), PostgreSQL the constraint or index name
 /// (`... violates unique constraint "ux_users_email"`), so each entry lists both.
 const UNIQUE_NAMES: &[(&[&str], &str)] = &[
+    // Before `accounts`: "list_accounts_pkey" holds "accounts_pkey".
+    (
+        &["list_accounts.list_id", "list_accounts_pkey"],
+        "list_account",
+    ),
+    (&["lists.id", "lists_pkey"], "list"),
     (
         &["accounts.username_lower", "ux_accounts_username"],
         "username",
@@ -262,6 +269,11 @@ const UNIQUE_NAMES: &[(&[&str], &str)] = &[
     (&["statuses.id", "statuses_pkey"], "status"),
     (&["notifications.id", "notifications_pkey"], "notification"),
     (&["jobs.id", "jobs_pkey"], "job"),
+    (
+        &["list_accounts.list_id", "list_accounts_pkey"],
+        "list_account",
+    ),
+    (&["lists.id", "lists_pkey"], "list"),
     (&["media_attachments.id", "media_attachments_pkey"], "media"),
 ];
 

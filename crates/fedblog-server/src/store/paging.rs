@@ -34,3 +34,22 @@ pub(super) fn finish<T>(mut rows: Vec<T>, page: &Page) -> Vec<T> {
     }
     rows
 }
+
+/// The ids in `id_col` of one page of `query`, newest first: [`apply`], then [`finish`].
+pub(super) async fn ids<E: EntityTrait, C: sea_orm::ConnectionTrait>(
+    db: &C,
+    query: Select<E>,
+    id_col: E::Column,
+    page: &Page,
+) -> Result<Vec<fedblog_core::Id>, sea_orm::DbErr> {
+    let ids: Vec<i64> = apply(query, id_col, page)
+        .select_only()
+        .column(id_col)
+        .into_tuple()
+        .all(db)
+        .await?;
+    Ok(finish(ids, page)
+        .into_iter()
+        .map(fedblog_core::Id::from_i64)
+        .collect())
+}

@@ -19,8 +19,8 @@ use sea_orm::{
 
 use super::accounts::parse_visibility;
 use super::entity::{
-    accounts, bookmarks, favourites, home_feed, notifications, status_edits, status_mentions,
-    status_pins, status_tags, statuses,
+    accounts, bookmarks, favourites, home_feed, list_feed, notifications, status_edits,
+    status_mentions, status_pins, status_tags, statuses,
 };
 use super::media::{attach_media, decode_ids, detach_status_media, encode_ids};
 use super::polls::delete_status_polls;
@@ -318,6 +318,11 @@ pub(super) async fn delete_status_dependents<C: ConnectionTrait>(
         .map_err(backend_err)?;
     home_feed::Entity::delete_many()
         .filter(home_feed::Column::StatusId.in_subquery(ids()))
+        .exec(db)
+        .await
+        .map_err(backend_err)?;
+    list_feed::Entity::delete_many()
+        .filter(list_feed::Column::StatusId.in_subquery(ids()))
         .exec(db)
         .await
         .map_err(backend_err)?;

@@ -3,7 +3,9 @@
 use fedblog_core::pagination::Page;
 use fedblog_core::{Id, IdGenerator, Store};
 
-use super::{Cursor, T0, add_local, add_status, assert_pages, status};
+use fedblog_core::store::{Feed, ListRecord, RepliesPolicy};
+
+use super::{Cursor, T0, add_local, add_status, assert_pages, reblog, status};
 
 async fn feed(store: &dyn Store, account: Id) -> Vec<Id> {
     store
@@ -227,4 +229,126 @@ pub async fn home_feed_page_combined_cursors(store: &dyn Store) {
 /// Home feed cursors need not be ids of entries: they are compared as ids.
 pub async fn home_feed_page_absent_cursors(store: &dyn Store) {
     feed_pages(store, Cursor::Absent).await;
+}
+
+/// `backfill_feed` puts several statuses into one home or list feed in one call, idempotently,
+/// and into that feed only.
+pub async fn backfill_feed_fills_one_feed(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let alice = add_local(store, &ids, "alice").await;
+    let bob = add_local(store, &ids, "bob").await;
+    let carol = add_local(store, &ids, "carol").await;
+    let list = ListRecord {
+        id: ids.next_at(T0),
+        account_id: alice.id,
+        title: "l".into(),
+        replies_policy: RepliesPolicy::List,
+        exclusive: false,
+    };
+    store.insert_list(&list).await.expect("insert_list");
+    let s1 = add_status(store, status(&ids, &bob, T0 + 1_000)).await;
+    let s2 = add_status(store, status(&ids, &bob, T0 + 2_000)).await;
+    let entries = [(s2.id, bob.id), (s1.id, bob.id)];
+    store
+        .backfill_feed(Feed::Home(alice.id), &entries)
+        .await
+        .expect("backfill_feed");
+    store
+        .backfill_feed(Feed::Home(alice.id), &entries[..1])
+        .await
+        .expect("backfill_feed is idempotent: existing entries again must succeed");
+    store
+        .backfill_feed(Feed::List(list.id), &entries[1..])
+        .await
+        .expect("backfill_feed");
+    store
+        .backfill_feed(Feed::Home(carol.id), &[])
+        .await
+        .expect("backfill_feed with no entries must succeed");
+    assert_eq!(
+        feed(store, alice.id).await,
+        vec![s2.id, s1.id],
+        "backfill_feed(Home) must insert every entry into that home feed, once"
+    );
+    assert_eq!(
+        store
+            .list_feed(list.id, Page::first(40))
+            .await
+            .expect("list_feed"),
+        vec![s1.id],
+        "backfill_feed(List) must insert its entries into that list's feed"
+    );
+    assert!(
+        feed(store, bob.id).await.is_empty() && feed(store, carol.id).await.is_empty(),
+        "backfill_feed must fill only the feed it names"
+    );
+}
+
+/// `remove_author_entries` removes an author's statuses and reblogs from the account's home
+/// feed and its lists' feeds, and nothing else.
+pub async fn remove_author_entries_clears_the_author_from_the_accounts_feeds(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let alice = add_local(store, &ids, "alice").await;
+    let bob = add_local(store, &ids, "bob").await;
+    let carol = add_local(store, &ids, "carol").await;
+    let own = ListRecord {
+        id: ids.next_at(T0),
+        account_id: alice.id,
+        title: "alice's".into(),
+        replies_policy: RepliesPolicy::List,
+        exclusive: false,
+    };
+    let carols = ListRecord {
+        id: ids.next_at(T0 + 1),
+        account_id: carol.id,
+        title: "carol's".into(),
+        ..own.clone()
+    };
+    for l in [&own, &carols] {
+        store.insert_list(l).await.expect("insert_list");
+    }
+    let by_bob = add_status(store, status(&ids, &bob, T0 + 1_000)).await;
+    let by_carol = add_status(store, status(&ids, &carol, T0 + 2_000)).await;
+    let bobs_reblog = add_status(store, reblog(&ids, &bob, &by_carol, T0 + 3_000)).await;
+    for s in [&by_bob, &by_carol, &bobs_reblog] {
+        store
+            .insert_feed_entries(s.id, s.account_id, &[alice.id, carol.id])
+            .await
+            .expect("insert_feed_entries");
+        store
+            .insert_list_entries(s.id, s.account_id, &[own.id, carols.id])
+            .await
+            .expect("insert_list_entries");
+    }
+    store
+        .remove_author_entries(alice.id, bob.id)
+        .await
+        .expect("remove_author_entries");
+    assert_eq!(
+        feed(store, alice.id).await,
+        vec![by_carol.id],
+        "remove_author_entries must remove the author's statuses and reblogs from the home feed, only those"
+    );
+    assert_eq!(
+        store
+            .list_feed(own.id, Page::first(40))
+            .await
+            .expect("list_feed"),
+        vec![by_carol.id],
+        "remove_author_entries must remove the author's entries from the account's lists"
+    );
+    let all = vec![bobs_reblog.id, by_carol.id, by_bob.id];
+    assert_eq!(
+        feed(store, carol.id).await,
+        all,
+        "other accounts' home feeds must keep their entries"
+    );
+    assert_eq!(
+        store
+            .list_feed(carols.id, Page::first(40))
+            .await
+            .expect("list_feed"),
+        all,
+        "other accounts' lists must keep their entries"
+    );
 }

@@ -377,6 +377,46 @@ pub async fn notified_follower_ids_lists_local_followers_asking_for_posts(store:
     );
 }
 
+/// `language_restricted_followers` lists the local followers of the target whose follow has
+/// `languages`, with those languages: not followers without them, not remote followers, not
+/// followers of other accounts.
+pub async fn language_restricted_followers_lists_local_followers_with_languages(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let target = add_local(store, &ids, "target").await;
+    let other = add_local(store, &ids, "other").await;
+    let a = add_local(store, &ids, "a").await;
+    let b = add_local(store, &ids, "b").await;
+    let c = add_local(store, &ids, "c").await;
+    let remote = add_remote(store, &ids, "r", "remote.example").await;
+    let speaking =
+        |follower: &AccountRecord, followed: &AccountRecord, langs: &[&str], millis: i64| {
+            FollowRecord {
+                languages: Some(langs.iter().map(|l| l.to_string()).collect()),
+                ..FollowRecord::new(ids.next_at(millis), follower.id, followed.id)
+            }
+        };
+    for record in [
+        speaking(&a, &target, &["de", "fr"], T0 + 1_000),
+        speaking(&remote, &target, &["en"], T0 + 2_000),
+        speaking(&c, &other, &["en"], T0 + 3_000),
+    ] {
+        store.upsert_follow(&record).await.expect("upsert_follow");
+    }
+    follow(store, &ids, T0 + 4_000, b.id, target.id).await;
+    let mut got = store
+        .language_restricted_followers(target.id)
+        .await
+        .expect("language_restricted_followers");
+    got.sort();
+    assert_eq!(
+        got,
+        vec![(a.id, vec!["de".to_string(), "fr".to_string()])],
+        "language_restricted_followers must list exactly the local followers of the target whose \
+         follow has languages, with them (not b without languages, not the remote follower, not c \
+         who follows another account)"
+    );
+}
+
 /// Makes a follow with a follow id made at `millis`; returns the follow id.
 async fn follow(store: &dyn Store, ids: &IdGenerator, millis: i64, follower: Id, target: Id) -> Id {
     let id = ids.next_at(millis);

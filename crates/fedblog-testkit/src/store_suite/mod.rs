@@ -23,7 +23,8 @@
 //!
 //! The invocation expands to one module per area (`accounts`, `oauth`, `statuses`, `follows`,
 //! `blocks`, `feeds`, `stats`, `jobs`, `scheduled_statuses`, `notes`, `domain_blocks`, `tags`,
-//! `directory`, `interactions`, `edits`, `polls`, `media`, `notifications`, `markers`), each
+//! `directory`, `interactions`, `edits`, `polls`, `media`, `notifications`, `markers`,
+//! `lists`), each
 //! holding one `#[test]` per check, so `cargo test` reports every check by name
 //! (`accounts::email_is_unique_case_insensitively ... ok`) and `cargo test feeds::` runs one
 //! area. Each test runs its check on a current-thread Tokio runtime of its own, as
@@ -87,6 +88,7 @@ pub mod feeds;
 pub mod follows;
 pub mod interactions;
 pub mod jobs;
+pub mod lists;
 pub mod markers;
 pub mod media;
 pub mod notes;
@@ -203,6 +205,7 @@ macro_rules! __store_suite_for_each_check {
                 local_follower_ids_lists_local_followers_only,
                 local_follower_ids_without_followers_is_empty,
                 notified_follower_ids_lists_local_followers_asking_for_posts,
+                language_restricted_followers_lists_local_followers_with_languages,
                 followers_page_lists_followers_newest_follow_first,
                 following_page_lists_followed_newest_follow_first,
                 followers_page_cursors_are_follow_ids,
@@ -248,6 +251,8 @@ macro_rules! __store_suite_for_each_check {
                 home_feed_page_since_id,
                 home_feed_page_min_id,
                 home_feed_page_combined_cursors,
+                backfill_feed_fills_one_feed,
+                remove_author_entries_clears_the_author_from_the_accounts_feeds,
                 home_feed_page_absent_cursors,
             }
             stats {
@@ -420,6 +425,22 @@ macro_rules! __store_suite_for_each_check {
                 later_marker_needs_the_stored_version_plus_one,
                 markers_lists_only_the_accounts_markers_of_the_timelines_asked,
                 delete_account_removes_its_markers,
+            }
+            lists {
+                list_round_trips_with_every_field,
+                duplicate_list_id_is_already_exists,
+                lists_of_lists_only_the_owners_oldest_first,
+                update_list_replaces_title_policy_and_exclusive,
+                delete_list_removes_it_with_members_and_feed,
+                add_list_accounts_is_all_or_none,
+                remove_list_accounts_removes_members_and_their_entries,
+                remove_from_lists_takes_the_account_out_of_the_owners_lists,
+                list_accounts_page_pages_members_by_account_id,
+                lists_with_member_finds_all_or_one_owners_lists,
+                list_feed_lists_its_entries_newest_first,
+                list_feed_pages_by_status_id,
+                delete_status_removes_list_entries,
+                delete_account_removes_its_lists_and_memberships,
             }
         }
     };
