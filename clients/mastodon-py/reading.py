@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Real-client scenario for the reading side: notifications (made by mentions, favourites and
 follows; filtered by type and account; paged; dismissed only by their owner; cleared), markers,
-and paging through the home timeline, driven through Mastodon.py.
+paging through the home timeline, and lists (members, paging through a list timeline, removal,
+update, deletion), driven through Mastodon.py.
 
 Usage:
     python reading.py --base-url http://127.0.0.1:PORT --tokens tokens.json
@@ -63,6 +64,7 @@ class Reading:
         self.step("notification_dismiss_owner_only", self.dismiss)
         self.step("markers", self.markers)
         self.step("home_paged", self.home_paged)
+        self.step("lists_paged", self.lists_paged)
         self.step("notifications_clear", self.clear)
         print(f"reading: {self.passed} steps passed")
 
@@ -151,6 +153,45 @@ class Reading:
         check(len(seen) == len(set(seen)), "paging the home timeline repeated statuses")
         mine = [s for s in seen if s in posted]
         check(mine == list(reversed(posted)), f"bob's posts newest first in carol's home: {mine}")
+
+    def lists_paged(self) -> None:
+        carol, bob, dave = self.c["carol"], self.c["bob"], self.c["dave"]
+        carol.account_follow(self.id("dave"))
+        carol.account_unfollow(self.id("erin"))
+        made = carol.list_create("reading list")
+        check(made["title"] == "reading list", f"list made {made}")
+        check(made["replies_policy"] == "list", f"default replies_policy {made}")
+        check(made["id"] in [l["id"] for l in carol.lists()], "the new list is not listed")
+        try:
+            carol.list_accounts_add(made, [self.id("erin")])
+            raise ScenarioError("adding an unfollowed account was accepted")
+        except MastodonNotFoundError:
+            pass
+        carol.list_accounts_add(made, [self.id("bob"), self.id("dave")])
+        members = sorted(a["id"] for a in carol.list_accounts(made))
+        check(members == sorted([self.id("bob"), self.id("dave")]), f"list members {members}")
+        check(made["id"] in [l["id"] for l in carol.account_lists(self.id("bob"))],
+              "account_lists does not name the list")
+        posted = [bob.status_post(f"list item {i}")["id"] for i in range(5)]
+        posted += [dave.status_post(f"list item by dave {i}")["id"] for i in range(2)]
+        page = carol.timeline_list(made, limit=3)
+        seen = [s["id"] for s in page]
+        while len(seen) < 40:
+            page = carol.fetch_next(page)
+            if not page:
+                break
+            seen.extend(s["id"] for s in page)
+        check(len(seen) == len(set(seen)), "paging the list timeline repeated statuses")
+        mine = [s for s in seen if s in posted]
+        check(mine == list(reversed(posted)), f"the members' posts newest first in the list: {mine}")
+        carol.list_accounts_delete(made, [self.id("dave")])
+        left = [s["id"] for s in carol.timeline_list(made, limit=40)]
+        check(not set(posted[5:]) & set(left), "a removed member's posts stay in the list")
+        renamed = carol.list_update(made, "renamed list", replies_policy="none")
+        check(renamed["title"] == "renamed list" and renamed["replies_policy"] == "none",
+              f"list after update {renamed}")
+        carol.list_delete(made)
+        check(made["id"] not in [l["id"] for l in carol.lists()], "a deleted list is still listed")
 
     def clear(self) -> None:
         carol = self.c["carol"]

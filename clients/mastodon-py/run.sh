@@ -7,7 +7,7 @@
 # throwaway data dir, creates a confirmed+approved account, runs scenario.py, stops the server.
 # Then creates more accounts with tokens and runs social.py (the social graph) and statuses.py
 # (threads, interactions, edits, scheduling, deletion), then reading.py (notifications, markers,
-# home paging).
+# home and list paging).
 # Exits with the first failing script's exit code. Set KEEP_TMP=1 to keep the data dir and server log.
 set -euo pipefail
 
@@ -179,7 +179,7 @@ if [[ "$rc" != 0 ]]; then
     exit "$rc"
 fi
 
-# --- reading scenario: notifications, markers, home paging --------------------------------
+# --- reading scenario: notifications, markers, home and lists --------------------------------
 set +e
 "$VENV/bin/python" "$HERE/reading.py" --base-url "$BASE" --tokens "$TOKENS"
 rc=$?

@@ -359,7 +359,9 @@ pub struct Suggestion {
 pub struct List {
     pub id: Id,
     pub title: String,
+    /// `followed`, `list` or `none`.
     pub replies_policy: String,
+    /// Whether the members' posts stay out of the home timeline.
     pub exclusive: bool,
 }
 

@@ -549,6 +549,21 @@ fn date_floor(t: DateTime<Utc>) -> DateTime<Utc> {
         .unwrap_or(t)
 }
 
+/// Renders a list.
+pub fn render_list(list: &crate::store::ListRecord) -> List {
+    List {
+        id: list.id,
+        title: list.title.clone(),
+        replies_policy: list.replies_policy.as_str().to_string(),
+        exclusive: list.exclusive,
+    }
+}
+
+/// Renders lists.
+pub fn render_lists(lists: &[crate::store::ListRecord]) -> Vec<List> {
+    lists.iter().map(render_list).collect()
+}
+
 /// Renders a role.
 pub fn render_role(role: RoleRecord) -> Role {
     let (id, name, permissions, highlighted) = match role {

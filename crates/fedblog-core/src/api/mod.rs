@@ -16,6 +16,7 @@ pub mod follow_requests;
 pub mod followed_tags;
 pub mod follows;
 pub mod instance;
+pub mod lists;
 pub mod markers;
 pub mod media;
 pub mod mutes;
@@ -404,6 +405,15 @@ pub fn routes() -> Vec<Route> {
         // Timelines
         route::<timelines::home_timeline::HomeTimeline>(),
         route::<timelines::public_timeline::PublicTimeline>(),
+        route::<timelines::list_timeline::ListTimeline>(),
+        route::<lists::list_lists::ListLists>(),
+        route::<lists::create_list::CreateList>(),
+        route::<lists::get_list::GetList>(),
+        route::<lists::update_list::UpdateList>(),
+        route::<lists::delete_list::DeleteList>(),
+        route::<lists::list_accounts::ListAccounts>(),
+        route::<lists::add_list_accounts::AddListAccounts>(),
+        route::<lists::remove_list_accounts::RemoveListAccounts>(),
         // Notifications
         route::<notifications::list_notifications::ListNotifications>(),
         route::<notifications::unread_count::UnreadCount>(),

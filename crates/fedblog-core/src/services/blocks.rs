@@ -28,9 +28,10 @@ impl App {
         self.store
             .insert_block(self.ids.next(), me.id, target.id)
             .await?;
-        // The follows ended both ways, and endorsements end with them.
-        self.store.delete_endorsement(me.id, target.id).await?;
-        self.store.delete_endorsement(target.id, me.id).await?;
+        // The follows ended both ways, and what hangs on them ends too (endorsements, places in
+        // lists, feed entries).
+        self.follow_ended(me.id, target.id).await?;
+        self.follow_ended(target.id, me.id).await?;
         // Nothing from the blocked account stays in `me`'s notifications, nor `me`'s follow in
         // the target's.
         self.store
@@ -80,6 +81,8 @@ impl App {
                 expires_at,
             })
             .await?;
+        // Mastodon clears the muted account from the home and list feeds at once.
+        self.store.remove_author_entries(me.id, target.id).await?;
         Ok(target)
     }
 

@@ -163,7 +163,10 @@ impl App {
                 }
                 None => FollowRecord::new(self.ids.next(), me.id, target.id),
             };
-            if self.store.upsert_follow(&options.apply_to(base)).await? {
+            let follow = options.apply_to(base);
+            if self.store.upsert_follow(&follow).await? {
+                self.follow_began(me.id, target.id, follow.show_reblogs)
+                    .await?;
                 self.retract_notification(target.id, me.id, NotificationType::FollowRequest, None)
                     .await?;
                 self.notify(&[target.id], me, NotificationType::Follow, None)
@@ -174,12 +177,13 @@ impl App {
     }
 
     /// `me` stops following `target` (and withdraws a pending request); `me`'s endorsement of
-    /// `target` ends with the follow. Not following is not an error.
+    /// `target`, `target`'s places in `me`'s lists and its statuses in `me`'s feeds end with the
+    /// follow. Not following is not an error.
     pub async fn unfollow(&self, me: &AccountRecord, target_id: Id) -> ApiResult<AccountRecord> {
         let target = self.visible_account(target_id).await?;
         self.store.delete_follow(me.id, target.id).await?;
         self.store.delete_follow_request(me.id, target.id).await?;
-        self.store.delete_endorsement(me.id, target.id).await?;
+        self.follow_ended(me.id, target.id).await?;
         self.forget_follow_notifications(target.id, me.id).await?;
         Ok(target)
     }
@@ -193,7 +197,7 @@ impl App {
     ) -> ApiResult<AccountRecord> {
         let target = self.visible_account(target_id).await?;
         self.store.delete_follow(target.id, me.id).await?;
-        self.store.delete_endorsement(target.id, me.id).await?;
+        self.follow_ended(target.id, me.id).await?;
         self.forget_follow_notifications(me.id, target.id).await?;
         Ok(target)
     }
@@ -213,12 +217,17 @@ impl App {
         if !self.store.delete_follow_request(requester, me.id).await? {
             return Err(ApiError::not_found());
         }
-        self.store
+        let reblogs = request.show_reblogs;
+        if self
+            .store
             .upsert_follow(&FollowRecord {
                 id: self.ids.next(),
                 ..request
             })
-            .await?;
+            .await?
+        {
+            self.follow_began(requester, me.id, reblogs).await?;
+        }
         self.retract_notification(me.id, requester, NotificationType::FollowRequest, None)
             .await?;
         Ok(())

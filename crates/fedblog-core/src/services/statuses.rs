@@ -527,27 +527,6 @@ impl App {
         })
     }
 
-    /// Inserts a new status into home feeds as Mastodon does: the author's own, and the local
-    /// followers' (for a direct status only the mentioned followers; the mentioned others see it
-    /// through their notifications and conversations).
-    async fn fan_out(&self, status: &StatusRecord) -> ApiResult<()> {
-        let followers = self.store.local_follower_ids(status.account_id).await?;
-        let mut targets: Vec<Id> = match status.visibility {
-            Visibility::Direct => followers
-                .into_iter()
-                .filter(|f| status.mentions.contains(f))
-                .collect(),
-            _ => followers,
-        };
-        targets.push(status.account_id);
-        targets.sort();
-        targets.dedup();
-        self.store
-            .insert_feed_entries(status.id, status.account_id, &targets)
-            .await?;
-        Ok(())
-    }
-
     /// A status the viewer may see; 404 otherwise (never revealing that it exists).
     pub async fn visible_status(
         &self,
@@ -802,27 +781,5 @@ impl App {
             }
             None => self.visible_status(Some(me), original_id).await,
         }
-    }
-
-    /// Inserts a new reblog into home feeds: the reblogger's own, and those of the reblogger's
-    /// local followers whose follow shows reblogs (`reblogs`, true unless turned off), except
-    /// followers blocked either way by the original's author or muting it (Mastodon also filters
-    /// these at insertion). The store finds that audience in one query.
-    async fn fan_out_reblog(
-        &self,
-        reblog: &StatusRecord,
-        original: &StatusRecord,
-    ) -> ApiResult<()> {
-        let mut targets = self
-            .store
-            .reblog_audience(reblog.account_id, original.account_id, self.now())
-            .await?;
-        targets.push(reblog.account_id);
-        targets.sort();
-        targets.dedup();
-        self.store
-            .insert_feed_entries(reblog.id, reblog.account_id, &targets)
-            .await?;
-        Ok(())
     }
 }

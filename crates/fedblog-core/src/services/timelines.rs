@@ -4,7 +4,7 @@ use crate::app::{App, Caller};
 use crate::error::ApiResult;
 use crate::id::Id;
 use crate::pagination::{Page, link_header};
-use crate::store::{AccountRecord, PublicTimelineFilter, StatusRecord};
+use crate::store::{AccountRecord, Feed, PublicTimelineFilter, StatusRecord};
 
 /// A page of statuses after read-time filtering, with the cursors of the page as read from the
 /// store: pagination goes on past entries the filters hid, even past a page they emptied.
@@ -76,10 +76,23 @@ impl App {
     /// applied on read.
     /// When those hide entries, older entries are read to fill the page (a few reads at most).
     pub async fn home_timeline(&self, me: &AccountRecord, page: Page) -> ApiResult<StatusPage> {
+        self.feed_timeline(me, Feed::Home(me.id), page).await
+    }
+
+    /// One page of a materialised feed of `me`'s (home or list), filtered as the home feed.
+    pub(crate) async fn feed_timeline(
+        &self,
+        me: &AccountRecord,
+        feed: Feed,
+        page: Page,
+    ) -> ApiResult<StatusPage> {
         let mut fill = PageFill::new();
         let mut cursor = page;
         for _ in 0..MAX_READS {
-            let ids = self.store.home_feed(me.id, cursor).await?;
+            let ids = match feed {
+                Feed::Home(account) => self.store.home_feed(account, cursor).await?,
+                Feed::List(list) => self.store.list_feed(list, cursor).await?,
+            };
             let visible = self.visible_statuses(Some(me), &ids).await?;
             let shown = self.without_hidden_authors(Some(me), visible).await?;
             let shown = self.without_blocked_domains(Some(me), shown).await?;

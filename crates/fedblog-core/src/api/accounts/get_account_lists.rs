@@ -1,4 +1,4 @@
-//! `GET /api/v1/accounts/:id/lists`: The caller's lists that contain an account (lists do not exist yet: always empty). <https://docs.joinmastodon.org/methods/accounts/#lists>
+//! `GET /api/v1/accounts/:id/lists`: the caller's lists that hold the account. <https://docs.joinmastodon.org/methods/accounts/#lists>
 
 use http::Method;
 use serde::Deserialize;
@@ -6,10 +6,10 @@ use serde::Deserialize;
 use crate::api::{Auth, Endpoint, Json, path_id};
 use crate::app::{App, Caller};
 use crate::entities::List;
-use crate::error::{ApiError, ApiResult};
+use crate::error::ApiResult;
+use crate::render::render_lists;
 
-/// The caller's lists that contain an account. Lists arrive with a later issue, so this answers
-/// an empty array for an existing account and 404 for an unknown one. <https://docs.joinmastodon.org/methods/accounts/#lists>
+/// The caller's lists holding an account.
 pub struct GetAccountLists;
 
 /// Parameters.
@@ -28,13 +28,12 @@ impl Endpoint for GetAccountLists {
 
     async fn handle(
         app: &App,
-        _caller: &Caller,
+        caller: &Caller,
         r: GetAccountListsRequest,
     ) -> ApiResult<Self::Response> {
-        app.store
-            .account_by_id(path_id(&r.id)?)
-            .await?
-            .ok_or_else(ApiError::not_found)?;
-        Ok(Json(vec![]))
+        let lists = app
+            .lists_with_account(caller.account()?, path_id(&r.id)?)
+            .await?;
+        Ok(Json(render_lists(&lists)))
     }
 }

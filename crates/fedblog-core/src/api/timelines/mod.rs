@@ -1,3 +1,4 @@
 //! Timelines. <https://docs.joinmastodon.org/methods/timelines/>
 pub mod home_timeline;
+pub mod list_timeline;
 pub mod public_timeline;

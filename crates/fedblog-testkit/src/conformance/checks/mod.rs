@@ -11,6 +11,7 @@ pub mod errors;
 pub mod follows;
 pub mod instance;
 pub mod interactions;
+pub mod lists;
 pub mod media;
 pub mod notifications;
 pub mod oauth;
@@ -50,6 +51,7 @@ pub fn all() -> Vec<Check> {
     v.extend(scheduled_statuses::checks());
     v.extend(media::checks());
     v.extend(timelines::checks());
+    v.extend(lists::checks());
     v.extend(notifications::checks());
     v.extend(tags::checks());
     v.extend(visibility::checks());
