@@ -40,6 +40,7 @@ fn suite_lists_every_check() {
         "notifications",
         "markers",
         "lists",
+        "tag_timelines",
     ] {
         let path = dir.join(format!("{area}.rs"));
         let source =
@@ -610,6 +611,13 @@ mod faulty {
         BackfillFirstOnly,
         /// Lists every local follower, those without languages with none.
         LanguagesIncludeUnrestricted,
+        // tag timelines
+        TagTimelineIgnoresAll,
+        TagTimelineIgnoresNone,
+        /// Reads `any` as "all of these".
+        TagTimelineAnyAsAll,
+        TagTimelineShowsUnlisted,
+        TagTimelineIgnoresPlace,
         /// Clears the author from the home feed only.
         RemoveAuthorKeepsListEntries,
     }
@@ -1031,6 +1039,11 @@ mod faulty {
             Fault::DeleteAccountKeepsLists,
             Fault::BackfillFirstOnly,
             Fault::LanguagesIncludeUnrestricted,
+            Fault::TagTimelineIgnoresAll,
+            Fault::TagTimelineIgnoresNone,
+            Fault::TagTimelineAnyAsAll,
+            Fault::TagTimelineShowsUnlisted,
+            Fault::TagTimelineIgnoresPlace,
             Fault::RemoveAuthorKeepsListEntries,
         ];
     }
@@ -2067,6 +2080,37 @@ mod faulty {
                 Err(StoreError::NotFound) if self.is(Fault::DeleteUnknownOk) => Ok(()),
                 r => r,
             }
+        }
+
+        async fn tag_timeline(
+            &self,
+            filter: &TagTimelineFilter,
+            page: Page,
+        ) -> StoreResult<Vec<StatusRecord>> {
+            let mut filter = filter.clone();
+            match self.fault {
+                Fault::TagTimelineIgnoresAll => filter.all.clear(),
+                Fault::TagTimelineIgnoresNone => filter.none.clear(),
+                Fault::TagTimelineAnyAsAll => filter.all.extend(filter.any.clone()),
+                Fault::TagTimelineIgnoresPlace => filter.place = PublicTimelineFilter::default(),
+                _ => {}
+            }
+            let page = self.page(page);
+            let mut got = self.ordered(page, self.inner.tag_timeline(&filter, page).await?);
+            if self.is(Fault::TagTimelineShowsUnlisted) {
+                let log = self.log();
+                got.extend(
+                    log.statuses
+                        .values()
+                        .filter(|s| {
+                            s.visibility == Visibility::Unlisted
+                                && filter.any.iter().any(|t| s.tags.contains(t))
+                        })
+                        .cloned(),
+                );
+                got.sort_by_key(|s| std::cmp::Reverse(s.id));
+            }
+            Ok(got)
         }
 
         async fn public_timeline(
@@ -4339,6 +4383,12 @@ mod faulty {
         forward! {
             public_timeline<>(
                 filter: PublicTimelineFilter,
+                page: Page,
+            ) -> Vec<StatusRecord>
+        }
+        forward! {
+            tag_timeline<'life1>(
+                filter: &'life1 TagTimelineFilter,
                 page: Page,
             ) -> Vec<StatusRecord>
         }

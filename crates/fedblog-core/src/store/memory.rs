@@ -598,6 +598,30 @@ impl StatusStore for MemoryStore {
         Ok(page.apply(visible, |s| s.id).into_iter().cloned().collect())
     }
 
+    async fn tag_timeline(
+        &self,
+        filter: &TagTimelineFilter,
+        page: Page,
+    ) -> StoreResult<Vec<StatusRecord>> {
+        let g = self.read()?;
+        let place = filter.place;
+        let has = |s: &StatusRecord, t: &String| s.tags.contains(t);
+        let visible = g.statuses.values().rev().filter(|s| {
+            s.visibility == Visibility::Public
+                && s.reblog_of_id.is_none()
+                && filter.any.iter().any(|t| has(s, t))
+                && filter.all.iter().all(|t| has(s, t))
+                && !filter.none.iter().any(|t| has(s, t))
+                && (!place.local || s.local)
+                && (!place.remote || !s.local)
+                && (!place.only_media || s.has_media())
+                && g.accounts
+                    .get(&s.account_id)
+                    .is_some_and(|a| !a.is_suspended())
+        });
+        Ok(page.apply(visible, |s| s.id).into_iter().cloned().collect())
+    }
+
     async fn account_statuses(
         &self,
         account_id: Id,

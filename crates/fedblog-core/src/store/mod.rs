@@ -128,6 +128,13 @@ pub trait StatusStore: Send + Sync {
         filter: PublicTimelineFilter,
         page: Page,
     ) -> StoreResult<Vec<StatusRecord>>;
+    /// Hashtag timeline: public statuses (replies included, reblogs not) by unsuspended authors
+    /// carrying at least one tag of `any`, every tag of `all` and no tag of `none`, one page.
+    async fn tag_timeline(
+        &self,
+        filter: &TagTimelineFilter,
+        page: Page,
+    ) -> StoreResult<Vec<StatusRecord>>;
 }
 
 /// Follows (the part of the social graph fan-out needs).

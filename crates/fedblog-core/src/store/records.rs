@@ -353,6 +353,20 @@ pub struct PublicTimelineFilter {
     pub only_media: bool,
 }
 
+/// What a hashtag timeline shows (`GET /api/v1/timelines/tag/:hashtag`): public statuses, not
+/// reblogs, by unsuspended authors, carrying the tags asked. Tag names are normalised.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TagTimelineFilter {
+    /// At least one of these tags (never empty: the path's tag and `any[]`).
+    pub any: Vec<String>,
+    /// Every one of these tags too.
+    pub all: Vec<String>,
+    /// None of these tags.
+    pub none: Vec<String>,
+    /// Local, remote and media filters, as on the public timeline.
+    pub place: PublicTimelineFilter,
+}
+
 /// Counts for one week of `/api/v1/instance/activity`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct WeekActivity {

@@ -8,7 +8,7 @@ use chrono::{DateTime, Utc};
 use fedblog_core::pagination::Page;
 use fedblog_core::store::{
     AccountStatusesFilter, NotificationType, PublicTimelineFilter, StatusRecord, StatusStore,
-    Visibility,
+    TagTimelineFilter, Visibility,
 };
 use fedblog_core::{Id, StoreError, StoreResult};
 use sea_orm::ActiveValue::Set;
@@ -290,6 +290,23 @@ fn by_amount(pairs: Vec<(i64, i64)>) -> BTreeMap<i64, Vec<i64>> {
         }
     }
     groups
+}
+
+/// Restricts a timeline query by `local`, `remote` and `only_media`.
+fn in_place(
+    mut q: sea_orm::Select<statuses::Entity>,
+    place: PublicTimelineFilter,
+) -> sea_orm::Select<statuses::Entity> {
+    if place.local {
+        q = q.filter(statuses::Column::Local.eq(true));
+    }
+    if place.remote {
+        q = q.filter(statuses::Column::Local.eq(false));
+    }
+    if place.only_media {
+        q = q.filter(statuses::Column::HasMedia.eq(true));
+    }
+    q
 }
 
 /// Deletes what hangs off the statuses `ids` selects (mentions, tags, edit history, feed entries,
@@ -683,7 +700,7 @@ impl StatusStore for SeaStore {
         filter: PublicTimelineFilter,
         page: Page,
     ) -> StoreResult<Vec<StatusRecord>> {
-        let mut q = statuses::Entity::find()
+        let q = statuses::Entity::find()
             .inner_join(accounts::Entity)
             .filter(accounts::Column::SuspendedAt.is_null())
             .filter(statuses::Column::Visibility.eq(Visibility::Public.as_str()))
@@ -698,15 +715,40 @@ impl StatusStore for SeaStore {
                             .equals((statuses::Entity, statuses::Column::AccountId)),
                     ),
             );
-        if filter.local {
-            q = q.filter(statuses::Column::Local.eq(true));
+        let q = in_place(q, filter);
+        let rows = paging::apply(q, statuses::Column::Id, &page)
+            .all(&self.db)
+            .await
+            .map_err(backend_err)?;
+        hydrate(&self.db, paging::finish(rows, &page)).await
+    }
+
+    async fn tag_timeline(
+        &self,
+        filter: &TagTimelineFilter,
+        page: Page,
+    ) -> StoreResult<Vec<StatusRecord>> {
+        // The statuses carrying one of `names`, as a subquery on the tag-name index.
+        let tagged = |names: &[String]| {
+            Query::select()
+                .column(status_tags::Column::StatusId)
+                .from(status_tags::Entity)
+                .and_where(status_tags::Column::Name.is_in(names.iter().cloned()))
+                .to_owned()
+        };
+        let mut q = statuses::Entity::find()
+            .inner_join(accounts::Entity)
+            .filter(accounts::Column::SuspendedAt.is_null())
+            .filter(statuses::Column::Visibility.eq(Visibility::Public.as_str()))
+            .filter(statuses::Column::ReblogOfId.is_null())
+            .filter(statuses::Column::Id.in_subquery(tagged(&filter.any)));
+        for name in &filter.all {
+            q = q.filter(statuses::Column::Id.in_subquery(tagged(std::slice::from_ref(name))));
         }
-        if filter.remote {
-            q = q.filter(statuses::Column::Local.eq(false));
+        if !filter.none.is_empty() {
+            q = q.filter(statuses::Column::Id.not_in_subquery(tagged(&filter.none)));
         }
-        if filter.only_media {
-            q = q.filter(statuses::Column::HasMedia.eq(true));
-        }
+        let q = in_place(q, filter.place);
         let rows = paging::apply(q, statuses::Column::Id, &page)
             .all(&self.db)
             .await

@@ -24,7 +24,7 @@
 //! The invocation expands to one module per area (`accounts`, `oauth`, `statuses`, `follows`,
 //! `blocks`, `feeds`, `stats`, `jobs`, `scheduled_statuses`, `notes`, `domain_blocks`, `tags`,
 //! `directory`, `interactions`, `edits`, `polls`, `media`, `notifications`, `markers`,
-//! `lists`), each
+//! `lists`, `tag_timelines`), each
 //! holding one `#[test]` per check, so `cargo test` reports every check by name
 //! (`accounts::email_is_unique_case_insensitively ... ok`) and `cargo test feeds::` runs one
 //! area. Each test runs its check on a current-thread Tokio runtime of its own, as
@@ -98,6 +98,7 @@ pub mod polls;
 pub mod scheduled_statuses;
 pub mod stats;
 pub mod statuses;
+pub mod tag_timelines;
 pub mod tags;
 
 /// The list of every check, by area: the single source of [`store_suite!`](crate::store_suite!)
@@ -441,6 +442,12 @@ macro_rules! __store_suite_for_each_check {
                 list_feed_pages_by_status_id,
                 delete_status_removes_list_entries,
                 delete_account_removes_its_lists_and_memberships,
+            }
+            tag_timelines {
+                tag_timeline_matches_any_all_and_none,
+                tag_timeline_shows_public_statuses_and_replies_only,
+                tag_timeline_local_remote_and_media_filters,
+                tag_timeline_pages_by_id,
             }
         }
     };
