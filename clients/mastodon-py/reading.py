@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Real-client scenario for the reading side: notifications (made by mentions, favourites and
 follows; filtered by type and account; paged; dismissed only by their owner; cleared), markers,
-paging through the home timeline, and lists (members, paging through a list timeline, removal,
-update, deletion), driven through Mastodon.py.
+paging through the home timeline, lists (members, paging through a list timeline, removal,
+update, deletion) and paging through a hashtag timeline, driven through Mastodon.py.
 
 Usage:
     python reading.py --base-url http://127.0.0.1:PORT --tokens tokens.json
@@ -65,6 +65,7 @@ class Reading:
         self.step("markers", self.markers)
         self.step("home_paged", self.home_paged)
         self.step("lists_paged", self.lists_paged)
+        self.step("hashtag_paged", self.hashtag_paged)
         self.step("notifications_clear", self.clear)
         print(f"reading: {self.passed} steps passed")
 
@@ -192,6 +193,22 @@ class Reading:
               f"list after update {renamed}")
         carol.list_delete(made)
         check(made["id"] not in [l["id"] for l in carol.lists()], "a deleted list is still listed")
+
+    def hashtag_paged(self) -> None:
+        carol, bob, dave = self.c["carol"], self.c["bob"], self.c["dave"]
+        tag = f"reading{self.id('bob')[-6:]}"
+        posted = [bob.status_post(f"tagged {i} #{tag}")["id"] for i in range(5)]
+        dave.status_post(f"unlisted #{tag}", visibility="unlisted")
+        page = carol.timeline_hashtag(tag, limit=2)
+        seen = [s["id"] for s in page]
+        while len(seen) < 20:
+            page = carol.fetch_next(page)
+            if not page:
+                break
+            seen.extend(s["id"] for s in page)
+        check(seen == list(reversed(posted)), f"the hashtag timeline paged to {seen}, expected {posted[::-1]}")
+        local = [s["id"] for s in carol.timeline_hashtag(tag.upper(), local=True, limit=40)]
+        check(local == list(reversed(posted)), f"the local hashtag timeline {local}")
 
     def clear(self) -> None:
         carol = self.c["carol"]

@@ -7,7 +7,7 @@
 # throwaway data dir, creates a confirmed+approved account, runs scenario.py, stops the server.
 # Then creates more accounts with tokens and runs social.py (the social graph) and statuses.py
 # (threads, interactions, edits, scheduling, deletion), then reading.py (notifications, markers,
-# home and list paging).
+# home, list and hashtag paging).
 # Exits with the first failing script's exit code. Set KEEP_TMP=1 to keep the data dir and server log.
 set -euo pipefail
 

@@ -406,6 +406,7 @@ pub fn routes() -> Vec<Route> {
         route::<timelines::home_timeline::HomeTimeline>(),
         route::<timelines::public_timeline::PublicTimeline>(),
         route::<timelines::list_timeline::ListTimeline>(),
+        route::<timelines::tag_timeline::TagTimeline>(),
         route::<lists::list_lists::ListLists>(),
         route::<lists::create_list::CreateList>(),
         route::<lists::get_list::GetList>(),

@@ -1,10 +1,11 @@
 //! Timelines: the materialised home feed and the public timeline, one page at a time.
 
 use crate::app::{App, Caller};
+use crate::content;
 use crate::error::ApiResult;
 use crate::id::Id;
 use crate::pagination::{Page, link_header};
-use crate::store::{AccountRecord, Feed, PublicTimelineFilter, StatusRecord};
+use crate::store::{AccountRecord, Feed, PublicTimelineFilter, StatusRecord, TagTimelineFilter};
 
 /// A page of statuses after read-time filtering, with the cursors of the page as read from the
 /// store: pagination goes on past entries the filters hid, even past a page they emptied.
@@ -25,6 +26,19 @@ impl From<PageFill<StatusRecord>> for StatusPage {
             last: f.last,
         }
     }
+}
+
+/// Tags counted per mode (`any[]`, `all[]`, `none[]`) of a hashtag timeline (Mastodon's
+/// `LIMIT_PER_MODE`); `any` holds the path's tag besides.
+pub const MAX_TAGS_PER_MODE: usize = 4;
+
+/// The timelines everyone may read.
+#[derive(Clone, Copy)]
+enum SharedTimeline<'a> {
+    /// The public timeline.
+    Public(PublicTimelineFilter),
+    /// A hashtag timeline.
+    Tag(&'a TagTimelineFilter),
 }
 
 /// Reads of the store one page may take when read-time filters hide entries.
@@ -111,10 +125,56 @@ impl App {
         filter: PublicTimelineFilter,
         page: Page,
     ) -> ApiResult<StatusPage> {
+        self.shared_timeline(viewer, SharedTimeline::Public(filter), page)
+            .await
+    }
+
+    /// One page of a hashtag timeline (the tags normalised; at most [`MAX_TAGS_PER_MODE`] of
+    /// `any`, `all` and `none` count, as in Mastodon), filtered as the public timeline.
+    pub async fn tag_timeline(
+        &self,
+        viewer: Option<&AccountRecord>,
+        mut filter: TagTimelineFilter,
+        page: Page,
+    ) -> ApiResult<StatusPage> {
+        for (names, keep) in [
+            (&mut filter.any, MAX_TAGS_PER_MODE + 1),
+            (&mut filter.all, MAX_TAGS_PER_MODE),
+            (&mut filter.none, MAX_TAGS_PER_MODE),
+        ] {
+            let mut normalised: Vec<String> = Vec::new();
+            for n in names.iter() {
+                let n = content::normalize_tag(n.trim_start_matches('#'));
+                if !n.is_empty() && !normalised.contains(&n) {
+                    normalised.push(n);
+                }
+            }
+            normalised.truncate(keep);
+            *names = normalised;
+        }
+        if filter.any.is_empty() {
+            return Ok(PageFill::new().into());
+        }
+        self.shared_timeline(viewer, SharedTimeline::Tag(&filter), page)
+            .await
+    }
+
+    /// A page of a timeline everyone may read, without the posts of accounts hidden from the
+    /// viewer or on a domain the viewer blocks; older posts are read to fill the page (a few
+    /// reads at most).
+    async fn shared_timeline(
+        &self,
+        viewer: Option<&AccountRecord>,
+        timeline: SharedTimeline<'_>,
+        page: Page,
+    ) -> ApiResult<StatusPage> {
         let mut fill = PageFill::new();
         let mut cursor = page;
         for _ in 0..MAX_READS {
-            let records = self.store.public_timeline(filter, cursor).await?;
+            let records = match timeline {
+                SharedTimeline::Public(f) => self.store.public_timeline(f, cursor).await?,
+                SharedTimeline::Tag(f) => self.store.tag_timeline(f, cursor).await?,
+            };
             let ids: Vec<Id> = records.iter().map(|s| s.id).collect();
             let shown = self.without_hidden_authors(viewer, records).await?;
             let shown = self.without_blocked_domains(viewer, shown).await?;

@@ -2,3 +2,4 @@
 pub mod home_timeline;
 pub mod list_timeline;
 pub mod public_timeline;
+pub mod tag_timeline;

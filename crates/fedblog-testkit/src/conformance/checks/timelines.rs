@@ -1,10 +1,13 @@
-//! Timelines: the home feed (order, `limit`, cursors and `Link` pagination) and the public
-//! timeline (what it shows, `local`, anonymous access).
+//! Timelines: the home feed (order, `limit`, cursors and `Link` pagination), the public
+//! timeline (what it shows, `local`, anonymous access) and hashtag timelines (what they show,
+//! `any[]`/`all[]`/`none[]`, paging).
 //!
 //! Exact assertions use the home timeline of a fresh account; on the public timeline, which other
 //! people's posts share, the checks look at windows bounded by cursors around their own posts.
 
-use fedblog_core::api::timelines::{home_timeline::HomeTimeline, public_timeline::PublicTimeline};
+use fedblog_core::api::timelines::{
+    home_timeline::HomeTimeline, public_timeline::PublicTimeline, tag_timeline::TagTimeline,
+};
 
 use crate::check;
 use crate::client::Response;
@@ -16,6 +19,21 @@ use crate::ensure;
 /// The checks of this area.
 pub fn checks() -> Vec<Check> {
     vec![
+        check!(
+            "timelines/tag/public-tagged-only",
+            "a hashtag timeline, read without a token, shows public statuses with the tag (in any case), not unlisted, private or untagged ones",
+            tag_public_only
+        ),
+        check!(
+            "timelines/tag/any-all-none",
+            "any[] adds statuses with other tags, all[] keeps those carrying every tag given, none[] leaves out those carrying one of its tags",
+            tag_any_all_none
+        ),
+        check!(
+            "timelines/tag/link-pagination",
+            "a hashtag timeline pages by limit, and the Link header's next leads through every tagged status without repeats",
+            tag_pages
+        ),
         check!(
             "timelines/home/own-posts-newest-first",
             "the home timeline contains one's own posts, newest first",
@@ -481,6 +499,106 @@ async fn public_anonymous(cx: &Cx) -> CheckResult {
         "max_id={} returned the status {} itself (max_id is exclusive)",
         s[1],
         s[1]
+    );
+    Ok(())
+}
+
+/// The ids of a hashtag timeline read anonymously with `query`.
+async fn tag(cx: &Cx, name: &str, query: &str) -> Result<Vec<String>, Failure> {
+    let url = format!("{}?{query}", path::<TagTimeline>(&[("hashtag", name)]));
+    let r = cx.client.get(&url, None).await?;
+    r.expect(200)?;
+    Ok(ids_of(r.json()?))
+}
+
+/// Posts `text` with `visibility`, returning the status id.
+async fn post_text(cx: &Cx, user: &User, text: &str, visibility: &str) -> Result<String, Failure> {
+    str_of(
+        &cx.post_status(user, &[("status", text), ("visibility", visibility)])
+            .await?,
+        "id",
+    )
+}
+
+async fn tag_public_only(cx: &Cx) -> CheckResult {
+    let user = cx.new_user("tagtl").await?;
+    let name = cx.unique("tl");
+    let public = post_text(cx, &user, &format!("shown #{name}"), "public").await?;
+    let shouting = post_text(
+        cx,
+        &user,
+        &format!("also shown #{}", name.to_uppercase()),
+        "public",
+    )
+    .await?;
+    let mut hidden = vec![];
+    for v in ["unlisted", "private"] {
+        hidden.push(post_text(cx, &user, &format!("{v} #{name}"), v).await?);
+    }
+    hidden.push(post_text(cx, &user, "no tag at all", "public").await?);
+    let got = tag(cx, &name, "limit=40").await?;
+    ensure!(
+        got == vec![shouting.clone(), public.clone()],
+        "the hashtag timeline shows {got:?}, expected the public tagged statuses {:?} (newest first)",
+        [&shouting, &public]
+    );
+    ensure!(
+        !hidden.iter().any(|h| got.contains(h)),
+        "the hashtag timeline shows an unlisted, private or untagged status"
+    );
+    Ok(())
+}
+
+async fn tag_any_all_none(cx: &Cx) -> CheckResult {
+    let user = cx.new_user("tagmodes").await?;
+    let (a, b, c) = (cx.unique("ta"), cx.unique("tb"), cx.unique("tc"));
+    let only_a = post_text(cx, &user, &format!("#{a}"), "public").await?;
+    let only_b = post_text(cx, &user, &format!("#{b}"), "public").await?;
+    let a_c = post_text(cx, &user, &format!("#{a} #{c}"), "public").await?;
+    let any = tag(cx, &a, &format!("any[]={b}")).await?;
+    ensure!(
+        any == vec![a_c.clone(), only_b.clone(), only_a.clone()],
+        "any[]: {any:?}"
+    );
+    let all = tag(cx, &a, &format!("all[]={c}")).await?;
+    ensure!(all == vec![a_c.clone()], "all[]: {all:?}");
+    let none = tag(cx, &a, &format!("none[]={c}")).await?;
+    ensure!(none == vec![only_a], "none[]: {none:?}");
+    Ok(())
+}
+
+async fn tag_pages(cx: &Cx) -> CheckResult {
+    let user = cx.new_user("tagpages").await?;
+    let name = cx.unique("tp");
+    let mut posted = vec![];
+    for i in 0..5 {
+        posted.push(post_text(cx, &user, &format!("page {i} #{name}"), "public").await?);
+    }
+    let first = cx
+        .client
+        .get(
+            &format!("{}?limit=2", path::<TagTimeline>(&[("hashtag", &name)])),
+            None,
+        )
+        .await?;
+    first.expect(200)?;
+    let mut seen = ids_of(first.json()?);
+    let mut next = first.link("next");
+    while let Some(url) = next.take() {
+        let r = cx.client.get(&url, None).await?;
+        r.expect(200)?;
+        let page = ids_of(r.json()?);
+        if page.is_empty() {
+            break;
+        }
+        seen.extend(page);
+        next = r.link("next");
+        ensure!(seen.len() <= 10, "the Link chain does not end: {seen:?}");
+    }
+    let want: Vec<String> = posted.iter().rev().cloned().collect();
+    ensure!(
+        seen == want,
+        "paging the hashtag timeline gave {seen:?}, expected {want:?}"
     );
     Ok(())
 }
