@@ -251,6 +251,10 @@ impl App {
         statuses: Vec<StatusRecord>,
     ) -> ApiResult<Vec<StatusRecord>> {
         let Some(v) = viewer else { return Ok(statuses) };
+        if statuses.iter().all(|s| s.local) {
+            // Local authors have no domain to block: no store call.
+            return Ok(statuses);
+        }
         let mut authors: Vec<Id> = statuses.iter().map(|s| s.account_id).collect();
         authors.sort();
         authors.dedup();

@@ -578,12 +578,13 @@ impl App {
             .into_iter()
             .map(|a| (a.id, a))
             .collect();
+        let mut facts = self.viewer_facts(viewer, &author_ids).await?;
         let mut by_id: HashMap<Id, StatusRecord> = HashMap::new();
         for s in records {
             let Some(author) = authors.get(&s.account_id) else {
                 continue;
             };
-            if !self.can_see_own(viewer, &s, author).await? {
+            if !self.can_see_with(viewer, &s, author, &mut facts).await? {
                 continue;
             }
             if let Some(of) = s.reblog_of_id {
@@ -593,7 +594,10 @@ impl App {
                 let Some(original_author) = authors.get(&original.account_id) else {
                     continue;
                 };
-                if !self.can_see_own(viewer, original, original_author).await? {
+                if !self
+                    .can_see_with(viewer, original, original_author, &mut facts)
+                    .await?
+                {
                     continue;
                 }
             }

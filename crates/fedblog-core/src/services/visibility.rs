@@ -1,11 +1,20 @@
 //! Who may see what: the one place that decides whether a viewer may read a status or an account.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use crate::app::App;
 use crate::error::ApiResult;
 use crate::id::Id;
 use crate::store::{AccountRecord, StatusRecord, Visibility};
+
+/// What the visibility rule needs to know about a viewer, gathered once for a page of statuses.
+#[derive(Default)]
+pub(crate) struct ViewerFacts {
+    /// The authors that block the viewer; `None`: not known, ask the store.
+    blocked_by: Option<HashSet<Id>>,
+    /// Whether the viewer follows an author, as learnt.
+    follows: HashMap<Id, bool>,
+}
 
 impl App {
     /// Whether `viewer` (None = anonymous) may see `status` by `author`.
@@ -44,6 +53,44 @@ impl App {
         status: &StatusRecord,
         author: &AccountRecord,
     ) -> ApiResult<bool> {
+        self.can_see_with(viewer, status, author, &mut ViewerFacts::default())
+            .await
+    }
+
+    /// The facts about `viewer` that [`App::can_see_own`] needs for a page of statuses by
+    /// `authors`, learnt in one store call: which of the authors block the viewer (blocks are
+    /// few: each account blocked either way is checked on its own).
+    pub(crate) async fn viewer_facts(
+        &self,
+        viewer: Option<&AccountRecord>,
+        authors: &[Id],
+    ) -> ApiResult<ViewerFacts> {
+        let Some(v) = viewer else {
+            return Ok(ViewerFacts {
+                blocked_by: Some(HashSet::new()),
+                ..ViewerFacts::default()
+            });
+        };
+        let mut blocked_by = HashSet::new();
+        for other in self.store.blocked_either_way(v.id, authors).await? {
+            if self.store.blocks(other, v.id).await? {
+                blocked_by.insert(other);
+            }
+        }
+        Ok(ViewerFacts {
+            blocked_by: Some(blocked_by),
+            ..ViewerFacts::default()
+        })
+    }
+
+    /// [`App::can_see_own`] with what `facts` already knows (and learning follows into it).
+    pub(crate) async fn can_see_with(
+        &self,
+        viewer: Option<&AccountRecord>,
+        status: &StatusRecord,
+        author: &AccountRecord,
+        facts: &mut ViewerFacts,
+    ) -> ApiResult<bool> {
         if author.is_suspended() {
             return Ok(false);
         }
@@ -51,19 +98,29 @@ impl App {
         if viewer_id == Some(status.account_id) {
             return Ok(true);
         }
-        if let Some(v) = viewer_id
-            && self.store.blocks(status.account_id, v).await?
-        {
-            return Ok(false);
+        if let Some(v) = viewer_id {
+            let blocked = match &facts.blocked_by {
+                Some(set) => set.contains(&status.account_id),
+                None => self.store.blocks(status.account_id, v).await?,
+            };
+            if blocked {
+                return Ok(false);
+            }
         }
         Ok(match status.visibility {
             Visibility::Public | Visibility::Unlisted => true,
             Visibility::Direct => viewer_id.is_some_and(|v| status.mentions.contains(&v)),
             Visibility::Private => match viewer_id {
                 None => false,
-                Some(v) => {
-                    status.mentions.contains(&v) || self.store.follows(v, status.account_id).await?
-                }
+                Some(_) if status.mentions.iter().any(|m| Some(*m) == viewer_id) => true,
+                Some(v) => match facts.follows.get(&status.account_id) {
+                    Some(known) => *known,
+                    None => {
+                        let follows = self.store.follows(v, status.account_id).await?;
+                        facts.follows.insert(status.account_id, follows);
+                        follows
+                    }
+                },
             },
         })
     }
