@@ -18,6 +18,7 @@ use fedblog_core::api::accounts::{
     block_account::BlockAccount, follow_account::FollowAccount,
     get_account_statuses::GetAccountStatuses,
 };
+use fedblog_core::api::lists::{add_list_accounts::AddListAccounts, create_list::CreateList};
 use fedblog_core::api::notifications::list_notifications::ListNotifications;
 use fedblog_core::api::polls::get_poll::GetPoll;
 use fedblog_core::api::statuses::{
@@ -25,7 +26,9 @@ use fedblog_core::api::statuses::{
     favourited_by::FavouritedBy, get_context::GetContext, get_status::GetStatus,
     get_statuses::GetStatuses, reblogged_by::RebloggedBy, status_history::GetStatusHistory,
 };
-use fedblog_core::api::timelines::{home_timeline::HomeTimeline, public_timeline::PublicTimeline};
+use fedblog_core::api::timelines::{
+    home_timeline::HomeTimeline, list_timeline::ListTimeline, public_timeline::PublicTimeline,
+};
 
 use crate::check;
 use crate::client::{Response, form, truncate};
@@ -102,6 +105,11 @@ pub fn checks() -> Vec<Check> {
             "visibility/matrix/notifications",
             "a status notifies only the accounts it mentions, whatever its visibility: followers, others, the author and a blocked account get no notification of it; anonymous callers get a 401",
             notifications
+        ),
+        check!(
+            "visibility/matrix/list",
+            "a list timeline holding the author shows its owner the author's posts the owner may see, never direct ones; viewers who may not add the author, a blocked one and anonymous callers get nothing",
+            list
         ),
     ]
 }
@@ -211,9 +219,10 @@ enum ReadPath {
     Bookmark,
     GetPoll,
     Notifications,
+    List,
 }
 
-const READ_PATHS: [ReadPath; 13] = [
+const READ_PATHS: [ReadPath; 14] = [
     ReadPath::GetStatus,
     ReadPath::MultiGet,
     ReadPath::Context,
@@ -227,6 +236,7 @@ const READ_PATHS: [ReadPath; 13] = [
     ReadPath::Bookmark,
     ReadPath::GetPoll,
     ReadPath::Notifications,
+    ReadPath::List,
 ];
 
 impl ReadPath {
@@ -237,6 +247,7 @@ impl ReadPath {
             ReadPath::Context => "context",
             ReadPath::AccountStatuses => "account-statuses",
             ReadPath::Home => "home",
+            ReadPath::List => "list",
             ReadPath::PublicLocal => "public-local",
             ReadPath::FavouritedBy => "favourited-by",
             ReadPath::RebloggedBy => "reblogged-by",
@@ -326,6 +337,9 @@ struct World {
     statuses: Vec<(Vis, String)>,
     /// The ids of the statuses' polls, per visibility (get-poll check only).
     polls: Vec<(Vis, String)>,
+    /// Each signed-in viewer's list, holding the author where the viewer may add it (list
+    /// check only), in [`VIEWERS`] order without the anonymous one.
+    lists: Vec<(Viewer, String)>,
 }
 
 impl World {
@@ -347,7 +361,12 @@ impl World {
 /// then the author blocked it) and one status per visibility mentioning the mentioned account;
 /// with `as_replies`, a public root by a third account that the statuses reply to; with
 /// `with_polls`, each status carries a poll.
-async fn world(cx: &Cx, as_replies: bool, with_polls: bool) -> Result<World, Failure> {
+async fn world(
+    cx: &Cx,
+    as_replies: bool,
+    with_polls: bool,
+    with_lists: bool,
+) -> Result<World, Failure> {
     let author = cx.new_user("author").await?;
     let follower = cx.new_user("follower").await?;
     let non_follower = cx.new_user("stranger").await?;
@@ -360,6 +379,37 @@ async fn world(cx: &Cx, as_replies: bool, with_polls: bool) -> Result<World, Fai
         )));
     }
     act::<FollowAccount>(cx, &blocked, &author, &[]).await?;
+    // Each signed-in viewer makes a list and puts the author in it if it may (the author
+    // itself, and the accounts that follow it: the blocked one loses it with the block).
+    let mut lists = Vec::new();
+    if with_lists {
+        for (viewer, user) in [
+            (Viewer::Author, &author),
+            (Viewer::Follower, &follower),
+            (Viewer::NonFollower, &non_follower),
+            (Viewer::Mentioned, &mentioned),
+            (Viewer::Blocked, &blocked),
+        ] {
+            let r = cx
+                .client
+                .post(
+                    &path::<CreateList>(&[]),
+                    Some(&user.token),
+                    form(&[("title", "matrix")]),
+                )
+                .await?;
+            r.expect(200)?;
+            let id = str_of(r.json()?, "id")?;
+            cx.client
+                .post(
+                    &path::<AddListAccounts>(&[("id", &id)]),
+                    Some(&user.token),
+                    form(&[("account_ids[]", author.id.as_str())]),
+                )
+                .await?;
+            lists.push((viewer, id));
+        }
+    }
     act::<BlockAccount>(cx, &author, &blocked, &[]).await?;
     let root = if as_replies {
         let op = cx.new_user("op").await?;
@@ -411,6 +461,7 @@ async fn world(cx: &Cx, as_replies: bool, with_polls: bool) -> Result<World, Fai
         root,
         statuses,
         polls,
+        lists,
     })
 }
 
@@ -551,6 +602,16 @@ async fn observe(
             let url = format!("{}?limit=40", path::<HomeTimeline>(&[]));
             listed(&cx.client.get(&url, token).await?, &w.statuses, as_list)
         }
+        ReadPath::List => {
+            // Anonymous callers ask for the author's list.
+            let own = w.lists.iter().find(|(v, _)| *v == viewer);
+            let id = own
+                .or(w.lists.first())
+                .map(|(_, id)| id.as_str())
+                .unwrap_or("0");
+            let url = format!("{}?limit=40", path::<ListTimeline>(&[("list_id", id)]));
+            listed(&cx.client.get(&url, token).await?, &w.statuses, as_list)
+        }
         ReadPath::PublicLocal => {
             let url = format!("{}?local=true&limit=40", path::<PublicTimeline>(&[]));
             listed(&cx.client.get(&url, token).await?, &w.statuses, as_list)
@@ -593,6 +654,7 @@ async fn run_path(cx: &Cx, read_path: ReadPath) -> CheckResult {
         cx,
         read_path == ReadPath::Context,
         read_path == ReadPath::GetPoll,
+        read_path == ReadPath::List,
     )
     .await?;
     let mut failures = Vec::new();
@@ -686,6 +748,10 @@ async fn get_poll(cx: &Cx) -> CheckResult {
 
 async fn notifications(cx: &Cx) -> CheckResult {
     run_path(cx, ReadPath::Notifications).await
+}
+
+async fn list(cx: &Cx) -> CheckResult {
+    run_path(cx, ReadPath::List).await
 }
 
 #[cfg(test)]
