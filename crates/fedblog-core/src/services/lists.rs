@@ -7,7 +7,9 @@ use crate::id::Id;
 use crate::pagination::Page;
 use crate::services::relationships::AccountPage;
 use crate::services::timelines::StatusPage;
-use crate::store::{AccountRecord, Feed, ListRecord, RepliesPolicy};
+use crate::store::{
+    AccountRecord, AccountStatusesFilter, Feed, ListRecord, RepliesPolicy, Visibility,
+};
 
 /// Lists one account may own (Mastodon's `List::LIMIT`).
 pub const MAX_LISTS: usize = 50;
@@ -255,7 +257,6 @@ impl App {
         reblogs: bool,
         reader: Id,
     ) -> ApiResult<Vec<(Id, Id)>> {
-        use crate::store::{AccountStatusesFilter, Visibility};
         let filter = AccountStatusesFilter {
             visibilities: vec![
                 Visibility::Public,

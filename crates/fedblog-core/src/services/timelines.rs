@@ -32,13 +32,20 @@ impl From<PageFill<StatusRecord>> for StatusPage {
 /// `LIMIT_PER_MODE`); `any` holds the path's tag besides.
 pub const MAX_TAGS_PER_MODE: usize = 4;
 
-/// The timelines everyone may read.
+/// Where a timeline's entries come from.
 #[derive(Clone, Copy)]
-enum SharedTimeline<'a> {
+enum Source<'a> {
+    /// A materialised feed (status ids).
+    Feed(Feed),
     /// The public timeline.
     Public(PublicTimelineFilter),
     /// A hashtag timeline.
     Tag(&'a TagTimelineFilter),
+}
+
+/// Statuses read with their ids, in order.
+fn with_ids(records: Vec<StatusRecord>) -> (Vec<Id>, Vec<StatusRecord>) {
+    (records.iter().map(|s| s.id).collect(), records)
 }
 
 /// Reads of the store one page may take when read-time filters hide entries.
@@ -100,21 +107,7 @@ impl App {
         feed: Feed,
         page: Page,
     ) -> ApiResult<StatusPage> {
-        let mut fill = PageFill::new();
-        let mut cursor = page;
-        for _ in 0..MAX_READS {
-            let ids = match feed {
-                Feed::Home(account) => self.store.home_feed(account, cursor).await?,
-                Feed::List(list) => self.store.list_feed(list, cursor).await?,
-            };
-            let visible = self.visible_statuses(Some(me), &ids).await?;
-            let shown = self.without_hidden_authors(Some(me), visible).await?;
-            let shown = self.without_blocked_domains(Some(me), shown).await?;
-            if !fill.take(&ids, shown, page, &mut cursor) {
-                break;
-            }
-        }
-        Ok(fill.into())
+        self.timeline_page(Some(me), Source::Feed(feed), page).await
     }
 
     /// One page of the public timeline, without the posts of accounts hidden from the viewer or on
@@ -125,7 +118,7 @@ impl App {
         filter: PublicTimelineFilter,
         page: Page,
     ) -> ApiResult<StatusPage> {
-        self.shared_timeline(viewer, SharedTimeline::Public(filter), page)
+        self.timeline_page(viewer, Source::Public(filter), page)
             .await
     }
 
@@ -155,27 +148,34 @@ impl App {
         if filter.any.is_empty() {
             return Ok(PageFill::new().into());
         }
-        self.shared_timeline(viewer, SharedTimeline::Tag(&filter), page)
-            .await
+        self.timeline_page(viewer, Source::Tag(&filter), page).await
     }
 
-    /// A page of a timeline everyone may read, without the posts of accounts hidden from the
-    /// viewer or on a domain the viewer blocks; older posts are read to fill the page (a few
-    /// reads at most).
-    async fn shared_timeline(
+    /// A page of a timeline, without the posts of accounts hidden from the viewer or on a domain
+    /// the viewer blocks (and, for a feed, the statuses the viewer may no longer see); older
+    /// entries are read to fill the page (a few reads at most).
+    async fn timeline_page(
         &self,
         viewer: Option<&AccountRecord>,
-        timeline: SharedTimeline<'_>,
+        source: Source<'_>,
         page: Page,
     ) -> ApiResult<StatusPage> {
         let mut fill = PageFill::new();
         let mut cursor = page;
         for _ in 0..MAX_READS {
-            let records = match timeline {
-                SharedTimeline::Public(f) => self.store.public_timeline(f, cursor).await?,
-                SharedTimeline::Tag(f) => self.store.tag_timeline(f, cursor).await?,
+            let (ids, records) = match source {
+                Source::Feed(feed) => {
+                    let ids = match feed {
+                        Feed::Home(account) => self.store.home_feed(account, cursor).await?,
+                        Feed::List(list) => self.store.list_feed(list, cursor).await?,
+                    };
+                    let visible = self.visible_statuses(viewer, &ids).await?;
+                    (ids, visible)
+                }
+                // Public statuses only: everyone may see them.
+                Source::Public(f) => with_ids(self.store.public_timeline(f, cursor).await?),
+                Source::Tag(f) => with_ids(self.store.tag_timeline(f, cursor).await?),
             };
-            let ids: Vec<Id> = records.iter().map(|s| s.id).collect();
             let shown = self.without_hidden_authors(viewer, records).await?;
             let shown = self.without_blocked_domains(viewer, shown).await?;
             if !fill.take(&ids, shown, page, &mut cursor) {
