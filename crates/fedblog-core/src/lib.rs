@@ -22,6 +22,9 @@ pub mod services;
 pub mod store;
 pub mod translation;
 
+#[cfg(test)]
+mod test_support;
+
 pub use app::{App, Caller, RequestInfo};
 pub use config::InstanceConfig;
 pub use error::{ApiError, ApiResult, StoreError, StoreResult};

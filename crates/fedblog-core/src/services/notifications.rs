@@ -458,39 +458,14 @@ impl App {
 
 #[cfg(test)]
 mod tests {
-    use std::sync::Arc;
-
     use chrono::Duration;
     use serde_json::json;
 
     use super::*;
-    use crate::services::accounts::NewAccount;
-    use crate::services::statuses::NewStatus;
-    use crate::store::Role;
-    use crate::{InstanceConfig, MemoryStore};
+    use crate::test_support::{account, ended_poll, poll_of, post};
 
     fn app() -> App {
-        let mut config = InstanceConfig::new("notify.test");
-        config.password_hash_memory_kib = 64;
-        App::new(Arc::new(MemoryStore::new()), config)
-    }
-
-    async fn account(app: &App, name: &str) -> AccountRecord {
-        app.create_local_account(
-            NewAccount {
-                username: name.to_string(),
-                email: format!("{name}@notify.test"),
-                password: "correct horse battery".into(),
-                role: Role::User,
-                confirmed: true,
-                approved: true,
-                locale: "en".into(),
-            },
-            false,
-        )
-        .await
-        .expect("account")
-        .0
+        crate::test_support::app("notify.test")
     }
 
     async fn polls_told(app: &App, who: &AccountRecord) -> Vec<NotificationRecord> {
@@ -508,26 +483,14 @@ mod tests {
     async fn posting_a_poll_queues_its_close_at_its_end() {
         let app = app();
         let author = account(&app, "asker").await;
-        let status = app
-            .publish_status(
-                &author,
-                None,
-                None,
-                NewStatus {
-                    text: "which?".into(),
-                    poll: Some(json!({"options": ["a", "b"], "expires_in": 600})),
-                    ..Default::default()
-                },
-            )
-            .await
-            .expect("posted");
-        let poll = app
-            .store
-            .polls_by_status_ids(&[status.id])
-            .await
-            .expect("polls")
-            .pop()
-            .expect("a poll");
+        let status = post(
+            &app,
+            &author,
+            "which?",
+            Some(json!({"options": ["a", "b"], "expires_in": 600})),
+        )
+        .await;
+        let poll = poll_of(&app, &status).await;
         let far = app.now() + Duration::hours(1);
         let jobs = app
             .store
@@ -547,32 +510,7 @@ mod tests {
         let voter = account(&app, "voter").await;
         let bystander = account(&app, "bystander").await;
         let estranged = account(&app, "estranged").await;
-        let status = app
-            .publish_status(
-                &author,
-                None,
-                None,
-                NewStatus {
-                    text: "ended".into(),
-                    ..Default::default()
-                },
-            )
-            .await
-            .expect("posted");
-        let now = app.now();
-        let poll = PollRecord {
-            id: app.ids.next(),
-            status_id: status.id,
-            account_id: author.id,
-            options: vec!["a".into(), "b".into()],
-            votes: vec![0, 0],
-            voters_count: 0,
-            multiple: false,
-            hide_totals: false,
-            expires_at: Some(now - Duration::seconds(1)),
-            created_at: now - Duration::seconds(301),
-        };
-        app.store.insert_poll(&poll).await.expect("poll");
+        let (status, poll) = ended_poll(&app, &author).await;
         for who in [&voter, &estranged] {
             app.store
                 .insert_poll_votes(poll.id, who.id, &[0])
@@ -599,26 +537,14 @@ mod tests {
         let app = app();
         let author = account(&app, "asker").await;
         let voter = account(&app, "voter").await;
-        let status = app
-            .publish_status(
-                &author,
-                None,
-                None,
-                NewStatus {
-                    text: "open".into(),
-                    poll: Some(json!({"options": ["a", "b"], "expires_in": 600})),
-                    ..Default::default()
-                },
-            )
-            .await
-            .expect("posted");
-        let poll = app
-            .store
-            .polls_by_status_ids(&[status.id])
-            .await
-            .expect("polls")
-            .pop()
-            .expect("a poll");
+        let status = post(
+            &app,
+            &author,
+            "open",
+            Some(json!({"options": ["a", "b"], "expires_in": 600})),
+        )
+        .await;
+        let poll = poll_of(&app, &status).await;
         app.vote_in_poll(&voter, poll.id, &["1".into()])
             .await
             .expect("vote");

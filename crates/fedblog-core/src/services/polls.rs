@@ -92,63 +92,19 @@ impl App {
 
 #[cfg(test)]
 mod tests {
-    use std::sync::Arc;
-
     use chrono::Duration;
     use serde_json::json;
 
-    use crate::services::accounts::NewAccount;
-    use crate::services::statuses::NewStatus;
-    use crate::store::{AccountRecord, PollRecord, Role, StatusRecord};
-    use crate::{App, InstanceConfig, MemoryStore};
-
-    async fn account(app: &App, name: &str) -> AccountRecord {
-        let (a, _, _) = app
-            .create_local_account(
-                NewAccount {
-                    username: name.to_string(),
-                    email: format!("{name}@polls.test"),
-                    password: "correct horse battery".into(),
-                    role: Role::User,
-                    confirmed: true,
-                    approved: true,
-                    locale: "en".into(),
-                },
-                false,
-            )
-            .await
-            .unwrap();
-        a
-    }
+    use crate::App;
+    use crate::store::{AccountRecord, StatusRecord};
+    use crate::test_support::{account, ended_poll, poll_of};
 
     fn app() -> App {
-        let mut config = InstanceConfig::new("polls.test");
-        config.password_hash_memory_kib = 64;
-        App::new(Arc::new(MemoryStore::new()), config)
+        crate::test_support::app("polls.test")
     }
 
     async fn post(app: &App, author: &AccountRecord, poll: serde_json::Value) -> StatusRecord {
-        app.publish_status(
-            author,
-            None,
-            None,
-            NewStatus {
-                text: "which one?".into(),
-                poll: Some(poll),
-                ..Default::default()
-            },
-        )
-        .await
-        .unwrap()
-    }
-
-    async fn poll_of(app: &App, status: &StatusRecord) -> PollRecord {
-        app.store
-            .polls_by_status_ids(&[status.id])
-            .await
-            .unwrap()
-            .pop()
-            .expect("the status has a poll")
+        crate::test_support::post(app, author, "which one?", Some(poll)).await
     }
 
     #[tokio::test]
@@ -156,32 +112,7 @@ mod tests {
         let app = app();
         let author = account(&app, "asker").await;
         let voter = account(&app, "voter").await;
-        let status = app
-            .publish_status(
-                &author,
-                None,
-                None,
-                NewStatus {
-                    text: "ended".into(),
-                    ..Default::default()
-                },
-            )
-            .await
-            .unwrap();
-        let now = app.now();
-        let poll = PollRecord {
-            id: app.ids.next(),
-            status_id: status.id,
-            account_id: author.id,
-            options: vec!["a".into(), "b".into()],
-            votes: vec![0, 0],
-            voters_count: 0,
-            multiple: false,
-            hide_totals: false,
-            expires_at: Some(now - Duration::seconds(1)),
-            created_at: now - Duration::seconds(301),
-        };
-        app.store.insert_poll(&poll).await.unwrap();
+        let (_, poll) = ended_poll(&app, &author).await;
         let err = app
             .vote_in_poll(&voter, poll.id, &["0".into()])
             .await

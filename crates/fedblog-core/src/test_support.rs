@@ -1,0 +1,90 @@
+//! Fixtures shared by core's unit tests: an app on a `MemoryStore`, confirmed accounts, and
+//! statuses with polls (open, or already ended).
+
+use std::sync::Arc;
+
+use chrono::Duration;
+use serde_json::Value;
+
+use crate::services::accounts::NewAccount;
+use crate::services::statuses::NewStatus;
+use crate::store::{AccountRecord, PollRecord, Role, StatusRecord};
+use crate::{App, InstanceConfig, MemoryStore};
+
+/// An app for `domain` on an empty `MemoryStore`, with cheap password hashing.
+pub fn app(domain: &str) -> App {
+    let mut config = InstanceConfig::new(domain);
+    config.password_hash_memory_kib = 64;
+    App::new(Arc::new(MemoryStore::new()), config)
+}
+
+/// A confirmed, approved local user `name`.
+pub async fn account(app: &App, name: &str) -> AccountRecord {
+    app.create_local_account(
+        NewAccount {
+            username: name.to_string(),
+            email: format!("{name}@example.test"),
+            password: "correct horse battery".into(),
+            role: Role::User,
+            confirmed: true,
+            approved: true,
+            locale: "en".into(),
+        },
+        false,
+    )
+    .await
+    .expect("account")
+    .0
+}
+
+/// A status by `author` with `text` and, if given, a poll (the `poll` parameter of posting).
+pub async fn post(
+    app: &App,
+    author: &AccountRecord,
+    text: &str,
+    poll: Option<Value>,
+) -> StatusRecord {
+    app.publish_status(
+        author,
+        None,
+        None,
+        NewStatus {
+            text: text.into(),
+            poll,
+            ..Default::default()
+        },
+    )
+    .await
+    .expect("posted")
+}
+
+/// The poll of `status`.
+pub async fn poll_of(app: &App, status: &StatusRecord) -> PollRecord {
+    app.store
+        .polls_by_status_ids(&[status.id])
+        .await
+        .expect("polls")
+        .pop()
+        .expect("the status has a poll")
+}
+
+/// A status by `author` with a poll (options `a` and `b`, no votes) that ended a second ago:
+/// stored directly, since posting refuses a poll ending in the past.
+pub async fn ended_poll(app: &App, author: &AccountRecord) -> (StatusRecord, PollRecord) {
+    let status = post(app, author, "ended", None).await;
+    let now = app.now();
+    let poll = PollRecord {
+        id: app.ids.next(),
+        status_id: status.id,
+        account_id: author.id,
+        options: vec!["a".into(), "b".into()],
+        votes: vec![0, 0],
+        voters_count: 0,
+        multiple: false,
+        hide_totals: false,
+        expires_at: Some(now - Duration::seconds(1)),
+        created_at: now - Duration::seconds(301),
+    };
+    app.store.insert_poll(&poll).await.expect("poll");
+    (status, poll)
+}
