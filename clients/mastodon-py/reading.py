@@ -14,60 +14,27 @@ uses `carol`, `bob`, `dave` and `erin`, clearing carol's notifications first. Th
 
 from __future__ import annotations
 
-import argparse
-import json
-import sys
-import traceback
-import warnings
+from mastodon import MastodonNotFoundError
 
-from mastodon import Mastodon, MastodonNotFoundError
+from common import ScenarioError, Steps, check, main_with_tokens
 
 
-class ScenarioError(Exception):
-    """A mismatch between what the server did and what a Mastodon client expects."""
+class Reading(Steps):
+    label = "reading"
+    users = ("carol", "bob", "dave", "erin")
 
-
-def check(cond: bool, msg: str) -> None:
-    if not cond:
-        raise ScenarioError(msg)
-
-
-class Reading:
-    def __init__(self, base: str, tokens: dict[str, str]) -> None:
-        self.c = {
-            name: Mastodon(access_token=tokens[name], api_base_url=base, request_timeout=30)
-            for name in ("carol", "bob", "dave", "erin")
-        }
-        self.me = {n: api.account_verify_credentials() for n, api in self.c.items()}
-        self.passed = 0
-
-    def id(self, name: str) -> str:
-        return self.me[name]["id"]
-
-    def step(self, name: str, fn) -> None:
-        print(f"step: {name} ...", end=" ", flush=True)
-        try:
-            fn()
-        except Exception as e:  # noqa: BLE001 - report any failure with its step
-            print("FAILED")
-            print(f"reading: step {name} failed: {e}", file=sys.stderr)
-            if not isinstance(e, ScenarioError):
-                traceback.print_exc()
-            sys.exit(1)
-        print("ok")
-        self.passed += 1
-
-    def run(self) -> None:
-        self.step("notifications_made", self.notifications_made)
-        self.step("notification_filters", self.notification_filters)
-        self.step("notifications_paged", self.notifications_paged)
-        self.step("notification_dismiss_owner_only", self.dismiss)
-        self.step("markers", self.markers)
-        self.step("home_paged", self.home_paged)
-        self.step("lists_paged", self.lists_paged)
-        self.step("hashtag_paged", self.hashtag_paged)
-        self.step("notifications_clear", self.clear)
-        print(f"reading: {self.passed} steps passed")
+    def steps(self):
+        return [
+            ("notifications_made", self.notifications_made),
+            ("notification_filters", self.notification_filters),
+            ("notifications_paged", self.notifications_paged),
+            ("notification_dismiss_owner_only", self.dismiss),
+            ("markers", self.markers),
+            ("home_paged", self.home_paged),
+            ("lists_paged", self.lists_paged),
+            ("hashtag_paged", self.hashtag_paged),
+            ("notifications_clear", self.clear),
+        ]
 
     def notifications_made(self) -> None:
         carol, bob, dave, erin = (self.c[n] for n in ("carol", "bob", "dave", "erin"))
@@ -216,17 +183,7 @@ class Reading:
         check(carol.notifications() == [], "clear left notifications")
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description="Mastodon.py reading scenario against a fedblog server.")
-    ap.add_argument("--base-url", required=True)
-    ap.add_argument("--tokens", required=True, help="JSON file: username -> bearer token")
-    args = ap.parse_args(argv)
-    warnings.filterwarnings("error", module=r"mastodon(\.|$)")
-    with open(args.tokens, encoding="utf-8") as f:
-        tokens = json.load(f)
-    Reading(args.base_url.rstrip("/"), tokens).run()
-    return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    raise SystemExit(main_with_tokens(Reading, "Mastodon.py reading scenario against a fedblog server."))

@@ -26,6 +26,8 @@ from urllib.parse import parse_qs, urljoin, urlsplit
 import requests
 from mastodon import Mastodon, MastodonNotFoundError
 
+from common import ScenarioError, check
+
 APP_NAME = "fedblog-scenario"
 SCOPES = ["read", "write", "follow", "push"]
 REDIRECT_URI = "http://127.0.0.1:9/callback"
@@ -44,15 +46,6 @@ FORM_HIDDEN_FIELDS = (
     "code_challenge",
     "code_challenge_method",
 )
-
-
-class ScenarioError(Exception):
-    """A mismatch between what the server did and what a Mastodon client expects."""
-
-
-def check(cond: bool, msg: str) -> None:
-    if not cond:
-        raise ScenarioError(msg)
 
 
 # --------------------------------------------------------------------------- HTML helpers

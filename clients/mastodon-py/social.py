@@ -13,41 +13,23 @@ failing step and exits non-zero. The last line is `social: N steps passed`.
 
 from __future__ import annotations
 
-import argparse
-import json
-import sys
-import traceback
-import warnings
 from datetime import datetime, timedelta, timezone
 
-from mastodon import Mastodon, MastodonAPIError
+from mastodon import MastodonAPIError
+
+from common import ScenarioError, Steps, check, main_with_tokens
 
 PAGE = 10  # small pages, so the follower lists take several
 MAX_PAGES = 50
 
 
-class ScenarioError(Exception):
-    """A mismatch between what the server did and what a Mastodon client expects."""
+class Social(Steps):
+    label = "social"
+    required = ("alice", "bob", "carol", "dave", "erin", "fan01")
 
-
-def check(cond: bool, msg: str) -> None:
-    if not cond:
-        raise ScenarioError(msg)
-
-
-class Social:
     def __init__(self, base: str, tokens: dict[str, str]) -> None:
-        self.base = base
-        self.c = {
-            name: Mastodon(access_token=tok, api_base_url=base, request_timeout=30)
-            for name, tok in tokens.items()
-        }
-        self.me = {name: api.account_verify_credentials() for name, api in self.c.items()}
+        super().__init__(base, tokens)
         self.fans = sorted(n for n in tokens if n.startswith("fan"))
-        self.passed = 0
-
-    def id(self, name: str) -> str:
-        return self.me[name]["id"]
 
     def rel(self, who: str, other: str) -> dict:
         rels = self.c[who].account_relationships(self.id(other))
@@ -71,34 +53,22 @@ class Social:
         print(f"  {what}: {len(seen)} accounts over {pages} pages")
         return seen
 
-    def step(self, name: str, fn) -> None:
-        print(f"step: {name} ...", end=" ", flush=True)
-        try:
-            fn()
-        except Exception as e:  # noqa: BLE001 - report any failure with its step
-            print("FAILED")
-            print(f"social: step {name} failed: {e}", file=sys.stderr)
-            if not isinstance(e, ScenarioError):
-                traceback.print_exc()
-            sys.exit(1)
-        print("ok")
-        self.passed += 1
-
-    def run(self) -> None:
-        self.step("follow", self.follow)
-        self.step("follow_twice_is_not_an_error", self.follow_twice)
-        self.step("follow_by_acct", self.follow_by_acct)
-        self.step("locked_follow_request_authorize", self.locked_authorize)
-        self.step("locked_follow_request_reject", self.locked_reject)
-        self.step("block", self.block)
-        self.step("mute_with_duration", self.mute_with_duration)
-        self.step("notes", self.notes)
-        self.step("endorsements", self.endorsements)
-        self.step("followers_pagination", self.followers_pagination)
-        self.step("following_pagination", self.following_pagination)
-        self.step("muted_hidden_from_own_followers", self.muted_hidden_from_own_followers)
-        self.step("remove_from_followers", self.remove_from_followers)
-        print(f"social: {self.passed} steps passed")
+    def steps(self):
+        return [
+            ("follow", self.follow),
+            ("follow_twice_is_not_an_error", self.follow_twice),
+            ("follow_by_acct", self.follow_by_acct),
+            ("locked_follow_request_authorize", self.locked_authorize),
+            ("locked_follow_request_reject", self.locked_reject),
+            ("block", self.block),
+            ("mute_with_duration", self.mute_with_duration),
+            ("notes", self.notes),
+            ("endorsements", self.endorsements),
+            ("followers_pagination", self.followers_pagination),
+            ("following_pagination", self.following_pagination),
+            ("muted_hidden_from_own_followers", self.muted_hidden_from_own_followers),
+            ("remove_from_followers", self.remove_from_followers),
+        ]
 
     # -- follows -------------------------------------------------------------------------
     def follow(self) -> None:
@@ -260,21 +230,5 @@ class Social:
         check(me["followers_count"] == len(self.fans) - 1, f"followers_count {me['followers_count']}")
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description="Mastodon.py social-graph scenario against a fedblog server.")
-    ap.add_argument("--base-url", required=True)
-    ap.add_argument("--tokens", required=True, help="JSON file: username -> bearer token")
-    args = ap.parse_args(argv)
-    warnings.filterwarnings("error", module=r"mastodon(\.|$)")
-    with open(args.tokens, encoding="utf-8") as f:
-        tokens = json.load(f)
-    for need in ("alice", "bob", "carol", "dave", "erin", "fan01"):
-        if need not in tokens:
-            print(f"social: token for {need} missing from {args.tokens}", file=sys.stderr)
-            return 2
-    Social(args.base_url.rstrip("/"), tokens).run()
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    raise SystemExit(main_with_tokens(Social, "Mastodon.py social-graph scenario against a fedblog server."))

@@ -14,33 +14,13 @@ on what social.py left: `fan03` follows `alice`, `erin` follows `bob`, `erin` do
 
 from __future__ import annotations
 
-import argparse
-import json
 import struct
-import sys
-import traceback
-import warnings
 import zlib
 from datetime import datetime, timedelta, timezone
 
-from mastodon import Mastodon, MastodonAPIError, MastodonNotFoundError
+from mastodon import MastodonAPIError, MastodonNotFoundError
 
-
-class ScenarioError(Exception):
-    """A mismatch between what the server did and what a Mastodon client expects."""
-
-
-def check(cond: bool, msg: str) -> None:
-    if not cond:
-        raise ScenarioError(msg)
-
-
-def expect_404(fn, what: str) -> None:
-    try:
-        got = fn()
-    except MastodonNotFoundError:
-        return
-    raise ScenarioError(f"{what}: expected 404, got {str(got)[:200]}")
+from common import ScenarioError, Steps, check, expect_404, main_with_tokens
 
 
 def png(width: int, height: int) -> bytes:
@@ -56,46 +36,26 @@ def png(width: int, height: int) -> bytes:
     return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b"")
 
 
-class Statuses:
-    def __init__(self, base: str, tokens: dict[str, str]) -> None:
-        self.c = {
-            name: Mastodon(access_token=tokens[name], api_base_url=base, request_timeout=30)
-            for name in ("alice", "bob", "erin", "fan03")
-        }
-        self.me = {n: api.account_verify_credentials() for n, api in self.c.items()}
-        self.passed = 0
+class Statuses(Steps):
+    label = "statuses"
+    users = ("alice", "bob", "erin", "fan03")
 
-    def id(self, name: str) -> str:
-        return self.me[name]["id"]
-
-    def step(self, name: str, fn) -> None:
-        print(f"step: {name} ...", end=" ", flush=True)
-        try:
-            fn()
-        except Exception as e:  # noqa: BLE001 - report any failure with its step
-            print("FAILED")
-            print(f"statuses: step {name} failed: {e}", file=sys.stderr)
-            if not isinstance(e, ScenarioError):
-                traceback.print_exc()
-            sys.exit(1)
-        print("ok")
-        self.passed += 1
-
-    def run(self) -> None:
-        self.step("thread_context", self.thread_context)
-        self.step("private_visibility", self.private_visibility)
-        self.step("favourite", self.favourite)
-        self.step("reblog", self.reblog)
-        self.step("bookmarks_paginated", self.bookmarks)
-        self.step("pin", self.pin)
-        self.step("edit_and_history", self.edit_and_history)
-        self.step("poll_vote", self.poll_vote)
-        self.step("poll_edit", self.poll_edit)
-        self.step("media_post_and_edit", self.media)
-        self.step("media_redraft_and_delete", self.media_redraft)
-        self.step("scheduled_post", self.scheduled)
-        self.step("delete", self.delete)
-        print(f"statuses: {self.passed} steps passed")
+    def steps(self):
+        return [
+            ("thread_context", self.thread_context),
+            ("private_visibility", self.private_visibility),
+            ("favourite", self.favourite),
+            ("reblog", self.reblog),
+            ("bookmarks_paginated", self.bookmarks),
+            ("pin", self.pin),
+            ("edit_and_history", self.edit_and_history),
+            ("poll_vote", self.poll_vote),
+            ("poll_edit", self.poll_edit),
+            ("media_post_and_edit", self.media),
+            ("media_redraft_and_delete", self.media_redraft),
+            ("scheduled_post", self.scheduled),
+            ("delete", self.delete),
+        ]
 
     def thread_context(self) -> None:
         a, b = self.c["alice"], self.c["bob"]
@@ -307,17 +267,7 @@ class Statuses:
         check(ctx["ancestors"] == [], "a deleted ancestor still shows in context")
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description="Mastodon.py statuses scenario against a fedblog server.")
-    ap.add_argument("--base-url", required=True)
-    ap.add_argument("--tokens", required=True, help="JSON file: username -> bearer token")
-    args = ap.parse_args(argv)
-    warnings.filterwarnings("error", module=r"mastodon(\.|$)")
-    with open(args.tokens, encoding="utf-8") as f:
-        tokens = json.load(f)
-    Statuses(args.base_url.rstrip("/"), tokens).run()
-    return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    raise SystemExit(main_with_tokens(Statuses, "Mastodon.py statuses scenario against a fedblog server."))
