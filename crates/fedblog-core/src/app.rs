@@ -49,6 +49,8 @@ pub struct App {
     pub media: Arc<dyn MediaProcessor>,
     /// Machine translation of statuses; `None` (the default) disables it.
     pub translator: Option<Arc<dyn Translator>>,
+    /// Wakes this process's idle workers when a job due now is enqueued.
+    pub job_signal: Arc<crate::services::jobs::JobSignal>,
 }
 
 impl App {
@@ -63,6 +65,7 @@ impl App {
             mailer: Arc::new(LogMailer),
             media: Arc::new(NoProcessing),
             translator: None,
+            job_signal: Arc::default(),
         }
     }
 

@@ -116,6 +116,9 @@ pub struct InstanceConfig {
     pub rules: Vec<String>,
     /// Argon2 memory cost in KiB for password hashes (19 MiB as OWASP advises; tests lower it).
     pub password_hash_memory_kib: u32,
+    /// Home feeds a new status fills inside the posting request; beyond this many, its
+    /// followers' feeds are filled by a background job (the author's own at once).
+    pub fanout_inline_max: usize,
 }
 
 impl InstanceConfig {
@@ -139,6 +142,7 @@ impl InstanceConfig {
             limits: Limits::default(),
             rules: vec![],
             password_hash_memory_kib: 19 * 1024,
+            fanout_inline_max: 1000,
         }
     }
 

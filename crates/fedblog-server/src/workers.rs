@@ -71,6 +71,8 @@ impl Workers {
                         if *rx.borrow() {
                             break;
                         }
+                        // Read before looking for jobs: a job enqueued from now on wakes us.
+                        let seen = app.job_signal.generation();
                         let idle = match app
                             .run_due_jobs(&name, settings.batch, settings.lease)
                             .await
@@ -92,6 +94,7 @@ impl Workers {
                             tokio::select! {
                                 _ = tokio::time::sleep(settings.poll) => {}
                                 _ = rx.changed() => {}
+                                _ = app.job_signal.changed_since(seen) => {}
                             }
                         }
                     }
@@ -108,5 +111,97 @@ impl Workers {
         for t in self.tasks {
             let _ = t.await;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fedblog_core::pagination::Page;
+    use fedblog_core::services::accounts::NewAccount;
+    use fedblog_core::services::relationships::FollowOptions;
+    use fedblog_core::services::statuses::NewStatus;
+    use fedblog_core::store::{AccountRecord, Role};
+    use fedblog_core::{InstanceConfig, MemoryStore};
+
+    async fn account(app: &App, name: &str) -> AccountRecord {
+        app.create_local_account(
+            NewAccount {
+                username: name.into(),
+                email: format!("{name}@example.test"),
+                password: "correct horse battery".into(),
+                role: Role::User,
+                confirmed: true,
+                approved: true,
+                locale: "en".into(),
+            },
+            false,
+        )
+        .await
+        .expect("account")
+        .0
+    }
+
+    /// A job enqueued for now wakes an idle worker at once: a fan-out to more followers than the
+    /// request serves reaches them well before the worker's next poll (a minute away).
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_due_job_wakes_an_idle_worker() {
+        let mut config = InstanceConfig::new("workers.test");
+        config.password_hash_memory_kib = 64;
+        config.fanout_inline_max = 1;
+        let app = Arc::new(App::new(Arc::new(MemoryStore::new()), config));
+        let author = account(&app, "author").await;
+        let mut followers = vec![];
+        for n in 0..2 {
+            let f = account(&app, &format!("f{n}")).await;
+            app.follow(&f, author.id, FollowOptions::default())
+                .await
+                .expect("follow");
+            followers.push(f);
+        }
+        let workers = Workers::start(
+            app.clone(),
+            WorkerSettings {
+                poll: Duration::from_secs(60),
+                ..Default::default()
+            },
+        );
+        // Let the worker find the queue empty and go idle.
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        let started = std::time::Instant::now();
+        let status = app
+            .publish_status(
+                &author,
+                None,
+                None,
+                NewStatus {
+                    text: "to everyone".into(),
+                    ..Default::default()
+                },
+            )
+            .await
+            .expect("post");
+        let mut delivered = false;
+        while started.elapsed() < Duration::from_secs(5) {
+            let mut all = true;
+            for f in &followers {
+                let feed = app
+                    .store
+                    .home_feed(f.id, Page::first(5))
+                    .await
+                    .expect("feed");
+                all &= feed.contains(&status.id);
+            }
+            if all {
+                delivered = true;
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        workers.stop().await;
+        assert!(
+            delivered,
+            "the fan-out job did not run within 5 s of being enqueued (poll is 60 s)"
+        );
     }
 }

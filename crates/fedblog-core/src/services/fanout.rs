@@ -1,16 +1,108 @@
 //! Fan-out on write: a new status or reblog is inserted into the home feeds of the author's
 //! local followers and into the lists that hold the author, by Mastodon's rules; and the feeds'
 //! upkeep when a follow starts or ends or an account is muted or blocked.
+//!
+//! Small audiences are served inside the posting request. Beyond
+//! [`InstanceConfig::fanout_inline_max`](crate::config::InstanceConfig::fanout_inline_max) home
+//! feeds, the author's own feed and the lists are filled at once and the followers' feeds by a
+//! durable [`FAN_OUT`] job, in batches, so that posting stays fast and a crash loses nothing.
 
 use std::collections::HashSet;
+
+use serde_json::{Value, json};
 
 use crate::app::App;
 use crate::error::ApiResult;
 use crate::id::Id;
+use crate::services::jobs::new_job;
 use crate::store::{Feed, ListRecord, RepliesPolicy, StatusRecord, Visibility};
 
+/// Fills the home feeds of a status's audience; payload `{"status_id": "<id>"}`.
+pub const FAN_OUT: &str = "fan_out";
+
+/// Home-feed entries a [`FAN_OUT`] job inserts per store call.
+const FAN_OUT_BATCH: usize = 1000;
+
+/// Where a new status goes.
+struct Audience {
+    /// Home feeds (the author's own included).
+    home: Vec<Id>,
+    /// Lists.
+    lists: Vec<Id>,
+}
+
 impl App {
-    /// Inserts a new status into feeds:
+    /// Inserts a new status into feeds (see [`App::status_audience`] for which), its followers'
+    /// home feeds through a [`FAN_OUT`] job when they are many.
+    pub(crate) async fn fan_out(&self, status: &StatusRecord) -> ApiResult<()> {
+        let audience = self.status_audience(status).await?;
+        self.deliver(status, audience).await
+    }
+
+    /// Inserts a new reblog into feeds (see [`App::reblog_audience_of`] for which), as
+    /// [`App::fan_out`] does.
+    pub(crate) async fn fan_out_reblog(
+        &self,
+        reblog: &StatusRecord,
+        original: &StatusRecord,
+    ) -> ApiResult<()> {
+        let audience = self.reblog_audience_of(reblog, original).await?;
+        self.deliver(reblog, audience).await
+    }
+
+    /// Inserts `status` into its audience's feeds: every one at once, or, beyond
+    /// `fanout_inline_max` home feeds, the lists and the author's own feed at once and the rest
+    /// through a [`FAN_OUT`] job.
+    async fn deliver(&self, status: &StatusRecord, audience: Audience) -> ApiResult<()> {
+        let author = status.account_id;
+        self.store
+            .insert_list_entries(status.id, author, &audience.lists)
+            .await?;
+        if audience.home.len() <= self.config.fanout_inline_max {
+            self.store
+                .insert_feed_entries(status.id, author, &audience.home)
+                .await?;
+            return Ok(());
+        }
+        self.store
+            .insert_feed_entries(status.id, author, &[author])
+            .await?;
+        let now = self.now();
+        let payload = json!({ "status_id": status.id }).to_string();
+        self.enqueue(&new_job(self.ids.next(), FAN_OUT, &payload, now, now))
+            .await
+    }
+
+    /// The [`FAN_OUT`] job: inserts the status into the home feeds of its audience as it is
+    /// now, in batches. A status (or a reblog's original) deleted meanwhile has nothing left to
+    /// do; running twice inserts nothing twice (feed insertion is idempotent).
+    pub(crate) async fn run_fan_out(&self, payload: &Value) -> Result<(), String> {
+        let id = payload["status_id"]
+            .as_str()
+            .and_then(|s| s.parse::<Id>().ok())
+            .ok_or("payload has no status_id")?;
+        let fail = |e: crate::StoreError| e.to_string();
+        let Some(status) = self.store.status_by_id(id).await.map_err(fail)? else {
+            return Ok(());
+        };
+        let audience = match status.reblog_of_id {
+            None => self.status_audience(&status).await,
+            Some(of) => match self.store.status_by_id(of).await.map_err(fail)? {
+                Some(original) => self.reblog_audience_of(&status, &original).await,
+                None => return Ok(()),
+            },
+        }
+        .map_err(|e| e.to_string())?;
+        for batch in audience.home.chunks(FAN_OUT_BATCH) {
+            self.store
+                .insert_feed_entries(status.id, status.account_id, batch)
+                .await
+                .map_err(fail)?;
+        }
+        Ok(())
+    }
+
+    /// Where a new status goes:
     /// - home feeds: the author's own, and its local followers' (for a direct status only the
     ///   mentioned followers; the mentioned others see it through their notifications). A reply
     ///   to another account reaches only the followers that are that account or follow it.
@@ -18,7 +110,7 @@ impl App {
     ///   whose follow shows other `languages` only do not get it.
     /// - list feeds (not direct statuses): the lists holding the author, by their replies policy
     ///   (a reply to the list's owner is always shown).
-    pub(crate) async fn fan_out(&self, status: &StatusRecord) -> ApiResult<()> {
+    async fn status_audience(&self, status: &StatusRecord) -> ApiResult<Audience> {
         let author = status.account_id;
         let direct = status.visibility == Visibility::Direct;
         let followers = self.store.local_follower_ids(author).await?;
@@ -67,16 +159,13 @@ impl App {
         targets.push(author);
         targets.sort();
         targets.dedup();
-        self.store
-            .insert_feed_entries(status.id, author, &targets)
-            .await?;
-        let list_ids = self
+        let lists = self
             .list_audience(&lists, reply_to, reply_audience.as_ref())
             .await?;
-        self.store
-            .insert_list_entries(status.id, author, &list_ids)
-            .await?;
-        Ok(())
+        Ok(Audience {
+            home: targets,
+            lists,
+        })
     }
 
     /// The lists among `lists` (those holding the author) that show a status replying to
@@ -120,17 +209,17 @@ impl App {
             .collect())
     }
 
-    /// Inserts a new reblog into feeds: the reblogger's own home feed, and the home feeds of the
+    /// Where a new reblog goes: the reblogger's own home feed, and the home feeds of the
     /// reblogger's local followers whose follow shows reblogs (`reblogs`, true unless turned off),
     /// except followers blocked either way by the original's author or muting it (Mastodon also
     /// filters these at insertion; the store finds that audience in one query). The lists holding
     /// the reblogger get it when their owner is in that audience; owners keeping the reblogger in
     /// an exclusive list get it there only.
-    pub(crate) async fn fan_out_reblog(
+    async fn reblog_audience_of(
         &self,
         reblog: &StatusRecord,
         original: &StatusRecord,
-    ) -> ApiResult<()> {
+    ) -> ApiResult<Audience> {
         let audience: HashSet<Id> = self
             .store
             .reblog_audience(reblog.account_id, original.account_id, self.now())
@@ -156,14 +245,10 @@ impl App {
         targets.push(reblog.account_id);
         targets.sort();
         targets.dedup();
-        self.store
-            .insert_feed_entries(reblog.id, reblog.account_id, &targets)
-            .await?;
-        let list_ids: Vec<Id> = lists.iter().map(|l| l.id).collect();
-        self.store
-            .insert_list_entries(reblog.id, reblog.account_id, &list_ids)
-            .await?;
-        Ok(())
+        Ok(Audience {
+            home: targets,
+            lists: lists.iter().map(|l| l.id).collect(),
+        })
     }
 
     /// A follow of `target` by `follower` began: `target`'s recent statuses (and reblogs, if
@@ -188,5 +273,125 @@ impl App {
         self.store.remove_from_lists(follower, target).await?;
         self.store.remove_author_entries(follower, target).await?;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pagination::Page;
+    use crate::services::relationships::FollowOptions;
+    use crate::store::{AccountRecord, JobState};
+    use crate::test_support::{account, post};
+
+    /// An app filling at most two home feeds inside a request, an author and three followers.
+    async fn setup() -> (App, AccountRecord, Vec<AccountRecord>) {
+        let mut app = crate::test_support::app("fanout.test");
+        app.config.fanout_inline_max = 2;
+        let author = account(&app, "author").await;
+        let mut followers = vec![];
+        for n in 0..3 {
+            let f = account(&app, &format!("follower{n}")).await;
+            app.follow(&f, author.id, FollowOptions::default())
+                .await
+                .expect("follow");
+            followers.push(f);
+        }
+        (app, author, followers)
+    }
+
+    async fn home_has(app: &App, who: &AccountRecord, status: Id) -> bool {
+        app.store
+            .home_feed(who.id, Page::first(40))
+            .await
+            .expect("feed")
+            .contains(&status)
+    }
+
+    async fn queued_fan_outs(app: &App) -> i64 {
+        app.store.count_jobs(JobState::Queued).await.expect("count")
+    }
+
+    #[tokio::test]
+    async fn a_large_audience_is_served_by_a_job_and_the_author_at_once() {
+        let (app, author, followers) = setup().await;
+        let signal_before = app.job_signal.generation();
+        let status = post(&app, &author, "to many", None).await;
+        assert!(
+            home_has(&app, &author, status.id).await,
+            "the author's own feed at once"
+        );
+        for f in &followers {
+            assert!(
+                !home_has(&app, f, status.id).await,
+                "followers wait for the job"
+            );
+        }
+        assert_eq!(queued_fan_outs(&app).await, 1, "one fan_out job queued");
+        assert!(app.job_signal.generation() > signal_before, "workers woken");
+        let round = app
+            .run_due_jobs("w", 10, chrono::Duration::seconds(60))
+            .await
+            .expect("round");
+        assert_eq!((round.done, round.failed), (1, 0));
+        for f in &followers {
+            assert!(
+                home_has(&app, f, status.id).await,
+                "the job filled every feed"
+            );
+        }
+    }
+
+    #[tokio::test]
+    async fn a_small_audience_is_served_inside_the_request() {
+        let (mut app, author, followers) = setup().await;
+        app.config.fanout_inline_max = 4;
+        let status = post(&app, &author, "to few", None).await;
+        for f in &followers {
+            assert!(home_has(&app, f, status.id).await);
+        }
+        assert_eq!(queued_fan_outs(&app).await, 0);
+    }
+
+    #[tokio::test]
+    async fn a_reblog_to_a_large_audience_goes_through_the_job() {
+        let (app, author, followers) = setup().await;
+        let other = account(&app, "other").await;
+        let original = post(&app, &other, "worth a reblog", None).await;
+        let caller = crate::app::Caller {
+            token: None,
+            app: None,
+            account: Some(author.clone()),
+            user: None,
+            authorization: None,
+            info: Default::default(),
+            uploads: vec![],
+        };
+        let reblog = app
+            .reblog(&caller, original.id, None)
+            .await
+            .expect("reblog");
+        assert!(!home_has(&app, &followers[0], reblog.id).await);
+        app.run_due_jobs("w", 10, chrono::Duration::seconds(60))
+            .await
+            .expect("round");
+        for f in &followers {
+            assert!(home_has(&app, f, reblog.id).await);
+        }
+    }
+
+    #[tokio::test]
+    async fn a_status_deleted_before_its_job_runs_is_not_fanned_out() {
+        let (app, author, followers) = setup().await;
+        let status = post(&app, &author, "gone soon", None).await;
+        app.delete_status(&status).await.expect("delete");
+        let round = app
+            .run_due_jobs("w", 10, chrono::Duration::seconds(60))
+            .await
+            .expect("round");
+        assert_eq!((round.done, round.failed), (1, 0), "the job ends quietly");
+        for f in &followers {
+            assert!(!home_has(&app, f, status.id).await);
+        }
     }
 }

@@ -1,6 +1,10 @@
 //! The durable job queue's workers: claim due jobs, run them by kind, finish or retry with
 //! exponential back-off. Several processes may run workers on one database.
 
+use std::future::poll_fn;
+use std::sync::{Mutex, PoisonError};
+use std::task::{Poll, Waker};
+
 use chrono::{DateTime, Duration, Utc};
 use serde_json::Value;
 
@@ -48,6 +52,61 @@ pub fn backoff(attempts: i32) -> Duration {
     Duration::seconds((10i64 << exp).min(3600))
 }
 
+/// Wakes this process's idle workers when a job due now is enqueued, so that work such as a large
+/// fan-out starts at once rather than at the next poll. The job table stays the source of truth:
+/// workers of other processes find the job when they next poll. Written with `std` only, so it
+/// works under any async runtime.
+#[derive(Default)]
+pub struct JobSignal {
+    state: Mutex<SignalState>,
+}
+
+#[derive(Default)]
+struct SignalState {
+    /// Raised by every [`JobSignal::notify`].
+    generation: u64,
+    /// Workers waiting for the generation to move.
+    wakers: Vec<Waker>,
+}
+
+impl JobSignal {
+    /// The current generation: read it before looking for jobs, then wait with
+    /// [`JobSignal::changed_since`], and no notification in between is missed.
+    pub fn generation(&self) -> u64 {
+        self.state
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .generation
+    }
+
+    /// Wakes every waiting worker.
+    pub fn notify(&self) {
+        let wakers = {
+            let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+            state.generation += 1;
+            std::mem::take(&mut state.wakers)
+        };
+        for w in wakers {
+            w.wake();
+        }
+    }
+
+    /// Completes once the generation differs from `seen`.
+    pub async fn changed_since(&self, seen: u64) {
+        poll_fn(|cx| {
+            let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+            if state.generation != seen {
+                return Poll::Ready(());
+            }
+            if !state.wakers.iter().any(|w| w.will_wake(cx.waker())) {
+                state.wakers.push(cx.waker().clone());
+            }
+            Poll::Pending
+        })
+        .await
+    }
+}
+
 /// What one round of work did.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub struct RoundReport {
@@ -60,6 +119,15 @@ pub struct RoundReport {
 }
 
 impl App {
+    /// Stores a job; one due now also wakes this process's idle workers (see [`JobSignal`]).
+    pub async fn enqueue(&self, job: &JobRecord) -> ApiResult<()> {
+        self.store.enqueue_job(job).await?;
+        if job.run_at <= self.now() {
+            self.job_signal.notify();
+        }
+        Ok(())
+    }
+
     /// Claims up to `batch` due jobs for `worker`, holding them for `lease`, and runs them one by
     /// one. A job must finish within its lease, or another worker may run it again.
     pub async fn run_due_jobs(
@@ -123,6 +191,7 @@ impl App {
                     .map_err(|e| e.to_string())
             }
             crate::services::notifications::CLOSE_POLL => self.close_poll(&payload).await,
+            crate::services::fanout::FAN_OUT => self.run_fan_out(&payload).await,
             other => Err(format!("unknown job kind {other:?}")),
         }
     }
@@ -131,6 +200,30 @@ impl App {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[tokio::test]
+    async fn signal_wakes_a_waiter_and_is_not_missed_between_read_and_wait() {
+        let signal = std::sync::Arc::new(JobSignal::default());
+        let seen = signal.generation();
+        // A notification after the read and before the wait completes the wait at once.
+        signal.notify();
+        signal.changed_since(seen).await;
+        // A waiter parked first is woken by a later notification from another thread.
+        let seen = signal.generation();
+        let other = signal.clone();
+        let notifier = tokio::task::spawn_blocking(move || {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+            other.notify();
+        });
+        tokio::time::timeout(
+            std::time::Duration::from_secs(5),
+            signal.changed_since(seen),
+        )
+        .await
+        .expect("the waiter is woken");
+        notifier.await.expect("notifier");
+        assert_eq!(signal.generation(), seen + 1);
+    }
 
     #[test]
     fn backoff_doubles_up_to_an_hour() {
