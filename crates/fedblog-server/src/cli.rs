@@ -6,8 +6,8 @@ use fedblog_core::scope::Scopes;
 use fedblog_core::services::accounts::NewAccount;
 use fedblog_core::store::Role;
 
-use crate::serve;
 use crate::settings::SettingsArgs;
+use crate::{serve, store};
 
 /// fedblog: a federated microblogging server speaking the Mastodon API.
 #[derive(Parser, Debug)]
@@ -130,6 +130,7 @@ pub async fn run(cli: Cli) -> Result<(), String> {
                 )
                 .await
                 .map_err(describe)?;
+            store::mark_changed(&settings.database_url).map_err(marker_failed)?;
             println!("created account @{} (id {})", account.username, account.id);
             if confirmation.is_some() {
                 println!(
@@ -150,6 +151,7 @@ pub async fn run(cli: Cli) -> Result<(), String> {
                 .map_err(|e| e.to_string())?
                 .ok_or_else(|| format!("no local account named @{name}"))?;
             let deleted = app.delete_account(account.id).await.map_err(describe)?;
+            store::mark_changed(&settings.database_url).map_err(marker_failed)?;
             let a = &deleted.account;
             println!(
                 "deleted account @{} (id {}) with {} statuses, {} followers and {} follows; removed {} stored file(s)",
@@ -178,6 +180,7 @@ pub async fn run(cli: Cli) -> Result<(), String> {
                 .issue_token(cli_app.id, Some(account.id), &scopes)
                 .await
                 .map_err(describe)?;
+            store::mark_changed(&settings.database_url).map_err(marker_failed)?;
             println!(
                 "token for @{} with scopes \"{}\":",
                 account.username, scopes
@@ -186,6 +189,13 @@ pub async fn run(cli: Cli) -> Result<(), String> {
             Ok(())
         }
     }
+}
+
+/// A running server could not be told of this command's writes.
+fn marker_failed(e: std::io::Error) -> String {
+    format!(
+        "the change was made, but running servers could not be told of it (they see it within 10 s): {e}"
+    )
 }
 
 fn describe(e: fedblog_core::ApiError) -> String {

@@ -44,7 +44,7 @@ pub async fn build_app(settings: &Settings) -> Result<Arc<App>, String> {
             .await
             .map_err(|e| format!("migrations failed: {e}"))?;
     }
-    let store: Arc<dyn Store> = Arc::new(store);
+    let store: Arc<dyn Store> = store.into_shared();
     let files = Arc::new(DiskFileStore::new(settings.media_dir.clone()));
     let mut app = App::new(store, settings.instance.clone())
         .with_files(files)

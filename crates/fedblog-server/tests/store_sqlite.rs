@@ -1,5 +1,6 @@
-//! The store conformance suite against `SeaStore` on SQLite (a fresh temp-file database per check),
-//! and the same suite on PostgreSQL when `FEDBLOG_TEST_DATABASE_URL` names a scratch database.
+//! The store conformance suite against `SeaStore` on SQLite (a fresh temp-file database per check)
+//! as the server uses it, behind the record cache (`SeaStore::into_shared`), and the same suite on
+//! PostgreSQL, uncached, when `FEDBLOG_TEST_DATABASE_URL` names a scratch database.
 
 use std::future::Future;
 use std::path::PathBuf;
@@ -84,8 +85,30 @@ async fn fresh_sqlite() -> TempSqlite {
     db
 }
 
+/// A fresh SQLite store as the server uses it (`SeaStore::into_shared`: behind the record cache),
+/// holding its database file until dropped.
+struct SharedSqlite {
+    store: Arc<dyn Store>,
+    _file: TempSqlite,
+}
+
+impl std::ops::Deref for SharedSqlite {
+    type Target = dyn Store;
+    fn deref(&self) -> &dyn Store {
+        self.store.as_ref()
+    }
+}
+
+async fn fresh_shared_sqlite() -> SharedSqlite {
+    let db = fresh_sqlite().await;
+    SharedSqlite {
+        store: db.store.clone().into_shared(),
+        _file: db,
+    }
+}
+
 // Each check gets a fresh database; the factory's value dereferences to the store under test.
-fedblog_testkit::store_suite!(fresh_sqlite);
+fedblog_testkit::store_suite!(fresh_shared_sqlite);
 
 /// `sqlite::memory:` gets one connection, so every query sees the one database, even from
 /// concurrent tasks and transactions.

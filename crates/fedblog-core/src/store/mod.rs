@@ -4,6 +4,7 @@
 //! unless a method says otherwise; unique violations are `StoreError::AlreadyExists`; a missing
 //! record is `Ok(None)` for lookups and `StoreError::NotFound` for updates and deletes.
 
+pub mod cached;
 pub mod memory;
 pub mod records;
 

@@ -65,6 +65,8 @@ impl Default for ConnectSettings {
 #[derive(Clone)]
 pub struct SeaStore {
     db: DatabaseConnection,
+    /// The database file, for SQLite on disk.
+    sqlite_file: Option<std::path::PathBuf>,
 }
 
 impl std::fmt::Debug for SeaStore {
@@ -114,7 +116,43 @@ pub async fn connect(url: &str, opts: &ConnectSettings) -> Result<SeaStore, Stor
         StoreError::Backend(e.to_string().replace(url, &redact_url(url)))
     })?;
     tracing::debug!(backend = backend_of(&db), url = %redact_url(url), "store connected");
-    Ok(SeaStore { db })
+    Ok(SeaStore {
+        db,
+        sqlite_file: sqlite_file(url),
+    })
+}
+
+/// The database file of a `sqlite://PATH?...` (or `sqlite:PATH`) URL; `None` for memory
+/// databases and other engines.
+fn sqlite_file(url: &str) -> Option<std::path::PathBuf> {
+    if is_sqlite_memory(url) {
+        return None;
+    }
+    let rest = url
+        .strip_prefix("sqlite://")
+        .or_else(|| url.strip_prefix("sqlite:"))?;
+    let path = rest.split('?').next().unwrap_or(rest);
+    (!path.is_empty()).then(|| std::path::PathBuf::from(path))
+}
+
+/// The file whose modification time tells a server on a SQLite database that another process
+/// (the admin CLI) wrote to it: `<database file>-changed`, beside the database.
+fn change_marker_file(database: &std::path::Path) -> std::path::PathBuf {
+    let mut name = database.as_os_str().to_owned();
+    name.push("-changed");
+    std::path::PathBuf::from(name)
+}
+
+/// Tells the servers running on the SQLite database of `url` that this process wrote to it, so
+/// that they forget the records they cached (see [`SeaStore::into_shared`]). The admin CLI calls
+/// it after every command that writes. Nothing to do for other engines.
+pub fn mark_changed(url: &str) -> std::io::Result<()> {
+    let Some(db) = sqlite_file(url) else {
+        return Ok(());
+    };
+    let marker = change_marker_file(&db);
+    // Written anew, so that its modification time moves even when it exists already.
+    std::fs::write(&marker, chrono::Utc::now().to_rfc3339())
 }
 
 fn is_sqlite_memory(url: &str) -> bool {
@@ -156,6 +194,30 @@ impl SeaStore {
         migration::Migrator::up(&self.db, None)
             .await
             .map_err(backend_err)
+    }
+
+    /// The store as the server uses it: on SQLite, which one process owns, behind a
+    /// [`CachedStore`](fedblog_core::store::cached::CachedStore) keeping accounts, logins, tokens,
+    /// applications and statuses in memory; on PostgreSQL, which several processes may share,
+    /// as it is.
+    ///
+    /// The admin CLI writes beside a running server: after it writes it calls
+    /// [`mark_changed`], and the server, which watches that marker before every cached read,
+    /// forgets what it cached.
+    pub fn into_shared(self) -> std::sync::Arc<dyn fedblog_core::Store> {
+        use fedblog_core::store::cached::{CacheLimits, CachedStore};
+        if self.backend_name() != "sqlite" {
+            return std::sync::Arc::new(self);
+        }
+        let marker = self.sqlite_file.as_deref().map(change_marker_file);
+        let store: std::sync::Arc<dyn fedblog_core::Store> = std::sync::Arc::new(self);
+        let cached = CachedStore::new(store, CacheLimits::default());
+        std::sync::Arc::new(match marker {
+            Some(path) => cached.with_change_marker(move || {
+                std::fs::metadata(&path).and_then(|m| m.modified()).ok()
+            }),
+            None => cached,
+        })
     }
 
     /// `"sqlite"` or `"postgres"`.

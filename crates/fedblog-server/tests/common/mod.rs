@@ -121,7 +121,8 @@ impl TestServer {
             .await
             .expect("connect");
         store.migrate().await.expect("migrate");
-        let store: Arc<dyn Store> = Arc::new(store);
+        // As `serve` does: SQLite behind the record cache, PostgreSQL as it is.
+        let store: Arc<dyn Store> = store.into_shared();
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
             .await
             .expect("bind");

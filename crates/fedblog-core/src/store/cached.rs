@@ -1,0 +1,838 @@
+//! [`CachedStore`]: a store wrapper keeping the records read on almost every request (accounts,
+//! logins, tokens, applications and statuses) in memory, for a database that one process owns,
+//! as the server's embedded SQLite database is.
+//!
+//! Every method forwards to the wrapped store. The five kinds of record are answered from memory
+//! when present and younger than the time to live; every write that changes such records
+//! through this store forgets them (the affected ones, or all of a kind for writes that touch
+//! records they do not name, such as deleting a status or an account). A read that raced a write
+//! never stores what it read: each kind has a generation that every forgetting raises, and what
+//! a read brings is kept only if the generation did not move while it read.
+//!
+//! Writes by other processes are not seen by themselves: the time to live bounds how long such a
+//! record may be served. A process that writes now and then beside the one serving (the admin CLI
+//! deleting an account while the server runs) says so through a change marker (see
+//! [`CachedStore::with_change_marker`]): when the marker moves, everything cached is forgotten
+//! before the next read. Several server processes on one database (PostgreSQL) must not use it.
+//!
+//! The store suite runs against it (over `MemoryStore` and over the server's SQLite store), so
+//! it keeps every contract of the store traits.
+
+use std::collections::HashMap;
+use std::future::Future;
+use std::hash::Hash;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::time::{Duration, Instant, SystemTime};
+
+use async_trait::async_trait;
+use chrono::{DateTime, Utc};
+
+use crate::error::StoreResult;
+use crate::id::Id;
+use crate::pagination::Page;
+use crate::store::*;
+
+/// How many records of each kind, and for how long, a [`CachedStore`] keeps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CacheLimits {
+    /// Records kept per kind; beyond it, expired ones go first, then arbitrary ones.
+    pub capacity: usize,
+    /// How long a record is served before it is read again.
+    pub ttl: Duration,
+}
+
+impl Default for CacheLimits {
+    fn default() -> Self {
+        CacheLimits {
+            capacity: 5_000,
+            ttl: Duration::from_secs(10),
+        }
+    }
+}
+
+/// A store with an in-memory cache of accounts, logins, tokens, applications and statuses in
+/// front of it (see the module documentation).
+pub struct CachedStore {
+    inner: Arc<dyn Store>,
+    cache: Records,
+    marker: Option<ChangeMarker>,
+}
+
+/// Reads a value that another process changes when it writes to the database.
+type ChangeMarker = (
+    Box<dyn Fn() -> Option<SystemTime> + Send + Sync>,
+    Mutex<Option<SystemTime>>,
+);
+
+impl CachedStore {
+    /// Wraps `inner`.
+    pub fn new(inner: Arc<dyn Store>, limits: CacheLimits) -> Self {
+        CachedStore {
+            inner,
+            cache: Records {
+                accounts: Kind::new(limits),
+                users: Kind::new(limits),
+                tokens: Kind::new(limits),
+                apps: Kind::new(limits),
+                statuses: Kind::new(limits),
+            },
+            marker: None,
+        }
+    }
+
+    /// The same cache, forgetting everything whenever `marker` answers something else than it
+    /// did at the previous read (it is asked before every cached read, so it must be cheap: the
+    /// server reads a file's modification time, which the admin CLI moves after it writes).
+    pub fn with_change_marker(
+        mut self,
+        marker: impl Fn() -> Option<SystemTime> + Send + Sync + 'static,
+    ) -> Self {
+        let seen = marker();
+        self.marker = Some((Box::new(marker), Mutex::new(seen)));
+        self
+    }
+
+    /// The cached records, forgotten first if another process marked a change.
+    fn fresh(&self) -> &Records {
+        if let Some((read, seen)) = &self.marker {
+            let now = read();
+            let mut seen = seen.lock().unwrap_or_else(PoisonError::into_inner);
+            if *seen != now {
+                *seen = now;
+                self.cache.clear_all();
+            }
+        }
+        &self.cache
+    }
+}
+
+/// The cached kinds.
+struct Records {
+    accounts: Kind<Id, AccountRecord>,
+    users: Kind<Id, UserRecord>,
+    tokens: Kind<String, TokenRecord>,
+    apps: Kind<Id, AppRecord>,
+    statuses: Kind<Id, StatusRecord>,
+}
+
+impl Records {
+    /// Forgets everything (applications never change, so they stay).
+    fn clear_all(&self) {
+        self.accounts.clear();
+        self.users.clear();
+        self.tokens.clear();
+        self.statuses.clear();
+    }
+}
+
+/// The cached records of one kind.
+struct Kind<K, V> {
+    limits: CacheLimits,
+    state: Mutex<KindState<K, V>>,
+}
+
+struct KindState<K, V> {
+    /// Raised by every forgetting; a read keeps what it brought only if it did not move.
+    generation: u64,
+    entries: HashMap<K, (Instant, V)>,
+}
+
+impl<K: Hash + Eq + Clone, V: Clone> Kind<K, V> {
+    fn new(limits: CacheLimits) -> Self {
+        Kind {
+            limits,
+            state: Mutex::new(KindState {
+                generation: 0,
+                entries: HashMap::new(),
+            }),
+        }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, KindState<K, V>> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The records of `keys` (each once; unknown ones skipped, as the stores answer): those in
+    /// memory, and the others by one call of `load`, which are then kept unless a write forgot
+    /// records of this kind meanwhile.
+    async fn get_many<F, Fut>(
+        &self,
+        keys: &[K],
+        load: F,
+        key_of: impl Fn(&V) -> K,
+    ) -> StoreResult<Vec<V>>
+    where
+        F: FnOnce(Vec<K>) -> Fut,
+        Fut: Future<Output = StoreResult<Vec<V>>>,
+    {
+        let mut found = Vec::with_capacity(keys.len());
+        let mut missing = Vec::new();
+        let generation = {
+            let state = self.lock();
+            let now = Instant::now();
+            let mut seen = std::collections::HashSet::with_capacity(keys.len());
+            for k in keys {
+                if !seen.insert(k) {
+                    continue;
+                }
+                match state.entries.get(k) {
+                    Some((at, v)) if now.duration_since(*at) < self.limits.ttl => {
+                        found.push(v.clone())
+                    }
+                    _ => missing.push(k.clone()),
+                }
+            }
+            state.generation
+        };
+        if missing.is_empty() {
+            return Ok(found);
+        }
+        let loaded = load(missing).await?;
+        {
+            let mut state = self.lock();
+            if state.generation == generation {
+                self.make_room(&mut state, loaded.len());
+                let now = Instant::now();
+                for v in &loaded {
+                    state.entries.insert(key_of(v), (now, v.clone()));
+                }
+            }
+        }
+        found.extend(loaded);
+        Ok(found)
+    }
+
+    /// Frees room for `n` more records: expired ones first, then arbitrary ones down to three
+    /// quarters of the capacity.
+    fn make_room(&self, state: &mut KindState<K, V>, n: usize) {
+        let capacity = self.limits.capacity;
+        if state.entries.len() + n <= capacity {
+            return;
+        }
+        let ttl = self.limits.ttl;
+        let now = Instant::now();
+        state
+            .entries
+            .retain(|_, (at, _)| now.duration_since(*at) < ttl);
+        let keep = (capacity * 3 / 4).saturating_sub(n);
+        if state.entries.len() > keep {
+            let mut left = keep;
+            state.entries.retain(|_, _| {
+                let stay = left > 0;
+                left = left.saturating_sub(1);
+                stay
+            });
+        }
+    }
+
+    /// Forgets these records.
+    fn invalidate(&self, keys: &[K]) {
+        let mut state = self.lock();
+        state.generation += 1;
+        for k in keys {
+            state.entries.remove(k);
+        }
+    }
+
+    /// Forgets every record of this kind.
+    fn clear(&self) {
+        let mut state = self.lock();
+        state.generation += 1;
+        state.entries.clear();
+    }
+}
+
+/// Implements a store trait for [`CachedStore`]: the listed methods forward to the wrapped store
+/// as they are; the methods in the second block are written out.
+macro_rules! forward {
+    ($trait:ident {
+        $(fn $name:ident(&self $(, $arg:ident: $ty:ty)* $(,)?) -> $ret:ty;)*
+    } { $($custom:tt)* }) => {
+        #[async_trait]
+        impl $trait for CachedStore {
+            $(
+                async fn $name(&self $(, $arg: $ty)*) -> $ret {
+                    self.inner.$name($($arg),*).await
+                }
+            )*
+            $($custom)*
+        }
+    };
+}
+
+forward! {
+    AccountStore {
+        fn insert_local_account(&self, account: &AccountRecord, user: &UserRecord) -> StoreResult<()>;
+        fn insert_remote_account(&self, account: &AccountRecord) -> StoreResult<()>;
+        fn account_by_username(&self, username: &str, domain: Option<&str>) -> StoreResult<Option<AccountRecord>>;
+        fn user_by_email(&self, email: &str) -> StoreResult<Option<UserRecord>>;
+        fn user_by_confirmation_token(&self, token_hash: &str) -> StoreResult<Option<UserRecord>>;
+    }
+    {
+        async fn account_by_id(&self, id: Id) -> StoreResult<Option<AccountRecord>> {
+            Ok(self.accounts_by_ids(&[id]).await?.pop())
+        }
+        async fn accounts_by_ids(&self, ids: &[Id]) -> StoreResult<Vec<AccountRecord>> {
+            self.fresh()
+                .accounts
+                .get_many(ids, |missing| async move { self.inner.accounts_by_ids(&missing).await }, |a| a.id)
+                .await
+        }
+        async fn update_account(&self, account: &AccountRecord) -> StoreResult<()> {
+            let r = self.inner.update_account(account).await;
+            self.cache.accounts.invalidate(&[account.id]);
+            r
+        }
+        async fn user_by_account_id(&self, account_id: Id) -> StoreResult<Option<UserRecord>> {
+            Ok(self
+                .fresh()
+                .users
+                .get_many(
+                    &[account_id],
+                    |missing| async move {
+                        Ok(self.inner.user_by_account_id(missing[0]).await?.into_iter().collect())
+                    },
+                    |u| u.account_id,
+                )
+                .await?
+                .pop())
+        }
+        async fn update_user(&self, user: &UserRecord) -> StoreResult<()> {
+            let r = self.inner.update_user(user).await;
+            self.cache.users.invalidate(&[user.account_id]);
+            r
+        }
+        async fn delete_account(&self, id: Id) -> StoreResult<()> {
+            let r = self.inner.delete_account(id).await;
+            self.cache.clear_all();
+            r
+        }
+    }
+}
+
+forward! {
+    OAuthStore {
+        fn insert_app(&self, app: &AppRecord) -> StoreResult<()>;
+        fn app_by_client_id(&self, client_id: &str) -> StoreResult<Option<AppRecord>>;
+        fn insert_authorization(&self, auth: &AuthorizationRecord) -> StoreResult<()>;
+        fn take_authorization(&self, code_hash: &str) -> StoreResult<Option<AuthorizationRecord>>;
+        fn insert_token(&self, token: &TokenRecord) -> StoreResult<()>;
+    }
+    {
+        async fn app_by_id(&self, id: Id) -> StoreResult<Option<AppRecord>> {
+            Ok(self
+                .fresh()
+                .apps
+                .get_many(
+                    &[id],
+                    |missing| async move {
+                        Ok(self.inner.app_by_id(missing[0]).await?.into_iter().collect())
+                    },
+                    |a| a.id,
+                )
+                .await?
+                .pop())
+        }
+        async fn token_by_hash(&self, token_hash: &str) -> StoreResult<Option<TokenRecord>> {
+            let key = token_hash.to_string();
+            Ok(self
+                .fresh()
+                .tokens
+                .get_many(
+                    std::slice::from_ref(&key),
+                    |missing| async move {
+                        Ok(self.inner.token_by_hash(&missing[0]).await?.into_iter().collect())
+                    },
+                    |t| t.token_hash.clone(),
+                )
+                .await?
+                .pop())
+        }
+        async fn revoke_token(&self, token_hash: &str, at: DateTime<Utc>) -> StoreResult<bool> {
+            let r = self.inner.revoke_token(token_hash, at).await;
+            self.cache.tokens.invalidate(&[token_hash.to_string()]);
+            r
+        }
+    }
+}
+
+forward! {
+    StatusStore {
+        fn status_by_idempotency_key(&self, account_id: Id, key: &str, since: DateTime<Utc>) -> StoreResult<Option<StatusRecord>>;
+        fn account_statuses(&self, account_id: Id, filter: &AccountStatusesFilter, page: Page) -> StoreResult<Vec<StatusRecord>>;
+        fn public_timeline(&self, filter: PublicTimelineFilter, page: Page) -> StoreResult<Vec<StatusRecord>>;
+        fn tag_timeline(&self, filter: &TagTimelineFilter, page: Page) -> StoreResult<Vec<StatusRecord>>;
+    }
+    {
+        async fn insert_status(&self, status: &StatusRecord) -> StoreResult<()> {
+            let r = self.inner.insert_status(status).await;
+            self.cache.accounts.invalidate(&[status.account_id]);
+            let touched: Vec<Id> = [Some(status.id), status.in_reply_to_id, status.reblog_of_id]
+                .into_iter()
+                .flatten()
+                .collect();
+            self.cache.statuses.invalidate(&touched);
+            r
+        }
+        async fn status_by_id(&self, id: Id) -> StoreResult<Option<StatusRecord>> {
+            Ok(self.statuses_by_ids(&[id]).await?.pop())
+        }
+        async fn statuses_by_ids(&self, ids: &[Id]) -> StoreResult<Vec<StatusRecord>> {
+            self.fresh()
+                .statuses
+                .get_many(ids, |missing| async move { self.inner.statuses_by_ids(&missing).await }, |s| s.id)
+                .await
+        }
+        async fn delete_status(&self, id: Id) -> StoreResult<()> {
+            let r = self.inner.delete_status(id).await;
+            // Its reblogs go too, and several accounts' counters move: forget them all.
+            self.cache.statuses.clear();
+            self.cache.accounts.clear();
+            r
+        }
+    }
+}
+
+forward! {
+    FollowStore {
+        fn follows(&self, follower: Id, target: Id) -> StoreResult<bool>;
+        fn local_follower_ids(&self, target: Id) -> StoreResult<Vec<Id>>;
+        fn notified_follower_ids(&self, target: Id) -> StoreResult<Vec<Id>>;
+        fn language_restricted_followers(&self, target: Id) -> StoreResult<Vec<(Id, Vec<String>)>>;
+        fn followers_page(&self, target: Id, page: Page) -> StoreResult<Vec<(Id, Id)>>;
+        fn following_page(&self, follower: Id, page: Page) -> StoreResult<Vec<(Id, Id)>>;
+        fn insert_follow_request(&self, id: Id, follower: Id, target: Id) -> StoreResult<()>;
+        fn delete_follow_request(&self, follower: Id, target: Id) -> StoreResult<bool>;
+        fn follow_requested(&self, follower: Id, target: Id) -> StoreResult<bool>;
+        fn follow_requests_page(&self, target: Id, page: Page) -> StoreResult<Vec<(Id, Id)>>;
+        fn follow_of(&self, follower: Id, target: Id) -> StoreResult<Option<FollowRecord>>;
+        fn follow_request_of(&self, follower: Id, target: Id) -> StoreResult<Option<FollowRecord>>;
+        fn upsert_follow_request(&self, request: &FollowRecord) -> StoreResult<bool>;
+        fn familiar_followers(&self, account: Id, target: Id, limit: u64) -> StoreResult<Vec<Id>>;
+        fn reblog_audience(&self, booster: Id, author: Id, now: DateTime<Utc>) -> StoreResult<Vec<Id>>;
+        fn friends_of_friends(&self, account: Id, limit: u64) -> StoreResult<Vec<(Id, i64)>>;
+    }
+    {
+        async fn insert_follow(&self, id: Id, follower: Id, target: Id) -> StoreResult<()> {
+            let r = self.inner.insert_follow(id, follower, target).await;
+            self.cache.accounts.invalidate(&[follower, target]);
+            r
+        }
+        async fn delete_follow(&self, follower: Id, target: Id) -> StoreResult<bool> {
+            let r = self.inner.delete_follow(follower, target).await;
+            self.cache.accounts.invalidate(&[follower, target]);
+            r
+        }
+        async fn upsert_follow(&self, follow: &FollowRecord) -> StoreResult<bool> {
+            let r = self.inner.upsert_follow(follow).await;
+            self.cache
+                .accounts
+                .invalidate(&[follow.account_id, follow.target_id]);
+            r
+        }
+    }
+}
+
+forward! {
+    BlockStore {
+        fn delete_block(&self, account: Id, target: Id) -> StoreResult<bool>;
+        fn blocks(&self, account: Id, target: Id) -> StoreResult<bool>;
+        fn blocked_either_way(&self, account: Id, others: &[Id]) -> StoreResult<Vec<Id>>;
+        fn blocks_page(&self, account: Id, page: Page) -> StoreResult<Vec<(Id, Id)>>;
+        fn upsert_mute(&self, mute: &MuteRecord) -> StoreResult<()>;
+        fn delete_mute(&self, account: Id, target: Id) -> StoreResult<bool>;
+        fn mute_of(&self, account: Id, target: Id, now: DateTime<Utc>) -> StoreResult<Option<MuteRecord>>;
+        fn muted_among(&self, account: Id, others: &[Id], now: DateTime<Utc>) -> StoreResult<Vec<Id>>;
+        fn mutes_page(&self, account: Id, now: DateTime<Utc>, page: Page) -> StoreResult<Vec<MuteRecord>>;
+    }
+    {
+        async fn insert_block(&self, id: Id, account: Id, target: Id) -> StoreResult<()> {
+            let r = self.inner.insert_block(id, account, target).await;
+            // Follows both ways end with the block.
+            self.cache.accounts.invalidate(&[account, target]);
+            r
+        }
+    }
+}
+
+forward! {
+    AccountNoteStore {
+        fn set_account_note(&self, account: Id, target: Id, comment: &str) -> StoreResult<()>;
+        fn account_note(&self, account: Id, target: Id) -> StoreResult<Option<String>>;
+        fn insert_endorsement(&self, id: Id, account: Id, target: Id) -> StoreResult<()>;
+        fn delete_endorsement(&self, account: Id, target: Id) -> StoreResult<bool>;
+        fn endorses(&self, account: Id, target: Id) -> StoreResult<bool>;
+        fn endorsements_page(&self, account: Id, page: Page) -> StoreResult<Vec<(Id, Id)>>;
+        fn dismiss_suggestion(&self, account: Id, target: Id) -> StoreResult<()>;
+        fn dismissed_suggestions(&self, account: Id) -> StoreResult<Vec<Id>>;
+    }
+    {
+    }
+}
+
+forward! {
+    DomainBlockStore {
+        fn delete_domain_block(&self, account: Id, domain: &str) -> StoreResult<bool>;
+        fn domain_blocked(&self, account: Id, domain: &str) -> StoreResult<bool>;
+        fn domain_blocks_page(&self, account: Id, page: Page) -> StoreResult<Vec<(Id, String)>>;
+    }
+    {
+        async fn insert_domain_block(&self, id: Id, account: Id, domain: &str) -> StoreResult<()> {
+            let r = self.inner.insert_domain_block(id, account, domain).await;
+            // The followers there leave: their counters and `account`'s move.
+            self.cache.accounts.clear();
+            r
+        }
+    }
+}
+
+forward! {
+    TagStore {
+        fn find_or_create_tag(&self, tag: &TagRecord) -> StoreResult<TagRecord>;
+        fn tag_by_name(&self, name: &str) -> StoreResult<Option<TagRecord>>;
+        fn tag_by_id(&self, id: Id) -> StoreResult<Option<TagRecord>>;
+        fn tag_usage(&self, name: &str, from: DateTime<Utc>, to: DateTime<Utc>) -> StoreResult<TagUsage>;
+        fn follow_tag(&self, id: Id, account: Id, tag_id: Id) -> StoreResult<()>;
+        fn unfollow_tag(&self, account: Id, tag_id: Id) -> StoreResult<bool>;
+        fn follows_tag(&self, account: Id, tag_id: Id) -> StoreResult<bool>;
+        fn followed_tags_page(&self, account: Id, page: Page) -> StoreResult<Vec<(Id, TagRecord)>>;
+        fn insert_featured_tag(&self, tag: &FeaturedTagRecord) -> StoreResult<()>;
+        fn delete_featured_tag(&self, account: Id, id: Id) -> StoreResult<bool>;
+        fn featured_tags(&self, account: Id) -> StoreResult<Vec<FeaturedTagRecord>>;
+        fn account_tag_stats(&self, account: Id, name: &str) -> StoreResult<(i64, Option<DateTime<Utc>>)>;
+        fn most_used_tags(&self, account: Id, since: DateTime<Utc>, limit: u64) -> StoreResult<Vec<String>>;
+    }
+    {
+    }
+}
+
+forward! {
+    DirectoryStore {
+        fn search_accounts(&self, search: &AccountSearch) -> StoreResult<Vec<AccountRecord>>;
+        fn directory(&self, order: DirectoryOrder, local_only: bool, offset: u64, limit: u64) -> StoreResult<Vec<AccountRecord>>;
+        fn most_followed_local(&self, limit: u64) -> StoreResult<Vec<Id>>;
+    }
+    {
+    }
+}
+
+forward! {
+    InteractionStore {
+        fn favourited_among(&self, account: Id, statuses: &[Id]) -> StoreResult<Vec<Id>>;
+        fn favourites_page(&self, account: Id, page: Page) -> StoreResult<Vec<(Id, Id)>>;
+        fn favourited_by_page(&self, status: Id, page: Page) -> StoreResult<Vec<(Id, Id)>>;
+        fn insert_bookmark(&self, id: Id, account: Id, status: Id) -> StoreResult<bool>;
+        fn delete_bookmark(&self, account: Id, status: Id) -> StoreResult<bool>;
+        fn bookmarked_among(&self, account: Id, statuses: &[Id]) -> StoreResult<Vec<Id>>;
+        fn bookmarks_page(&self, account: Id, page: Page) -> StoreResult<Vec<(Id, Id)>>;
+        fn insert_pin(&self, id: Id, account: Id, status: Id) -> StoreResult<bool>;
+        fn delete_pin(&self, account: Id, status: Id) -> StoreResult<bool>;
+        fn pinned_among(&self, account: Id, statuses: &[Id]) -> StoreResult<Vec<Id>>;
+        fn pinned_status_ids(&self, account: Id) -> StoreResult<Vec<Id>>;
+        fn reblog_by(&self, account: Id, status: Id) -> StoreResult<Option<StatusRecord>>;
+        fn reblogged_among(&self, account: Id, statuses: &[Id]) -> StoreResult<Vec<Id>>;
+        fn reblogged_by_page(&self, status: Id, page: Page) -> StoreResult<Vec<(Id, Id)>>;
+        fn replies_to(&self, parents: &[Id]) -> StoreResult<Vec<StatusRecord>>;
+        fn mute_conversation(&self, account: Id, conversation: Id) -> StoreResult<()>;
+        fn unmute_conversation(&self, account: Id, conversation: Id) -> StoreResult<bool>;
+        fn muted_conversations_among(&self, account: Id, conversations: &[Id]) -> StoreResult<Vec<Id>>;
+    }
+    {
+        async fn insert_favourite(&self, id: Id, account: Id, status: Id) -> StoreResult<bool> {
+            let r = self.inner.insert_favourite(id, account, status).await;
+            self.cache.statuses.invalidate(&[status]);
+            r
+        }
+        async fn delete_favourite(&self, account: Id, status: Id) -> StoreResult<bool> {
+            let r = self.inner.delete_favourite(account, status).await;
+            self.cache.statuses.invalidate(&[status]);
+            r
+        }
+    }
+}
+
+forward! {
+    StatusEditStore {
+        fn status_edits(&self, status_id: Id) -> StoreResult<Vec<StatusEditRecord>>;
+    }
+    {
+        async fn update_status(
+            &self,
+            status: &StatusRecord,
+            revisions: &[StatusEditRecord],
+        ) -> StoreResult<()> {
+            let r = self.inner.update_status(status, revisions).await;
+            self.cache.statuses.invalidate(&[status.id]);
+            r
+        }
+    }
+}
+
+forward! {
+    PollStore {
+        fn insert_poll(&self, poll: &PollRecord) -> StoreResult<()>;
+        fn poll_by_id(&self, id: Id) -> StoreResult<Option<PollRecord>>;
+        fn polls_by_status_ids(&self, status_ids: &[Id]) -> StoreResult<Vec<PollRecord>>;
+        fn insert_poll_votes(&self, poll_id: Id, account: Id, choices: &[usize]) -> StoreResult<()>;
+        fn poll_votes_of(&self, poll_id: Id, account: Id) -> StoreResult<Vec<usize>>;
+        fn poll_voters(&self, poll_id: Id) -> StoreResult<Vec<Id>>;
+        fn replace_poll(&self, status_id: Id, poll: Option<&PollRecord>) -> StoreResult<()>;
+    }
+    {
+    }
+}
+
+forward! {
+    MediaStore {
+        fn insert_media(&self, media: &MediaRecord) -> StoreResult<()>;
+        fn media_by_id(&self, id: Id) -> StoreResult<Option<MediaRecord>>;
+        fn media_by_ids(&self, ids: &[Id]) -> StoreResult<Vec<MediaRecord>>;
+        fn update_media(&self, media: &MediaRecord) -> StoreResult<()>;
+        fn finish_media_processing(&self, media: &MediaRecord) -> StoreResult<()>;
+        fn delete_unattached_media(&self, id: Id) -> StoreResult<Option<MediaRecord>>;
+        fn account_media(&self, account_id: Id) -> StoreResult<Vec<MediaRecord>>;
+    }
+    {
+    }
+}
+
+forward! {
+    NotificationStore {
+        fn insert_notifications(&self, notifications: &[NotificationRecord]) -> StoreResult<()>;
+        fn notification_by_id(&self, id: Id) -> StoreResult<Option<NotificationRecord>>;
+        fn notifications_page(&self, account: Id, query: &NotificationQuery, page: Page) -> StoreResult<Vec<NotificationRecord>>;
+        fn count_notifications(&self, account: Id, query: &NotificationQuery, after: Option<Id>, limit: u64) -> StoreResult<u64>;
+        fn dismiss_notification(&self, account: Id, id: Id) -> StoreResult<bool>;
+        fn dismiss_notification_group(&self, account: Id, group_key: &str) -> StoreResult<u64>;
+        fn clear_notifications(&self, account: Id) -> StoreResult<u64>;
+        fn retract_notifications(&self, account: Id, from: Id, kind: Option<NotificationType>, status: Option<Id>) -> StoreResult<u64>;
+    }
+    {
+    }
+}
+
+forward! {
+    MarkerStore {
+        fn markers(&self, account: Id, timelines: &[String]) -> StoreResult<Vec<MarkerRecord>>;
+        fn save_marker(&self, marker: &MarkerRecord) -> StoreResult<bool>;
+    }
+    {
+    }
+}
+
+forward! {
+    FeedStore {
+        fn insert_feed_entries(&self, status_id: Id, author_id: Id, account_ids: &[Id]) -> StoreResult<()>;
+        fn home_feed(&self, account_id: Id, page: Page) -> StoreResult<Vec<Id>>;
+        fn insert_list_entries(&self, status_id: Id, author_id: Id, list_ids: &[Id]) -> StoreResult<()>;
+        fn backfill_feed(&self, feed: Feed, entries: &[(Id, Id)]) -> StoreResult<()>;
+        fn list_feed(&self, list_id: Id, page: Page) -> StoreResult<Vec<Id>>;
+        fn remove_author_entries(&self, account: Id, author: Id) -> StoreResult<()>;
+    }
+    {
+    }
+}
+
+forward! {
+    ListStore {
+        fn insert_list(&self, list: &ListRecord) -> StoreResult<()>;
+        fn list_by_id(&self, id: Id) -> StoreResult<Option<ListRecord>>;
+        fn lists_of(&self, account: Id) -> StoreResult<Vec<ListRecord>>;
+        fn update_list(&self, list: &ListRecord) -> StoreResult<bool>;
+        fn delete_list(&self, id: Id) -> StoreResult<bool>;
+        fn add_list_accounts(&self, list_id: Id, accounts: &[Id]) -> StoreResult<()>;
+        fn remove_list_accounts(&self, list_id: Id, accounts: &[Id]) -> StoreResult<u64>;
+        fn remove_from_lists(&self, owner: Id, account: Id) -> StoreResult<()>;
+        fn list_accounts_page(&self, list_id: Id, page: Page) -> StoreResult<Vec<Id>>;
+        fn lists_with_member(&self, account: Id, owner: Option<Id>) -> StoreResult<Vec<ListRecord>>;
+    }
+    {
+    }
+}
+
+forward! {
+    StatsStore {
+        fn count_local_accounts(&self) -> StoreResult<i64>;
+        fn count_active_local_accounts(&self, since: DateTime<Utc>) -> StoreResult<i64>;
+        fn count_local_statuses(&self) -> StoreResult<i64>;
+        fn known_domains(&self) -> StoreResult<Vec<String>>;
+        fn activity_between(&self, from: DateTime<Utc>, to: DateTime<Utc>) -> StoreResult<WeekActivity>;
+    }
+    {
+    }
+}
+
+forward! {
+    JobStore {
+        fn enqueue_job(&self, job: &JobRecord) -> StoreResult<()>;
+        fn claim_jobs(&self, worker: &str, now: DateTime<Utc>, lease_until: DateTime<Utc>, limit: usize) -> StoreResult<Vec<JobRecord>>;
+        fn complete_job(&self, id: Id, worker: &str, at: DateTime<Utc>) -> StoreResult<bool>;
+        fn fail_job(&self, id: Id, worker: &str, error: &str, retry_at: Option<DateTime<Utc>>, now: DateTime<Utc>) -> StoreResult<bool>;
+        fn job_by_id(&self, id: Id) -> StoreResult<Option<JobRecord>>;
+        fn reschedule_job(&self, id: Id, run_at: DateTime<Utc>) -> StoreResult<bool>;
+        fn cancel_job(&self, id: Id) -> StoreResult<bool>;
+        fn purge_done_jobs(&self, before: DateTime<Utc>) -> StoreResult<u64>;
+        fn count_jobs(&self, state: JobState) -> StoreResult<i64>;
+    }
+    {
+    }
+}
+
+forward! {
+    ScheduledStatusStore {
+        fn insert_scheduled_status(&self, s: &ScheduledStatusRecord) -> StoreResult<()>;
+        fn scheduled_status_by_id(&self, id: Id) -> StoreResult<Option<ScheduledStatusRecord>>;
+        fn scheduled_statuses(&self, account_id: Id, page: Page) -> StoreResult<Vec<ScheduledStatusRecord>>;
+        fn update_scheduled_status(&self, s: &ScheduledStatusRecord) -> StoreResult<()>;
+        fn delete_scheduled_status(&self, id: Id) -> StoreResult<bool>;
+    }
+    {
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    fn kind(capacity: usize, ttl: Duration) -> Kind<u32, (u32, &'static str)> {
+        Kind::new(CacheLimits { capacity, ttl })
+    }
+
+    /// Reads `keys` through `kind` from a backing map, counting the loads.
+    async fn read(
+        kind: &Kind<u32, (u32, &'static str)>,
+        backing: &Mutex<HashMap<u32, &'static str>>,
+        loads: &AtomicUsize,
+        keys: &[u32],
+    ) -> Vec<(u32, &'static str)> {
+        let mut got = kind
+            .get_many(
+                keys,
+                |missing| async move {
+                    loads.fetch_add(1, Ordering::SeqCst);
+                    let b = backing.lock().expect("backing");
+                    Ok(missing
+                        .iter()
+                        .filter_map(|k| b.get(k).map(|v| (*k, *v)))
+                        .collect())
+                },
+                |v| v.0,
+            )
+            .await
+            .expect("read");
+        got.sort();
+        got
+    }
+
+    #[tokio::test]
+    async fn hits_skip_the_store_and_unknown_keys_are_asked_again() {
+        let k = kind(10, Duration::from_secs(60));
+        let backing = Mutex::new(HashMap::from([(1, "a"), (2, "b")]));
+        let loads = AtomicUsize::new(0);
+        assert_eq!(
+            read(&k, &backing, &loads, &[1, 2, 2]).await,
+            vec![(1, "a"), (2, "b")]
+        );
+        assert_eq!(loads.load(Ordering::SeqCst), 1);
+        assert_eq!(
+            read(&k, &backing, &loads, &[2, 1]).await,
+            vec![(1, "a"), (2, "b")]
+        );
+        assert_eq!(loads.load(Ordering::SeqCst), 1, "both were in memory");
+        // A key the store does not know is not remembered as missing.
+        assert_eq!(read(&k, &backing, &loads, &[3]).await, vec![]);
+        backing.lock().expect("backing").insert(3, "c");
+        assert_eq!(read(&k, &backing, &loads, &[3]).await, vec![(3, "c")]);
+    }
+
+    #[tokio::test]
+    async fn forgetting_and_expiry_make_the_next_read_ask_the_store() {
+        let k = kind(10, Duration::from_millis(50));
+        let backing = Mutex::new(HashMap::from([(1, "old")]));
+        let loads = AtomicUsize::new(0);
+        read(&k, &backing, &loads, &[1]).await;
+        backing.lock().expect("backing").insert(1, "new");
+        assert_eq!(read(&k, &backing, &loads, &[1]).await, vec![(1, "old")]);
+        k.invalidate(&[1]);
+        assert_eq!(read(&k, &backing, &loads, &[1]).await, vec![(1, "new")]);
+        // A write this cache never saw (another process) shows once the entry expires.
+        backing.lock().expect("backing").insert(1, "newer");
+        tokio::time::sleep(Duration::from_millis(60)).await;
+        assert_eq!(read(&k, &backing, &loads, &[1]).await, vec![(1, "newer")]);
+    }
+
+    #[tokio::test]
+    async fn a_read_racing_a_write_keeps_nothing_it_read() {
+        let k = kind(10, Duration::from_secs(60));
+        // The read loads the old value, and a write forgets the kind while the read is away.
+        let got = k
+            .get_many(
+                &[1],
+                |_| async {
+                    k.invalidate(&[1]);
+                    Ok(vec![(1, "old")])
+                },
+                |v| v.0,
+            )
+            .await
+            .expect("read");
+        assert_eq!(
+            got,
+            vec![(1, "old")],
+            "the racing read still answers what it read"
+        );
+        let backing = Mutex::new(HashMap::from([(1, "new")]));
+        let loads = AtomicUsize::new(0);
+        assert_eq!(
+            read(&k, &backing, &loads, &[1]).await,
+            vec![(1, "new")],
+            "the stale value was not kept"
+        );
+        assert_eq!(loads.load(Ordering::SeqCst), 1);
+    }
+
+    /// A write by another process (here: straight to the store under the cache) shows as soon as
+    /// the change marker moves.
+    #[tokio::test]
+    async fn a_moved_change_marker_forgets_everything() {
+        use crate::store::{AccountRecord, AccountStore};
+        let inner = Arc::new(crate::MemoryStore::new());
+        let tick = Arc::new(std::sync::atomic::AtomicU64::new(0));
+        let marker = {
+            let tick = tick.clone();
+            move || Some(SystemTime::UNIX_EPOCH + Duration::from_secs(tick.load(Ordering::SeqCst)))
+        };
+        let cached =
+            CachedStore::new(inner.clone(), CacheLimits::default()).with_change_marker(marker);
+        let ids = crate::IdGenerator::default();
+        let mut a = AccountRecord::new_local(ids.next(), "someone", chrono::Utc::now());
+        a.domain = Some("far.example".into());
+        inner.insert_remote_account(&a).await.expect("insert");
+        assert_eq!(
+            cached.account_by_id(a.id).await.expect("read"),
+            Some(a.clone())
+        );
+        a.display_name = "changed elsewhere".into();
+        inner.update_account(&a).await.expect("update");
+        assert_ne!(
+            cached.account_by_id(a.id).await.expect("read"),
+            Some(a.clone()),
+            "unmarked, the cache still answers what it read"
+        );
+        tick.store(1, Ordering::SeqCst);
+        assert_eq!(cached.account_by_id(a.id).await.expect("read"), Some(a));
+    }
+
+    #[tokio::test]
+    async fn the_capacity_bounds_what_is_kept() {
+        let k = kind(8, Duration::from_secs(60));
+        let backing = Mutex::new((0..100).map(|i| (i, "v")).collect::<HashMap<_, _>>());
+        let loads = AtomicUsize::new(0);
+        for i in 0..100 {
+            read(&k, &backing, &loads, &[i]).await;
+            assert!(k.lock().entries.len() <= 8);
+        }
+        assert_eq!(read(&k, &backing, &loads, &[99]).await, vec![(99, "v")]);
+    }
+}

@@ -1,0 +1,199 @@
+//! Runs the store conformance suite against `CachedStore` over `MemoryStore`: the cache in front
+//! of a store keeps every contract of the store traits (what is written through it is read back
+//! through it at once).
+
+fedblog_testkit::store_suite!(|| async {
+    std::sync::Arc::new(fedblog_core::store::cached::CachedStore::new(
+        std::sync::Arc::new(fedblog_core::MemoryStore::new()),
+        fedblog_core::store::cached::CacheLimits::default(),
+    )) as std::sync::Arc<dyn fedblog_core::Store>
+});
+
+use std::sync::Arc;
+
+use fedblog_core::store::cached::{CacheLimits, CachedStore};
+use fedblog_core::store::{AccountRecord, FollowRecord, StatusRecord};
+use fedblog_core::{Id, IdGenerator, MemoryStore, Store};
+use fedblog_testkit::store_suite::{
+    T0, app, local_account, reblog, remote_account, reply, status, token,
+};
+
+/// What the cache answers equals what the store under it holds, for every record named. Reading
+/// them also fills the cache, so the next write finds them there.
+async fn coherent(
+    step: &str,
+    cached: &dyn Store,
+    truth: &dyn Store,
+    accounts: &[Id],
+    statuses: &[Id],
+    tokens: &[&str],
+) {
+    for id in accounts {
+        assert_eq!(
+            cached.account_by_id(*id).await.expect("read"),
+            truth.account_by_id(*id).await.expect("read"),
+            "after {step}: account {id}"
+        );
+        assert_eq!(
+            cached.user_by_account_id(*id).await.expect("read"),
+            truth.user_by_account_id(*id).await.expect("read"),
+            "after {step}: login of {id}"
+        );
+    }
+    let by_id = |mut v: Vec<AccountRecord>| {
+        v.sort_by_key(|a| a.id);
+        v
+    };
+    assert_eq!(
+        by_id(cached.accounts_by_ids(accounts).await.expect("read")),
+        by_id(truth.accounts_by_ids(accounts).await.expect("read")),
+        "after {step}: accounts_by_ids"
+    );
+    for id in statuses {
+        assert_eq!(
+            cached.status_by_id(*id).await.expect("read"),
+            truth.status_by_id(*id).await.expect("read"),
+            "after {step}: status {id}"
+        );
+    }
+    let by_id = |mut v: Vec<StatusRecord>| {
+        v.sort_by_key(|s| s.id);
+        v
+    };
+    assert_eq!(
+        by_id(cached.statuses_by_ids(statuses).await.expect("read")),
+        by_id(truth.statuses_by_ids(statuses).await.expect("read")),
+        "after {step}: statuses_by_ids"
+    );
+    for t in tokens {
+        assert_eq!(
+            cached.token_by_hash(t).await.expect("read"),
+            truth.token_by_hash(t).await.expect("read"),
+            "after {step}: token {t}"
+        );
+    }
+}
+
+/// Every write that changes accounts, logins, tokens or statuses, made through the cache after
+/// the records were read into it, is seen by the next read through the cache.
+#[tokio::test]
+async fn each_write_through_the_cache_is_read_back_through_it() {
+    let truth = Arc::new(MemoryStore::new());
+    let cached = CachedStore::new(
+        truth.clone(),
+        CacheLimits {
+            capacity: 1000,
+            ttl: std::time::Duration::from_secs(3600),
+        },
+    );
+    let store: &dyn Store = &cached;
+    let ids = IdGenerator::default();
+    let (a, a_login) = local_account(&ids, "alice");
+    let (b, b_login) = local_account(&ids, "bob");
+    let r = remote_account(&ids, "rita", "far.example");
+    store.insert_local_account(&a, &a_login).await.expect("a");
+    store.insert_local_account(&b, &b_login).await.expect("b");
+    store.insert_remote_account(&r).await.expect("r");
+    let client = app(&ids, "client");
+    store.insert_app(&client).await.expect("app");
+    let (ta, tb) = ("hash-a", "hash-b");
+    store
+        .insert_token(&token(&ids, ta, client.id, Some(a.id), T0))
+        .await
+        .expect("token a");
+    store
+        .insert_token(&token(&ids, tb, client.id, Some(b.id), T0))
+        .await
+        .expect("token b");
+    let accounts = [a.id, b.id, r.id];
+    let s1 = status(&ids, &a, T0 + 1);
+    let s2 = reply(&ids, &b, &s1, T0 + 2);
+    let s3 = reblog(&ids, &b, &s1, T0 + 3);
+    let statuses = [s1.id, s2.id, s3.id];
+    let tokens = [ta, tb];
+    let check = |step: &'static str| {
+        let truth = truth.clone();
+        async move { coherent(step, store, truth.as_ref(), &accounts, &statuses, &tokens).await }
+    };
+    check("set-up").await;
+    assert_eq!(
+        store.app_by_id(client.id).await.expect("app"),
+        Some(client.clone())
+    );
+
+    store.insert_status(&s1).await.expect("s1");
+    check("a status (author's count)").await;
+    store.insert_status(&s2).await.expect("s2");
+    check("a reply (parent's replies_count)").await;
+    store.insert_status(&s3).await.expect("s3");
+    check("a reblog (original's reblogs_count)").await;
+    store
+        .insert_favourite(ids.next(), b.id, s1.id)
+        .await
+        .expect("fav");
+    check("a favourite").await;
+    store.delete_favourite(b.id, s1.id).await.expect("unfav");
+    check("an unfavourite").await;
+    store
+        .insert_follow(ids.next(), a.id, b.id)
+        .await
+        .expect("follow");
+    check("a follow").await;
+    store.delete_follow(a.id, b.id).await.expect("unfollow");
+    check("an unfollow").await;
+    store
+        .upsert_follow(&FollowRecord {
+            id: ids.next(),
+            account_id: b.id,
+            target_id: a.id,
+            show_reblogs: true,
+            notify: false,
+            languages: None,
+        })
+        .await
+        .expect("upsert follow");
+    check("a follow with options").await;
+    store
+        .insert_block(ids.next(), a.id, b.id)
+        .await
+        .expect("block");
+    check("a block (follows end)").await;
+    store
+        .insert_follow(ids.next(), r.id, a.id)
+        .await
+        .expect("remote follow");
+    check("a remote follow").await;
+    store
+        .insert_domain_block(ids.next(), a.id, "far.example")
+        .await
+        .expect("domain block");
+    check("a domain block (followers there leave)").await;
+    let mut renamed = store.account_by_id(a.id).await.expect("a").expect("a");
+    renamed.display_name = "Alice A.".into();
+    store
+        .update_account(&renamed)
+        .await
+        .expect("update account");
+    check("a profile change").await;
+    let mut login = store.user_by_account_id(a.id).await.expect("u").expect("u");
+    login.email = "alice@elsewhere.test".into();
+    store.update_user(&login).await.expect("update user");
+    check("a login change").await;
+    store
+        .revoke_token(ta, fedblog_testkit::store_suite::at(T0 + 10))
+        .await
+        .expect("revoke");
+    check("a revocation").await;
+    let mut edited = store.status_by_id(s1.id).await.expect("s1").expect("s1");
+    edited.text = "edited".into();
+    edited.content = "<p>edited</p>".into();
+    edited.edited_at = Some(fedblog_testkit::store_suite::at(T0 + 11));
+    store.update_status(&edited, &[]).await.expect("edit");
+    check("an edit").await;
+    store.delete_status(s3.id).await.expect("delete reblog");
+    check("a reblog's deletion").await;
+    store.delete_status(s1.id).await.expect("delete s1");
+    check("a status's deletion").await;
+    store.delete_account(b.id).await.expect("delete b");
+    check("an account's deletion").await;
+}
