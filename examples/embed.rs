@@ -7,7 +7,7 @@
 
 use std::sync::Arc;
 
-use fedblog_core::api::{Body, Endpoint, Route, routes};
+use fedblog_core::api::{Endpoint, Route, routes};
 use fedblog_core::app::Request;
 use fedblog_core::params::Params;
 use fedblog_core::services::accounts::NewAccount;
@@ -70,7 +70,7 @@ async fn main() {
         )
         .await;
     println!("{} {} -> {}", post.method, post.path, reply.status);
-    if let Body::Json(status) = &reply.body {
+    if let Some(status) = reply.json() {
         println!("  content: {}", status["content"]);
         println!("  tags:    {}", status["tags"]);
     }
@@ -78,7 +78,7 @@ async fn main() {
     // GET /api/v1/timelines/public, anonymously.
     let public = route_of::<fedblog_core::api::timelines::public_timeline::PublicTimeline>();
     let reply = app.dispatch(&public, Request::default()).await;
-    if let Body::Json(items) = &reply.body {
+    if let Some(items) = reply.json() {
         println!(
             "{} {} -> {} with {} status(es)",
             public.method,

@@ -221,7 +221,7 @@ pub fn error_reply(e: ApiError) -> Reply {
     Reply {
         status: e.status,
         headers: e.headers.clone(),
-        body: Body::Json(e.body()),
+        body: Body::Json(e.body().to_string()),
     }
 }
 

@@ -390,19 +390,16 @@ impl App {
         conversations.sort();
         conversations.dedup();
         let set = |v: Vec<Id>| v.into_iter().collect::<HashSet<Id>>();
-        let store = &self.store;
+        let done = self
+            .store
+            .interactions_among(viewer.id, &ids, &own, &conversations)
+            .await?;
         Ok(ViewerFlags {
-            favourited: set(store.favourited_among(viewer.id, &ids).await?),
-            reblogged: set(store.reblogged_among(viewer.id, &ids).await?),
-            bookmarked: set(store.bookmarked_among(viewer.id, &ids).await?),
-            pinned: if own.is_empty() {
-                HashSet::new()
-            } else {
-                set(store.pinned_among(viewer.id, &own).await?)
-            },
-            muted: set(store
-                .muted_conversations_among(viewer.id, &conversations)
-                .await?),
+            favourited: set(done.favourited),
+            reblogged: set(done.reblogged),
+            bookmarked: set(done.bookmarked),
+            pinned: set(done.pinned),
+            muted: set(done.muted_conversations),
         })
     }
 

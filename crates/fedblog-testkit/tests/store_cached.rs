@@ -197,3 +197,27 @@ async fn each_write_through_the_cache_is_read_back_through_it() {
     store.delete_account(b.id).await.expect("delete b");
     check("an account's deletion").await;
 }
+
+/// `CachedStore` names every method of the store traits, those with a default body too: a
+/// default it did not forward would run over the cache instead of the wrapped store's own
+/// (faster) answer.
+#[test]
+fn cached_store_forwards_every_trait_method() {
+    let core = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fedblog-core/src/store");
+    let traits = std::fs::read_to_string(core.join("mod.rs")).expect("store/mod.rs");
+    let cached = std::fs::read_to_string(core.join("cached.rs")).expect("store/cached.rs");
+    let method = regex::Regex::new(r"(?m)^    async fn (\w+)\(").expect("regex");
+    let methods: Vec<String> = method
+        .captures_iter(&traits)
+        .map(|c| c[1].to_string())
+        .collect();
+    assert!(methods.len() > 100, "found only {} methods", methods.len());
+    let missing: Vec<&String> = methods
+        .iter()
+        .filter(|m| !cached.contains(&format!("fn {m}(")))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "CachedStore does not forward {missing:?}"
+    );
+}

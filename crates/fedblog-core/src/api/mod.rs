@@ -62,8 +62,9 @@ pub enum Auth {
 /// The body of a reply.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Body {
-    /// `application/json`.
-    Json(serde_json::Value),
+    /// `application/json`: the serialised JSON text (entities are written straight to text,
+    /// without building a `serde_json::Value` first).
+    Json(String),
     /// `text/html; charset=utf-8`.
     Html(String),
     /// No body.
@@ -81,6 +82,16 @@ pub struct Reply {
     pub body: Body,
 }
 
+impl Reply {
+    /// The JSON body parsed, for callers that read replies in-process (`None` for other bodies).
+    pub fn json(&self) -> Option<serde_json::Value> {
+        match &self.body {
+            Body::Json(text) => serde_json::from_str(text).ok(),
+            _ => None,
+        }
+    }
+}
+
 /// Converts an endpoint's typed response into a reply.
 pub trait IntoReply {
     /// The reply.
@@ -92,7 +103,7 @@ pub struct Json<T>(pub T);
 
 impl<T: Serialize> IntoReply for Json<T> {
     fn into_reply(self) -> ApiResult<Reply> {
-        let value = serde_json::to_value(&self.0).map_err(|e| {
+        let value = serde_json::to_string(&self.0).map_err(|e| {
             tracing::error!(error = %e, "serialising a response failed");
             ApiError::internal()
         })?;

@@ -123,15 +123,11 @@ impl App {
     ) -> ApiResult<HashSet<Id>> {
         let mut hidden: HashSet<Id> = self
             .store
-            .blocked_either_way(viewer.id, others)
+            .relations_among(viewer.id, others, self.now())
             .await?
             .into_iter()
+            .map(|r| r.id)
             .collect();
-        hidden.extend(
-            self.store
-                .muted_among(viewer.id, others, self.now())
-                .await?,
-        );
         hidden.remove(&viewer.id);
         Ok(hidden)
     }

@@ -381,8 +381,7 @@ impl App {
         if ids.is_empty() {
             return Ok(vec![]);
         }
-        let visible = self.visible_statuses(viewer, ids).await?;
-        let shown = self.without_hidden_authors(viewer, visible).await?;
+        let shown = self.visible_unhidden_statuses(viewer, ids).await?;
         self.without_blocked_domains(viewer, shown).await
     }
 }

@@ -556,6 +556,43 @@ impl App {
         viewer: Option<&AccountRecord>,
         ids: &[Id],
     ) -> ApiResult<Vec<StatusRecord>> {
+        Ok(self.visible_statuses_with_facts(viewer, ids).await?.0)
+    }
+
+    /// [`App::visible_statuses`] without the statuses by accounts hidden from `viewer` and the
+    /// reblogs of their statuses (as [`App::without_hidden_authors`] leaves out), reading the
+    /// viewer's relations with the page's authors once.
+    pub(crate) async fn visible_unhidden_statuses(
+        &self,
+        viewer: Option<&AccountRecord>,
+        ids: &[Id],
+    ) -> ApiResult<Vec<StatusRecord>> {
+        let (visible, originals, facts) = self.visible_statuses_with_facts(viewer, ids).await?;
+        if facts.hidden.is_empty() {
+            return Ok(visible);
+        }
+        Ok(visible
+            .into_iter()
+            .filter(|s| {
+                !facts.hidden.contains(&s.account_id)
+                    && s.reblog_of_id
+                        .and_then(|o| originals.get(&o))
+                        .is_none_or(|o| !facts.hidden.contains(&o.account_id))
+            })
+            .collect())
+    }
+
+    /// [`App::visible_statuses`], with the reblogged originals it read and what it learnt about
+    /// the viewer.
+    async fn visible_statuses_with_facts(
+        &self,
+        viewer: Option<&AccountRecord>,
+        ids: &[Id],
+    ) -> ApiResult<(
+        Vec<StatusRecord>,
+        HashMap<Id, StatusRecord>,
+        crate::services::visibility::ViewerFacts,
+    )> {
         let records = self.store.statuses_by_ids(ids).await?;
         let mut originals: HashMap<Id, StatusRecord> = HashMap::new();
         let wanted: Vec<Id> = records.iter().filter_map(|s| s.reblog_of_id).collect();
@@ -604,11 +641,12 @@ impl App {
             by_id.insert(s.id, s);
         }
         let mut seen = std::collections::HashSet::new();
-        Ok(ids
+        let visible = ids
             .iter()
             .filter(|id| seen.insert(**id))
             .filter_map(|id| by_id.remove(id))
-            .collect())
+            .collect();
+        Ok((visible, originals, facts))
     }
 
     /// The caller's own status (a reblog too) that it asks to delete. Others' statuses: 404 if

@@ -163,20 +163,23 @@ impl App {
         let mut fill = PageFill::new();
         let mut cursor = page;
         for _ in 0..MAX_READS {
-            let (ids, records) = match source {
+            let (ids, shown) = match source {
                 Source::Feed(feed) => {
                     let ids = match feed {
                         Feed::Home(account) => self.store.home_feed(account, cursor).await?,
                         Feed::List(list) => self.store.list_feed(list, cursor).await?,
                     };
-                    let visible = self.visible_statuses(viewer, &ids).await?;
-                    (ids, visible)
+                    let shown = self.visible_unhidden_statuses(viewer, &ids).await?;
+                    (ids, shown)
                 }
                 // Public statuses only: everyone may see them.
                 Source::Public(f) => with_ids(self.store.public_timeline(f, cursor).await?),
                 Source::Tag(f) => with_ids(self.store.tag_timeline(f, cursor).await?),
             };
-            let shown = self.without_hidden_authors(viewer, records).await?;
+            let shown = match source {
+                Source::Feed(_) => shown,
+                _ => self.without_hidden_authors(viewer, shown).await?,
+            };
             let shown = self.without_blocked_domains(viewer, shown).await?;
             if !fill.take(&ids, shown, page, &mut cursor) {
                 break;

@@ -12,6 +12,9 @@ use crate::store::{AccountRecord, StatusRecord, Visibility};
 pub(crate) struct ViewerFacts {
     /// The authors that block the viewer; `None`: not known, ask the store.
     blocked_by: Option<HashSet<Id>>,
+    /// The authors hidden from the viewer (blocked either way, or muted), read with
+    /// `blocked_by`.
+    pub(crate) hidden: HashSet<Id>,
     /// Whether the viewer follows an author, as learnt.
     follows: HashMap<Id, bool>,
 }
@@ -58,8 +61,8 @@ impl App {
     }
 
     /// The facts about `viewer` that [`App::can_see_own`] needs for a page of statuses by
-    /// `authors`, learnt in one store call: which of the authors block the viewer (blocks are
-    /// few: each account blocked either way is checked on its own).
+    /// `authors`, learnt in one store call: which of the authors block the viewer, and which are
+    /// hidden from it (blocked either way or muted).
     pub(crate) async fn viewer_facts(
         &self,
         viewer: Option<&AccountRecord>,
@@ -71,16 +74,24 @@ impl App {
                 ..ViewerFacts::default()
             });
         };
-        let mut blocked_by = HashSet::new();
-        for other in self.store.blocked_either_way(v.id, authors).await? {
-            if self.store.blocks(other, v.id).await? {
-                blocked_by.insert(other);
-            }
-        }
-        Ok(ViewerFacts {
-            blocked_by: Some(blocked_by),
+        let mut facts = ViewerFacts {
+            blocked_by: Some(HashSet::new()),
             ..ViewerFacts::default()
-        })
+        };
+        for r in self
+            .store
+            .relations_among(v.id, authors, self.now())
+            .await?
+        {
+            if r.id == v.id {
+                continue;
+            }
+            if r.blocked_by {
+                facts.blocked_by.get_or_insert_default().insert(r.id);
+            }
+            facts.hidden.insert(r.id);
+        }
+        Ok(facts)
     }
 
     /// [`App::can_see_own`] with what `facts` already knows (and learning follows into it).

@@ -443,6 +443,7 @@ forward! {
         fn delete_mute(&self, account: Id, target: Id) -> StoreResult<bool>;
         fn mute_of(&self, account: Id, target: Id, now: DateTime<Utc>) -> StoreResult<Option<MuteRecord>>;
         fn muted_among(&self, account: Id, others: &[Id], now: DateTime<Utc>) -> StoreResult<Vec<Id>>;
+        fn relations_among(&self, account: Id, others: &[Id], now: DateTime<Utc>) -> StoreResult<Vec<RelationRecord>>;
         fn mutes_page(&self, account: Id, now: DateTime<Utc>, page: Page) -> StoreResult<Vec<MuteRecord>>;
     }
     {
@@ -536,6 +537,7 @@ forward! {
         fn mute_conversation(&self, account: Id, conversation: Id) -> StoreResult<()>;
         fn unmute_conversation(&self, account: Id, conversation: Id) -> StoreResult<bool>;
         fn muted_conversations_among(&self, account: Id, conversations: &[Id]) -> StoreResult<Vec<Id>>;
+        fn interactions_among(&self, account: Id, statuses: &[Id], own: &[Id], conversations: &[Id]) -> StoreResult<InteractionsRecord>;
     }
     {
         async fn insert_favourite(&self, id: Id, account: Id, status: Id) -> StoreResult<bool> {

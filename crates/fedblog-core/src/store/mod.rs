@@ -238,6 +238,32 @@ pub trait BlockStore: Send + Sync {
         others: &[Id],
         now: DateTime<Utc>,
     ) -> StoreResult<Vec<Id>>;
+    /// How `account` stands with each of `others` at `now`: whether it blocks them, whether
+    /// they block it, whether it mutes them (a mute in force at `now`). Only the accounts with at
+    /// least one of the three come back, each once, in no particular order. What
+    /// `blocked_either_way`, `blocks` and `muted_among` would say, in one call: stores may answer
+    /// it in one query (the default asks those methods).
+    async fn relations_among(
+        &self,
+        account: Id,
+        others: &[Id],
+        now: DateTime<Utc>,
+    ) -> StoreResult<Vec<RelationRecord>> {
+        let mut out: std::collections::BTreeMap<Id, RelationRecord> = Default::default();
+        for other in self.blocked_either_way(account, others).await? {
+            let r = out
+                .entry(other)
+                .or_insert_with(|| RelationRecord::new(other));
+            r.blocking = self.blocks(account, other).await?;
+            r.blocked_by = self.blocks(other, account).await?;
+        }
+        for other in self.muted_among(account, others, now).await? {
+            out.entry(other)
+                .or_insert_with(|| RelationRecord::new(other))
+                .muting = true;
+        }
+        Ok(out.into_values().collect())
+    }
     /// One page of the mutes of `account` in force at `now`, newest first (cursor: mute id).
     async fn mutes_page(
         &self,
@@ -403,6 +429,31 @@ pub trait InteractionStore: Send + Sync {
         account: Id,
         conversations: &[Id],
     ) -> StoreResult<Vec<Id>>;
+    /// What `account` did with a page of statuses: which of `statuses` it favourited, reblogged
+    /// and bookmarked, which of `own` it pinned, and which of `conversations` it muted, each
+    /// sorted, as the five `_among` methods would say. Stores may answer it in one query (the
+    /// default asks those methods).
+    async fn interactions_among(
+        &self,
+        account: Id,
+        statuses: &[Id],
+        own: &[Id],
+        conversations: &[Id],
+    ) -> StoreResult<InteractionsRecord> {
+        Ok(InteractionsRecord {
+            favourited: self.favourited_among(account, statuses).await?,
+            reblogged: self.reblogged_among(account, statuses).await?,
+            bookmarked: self.bookmarked_among(account, statuses).await?,
+            pinned: if own.is_empty() {
+                vec![]
+            } else {
+                self.pinned_among(account, own).await?
+            },
+            muted_conversations: self
+                .muted_conversations_among(account, conversations)
+                .await?,
+        })
+    }
 }
 
 /// Edits of statuses and their revision history.

@@ -912,3 +912,45 @@ pub enum Feed {
     /// The feed of a list.
     List(Id),
 }
+
+/// How an account stands with another, as [`BlockStore::relations_among`](super::BlockStore::relations_among) answers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RelationRecord {
+    /// The other account.
+    pub id: Id,
+    /// The account blocks it.
+    pub blocking: bool,
+    /// It blocks the account.
+    pub blocked_by: bool,
+    /// The account mutes it.
+    pub muting: bool,
+}
+
+impl RelationRecord {
+    /// No relation yet with `id`.
+    pub fn new(id: Id) -> Self {
+        RelationRecord {
+            id,
+            blocking: false,
+            blocked_by: false,
+            muting: false,
+        }
+    }
+}
+
+/// What an account did with a page of statuses, as
+/// [`InteractionStore::interactions_among`](super::InteractionStore::interactions_among) answers;
+/// each list sorted.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct InteractionsRecord {
+    /// Statuses it favourited.
+    pub favourited: Vec<Id>,
+    /// Statuses it reblogged.
+    pub reblogged: Vec<Id>,
+    /// Statuses it bookmarked.
+    pub bookmarked: Vec<Id>,
+    /// Its statuses it pinned.
+    pub pinned: Vec<Id>,
+    /// Threads (conversation ids) it muted.
+    pub muted_conversations: Vec<Id>,
+}

@@ -16,10 +16,7 @@ fn cors(builder: http::response::Builder) -> http::response::Builder {
 pub fn to_http(reply: Reply) -> HttpResponse {
     let mut builder = cors(Response::builder().status(reply.status));
     let (content_type, body) = match reply.body {
-        Body::Json(v) => (
-            "application/json; charset=utf-8",
-            serde_json::to_vec(&v).unwrap_or_default(),
-        ),
+        Body::Json(text) => ("application/json; charset=utf-8", text.into_bytes()),
         Body::Html(h) => ("text/html; charset=utf-8", h.into_bytes()),
         Body::Empty => ("text/plain; charset=utf-8", Vec::new()),
     };

@@ -3,20 +3,26 @@
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use fedblog_core::pagination::Page;
-use fedblog_core::store::{BlockStore, MuteRecord};
+use fedblog_core::store::{BlockStore, MuteRecord, RelationRecord};
 use fedblog_core::{Id, StoreResult};
 use sea_orm::ActiveValue::Set;
 use sea_orm::{ColumnTrait, Condition, EntityTrait, QueryFilter, QuerySelect};
 
 use super::entity::{blocks, follow_requests, mutes};
 use super::follows::delete_follow_rows;
-use super::pairs::Pair;
+use super::pairs::{Pair, fits_one_query, tagged_union};
 use super::{SeaStore, backend_err, finish, paging};
 
 /// A block: one per account and blocked account.
 const BLOCKED: Pair<blocks::Column> = Pair {
     owner: blocks::Column::AccountId,
     other: blocks::Column::TargetId,
+};
+
+/// A block seen from the blocked side: `owner` is blocked by `other`.
+const BLOCKED_BY: Pair<blocks::Column> = Pair {
+    owner: blocks::Column::TargetId,
+    other: blocks::Column::AccountId,
 };
 
 /// A mute: one per account and muted account.
@@ -160,6 +166,55 @@ impl BlockStore for SeaStore {
             .await
             .map_err(backend_err)?;
         Ok(row.map(mute_record))
+    }
+
+    async fn relations_among(
+        &self,
+        account: Id,
+        others: &[Id],
+        now: DateTime<Utc>,
+    ) -> StoreResult<Vec<RelationRecord>> {
+        if others.is_empty() {
+            return Ok(vec![]);
+        }
+        if !fits_one_query(others) {
+            // The trait's way: several chunked queries.
+            let mut out = std::collections::BTreeMap::new();
+            for other in self.blocked_either_way(account, others).await? {
+                let r = out
+                    .entry(other)
+                    .or_insert_with(|| RelationRecord::new(other));
+                r.blocking = BLOCKED.exists(&self.db, account, other.as_i64()).await?;
+                r.blocked_by = BLOCKED.exists(&self.db, other, account.as_i64()).await?;
+            }
+            for other in self.muted_among(account, others, now).await? {
+                out.entry(other)
+                    .or_insert_with(|| RelationRecord::new(other))
+                    .muting = true;
+            }
+            return Ok(out.into_values().collect());
+        }
+        let rows = tagged_union(
+            &self.db,
+            vec![
+                BLOCKED.among_tagged("blocking", account, others, Condition::all()),
+                BLOCKED_BY.among_tagged("blocked_by", account, others, Condition::all()),
+                MUTED.among_tagged("muting", account, others, in_force(now)),
+            ],
+        )
+        .await?;
+        let mut out: std::collections::BTreeMap<Id, RelationRecord> = Default::default();
+        for (kind, other) in rows {
+            let r = out
+                .entry(other)
+                .or_insert_with(|| RelationRecord::new(other));
+            match kind.as_str() {
+                "blocking" => r.blocking = true,
+                "blocked_by" => r.blocked_by = true,
+                _ => r.muting = true,
+            }
+        }
+        Ok(out.into_values().collect())
     }
 
     async fn muted_among(

@@ -4,14 +4,16 @@
 use async_trait::async_trait;
 use chrono::Utc;
 use fedblog_core::pagination::Page;
-use fedblog_core::store::{InteractionStore, StatusRecord};
+use fedblog_core::store::{InteractionStore, InteractionsRecord, StatusRecord};
 use fedblog_core::{Id, StoreResult};
 use sea_orm::ActiveValue::Set;
 use sea_orm::sea_query::Query;
-use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect};
+use sea_orm::{
+    ColumnTrait, Condition, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect,
+};
 
 use super::entity::{bookmarks, conversation_mutes, favourites, status_pins, statuses};
-use super::pairs::Pair;
+use super::pairs::{Pair, fits_one_query, tagged_union};
 use super::statuses::{add_to_status_counter, hydrate};
 use super::{IN_CHUNK, SeaStore, backend_err, finish};
 
@@ -283,5 +285,62 @@ impl InteractionStore for SeaStore {
         CONVERSATION_MUTED
             .among(&self.db, account, conversations)
             .await
+    }
+
+    async fn interactions_among(
+        &self,
+        account: Id,
+        statuses: &[Id],
+        own: &[Id],
+        conversations: &[Id],
+    ) -> StoreResult<InteractionsRecord> {
+        if ![statuses, own, conversations]
+            .iter()
+            .all(|ids| fits_one_query(ids))
+        {
+            return Ok(InteractionsRecord {
+                favourited: self.favourited_among(account, statuses).await?,
+                reblogged: self.reblogged_among(account, statuses).await?,
+                bookmarked: self.bookmarked_among(account, statuses).await?,
+                pinned: self.pinned_among(account, own).await?,
+                muted_conversations: self
+                    .muted_conversations_among(account, conversations)
+                    .await?,
+            });
+        }
+        let all = Condition::all();
+        let mut queries = vec![];
+        if !statuses.is_empty() {
+            queries.push(FAVOURITED.among_tagged("f", account, statuses, all.clone()));
+            queries.push(REBLOGGED.among_tagged("r", account, statuses, all.clone()));
+            queries.push(BOOKMARKED.among_tagged("b", account, statuses, all.clone()));
+        }
+        if !own.is_empty() {
+            queries.push(PINNED.among_tagged("p", account, own, all.clone()));
+        }
+        if !conversations.is_empty() {
+            queries.push(CONVERSATION_MUTED.among_tagged("m", account, conversations, all));
+        }
+        let mut out = InteractionsRecord::default();
+        for (kind, id) in tagged_union(&self.db, queries).await? {
+            match kind.as_str() {
+                "f" => out.favourited.push(id),
+                "r" => out.reblogged.push(id),
+                "b" => out.bookmarked.push(id),
+                "p" => out.pinned.push(id),
+                _ => out.muted_conversations.push(id),
+            }
+        }
+        for list in [
+            &mut out.favourited,
+            &mut out.reblogged,
+            &mut out.bookmarked,
+            &mut out.pinned,
+            &mut out.muted_conversations,
+        ] {
+            list.sort_unstable();
+            list.dedup();
+        }
+        Ok(out)
     }
 }

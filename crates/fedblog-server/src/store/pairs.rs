@@ -5,10 +5,10 @@
 
 use fedblog_core::pagination::Page;
 use fedblog_core::{Id, StoreResult};
-use sea_orm::sea_query::OnConflict;
+use sea_orm::sea_query::{Expr, OnConflict, SelectStatement, UnionType};
 use sea_orm::{
-    ActiveModelTrait, ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QuerySelect,
-    TryGetableMany, Value,
+    ActiveModelTrait, ColumnTrait, Condition, ConnectionTrait, EntityTrait, QueryFilter,
+    QuerySelect, QueryTrait, StatementBuilder, TryGetableMany, Value,
 };
 
 use super::{IN_CHUNK, backend_err, paging};
@@ -121,6 +121,25 @@ where
         Ok(found.into_iter().map(Id::from_i64).collect())
     }
 
+    /// The query of [`Pair::among`] (for at most [`IN_CHUNK`] ids) with `extra` conditions, its
+    /// rows tagged: `(kind, other)`, for [`tagged_union`].
+    pub fn among_tagged(
+        self,
+        kind: &'static str,
+        owner: Id,
+        others: &[Id],
+        extra: Condition,
+    ) -> SelectStatement {
+        Col::EntityName::find()
+            .select_only()
+            .expr_as(Expr::val(kind), "kind")
+            .column_as(self.other, "other")
+            .filter(self.owner.eq(owner.as_i64()))
+            .filter(self.other.is_in(others.iter().map(|i| i.as_i64())))
+            .filter(extra)
+            .into_query()
+    }
+
     /// `(row id, other)` of `owner`'s rows: the page over the row id column `cursor`, newest
     /// first.
     pub async fn page<V, C>(
@@ -175,4 +194,33 @@ where
         .exec_without_returning(db)
         .await
         .map_err(backend_err)
+}
+
+/// Runs several [`Pair::among_tagged`] queries as one (`UNION ALL`): the `(kind, other)` rows of
+/// all of them. Empty when `queries` is.
+pub(super) async fn tagged_union<C: ConnectionTrait>(
+    db: &C,
+    queries: Vec<SelectStatement>,
+) -> StoreResult<Vec<(String, Id)>> {
+    let mut queries = queries.into_iter();
+    let Some(mut first) = queries.next() else {
+        return Ok(vec![]);
+    };
+    for q in queries {
+        first.union(UnionType::All, q);
+    }
+    let statement = StatementBuilder::build(&first, &db.get_database_backend());
+    let rows = db.query_all_raw(statement).await.map_err(backend_err)?;
+    rows.iter()
+        .map(|row| {
+            let kind: String = row.try_get("", "kind").map_err(backend_err)?;
+            let other: i64 = row.try_get("", "other").map_err(backend_err)?;
+            Ok((kind, Id::from_i64(other)))
+        })
+        .collect()
+}
+
+/// Whether `ids` fit one [`Pair::among_tagged`] query (larger sets take the chunked methods).
+pub(super) fn fits_one_query(ids: &[Id]) -> bool {
+    ids.len() <= IN_CHUNK
 }

@@ -728,3 +728,64 @@ pub async fn delete_mute_true_then_false(store: &dyn Store) {
         "delete_mute of a mute never made (the reverse of one) must return false"
     );
 }
+
+/// `relations_among` says, for each of the given accounts the account has a relation with, whether
+/// it blocks it, is blocked by it and mutes it (a mute in force at `now`), once each; accounts
+/// with none, expired mutes, other accounts' relations and accounts not asked about are left out.
+pub async fn relations_among_reports_blocks_both_ways_and_mutes_in_force(store: &dyn Store) {
+    use fedblog_core::store::RelationRecord;
+    let ids = IdGenerator::default();
+    let alice = add_local(store, &ids, "alice").await.id;
+    let bob = add_local(store, &ids, "bob").await.id;
+    let carol = add_local(store, &ids, "carol").await.id;
+    let dave = add_local(store, &ids, "dave").await.id;
+    let erin = add_local(store, &ids, "erin").await.id;
+    let frank = add_local(store, &ids, "frank").await.id;
+    let gina = add_local(store, &ids, "gina").await.id;
+    block(store, &ids, T0 + 1_000, alice, bob).await;
+    block(store, &ids, T0 + 2_000, carol, alice).await;
+    block(store, &ids, T0 + 3_000, alice, dave).await;
+    block(store, &ids, T0 + 4_000, dave, alice).await;
+    mute(store, &ids, T0 + 5_000, (alice, dave), true, None).await;
+    mute(
+        store,
+        &ids,
+        T0 + 6_000,
+        (alice, erin),
+        true,
+        Some(now_plus(1)),
+    )
+    .await;
+    mute(store, &ids, T0 + 7_000, (alice, frank), true, Some(now())).await;
+    block(store, &ids, T0 + 8_000, bob, gina).await;
+    let mut got = store
+        .relations_among(alice, &[bob, carol, dave, erin, frank, gina, bob], now())
+        .await
+        .expect("relations_among");
+    got.sort_by_key(|r| r.id);
+    let rel = |id, blocking, blocked_by, muting| RelationRecord {
+        id,
+        blocking,
+        blocked_by,
+        muting,
+    };
+    let mut want = vec![
+        rel(bob, true, false, false),
+        rel(carol, false, true, false),
+        rel(dave, true, true, true),
+        rel(erin, false, false, true),
+    ];
+    want.sort_by_key(|r| r.id);
+    assert_eq!(
+        got, want,
+        "relations_among must report blocks both ways and mutes in force (an expired one, an account without relation and others' blocks left out), once each"
+    );
+    assert_eq!(
+        store
+            .relations_among(alice, &[], now())
+            .await
+            .expect("relations_among"),
+        vec![],
+        "relations_among of no accounts must be empty"
+    );
+}

@@ -875,3 +875,60 @@ pub async fn unmute_conversation_true_then_false(store: &dyn Store) {
         "unmute_conversation must keep other accounts' mutes of the thread"
     );
 }
+
+/// `interactions_among` answers what the five `_among` methods answer, each list sorted: the
+/// favourites, reblogs and bookmarks among `statuses`, the pins among `own` and the muted threads
+/// among `conversations`, of the account asked about only.
+pub async fn interactions_among_matches_the_among_methods(store: &dyn Store) {
+    use fedblog_core::store::InteractionsRecord;
+    let ids = IdGenerator::default();
+    let (alice, bob, carol, s1, s2) = fixture(store, &ids).await;
+    let s3 = add_status(store, status(&ids, &carol, T0 + 3_000)).await;
+    let own = add_status(store, status(&ids, &alice, T0 + 4_000)).await;
+    let own2 = add_status(store, status(&ids, &alice, T0 + 5_000)).await;
+    favourite(store, &ids, T0 + 10_000, alice.id, s2.id).await;
+    favourite(store, &ids, T0 + 11_000, alice.id, s1.id).await;
+    favourite(store, &ids, T0 + 12_000, bob.id, s3.id).await;
+    add_status(store, reblog(&ids, &alice, &s3, T0 + 13_000)).await;
+    add_status(store, reblog(&ids, &bob, &s1, T0 + 14_000)).await;
+    bookmark(store, &ids, T0 + 15_000, alice.id, s1.id).await;
+    bookmark(store, &ids, T0 + 16_000, bob.id, s2.id).await;
+    pin(store, &ids, T0 + 17_000, alice.id, own2.id).await;
+    store
+        .mute_conversation(alice.id, s2.id)
+        .await
+        .expect("mute_conversation");
+    store
+        .mute_conversation(bob.id, s3.id)
+        .await
+        .expect("mute_conversation");
+    let statuses = [s3.id, s1.id, s2.id, own.id];
+    let got = store
+        .interactions_among(
+            alice.id,
+            &statuses,
+            &[own.id, own2.id],
+            &[s1.id, s2.id, s3.id],
+        )
+        .await
+        .expect("interactions_among");
+    assert_eq!(
+        got,
+        InteractionsRecord {
+            favourited: sorted(vec![s1.id, s2.id]),
+            reblogged: vec![s3.id],
+            bookmarked: vec![s1.id],
+            pinned: vec![own2.id],
+            muted_conversations: vec![s2.id],
+        },
+        "interactions_among must answer the account's favourites, reblogs, bookmarks, pins and muted threads among those given, sorted"
+    );
+    assert_eq!(
+        store
+            .interactions_among(alice.id, &[], &[], &[])
+            .await
+            .expect("interactions_among"),
+        InteractionsRecord::default(),
+        "interactions_among of nothing must be empty"
+    );
+}

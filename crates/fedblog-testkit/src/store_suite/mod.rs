@@ -237,6 +237,7 @@ macro_rules! __store_suite_for_each_check {
                 upsert_mute_inserts_then_replaces_settings_keeping_id,
                 mute_of_is_none_when_expired_or_absent,
                 muted_among_lists_mutes_in_force,
+                relations_among_reports_blocks_both_ways_and_mutes_in_force,
                 mutes_page_excludes_expired_newest_first,
                 mutes_page_cursors_are_mute_ids,
                 delete_mute_true_then_false,
@@ -359,6 +360,7 @@ macro_rules! __store_suite_for_each_check {
                 replies_to_lists_direct_replies_oldest_first,
                 mute_conversation_is_idempotent_and_per_account,
                 unmute_conversation_true_then_false,
+                interactions_among_matches_the_among_methods,
             }
             edits {
                 update_status_replaces_exactly_the_editable_fields,
