@@ -5,9 +5,8 @@
 #
 # Creates/reuses clients/mastodon-py/.venv, starts the server on a free loopback port with a
 # throwaway data dir, creates a confirmed+approved account, runs scenario.py, stops the server.
-# Then creates more accounts with tokens and runs social.py (the social graph) and statuses.py
-# (threads, interactions, edits, scheduling, deletion), then reading.py (notifications, markers,
-# home, list and hashtag paging).
+# Then creates more accounts with tokens and runs the token-based scenarios (social.py,
+# statuses.py, reading.py, filters.py; see the loop at the end).
 # Exits with the first failing script's exit code. Set KEEP_TMP=1 to keep the data dir and server log.
 set -euo pipefail
 
@@ -158,34 +157,19 @@ TOKENS="$LOG_DIR/tokens.json"
     echo "}"
 } >"$TOKENS"
 echo "run.sh: $((FANS + 5)) accounts with tokens ready"
-set +e
-"$VENV/bin/python" "$HERE/social.py" --base-url "$BASE" --tokens "$TOKENS"
-rc=$?
-set -e
-if [[ "$rc" != 0 ]]; then
-    echo "run.sh: social scenario failed with exit code $rc" >&2
-    print_log_tail
-    exit "$rc"
-fi
 
-# --- statuses scenario (uses the accounts and follows social.py left) ---------------------
-set +e
-"$VENV/bin/python" "$HERE/statuses.py" --base-url "$BASE" --tokens "$TOKENS"
-rc=$?
-set -e
-if [[ "$rc" != 0 ]]; then
-    echo "run.sh: statuses scenario failed with exit code $rc" >&2
-    print_log_tail
-    exit "$rc"
-fi
-
-# --- reading scenario: notifications, markers, home and lists --------------------------------
-set +e
-"$VENV/bin/python" "$HERE/reading.py" --base-url "$BASE" --tokens "$TOKENS"
-rc=$?
-set -e
-if [[ "$rc" != 0 ]]; then
-    echo "run.sh: reading scenario failed with exit code $rc" >&2
-    print_log_tail
-fi
-exit "$rc"
+# --- token-based scenarios, in order: each uses the accounts and follows the earlier ones left ---
+# social.py (the social graph), statuses.py (threads, interactions, edits, scheduling, deletion),
+# reading.py (notifications, markers, home, list and hashtag paging), filters.py (filters).
+for scenario in social statuses reading filters; do
+    set +e
+    "$VENV/bin/python" "$HERE/$scenario.py" --base-url "$BASE" --tokens "$TOKENS"
+    rc=$?
+    set -e
+    if [[ "$rc" != 0 ]]; then
+        echo "run.sh: $scenario scenario failed with exit code $rc" >&2
+        print_log_tail
+        exit "$rc"
+    fi
+done
+exit 0

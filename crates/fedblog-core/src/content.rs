@@ -396,6 +396,30 @@ pub fn render_html(
     html
 }
 
+/// The text of status HTML, cheaply: tags left out (a line break for `<br>`, a blank line
+/// between paragraphs), character references decoded. For matching filters against statuses,
+/// whose HTML is our own or sanitised, not for arbitrary markup.
+pub fn html_to_plain(html: &str) -> String {
+    let mut out = String::with_capacity(html.len());
+    let mut rest = html;
+    while let Some(open) = rest.find('<') {
+        out.push_str(&rest[..open]);
+        let Some(close) = rest[open..].find('>') else {
+            rest = "";
+            break;
+        };
+        let tag = rest[open + 1..open + close].trim().to_ascii_lowercase();
+        if tag == "br" || tag.starts_with("br ") || tag.starts_with("br/") {
+            out.push('\n');
+        } else if tag == "/p" {
+            out.push_str("\n\n");
+        }
+        rest = &rest[open + close + 1..];
+    }
+    out.push_str(rest);
+    html_escape::decode_html_entities(out.trim_end()).into_owned()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -196,6 +196,9 @@ pub struct Status {
     pub bookmarked: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pinned: Option<bool>,
+    /// The viewer's filters this status matches (signed-in viewers only; `[]` when none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub filtered: Option<Vec<FilterResult>>,
 }
 
 /// A client application. <https://docs.joinmastodon.org/entities/Application/>
@@ -568,4 +571,58 @@ pub struct PartialAccountWithAvatar {
     pub avatar_static: String,
     pub locked: bool,
     pub bot: bool,
+}
+
+/// A filter. <https://docs.joinmastodon.org/entities/Filter/>
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Filter {
+    pub id: Id,
+    pub title: String,
+    pub context: Vec<String>,
+    pub expires_at: Option<Timestamp>,
+    pub filter_action: String,
+    /// Left out inside a `FilterResult`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub keywords: Option<Vec<FilterKeyword>>,
+    /// Left out inside a `FilterResult`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub statuses: Option<Vec<FilterStatus>>,
+}
+
+/// A keyword of a filter. <https://docs.joinmastodon.org/entities/FilterKeyword/>
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct FilterKeyword {
+    pub id: Id,
+    pub keyword: String,
+    pub whole_word: bool,
+}
+
+/// A status a filter matches. <https://docs.joinmastodon.org/entities/FilterStatus/>
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct FilterStatus {
+    pub id: Id,
+    pub status_id: Id,
+}
+
+/// A filter a status matched, with what matched. <https://docs.joinmastodon.org/entities/FilterResult/>
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct FilterResult {
+    pub filter: Filter,
+    /// The text that matched the filter's keywords (`null`: none did).
+    pub keyword_matches: Option<Vec<String>>,
+    /// The ids of the filter's statuses that matched (`null`: the filter has none).
+    pub status_matches: Option<Vec<Id>>,
+}
+
+/// A v1 filter: one keyword of a filter, with its filter's settings.
+/// <https://docs.joinmastodon.org/entities/V1_Filter/>
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct V1Filter {
+    /// The keyword's id.
+    pub id: Id,
+    pub phrase: String,
+    pub context: Vec<String>,
+    pub whole_word: bool,
+    pub expires_at: Option<Timestamp>,
+    pub irreversible: bool,
 }

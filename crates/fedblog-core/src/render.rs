@@ -10,8 +10,8 @@ use crate::entities::*;
 use crate::error::ApiResult;
 use crate::id::Id;
 use crate::store::{
-    AccountRecord, AppRecord, MarkerRecord, MediaKind, MediaRecord, NotificationRecord, PollRecord,
-    Role as RoleRecord, StatusRecord, UserRecord,
+    AccountRecord, AppRecord, FilterContext, MarkerRecord, MediaKind, MediaRecord,
+    NotificationRecord, PollRecord, Role as RoleRecord, StatusRecord, UserRecord,
 };
 
 /// ISO 8601 with milliseconds and `Z`, as Mastodon writes datetimes.
@@ -318,6 +318,7 @@ impl App {
             viewer,
             with_source,
         };
+        let filters = self.active_filters(viewer).await?;
         let mut out = Vec::with_capacity(statuses.len());
         for s in statuses {
             let rendered = match s.reblog_of_id {
@@ -336,9 +337,66 @@ impl App {
                         })
                 }
             };
-            out.extend(rendered);
+            out.extend(rendered.map(|mut st| {
+                if viewer.is_some() {
+                    self.mark_filtered(&filters, &mut st);
+                }
+                st
+            }));
         }
         Ok(out)
+    }
+
+    /// [`App::render_statuses`] for a list read in `context`: statuses by others that match
+    /// one of the viewer's `hide` filters of that context are left out.
+    pub async fn render_statuses_in(
+        &self,
+        statuses: &[StatusRecord],
+        viewer: Option<&AccountRecord>,
+        context: FilterContext,
+    ) -> ApiResult<Vec<Status>> {
+        let rendered = self.render_statuses(statuses, viewer, false).await?;
+        let Some(v) = viewer else {
+            return Ok(rendered);
+        };
+        Ok(rendered
+            .into_iter()
+            .filter(|st| {
+                let proper = st.reblog.as_deref().unwrap_or(st);
+                proper.account.id == v.id
+                    || !st
+                        .filtered
+                        .as_deref()
+                        .is_some_and(|r| crate::services::filters::hidden_in(r, context))
+            })
+            .collect())
+    }
+
+    /// Sets `filtered` on a status rendered for a signed-in viewer (and on the original it
+    /// reblogs): the filters its original matches, `[]` when none.
+    fn mark_filtered(&self, filters: &crate::services::filters::ActiveFilters, st: &mut Status) {
+        let results: Vec<FilterResult> = if filters.is_empty() {
+            vec![]
+        } else {
+            let proper = st.reblog.as_deref().unwrap_or(st);
+            let ids: Vec<Id> = std::iter::once(st.id)
+                .chain(st.reblog.as_ref().map(|r| r.id))
+                .collect();
+            let text = crate::services::filters::searchable_text(proper);
+            filters
+                .matches(&text, &ids)
+                .into_iter()
+                .map(|m| FilterResult {
+                    filter: render_filter(m.filter, false),
+                    keyword_matches: m.keyword_match.map(|k| vec![k]),
+                    status_matches: m.status_matches,
+                })
+                .collect()
+        };
+        if let Some(inner) = st.reblog.as_deref_mut() {
+            inner.filtered = Some(results.clone());
+        }
+        st.filtered = Some(results);
     }
 
     /// Renders one status for a viewer (see [`App::render_statuses`]); 404 when it cannot be
@@ -362,10 +420,10 @@ impl App {
     ) -> ApiResult<Context> {
         Ok(Context {
             ancestors: self
-                .render_statuses(&thread.ancestors, viewer, false)
+                .render_statuses_in(&thread.ancestors, viewer, FilterContext::Thread)
                 .await?,
             descendants: self
-                .render_statuses(&thread.descendants, viewer, false)
+                .render_statuses_in(&thread.descendants, viewer, FilterContext::Thread)
                 .await?,
         })
     }
@@ -483,6 +541,7 @@ impl App {
                 .viewer
                 .filter(|v| v.id == s.account_id && pinnable)
                 .and_then(|_| flag(|f| &f.pinned, s.id)),
+            filtered: None,
         })
     }
 }
@@ -544,6 +603,52 @@ fn date_floor(t: DateTime<Utc>) -> DateTime<Utc> {
         .and_hms_opt(0, 0, 0)
         .map(|n| n.and_utc())
         .unwrap_or(t)
+}
+
+/// Renders a filter; `with_rules` adds its keywords and statuses (left out inside a
+/// `FilterResult`).
+pub fn render_filter(f: &crate::store::FilterRecord, with_rules: bool) -> Filter {
+    Filter {
+        id: f.id,
+        title: f.title.clone(),
+        context: f.context.iter().map(|c| c.as_str().to_string()).collect(),
+        expires_at: f.expires_at.map(timestamp),
+        filter_action: f.action.as_str().to_string(),
+        keywords: with_rules.then(|| f.keywords.iter().map(render_filter_keyword).collect()),
+        statuses: with_rules.then(|| f.statuses.iter().map(render_filter_status).collect()),
+    }
+}
+
+/// Renders a filter keyword.
+pub fn render_filter_keyword(k: &crate::store::FilterKeywordRecord) -> FilterKeyword {
+    FilterKeyword {
+        id: k.id,
+        keyword: k.keyword.clone(),
+        whole_word: k.whole_word,
+    }
+}
+
+/// Renders a filter status.
+pub fn render_filter_status(s: &crate::store::FilterStatusRecord) -> FilterStatus {
+    FilterStatus {
+        id: s.id,
+        status_id: s.status_id,
+    }
+}
+
+/// Renders one keyword of a filter as a v1 filter.
+pub fn render_v1_filter(
+    k: &crate::store::FilterKeywordRecord,
+    f: &crate::store::FilterRecord,
+) -> V1Filter {
+    V1Filter {
+        id: k.id,
+        phrase: k.keyword.clone(),
+        context: f.context.iter().map(|c| c.as_str().to_string()).collect(),
+        whole_word: k.whole_word,
+        expires_at: f.expires_at.map(timestamp),
+        irreversible: f.action == crate::store::FilterAction::Hide,
+    }
 }
 
 /// Renders a list.
@@ -789,7 +894,7 @@ impl App {
         status_ids.dedup();
         let records = self.store.statuses_by_ids(&status_ids).await?;
         let statuses: HashMap<Id, Status> = self
-            .render_statuses(&records, Some(me), false)
+            .render_statuses_in(&records, Some(me), FilterContext::Notifications)
             .await?
             .into_iter()
             .map(|s| (s.id, s))
@@ -830,7 +935,9 @@ impl App {
         status_ids.sort();
         status_ids.dedup();
         let records = self.store.statuses_by_ids(&status_ids).await?;
-        let statuses = self.render_statuses(&records, Some(me), false).await?;
+        let statuses = self
+            .render_statuses_in(&records, Some(me), FilterContext::Notifications)
+            .await?;
         let shown: HashSet<Id> = statuses.iter().map(|s| s.id).collect();
         let groups: Vec<_> = groups
             .iter()

@@ -118,6 +118,34 @@ impl Validation {
     }
 }
 
+/// Corrections to the community schema where it contradicts Mastodon's documentation, each with
+/// the documented fact: `(path, method, status, JSON schema of the body, why)`.
+pub const SCHEMA_ERRATA: &[(&str, &str, &str, &str, &str)] = &[(
+    "/api/v1/filters",
+    "get",
+    "200",
+    r##"{"type": "array", "items": {"$ref": "#/components/schemas/V1Filter"}}"##,
+    "the documentation returns a List of V1::Filter; the schema declares a single V1Filter",
+)];
+
+/// Puts the [`SCHEMA_ERRATA`] into a parsed document (those whose place it lacks are skipped).
+fn apply_errata(doc: &mut Value) {
+    for (path, method, status, schema, _) in SCHEMA_ERRATA {
+        let Ok(schema) = serde_json::from_str::<Value>(schema) else {
+            continue;
+        };
+        if let Some(slot) = doc
+            .pointer_mut(&format!(
+                "/paths/{}/{method}/responses/{status}/content/application~1json",
+                path.replace('~', "~0").replace('/', "~1")
+            ))
+            .and_then(Value::as_object_mut)
+        {
+            slot.insert("schema".into(), schema);
+        }
+    }
+}
+
 impl std::fmt::Debug for OpenApi {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("OpenApi")
@@ -138,6 +166,7 @@ impl OpenApi {
 
     /// Build from an already parsed OpenAPI document.
     pub fn from_value(mut doc: Value) -> Result<OpenApi, String> {
+        apply_errata(&mut doc);
         let root = doc
             .as_object_mut()
             .ok_or("OpenAPI document is not a JSON object")?;

@@ -472,3 +472,17 @@ fn discover_reports_where_it_looked() {
     let err = OpenApi::load(Path::new("/nonexistent/mastodon-openapi.json")).unwrap_err();
     assert!(err.contains("/nonexistent/mastodon-openapi.json"), "{err}");
 }
+
+/// The errata correct the schema where it contradicts Mastodon's documentation: the v1 filters
+/// list is a list.
+#[test]
+fn errata_make_the_v1_filters_list_a_list() {
+    let filter = json!({
+        "id": "1", "phrase": "p", "context": ["home"], "whole_word": true,
+        "expires_at": null, "irreversible": false
+    });
+    let list = shared().validate("GET", "/api/v1/filters", 200, &json!([filter.clone()]));
+    expect_valid(&list);
+    let single = shared().validate("GET", "/api/v1/filters", 200, &filter);
+    expect_invalid(&single);
+}

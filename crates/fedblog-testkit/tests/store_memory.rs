@@ -41,6 +41,7 @@ fn suite_lists_every_check() {
         "markers",
         "lists",
         "tag_timelines",
+        "filters",
     ] {
         let path = dir.join(format!("{area}.rs"));
         let source =
@@ -620,6 +621,17 @@ mod faulty {
         TagTimelineIgnoresPlace,
         /// Clears the author from the home feed only.
         RemoveAuthorKeepsListEntries,
+        // filters
+        /// Stores filters without their keywords.
+        FilterKeywordsDropped,
+        FiltersNewestFirst,
+        /// Applies a filter's new settings even when its keyword changes are refused.
+        UpdateFilterNotAtomic,
+        DeleteFilterAlwaysTrue,
+        /// Answers true without changing the keyword.
+        UpdateFilterKeywordIgnored,
+        DeleteStatusKeepsFilterStatuses,
+        DeleteAccountKeepsFilters,
     }
 
     impl Fault {
@@ -1045,6 +1057,13 @@ mod faulty {
             Fault::TagTimelineShowsUnlisted,
             Fault::TagTimelineIgnoresPlace,
             Fault::RemoveAuthorKeepsListEntries,
+            Fault::FilterKeywordsDropped,
+            Fault::FiltersNewestFirst,
+            Fault::UpdateFilterNotAtomic,
+            Fault::DeleteFilterAlwaysTrue,
+            Fault::UpdateFilterKeywordIgnored,
+            Fault::DeleteStatusKeepsFilterStatuses,
+            Fault::DeleteAccountKeepsFilters,
         ];
     }
 
@@ -1142,6 +1161,8 @@ mod faulty {
         markers_shown: BTreeMap<(Id, String), MarkerRecord>,
         /// list -> (status, author) ever inserted into its feed
         list_feeds: BTreeMap<Id, BTreeSet<(Id, Id)>>,
+        /// Filter statuses ever inserted.
+        filter_statuses: Vec<FilterStatusRecord>,
     }
 
     pub struct Faulty {
@@ -1925,6 +1946,21 @@ mod faulty {
         }
 
         async fn delete_status(&self, id: Id) -> StoreResult<()> {
+            if self.is(Fault::DeleteStatusKeepsFilterStatuses) {
+                let had: Vec<FilterStatusRecord> = self
+                    .log()
+                    .filter_statuses
+                    .iter()
+                    .filter(|f| f.status_id == id)
+                    .cloned()
+                    .collect();
+                self.inner.delete_status(id).await?;
+                for f in had {
+                    // Those of deleted filters are gone for good.
+                    let _ = self.inner.insert_filter_status(&f).await;
+                }
+                return Ok(());
+            }
             if self.is(Fault::DeleteStatusKeepsListEntries) {
                 let had: Vec<(Id, Id)> = self
                     .log()
@@ -3070,6 +3106,24 @@ mod faulty {
         }
 
         async fn delete_account(&self, id: Id) -> StoreResult<()> {
+            if self.is(Fault::DeleteAccountKeepsFilters) {
+                let filters = self.inner.filters_of(id).await?;
+                self.inner.delete_account(id).await?;
+                for f in filters {
+                    let statuses = f.statuses.clone();
+                    self.inner
+                        .insert_filter(&FilterRecord {
+                            statuses: vec![],
+                            ..f
+                        })
+                        .await?;
+                    for st in statuses {
+                        // Statuses of the account went with it.
+                        let _ = self.inner.insert_filter_status(&st).await;
+                    }
+                }
+                return Ok(());
+            }
             if self.is(Fault::DeleteAccountKeepsLists) {
                 let lists = self.inner.lists_of(id).await?;
                 self.inner.delete_account(id).await?;
@@ -6244,5 +6298,120 @@ mod faulty {
     impl MarkerStore for Faulty {
         forward! { markers<'life1>(account: Id, timelines: &'life1 [String]) -> Vec<MarkerRecord> }
         forward! { save_marker<'life1>(marker: &'life1 MarkerRecord) -> bool }
+    }
+
+    impl Faulty {
+        async fn insert_filter(&self, filter: &FilterRecord) -> StoreResult<()> {
+            let filter = if self.is(Fault::FilterKeywordsDropped) {
+                FilterRecord {
+                    keywords: vec![],
+                    ..filter.clone()
+                }
+            } else {
+                filter.clone()
+            };
+            self.conflicts(self.inner.insert_filter(&filter).await)
+        }
+
+        async fn filter_by_id(&self, id: Id) -> StoreResult<Option<FilterRecord>> {
+            self.found(self.inner.filter_by_id(id).await)
+        }
+
+        async fn filters_of(&self, account: Id) -> StoreResult<Vec<FilterRecord>> {
+            let mut filters = self.inner.filters_of(account).await?;
+            if self.is(Fault::FiltersNewestFirst) {
+                filters.reverse();
+            }
+            Ok(filters)
+        }
+
+        async fn update_filter(
+            &self,
+            filter: &FilterRecord,
+            added: &[FilterKeywordRecord],
+            changed: &[FilterKeywordRecord],
+            removed: &[Id],
+        ) -> StoreResult<()> {
+            if self.is(Fault::UpdateFilterNotAtomic) {
+                self.inner.update_filter(filter, &[], &[], &[]).await?;
+            }
+            let r = self
+                .inner
+                .update_filter(filter, added, changed, removed)
+                .await;
+            self.conflicts(r)
+        }
+
+        async fn delete_filter(&self, id: Id) -> StoreResult<bool> {
+            let deleted = self.inner.delete_filter(id).await?;
+            Ok(deleted || self.is(Fault::DeleteFilterAlwaysTrue))
+        }
+
+        async fn filter_keyword_by_id(&self, id: Id) -> StoreResult<Option<FilterKeywordRecord>> {
+            self.found(self.inner.filter_keyword_by_id(id).await)
+        }
+
+        async fn insert_filter_keyword(&self, keyword: &FilterKeywordRecord) -> StoreResult<()> {
+            self.conflicts(self.inner.insert_filter_keyword(keyword).await)
+        }
+
+        async fn update_filter_keyword(&self, keyword: &FilterKeywordRecord) -> StoreResult<bool> {
+            if self.is(Fault::UpdateFilterKeywordIgnored) {
+                return Ok(self.inner.filter_keyword_by_id(keyword.id).await?.is_some());
+            }
+            self.inner.update_filter_keyword(keyword).await
+        }
+
+        async fn filter_status_by_id(&self, id: Id) -> StoreResult<Option<FilterStatusRecord>> {
+            self.found(self.inner.filter_status_by_id(id).await)
+        }
+
+        async fn insert_filter_status(&self, status: &FilterStatusRecord) -> StoreResult<()> {
+            let r = self.inner.insert_filter_status(status).await;
+            if r.is_ok() {
+                self.log().filter_statuses.push(status.clone());
+            }
+            self.conflicts(r)
+        }
+    }
+
+    impl FilterStore for Faulty {
+        forward! { insert_filter<'life1>(filter: &'life1 FilterRecord) -> () }
+        forward! { filter_by_id<>(id: Id) -> Option<FilterRecord> }
+        forward! { filters_of<>(account: Id) -> Vec<FilterRecord> }
+        forward! {
+            update_filter<'life1, 'life2, 'life3, 'life4>(
+                filter: &'life1 FilterRecord,
+                added: &'life2 [FilterKeywordRecord],
+                changed: &'life3 [FilterKeywordRecord],
+                removed: &'life4 [Id],
+            ) -> ()
+        }
+        forward! { delete_filter<>(id: Id) -> bool }
+        forward! { filter_keyword_by_id<>(id: Id) -> Option<FilterKeywordRecord> }
+        forward! { insert_filter_keyword<'life1>(keyword: &'life1 FilterKeywordRecord) -> () }
+        forward! { update_filter_keyword<'life1>(keyword: &'life1 FilterKeywordRecord) -> bool }
+        fn delete_filter_keyword<'life0, 'async_trait>(
+            &'life0 self,
+            id: Id,
+        ) -> Fut<'async_trait, bool>
+        where
+            'life0: 'async_trait,
+            Self: 'async_trait,
+        {
+            Box::pin(self.inner.delete_filter_keyword(id))
+        }
+        forward! { filter_status_by_id<>(id: Id) -> Option<FilterStatusRecord> }
+        forward! { insert_filter_status<'life1>(status: &'life1 FilterStatusRecord) -> () }
+        fn delete_filter_status<'life0, 'async_trait>(
+            &'life0 self,
+            id: Id,
+        ) -> Fut<'async_trait, bool>
+        where
+            'life0: 'async_trait,
+            Self: 'async_trait,
+        {
+            Box::pin(self.inner.delete_filter_status(id))
+        }
     }
 }

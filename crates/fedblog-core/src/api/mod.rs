@@ -12,6 +12,8 @@ pub mod domain_blocks;
 pub mod endorsements;
 pub mod favourites;
 pub mod featured_tags;
+pub mod filters;
+pub mod filters_v1;
 pub mod follow_requests;
 pub mod followed_tags;
 pub mod follows;
@@ -439,6 +441,26 @@ pub fn routes() -> Vec<Route> {
         route::<notifications::get_notification_group::GetNotificationGroup>(),
         route::<notifications::notification_group_accounts::NotificationGroupAccounts>(),
         route::<notifications::dismiss_notification_group::DismissNotificationGroup>(),
+        // Filters
+        route::<filters::list_filters::ListFilters>(),
+        route::<filters::create_filter::CreateFilter>(),
+        route::<filters::get_filter::GetFilter>(),
+        route::<filters::update_filter::UpdateFilter>(),
+        route::<filters::delete_filter::DeleteFilter>(),
+        route::<filters::list_filter_keywords::ListFilterKeywords>(),
+        route::<filters::add_filter_keyword::AddFilterKeyword>(),
+        route::<filters::get_filter_keyword::GetFilterKeyword>(),
+        route::<filters::update_filter_keyword::UpdateFilterKeyword>(),
+        route::<filters::delete_filter_keyword::DeleteFilterKeyword>(),
+        route::<filters::list_filter_statuses::ListFilterStatuses>(),
+        route::<filters::add_filter_status::AddFilterStatus>(),
+        route::<filters::get_filter_status::GetFilterStatus>(),
+        route::<filters::delete_filter_status::DeleteFilterStatus>(),
+        route::<filters_v1::list_filters_v1::ListFiltersV1>(),
+        route::<filters_v1::create_filter_v1::CreateFilterV1>(),
+        route::<filters_v1::get_filter_v1::GetFilterV1>(),
+        route::<filters_v1::update_filter_v1::UpdateFilterV1>(),
+        route::<filters_v1::delete_filter_v1::DeleteFilterV1>(),
         // Markers
         route::<markers::get_markers::GetMarkers>(),
         route::<markers::save_markers::SaveMarkers>(),

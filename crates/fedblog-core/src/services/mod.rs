@@ -5,6 +5,7 @@ pub mod blocks;
 pub mod discovery;
 pub mod edits;
 pub mod fanout;
+pub mod filters;
 pub mod instance;
 pub mod interactions;
 pub mod jobs;

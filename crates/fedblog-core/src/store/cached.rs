@@ -1,5 +1,5 @@
 //! [`CachedStore`]: a store wrapper keeping the records read on almost every request (accounts,
-//! logins, tokens, applications and statuses) in memory, for a database that one process owns,
+//! logins, tokens, applications, statuses, and each account's filters) in memory, for a database that one process owns,
 //! as the server's embedded SQLite database is.
 //!
 //! Every method forwards to the wrapped store. The five kinds of record are answered from memory
@@ -75,6 +75,7 @@ impl CachedStore {
                 tokens: Kind::new(limits),
                 apps: Kind::new(limits),
                 statuses: Kind::new(limits),
+                filters: Kind::new(limits),
             },
             marker: None,
         }
@@ -113,6 +114,8 @@ struct Records {
     tokens: Kind<String, TokenRecord>,
     apps: Kind<Id, AppRecord>,
     statuses: Kind<Id, StatusRecord>,
+    /// Each account's filters, by account.
+    filters: Kind<Id, (Id, Vec<FilterRecord>)>,
 }
 
 impl Records {
@@ -122,6 +125,7 @@ impl Records {
         self.users.clear();
         self.tokens.clear();
         self.statuses.clear();
+        self.filters.clear();
     }
 }
 
@@ -385,9 +389,10 @@ forward! {
         }
         async fn delete_status(&self, id: Id) -> StoreResult<()> {
             let r = self.inner.delete_status(id).await;
-            // Its reblogs go too, and several accounts' counters move: forget them all.
+            // Its reblogs go too, several accounts' counters move, and filters lose it.
             self.cache.statuses.clear();
             self.cache.accounts.clear();
+            self.cache.filters.clear();
             r
         }
     }
@@ -836,5 +841,78 @@ mod tests {
             assert!(k.lock().entries.len() <= 8);
         }
         assert_eq!(read(&k, &backing, &loads, &[99]).await, vec![(99, "v")]);
+    }
+}
+
+forward! {
+    FilterStore {
+        fn filter_by_id(&self, id: Id) -> StoreResult<Option<FilterRecord>>;
+        fn filter_keyword_by_id(&self, id: Id) -> StoreResult<Option<FilterKeywordRecord>>;
+        fn filter_status_by_id(&self, id: Id) -> StoreResult<Option<FilterStatusRecord>>;
+    }
+    {
+        async fn insert_filter(&self, filter: &FilterRecord) -> StoreResult<()> {
+            let r = self.inner.insert_filter(filter).await;
+            self.cache.filters.invalidate(&[filter.account_id]);
+            r
+        }
+        async fn filters_of(&self, account: Id) -> StoreResult<Vec<FilterRecord>> {
+            Ok(self
+                .fresh()
+                .filters
+                .get_many(
+                    &[account],
+                    |missing| async move {
+                        Ok(vec![(missing[0], self.inner.filters_of(missing[0]).await?)])
+                    },
+                    |v| v.0,
+                )
+                .await?
+                .pop()
+                .map(|(_, filters)| filters)
+                .unwrap_or_default())
+        }
+        async fn update_filter(
+            &self,
+            filter: &FilterRecord,
+            added: &[FilterKeywordRecord],
+            changed: &[FilterKeywordRecord],
+            removed: &[Id],
+        ) -> StoreResult<()> {
+            let r = self.inner.update_filter(filter, added, changed, removed).await;
+            // The owner is not read from `filter`: forget every account's filters (rare).
+            self.cache.filters.clear();
+            r
+        }
+        async fn delete_filter(&self, id: Id) -> StoreResult<bool> {
+            let r = self.inner.delete_filter(id).await;
+            self.cache.filters.clear();
+            r
+        }
+        async fn insert_filter_keyword(&self, keyword: &FilterKeywordRecord) -> StoreResult<()> {
+            let r = self.inner.insert_filter_keyword(keyword).await;
+            self.cache.filters.clear();
+            r
+        }
+        async fn update_filter_keyword(&self, keyword: &FilterKeywordRecord) -> StoreResult<bool> {
+            let r = self.inner.update_filter_keyword(keyword).await;
+            self.cache.filters.clear();
+            r
+        }
+        async fn delete_filter_keyword(&self, id: Id) -> StoreResult<bool> {
+            let r = self.inner.delete_filter_keyword(id).await;
+            self.cache.filters.clear();
+            r
+        }
+        async fn insert_filter_status(&self, status: &FilterStatusRecord) -> StoreResult<()> {
+            let r = self.inner.insert_filter_status(status).await;
+            self.cache.filters.clear();
+            r
+        }
+        async fn delete_filter_status(&self, id: Id) -> StoreResult<bool> {
+            let r = self.inner.delete_filter_status(id).await;
+            self.cache.filters.clear();
+            r
+        }
     }
 }

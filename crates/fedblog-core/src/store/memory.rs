@@ -61,6 +61,10 @@ struct Inner {
     notifications: BTreeMap<Id, NotificationRecord>,
     /// (account, timeline) -> marker
     markers: BTreeMap<(Id, String), MarkerRecord>,
+    /// Filters, without their keywords and statuses (kept below).
+    filters: BTreeMap<Id, FilterRecord>,
+    filter_keywords: BTreeMap<Id, FilterKeywordRecord>,
+    filter_statuses: BTreeMap<Id, FilterStatusRecord>,
 }
 
 /// Keeps everything in memory behind one lock. Cloning is not offered: share it in an `Arc`.
@@ -110,6 +114,32 @@ impl Inner {
         self.lists.remove(&id).is_some()
     }
 
+    /// Removes a filter with its keywords and statuses; returns whether it existed.
+    fn remove_filter(&mut self, id: Id) -> bool {
+        self.filter_keywords.retain(|_, k| k.filter_id != id);
+        self.filter_statuses.retain(|_, f| f.filter_id != id);
+        self.filters.remove(&id).is_some()
+    }
+
+    /// A stored filter with its keywords and statuses, each oldest (lowest id) first.
+    fn full_filter(&self, f: &FilterRecord) -> FilterRecord {
+        FilterRecord {
+            keywords: self
+                .filter_keywords
+                .values()
+                .filter(|k| k.filter_id == f.id)
+                .cloned()
+                .collect(),
+            statuses: self
+                .filter_statuses
+                .values()
+                .filter(|s| s.filter_id == f.id)
+                .cloned()
+                .collect(),
+            ..f.clone()
+        }
+    }
+
     /// Removes `author`'s entries from one feed.
     fn remove_author_from(&mut self, feed: Feed, author: Id) {
         if let Some(f) = self.feeds.get_mut(&feed) {
@@ -148,6 +178,7 @@ impl Inner {
             m.scheduled_status_id = None;
         }
         self.remove_polls_of(id);
+        self.filter_statuses.retain(|_, f| f.status_id != id);
         self.notifications.retain(|_, n| {
             n.status_id != Some(id)
                 && !(n.kind == NotificationType::Reblog
@@ -439,6 +470,15 @@ impl AccountStore for MemoryStore {
         g.notifications
             .retain(|_, n| n.account_id != id && n.from_account_id != id);
         g.markers.retain(|(a, _), _| *a != id);
+        let filters: Vec<Id> = g
+            .filters
+            .values()
+            .filter(|f| f.account_id == id)
+            .map(|f| f.id)
+            .collect();
+        for f in filters {
+            g.remove_filter(f);
+        }
         Ok(())
     }
 }
@@ -2306,5 +2346,163 @@ impl MarkerStore for MemoryStore {
             g.markers.insert(key, marker.clone());
         }
         Ok(follows)
+    }
+}
+
+#[async_trait]
+impl FilterStore for MemoryStore {
+    async fn insert_filter(&self, filter: &FilterRecord) -> StoreResult<()> {
+        let mut g = self.write()?;
+        if g.filters.contains_key(&filter.id) {
+            return Err(StoreError::AlreadyExists("filter".into()));
+        }
+        if filter
+            .keywords
+            .iter()
+            .any(|k| g.filter_keywords.contains_key(&k.id))
+        {
+            return Err(StoreError::AlreadyExists("filter_keyword".into()));
+        }
+        for k in &filter.keywords {
+            g.filter_keywords.insert(
+                k.id,
+                FilterKeywordRecord {
+                    filter_id: filter.id,
+                    ..k.clone()
+                },
+            );
+        }
+        g.filters.insert(
+            filter.id,
+            FilterRecord {
+                keywords: vec![],
+                statuses: vec![],
+                ..filter.clone()
+            },
+        );
+        Ok(())
+    }
+
+    async fn filter_by_id(&self, id: Id) -> StoreResult<Option<FilterRecord>> {
+        let g = self.read()?;
+        Ok(g.filters.get(&id).map(|f| g.full_filter(f)))
+    }
+
+    async fn filters_of(&self, account: Id) -> StoreResult<Vec<FilterRecord>> {
+        let g = self.read()?;
+        Ok(g.filters
+            .values()
+            .filter(|f| f.account_id == account)
+            .map(|f| g.full_filter(f))
+            .collect())
+    }
+
+    async fn update_filter(
+        &self,
+        filter: &FilterRecord,
+        added: &[FilterKeywordRecord],
+        changed: &[FilterKeywordRecord],
+        removed: &[Id],
+    ) -> StoreResult<()> {
+        let mut g = self.write()?;
+        if !g.filters.contains_key(&filter.id) {
+            return Err(StoreError::NotFound);
+        }
+        let own = |g: &Inner, id: &Id| {
+            g.filter_keywords
+                .get(id)
+                .is_some_and(|k| k.filter_id == filter.id)
+        };
+        if !removed.iter().all(|id| own(&g, id)) || !changed.iter().all(|k| own(&g, &k.id)) {
+            return Err(StoreError::NotFound);
+        }
+        if added.iter().any(|k| g.filter_keywords.contains_key(&k.id)) {
+            return Err(StoreError::AlreadyExists("filter_keyword".into()));
+        }
+        if let Some(f) = g.filters.get_mut(&filter.id) {
+            f.title = filter.title.clone();
+            f.context = filter.context.clone();
+            f.action = filter.action;
+            f.expires_at = filter.expires_at;
+        }
+        for id in removed {
+            g.filter_keywords.remove(id);
+        }
+        for k in changed {
+            if let Some(stored) = g.filter_keywords.get_mut(&k.id) {
+                stored.keyword = k.keyword.clone();
+                stored.whole_word = k.whole_word;
+            }
+        }
+        for k in added {
+            g.filter_keywords.insert(
+                k.id,
+                FilterKeywordRecord {
+                    filter_id: filter.id,
+                    ..k.clone()
+                },
+            );
+        }
+        Ok(())
+    }
+
+    async fn delete_filter(&self, id: Id) -> StoreResult<bool> {
+        Ok(self.write()?.remove_filter(id))
+    }
+
+    async fn filter_keyword_by_id(&self, id: Id) -> StoreResult<Option<FilterKeywordRecord>> {
+        Ok(self.read()?.filter_keywords.get(&id).cloned())
+    }
+
+    async fn insert_filter_keyword(&self, keyword: &FilterKeywordRecord) -> StoreResult<()> {
+        let mut g = self.write()?;
+        if !g.filters.contains_key(&keyword.filter_id) {
+            return Err(StoreError::NotFound);
+        }
+        if g.filter_keywords.contains_key(&keyword.id) {
+            return Err(StoreError::AlreadyExists("filter_keyword".into()));
+        }
+        g.filter_keywords.insert(keyword.id, keyword.clone());
+        Ok(())
+    }
+
+    async fn update_filter_keyword(&self, keyword: &FilterKeywordRecord) -> StoreResult<bool> {
+        let mut g = self.write()?;
+        Ok(match g.filter_keywords.get_mut(&keyword.id) {
+            Some(k) => {
+                k.keyword = keyword.keyword.clone();
+                k.whole_word = keyword.whole_word;
+                true
+            }
+            None => false,
+        })
+    }
+
+    async fn delete_filter_keyword(&self, id: Id) -> StoreResult<bool> {
+        Ok(self.write()?.filter_keywords.remove(&id).is_some())
+    }
+
+    async fn filter_status_by_id(&self, id: Id) -> StoreResult<Option<FilterStatusRecord>> {
+        Ok(self.read()?.filter_statuses.get(&id).cloned())
+    }
+
+    async fn insert_filter_status(&self, status: &FilterStatusRecord) -> StoreResult<()> {
+        let mut g = self.write()?;
+        if !g.filters.contains_key(&status.filter_id) {
+            return Err(StoreError::NotFound);
+        }
+        if g.filter_statuses.contains_key(&status.id)
+            || g.filter_statuses
+                .values()
+                .any(|f| f.filter_id == status.filter_id && f.status_id == status.status_id)
+        {
+            return Err(StoreError::AlreadyExists("filter_status".into()));
+        }
+        g.filter_statuses.insert(status.id, status.clone());
+        Ok(())
+    }
+
+    async fn delete_filter_status(&self, id: Id) -> StoreResult<bool> {
+        Ok(self.write()?.filter_statuses.remove(&id).is_some())
     }
 }

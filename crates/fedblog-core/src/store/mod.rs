@@ -56,7 +56,7 @@ pub trait AccountStore: Send + Sync {
     /// entries), follows and follow requests both ways (other accounts' counters updated), blocks,
     /// mutes, notes, endorsements and domain blocks both ways, tag follows, featured tags,
     /// suggestion dismissals, scheduled statuses and feed entries, media attachments, its
-    /// favourites, bookmarks, pins and thread mutes, notifications to it and from it, its markers; each of its statuses goes as `delete_status` says (others'
+    /// favourites, bookmarks, pins and thread mutes, notifications to it and from it, its markers, its filters (with their keywords and statuses); each of its statuses goes as `delete_status` says (others'
     /// reblogs of them included), and the counters of other accounts' statuses it replied to,
     /// reblogged or favourited are lowered. `NotFound` if absent.
     async fn delete_account(&self, id: Id) -> StoreResult<()>;
@@ -109,7 +109,7 @@ pub trait StatusStore: Send + Sync {
         since: DateTime<Utc>,
     ) -> StoreResult<Option<StatusRecord>>;
     /// Deletes a status with its mentions, tags, feed entries, favourites, bookmarks, pins,
-    /// notifications about it and its reblogs (each with their feed entries), and updates the author's `statuses_count`
+    /// filter statuses naming it, notifications about it and its reblogs (each with their feed entries), and updates the author's `statuses_count`
     /// (and the reblog authors'), the parent's `replies_count` and, for a reblog, the
     /// original's `reblogs_count`. Its media are detached (`status_id` and
     /// `scheduled_status_id` cleared), not removed, so that they can be posted again. Replies to
@@ -651,6 +651,52 @@ pub trait ListStore: Send + Sync {
     ) -> StoreResult<Vec<ListRecord>>;
 }
 
+/// Filters: an account's groups of keywords and statuses, with where they apply and what a match
+/// does. Expired filters are kept (and listed); applying them is the services' business.
+#[async_trait]
+pub trait FilterStore: Send + Sync {
+    /// Stores a new filter with its keywords (its `statuses` must be empty), all or nothing.
+    /// `AlreadyExists("filter")` if the id is taken, `AlreadyExists("filter_keyword")` if a
+    /// keyword's id is (nothing is stored).
+    async fn insert_filter(&self, filter: &FilterRecord) -> StoreResult<()>;
+    /// The filter with this id, with its keywords and statuses (each oldest first).
+    async fn filter_by_id(&self, id: Id) -> StoreResult<Option<FilterRecord>>;
+    /// Every filter of `account`, expired ones too, oldest first, with their keywords and
+    /// statuses.
+    async fn filters_of(&self, account: Id) -> StoreResult<Vec<FilterRecord>>;
+    /// In one transaction: replaces the title, context, action and expiry of filter `filter.id`
+    /// (the account, keywords and statuses in `filter` are not read), removes the keywords
+    /// `removed`, replaces the text and `whole_word` of the keywords `changed`, and adds `added`.
+    /// `NotFound` if the filter is absent or a removed or changed keyword is not one of its own;
+    /// `AlreadyExists("filter_keyword")` if an added keyword's id is taken. Nothing changes on
+    /// failure.
+    async fn update_filter(
+        &self,
+        filter: &FilterRecord,
+        added: &[FilterKeywordRecord],
+        changed: &[FilterKeywordRecord],
+        removed: &[Id],
+    ) -> StoreResult<()>;
+    /// Removes a filter with its keywords and statuses; returns whether it existed.
+    async fn delete_filter(&self, id: Id) -> StoreResult<bool>;
+    /// The keyword with this id.
+    async fn filter_keyword_by_id(&self, id: Id) -> StoreResult<Option<FilterKeywordRecord>>;
+    /// Adds a keyword to its filter. `NotFound` if the filter is absent;
+    /// `AlreadyExists("filter_keyword")` if the id is taken.
+    async fn insert_filter_keyword(&self, keyword: &FilterKeywordRecord) -> StoreResult<()>;
+    /// Replaces a keyword's text and `whole_word` (its filter stays); returns whether it existed.
+    async fn update_filter_keyword(&self, keyword: &FilterKeywordRecord) -> StoreResult<bool>;
+    /// Removes a keyword; returns whether it existed.
+    async fn delete_filter_keyword(&self, id: Id) -> StoreResult<bool>;
+    /// The filter status with this id.
+    async fn filter_status_by_id(&self, id: Id) -> StoreResult<Option<FilterStatusRecord>>;
+    /// Adds a status to its filter. `NotFound` if the filter is absent;
+    /// `AlreadyExists("filter_status")` if the id is taken or the filter has that status already.
+    async fn insert_filter_status(&self, status: &FilterStatusRecord) -> StoreResult<()>;
+    /// Removes a filter status; returns whether it existed.
+    async fn delete_filter_status(&self, id: Id) -> StoreResult<bool>;
+}
+
 /// Figures for the instance endpoints.
 #[async_trait]
 pub trait StatsStore: Send + Sync {
@@ -753,6 +799,7 @@ pub trait Store:
     + NotificationStore
     + MarkerStore
     + ListStore
+    + FilterStore
     + Send
     + Sync
     + 'static
@@ -780,6 +827,7 @@ impl<T> Store for T where
         + NotificationStore
         + MarkerStore
         + ListStore
+        + FilterStore
         + Send
         + Sync
         + 'static

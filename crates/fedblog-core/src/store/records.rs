@@ -954,3 +954,125 @@ pub struct InteractionsRecord {
     /// Threads (conversation ids) it muted.
     pub muted_conversations: Vec<Id>,
 }
+
+/// Where a filter applies (Mastodon's filter contexts).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum FilterContext {
+    /// The home and list timelines.
+    Home,
+    /// Notifications.
+    Notifications,
+    /// The public timelines (and hashtag and link timelines).
+    Public,
+    /// A status's thread (its context, and the status itself).
+    Thread,
+    /// An account's statuses on its profile.
+    Account,
+}
+
+impl FilterContext {
+    /// Every context, in Mastodon's order.
+    pub const ALL: [FilterContext; 5] = [
+        FilterContext::Home,
+        FilterContext::Notifications,
+        FilterContext::Public,
+        FilterContext::Thread,
+        FilterContext::Account,
+    ];
+
+    /// The wire name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FilterContext::Home => "home",
+            FilterContext::Notifications => "notifications",
+            FilterContext::Public => "public",
+            FilterContext::Thread => "thread",
+            FilterContext::Account => "account",
+        }
+    }
+
+    /// Parses a wire name.
+    pub fn parse(s: &str) -> Option<Self> {
+        FilterContext::ALL.into_iter().find(|c| c.as_str() == s)
+    }
+}
+
+/// What a client does with a status a filter matches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FilterAction {
+    /// Show it behind a warning naming the filter.
+    Warn,
+    /// Leave it out (the server leaves it out of timelines and notifications too).
+    Hide,
+    /// Show it with its media blurred.
+    Blur,
+}
+
+impl FilterAction {
+    /// The wire name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FilterAction::Warn => "warn",
+            FilterAction::Hide => "hide",
+            FilterAction::Blur => "blur",
+        }
+    }
+
+    /// Parses a wire name.
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "warn" => Some(FilterAction::Warn),
+            "hide" => Some(FilterAction::Hide),
+            "blur" => Some(FilterAction::Blur),
+            _ => None,
+        }
+    }
+}
+
+/// A filter: an account's named group of keywords and statuses, with where it applies, what a
+/// match does and when it stops applying.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FilterRecord {
+    /// Id.
+    pub id: Id,
+    /// Owner.
+    pub account_id: Id,
+    /// Title.
+    pub title: String,
+    /// Where it applies (at least one, each once).
+    pub context: Vec<FilterContext>,
+    /// What a match does.
+    pub action: FilterAction,
+    /// When it stops applying (`None`: never). Expired filters are kept.
+    pub expires_at: Option<DateTime<Utc>>,
+    /// Created.
+    pub created_at: DateTime<Utc>,
+    /// Its keywords, oldest first.
+    pub keywords: Vec<FilterKeywordRecord>,
+    /// Its statuses, oldest first.
+    pub statuses: Vec<FilterStatusRecord>,
+}
+
+/// A keyword of a filter.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FilterKeywordRecord {
+    /// Id.
+    pub id: Id,
+    /// The filter.
+    pub filter_id: Id,
+    /// The text matched (case-insensitively).
+    pub keyword: String,
+    /// Whether it matches whole words only.
+    pub whole_word: bool,
+}
+
+/// A status a filter matches by id.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FilterStatusRecord {
+    /// Id.
+    pub id: Id,
+    /// The filter.
+    pub filter_id: Id,
+    /// The status.
+    pub status_id: Id,
+}

@@ -14,6 +14,7 @@ use super::entity::{
     featured_tags, follow_requests, follows, home_feed, list_accounts, markers, mutes,
     notifications, scheduled_statuses, suggestion_dismissals, tag_follows, tokens, users,
 };
+use super::filters::{delete_filters, filters_of_account};
 use super::follows::decrement_each;
 use super::interactions::delete_account_interactions;
 use super::lists::{delete_lists, lists_of_owner};
@@ -295,6 +296,9 @@ async fn delete_account_rows<C: ConnectionTrait>(db: &C, id: Id) -> StoreResult<
     delete_where::<_, notifications::Entity>(db, notifications::Column::AccountId, id).await?;
     delete_where::<_, notifications::Entity>(db, notifications::Column::FromAccountId, id).await?;
     delete_where::<_, markers::Entity>(db, markers::Column::AccountId, id).await?;
+    delete_filters(db, || filters_of_account(id))
+        .await
+        .map_err(backend_err)?;
 
     // Its login and credentials, then the account.
     delete_where::<_, tokens::Entity>(db, tokens::Column::AccountId, id).await?;

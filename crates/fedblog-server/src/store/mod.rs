@@ -15,6 +15,7 @@ mod blocks;
 mod directory;
 mod domain_blocks;
 mod feeds;
+mod filters;
 mod follows;
 mod interactions;
 mod jobs;
@@ -323,6 +324,21 @@ const UNIQUE_NAMES: &[(&[&str], &str)] = &[
         &["statuses.reblog_of_id", "ux_statuses_account_reblog"],
         "reblog",
     ),
+    // Before `statuses`: "filter_statuses.id" and "filter_statuses_pkey" hold its needles.
+    (
+        &[
+            "filter_statuses.id",
+            "filter_statuses_pkey",
+            "filter_statuses.filter_id",
+            "ux_filter_statuses_filter_status",
+        ],
+        "filter_status",
+    ),
+    (
+        &["filter_keywords.id", "filter_keywords_pkey"],
+        "filter_keyword",
+    ),
+    (&["filters.id", "filters_pkey"], "filter"),
     // Before `statuses`: its needles are substrings of these.
     (
         &["scheduled_statuses.id", "scheduled_statuses_pkey"],

@@ -19,8 +19,8 @@ use sea_orm::{
 
 use super::accounts::parse_visibility;
 use super::entity::{
-    accounts, bookmarks, favourites, home_feed, list_feed, notifications, status_edits,
-    status_mentions, status_pins, status_tags, statuses,
+    accounts, bookmarks, favourites, filter_statuses, home_feed, list_feed, notifications,
+    status_edits, status_mentions, status_pins, status_tags, statuses,
 };
 use super::media::{attach_media, decode_ids, detach_status_media, encode_ids};
 use super::polls::delete_status_polls;
@@ -360,6 +360,11 @@ pub(super) async fn delete_status_dependents<C: ConnectionTrait>(
         .map_err(backend_err)?;
     notifications::Entity::delete_many()
         .filter(notifications::Column::StatusId.in_subquery(ids()))
+        .exec(db)
+        .await
+        .map_err(backend_err)?;
+    filter_statuses::Entity::delete_many()
+        .filter(filter_statuses::Column::StatusId.in_subquery(ids()))
         .exec(db)
         .await
         .map_err(backend_err)?;

@@ -24,7 +24,7 @@
 //! The invocation expands to one module per area (`accounts`, `oauth`, `statuses`, `follows`,
 //! `blocks`, `feeds`, `stats`, `jobs`, `scheduled_statuses`, `notes`, `domain_blocks`, `tags`,
 //! `directory`, `interactions`, `edits`, `polls`, `media`, `notifications`, `markers`,
-//! `lists`, `tag_timelines`), each
+//! `lists`, `tag_timelines`, `filters`), each
 //! holding one `#[test]` per check, so `cargo test` reports every check by name
 //! (`accounts::email_is_unique_case_insensitively ... ok`) and `cargo test feeds::` runs one
 //! area. Each test runs its check on a current-thread Tokio runtime of its own, as
@@ -85,6 +85,7 @@ pub mod directory;
 pub mod domain_blocks;
 pub mod edits;
 pub mod feeds;
+pub mod filters;
 pub mod follows;
 pub mod interactions;
 pub mod jobs;
@@ -450,6 +451,15 @@ macro_rules! __store_suite_for_each_check {
                 tag_timeline_shows_public_statuses_and_replies_only,
                 tag_timeline_local_remote_and_media_filters,
                 tag_timeline_pages_by_id,
+            }
+            filters {
+                filter_round_trips_with_its_keywords,
+                filters_of_lists_oldest_first_and_unknown_are_none,
+                update_filter_changes_settings_and_keywords_all_or_nothing,
+                delete_filter_removes_its_keywords_and_statuses,
+                filter_keywords_one_at_a_time,
+                filter_statuses_once_per_filter,
+                filters_go_with_their_status_and_account,
             }
         }
     };

@@ -70,7 +70,9 @@ impl Endpoint for GetAccountStatuses {
             .await?;
         let link = app.page_link(caller, page.first, page.last);
         Ok(Paged {
-            items: app.render_statuses(&page.statuses, viewer, false).await?,
+            items: app
+                .render_statuses_in(&page.statuses, viewer, crate::store::FilterContext::Account)
+                .await?,
             link,
         })
     }

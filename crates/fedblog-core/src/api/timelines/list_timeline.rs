@@ -41,7 +41,11 @@ impl Endpoint for ListTimeline {
         let link = app.page_link(caller, records.first, records.last);
         Ok(Paged {
             items: app
-                .render_statuses(&records.statuses, Some(me), false)
+                .render_statuses_in(
+                    &records.statuses,
+                    Some(me),
+                    crate::store::FilterContext::Home,
+                )
                 .await?,
             link,
         })

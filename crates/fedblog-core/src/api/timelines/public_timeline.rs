@@ -50,7 +50,11 @@ impl Endpoint for PublicTimeline {
         let link = app.page_link(caller, records.first, records.last);
         Ok(Paged {
             items: app
-                .render_statuses(&records.statuses, caller.account.as_ref(), false)
+                .render_statuses_in(
+                    &records.statuses,
+                    caller.account.as_ref(),
+                    crate::store::FilterContext::Public,
+                )
                 .await?,
             link,
         })

@@ -74,7 +74,11 @@ impl Endpoint for TagTimeline {
         let link = app.page_link(caller, records.first, records.last);
         Ok(Paged {
             items: app
-                .render_statuses(&records.statuses, viewer, false)
+                .render_statuses_in(
+                    &records.statuses,
+                    viewer,
+                    crate::store::FilterContext::Public,
+                )
                 .await?,
             link,
         })

@@ -13,6 +13,7 @@ mod m0008_polls;
 mod m0009_media;
 mod m0010_notifications;
 mod m0011_lists;
+mod m0012_filters;
 
 /// A named index on `table` over `cols` (shared by the migrations).
 fn index(name: &'static str, table: &'static str, cols: &[&'static str]) -> IndexCreateStatement {
@@ -42,6 +43,7 @@ impl MigratorTrait for Migrator {
             Box::new(m0009_media::Migration),
             Box::new(m0010_notifications::Migration),
             Box::new(m0011_lists::Migration),
+            Box::new(m0012_filters::Migration),
         ]
     }
 }

@@ -8,6 +8,7 @@ pub mod discovery;
 pub mod domain_blocks;
 pub mod edits;
 pub mod errors;
+pub mod filters;
 pub mod follows;
 pub mod instance;
 pub mod interactions;
@@ -53,6 +54,7 @@ pub fn all() -> Vec<Check> {
     v.extend(timelines::checks());
     v.extend(lists::checks());
     v.extend(notifications::checks());
+    v.extend(filters::checks());
     v.extend(tags::checks());
     v.extend(visibility::checks());
     v.extend(translation::checks());
