@@ -160,8 +160,9 @@ echo "run.sh: $((FANS + 5)) accounts with tokens ready"
 
 # --- token-based scenarios, in order: each uses the accounts and follows the earlier ones left ---
 # social.py (the social graph), statuses.py (threads, interactions, edits, scheduling, deletion),
-# reading.py (notifications, markers, home, list and hashtag paging), filters.py (filters).
-for scenario in social statuses reading filters; do
+# reading.py (notifications, markers, home, list and hashtag paging), filters.py (filters),
+# conversations.py (direct messages and the link timeline).
+for scenario in social statuses reading filters conversations; do
     set +e
     "$VENV/bin/python" "$HERE/$scenario.py" --base-url "$BASE" --tokens "$TOKENS"
     rc=$?

@@ -626,3 +626,13 @@ pub struct V1Filter {
     pub expires_at: Option<Timestamp>,
     pub irreversible: bool,
 }
+
+/// A direct-message thread as one account sees it. <https://docs.joinmastodon.org/entities/Conversation/>
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Conversation {
+    pub id: Id,
+    pub unread: bool,
+    /// The other participants (the account itself when it wrote only to itself).
+    pub accounts: Vec<Account>,
+    pub last_status: Option<Status>,
+}

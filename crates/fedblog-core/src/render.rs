@@ -428,6 +428,58 @@ impl App {
         })
     }
 
+    /// Renders conversations for their owner: the other participants (the owner when there is
+    /// none) and the last status, if the owner may still see it.
+    pub async fn render_conversations(
+        &self,
+        me: &AccountRecord,
+        conversations: &[crate::store::ConversationRecord],
+    ) -> ApiResult<Vec<Conversation>> {
+        let mut account_ids: Vec<Id> = conversations
+            .iter()
+            .flat_map(|c| c.participant_ids.iter().copied())
+            .collect();
+        account_ids.sort();
+        account_ids.dedup();
+        let accounts: HashMap<Id, Account> = self
+            .store
+            .accounts_by_ids(&account_ids)
+            .await?
+            .iter()
+            .map(|a| (a.id, self.render_account(a)))
+            .collect();
+        let last_ids: Vec<Id> = conversations
+            .iter()
+            .filter_map(|c| c.last_status_id())
+            .collect();
+        let visible = self.visible_statuses(Some(me), &last_ids).await?;
+        let statuses: HashMap<Id, Status> = self
+            .render_statuses(&visible, Some(me), false)
+            .await?
+            .into_iter()
+            .map(|s| (s.id, s))
+            .collect();
+        Ok(conversations
+            .iter()
+            .map(|c| {
+                let mut others: Vec<Account> = c
+                    .participant_ids
+                    .iter()
+                    .filter_map(|id| accounts.get(id).cloned())
+                    .collect();
+                if others.is_empty() {
+                    others.push(self.render_account(me));
+                }
+                Conversation {
+                    id: c.id,
+                    unread: c.unread,
+                    accounts: others,
+                    last_status: c.last_status_id().and_then(|id| statuses.get(&id).cloned()),
+                }
+            })
+            .collect())
+    }
+
     /// What `viewer` did with the statuses of a page, read in one batch per kind.
     async fn viewer_flags(
         &self,

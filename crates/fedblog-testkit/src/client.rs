@@ -113,6 +113,15 @@ pub fn encode_multipart(parts: &[Part]) -> (Vec<u8>, String) {
     (body, format!("multipart/form-data; boundary={boundary}"))
 }
 
+/// A query string of `(key, value)` pairs, percent-encoded (`a=1&b=x%2Fy`).
+pub fn query<K: AsRef<str>, V: AsRef<str>>(pairs: &[(K, V)]) -> String {
+    let mut ser = form_urlencoded::Serializer::new(String::new());
+    for (k, v) in pairs {
+        ser.append_pair(k.as_ref(), v.as_ref());
+    }
+    ser.finish()
+}
+
 /// Builds a form body from `(key, value)` pairs.
 pub fn form<K: ToString, V: ToString>(pairs: &[(K, V)]) -> Body {
     Body::Form(

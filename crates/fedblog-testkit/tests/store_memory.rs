@@ -42,6 +42,8 @@ fn suite_lists_every_check() {
         "lists",
         "tag_timelines",
         "filters",
+        "conversations",
+        "links",
     ] {
         let path = dir.join(format!("{area}.rs"));
         let source =
@@ -632,6 +634,17 @@ mod faulty {
         UpdateFilterKeywordIgnored,
         DeleteStatusKeepsFilterStatuses,
         DeleteAccountKeepsFilters,
+        // conversations
+        /// Keys conversations by account and thread only.
+        ConversationKeyIgnoresParticipants,
+        ConversationsOldestFirst,
+        /// Answers true without storing the flag.
+        ConversationUnreadIgnored,
+        DeleteStatusKeepsConversations,
+        DeleteAccountKeepsConversations,
+        // links
+        LinkKnownAlwaysTrue,
+        LinkTimelineIgnoresPlace,
     }
 
     impl Fault {
@@ -1064,6 +1077,13 @@ mod faulty {
             Fault::UpdateFilterKeywordIgnored,
             Fault::DeleteStatusKeepsFilterStatuses,
             Fault::DeleteAccountKeepsFilters,
+            Fault::ConversationKeyIgnoresParticipants,
+            Fault::ConversationsOldestFirst,
+            Fault::ConversationUnreadIgnored,
+            Fault::DeleteStatusKeepsConversations,
+            Fault::DeleteAccountKeepsConversations,
+            Fault::LinkKnownAlwaysTrue,
+            Fault::LinkTimelineIgnoresPlace,
         ];
     }
 
@@ -1163,6 +1183,8 @@ mod faulty {
         list_feeds: BTreeMap<Id, BTreeSet<(Id, Id)>>,
         /// Filter statuses ever inserted.
         filter_statuses: Vec<FilterStatusRecord>,
+        /// Every add to a conversation: (account, thread, participants, status, unread).
+        conversation_adds: Vec<(Id, Id, Vec<Id>, Id, bool)>,
     }
 
     pub struct Faulty {
@@ -1946,6 +1968,12 @@ mod faulty {
         }
 
         async fn delete_status(&self, id: Id) -> StoreResult<()> {
+            if self.is(Fault::DeleteStatusKeepsConversations) {
+                self.inner.delete_status(id).await?;
+                return self
+                    .replay_conversation_adds(|(_, _, _, s, _)| *s == id)
+                    .await;
+            }
             if self.is(Fault::DeleteStatusKeepsFilterStatuses) {
                 let had: Vec<FilterStatusRecord> = self
                     .log()
@@ -3106,6 +3134,10 @@ mod faulty {
         }
 
         async fn delete_account(&self, id: Id) -> StoreResult<()> {
+            if self.is(Fault::DeleteAccountKeepsConversations) {
+                self.inner.delete_account(id).await?;
+                return self.replay_conversation_adds(|(a, ..)| *a == id).await;
+            }
             if self.is(Fault::DeleteAccountKeepsFilters) {
                 let filters = self.inner.filters_of(id).await?;
                 self.inner.delete_account(id).await?;
@@ -6412,6 +6444,143 @@ mod faulty {
             Self: 'async_trait,
         {
             Box::pin(self.inner.delete_filter_status(id))
+        }
+    }
+
+    impl Faulty {
+        /// Adds again, straight to the inner store, the logged conversation adds `which` takes.
+        async fn replay_conversation_adds(
+            &self,
+            which: impl Fn(&(Id, Id, Vec<Id>, Id, bool)) -> bool,
+        ) -> StoreResult<()> {
+            let adds: Vec<_> = self
+                .log()
+                .conversation_adds
+                .iter()
+                .filter(|a| which(a))
+                .cloned()
+                .collect();
+            for (n, (account, thread, participants, status, unread)) in adds.into_iter().enumerate()
+            {
+                let id = Id(u64::MAX - 1_000 - n as u64);
+                self.inner
+                    .add_to_conversation(id, account, thread, &participants, status, unread)
+                    .await?;
+            }
+            Ok(())
+        }
+
+        async fn add_to_conversation(
+            &self,
+            new_id: Id,
+            account: Id,
+            thread: Id,
+            participants: &[Id],
+            status: Id,
+            unread: bool,
+        ) -> StoreResult<ConversationRecord> {
+            self.log().conversation_adds.push((
+                account,
+                thread,
+                participants.to_vec(),
+                status,
+                unread,
+            ));
+            let participants = if self.is(Fault::ConversationKeyIgnoresParticipants) {
+                &[][..]
+            } else {
+                participants
+            };
+            self.inner
+                .add_to_conversation(new_id, account, thread, participants, status, unread)
+                .await
+        }
+
+        async fn conversation_by_id(&self, id: Id) -> StoreResult<Option<ConversationRecord>> {
+            self.found(self.inner.conversation_by_id(id).await)
+        }
+
+        async fn conversations_page(
+            &self,
+            account: Id,
+            page: Page,
+        ) -> StoreResult<Vec<ConversationRecord>> {
+            let mut v = self.inner.conversations_page(account, page).await?;
+            if self.is(Fault::ConversationsOldestFirst) {
+                v.reverse();
+            }
+            Ok(v)
+        }
+
+        async fn set_conversation_unread(&self, id: Id, unread: bool) -> StoreResult<bool> {
+            if self.is(Fault::ConversationUnreadIgnored) {
+                return Ok(self.inner.conversation_by_id(id).await?.is_some());
+            }
+            self.inner.set_conversation_unread(id, unread).await
+        }
+
+        async fn link_known(&self, url: &str) -> StoreResult<bool> {
+            Ok(self.is(Fault::LinkKnownAlwaysTrue) || self.inner.link_known(url).await?)
+        }
+
+        async fn link_timeline(
+            &self,
+            url: &str,
+            filter: PublicTimelineFilter,
+            page: Page,
+        ) -> StoreResult<Vec<StatusRecord>> {
+            let filter = if self.is(Fault::LinkTimelineIgnoresPlace) {
+                PublicTimelineFilter::default()
+            } else {
+                filter
+            };
+            self.inner.link_timeline(url, filter, page).await
+        }
+    }
+
+    impl ConversationStore for Faulty {
+        forward! {
+            add_to_conversation<'life1>(
+                new_id: Id,
+                account: Id,
+                thread: Id,
+                participants: &'life1 [Id],
+                status: Id,
+                unread: bool,
+            ) -> ConversationRecord
+        }
+        forward! { conversation_by_id<>(id: Id) -> Option<ConversationRecord> }
+        forward! { conversations_page<>(account: Id, page: Page) -> Vec<ConversationRecord> }
+        forward! { set_conversation_unread<>(id: Id, unread: bool) -> bool }
+        fn delete_conversation<'life0, 'async_trait>(
+            &'life0 self,
+            id: Id,
+        ) -> Fut<'async_trait, bool>
+        where
+            'life0: 'async_trait,
+            Self: 'async_trait,
+        {
+            Box::pin(self.inner.delete_conversation(id))
+        }
+    }
+
+    impl LinkStore for Faulty {
+        fn set_status_link<'life0, 'life1, 'async_trait>(
+            &'life0 self,
+            status: Id,
+            url: Option<&'life1 str>,
+        ) -> Fut<'async_trait, ()>
+        where
+            'life0: 'async_trait,
+            'life1: 'async_trait,
+            Self: 'async_trait,
+        {
+            Box::pin(self.inner.set_status_link(status, url))
+        }
+        forward! { link_known<'life1>(url: &'life1 str) -> bool }
+        forward! {
+            link_timeline<'life1>(url: &'life1 str, filter: PublicTimelineFilter, page: Page)
+                -> Vec<StatusRecord>
         }
     }
 }

@@ -7,6 +7,7 @@ pub mod accounts;
 pub mod apps;
 pub mod blocks;
 pub mod bookmarks;
+pub mod conversations;
 pub mod directory;
 pub mod domain_blocks;
 pub mod endorsements;
@@ -420,6 +421,7 @@ pub fn routes() -> Vec<Route> {
         route::<timelines::public_timeline::PublicTimeline>(),
         route::<timelines::list_timeline::ListTimeline>(),
         route::<timelines::tag_timeline::TagTimeline>(),
+        route::<timelines::link_timeline::LinkTimeline>(),
         route::<lists::list_lists::ListLists>(),
         route::<lists::create_list::CreateList>(),
         route::<lists::get_list::GetList>(),
@@ -441,6 +443,11 @@ pub fn routes() -> Vec<Route> {
         route::<notifications::get_notification_group::GetNotificationGroup>(),
         route::<notifications::notification_group_accounts::NotificationGroupAccounts>(),
         route::<notifications::dismiss_notification_group::DismissNotificationGroup>(),
+        // Conversations
+        route::<conversations::list_conversations::ListConversations>(),
+        route::<conversations::read_conversation::ReadConversation>(),
+        route::<conversations::mark_conversation_unread::MarkConversationUnread>(),
+        route::<conversations::delete_conversation::DeleteConversation>(),
         // Filters
         route::<filters::list_filters::ListFilters>(),
         route::<filters::create_filter::CreateFilter>(),

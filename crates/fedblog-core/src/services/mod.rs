@@ -2,6 +2,7 @@
 
 pub mod accounts;
 pub mod blocks;
+pub mod conversations;
 pub mod discovery;
 pub mod edits;
 pub mod fanout;
@@ -9,6 +10,7 @@ pub mod filters;
 pub mod instance;
 pub mod interactions;
 pub mod jobs;
+pub mod links;
 pub mod lists;
 pub mod markers;
 pub mod media;

@@ -70,7 +70,7 @@ impl App {
         from: &AccountRecord,
         kind: NotificationType,
         status: Option<&StatusRecord>,
-    ) -> ApiResult<()> {
+    ) -> ApiResult<Vec<NotificationRecord>> {
         let mut ids: Vec<Id> = recipients
             .iter()
             .copied()
@@ -79,7 +79,7 @@ impl App {
         ids.sort();
         ids.dedup();
         if ids.is_empty() {
-            return Ok(());
+            return Ok(vec![]);
         }
         let blocked: HashSet<Id> = self
             .store
@@ -123,7 +123,7 @@ impl App {
         if !out.is_empty() {
             self.store.insert_notifications(&out).await?;
         }
-        Ok(())
+        Ok(out)
     }
 
     /// Tells of a new status: its mentioned accounts (`mention`), and the followers of its author
@@ -134,13 +134,24 @@ impl App {
         author: &AccountRecord,
         status: &StatusRecord,
     ) -> ApiResult<()> {
-        self.notify(
-            &status.mentions,
-            author,
-            NotificationType::Mention,
-            Some(status),
-        )
-        .await?;
+        let told = self
+            .notify(
+                &status.mentions,
+                author,
+                NotificationType::Mention,
+                Some(status),
+            )
+            .await?;
+        if status.visibility == Visibility::Direct {
+            // The mentioned accounts told of it (those not filtered) get it in their
+            // conversations, as Mastodon pushes a direct message with its notification.
+            let recipients: Vec<Id> = told
+                .iter()
+                .filter(|n| !n.filtered)
+                .map(|n| n.account_id)
+                .collect();
+            self.add_to_conversations(status, &recipients).await?;
+        }
         let own_thread = status.in_reply_to_account_id.is_none_or(|a| a == author.id);
         if status.visibility == Visibility::Direct || !own_thread {
             return Ok(());
@@ -153,7 +164,8 @@ impl App {
             .filter(|f| !status.mentions.contains(f))
             .collect();
         self.notify(&subscribers, author, NotificationType::Status, Some(status))
-            .await
+            .await?;
+        Ok(())
     }
 
     /// Tells of an edit: the local accounts that reblogged the status (`update`), and the accounts
@@ -187,7 +199,8 @@ impl App {
             page.max_id = Some(oldest);
         }
         self.notify(&rebloggers, author, NotificationType::Update, Some(after))
-            .await
+            .await?;
+        Ok(())
     }
 
     /// Takes back the follow and follow request `follower` made of `followed` (the follow ended).
@@ -453,6 +466,7 @@ impl App {
         }
         self.notify(&told_ok, &author, NotificationType::Poll, Some(&status))
             .await
+            .map(|_| ())
     }
 }
 

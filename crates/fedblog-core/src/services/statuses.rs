@@ -423,6 +423,7 @@ impl App {
             let _ = self.store.delete_status(record.id).await;
             return Err(e);
         }
+        self.record_link(&record).await?;
         self.fan_out(&record).await?;
         self.notify_new_status(author, &record).await?;
         Ok(record)

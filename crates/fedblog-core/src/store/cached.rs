@@ -697,6 +697,99 @@ forward! {
     }
 }
 
+forward! {
+    FilterStore {
+        fn filter_by_id(&self, id: Id) -> StoreResult<Option<FilterRecord>>;
+        fn filter_keyword_by_id(&self, id: Id) -> StoreResult<Option<FilterKeywordRecord>>;
+        fn filter_status_by_id(&self, id: Id) -> StoreResult<Option<FilterStatusRecord>>;
+    }
+    {
+        async fn insert_filter(&self, filter: &FilterRecord) -> StoreResult<()> {
+            let r = self.inner.insert_filter(filter).await;
+            self.cache.filters.invalidate(&[filter.account_id]);
+            r
+        }
+        async fn filters_of(&self, account: Id) -> StoreResult<Vec<FilterRecord>> {
+            Ok(self
+                .fresh()
+                .filters
+                .get_many(
+                    &[account],
+                    |missing| async move {
+                        Ok(vec![(missing[0], self.inner.filters_of(missing[0]).await?)])
+                    },
+                    |v| v.0,
+                )
+                .await?
+                .pop()
+                .map(|(_, filters)| filters)
+                .unwrap_or_default())
+        }
+        async fn update_filter(
+            &self,
+            filter: &FilterRecord,
+            added: &[FilterKeywordRecord],
+            changed: &[FilterKeywordRecord],
+            removed: &[Id],
+        ) -> StoreResult<()> {
+            let r = self.inner.update_filter(filter, added, changed, removed).await;
+            // The owner is not read from `filter`: forget every account's filters (rare).
+            self.cache.filters.clear();
+            r
+        }
+        async fn delete_filter(&self, id: Id) -> StoreResult<bool> {
+            let r = self.inner.delete_filter(id).await;
+            self.cache.filters.clear();
+            r
+        }
+        async fn insert_filter_keyword(&self, keyword: &FilterKeywordRecord) -> StoreResult<()> {
+            let r = self.inner.insert_filter_keyword(keyword).await;
+            self.cache.filters.clear();
+            r
+        }
+        async fn update_filter_keyword(&self, keyword: &FilterKeywordRecord) -> StoreResult<bool> {
+            let r = self.inner.update_filter_keyword(keyword).await;
+            self.cache.filters.clear();
+            r
+        }
+        async fn delete_filter_keyword(&self, id: Id) -> StoreResult<bool> {
+            let r = self.inner.delete_filter_keyword(id).await;
+            self.cache.filters.clear();
+            r
+        }
+        async fn insert_filter_status(&self, status: &FilterStatusRecord) -> StoreResult<()> {
+            let r = self.inner.insert_filter_status(status).await;
+            self.cache.filters.clear();
+            r
+        }
+        async fn delete_filter_status(&self, id: Id) -> StoreResult<bool> {
+            let r = self.inner.delete_filter_status(id).await;
+            self.cache.filters.clear();
+            r
+        }
+    }
+}
+
+forward! {
+    ConversationStore {
+        fn add_to_conversation(&self, new_id: Id, account: Id, thread: Id, participants: &[Id], status: Id, unread: bool) -> StoreResult<ConversationRecord>;
+        fn conversation_by_id(&self, id: Id) -> StoreResult<Option<ConversationRecord>>;
+        fn conversations_page(&self, account: Id, page: Page) -> StoreResult<Vec<ConversationRecord>>;
+        fn set_conversation_unread(&self, id: Id, unread: bool) -> StoreResult<bool>;
+        fn delete_conversation(&self, id: Id) -> StoreResult<bool>;
+    }
+    {}
+}
+
+forward! {
+    LinkStore {
+        fn set_status_link(&self, status: Id, url: Option<&str>) -> StoreResult<()>;
+        fn link_known(&self, url: &str) -> StoreResult<bool>;
+        fn link_timeline(&self, url: &str, filter: PublicTimelineFilter, page: Page) -> StoreResult<Vec<StatusRecord>>;
+    }
+    {}
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -841,78 +934,5 @@ mod tests {
             assert!(k.lock().entries.len() <= 8);
         }
         assert_eq!(read(&k, &backing, &loads, &[99]).await, vec![(99, "v")]);
-    }
-}
-
-forward! {
-    FilterStore {
-        fn filter_by_id(&self, id: Id) -> StoreResult<Option<FilterRecord>>;
-        fn filter_keyword_by_id(&self, id: Id) -> StoreResult<Option<FilterKeywordRecord>>;
-        fn filter_status_by_id(&self, id: Id) -> StoreResult<Option<FilterStatusRecord>>;
-    }
-    {
-        async fn insert_filter(&self, filter: &FilterRecord) -> StoreResult<()> {
-            let r = self.inner.insert_filter(filter).await;
-            self.cache.filters.invalidate(&[filter.account_id]);
-            r
-        }
-        async fn filters_of(&self, account: Id) -> StoreResult<Vec<FilterRecord>> {
-            Ok(self
-                .fresh()
-                .filters
-                .get_many(
-                    &[account],
-                    |missing| async move {
-                        Ok(vec![(missing[0], self.inner.filters_of(missing[0]).await?)])
-                    },
-                    |v| v.0,
-                )
-                .await?
-                .pop()
-                .map(|(_, filters)| filters)
-                .unwrap_or_default())
-        }
-        async fn update_filter(
-            &self,
-            filter: &FilterRecord,
-            added: &[FilterKeywordRecord],
-            changed: &[FilterKeywordRecord],
-            removed: &[Id],
-        ) -> StoreResult<()> {
-            let r = self.inner.update_filter(filter, added, changed, removed).await;
-            // The owner is not read from `filter`: forget every account's filters (rare).
-            self.cache.filters.clear();
-            r
-        }
-        async fn delete_filter(&self, id: Id) -> StoreResult<bool> {
-            let r = self.inner.delete_filter(id).await;
-            self.cache.filters.clear();
-            r
-        }
-        async fn insert_filter_keyword(&self, keyword: &FilterKeywordRecord) -> StoreResult<()> {
-            let r = self.inner.insert_filter_keyword(keyword).await;
-            self.cache.filters.clear();
-            r
-        }
-        async fn update_filter_keyword(&self, keyword: &FilterKeywordRecord) -> StoreResult<bool> {
-            let r = self.inner.update_filter_keyword(keyword).await;
-            self.cache.filters.clear();
-            r
-        }
-        async fn delete_filter_keyword(&self, id: Id) -> StoreResult<bool> {
-            let r = self.inner.delete_filter_keyword(id).await;
-            self.cache.filters.clear();
-            r
-        }
-        async fn insert_filter_status(&self, status: &FilterStatusRecord) -> StoreResult<()> {
-            let r = self.inner.insert_filter_status(status).await;
-            self.cache.filters.clear();
-            r
-        }
-        async fn delete_filter_status(&self, id: Id) -> StoreResult<bool> {
-            let r = self.inner.delete_filter_status(id).await;
-            self.cache.filters.clear();
-            r
-        }
     }
 }

@@ -65,6 +65,9 @@ struct Inner {
     filters: BTreeMap<Id, FilterRecord>,
     filter_keywords: BTreeMap<Id, FilterKeywordRecord>,
     filter_statuses: BTreeMap<Id, FilterStatusRecord>,
+    conversations: BTreeMap<Id, ConversationRecord>,
+    /// status -> its recorded link
+    status_links: BTreeMap<Id, String>,
 }
 
 /// Keeps everything in memory behind one lock. Cloning is not offered: share it in an `Arc`.
@@ -179,6 +182,11 @@ impl Inner {
         }
         self.remove_polls_of(id);
         self.filter_statuses.retain(|_, f| f.status_id != id);
+        self.status_links.remove(&id);
+        for c in self.conversations.values_mut() {
+            c.status_ids.retain(|s| *s != id);
+        }
+        self.conversations.retain(|_, c| !c.status_ids.is_empty());
         self.notifications.retain(|_, n| {
             n.status_id != Some(id)
                 && !(n.kind == NotificationType::Reblog
@@ -479,6 +487,7 @@ impl AccountStore for MemoryStore {
         for f in filters {
             g.remove_filter(f);
         }
+        g.conversations.retain(|_, c| c.account_id != id);
         Ok(())
     }
 }
@@ -2504,5 +2513,145 @@ impl FilterStore for MemoryStore {
 
     async fn delete_filter_status(&self, id: Id) -> StoreResult<bool> {
         Ok(self.write()?.filter_statuses.remove(&id).is_some())
+    }
+}
+
+#[async_trait]
+impl ConversationStore for MemoryStore {
+    async fn add_to_conversation(
+        &self,
+        new_id: Id,
+        account: Id,
+        thread: Id,
+        participants: &[Id],
+        status: Id,
+        unread: bool,
+    ) -> StoreResult<ConversationRecord> {
+        let mut participants = participants.to_vec();
+        participants.sort();
+        participants.dedup();
+        let mut g = self.write()?;
+        let existing = g
+            .conversations
+            .values()
+            .find(|c| {
+                c.account_id == account
+                    && c.thread_id == thread
+                    && c.participant_ids == participants
+            })
+            .map(|c| c.id);
+        let id = match existing {
+            Some(id) => id,
+            None => {
+                if g.conversations.contains_key(&new_id) {
+                    return Err(StoreError::AlreadyExists("conversation".into()));
+                }
+                g.conversations.insert(
+                    new_id,
+                    ConversationRecord {
+                        id: new_id,
+                        account_id: account,
+                        thread_id: thread,
+                        participant_ids: participants,
+                        status_ids: vec![],
+                        unread,
+                    },
+                );
+                new_id
+            }
+        };
+        let c = g.conversations.get_mut(&id).ok_or(StoreError::NotFound)?;
+        if !c.status_ids.contains(&status) {
+            c.status_ids.push(status);
+            c.status_ids.sort();
+            c.unread = unread;
+        }
+        Ok(c.clone())
+    }
+
+    async fn conversation_by_id(&self, id: Id) -> StoreResult<Option<ConversationRecord>> {
+        Ok(self.read()?.conversations.get(&id).cloned())
+    }
+
+    async fn conversations_page(
+        &self,
+        account: Id,
+        page: Page,
+    ) -> StoreResult<Vec<ConversationRecord>> {
+        let g = self.read()?;
+        let mut mine: Vec<&ConversationRecord> = g
+            .conversations
+            .values()
+            .filter(|c| c.account_id == account)
+            .collect();
+        mine.sort_by_key(|c| std::cmp::Reverse(c.last_status_id()));
+        Ok(page
+            .apply(mine.into_iter(), |c| c.last_status_id().unwrap_or(Id(0)))
+            .into_iter()
+            .cloned()
+            .collect())
+    }
+
+    async fn set_conversation_unread(&self, id: Id, unread: bool) -> StoreResult<bool> {
+        Ok(match self.write()?.conversations.get_mut(&id) {
+            Some(c) => {
+                c.unread = unread;
+                true
+            }
+            None => false,
+        })
+    }
+
+    async fn delete_conversation(&self, id: Id) -> StoreResult<bool> {
+        Ok(self.write()?.conversations.remove(&id).is_some())
+    }
+}
+
+impl Inner {
+    /// Whether a status shows in the link timeline (public, no reblog, by an unsuspended,
+    /// discoverable author).
+    fn on_link_timeline(&self, s: &StatusRecord) -> bool {
+        s.visibility == Visibility::Public
+            && s.reblog_of_id.is_none()
+            && self
+                .accounts
+                .get(&s.account_id)
+                .is_some_and(|a| !a.is_suspended() && a.discoverable == Some(true))
+    }
+}
+
+#[async_trait]
+impl LinkStore for MemoryStore {
+    async fn set_status_link(&self, status: Id, url: Option<&str>) -> StoreResult<()> {
+        let mut g = self.write()?;
+        match url {
+            Some(u) => g.status_links.insert(status, u.to_string()),
+            None => g.status_links.remove(&status),
+        };
+        Ok(())
+    }
+
+    async fn link_known(&self, url: &str) -> StoreResult<bool> {
+        let g = self.read()?;
+        Ok(g.status_links
+            .iter()
+            .any(|(s, u)| u == url && g.statuses.get(s).is_some_and(|s| g.on_link_timeline(s))))
+    }
+
+    async fn link_timeline(
+        &self,
+        url: &str,
+        filter: PublicTimelineFilter,
+        page: Page,
+    ) -> StoreResult<Vec<StatusRecord>> {
+        let g = self.read()?;
+        let visible = g.statuses.values().rev().filter(|s| {
+            g.status_links.get(&s.id).is_some_and(|u| u == url)
+                && g.on_link_timeline(s)
+                && (!filter.local || s.local)
+                && (!filter.remote || !s.local)
+                && (!filter.only_media || s.has_media())
+        });
+        Ok(page.apply(visible, |s| s.id).into_iter().cloned().collect())
     }
 }

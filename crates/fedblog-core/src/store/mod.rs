@@ -56,7 +56,7 @@ pub trait AccountStore: Send + Sync {
     /// entries), follows and follow requests both ways (other accounts' counters updated), blocks,
     /// mutes, notes, endorsements and domain blocks both ways, tag follows, featured tags,
     /// suggestion dismissals, scheduled statuses and feed entries, media attachments, its
-    /// favourites, bookmarks, pins and thread mutes, notifications to it and from it, its markers, its filters (with their keywords and statuses); each of its statuses goes as `delete_status` says (others'
+    /// favourites, bookmarks, pins and thread mutes, notifications to it and from it, its markers, its filters (with their keywords and statuses), its conversations; each of its statuses goes as `delete_status` says (others'
     /// reblogs of them included), and the counters of other accounts' statuses it replied to,
     /// reblogged or favourited are lowered. `NotFound` if absent.
     async fn delete_account(&self, id: Id) -> StoreResult<()>;
@@ -109,7 +109,8 @@ pub trait StatusStore: Send + Sync {
         since: DateTime<Utc>,
     ) -> StoreResult<Option<StatusRecord>>;
     /// Deletes a status with its mentions, tags, feed entries, favourites, bookmarks, pins,
-    /// filter statuses naming it, notifications about it and its reblogs (each with their feed entries), and updates the author's `statuses_count`
+    /// filter statuses naming it, its recorded link, notifications about it and its reblogs (each with their feed entries); it leaves every
+    /// conversation holding it (a conversation left without a status is removed), and updates the author's `statuses_count`
     /// (and the reblog authors'), the parent's `replies_count` and, for a reblog, the
     /// original's `reblogs_count`. Its media are detached (`status_id` and
     /// `scheduled_status_id` cleared), not removed, so that they can be posted again. Replies to
@@ -697,6 +698,56 @@ pub trait FilterStore: Send + Sync {
     async fn delete_filter_status(&self, id: Id) -> StoreResult<bool>;
 }
 
+/// Conversations: each account's direct-message threads (see [`ConversationRecord`]).
+#[async_trait]
+pub trait ConversationStore: Send + Sync {
+    /// Adds `status` to `account`'s conversation of `thread` with exactly these other
+    /// `participants` (order and repeats do not matter), making it with id `new_id` when there is
+    /// none, and sets its `unread`. Adding a status it has already changes nothing. Returns the
+    /// conversation as stored. Safe when two adds race: one conversation results.
+    async fn add_to_conversation(
+        &self,
+        new_id: Id,
+        account: Id,
+        thread: Id,
+        participants: &[Id],
+        status: Id,
+        unread: bool,
+    ) -> StoreResult<ConversationRecord>;
+    /// The conversation with this id.
+    async fn conversation_by_id(&self, id: Id) -> StoreResult<Option<ConversationRecord>>;
+    /// One page of `account`'s conversations, by their last status: newest first, the page's
+    /// cursors being last status ids.
+    async fn conversations_page(
+        &self,
+        account: Id,
+        page: Page,
+    ) -> StoreResult<Vec<ConversationRecord>>;
+    /// Sets a conversation's `unread`; returns whether it exists.
+    async fn set_conversation_unread(&self, id: Id, unread: bool) -> StoreResult<bool>;
+    /// Removes a conversation (for its account only); returns whether it existed.
+    async fn delete_conversation(&self, id: Id) -> StoreResult<bool>;
+}
+
+/// The link of each status that Mastodon would show as its preview card, for the link timeline.
+#[async_trait]
+pub trait LinkStore: Send + Sync {
+    /// Records the link of a status (`None`: it has none), replacing the one recorded.
+    /// `delete_status` removes it with the status.
+    async fn set_status_link(&self, status: Id, url: Option<&str>) -> StoreResult<()>;
+    /// Whether some status that is public, not a reblog and by an unsuspended account whose
+    /// `discoverable` is true records this link.
+    async fn link_known(&self, url: &str) -> StoreResult<bool>;
+    /// Link timeline: statuses recording this link that are public, not reblogs, by unsuspended
+    /// accounts whose `discoverable` is true, that `filter` takes; one page, newest first.
+    async fn link_timeline(
+        &self,
+        url: &str,
+        filter: PublicTimelineFilter,
+        page: Page,
+    ) -> StoreResult<Vec<StatusRecord>>;
+}
+
 /// Figures for the instance endpoints.
 #[async_trait]
 pub trait StatsStore: Send + Sync {
@@ -800,6 +851,8 @@ pub trait Store:
     + MarkerStore
     + ListStore
     + FilterStore
+    + ConversationStore
+    + LinkStore
     + Send
     + Sync
     + 'static
@@ -828,6 +881,8 @@ impl<T> Store for T where
         + MarkerStore
         + ListStore
         + FilterStore
+        + ConversationStore
+        + LinkStore
         + Send
         + Sync
         + 'static

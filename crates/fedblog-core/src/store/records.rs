@@ -1076,3 +1076,28 @@ pub struct FilterStatusRecord {
     /// The status.
     pub status_id: Id,
 }
+
+/// One account's view of a direct-message thread: the direct statuses it sent or received in a
+/// thread with the same other participants (Mastodon's `AccountConversation`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConversationRecord {
+    /// Id.
+    pub id: Id,
+    /// Whose view it is.
+    pub account_id: Id,
+    /// The thread (the `conversation_id` of its statuses).
+    pub thread_id: Id,
+    /// The other participants, ascending (empty when the account wrote only to itself).
+    pub participant_ids: Vec<Id>,
+    /// Its statuses, ascending; never empty (a conversation left without one is removed).
+    pub status_ids: Vec<Id>,
+    /// Whether a status arrived that the account has not read.
+    pub unread: bool,
+}
+
+impl ConversationRecord {
+    /// The newest status, by which conversations are ordered and paged.
+    pub fn last_status_id(&self) -> Option<Id> {
+        self.status_ids.last().copied()
+    }
+}

@@ -9,6 +9,7 @@ use sea_orm::ActiveValue::Set;
 use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QuerySelect};
 use serde_json::{Value, json};
 
+use super::conversations::delete_account_conversations;
 use super::entity::{
     account_domain_blocks, account_notes, accounts, authorizations, blocks, endorsements,
     featured_tags, follow_requests, follows, home_feed, list_accounts, markers, mutes,
@@ -297,6 +298,9 @@ async fn delete_account_rows<C: ConnectionTrait>(db: &C, id: Id) -> StoreResult<
     delete_where::<_, notifications::Entity>(db, notifications::Column::FromAccountId, id).await?;
     delete_where::<_, markers::Entity>(db, markers::Column::AccountId, id).await?;
     delete_filters(db, || filters_of_account(id))
+        .await
+        .map_err(backend_err)?;
+    delete_account_conversations(db, id)
         .await
         .map_err(backend_err)?;
 

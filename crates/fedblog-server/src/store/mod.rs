@@ -12,6 +12,7 @@ pub mod pg_events;
 
 mod accounts;
 mod blocks;
+mod conversations;
 mod directory;
 mod domain_blocks;
 mod feeds;
@@ -19,6 +20,7 @@ mod filters;
 mod follows;
 mod interactions;
 mod jobs;
+mod links;
 mod lists;
 mod markers;
 mod media;
@@ -339,6 +341,15 @@ const UNIQUE_NAMES: &[(&[&str], &str)] = &[
         "filter_keyword",
     ),
     (&["filters.id", "filters_pkey"], "filter"),
+    (
+        &[
+            "conversations.account_id",
+            "ux_conversations_account_thread_participants",
+            "conversations.id",
+            "conversations_pkey",
+        ],
+        "conversation",
+    ),
     // Before `statuses`: its needles are substrings of these.
     (
         &["scheduled_statuses.id", "scheduled_statuses_pkey"],

@@ -18,9 +18,10 @@ use sea_orm::{
 };
 
 use super::accounts::parse_visibility;
+use super::conversations::remove_statuses_from_conversations;
 use super::entity::{
     accounts, bookmarks, favourites, filter_statuses, home_feed, list_feed, notifications,
-    status_edits, status_mentions, status_pins, status_tags, statuses,
+    status_edits, status_links, status_mentions, status_pins, status_tags, statuses,
 };
 use super::media::{attach_media, decode_ids, detach_status_media, encode_ids};
 use super::polls::delete_status_polls;
@@ -293,7 +294,7 @@ fn by_amount(pairs: Vec<(i64, i64)>) -> BTreeMap<i64, Vec<i64>> {
 }
 
 /// Restricts a timeline query by `local`, `remote` and `only_media`.
-fn in_place(
+pub(super) fn in_place(
     mut q: sea_orm::Select<statuses::Entity>,
     place: PublicTimelineFilter,
 ) -> sea_orm::Select<statuses::Entity> {
@@ -366,6 +367,14 @@ pub(super) async fn delete_status_dependents<C: ConnectionTrait>(
     filter_statuses::Entity::delete_many()
         .filter(filter_statuses::Column::StatusId.in_subquery(ids()))
         .exec(db)
+        .await
+        .map_err(backend_err)?;
+    status_links::Entity::delete_many()
+        .filter(status_links::Column::StatusId.in_subquery(ids()))
+        .exec(db)
+        .await
+        .map_err(backend_err)?;
+    remove_statuses_from_conversations(db, &ids)
         .await
         .map_err(backend_err)?;
     delete_status_polls(db, &ids).await?;

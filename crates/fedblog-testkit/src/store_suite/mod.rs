@@ -24,7 +24,7 @@
 //! The invocation expands to one module per area (`accounts`, `oauth`, `statuses`, `follows`,
 //! `blocks`, `feeds`, `stats`, `jobs`, `scheduled_statuses`, `notes`, `domain_blocks`, `tags`,
 //! `directory`, `interactions`, `edits`, `polls`, `media`, `notifications`, `markers`,
-//! `lists`, `tag_timelines`, `filters`), each
+//! `lists`, `tag_timelines`, `filters`, `conversations`, `links`), each
 //! holding one `#[test]` per check, so `cargo test` reports every check by name
 //! (`accounts::email_is_unique_case_insensitively ... ok`) and `cargo test feeds::` runs one
 //! area. Each test runs its check on a current-thread Tokio runtime of its own, as
@@ -81,6 +81,7 @@ use fedblog_core::{Id, IdGenerator, Store, StoreError, StoreResult};
 
 pub mod accounts;
 pub mod blocks;
+pub mod conversations;
 pub mod directory;
 pub mod domain_blocks;
 pub mod edits;
@@ -89,6 +90,7 @@ pub mod filters;
 pub mod follows;
 pub mod interactions;
 pub mod jobs;
+pub mod links;
 pub mod lists;
 pub mod markers;
 pub mod media;
@@ -460,6 +462,17 @@ macro_rules! __store_suite_for_each_check {
                 filter_keywords_one_at_a_time,
                 filter_statuses_once_per_filter,
                 filters_go_with_their_status_and_account,
+            }
+            conversations {
+                add_to_conversation_keys_by_thread_and_participants,
+                conversations_page_by_last_status,
+                unread_and_delete_act_on_one_conversation,
+                delete_status_leaves_conversations,
+                delete_account_removes_its_conversations,
+            }
+            links {
+                link_timeline_lists_public_statuses_of_discoverable_accounts,
+                link_timeline_filters_by_place_and_pages,
             }
         }
     };

@@ -14,6 +14,7 @@ mod m0009_media;
 mod m0010_notifications;
 mod m0011_lists;
 mod m0012_filters;
+mod m0013_conversations;
 
 /// A named index on `table` over `cols` (shared by the migrations).
 fn index(name: &'static str, table: &'static str, cols: &[&'static str]) -> IndexCreateStatement {
@@ -44,6 +45,7 @@ impl MigratorTrait for Migrator {
             Box::new(m0010_notifications::Migration),
             Box::new(m0011_lists::Migration),
             Box::new(m0012_filters::Migration),
+            Box::new(m0013_conversations::Migration),
         ]
     }
 }

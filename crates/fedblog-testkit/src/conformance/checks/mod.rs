@@ -4,6 +4,7 @@ pub mod account_statuses;
 pub mod accounts;
 pub mod apps;
 pub mod blocks;
+pub mod conversations;
 pub mod discovery;
 pub mod domain_blocks;
 pub mod edits;
@@ -55,6 +56,7 @@ pub fn all() -> Vec<Check> {
     v.extend(lists::checks());
     v.extend(notifications::checks());
     v.extend(filters::checks());
+    v.extend(conversations::checks());
     v.extend(tags::checks());
     v.extend(visibility::checks());
     v.extend(translation::checks());

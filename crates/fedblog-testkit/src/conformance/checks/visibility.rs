@@ -4,8 +4,8 @@
 //! `visibility.tsv`; one check per read path asserts every cell of its rows and reports every
 //! cell that fails, not only the first.
 //!
-//! Read paths added when the endpoint lands: the tag timeline (`timelines/tag/:hashtag`), list
-//! timelines, search (v2), translation, and conversations.
+//! Read paths added when the endpoint lands: the tag timeline (`timelines/tag/:hashtag`),
+//! search (v2) and translation.
 //! `statuses/:id/source` is left out: fedblog answers it for the author only (404 to everyone
 //! else), stricter than Mastodon, which gives it to every signed-in viewer who may see the status.
 
@@ -16,8 +16,9 @@ use serde_json::Value;
 use fedblog_core::api::Endpoint;
 use fedblog_core::api::accounts::{
     block_account::BlockAccount, follow_account::FollowAccount,
-    get_account_statuses::GetAccountStatuses,
+    get_account_statuses::GetAccountStatuses, update_credentials::UpdateCredentials,
 };
+use fedblog_core::api::conversations::list_conversations::ListConversations;
 use fedblog_core::api::lists::{add_list_accounts::AddListAccounts, create_list::CreateList};
 use fedblog_core::api::notifications::list_notifications::ListNotifications;
 use fedblog_core::api::polls::get_poll::GetPoll;
@@ -27,7 +28,8 @@ use fedblog_core::api::statuses::{
     get_statuses::GetStatuses, reblogged_by::RebloggedBy, status_history::GetStatusHistory,
 };
 use fedblog_core::api::timelines::{
-    home_timeline::HomeTimeline, list_timeline::ListTimeline, public_timeline::PublicTimeline,
+    home_timeline::HomeTimeline, link_timeline::LinkTimeline, list_timeline::ListTimeline,
+    public_timeline::PublicTimeline,
 };
 
 use crate::check;
@@ -105,6 +107,16 @@ pub fn checks() -> Vec<Check> {
             "visibility/matrix/notifications",
             "a status notifies only the accounts it mentions, whatever its visibility: followers, others, the author and a blocked account get no notification of it; anonymous callers get a 401",
             notifications
+        ),
+        check!(
+            "visibility/matrix/conversations",
+            "a direct status is in the conversations of its author and of the account it mentions, and of no one else; other visibilities make no conversation; anonymous callers get a 401",
+            conversations
+        ),
+        check!(
+            "visibility/matrix/link-timeline",
+            "the link timeline of a link the statuses carry holds the public one only, for every viewer but one blocked by the author",
+            link_timeline
         ),
         check!(
             "visibility/matrix/list",
@@ -220,9 +232,11 @@ enum ReadPath {
     GetPoll,
     Notifications,
     List,
+    Conversations,
+    LinkTimeline,
 }
 
-const READ_PATHS: [ReadPath; 14] = [
+const READ_PATHS: [ReadPath; 16] = [
     ReadPath::GetStatus,
     ReadPath::MultiGet,
     ReadPath::Context,
@@ -237,6 +251,8 @@ const READ_PATHS: [ReadPath; 14] = [
     ReadPath::GetPoll,
     ReadPath::Notifications,
     ReadPath::List,
+    ReadPath::Conversations,
+    ReadPath::LinkTimeline,
 ];
 
 impl ReadPath {
@@ -256,6 +272,8 @@ impl ReadPath {
             ReadPath::Bookmark => "bookmark",
             ReadPath::GetPoll => "get-poll",
             ReadPath::Notifications => "notifications",
+            ReadPath::Conversations => "conversations",
+            ReadPath::LinkTimeline => "link-timeline",
         }
     }
 
@@ -340,6 +358,8 @@ struct World {
     /// Each signed-in viewer's list, holding the author where the viewer may add it (list
     /// check only), in [`VIEWERS`] order without the anonymous one.
     lists: Vec<(Viewer, String)>,
+    /// The link every status carries, its author discoverable (link-timeline check only).
+    link: Option<String>,
 }
 
 impl World {
@@ -361,12 +381,11 @@ impl World {
 /// then the author blocked it) and one status per visibility mentioning the mentioned account;
 /// with `as_replies`, a public root by a third account that the statuses reply to; with
 /// `with_polls`, each status carries a poll.
-async fn world(
-    cx: &Cx,
-    as_replies: bool,
-    with_polls: bool,
-    with_lists: bool,
-) -> Result<World, Failure> {
+async fn world(cx: &Cx, read_path: ReadPath) -> Result<World, Failure> {
+    let as_replies = read_path == ReadPath::Context;
+    let with_polls = read_path == ReadPath::GetPoll;
+    let with_lists = read_path == ReadPath::List;
+    let with_link = read_path == ReadPath::LinkTimeline;
     let author = cx.new_user("author").await?;
     let follower = cx.new_user("follower").await?;
     let non_follower = cx.new_user("stranger").await?;
@@ -420,10 +439,26 @@ async fn world(
     } else {
         None
     };
+    let link = if with_link {
+        cx.send(
+            "PATCH",
+            &path::<UpdateCredentials>(&[]),
+            Some(&author.token),
+            form(&[("discoverable", "true")]),
+        )
+        .await?
+        .expect(200)?;
+        Some(format!("https://{}.example/matrix", cx.unique("link")))
+    } else {
+        None
+    };
     let mut statuses = Vec::new();
     let mut polls = Vec::new();
     for vis in VISIBILITIES {
-        let text = format!("@{} matrix {}", mentioned.username, vis.name());
+        let text = match &link {
+            Some(l) => format!("@{} matrix {} {l}", mentioned.username, vis.name()),
+            None => format!("@{} matrix {}", mentioned.username, vis.name()),
+        };
         let mut pairs = vec![("status", text.as_str()), ("visibility", vis.name())];
         if let Some(r) = &root {
             pairs.push(("in_reply_to_id", r.as_str()));
@@ -462,6 +497,7 @@ async fn world(
         statuses,
         polls,
         lists,
+        link,
     })
 }
 
@@ -616,6 +652,35 @@ async fn observe(
             let url = format!("{}?local=true&limit=40", path::<PublicTimeline>(&[]));
             listed(&cx.client.get(&url, token).await?, &w.statuses, as_list)
         }
+        ReadPath::Conversations => {
+            let url = format!("{}?limit=40", path::<ListConversations>(&[]));
+            let mut r = cx.client.get(&url, token).await?;
+            // The last statuses of the conversations, as one list.
+            if r.status == 200 {
+                r.json = r.json.map(|v| {
+                    Value::Array(
+                        v.as_array()
+                            .into_iter()
+                            .flatten()
+                            .map(|c| c["last_status"].clone())
+                            .collect(),
+                    )
+                });
+            }
+            listed(&r, &w.statuses, as_list)
+        }
+        ReadPath::LinkTimeline => {
+            let link = w
+                .link
+                .as_deref()
+                .ok_or_else(|| Failure::Fail("set-up: no link".into()))?;
+            let url = format!(
+                "{}?{}",
+                path::<LinkTimeline>(&[]),
+                crate::client::query(&[("url", link), ("limit", "40")])
+            );
+            listed(&cx.client.get(&url, token).await?, &w.statuses, as_list)
+        }
         ReadPath::Notifications => {
             let url = format!("{}?limit=80", path::<ListNotifications>(&[]));
             let mut r = cx.client.get(&url, token).await?;
@@ -650,13 +715,7 @@ fn status_path<E: Endpoint>(id: &str) -> String {
 /// cell with the table; fails with the list of all cells that differ.
 async fn run_path(cx: &Cx, read_path: ReadPath) -> CheckResult {
     let matrix = parse_table(TABLE).map_err(|e| Failure::Fail(format!("visibility.tsv: {e}")))?;
-    let w = world(
-        cx,
-        read_path == ReadPath::Context,
-        read_path == ReadPath::GetPoll,
-        read_path == ReadPath::List,
-    )
-    .await?;
+    let w = world(cx, read_path).await?;
     let mut failures = Vec::new();
     let mut cells = 0;
     for viewer in VIEWERS {
@@ -752,6 +811,14 @@ async fn notifications(cx: &Cx) -> CheckResult {
 
 async fn list(cx: &Cx) -> CheckResult {
     run_path(cx, ReadPath::List).await
+}
+
+async fn conversations(cx: &Cx) -> CheckResult {
+    run_path(cx, ReadPath::Conversations).await
+}
+
+async fn link_timeline(cx: &Cx) -> CheckResult {
+    run_path(cx, ReadPath::LinkTimeline).await
 }
 
 #[cfg(test)]
