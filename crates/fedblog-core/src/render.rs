@@ -428,6 +428,20 @@ impl App {
         })
     }
 
+    /// The accounts of `ids` (each once; unknown ones left out), rendered, by id.
+    async fn rendered_accounts(&self, ids: &[Id]) -> ApiResult<HashMap<Id, Account>> {
+        let mut ids = ids.to_vec();
+        ids.sort();
+        ids.dedup();
+        Ok(self
+            .store
+            .accounts_by_ids(&ids)
+            .await?
+            .iter()
+            .map(|a| (a.id, self.render_account(a)))
+            .collect())
+    }
+
     /// Renders conversations for their owner: the other participants (the owner when there is
     /// none) and the last status, if the owner may still see it.
     pub async fn render_conversations(
@@ -435,19 +449,11 @@ impl App {
         me: &AccountRecord,
         conversations: &[crate::store::ConversationRecord],
     ) -> ApiResult<Vec<Conversation>> {
-        let mut account_ids: Vec<Id> = conversations
+        let participants: Vec<Id> = conversations
             .iter()
             .flat_map(|c| c.participant_ids.iter().copied())
             .collect();
-        account_ids.sort();
-        account_ids.dedup();
-        let accounts: HashMap<Id, Account> = self
-            .store
-            .accounts_by_ids(&account_ids)
-            .await?
-            .iter()
-            .map(|a| (a.id, self.render_account(a)))
-            .collect();
+        let accounts = self.rendered_accounts(&participants).await?;
         let last_ids: Vec<Id> = conversations
             .iter()
             .filter_map(|c| c.last_status_id())
@@ -931,16 +937,8 @@ impl App {
         me: &AccountRecord,
         notifications: &[NotificationRecord],
     ) -> ApiResult<Vec<Notification>> {
-        let mut account_ids: Vec<Id> = notifications.iter().map(|n| n.from_account_id).collect();
-        account_ids.sort();
-        account_ids.dedup();
-        let accounts: HashMap<Id, Account> = self
-            .store
-            .accounts_by_ids(&account_ids)
-            .await?
-            .iter()
-            .map(|a| (a.id, self.render_account(a)))
-            .collect();
+        let senders: Vec<Id> = notifications.iter().map(|n| n.from_account_id).collect();
+        let accounts = self.rendered_accounts(&senders).await?;
         let mut status_ids: Vec<Id> = notifications.iter().filter_map(|n| n.status_id).collect();
         status_ids.sort();
         status_ids.dedup();

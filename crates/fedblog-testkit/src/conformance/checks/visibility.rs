@@ -654,19 +654,8 @@ async fn observe(
         }
         ReadPath::Conversations => {
             let url = format!("{}?limit=40", path::<ListConversations>(&[]));
-            let mut r = cx.client.get(&url, token).await?;
             // The last statuses of the conversations, as one list.
-            if r.status == 200 {
-                r.json = r.json.map(|v| {
-                    Value::Array(
-                        v.as_array()
-                            .into_iter()
-                            .flatten()
-                            .map(|c| c["last_status"].clone())
-                            .collect(),
-                    )
-                });
-            }
+            let r = statuses_under(cx.client.get(&url, token).await?, "last_status");
             listed(&r, &w.statuses, as_list)
         }
         ReadPath::LinkTimeline => {
@@ -683,22 +672,28 @@ async fn observe(
         }
         ReadPath::Notifications => {
             let url = format!("{}?limit=80", path::<ListNotifications>(&[]));
-            let mut r = cx.client.get(&url, token).await?;
             // The statuses the notifications carry, as one list.
-            if r.status == 200 {
-                r.json = r.json.map(|v| {
-                    Value::Array(
-                        v.as_array()
-                            .into_iter()
-                            .flatten()
-                            .map(|n| n["status"].clone())
-                            .collect(),
-                    )
-                });
-            }
+            let r = statuses_under(cx.client.get(&url, token).await?, "status");
             listed(&r, &w.statuses, as_list)
         }
     })
+}
+
+/// A 200 answer holding an array of objects, turned into the array of what each holds under
+/// `key` (the statuses of notifications, the last statuses of conversations).
+fn statuses_under(mut r: Response, key: &str) -> Response {
+    if r.status == 200 {
+        r.json = r.json.map(|v| {
+            Value::Array(
+                v.as_array()
+                    .into_iter()
+                    .flatten()
+                    .map(|x| x[key].clone())
+                    .collect(),
+            )
+        });
+    }
+    r
 }
 
 /// The body itself as the one array to look in.
