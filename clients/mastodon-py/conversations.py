@@ -24,6 +24,7 @@ class Conversations(Steps):
 
     def steps(self):
         return [
+            ("recipients_take_direct_messages", self.take_direct_messages),
             ("direct_message_both_sides", self.both_sides),
             ("reply_stays_and_read", self.reply_and_read),
             ("conversations_paged", self.paged),
@@ -35,6 +36,13 @@ class Conversations(Steps):
             if c["last_status"] and c["last_status"]["id"] == status_id:
                 return c
         return None
+
+    def take_direct_messages(self) -> None:
+        # Mastodon's default policy filters private mentions from accounts one does not follow
+        # (notification_requests.py covers that); these recipients take them.
+        for who in ("dave", "fan10", "fan11", "fan12", "fan13"):
+            p = self.c[who].update_notifications_policy(for_private_mentions="accept")
+            check(p["for_private_mentions"] == "accept", f"{who}: {p}")
 
     def both_sides(self) -> None:
         self.first = self.c["erin"].status_post(f"@{self.me['dave']['acct']} just between us", visibility="direct")

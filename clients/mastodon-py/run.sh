@@ -6,7 +6,8 @@
 # Creates/reuses clients/mastodon-py/.venv, starts the server on a free loopback port with a
 # throwaway data dir, creates a confirmed+approved account, runs scenario.py, stops the server.
 # Then creates more accounts with tokens and runs the token-based scenarios (social.py,
-# statuses.py, reading.py, filters.py; see the loop at the end).
+# statuses.py, reading.py, filters.py, conversations.py, notification_requests.py; see the loop
+# at the end).
 # Exits with the first failing script's exit code. Set KEEP_TMP=1 to keep the data dir and server log.
 set -euo pipefail
 
@@ -162,7 +163,7 @@ echo "run.sh: $((FANS + 5)) accounts with tokens ready"
 # social.py (the social graph), statuses.py (threads, interactions, edits, scheduling, deletion),
 # reading.py (notifications, markers, home, list and hashtag paging), filters.py (filters),
 # conversations.py (direct messages and the link timeline).
-for scenario in social statuses reading filters conversations; do
+for scenario in social statuses reading filters conversations notification_requests; do
     set +e
     "$VENV/bin/python" "$HERE/$scenario.py" --base-url "$BASE" --tokens "$TOKENS"
     rc=$?

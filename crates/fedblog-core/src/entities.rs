@@ -636,3 +636,39 @@ pub struct Conversation {
     pub accounts: Vec<Account>,
     pub last_status: Option<Status>,
 }
+
+/// An account's notification filtering policy. <https://docs.joinmastodon.org/entities/NotificationPolicy/>
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct NotificationPolicy {
+    pub for_not_following: String,
+    pub for_not_followers: String,
+    pub for_new_accounts: String,
+    pub for_private_mentions: String,
+    pub for_limited_accounts: String,
+    pub summary: NotificationPolicySummary,
+}
+
+/// What a notification policy holds back.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct NotificationPolicySummary {
+    pub pending_requests_count: u64,
+    pub pending_notifications_count: u64,
+}
+
+/// The filtered notifications of one sender. <https://docs.joinmastodon.org/entities/NotificationRequest/>
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct NotificationRequest {
+    pub id: Id,
+    pub created_at: Timestamp,
+    pub updated_at: Timestamp,
+    pub account: Account,
+    /// A number, as a string.
+    pub notifications_count: String,
+    pub last_status: Option<Status>,
+}
+
+/// Whether accepted notification requests are merged into the notifications.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct MergedResponse {
+    pub merged: bool,
+}

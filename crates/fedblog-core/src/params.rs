@@ -63,10 +63,16 @@ impl Params {
     }
 
     /// Adds one form-style pair. `a[]` appends to an array, `a[b]` nests, `a[0][b]` nests by index.
+    /// `a[][]` appends like `a[]`: no parameter of the API is an array of arrays, and Mastodon.py
+    /// sends its list parameters whose names already end in `[]` (`id[]`) that way.
     pub fn add_pair(&mut self, key: &str, value: Value) {
-        let (head, rest) = split_key(key);
+        let (head, mut rest) = split_key(key);
         if head.is_empty() {
             return;
+        }
+        while rest.len() >= 2 && rest[rest.len() - 1].is_empty() && rest[rest.len() - 2].is_empty()
+        {
+            rest.pop();
         }
         insert_path(&mut self.0, head, &rest, value);
     }
@@ -268,6 +274,15 @@ pub mod de {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn doubled_array_brackets_append_like_one_pair() {
+        let mut p = Params::new();
+        p.add_urlencoded("id%5B%5D%5B%5D=1&id[][]=2&tag[][][]=x");
+        let v = p.into_value();
+        assert_eq!(v["id"], serde_json::json!(["1", "2"]));
+        assert_eq!(v["tag"], serde_json::json!(["x"]));
+    }
 
     #[test]
     fn form_keys_nest_and_collect_arrays() {

@@ -442,6 +442,38 @@ impl App {
             .collect())
     }
 
+    /// Renders notification requests for their owner: each with its sender (a request whose
+    /// sender is gone is left out) and its last status, if the owner may see it.
+    pub async fn render_notification_requests(
+        &self,
+        me: &AccountRecord,
+        requests: &[crate::store::NotificationRequestRecord],
+    ) -> ApiResult<Vec<NotificationRequest>> {
+        let senders: Vec<Id> = requests.iter().map(|r| r.from_account_id).collect();
+        let accounts = self.rendered_accounts(&senders).await?;
+        let last_ids: Vec<Id> = requests.iter().filter_map(|r| r.last_status_id).collect();
+        let visible = self.visible_statuses(Some(me), &last_ids).await?;
+        let statuses: HashMap<Id, Status> = self
+            .render_statuses(&visible, Some(me), false)
+            .await?
+            .into_iter()
+            .map(|s| (s.id, s))
+            .collect();
+        Ok(requests
+            .iter()
+            .filter_map(|r| {
+                Some(NotificationRequest {
+                    id: r.id,
+                    created_at: timestamp(r.created_at),
+                    updated_at: timestamp(r.updated_at),
+                    account: accounts.get(&r.from_account_id)?.clone(),
+                    notifications_count: r.notifications_count.to_string(),
+                    last_status: r.last_status_id.and_then(|id| statuses.get(&id).cloned()),
+                })
+            })
+            .collect())
+    }
+
     /// Renders conversations for their owner: the other participants (the owner when there is
     /// none) and the last status, if the owner may still see it.
     pub async fn render_conversations(
@@ -661,6 +693,24 @@ fn date_floor(t: DateTime<Utc>) -> DateTime<Utc> {
         .and_hms_opt(0, 0, 0)
         .map(|n| n.and_utc())
         .unwrap_or(t)
+}
+
+/// Renders a notification policy with its summary.
+pub fn render_notification_policy(
+    p: &crate::store::NotificationPolicyRecord,
+    summary: crate::services::notification_policies::PolicySummary,
+) -> NotificationPolicy {
+    NotificationPolicy {
+        for_not_following: p.for_not_following.as_str().into(),
+        for_not_followers: p.for_not_followers.as_str().into(),
+        for_new_accounts: p.for_new_accounts.as_str().into(),
+        for_private_mentions: p.for_private_mentions.as_str().into(),
+        for_limited_accounts: p.for_limited_accounts.as_str().into(),
+        summary: NotificationPolicySummary {
+            pending_requests_count: summary.pending_requests_count,
+            pending_notifications_count: summary.pending_notifications_count,
+        },
+    }
 }
 
 /// Renders a filter; `with_rules` adds its keywords and statuses (left out inside a

@@ -44,6 +44,7 @@ fn suite_lists_every_check() {
         "filters",
         "conversations",
         "links",
+        "notification_policies",
     ] {
         let path = dir.join(format!("{area}.rs"));
         let source =
@@ -645,6 +646,16 @@ mod faulty {
         // links
         LinkKnownAlwaysTrue,
         LinkTimelineIgnoresPlace,
+        // notification policies
+        PolicyNotSaved,
+        /// Keeps a request's first last status when noted again.
+        NoteRequestKeepsLastStatus,
+        /// Accepting dismisses instead.
+        AcceptDismisses,
+        /// Dismissing accepts instead.
+        DismissAccepts,
+        RequestsOldestFirst,
+        DeleteAccountKeepsNotificationRequests,
     }
 
     impl Fault {
@@ -1084,6 +1095,12 @@ mod faulty {
             Fault::DeleteAccountKeepsConversations,
             Fault::LinkKnownAlwaysTrue,
             Fault::LinkTimelineIgnoresPlace,
+            Fault::PolicyNotSaved,
+            Fault::NoteRequestKeepsLastStatus,
+            Fault::AcceptDismisses,
+            Fault::DismissAccepts,
+            Fault::RequestsOldestFirst,
+            Fault::DeleteAccountKeepsNotificationRequests,
         ];
     }
 
@@ -3134,6 +3151,25 @@ mod faulty {
         }
 
         async fn delete_account(&self, id: Id) -> StoreResult<()> {
+            if self.is(Fault::DeleteAccountKeepsNotificationRequests) {
+                let kept = self
+                    .inner
+                    .notification_requests_page(id, everything())
+                    .await?;
+                self.inner.delete_account(id).await?;
+                for r in kept {
+                    self.inner
+                        .note_notification_request(
+                            r.id,
+                            r.account_id,
+                            r.from_account_id,
+                            r.last_status_id,
+                            r.updated_at,
+                        )
+                        .await?;
+                }
+                return Ok(());
+            }
             if self.is(Fault::DeleteAccountKeepsConversations) {
                 self.inner.delete_account(id).await?;
                 return self.replay_conversation_adds(|(a, ..)| *a == id).await;
@@ -6582,5 +6618,115 @@ mod faulty {
             link_timeline<'life1>(url: &'life1 str, filter: PublicTimelineFilter, page: Page)
                 -> Vec<StatusRecord>
         }
+    }
+
+    impl Faulty {
+        async fn notification_policy(
+            &self,
+            account: Id,
+        ) -> StoreResult<Option<NotificationPolicyRecord>> {
+            self.found(self.inner.notification_policy(account).await)
+        }
+
+        async fn save_notification_policy(
+            &self,
+            policy: &NotificationPolicyRecord,
+        ) -> StoreResult<()> {
+            if self.is(Fault::PolicyNotSaved) {
+                return Ok(());
+            }
+            self.inner.save_notification_policy(policy).await
+        }
+
+        async fn notification_permitted(&self, account: Id, from: Id) -> StoreResult<bool> {
+            self.inner.notification_permitted(account, from).await
+        }
+
+        async fn note_notification_request(
+            &self,
+            new_id: Id,
+            account: Id,
+            from: Id,
+            last_status: Option<Id>,
+            at: DateTime<Utc>,
+        ) -> StoreResult<NotificationRequestRecord> {
+            let known = self
+                .inner
+                .notification_requests_page(account, everything())
+                .await?
+                .iter()
+                .any(|r| r.from_account_id == from);
+            let last_status = if known && self.is(Fault::NoteRequestKeepsLastStatus) {
+                None
+            } else {
+                last_status
+            };
+            self.inner
+                .note_notification_request(new_id, account, from, last_status, at)
+                .await
+        }
+
+        async fn notification_request_by_id(
+            &self,
+            id: Id,
+        ) -> StoreResult<Option<NotificationRequestRecord>> {
+            self.found(self.inner.notification_request_by_id(id).await)
+        }
+
+        async fn notification_requests_page(
+            &self,
+            account: Id,
+            page: Page,
+        ) -> StoreResult<Vec<NotificationRequestRecord>> {
+            let mut v = self.inner.notification_requests_page(account, page).await?;
+            if self.is(Fault::RequestsOldestFirst) {
+                v.reverse();
+            }
+            Ok(v)
+        }
+
+        async fn accept_notification_request(
+            &self,
+            id: Id,
+        ) -> StoreResult<Vec<NotificationRecord>> {
+            if self.is(Fault::AcceptDismisses) {
+                self.inner.dismiss_notification_request(id).await?;
+                return Ok(vec![]);
+            }
+            self.inner.accept_notification_request(id).await
+        }
+
+        async fn dismiss_notification_request(&self, id: Id) -> StoreResult<bool> {
+            if self.is(Fault::DismissAccepts) {
+                let known = self.inner.notification_request_by_id(id).await?.is_some();
+                self.inner.accept_notification_request(id).await?;
+                return Ok(known);
+            }
+            self.inner.dismiss_notification_request(id).await
+        }
+    }
+
+    impl NotificationPolicyStore for Faulty {
+        forward! { notification_policy<>(account: Id) -> Option<NotificationPolicyRecord> }
+        forward! {
+            save_notification_policy<'life1>(policy: &'life1 NotificationPolicyRecord) -> ()
+        }
+        forward! { notification_permitted<>(account: Id, from: Id) -> bool }
+        forward! {
+            note_notification_request<>(
+                new_id: Id,
+                account: Id,
+                from: Id,
+                last_status: Option<Id>,
+                at: DateTime<Utc>,
+            ) -> NotificationRequestRecord
+        }
+        forward! { notification_request_by_id<>(id: Id) -> Option<NotificationRequestRecord> }
+        forward! {
+            notification_requests_page<>(account: Id, page: Page)
+                -> Vec<NotificationRequestRecord>
+        }
+        forward! { accept_notification_request<>(id: Id) -> Vec<NotificationRecord> }
+        forward! { dismiss_notification_request<>(id: Id) -> bool }
     }
 }

@@ -23,6 +23,7 @@ pub mod lists;
 pub mod markers;
 pub mod media;
 pub mod mutes;
+pub mod notification_requests;
 pub mod notifications;
 pub mod oauth;
 pub mod polls;
@@ -468,6 +469,16 @@ pub fn routes() -> Vec<Route> {
         route::<filters_v1::get_filter_v1::GetFilterV1>(),
         route::<filters_v1::update_filter_v1::UpdateFilterV1>(),
         route::<filters_v1::delete_filter_v1::DeleteFilterV1>(),
+        route::<notification_requests::get_notification_policy::GetNotificationPolicy>(),
+        route::<notification_requests::update_notification_policy::UpdateNotificationPolicy>(),
+        route::<notification_requests::list_notification_requests::ListNotificationRequests>(),
+        route::<notification_requests::get_notification_request::GetNotificationRequest>(),
+        route::<notification_requests::accept_notification_request::AcceptNotificationRequest>(),
+        route::<notification_requests::dismiss_notification_request::DismissNotificationRequest>(),
+        route::<notification_requests::accept_notification_requests::AcceptNotificationRequests>(),
+        route::<notification_requests::dismiss_notification_requests::DismissNotificationRequests>(
+        ),
+        route::<notification_requests::notification_requests_merged::NotificationRequestsMerged>(),
         // Markers
         route::<markers::get_markers::GetMarkers>(),
         route::<markers::save_markers::SaveMarkers>(),

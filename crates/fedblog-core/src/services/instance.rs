@@ -16,8 +16,10 @@ pub const FEDBLOG_VERSION: &str = env!("CARGO_PKG_VERSION");
 pub const MASTODON_COMPAT_VERSION: &str = "4.5.0";
 
 /// `api_versions.mastodon`: the Mastodon API level whose features all work here. It rises as
-/// features land (2 needs grouped notifications, 7 quote posts); 1 claims the pre-4.3 API only.
-pub const MASTODON_API_VERSION: i64 = 1;
+/// features land: 2 is 4.3's (grouped notifications, notification policies and requests, the
+/// link timeline, `indexable` and `hide_collections`); 3 needs `attribution_domains`, 7 quote
+/// posts.
+pub const MASTODON_API_VERSION: i64 = 2;
 
 /// Where the source code lives.
 pub const SOURCE_URL: &str = "https://github.com/fedblog/fedblog";

@@ -15,6 +15,7 @@ pub mod lists;
 pub mod markers;
 pub mod media;
 pub mod notification_groups;
+pub mod notification_policies;
 pub mod notifications;
 pub mod oauth;
 pub mod polls;

@@ -15,8 +15,8 @@ use crate::pagination::Page;
 use crate::services::jobs::new_job;
 use crate::services::timelines::{MAX_READS, PageFill};
 use crate::store::{
-    AccountRecord, NotificationQuery, NotificationRecord, NotificationType, PollRecord,
-    StatusRecord, Visibility,
+    AccountRecord, NotificationQuery, NotificationRecord, NotificationType, PolicyAction,
+    PollRecord, StatusRecord, Visibility,
 };
 
 /// Notifies a poll's author and its local voters that it ended; payload `{"poll_id": "<id>"}`.
@@ -107,6 +107,11 @@ impl App {
                     continue;
                 }
             }
+            let filtered = match self.policy_verdict(&r, from, kind, status).await? {
+                PolicyAction::Drop => continue,
+                PolicyAction::Filter => true,
+                PolicyAction::Accept => false,
+            };
             let id = self.ids.next_at(now.timestamp_millis());
             let status_id = status.map(|s| s.id);
             out.push(NotificationRecord {
@@ -116,12 +121,22 @@ impl App {
                 kind,
                 status_id,
                 group_key: group_key(kind, status_id, id, now),
-                filtered: false,
+                filtered,
                 created_at: now,
             });
         }
         if !out.is_empty() {
             self.store.insert_notifications(&out).await?;
+        }
+        // Filtered mentions wait in a request per sender (Mastodon makes requests of mentions
+        // only; other filtered notifications show with `include_filtered`).
+        for n in out
+            .iter()
+            .filter(|n| n.filtered && n.kind == NotificationType::Mention)
+        {
+            self.store
+                .note_notification_request(self.ids.next(), n.account_id, from.id, n.status_id, now)
+                .await?;
         }
         Ok(out)
     }

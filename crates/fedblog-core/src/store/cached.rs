@@ -790,6 +790,20 @@ forward! {
     {}
 }
 
+forward! {
+    NotificationPolicyStore {
+        fn notification_policy(&self, account: Id) -> StoreResult<Option<NotificationPolicyRecord>>;
+        fn save_notification_policy(&self, policy: &NotificationPolicyRecord) -> StoreResult<()>;
+        fn notification_permitted(&self, account: Id, from: Id) -> StoreResult<bool>;
+        fn note_notification_request(&self, new_id: Id, account: Id, from: Id, last_status: Option<Id>, at: DateTime<Utc>) -> StoreResult<NotificationRequestRecord>;
+        fn notification_request_by_id(&self, id: Id) -> StoreResult<Option<NotificationRequestRecord>>;
+        fn notification_requests_page(&self, account: Id, page: Page) -> StoreResult<Vec<NotificationRequestRecord>>;
+        fn accept_notification_request(&self, id: Id) -> StoreResult<Vec<NotificationRecord>>;
+        fn dismiss_notification_request(&self, id: Id) -> StoreResult<bool>;
+    }
+    {}
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -68,6 +68,11 @@ struct Inner {
     conversations: BTreeMap<Id, ConversationRecord>,
     /// status -> its recorded link
     status_links: BTreeMap<Id, String>,
+    notification_policies: BTreeMap<Id, NotificationPolicyRecord>,
+    /// (account, sender) accepted
+    notification_permissions: BTreeSet<(Id, Id)>,
+    /// Requests, their counts left at 0 (counted when read).
+    notification_requests: BTreeMap<Id, NotificationRequestRecord>,
 }
 
 /// Keeps everything in memory behind one lock. Cloning is not offered: share it in an `Arc`.
@@ -488,6 +493,11 @@ impl AccountStore for MemoryStore {
             g.remove_filter(f);
         }
         g.conversations.retain(|_, c| c.account_id != id);
+        g.notification_policies.remove(&id);
+        g.notification_permissions
+            .retain(|(a, f)| *a != id && *f != id);
+        g.notification_requests
+            .retain(|_, r| r.account_id != id && r.from_account_id != id);
         Ok(())
     }
 }
@@ -2653,5 +2663,151 @@ impl LinkStore for MemoryStore {
                 && (!filter.only_media || s.has_media())
         });
         Ok(page.apply(visible, |s| s.id).into_iter().cloned().collect())
+    }
+}
+
+impl Inner {
+    /// A request with its count of filtered notifications.
+    fn counted_request(&self, r: &NotificationRequestRecord) -> NotificationRequestRecord {
+        NotificationRequestRecord {
+            notifications_count: self
+                .notifications
+                .values()
+                .filter(|n| {
+                    n.filtered
+                        && n.account_id == r.account_id
+                        && n.from_account_id == r.from_account_id
+                })
+                .count() as i64,
+            ..r.clone()
+        }
+    }
+}
+
+#[async_trait]
+impl NotificationPolicyStore for MemoryStore {
+    async fn notification_policy(
+        &self,
+        account: Id,
+    ) -> StoreResult<Option<NotificationPolicyRecord>> {
+        Ok(self.read()?.notification_policies.get(&account).cloned())
+    }
+
+    async fn save_notification_policy(&self, policy: &NotificationPolicyRecord) -> StoreResult<()> {
+        self.write()?
+            .notification_policies
+            .insert(policy.account_id, policy.clone());
+        Ok(())
+    }
+
+    async fn notification_permitted(&self, account: Id, from: Id) -> StoreResult<bool> {
+        Ok(self
+            .read()?
+            .notification_permissions
+            .contains(&(account, from)))
+    }
+
+    async fn note_notification_request(
+        &self,
+        new_id: Id,
+        account: Id,
+        from: Id,
+        last_status: Option<Id>,
+        at: DateTime<Utc>,
+    ) -> StoreResult<NotificationRequestRecord> {
+        let mut g = self.write()?;
+        let existing = g
+            .notification_requests
+            .values()
+            .find(|r| r.account_id == account && r.from_account_id == from)
+            .map(|r| r.id);
+        let id = match existing {
+            Some(id) => id,
+            None => {
+                if g.notification_requests.contains_key(&new_id) {
+                    return Err(StoreError::AlreadyExists("notification_request".into()));
+                }
+                g.notification_requests.insert(
+                    new_id,
+                    NotificationRequestRecord {
+                        id: new_id,
+                        account_id: account,
+                        from_account_id: from,
+                        last_status_id: None,
+                        notifications_count: 0,
+                        created_at: at,
+                        updated_at: at,
+                    },
+                );
+                new_id
+            }
+        };
+        let r = g
+            .notification_requests
+            .get_mut(&id)
+            .ok_or(StoreError::NotFound)?;
+        r.updated_at = at;
+        if last_status.is_some() {
+            r.last_status_id = last_status;
+        }
+        let r = r.clone();
+        Ok(g.counted_request(&r))
+    }
+
+    async fn notification_request_by_id(
+        &self,
+        id: Id,
+    ) -> StoreResult<Option<NotificationRequestRecord>> {
+        let g = self.read()?;
+        Ok(g.notification_requests
+            .get(&id)
+            .map(|r| g.counted_request(r)))
+    }
+
+    async fn notification_requests_page(
+        &self,
+        account: Id,
+        page: Page,
+    ) -> StoreResult<Vec<NotificationRequestRecord>> {
+        let g = self.read()?;
+        let mine = g
+            .notification_requests
+            .values()
+            .rev()
+            .filter(|r| r.account_id == account);
+        Ok(page
+            .apply(mine, |r| r.id)
+            .into_iter()
+            .map(|r| g.counted_request(r))
+            .collect())
+    }
+
+    async fn accept_notification_request(&self, id: Id) -> StoreResult<Vec<NotificationRecord>> {
+        let mut g = self.write()?;
+        let Some(r) = g.notification_requests.remove(&id) else {
+            return Ok(vec![]);
+        };
+        g.notification_permissions
+            .insert((r.account_id, r.from_account_id));
+        let mut unfiltered = Vec::new();
+        for n in g.notifications.values_mut() {
+            if n.filtered && n.account_id == r.account_id && n.from_account_id == r.from_account_id
+            {
+                n.filtered = false;
+                unfiltered.push(n.clone());
+            }
+        }
+        Ok(unfiltered)
+    }
+
+    async fn dismiss_notification_request(&self, id: Id) -> StoreResult<bool> {
+        let mut g = self.write()?;
+        let Some(r) = g.notification_requests.remove(&id) else {
+            return Ok(false);
+        };
+        g.notifications.retain(|_, n| {
+            !(n.filtered && n.account_id == r.account_id && n.from_account_id == r.from_account_id)
+        });
+        Ok(true)
     }
 }

@@ -56,7 +56,7 @@ pub trait AccountStore: Send + Sync {
     /// entries), follows and follow requests both ways (other accounts' counters updated), blocks,
     /// mutes, notes, endorsements and domain blocks both ways, tag follows, featured tags,
     /// suggestion dismissals, scheduled statuses and feed entries, media attachments, its
-    /// favourites, bookmarks, pins and thread mutes, notifications to it and from it, its markers, its filters (with their keywords and statuses), its conversations; each of its statuses goes as `delete_status` says (others'
+    /// favourites, bookmarks, pins and thread mutes, notifications to it and from it, its markers, its filters (with their keywords and statuses), its conversations, its notification policy, permissions and requests both ways; each of its statuses goes as `delete_status` says (others'
     /// reblogs of them included), and the counters of other accounts' statuses it replied to,
     /// reblogged or favourited are lowered. `NotFound` if absent.
     async fn delete_account(&self, id: Id) -> StoreResult<()>;
@@ -748,6 +748,51 @@ pub trait LinkStore: Send + Sync {
     ) -> StoreResult<Vec<StatusRecord>>;
 }
 
+/// Notification policies, the requests of the notifications they filter, and the senders an
+/// account accepted.
+#[async_trait]
+pub trait NotificationPolicyStore: Send + Sync {
+    /// `account`'s policy, if it ever saved one.
+    async fn notification_policy(
+        &self,
+        account: Id,
+    ) -> StoreResult<Option<NotificationPolicyRecord>>;
+    /// Saves a policy, replacing the account's.
+    async fn save_notification_policy(&self, policy: &NotificationPolicyRecord) -> StoreResult<()>;
+    /// Whether `account` accepted notifications from `from` (by accepting a request).
+    async fn notification_permitted(&self, account: Id, from: Id) -> StoreResult<bool>;
+    /// Notes a filtered notification from `from` to `account` in their request: makes it (id
+    /// `new_id`, created at `at`) or moves its `updated_at` to `at`; `last_status` (when given)
+    /// becomes its last status. One request per account and sender, even when two notes race.
+    /// Returns the request.
+    async fn note_notification_request(
+        &self,
+        new_id: Id,
+        account: Id,
+        from: Id,
+        last_status: Option<Id>,
+        at: DateTime<Utc>,
+    ) -> StoreResult<NotificationRequestRecord>;
+    /// The request with this id, its `notifications_count` counted.
+    async fn notification_request_by_id(
+        &self,
+        id: Id,
+    ) -> StoreResult<Option<NotificationRequestRecord>>;
+    /// One page of `account`'s requests by id, newest first, their counts counted.
+    async fn notification_requests_page(
+        &self,
+        account: Id,
+        page: Page,
+    ) -> StoreResult<Vec<NotificationRequestRecord>>;
+    /// Accepts a request, in one transaction: its owner accepts its sender from now on, the
+    /// sender's filtered notifications to the owner become unfiltered, and the request goes.
+    /// Returns the notifications unfiltered (empty when there is no such request).
+    async fn accept_notification_request(&self, id: Id) -> StoreResult<Vec<NotificationRecord>>;
+    /// Dismisses a request, in one transaction: the request and the sender's filtered
+    /// notifications to its owner go. Returns whether it existed.
+    async fn dismiss_notification_request(&self, id: Id) -> StoreResult<bool>;
+}
+
 /// Figures for the instance endpoints.
 #[async_trait]
 pub trait StatsStore: Send + Sync {
@@ -853,6 +898,7 @@ pub trait Store:
     + FilterStore
     + ConversationStore
     + LinkStore
+    + NotificationPolicyStore
     + Send
     + Sync
     + 'static
@@ -883,6 +929,7 @@ impl<T> Store for T where
         + FilterStore
         + ConversationStore
         + LinkStore
+        + NotificationPolicyStore
         + Send
         + Sync
         + 'static

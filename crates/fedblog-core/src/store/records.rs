@@ -1101,3 +1101,86 @@ impl ConversationRecord {
         self.status_ids.last().copied()
     }
 }
+
+/// What a notification policy does with the notifications it takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PolicyAction {
+    /// Shown as usual.
+    Accept,
+    /// Kept, but only shown on request (`include_filtered`, notification requests).
+    Filter,
+    /// Not kept at all.
+    Drop,
+}
+
+impl PolicyAction {
+    /// The wire name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PolicyAction::Accept => "accept",
+            PolicyAction::Filter => "filter",
+            PolicyAction::Drop => "drop",
+        }
+    }
+
+    /// Parses a wire name.
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "accept" => Some(PolicyAction::Accept),
+            "filter" => Some(PolicyAction::Filter),
+            "drop" => Some(PolicyAction::Drop),
+            _ => None,
+        }
+    }
+}
+
+/// An account's notification policy: what to do with notifications from each kind of sender.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NotificationPolicyRecord {
+    /// Whose.
+    pub account_id: Id,
+    /// From accounts the account does not follow.
+    pub for_not_following: PolicyAction,
+    /// From accounts that do not follow the account (or followed it less than three days ago).
+    pub for_not_followers: PolicyAction,
+    /// From accounts created less than thirty days ago, not followed.
+    pub for_new_accounts: PolicyAction,
+    /// Private mentions not answering the account, from accounts it does not follow.
+    pub for_private_mentions: PolicyAction,
+    /// From accounts a moderator limited, not followed.
+    pub for_limited_accounts: PolicyAction,
+}
+
+impl NotificationPolicyRecord {
+    /// Mastodon's defaults: accept all but private mentions and limited accounts (filtered).
+    pub fn default_for(account_id: Id) -> Self {
+        NotificationPolicyRecord {
+            account_id,
+            for_not_following: PolicyAction::Accept,
+            for_not_followers: PolicyAction::Accept,
+            for_new_accounts: PolicyAction::Accept,
+            for_private_mentions: PolicyAction::Filter,
+            for_limited_accounts: PolicyAction::Filter,
+        }
+    }
+}
+
+/// The filtered notifications one sender sent an account, waiting for the account to accept or
+/// dismiss them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NotificationRequestRecord {
+    /// Id.
+    pub id: Id,
+    /// Whose.
+    pub account_id: Id,
+    /// The sender.
+    pub from_account_id: Id,
+    /// The status of the latest filtered notification that had one.
+    pub last_status_id: Option<Id>,
+    /// How many of the sender's notifications to the account are filtered (the store counts).
+    pub notifications_count: i64,
+    /// The first filtered notification.
+    pub created_at: DateTime<Utc>,
+    /// The latest.
+    pub updated_at: DateTime<Utc>,
+}

@@ -20,6 +20,7 @@ use super::follows::decrement_each;
 use super::interactions::delete_account_interactions;
 use super::lists::{delete_lists, lists_of_owner};
 use super::media::delete_account_media;
+use super::notification_policies::delete_account_policies;
 use super::polls::delete_account_polls;
 use super::statuses::delete_account_statuses;
 use super::{IN_CHUNK, SeaStore, backend_err, finish};
@@ -303,6 +304,7 @@ async fn delete_account_rows<C: ConnectionTrait>(db: &C, id: Id) -> StoreResult<
     delete_account_conversations(db, id)
         .await
         .map_err(backend_err)?;
+    delete_account_policies(db, id).await.map_err(backend_err)?;
 
     // Its login and credentials, then the account.
     delete_where::<_, tokens::Entity>(db, tokens::Column::AccountId, id).await?;

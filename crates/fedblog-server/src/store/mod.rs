@@ -25,6 +25,7 @@ mod lists;
 mod markers;
 mod media;
 mod notes;
+mod notification_policies;
 mod notifications;
 mod oauth;
 mod paging;
@@ -356,6 +357,15 @@ const UNIQUE_NAMES: &[(&[&str], &str)] = &[
         "scheduled_status",
     ),
     (&["statuses.id", "statuses_pkey"], "status"),
+    (
+        &[
+            "notification_requests.account_id",
+            "ux_notification_requests_account_from",
+            "notification_requests.id",
+            "notification_requests_pkey",
+        ],
+        "notification_request",
+    ),
     (&["notifications.id", "notifications_pkey"], "notification"),
     (&["jobs.id", "jobs_pkey"], "job"),
     (

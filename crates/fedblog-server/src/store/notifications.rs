@@ -28,7 +28,7 @@ fn notification_row(n: &NotificationRecord) -> notifications::ActiveModel {
     }
 }
 
-fn notification_from_row(m: notifications::Model) -> StoreResult<NotificationRecord> {
+pub(super) fn notification_from_row(m: notifications::Model) -> StoreResult<NotificationRecord> {
     Ok(NotificationRecord {
         id: Id::from_i64(m.id),
         account_id: Id::from_i64(m.account_id),

@@ -24,7 +24,8 @@
 //! The invocation expands to one module per area (`accounts`, `oauth`, `statuses`, `follows`,
 //! `blocks`, `feeds`, `stats`, `jobs`, `scheduled_statuses`, `notes`, `domain_blocks`, `tags`,
 //! `directory`, `interactions`, `edits`, `polls`, `media`, `notifications`, `markers`,
-//! `lists`, `tag_timelines`, `filters`, `conversations`, `links`), each
+//! `lists`, `tag_timelines`, `filters`, `conversations`, `links`,
+//! `notification_policies`), each
 //! holding one `#[test]` per check, so `cargo test` reports every check by name
 //! (`accounts::email_is_unique_case_insensitively ... ok`) and `cargo test feeds::` runs one
 //! area. Each test runs its check on a current-thread Tokio runtime of its own, as
@@ -95,6 +96,7 @@ pub mod lists;
 pub mod markers;
 pub mod media;
 pub mod notes;
+pub mod notification_policies;
 pub mod notifications;
 pub mod oauth;
 pub mod polls;
@@ -473,6 +475,14 @@ macro_rules! __store_suite_for_each_check {
             links {
                 link_timeline_lists_public_statuses_of_discoverable_accounts,
                 link_timeline_filters_by_place_and_pages,
+            }
+            notification_policies {
+                notification_policy_round_trips,
+                notification_request_per_sender_counts_filtered,
+                accept_notification_request_unfilters_and_permits,
+                dismiss_notification_request_drops_its_notifications,
+                notification_requests_page_by_id,
+                delete_account_removes_policies_both_ways,
             }
         }
     };

@@ -15,6 +15,7 @@ mod m0010_notifications;
 mod m0011_lists;
 mod m0012_filters;
 mod m0013_conversations;
+mod m0014_notification_policies;
 
 /// A named index on `table` over `cols` (shared by the migrations).
 fn index(name: &'static str, table: &'static str, cols: &[&'static str]) -> IndexCreateStatement {
@@ -46,6 +47,7 @@ impl MigratorTrait for Migrator {
             Box::new(m0011_lists::Migration),
             Box::new(m0012_filters::Migration),
             Box::new(m0013_conversations::Migration),
+            Box::new(m0014_notification_policies::Migration),
         ]
     }
 }

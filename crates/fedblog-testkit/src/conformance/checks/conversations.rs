@@ -7,6 +7,7 @@ use fedblog_core::api::conversations::{
     delete_conversation::DeleteConversation, list_conversations::ListConversations,
     mark_conversation_unread::MarkConversationUnread, read_conversation::ReadConversation,
 };
+use fedblog_core::api::notification_requests::update_notification_policy::UpdateNotificationPolicy;
 use fedblog_core::api::statuses::delete_status::DeleteStatus;
 use fedblog_core::api::timelines::link_timeline::LinkTimeline;
 use serde_json::Value;
@@ -116,6 +117,21 @@ async fn conversation_with(cx: &Cx, who: &User, status: &str) -> Result<Option<V
         .and_then(|a| a.iter().find(|c| c["last_status"]["id"] == status).cloned()))
 }
 
+/// A new account taking direct messages from anyone: Mastodon's default policy filters those
+/// from accounts one does not follow (`notifications/policy/private-mentions` checks that).
+async fn recipient(cx: &Cx, prefix: &str) -> Result<User, Failure> {
+    let user = cx.new_user(prefix).await?;
+    cx.client
+        .patch(
+            &path::<UpdateNotificationPolicy>(&[]),
+            Some(&user.token),
+            form(&[("for_private_mentions", "accept")]),
+        )
+        .await?
+        .expect(200)?;
+    Ok(user)
+}
+
 /// Posts a direct message as `from` to `to` (none: to nobody), optionally replying; returns its
 /// id.
 async fn dm(cx: &Cx, from: &User, to: &[&User], reply_to: Option<&str>) -> Result<String, Failure> {
@@ -134,7 +150,7 @@ fn account_ids(c: &Value) -> Vec<String> {
 
 async fn both_sides(cx: &Cx) -> CheckResult {
     let alice = cx.new_user("convboth").await?;
-    let bob = cx.new_user("convbothb").await?;
+    let bob = recipient(cx, "convbothb").await?;
     let id = dm(cx, &alice, &[&bob], None).await?;
     let mine = conversation_with(cx, &alice, &id)
         .await?
@@ -159,7 +175,7 @@ async fn both_sides(cx: &Cx) -> CheckResult {
 
 async fn replies(cx: &Cx) -> CheckResult {
     let alice = cx.new_user("convrep").await?;
-    let bob = cx.new_user("convrepb").await?;
+    let bob = recipient(cx, "convrepb").await?;
     let first = dm(cx, &alice, &[&bob], None).await?;
     let before = conversation_with(cx, &alice, &first)
         .await?
@@ -186,7 +202,7 @@ async fn post(cx: &Cx, url: &str, who: &User) -> Result<Response, Failure> {
 
 async fn read_unread(cx: &Cx) -> CheckResult {
     let alice = cx.new_user("convread").await?;
-    let bob = cx.new_user("convreadb").await?;
+    let bob = recipient(cx, "convreadb").await?;
     let id = dm(cx, &alice, &[&bob], None).await?;
     let c = conversation_with(cx, &bob, &id)
         .await?
@@ -213,7 +229,7 @@ async fn read_unread(cx: &Cx) -> CheckResult {
 
 async fn delete_for_one(cx: &Cx) -> CheckResult {
     let alice = cx.new_user("convdel").await?;
-    let bob = cx.new_user("convdelb").await?;
+    let bob = recipient(cx, "convdelb").await?;
     let id = dm(cx, &alice, &[&bob], None).await?;
     let c = conversation_with(cx, &alice, &id)
         .await?
@@ -247,7 +263,7 @@ async fn delete_for_one(cx: &Cx) -> CheckResult {
 
 async fn status_deletion(cx: &Cx) -> CheckResult {
     let alice = cx.new_user("convsd").await?;
-    let bob = cx.new_user("convsdb").await?;
+    let bob = recipient(cx, "convsdb").await?;
     let first = dm(cx, &alice, &[&bob], None).await?;
     let second = dm(cx, &alice, &[&bob], Some(&first)).await?;
     cx.client
@@ -276,7 +292,7 @@ async fn status_deletion(cx: &Cx) -> CheckResult {
 
 async fn only_direct(cx: &Cx) -> CheckResult {
     let alice = cx.new_user("convonly").await?;
-    let bob = cx.new_user("convonlyb").await?;
+    let bob = recipient(cx, "convonlyb").await?;
     for vis in ["public", "unlisted", "private"] {
         let text = format!("@{} hello", bob.username);
         cx.post_status(&alice, &[("status", text.as_str()), ("visibility", vis)])
@@ -306,7 +322,7 @@ async fn to_oneself(cx: &Cx) -> CheckResult {
 
 async fn blocked_sender(cx: &Cx) -> CheckResult {
     let alice = cx.new_user("convblk").await?;
-    let bob = cx.new_user("convblkb").await?;
+    let bob = recipient(cx, "convblkb").await?;
     act::<BlockAccount>(cx, &bob, &alice, &[]).await?;
     let id = dm(cx, &alice, &[&bob], None).await?;
     ensure!(
@@ -322,7 +338,7 @@ async fn blocked_sender(cx: &Cx) -> CheckResult {
 
 async fn others_404(cx: &Cx) -> CheckResult {
     let alice = cx.new_user("convown").await?;
-    let bob = cx.new_user("convownb").await?;
+    let bob = recipient(cx, "convownb").await?;
     let eve = cx.new_user("convowne").await?;
     let id = dm(cx, &alice, &[&bob], None).await?;
     let c = conversation_with(cx, &alice, &id)

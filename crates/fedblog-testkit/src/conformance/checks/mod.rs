@@ -15,6 +15,7 @@ pub mod instance;
 pub mod interactions;
 pub mod lists;
 pub mod media;
+pub mod notification_requests;
 pub mod notifications;
 pub mod oauth;
 pub mod polls;
@@ -55,6 +56,7 @@ pub fn all() -> Vec<Check> {
     v.extend(timelines::checks());
     v.extend(lists::checks());
     v.extend(notifications::checks());
+    v.extend(notification_requests::checks());
     v.extend(filters::checks());
     v.extend(conversations::checks());
     v.extend(tags::checks());

@@ -178,7 +178,7 @@ pub fn checks() -> Vec<Check> {
 }
 
 /// The caller's notifications with a query string (`""` for none).
-async fn list(cx: &Cx, who: &User, query: &str) -> Result<Vec<Value>, Failure> {
+pub(crate) async fn list(cx: &Cx, who: &User, query: &str) -> Result<Vec<Value>, Failure> {
     let url = format!("{}{query}", path::<ListNotifications>(&[]));
     let r = cx.client.get(&url, Some(&who.token)).await?;
     r.expect(200)?;
@@ -228,7 +228,7 @@ async fn post(cx: &Cx, who: &User, text: &str, extra: &[(&str, &str)]) -> Result
 }
 
 /// POSTs a status action (`:id` = `status`) as `who`; expects a 200.
-async fn status_action<E: fedblog_core::api::Endpoint>(
+pub(crate) async fn status_action<E: fedblog_core::api::Endpoint>(
     cx: &Cx,
     who: &User,
     status: &str,

@@ -20,6 +20,7 @@ use fedblog_core::api::accounts::{
 };
 use fedblog_core::api::conversations::list_conversations::ListConversations;
 use fedblog_core::api::lists::{add_list_accounts::AddListAccounts, create_list::CreateList};
+use fedblog_core::api::notification_requests::update_notification_policy::UpdateNotificationPolicy;
 use fedblog_core::api::notifications::list_notifications::ListNotifications;
 use fedblog_core::api::polls::get_poll::GetPoll;
 use fedblog_core::api::statuses::{
@@ -390,6 +391,18 @@ async fn world(cx: &Cx, read_path: ReadPath) -> Result<World, Failure> {
     let follower = cx.new_user("follower").await?;
     let non_follower = cx.new_user("stranger").await?;
     let mentioned = cx.new_user("mentioned").await?;
+    if matches!(read_path, ReadPath::Notifications | ReadPath::Conversations) {
+        // Mastodon's default policy filters private mentions from accounts one does not
+        // follow: the mentioned viewer takes them, so the rows show visibility alone.
+        cx.client
+            .patch(
+                &path::<UpdateNotificationPolicy>(&[]),
+                Some(&mentioned.token),
+                form(&[("for_private_mentions", "accept")]),
+            )
+            .await?
+            .expect(200)?;
+    }
     let blocked = cx.new_user("blocked").await?;
     let rel = act::<FollowAccount>(cx, &follower, &author, &[]).await?;
     if rel["following"] != true {

@@ -1,0 +1,340 @@
+//! Notification policies (Mastodon 4.3+): what becomes of notifications from accounts the
+//! recipient does not follow, that do not follow it, that are new, from private mentions, and from
+//! limited accounts (accepted, filtered into requests, or dropped), and the requests that gather
+//! the filtered ones per sender until the recipient accepts (the sender is accepted from then on)
+//! or dismisses them.
+//!
+//! As in Mastodon: only mentions, reblogs, follows, follow requests and favourites are filtered or
+//! dropped by a policy; a sender the recipient accepted, and a mention from staff ranking above
+//! the recipient, always pass; when several conditions hold, `drop` wins over `filter`; only
+//! filtered mentions make a request. fedblog has no moderator-limited accounts yet, so
+//! `for_limited_accounts` is stored and shown but finds no one to act on.
+
+use chrono::Duration;
+
+use crate::app::App;
+use crate::error::{ApiError, ApiResult};
+use crate::id::Id;
+use crate::pagination::Page;
+use crate::store::{
+    AccountRecord, NotificationPolicyRecord, NotificationRequestRecord, NotificationType,
+    PolicyAction, Role, StatusRecord, Visibility,
+};
+
+/// The notification types a policy acts on (Mastodon's `filterable`).
+const FILTERABLE: [NotificationType; 5] = [
+    NotificationType::Mention,
+    NotificationType::Reblog,
+    NotificationType::Follow,
+    NotificationType::FollowRequest,
+    NotificationType::Favourite,
+];
+
+/// Accounts younger than this are new.
+const NEW_ACCOUNT_DAYS: i64 = 30;
+
+/// A follow younger than this does not yet make a follower.
+const NEW_FOLLOWER_DAYS: i64 = 3;
+
+/// How far up a thread a private mention is looked for as an answer to the recipient.
+const ANSWER_DEPTH: usize = 100;
+
+/// Requests counted in a policy's summary, at most (Mastodon's `MAX_MEANINGFUL_COUNT`).
+const SUMMARY_CAP: usize = 100;
+
+/// What `PATCH` changes; `None` keeps the current value.
+#[derive(Clone, Debug, Default)]
+pub struct PolicyChanges {
+    /// `accept`, `filter` or `drop` for each condition.
+    pub for_not_following: Option<String>,
+    /// See `for_not_following`.
+    pub for_not_followers: Option<String>,
+    /// See `for_not_following`.
+    pub for_new_accounts: Option<String>,
+    /// See `for_not_following`.
+    pub for_private_mentions: Option<String>,
+    /// See `for_not_following`.
+    pub for_limited_accounts: Option<String>,
+}
+
+/// What a policy holds back: requests pending and their notifications (each capped at 100).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PolicySummary {
+    /// Requests.
+    pub pending_requests_count: u64,
+    /// Their filtered notifications.
+    pub pending_notifications_count: u64,
+}
+
+/// A page of requests with the cursors (request ids) of what was read.
+pub struct RequestPage {
+    /// Newest first.
+    pub requests: Vec<NotificationRequestRecord>,
+    /// The newest id read.
+    pub first: Option<Id>,
+    /// The oldest id read.
+    pub last: Option<Id>,
+}
+
+/// How far a role ranks (staff above users).
+fn rank(role: Role) -> u8 {
+    match role {
+        Role::Owner => 3,
+        Role::Admin => 2,
+        Role::Moderator => 1,
+        Role::User => 0,
+    }
+}
+
+impl App {
+    /// `me`'s policy (Mastodon's defaults when never saved) with its summary.
+    pub async fn notification_policy(
+        &self,
+        me: &AccountRecord,
+    ) -> ApiResult<(NotificationPolicyRecord, PolicySummary)> {
+        let policy = self
+            .store
+            .notification_policy(me.id)
+            .await?
+            .unwrap_or_else(|| NotificationPolicyRecord::default_for(me.id));
+        let pending = self
+            .store
+            .notification_requests_page(me.id, Page::first(SUMMARY_CAP))
+            .await?;
+        let notifications: i64 = pending.iter().map(|r| r.notifications_count).sum();
+        Ok((
+            policy,
+            PolicySummary {
+                pending_requests_count: pending.len() as u64,
+                pending_notifications_count: (notifications.max(0) as u64).min(SUMMARY_CAP as u64),
+            },
+        ))
+    }
+
+    /// Changes `me`'s policy; a value other than `accept`, `filter` or `drop` is a 422 and
+    /// nothing changes.
+    pub async fn update_notification_policy(
+        &self,
+        me: &AccountRecord,
+        changes: PolicyChanges,
+    ) -> ApiResult<(NotificationPolicyRecord, PolicySummary)> {
+        let (mut policy, _) = self.notification_policy(me).await?;
+        for (field, value, slot) in [
+            (
+                "for_not_following",
+                changes.for_not_following,
+                &mut policy.for_not_following,
+            ),
+            (
+                "for_not_followers",
+                changes.for_not_followers,
+                &mut policy.for_not_followers,
+            ),
+            (
+                "for_new_accounts",
+                changes.for_new_accounts,
+                &mut policy.for_new_accounts,
+            ),
+            (
+                "for_private_mentions",
+                changes.for_private_mentions,
+                &mut policy.for_private_mentions,
+            ),
+            (
+                "for_limited_accounts",
+                changes.for_limited_accounts,
+                &mut policy.for_limited_accounts,
+            ),
+        ] {
+            if let Some(v) = value {
+                *slot = PolicyAction::parse(v.trim()).ok_or_else(|| {
+                    ApiError::invalid_field(
+                        field,
+                        "ERR_INCLUSION",
+                        format!("{field} is not one of accept, filter or drop"),
+                    )
+                })?;
+            }
+        }
+        self.store.save_notification_policy(&policy).await?;
+        self.notification_policy(me).await
+    }
+
+    /// What `recipient`'s policy does with a notification of `kind` from `sender` (about
+    /// `status`).
+    pub(crate) async fn policy_verdict(
+        &self,
+        recipient: &AccountRecord,
+        sender: &AccountRecord,
+        kind: NotificationType,
+        status: Option<&StatusRecord>,
+    ) -> ApiResult<PolicyAction> {
+        if !FILTERABLE.contains(&kind)
+            || self
+                .store
+                .notification_permitted(recipient.id, sender.id)
+                .await?
+        {
+            return Ok(PolicyAction::Accept);
+        }
+        if kind == NotificationType::Mention && self.outranks(sender, recipient).await? {
+            return Ok(PolicyAction::Accept);
+        }
+        let policy = self
+            .store
+            .notification_policy(recipient.id)
+            .await?
+            .unwrap_or_else(|| NotificationPolicyRecord::default_for(recipient.id));
+        let now = self.now();
+        let following = self.store.follows(recipient.id, sender.id).await?;
+        let settled_follow = (now - Duration::days(NEW_FOLLOWER_DAYS)).timestamp_millis();
+        let follower = self
+            .store
+            .follow_of(sender.id, recipient.id)
+            .await?
+            .is_some_and(|f| f.id.millis() <= settled_follow);
+        let new_account = sender.created_at > now - Duration::days(NEW_ACCOUNT_DAYS);
+        let private_mention = match status {
+            Some(s) if kind == NotificationType::Mention && s.visibility == Visibility::Direct => {
+                !self.answers(s, recipient.id, sender.id).await?
+            }
+            _ => false,
+        };
+        let mut verdicts = Vec::new();
+        if !following {
+            verdicts.push(policy.for_not_following);
+        }
+        if !follower {
+            verdicts.push(policy.for_not_followers);
+        }
+        if new_account && !following {
+            verdicts.push(policy.for_new_accounts);
+        }
+        if private_mention && !following {
+            verdicts.push(policy.for_private_mentions);
+        }
+        Ok(if verdicts.contains(&PolicyAction::Drop) {
+            PolicyAction::Drop
+        } else if verdicts.contains(&PolicyAction::Filter) {
+            PolicyAction::Filter
+        } else {
+            PolicyAction::Accept
+        })
+    }
+
+    /// Whether `sender` is staff ranking above `recipient`.
+    async fn outranks(&self, sender: &AccountRecord, recipient: &AccountRecord) -> ApiResult<bool> {
+        let (Some(s), Some(r)) = (
+            self.store.user_by_account_id(sender.id).await?,
+            self.store.user_by_account_id(recipient.id).await?,
+        ) else {
+            return Ok(false);
+        };
+        Ok(rank(s.role) > 0 && rank(s.role) > rank(r.role))
+    }
+
+    /// Whether a direct status answers `recipient`: up its thread (at most 100 statuses), a
+    /// direct status by `recipient` mentioning `sender`.
+    async fn answers(&self, status: &StatusRecord, recipient: Id, sender: Id) -> ApiResult<bool> {
+        let mut parent = status.in_reply_to_id;
+        for _ in 0..ANSWER_DEPTH {
+            let Some(id) = parent else {
+                return Ok(false);
+            };
+            let Some(s) = self.store.status_by_id(id).await? else {
+                return Ok(false);
+            };
+            if s.account_id == recipient
+                && s.visibility == Visibility::Direct
+                && s.mentions.contains(&sender)
+            {
+                return Ok(true);
+            }
+            parent = s.in_reply_to_id;
+        }
+        Ok(false)
+    }
+
+    /// A page of `me`'s notification requests, newest first.
+    pub async fn notification_requests(
+        &self,
+        me: &AccountRecord,
+        page: Page,
+    ) -> ApiResult<RequestPage> {
+        let requests = self.store.notification_requests_page(me.id, page).await?;
+        Ok(RequestPage {
+            first: requests.first().map(|r| r.id),
+            last: requests.last().map(|r| r.id),
+            requests,
+        })
+    }
+
+    /// `me`'s request `id`; anyone else's is a 404.
+    pub async fn own_notification_request(
+        &self,
+        me: &AccountRecord,
+        id: Id,
+    ) -> ApiResult<NotificationRequestRecord> {
+        match self.store.notification_request_by_id(id).await? {
+            Some(r) if r.account_id == me.id => Ok(r),
+            _ => Err(ApiError::not_found()),
+        }
+    }
+
+    /// Accepts `me`'s requests `ids`: their notifications join the others and their senders are
+    /// accepted from now on; the direct messages among them join `me`'s conversations. With
+    /// `strict`, one that is not `me`'s is a 404 (and none is accepted); otherwise it is skipped.
+    pub async fn accept_notification_requests(
+        &self,
+        me: &AccountRecord,
+        ids: &[Id],
+        strict: bool,
+    ) -> ApiResult<()> {
+        for id in self.owned_requests(me, ids, strict).await? {
+            for n in self.store.accept_notification_request(id).await? {
+                if n.kind != NotificationType::Mention {
+                    continue;
+                }
+                if let Some(status) = match n.status_id {
+                    Some(s) => self.store.status_by_id(s).await?,
+                    None => None,
+                } && status.visibility == Visibility::Direct
+                {
+                    self.add_to_conversations(&status, &[me.id]).await?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Dismisses `me`'s requests `ids` with their notifications (`strict` as for accepting).
+    pub async fn dismiss_notification_requests(
+        &self,
+        me: &AccountRecord,
+        ids: &[Id],
+        strict: bool,
+    ) -> ApiResult<()> {
+        for id in self.owned_requests(me, ids, strict).await? {
+            self.store.dismiss_notification_request(id).await?;
+        }
+        Ok(())
+    }
+
+    /// The ids among `ids` of `me`'s requests; with `strict`, a 404 unless all are.
+    async fn owned_requests(
+        &self,
+        me: &AccountRecord,
+        ids: &[Id],
+        strict: bool,
+    ) -> ApiResult<Vec<Id>> {
+        let mut owned = Vec::new();
+        for id in ids {
+            match self.own_notification_request(me, *id).await {
+                Ok(r) => owned.push(r.id),
+                Err(e) if strict => return Err(e),
+                Err(_) => {}
+            }
+        }
+        Ok(owned)
+    }
+}
