@@ -1,8 +1,9 @@
 //! [`CachedStore`]: a store wrapper keeping the records read on almost every request (accounts,
-//! logins, tokens, applications, statuses, and each account's filters) in memory, for a database that one process owns,
+//! logins, tokens, applications, statuses, each account's filters and each status's poll) in
+//! memory, for a database that one process owns,
 //! as the server's embedded SQLite database is.
 //!
-//! Every method forwards to the wrapped store. The five kinds of record are answered from memory
+//! Every method forwards to the wrapped store. These kinds of record are answered from memory
 //! when present and younger than the time to live; every write that changes such records
 //! through this store forgets them (the affected ones, or all of a kind for writes that touch
 //! records they do not name, such as deleting a status or an account). A read that raced a write
@@ -76,6 +77,7 @@ impl CachedStore {
                 apps: Kind::new(limits),
                 statuses: Kind::new(limits),
                 filters: Kind::new(limits),
+                polls: Kind::new(limits),
             },
             marker: None,
         }
@@ -116,6 +118,8 @@ struct Records {
     statuses: Kind<Id, StatusRecord>,
     /// Each account's filters, by account.
     filters: Kind<Id, (Id, Vec<FilterRecord>)>,
+    /// Each status's poll, or that it has none (most have none, and every rendered page asks).
+    polls: Kind<Id, (Id, Option<PollRecord>)>,
 }
 
 impl Records {
@@ -126,6 +130,7 @@ impl Records {
         self.tokens.clear();
         self.statuses.clear();
         self.filters.clear();
+        self.polls.clear();
     }
 }
 
@@ -393,6 +398,7 @@ forward! {
             self.cache.statuses.clear();
             self.cache.accounts.clear();
             self.cache.filters.clear();
+            self.cache.polls.invalidate(&[id]);
             r
         }
     }
@@ -577,15 +583,51 @@ forward! {
 
 forward! {
     PollStore {
-        fn insert_poll(&self, poll: &PollRecord) -> StoreResult<()>;
         fn poll_by_id(&self, id: Id) -> StoreResult<Option<PollRecord>>;
-        fn polls_by_status_ids(&self, status_ids: &[Id]) -> StoreResult<Vec<PollRecord>>;
-        fn insert_poll_votes(&self, poll_id: Id, account: Id, choices: &[usize]) -> StoreResult<()>;
         fn poll_votes_of(&self, poll_id: Id, account: Id) -> StoreResult<Vec<usize>>;
         fn poll_voters(&self, poll_id: Id) -> StoreResult<Vec<Id>>;
-        fn replace_poll(&self, status_id: Id, poll: Option<&PollRecord>) -> StoreResult<()>;
     }
     {
+        async fn insert_poll(&self, poll: &PollRecord) -> StoreResult<()> {
+            let r = self.inner.insert_poll(poll).await;
+            self.cache.polls.invalidate(&[poll.status_id]);
+            r
+        }
+        async fn polls_by_status_ids(&self, status_ids: &[Id]) -> StoreResult<Vec<PollRecord>> {
+            let known = self
+                .fresh()
+                .polls
+                .get_many(
+                    status_ids,
+                    |missing| async move {
+                        let mut found: HashMap<Id, PollRecord> = self
+                            .inner
+                            .polls_by_status_ids(&missing)
+                            .await?
+                            .into_iter()
+                            .map(|p| (p.status_id, p))
+                            .collect();
+                        Ok(missing.iter().map(|s| (*s, found.remove(s))).collect())
+                    },
+                    |v| v.0,
+                )
+                .await?;
+            Ok(known.into_iter().filter_map(|(_, p)| p).collect())
+        }
+        async fn insert_poll_votes(&self, poll_id: Id, account: Id, choices: &[usize]) -> StoreResult<()> {
+            let r = self.inner.insert_poll_votes(poll_id, account, choices).await;
+            // The counts move; the poll names its status.
+            match self.inner.poll_by_id(poll_id).await {
+                Ok(Some(p)) => self.cache.polls.invalidate(&[p.status_id]),
+                _ => self.cache.polls.clear(),
+            }
+            r
+        }
+        async fn replace_poll(&self, status_id: Id, poll: Option<&PollRecord>) -> StoreResult<()> {
+            let r = self.inner.replace_poll(status_id, poll).await;
+            self.cache.polls.invalidate(&[status_id]);
+            r
+        }
     }
 }
 
