@@ -248,6 +248,7 @@ mod faulty {
         MutesPageShared,
         DeleteMuteAlwaysTrue,
         DeleteMuteKeeps,
+        HasRelationsIgnoresBlockedBy,
         // feeds
         FeedOldestFirst,
         FeedRepeatIsError,
@@ -758,6 +759,7 @@ mod faulty {
             Fault::MutesPageShared,
             Fault::DeleteMuteAlwaysTrue,
             Fault::DeleteMuteKeeps,
+            Fault::HasRelationsIgnoresBlockedBy,
             Fault::FeedOldestFirst,
             Fault::FeedRepeatIsError,
             Fault::FeedBatchTruncated,
@@ -2643,6 +2645,15 @@ mod faulty {
             }
             let now = self.mute_now(now, Fault::MutedAmongIgnoresExpiry);
             self.inner.muted_among(account, others, now).await
+        }
+
+        async fn has_relations(&self, account: Id) -> StoreResult<bool> {
+            if self.is(Fault::HasRelationsIgnoresBlockedBy) {
+                let log = self.log();
+                return Ok(log.blocks.keys().any(|(a, _)| *a == account)
+                    || log.mutes.keys().any(|(a, _)| *a == account));
+            }
+            self.inner.has_relations(account).await
         }
 
         async fn mutes_page(
@@ -4553,6 +4564,7 @@ mod faulty {
         forward! { blocks_page<>(account: Id, page: Page) -> Vec<(Id, Id)> }
         forward! { upsert_mute<'life1>(mute: &'life1 MuteRecord) -> () }
         forward! { delete_mute<>(account: Id, target: Id) -> bool }
+        forward! { has_relations<>(account: Id) -> bool }
         forward! {
             mute_of<>(account: Id, target: Id, now: DateTime<Utc>) -> Option<MuteRecord>
         }

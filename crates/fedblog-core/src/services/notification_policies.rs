@@ -169,7 +169,27 @@ impl App {
         kind: NotificationType,
         status: Option<&StatusRecord>,
     ) -> ApiResult<PolicyAction> {
-        if !FILTERABLE.contains(&kind)
+        if !FILTERABLE.contains(&kind) {
+            return Ok(PolicyAction::Accept);
+        }
+        let policy = self
+            .store
+            .notification_policy(recipient.id)
+            .await?
+            .unwrap_or_else(|| NotificationPolicyRecord::default_for(recipient.id));
+        let direct_mention = kind == NotificationType::Mention
+            && status.is_some_and(|s| s.visibility == Visibility::Direct);
+        // When every condition that could hold is accepted (the default policy, for all but
+        // direct messages), nothing more needs asking: this runs for every notification made.
+        let may_act = [
+            policy.for_not_following,
+            policy.for_not_followers,
+            policy.for_new_accounts,
+        ]
+        .iter()
+        .any(|a| *a != PolicyAction::Accept)
+            || (direct_mention && policy.for_private_mentions != PolicyAction::Accept);
+        if !may_act
             || self
                 .store
                 .notification_permitted(recipient.id, sender.id)
@@ -180,11 +200,6 @@ impl App {
         if kind == NotificationType::Mention && self.outranks(sender, recipient).await? {
             return Ok(PolicyAction::Accept);
         }
-        let policy = self
-            .store
-            .notification_policy(recipient.id)
-            .await?
-            .unwrap_or_else(|| NotificationPolicyRecord::default_for(recipient.id));
         let now = self.now();
         let following = self.store.follows(recipient.id, sender.id).await?;
         let settled_follow = (now - Duration::days(NEW_FOLLOWER_DAYS)).timestamp_millis();
@@ -195,9 +210,7 @@ impl App {
             .is_some_and(|f| f.id.millis() <= settled_follow);
         let new_account = sender.created_at > now - Duration::days(NEW_ACCOUNT_DAYS);
         let private_mention = match status {
-            Some(s) if kind == NotificationType::Mention && s.visibility == Visibility::Direct => {
-                !self.answers(s, recipient.id, sender.id).await?
-            }
+            Some(s) if direct_mention => !self.answers(s, recipient.id, sender.id).await?,
             _ => false,
         };
         let mut verdicts = Vec::new();

@@ -1,7 +1,7 @@
 //! [`CachedStore`]: a store wrapper keeping the records read on almost every request (accounts,
-//! logins, tokens, applications, statuses, each account's filters and each status's poll) in
-//! memory, for a database that one process owns,
-//! as the server's embedded SQLite database is.
+//! logins, tokens, applications, statuses, each account's filters, notification policy and
+//! whether it has blocks or mutes, and each status's poll) in memory, for a database that one
+//! process owns, as the server's embedded SQLite database is.
 //!
 //! Every method forwards to the wrapped store. These kinds of record are answered from memory
 //! when present and younger than the time to live; every write that changes such records
@@ -78,6 +78,8 @@ impl CachedStore {
                 statuses: Kind::new(limits),
                 filters: Kind::new(limits),
                 polls: Kind::new(limits),
+                policies: Kind::new(limits),
+                relations: Kind::new(limits),
             },
             marker: None,
         }
@@ -120,6 +122,12 @@ struct Records {
     filters: Kind<Id, (Id, Vec<FilterRecord>)>,
     /// Each status's poll, or that it has none (most have none, and every rendered page asks).
     polls: Kind<Id, (Id, Option<PollRecord>)>,
+    /// Each account's notification policy, or that it never saved one (read for every
+    /// notification made).
+    policies: Kind<Id, (Id, Option<NotificationPolicyRecord>)>,
+    /// Whether each account may have blocks or mutes (most have none, and every page of
+    /// statuses asks how the viewer stands with their authors).
+    relations: Kind<Id, (Id, bool)>,
 }
 
 impl Records {
@@ -131,6 +139,8 @@ impl Records {
         self.statuses.clear();
         self.filters.clear();
         self.polls.clear();
+        self.policies.clear();
+        self.relations.clear();
     }
 }
 
@@ -248,6 +258,28 @@ impl<K: Hash + Eq + Clone, V: Clone> Kind<K, V> {
         let mut state = self.lock();
         state.generation += 1;
         state.entries.clear();
+    }
+}
+
+impl<V: Clone> Kind<Id, (Id, V)> {
+    /// The value kept for one account or status (`load` asks the wrapped store when it is not
+    /// in memory).
+    async fn get_one<Fut>(&self, key: Id, load: impl Fn(Id) -> Fut) -> StoreResult<V>
+    where
+        Fut: Future<Output = StoreResult<V>>,
+    {
+        let load = &load;
+        let mut found = self
+            .get_many(
+                &[key],
+                |missing| async move { Ok(vec![(missing[0], load(missing[0]).await?)]) },
+                |v| v.0,
+            )
+            .await?;
+        match found.pop() {
+            Some((_, v)) => Ok(v),
+            None => load(key).await,
+        }
     }
 }
 
@@ -446,15 +478,11 @@ forward! {
 
 forward! {
     BlockStore {
-        fn delete_block(&self, account: Id, target: Id) -> StoreResult<bool>;
         fn blocks(&self, account: Id, target: Id) -> StoreResult<bool>;
         fn blocked_either_way(&self, account: Id, others: &[Id]) -> StoreResult<Vec<Id>>;
         fn blocks_page(&self, account: Id, page: Page) -> StoreResult<Vec<(Id, Id)>>;
-        fn upsert_mute(&self, mute: &MuteRecord) -> StoreResult<()>;
-        fn delete_mute(&self, account: Id, target: Id) -> StoreResult<bool>;
         fn mute_of(&self, account: Id, target: Id, now: DateTime<Utc>) -> StoreResult<Option<MuteRecord>>;
         fn muted_among(&self, account: Id, others: &[Id], now: DateTime<Utc>) -> StoreResult<Vec<Id>>;
-        fn relations_among(&self, account: Id, others: &[Id], now: DateTime<Utc>) -> StoreResult<Vec<RelationRecord>>;
         fn mutes_page(&self, account: Id, now: DateTime<Utc>, page: Page) -> StoreResult<Vec<MuteRecord>>;
     }
     {
@@ -462,7 +490,35 @@ forward! {
             let r = self.inner.insert_block(id, account, target).await;
             // Follows both ways end with the block.
             self.cache.accounts.invalidate(&[account, target]);
+            self.cache.relations.invalidate(&[account, target]);
             r
+        }
+        async fn delete_block(&self, account: Id, target: Id) -> StoreResult<bool> {
+            let r = self.inner.delete_block(account, target).await;
+            self.cache.relations.invalidate(&[account, target]);
+            r
+        }
+        async fn upsert_mute(&self, mute: &MuteRecord) -> StoreResult<()> {
+            let r = self.inner.upsert_mute(mute).await;
+            self.cache.relations.invalidate(&[mute.account_id]);
+            r
+        }
+        async fn delete_mute(&self, account: Id, target: Id) -> StoreResult<bool> {
+            let r = self.inner.delete_mute(account, target).await;
+            self.cache.relations.invalidate(&[account]);
+            r
+        }
+        async fn has_relations(&self, account: Id) -> StoreResult<bool> {
+            self.fresh()
+                .relations
+                .get_one(account, |a| self.inner.has_relations(a))
+                .await
+        }
+        async fn relations_among(&self, account: Id, others: &[Id], now: DateTime<Utc>) -> StoreResult<Vec<RelationRecord>> {
+            if others.is_empty() || !self.has_relations(account).await? {
+                return Ok(vec![]);
+            }
+            self.inner.relations_among(account, others, now).await
         }
     }
 }
@@ -752,20 +808,10 @@ forward! {
             r
         }
         async fn filters_of(&self, account: Id) -> StoreResult<Vec<FilterRecord>> {
-            Ok(self
-                .fresh()
+            self.fresh()
                 .filters
-                .get_many(
-                    &[account],
-                    |missing| async move {
-                        Ok(vec![(missing[0], self.inner.filters_of(missing[0]).await?)])
-                    },
-                    |v| v.0,
-                )
-                .await?
-                .pop()
-                .map(|(_, filters)| filters)
-                .unwrap_or_default())
+                .get_one(account, |a| self.inner.filters_of(a))
+                .await
         }
         async fn update_filter(
             &self,
@@ -834,8 +880,6 @@ forward! {
 
 forward! {
     NotificationPolicyStore {
-        fn notification_policy(&self, account: Id) -> StoreResult<Option<NotificationPolicyRecord>>;
-        fn save_notification_policy(&self, policy: &NotificationPolicyRecord) -> StoreResult<()>;
         fn notification_permitted(&self, account: Id, from: Id) -> StoreResult<bool>;
         fn note_notification_request(&self, new_id: Id, account: Id, from: Id, last_status: Option<Id>, at: DateTime<Utc>) -> StoreResult<NotificationRequestRecord>;
         fn notification_request_by_id(&self, id: Id) -> StoreResult<Option<NotificationRequestRecord>>;
@@ -843,7 +887,19 @@ forward! {
         fn accept_notification_request(&self, id: Id) -> StoreResult<Vec<NotificationRecord>>;
         fn dismiss_notification_request(&self, id: Id) -> StoreResult<bool>;
     }
-    {}
+    {
+        async fn notification_policy(&self, account: Id) -> StoreResult<Option<NotificationPolicyRecord>> {
+            self.fresh()
+                .policies
+                .get_one(account, |a| self.inner.notification_policy(a))
+                .await
+        }
+        async fn save_notification_policy(&self, policy: &NotificationPolicyRecord) -> StoreResult<()> {
+            let r = self.inner.save_notification_policy(policy).await;
+            self.cache.policies.invalidate(&[policy.account_id]);
+            r
+        }
+    }
 }
 
 #[cfg(test)]

@@ -1022,6 +1022,16 @@ impl BlockStore for MemoryStore {
             .cloned())
     }
 
+    async fn has_relations(&self, account: Id) -> StoreResult<bool> {
+        let g = self.read()?;
+        let mut blocks = g.blocks.keys();
+        Ok(blocks.any(|(a, t)| *a == account || *t == account)
+            || g.mutes
+                .range((account, Id(0))..=(account, Id(u64::MAX)))
+                .next()
+                .is_some())
+    }
+
     async fn muted_among(
         &self,
         account: Id,
@@ -2666,6 +2676,11 @@ impl LinkStore for MemoryStore {
     }
 }
 
+/// Whether `n` is one of the filtered notifications a request gathers.
+fn gathered_by(n: &NotificationRecord, r: &NotificationRequestRecord) -> bool {
+    n.filtered && n.account_id == r.account_id && n.from_account_id == r.from_account_id
+}
+
 impl Inner {
     /// A request with its count of filtered notifications.
     fn counted_request(&self, r: &NotificationRequestRecord) -> NotificationRequestRecord {
@@ -2673,11 +2688,7 @@ impl Inner {
             notifications_count: self
                 .notifications
                 .values()
-                .filter(|n| {
-                    n.filtered
-                        && n.account_id == r.account_id
-                        && n.from_account_id == r.from_account_id
-                })
+                .filter(|n| gathered_by(n, r))
                 .count() as i64,
             ..r.clone()
         }
@@ -2791,8 +2802,7 @@ impl NotificationPolicyStore for MemoryStore {
             .insert((r.account_id, r.from_account_id));
         let mut unfiltered = Vec::new();
         for n in g.notifications.values_mut() {
-            if n.filtered && n.account_id == r.account_id && n.from_account_id == r.from_account_id
-            {
+            if gathered_by(n, &r) {
                 n.filtered = false;
                 unfiltered.push(n.clone());
             }
@@ -2805,9 +2815,7 @@ impl NotificationPolicyStore for MemoryStore {
         let Some(r) = g.notification_requests.remove(&id) else {
             return Ok(false);
         };
-        g.notifications.retain(|_, n| {
-            !(n.filtered && n.account_id == r.account_id && n.from_account_id == r.from_account_id)
-        });
+        g.notifications.retain(|_, n| !gathered_by(n, &r));
         Ok(true)
     }
 }

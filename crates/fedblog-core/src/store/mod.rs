@@ -239,6 +239,15 @@ pub trait BlockStore: Send + Sync {
         others: &[Id],
         now: DateTime<Utc>,
     ) -> StoreResult<Vec<Id>>;
+    /// Whether `account` may have any relation [`relations_among`](Self::relations_among) reports:
+    /// it blocks someone, someone blocks it, or it has a mute (in force or expired). `false`
+    /// promises that `relations_among(account, ..)` is empty for every `others` and `now`, so a
+    /// caller may skip asking; `true` promises nothing. The default answers `true`; stores that
+    /// can tell cheaply should, since most accounts have no blocks or mutes at all.
+    async fn has_relations(&self, account: Id) -> StoreResult<bool> {
+        let _ = account;
+        Ok(true)
+    }
     /// How `account` stands with each of `others` at `now`: whether it blocks them, whether
     /// they block it, whether it mutes them (a mute in force at `now`). Only the accounts with at
     /// least one of the three come back, each once, in no particular order. What

@@ -217,6 +217,34 @@ impl BlockStore for SeaStore {
         Ok(out.into_values().collect())
     }
 
+    async fn has_relations(&self, account: Id) -> StoreResult<bool> {
+        let id = account.as_i64();
+        let block = blocks::Entity::find()
+            .select_only()
+            .column(blocks::Column::Id)
+            .filter(
+                Condition::any()
+                    .add(blocks::Column::AccountId.eq(id))
+                    .add(blocks::Column::TargetId.eq(id)),
+            )
+            .into_tuple::<i64>()
+            .one(&self.db)
+            .await
+            .map_err(backend_err)?;
+        if block.is_some() {
+            return Ok(true);
+        }
+        let mute = mutes::Entity::find()
+            .select_only()
+            .column(mutes::Column::Id)
+            .filter(mutes::Column::AccountId.eq(id))
+            .into_tuple::<i64>()
+            .one(&self.db)
+            .await
+            .map_err(backend_err)?;
+        Ok(mute.is_some())
+    }
+
     async fn muted_among(
         &self,
         account: Id,

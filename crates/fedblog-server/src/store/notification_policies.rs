@@ -43,12 +43,12 @@ fn policy_from_row(p: notification_policies::Model) -> StoreResult<NotificationP
     })
 }
 
-/// The filtered notifications `from` sent `account`.
-fn filtered_from(account: i64, from: i64) -> sea_orm::Select<notifications::Entity> {
-    notifications::Entity::find()
-        .filter(notifications::Column::AccountId.eq(account))
-        .filter(notifications::Column::FromAccountId.eq(from))
-        .filter(notifications::Column::Filtered.eq(true))
+/// The filtered notifications `from` sent `account` (to read, unfilter or delete them).
+fn filtered_from(account: i64, from: i64) -> Condition {
+    Condition::all()
+        .add(notifications::Column::AccountId.eq(account))
+        .add(notifications::Column::FromAccountId.eq(from))
+        .add(notifications::Column::Filtered.eq(true))
 }
 
 /// Request rows with their counts of filtered notifications (one grouped query).
@@ -274,16 +274,15 @@ impl NotificationPolicyStore for SeaStore {
             .exec_without_returning(&tx)
             .await
             .map_err(backend_err)?;
-            let rows = filtered_from(r.account_id, r.from_account_id)
+            let rows = notifications::Entity::find()
+                .filter(filtered_from(r.account_id, r.from_account_id))
                 .order_by_asc(notifications::Column::Id)
                 .all(&tx)
                 .await
                 .map_err(backend_err)?;
             notifications::Entity::update_many()
                 .col_expr(notifications::Column::Filtered, Expr::value(false))
-                .filter(notifications::Column::AccountId.eq(r.account_id))
-                .filter(notifications::Column::FromAccountId.eq(r.from_account_id))
-                .filter(notifications::Column::Filtered.eq(true))
+                .filter(filtered_from(r.account_id, r.from_account_id))
                 .exec(&tx)
                 .await
                 .map_err(backend_err)?;
@@ -315,9 +314,7 @@ impl NotificationPolicyStore for SeaStore {
                 return Ok(false);
             };
             notifications::Entity::delete_many()
-                .filter(notifications::Column::AccountId.eq(r.account_id))
-                .filter(notifications::Column::FromAccountId.eq(r.from_account_id))
-                .filter(notifications::Column::Filtered.eq(true))
+                .filter(filtered_from(r.account_id, r.from_account_id))
                 .exec(&tx)
                 .await
                 .map_err(backend_err)?;

@@ -789,3 +789,84 @@ pub async fn relations_among_reports_blocks_both_ways_and_mutes_in_force(store: 
         "relations_among of no accounts must be empty"
     );
 }
+
+/// `has_relations` is true for an account that blocks someone, is blocked by someone, or mutes
+/// someone (even once the mute has expired, since `relations_among` may be asked about an earlier
+/// `now`); and `relations_among` follows blocks and mutes as they are made and removed even when
+/// it was asked before (a store that remembers answers must forget them on those writes).
+pub async fn has_relations_and_relations_among_follow_blocks_and_mutes(store: &dyn Store) {
+    use fedblog_core::store::RelationRecord;
+    let ids = IdGenerator::default();
+    let alice = add_local(store, &ids, "alice").await.id;
+    let bob = add_local(store, &ids, "bob").await.id;
+    let carol = add_local(store, &ids, "carol").await.id;
+    let dave = add_local(store, &ids, "dave").await.id;
+    let erin = add_local(store, &ids, "erin").await.id;
+    let everyone = [alice, bob, carol, dave, erin];
+    let among = |account: Id, other: Id| async move {
+        store
+            .relations_among(account, &[other], now())
+            .await
+            .expect("relations_among")
+    };
+    for a in everyone {
+        assert_eq!(
+            store
+                .relations_among(a, &everyone, now())
+                .await
+                .expect("relations_among"),
+            vec![],
+            "relations_among must be empty before any block or mute"
+        );
+    }
+    block(store, &ids, T0 + 1_000, alice, bob).await;
+    mute(store, &ids, T0 + 2_000, (carol, dave), true, Some(now())).await;
+    mute(store, &ids, T0 + 3_000, (erin, dave), false, None).await;
+    for (who, what) in [
+        (alice, "blocks someone"),
+        (bob, "is blocked by someone"),
+        (carol, "has an expired mute"),
+        (erin, "mutes someone"),
+    ] {
+        assert!(
+            store.has_relations(who).await.expect("has_relations"),
+            "has_relations must be true for an account that {what}"
+        );
+    }
+    let mut rel = RelationRecord::new(bob);
+    rel.blocking = true;
+    assert_eq!(
+        among(alice, bob).await,
+        vec![rel],
+        "relations_among must show a block made after it was asked"
+    );
+    let mut rel = RelationRecord::new(alice);
+    rel.blocked_by = true;
+    assert_eq!(
+        among(bob, alice).await,
+        vec![rel],
+        "relations_among must show being blocked once the block is made after it was asked"
+    );
+    let mut rel = RelationRecord::new(dave);
+    rel.muting = true;
+    assert_eq!(
+        among(erin, dave).await,
+        vec![rel],
+        "relations_among must show a mute made after it was asked"
+    );
+    assert!(
+        store.delete_block(alice, bob).await.expect("delete_block"),
+        "delete_block of a block made must return true"
+    );
+    assert!(
+        store.delete_mute(erin, dave).await.expect("delete_mute"),
+        "delete_mute of a mute made must return true"
+    );
+    for (a, b) in [(alice, bob), (bob, alice), (erin, dave)] {
+        assert_eq!(
+            among(a, b).await,
+            vec![],
+            "relations_among must forget a block or mute once it is removed"
+        );
+    }
+}

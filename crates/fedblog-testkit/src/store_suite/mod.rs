@@ -243,6 +243,7 @@ macro_rules! __store_suite_for_each_check {
                 mute_of_is_none_when_expired_or_absent,
                 muted_among_lists_mutes_in_force,
                 relations_among_reports_blocks_both_ways_and_mutes_in_force,
+                has_relations_and_relations_among_follow_blocks_and_mutes,
                 mutes_page_excludes_expired_newest_first,
                 mutes_page_cursors_are_mute_ids,
                 delete_mute_true_then_false,
