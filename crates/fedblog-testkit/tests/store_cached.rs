@@ -12,7 +12,7 @@ fedblog_testkit::store_suite!(|| async {
 use std::sync::Arc;
 
 use fedblog_core::store::cached::{CacheLimits, CachedStore};
-use fedblog_core::store::{AccountRecord, FollowRecord, StatusRecord};
+use fedblog_core::store::{AccountRecord, FollowRecord, MuteRecord, StatusRecord};
 use fedblog_core::{Id, IdGenerator, MemoryStore, Store};
 use fedblog_testkit::store_suite::{
     T0, app, local_account, reblog, remote_account, reply, status, token,
@@ -65,6 +65,20 @@ async fn coherent(
         by_id(truth.statuses_by_ids(statuses).await.expect("read")),
         "after {step}: statuses_by_ids"
     );
+    let now = fedblog_testkit::store_suite::at(T0 + 100);
+    for id in accounts {
+        assert_eq!(
+            cached
+                .relations_among(*id, accounts, now)
+                .await
+                .expect("read"),
+            truth
+                .relations_among(*id, accounts, now)
+                .await
+                .expect("read"),
+            "after {step}: relations of {id}"
+        );
+    }
     for t in tokens {
         assert_eq!(
             cached.token_by_hash(t).await.expect("read"),
@@ -74,7 +88,7 @@ async fn coherent(
     }
 }
 
-/// Every write that changes accounts, logins, tokens or statuses, made through the cache after
+/// Every write that changes accounts, logins, tokens, statuses, blocks or mutes, made through the cache after
 /// the records were read into it, is seen by the next read through the cache.
 #[tokio::test]
 async fn each_write_through_the_cache_is_read_back_through_it() {
@@ -158,6 +172,26 @@ async fn each_write_through_the_cache_is_read_back_through_it() {
         .await
         .expect("block");
     check("a block (follows end)").await;
+    store.delete_block(a.id, b.id).await.expect("unblock");
+    check("an unblock").await;
+    store
+        .upsert_mute(&MuteRecord {
+            id: ids.next(),
+            account_id: b.id,
+            target_id: a.id,
+            notifications: true,
+            expires_at: None,
+        })
+        .await
+        .expect("mute");
+    check("a mute").await;
+    store.delete_mute(b.id, a.id).await.expect("unmute");
+    check("an unmute").await;
+    store
+        .insert_block(ids.next(), b.id, a.id)
+        .await
+        .expect("block");
+    check("a block the other way").await;
     store
         .insert_follow(ids.next(), r.id, a.id)
         .await
