@@ -159,7 +159,7 @@ impl TestServer {
 
     /// A confirmed, approved user with a token for `scopes`; returns (account id, token).
     pub async fn user_with_scopes(&self, username: &str, scopes: &str) -> (String, String) {
-        make_user(&self.app, username, scopes)
+        make_user(&self.app, username, Role::User, scopes)
             .await
             .expect("create user")
     }
@@ -181,6 +181,22 @@ impl TestServer {
         cx
     }
 
+    /// [`TestServer::cx`] with an administrator's token too (`--admin-token`), so that no
+    /// check lacks its set-up.
+    pub async fn full_cx(&self) -> Cx {
+        let mut cx = self.cx();
+        let (_, token) = make_user(
+            &self.app,
+            "conformance_admin",
+            Role::Admin,
+            "read write follow push admin:read admin:write",
+        )
+        .await
+        .expect("an administrator");
+        cx.admin_token = Some(token);
+        cx
+    }
+
     /// Stops the server and removes its files.
     pub async fn stop(self) {
         self.workers.stop().await;
@@ -195,12 +211,17 @@ impl TestServer {
     }
 }
 
-async fn make_user(app: &App, username: &str, scopes: &str) -> Result<(String, String), String> {
+async fn make_user(
+    app: &App,
+    username: &str,
+    role: Role,
+    scopes: &str,
+) -> Result<(String, String), String> {
     let new = NewAccount {
         username: username.to_string(),
         email: format!("{username}@example.com"),
         password: PASSWORD.into(),
-        role: Role::User,
+        role,
         confirmed: true,
         approved: true,
         locale: "en".into(),
@@ -224,7 +245,7 @@ pub struct AppFactory(pub Arc<App>);
 impl AccountFactory for AppFactory {
     fn create<'a>(&'a self, username: &'a str) -> BoxFuture<'a, Result<String, String>> {
         Box::pin(async move {
-            make_user(&self.0, username, "read write follow push")
+            make_user(&self.0, username, Role::User, "read write follow push")
                 .await
                 .map(|(_, t)| t)
         })

@@ -2,8 +2,13 @@
 //!
 //! ```text
 //! fedblog-conformance --base-url http://127.0.0.1:3000 \
-//!     --account-factory 'fedblog-server accounts create {username} --email {username}@example.com --password "correct horse battery" --confirmed --approved >/dev/null && fedblog-server tokens create {username}'
+//!     --account-factory 'fedblog-server accounts create {username} --email {username}@example.com --password "correct horse battery" --confirmed --approved >/dev/null && fedblog-server tokens create {username}' \
+//!     --expect crates/fedblog-testkit/baselines/fedblog.jsonl
 //! ```
+//!
+//! Exit status: 0 when every check passed (with `--expect`: when no check did worse than the
+//! baseline and every check run is listed in it; with `--no-fail`: whenever the run finished),
+//! 1 otherwise, 2 when the run could not start (bad arguments, no schema, unreadable baseline).
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -11,7 +16,7 @@ use std::sync::Arc;
 
 use clap::Parser;
 use fedblog_testkit::client::Client;
-use fedblog_testkit::conformance::{self, AccountFactory, CommandFactory, Cx, checks};
+use fedblog_testkit::conformance::{self, AccountFactory, Baseline, CommandFactory, Cx, checks};
 use fedblog_testkit::openapi::OpenApi;
 
 /// Checks a Mastodon-compatible server against the fedblog conformance suite.
@@ -24,6 +29,10 @@ struct Args {
     /// A user token, for checks that need one user when no account factory is given.
     #[arg(long)]
     token: Option<String>,
+    /// An administrator's token (admin:read admin:write), for checks whose set-up needs
+    /// moderation, such as suspending an account; without it they end not-run.
+    #[arg(long)]
+    admin_token: Option<String>,
     /// A shell command that creates a confirmed account named {username} and prints its token on the last line.
     #[arg(long)]
     account_factory: Option<String>,
@@ -42,6 +51,10 @@ struct Args {
     /// The Mastodon OpenAPI schema (default: FEDBLOG_OPENAPI, or shared/reference/mastodon-openapi.json found upwards).
     #[arg(long)]
     openapi: Option<PathBuf>,
+    /// A baseline (JSON lines with `id` and `outcome`; a report will do) to compare with:
+    /// exit non-zero only if a check expected to pass did not, or a check is not listed.
+    #[arg(long)]
+    expect: Option<PathBuf>,
     /// Exit 0 even when checks fail (the report still says so).
     #[arg(long)]
     no_fail: bool,
@@ -57,6 +70,22 @@ async fn main() -> std::process::ExitCode {
         }
         return std::process::ExitCode::SUCCESS;
     }
+    let baseline = match &args.expect {
+        None => None,
+        Some(p) => match std::fs::read_to_string(p)
+            .map_err(|e| e.to_string())
+            .and_then(|t| Baseline::parse(&t))
+        {
+            Ok(b) => Some(b),
+            Err(e) => {
+                eprintln!(
+                    "fedblog-conformance: cannot read the baseline {}: {e}",
+                    p.display()
+                );
+                return std::process::ExitCode::from(2);
+            }
+        },
+    };
     let openapi = match &args.openapi {
         Some(p) => OpenApi::load(p),
         None => OpenApi::discover(&std::env::current_dir().unwrap_or_default()),
@@ -82,6 +111,7 @@ async fn main() -> std::process::ExitCode {
         .map(|t| Arc::new(CommandFactory { template: t }) as Arc<dyn AccountFactory>);
     let mut cx = Cx::new(client, factory, args.token.clone());
     cx.factory_password = args.factory_password.clone();
+    cx.admin_token = args.admin_token.clone();
     let selected = all
         .iter()
         .filter(|c| args.only.as_deref().is_none_or(|a| c.area() == a))
@@ -112,8 +142,41 @@ async fn main() -> std::process::ExitCode {
         return std::process::ExitCode::from(2);
     }
     println!("{}", report.summary());
+    let not_run = report.not_run();
+    if !not_run.is_empty() {
+        println!("checks that could not run, and why:");
+        for (why, ids) in &not_run {
+            let why: String = why.split_whitespace().collect::<Vec<_>>().join(" ");
+            let why = match why.char_indices().nth(160) {
+                Some((at, _)) => format!("{}…", &why[..at]),
+                None => why,
+            };
+            println!("  {} ({}): {}", why, ids.len(), ids.join(", "));
+        }
+    }
     println!("report: {}", args.report.display());
-    if report.failures().is_empty() || args.no_fail {
+    let ok = match &baseline {
+        Some(b) => {
+            let only = args.only.as_deref();
+            let c = b.compare(&report, |id| {
+                only.is_none_or(|a| id.split('/').next() == Some(a))
+            });
+            if c.exact() {
+                println!(
+                    "baseline {}: every outcome as expected",
+                    args.expect
+                        .as_ref()
+                        .map(|p| p.display().to_string())
+                        .unwrap_or_default()
+                );
+            } else {
+                print!("{}", c.describe());
+            }
+            c.acceptable()
+        }
+        None => report.failures().is_empty() && not_run.is_empty(),
+    };
+    if ok || args.no_fail {
         std::process::ExitCode::SUCCESS
     } else {
         std::process::ExitCode::FAILURE

@@ -8,6 +8,7 @@
 
 pub mod checks;
 pub mod report;
+pub mod seed;
 
 use std::future::Future;
 use std::pin::Pin;
@@ -19,7 +20,7 @@ use serde_json::Value;
 use crate::client::{Body, Client, form};
 use fedblog_core::api::{self, Endpoint};
 
-pub use report::{CheckReport, Outcome, Report};
+pub use report::{Baseline, CheckReport, Comparison, Outcome, Report};
 
 /// A boxed future.
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
@@ -179,6 +180,9 @@ pub struct Cx {
     pub token: Option<String>,
     /// The password of accounts the factory makes, so sign-in flows can be driven.
     pub factory_password: Option<String>,
+    /// A token of an administrator (scopes `admin:read admin:write` at least), for the checks
+    /// whose set-up needs moderation (suspending an account, say).
+    pub admin_token: Option<String>,
     tag: String,
     counter: AtomicU32,
 }
@@ -208,6 +212,7 @@ impl Cx {
             factory,
             token,
             factory_password: None,
+            admin_token: None,
             tag,
             counter: AtomicU32::new(0),
         }
@@ -231,6 +236,16 @@ impl Cx {
         let username = self.unique(prefix);
         let token = f.create(&username).await.map_err(Failure::NotRun)?;
         self.user_of(&token).await
+    }
+
+    /// The administrator's token, or the reason the check cannot run without one.
+    pub fn admin(&self) -> Result<&str, Failure> {
+        self.admin_token.as_deref().ok_or_else(|| {
+            Failure::NotRun(
+                "needs an administrator's token (admin:read admin:write): pass --admin-token"
+                    .into(),
+            )
+        })
     }
 
     /// A user: a new one from the factory, else the one of `--token`.

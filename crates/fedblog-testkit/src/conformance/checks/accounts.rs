@@ -1,17 +1,18 @@
 //! Accounts: sign-up with an app token, credentials (`verify_credentials`, `update_credentials`)
 //! and their limits, and reading accounts by id, by address and several at once.
 
+use fedblog_core::api::Endpoint;
 use fedblog_core::api::accounts::{
     get_account::GetAccount, get_accounts::GetAccounts, lookup_account::LookupAccount,
-    register_account::RegisterAccount, update_credentials::UpdateCredentials,
-    verify_credentials::VerifyCredentials,
+    register_account::RegisterAccount, resend_confirmation::ResendConfirmation,
+    update_credentials::UpdateCredentials, verify_credentials::VerifyCredentials,
 };
 use fedblog_core::api::instance::instance_v2::InstanceV2;
 use serde_json::Value;
 
 use crate::check;
-use crate::client::{Response, form};
-use crate::conformance::{Check, CheckResult, Cx, Failure, User, expect_error, path};
+use crate::client::{Body, Response, form};
+use crate::conformance::{Check, CheckResult, Cx, Failure, User, expect_error, path, str_of};
 use crate::ensure;
 
 /// The checks of this area.
@@ -21,6 +22,11 @@ pub fn checks() -> Vec<Check> {
             "accounts/register/unconfirmed-token-403",
             "sign-up with an app token returns a Token, and that token is refused (403) until the e-mail address is confirmed",
             register_unconfirmed
+        ),
+        check!(
+            "emails/confirmations/after-sign-up",
+            "after sign-up, the unconfirmed account's token may ask for the confirmation e-mail again (POST /api/v1/emails/confirmations answers 200)",
+            resend_confirmation
         ),
         check!(
             "accounts/register/no-token-401",
@@ -196,6 +202,30 @@ async fn register_unconfirmed(cx: &Cx) -> CheckResult {
         403,
         "verify_credentials with the token of an unconfirmed account",
     )?;
+    Ok(())
+}
+
+async fn resend_confirmation(cx: &Cx) -> CheckResult {
+    require_open_registrations(cx).await?;
+    let token = signup_token(cx).await?;
+    let r = sign_up(cx, Some(&token), &cx.unique("signup")).await?;
+    r.expect(200)?;
+    let user_token = str_of(r.json()?, "access_token")?;
+    let r = cx
+        .client
+        .post(
+            &path::<ResendConfirmation>(&[]),
+            Some(&user_token),
+            Body::None,
+        )
+        .await?;
+    ensure!(
+        r.status == 200,
+        "POST {} with the new account's token: HTTP {} {}",
+        ResendConfirmation::PATH,
+        r.status,
+        crate::client::truncate(&r.text)
+    );
     Ok(())
 }
 

@@ -21,6 +21,7 @@ pub mod oauth;
 pub mod polls;
 pub mod profile;
 pub mod scheduled_statuses;
+pub mod seed_rules;
 pub mod social;
 pub mod statuses;
 pub mod tags;
@@ -62,6 +63,7 @@ pub fn all() -> Vec<Check> {
     v.extend(tags::checks());
     v.extend(visibility::checks());
     v.extend(translation::checks());
+    v.extend(seed_rules::checks());
     v
 }
 

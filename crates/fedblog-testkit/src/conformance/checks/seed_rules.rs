@@ -1,0 +1,517 @@
+//! Rules of the service specification (`SEED.md`) that no other check file covers: suspended
+//! accounts, push subscriptions, v2 search, trends, reports, administration, custom emojis,
+//! streaming and the mechanisms federation dropped. Each check is named after its rule;
+//! [`crate::conformance::seed`] maps every observable rule to the checks that hold a server to it.
+
+use fedblog_core::api::accounts::{
+    follow_account::FollowAccount, get_account::GetAccount,
+    get_account_statuses::GetAccountStatuses, get_followers::GetFollowers,
+    get_following::GetFollowing, mute_account::MuteAccount, verify_credentials::VerifyCredentials,
+};
+use fedblog_core::api::bookmarks::list_bookmarks::ListBookmarks;
+use fedblog_core::api::favourites::list_favourites::ListFavourites;
+use fedblog_core::api::instance::instance_v2::InstanceV2;
+use fedblog_core::api::statuses::{
+    bookmark_status::BookmarkStatus, delete_status::DeleteStatus, favourite_status::FavouriteStatus,
+};
+use fedblog_core::api::{DROPPED_FEDERATION_ENDPOINTS, Endpoint, fill_path, unserved};
+use serde_json::Value;
+
+use crate::check;
+use crate::client::{Body, Response, form};
+use crate::conformance::{Check, CheckResult, Cx, Failure, User, expect_error, ids_of, path};
+use crate::ensure;
+
+/// The checks of this file.
+pub fn checks() -> Vec<Check> {
+    vec![
+        check!(
+            "accounts/get/suspended-410",
+            "GET /api/v1/accounts/:id of an account an administrator suspended is a 410 with an {\"error\"} body",
+            suspended_410
+        ),
+        check!(
+            "accounts/suspended/lists-empty",
+            "the list endpoints of a suspended account (statuses, followers, following) answer empty lists",
+            suspended_lists_empty
+        ),
+        check!(
+            "accounts/following/muted-hidden-on-own-list",
+            "one's own following list hides the accounts one mutes; others still see them there",
+            following_hides_muted
+        ),
+        check!(
+            "push/subscription/missing-404",
+            "GET /api/v1/push/subscription without a subscription is a 404; with one it answers it, and after DELETE it is a 404 again",
+            push_missing_404
+        ),
+        check!(
+            "push/subscription/alerts-and-policy",
+            "a push subscription keeps its alert settings per notification type and its policy",
+            push_alerts_and_policy
+        ),
+        check!(
+            "search/v2/public-no-pagination",
+            "GET /api/v2/search works without a token, but paginating it (offset) without one is a 401",
+            search_public_no_pagination
+        ),
+        check!(
+            "search/v2/hashtags-rich",
+            "v2 search answers hashtags as Tag objects (name, url, history), not strings",
+            search_hashtags_rich
+        ),
+        check!(
+            "trends/empty-pagination-header",
+            "an empty page of trends (statuses, tags, links past the end) still carries a Link pagination header",
+            trends_empty_link
+        ),
+        check!(
+            "reports/reported-deleted-bookmark-favourite-no-500",
+            "bookmarks and favourites still answer 200, without the status, after it was reported and deleted",
+            reported_deleted_no_500
+        ),
+        check!(
+            "admin/accounts/role-ids-array",
+            "GET /api/v2/admin/accounts accepts role_ids[] and lists only accounts with those roles",
+            admin_role_ids
+        ),
+        check!(
+            "admin/domain-allows/available",
+            "an administrator adds, lists and removes a domain allow through /api/v1/admin/domain_allows",
+            admin_domain_allows
+        ),
+        check!(
+            "custom_emojis/list-public",
+            "GET /api/v1/custom_emojis answers a list without a token",
+            custom_emojis
+        ),
+        check!(
+            "streaming/health",
+            "the streaming endpoint exists: GET /api/v1/streaming/health answers 200",
+            streaming_health
+        ),
+        check!(
+            "federation/salmon-pubsubhubbub-not-supported",
+            "the Salmon and PubSubHubbub endpoints are not available",
+            salmon_pubsubhubbub
+        ),
+        check!(
+            "instance/v2/server-banner",
+            "GET /api/v2/instance carries the server banner: thumbnail.url",
+            instance_banner
+        ),
+    ]
+}
+
+/// Fails unless `r` is a 200, saying what was asked and what came back.
+fn answered_200(r: &Response, what: &str) -> CheckResult {
+    ensure!(
+        r.status == 200,
+        "{what}: HTTP {} {}",
+        r.status,
+        crate::client::truncate(&r.text)
+    );
+    Ok(())
+}
+
+/// Suspends `user` through the admin API.
+async fn suspend(cx: &Cx, user: &User) -> CheckResult {
+    let admin = cx.admin()?;
+    let r = cx
+        .client
+        .post(
+            &fill_path(unserved::ADMIN_ACCOUNT_ACTION, &[("id", &user.id)]),
+            Some(admin),
+            form(&[("type", "suspend")]),
+        )
+        .await?;
+    answered_200(
+        &r,
+        "suspending through POST /api/v1/admin/accounts/:id/action",
+    )?;
+    Ok(())
+}
+
+async fn suspended_410(cx: &Cx) -> CheckResult {
+    cx.admin()?;
+    let target = cx.new_user("susp").await?;
+    let viewer = cx.new_user("viewer").await?;
+    let path = path::<GetAccount>(&[("id", &target.id)]);
+    cx.client
+        .get(&path, Some(&viewer.token))
+        .await?
+        .expect(200)?;
+    suspend(cx, &target).await?;
+    let r = cx.client.get(&path, Some(&viewer.token)).await?;
+    expect_error(&r, 410, "GET of a suspended account")
+}
+
+async fn suspended_lists_empty(cx: &Cx) -> CheckResult {
+    cx.admin()?;
+    let target = cx.new_user("susp").await?;
+    let fan = cx.new_user("fan").await?;
+    follow(cx, &fan, &target).await?;
+    follow(cx, &target, &fan).await?;
+    cx.post_status(&target, &[("status", "before the suspension")])
+        .await?;
+    suspend(cx, &target).await?;
+    for list in [
+        GetAccountStatuses::PATH,
+        GetFollowers::PATH,
+        GetFollowing::PATH,
+    ] {
+        let r = cx
+            .client
+            .get(&fill_path(list, &[("id", &target.id)]), Some(&fan.token))
+            .await?;
+        r.expect(200)?;
+        ensure!(
+            r.json()?.as_array().is_some_and(Vec::is_empty),
+            "the {list} of a suspended account are not an empty list: {}",
+            r.text
+        );
+    }
+    Ok(())
+}
+
+async fn follow(cx: &Cx, who: &User, whom: &User) -> CheckResult {
+    cx.client
+        .post(
+            &path::<FollowAccount>(&[("id", &whom.id)]),
+            Some(&who.token),
+            Body::None,
+        )
+        .await?
+        .expect(200)?;
+    Ok(())
+}
+
+async fn following_hides_muted(cx: &Cx) -> CheckResult {
+    let me = cx.new_user("me").await?;
+    let muted = cx.new_user("muted").await?;
+    let kept = cx.new_user("kept").await?;
+    let other = cx.new_user("other").await?;
+    follow(cx, &me, &muted).await?;
+    follow(cx, &me, &kept).await?;
+    cx.client
+        .post(
+            &path::<MuteAccount>(&[("id", &muted.id)]),
+            Some(&me.token),
+            Body::None,
+        )
+        .await?
+        .expect(200)?;
+    let list = path::<GetFollowing>(&[("id", &me.id)]);
+    let own = cx.client.get(&list, Some(&me.token)).await?;
+    own.expect(200)?;
+    let own = ids_of(own.json()?);
+    ensure!(
+        own.contains(&kept.id) && !own.contains(&muted.id),
+        "one's own following list must hold the followed account {} and not the muted {}: {own:?}",
+        kept.id,
+        muted.id
+    );
+    let seen = cx.client.get(&list, Some(&other.token)).await?;
+    seen.expect(200)?;
+    let seen = ids_of(seen.json()?);
+    ensure!(
+        seen.contains(&muted.id),
+        "another account must still see {} in the following list: {seen:?}",
+        muted.id
+    );
+    Ok(())
+}
+
+/// A P-256 public key and auth secret that parse (the test vector of RFC 8291).
+const P256DH: &str =
+    "BCVxsr7N_eNgVRqvHtD0zTZsEc6-VV-JvLexhqUzORcxaOzi6-AYWXvTBHm4bjyPjs7Vd8pZGH6SRpkNtoIAiw4";
+const AUTH: &str = "BTBZMqHH6r4Tts7J_aSIgg";
+const SUBSCRIPTION: &str = unserved::PUSH_SUBSCRIPTION;
+
+async fn subscribe(cx: &Cx, user: &User, extra: &[(&str, &str)]) -> Result<Value, Failure> {
+    let endpoint = format!("https://push.example/{}", cx.unique("sub"));
+    let mut pairs = vec![
+        ("subscription[endpoint]", endpoint.as_str()),
+        ("subscription[keys][p256dh]", P256DH),
+        ("subscription[keys][auth]", AUTH),
+    ];
+    pairs.extend_from_slice(extra);
+    let r = cx
+        .client
+        .post(SUBSCRIPTION, Some(&user.token), form(&pairs))
+        .await?;
+    answered_200(&r, &format!("POST {SUBSCRIPTION}"))?;
+    Ok(r.json()?.clone())
+}
+
+async fn push_missing_404(cx: &Cx) -> CheckResult {
+    let user = cx.new_user("push").await?;
+    let r = cx.client.get(SUBSCRIPTION, Some(&user.token)).await?;
+    expect_error(&r, 404, "GET of a push subscription never made")?;
+    subscribe(cx, &user, &[]).await?;
+    cx.client
+        .get(SUBSCRIPTION, Some(&user.token))
+        .await?
+        .expect(200)?;
+    cx.client
+        .delete(SUBSCRIPTION, Some(&user.token))
+        .await?
+        .expect(200)?;
+    let r = cx.client.get(SUBSCRIPTION, Some(&user.token)).await?;
+    expect_error(&r, 404, "GET of a deleted push subscription")
+}
+
+async fn push_alerts_and_policy(cx: &Cx) -> CheckResult {
+    let user = cx.new_user("push").await?;
+    let v = subscribe(
+        cx,
+        &user,
+        &[
+            ("data[alerts][mention]", "true"),
+            ("data[alerts][follow]", "false"),
+            ("data[policy]", "followed"),
+        ],
+    )
+    .await?;
+    ensure!(
+        v["alerts"]["mention"] == Value::Bool(true) && v["alerts"]["follow"] == Value::Bool(false),
+        "the alerts given are not kept: {v}"
+    );
+    ensure!(
+        v["policy"] == "followed",
+        "the policy given is not kept: {v}"
+    );
+    Ok(())
+}
+
+async fn search_public_no_pagination(cx: &Cx) -> CheckResult {
+    let r = cx
+        .client
+        .get(&format!("{}?q=fedblog", unserved::SEARCH_V2), None)
+        .await?;
+    answered_200(&r, "v2 search without a token")?;
+    let v = r.json()?;
+    for k in ["accounts", "statuses", "hashtags"] {
+        ensure!(v[k].is_array(), "v2 search has no `{k}` list: {v}");
+    }
+    let r = cx
+        .client
+        .get(&format!("{}?q=fedblog&offset=1", unserved::SEARCH_V2), None)
+        .await?;
+    expect_error(&r, 401, "paginated v2 search without a token")
+}
+
+async fn search_hashtags_rich(cx: &Cx) -> CheckResult {
+    let user = cx.new_user("tagger").await?;
+    let tag = cx.unique("seedtag").replace('_', "");
+    cx.post_status(&user, &[("status", &format!("about #{tag}"))])
+        .await?;
+    let r = cx
+        .client
+        .get(
+            &format!("{}?q=%23{tag}&type=hashtags", unserved::SEARCH_V2),
+            Some(&user.token),
+        )
+        .await?;
+    answered_200(&r, "v2 search")?;
+    let v = r.json()?;
+    let found = v["hashtags"].as_array().cloned().unwrap_or_default();
+    ensure!(!found.is_empty(), "the tag #{tag} was not found: {v}");
+    ensure!(
+        found
+            .iter()
+            .all(|t| t["name"].is_string() && t["url"].is_string() && t["history"].is_array()),
+        "hashtags are not Tag objects: {v}"
+    );
+    Ok(())
+}
+
+async fn trends_empty_link(cx: &Cx) -> CheckResult {
+    for kind in ["statuses", "tags", "links"] {
+        let r = cx
+            .client
+            .get(
+                &format!(
+                    "{}?offset=10000",
+                    fill_path(unserved::TRENDS, &[("kind", kind)])
+                ),
+                None,
+            )
+            .await?;
+        answered_200(&r, &format!("GET /api/v1/trends/{kind}"))?;
+        ensure!(
+            r.json()?.as_array().is_some_and(Vec::is_empty),
+            "trends/{kind} past the end is not an empty list: {}",
+            r.text
+        );
+        ensure!(
+            r.header("link").is_some(),
+            "the empty trends/{kind} page has no Link header"
+        );
+    }
+    Ok(())
+}
+
+async fn reported_deleted_no_500(cx: &Cx) -> CheckResult {
+    let author = cx.new_user("author").await?;
+    let reader = cx.new_user("reader").await?;
+    let status = cx
+        .post_status(&author, &[("status", "to be reported")])
+        .await?;
+    let id = status["id"].as_str().unwrap_or_default().to_string();
+    for act in [BookmarkStatus::PATH, FavouriteStatus::PATH] {
+        cx.client
+            .post(
+                &fill_path(act, &[("id", &id)]),
+                Some(&reader.token),
+                Body::None,
+            )
+            .await?
+            .expect(200)?;
+    }
+    let r = cx
+        .client
+        .post(
+            unserved::REPORTS,
+            Some(&reader.token),
+            form(&[
+                ("account_id", author.id.as_str()),
+                ("status_ids[]", id.as_str()),
+                ("comment", "conformance"),
+            ]),
+        )
+        .await?;
+    answered_200(&r, "reporting the status through POST /api/v1/reports")?;
+    cx.client
+        .delete(&path::<DeleteStatus>(&[("id", &id)]), Some(&author.token))
+        .await?
+        .expect(200)?;
+    for list in [ListBookmarks::PATH, ListFavourites::PATH] {
+        let r = cx.client.get(list, Some(&reader.token)).await?;
+        r.expect(200)?;
+        ensure!(
+            !ids_of(r.json()?).contains(&id),
+            "{list} still holds the deleted status {id}"
+        );
+    }
+    Ok(())
+}
+
+async fn admin_role_ids(cx: &Cx) -> CheckResult {
+    let admin = cx.admin()?.to_string();
+    cx.new_user("plain").await?;
+    let me = cx
+        .client
+        .get(&path::<VerifyCredentials>(&[]), Some(&admin))
+        .await?;
+    me.expect(200)?;
+    let role = me.json()?["role"]["id"]
+        .as_str()
+        .map(str::to_string)
+        .or_else(|| {
+            me.json().ok()?["role"]["id"]
+                .as_i64()
+                .map(|i| i.to_string())
+        })
+        .ok_or_else(|| Failure::Fail(format!("the administrator has no role id: {}", me.text)))?;
+    let r = cx
+        .client
+        .get(
+            &format!("{}?role_ids[]={role}", unserved::ADMIN_ACCOUNTS_V2),
+            Some(&admin),
+        )
+        .await?;
+    answered_200(&r, "GET /api/v2/admin/accounts?role_ids[]")?;
+    let list = r.json()?.as_array().cloned().unwrap_or_default();
+    ensure!(
+        !list.is_empty(),
+        "no account with the administrator's role {role} is listed"
+    );
+    ensure!(
+        list.iter().all(|a| {
+            let id = &a["role"]["id"];
+            id.as_str() == Some(role.as_str())
+                || id.as_i64().map(|i| i.to_string()) == Some(role.clone())
+        }),
+        "accounts without role {role} are listed: {}",
+        r.text
+    );
+    Ok(())
+}
+
+async fn admin_domain_allows(cx: &Cx) -> CheckResult {
+    let admin = cx.admin()?.to_string();
+    let domain = format!("{}.example", cx.unique("allowed").replace('_', "-"));
+    let r = cx
+        .client
+        .post(
+            unserved::ADMIN_DOMAIN_ALLOWS,
+            Some(&admin),
+            form(&[("domain", domain.as_str())]),
+        )
+        .await?;
+    answered_200(&r, "POST /api/v1/admin/domain_allows")?;
+    let id = r.json()?["id"].as_str().unwrap_or_default().to_string();
+    let list = cx
+        .client
+        .get(unserved::ADMIN_DOMAIN_ALLOWS, Some(&admin))
+        .await?;
+    list.expect(200)?;
+    ensure!(
+        ids_of(list.json()?).contains(&id),
+        "the new domain allow {id} is not listed: {}",
+        list.text
+    );
+    cx.client
+        .delete(
+            &fill_path(unserved::ADMIN_DOMAIN_ALLOW, &[("id", &id)]),
+            Some(&admin),
+        )
+        .await?
+        .expect(200)?;
+    Ok(())
+}
+
+async fn custom_emojis(cx: &Cx) -> CheckResult {
+    let r = cx.client.get(unserved::CUSTOM_EMOJIS, None).await?;
+    ensure!(
+        r.status == 200 && r.json()?.is_array(),
+        "GET /api/v1/custom_emojis: HTTP {} {}",
+        r.status,
+        crate::client::truncate(&r.text)
+    );
+    Ok(())
+}
+
+async fn streaming_health(cx: &Cx) -> CheckResult {
+    let r = cx.client.get(unserved::STREAMING_HEALTH, None).await?;
+    answered_200(&r, "GET /api/v1/streaming/health")?;
+    Ok(())
+}
+
+async fn salmon_pubsubhubbub(cx: &Cx) -> CheckResult {
+    for (method, p) in DROPPED_FEDERATION_ENDPOINTS {
+        let p = fill_path(p, &[("id", "1")]);
+        let r = cx.send(method, &p, None, Body::None).await?;
+        ensure!(
+            r.status == 404 || r.status == 410,
+            "{method} {p} answered {} (expected 404 or 410)",
+            r.status
+        );
+    }
+    Ok(())
+}
+
+async fn instance_banner(cx: &Cx) -> CheckResult {
+    let r = cx.client.get(&path::<InstanceV2>(&[]), None).await?;
+    r.expect(200)?;
+    let v = r.json()?;
+    ensure!(
+        v["thumbnail"]["url"]
+            .as_str()
+            .is_some_and(|u| !u.is_empty()),
+        "no thumbnail.url (the server banner) in the v2 instance: {}",
+        crate::client::truncate(&r.text)
+    );
+    Ok(())
+}
