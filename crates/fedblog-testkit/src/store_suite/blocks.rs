@@ -833,27 +833,28 @@ pub async fn has_relations_and_relations_among_follow_blocks_and_mutes(store: &d
             "has_relations must be true for an account that {what}"
         );
     }
-    let mut rel = RelationRecord::new(bob);
-    rel.blocking = true;
-    assert_eq!(
-        among(alice, bob).await,
-        vec![rel],
-        "relations_among must show a block made after it was asked"
-    );
-    let mut rel = RelationRecord::new(alice);
-    rel.blocked_by = true;
-    assert_eq!(
-        among(bob, alice).await,
-        vec![rel],
-        "relations_among must show being blocked once the block is made after it was asked"
-    );
-    let mut rel = RelationRecord::new(dave);
-    rel.muting = true;
-    assert_eq!(
-        among(erin, dave).await,
-        vec![rel],
-        "relations_among must show a mute made after it was asked"
-    );
+    let rel = |id, blocking, blocked_by, muting| RelationRecord {
+        id,
+        blocking,
+        blocked_by,
+        muting,
+    };
+    for (account, other, want, what) in [
+        (alice, bob, rel(bob, true, false, false), "a block made"),
+        (
+            bob,
+            alice,
+            rel(alice, false, true, false),
+            "being blocked once the block is made",
+        ),
+        (erin, dave, rel(dave, false, false, true), "a mute made"),
+    ] {
+        assert_eq!(
+            among(account, other).await,
+            vec![want],
+            "relations_among must show {what} after it was asked"
+        );
+    }
     assert!(
         store.delete_block(alice, bob).await.expect("delete_block"),
         "delete_block of a block made must return true"

@@ -17,6 +17,8 @@ use fedblog_core::api::statuses::{
 use fedblog_core::api::{DROPPED_FEDERATION_ENDPOINTS, Endpoint, fill_path, unserved};
 use serde_json::Value;
 
+use super::notifications::status_action;
+use super::social::act;
 use crate::check;
 use crate::client::{Body, Response, form};
 use crate::conformance::{Check, CheckResult, Cx, Failure, User, expect_error, ids_of, path};
@@ -150,8 +152,8 @@ async fn suspended_lists_empty(cx: &Cx) -> CheckResult {
     cx.admin()?;
     let target = cx.new_user("susp").await?;
     let fan = cx.new_user("fan").await?;
-    follow(cx, &fan, &target).await?;
-    follow(cx, &target, &fan).await?;
+    act::<FollowAccount>(cx, &fan, &target, &[]).await?;
+    act::<FollowAccount>(cx, &target, &fan, &[]).await?;
     cx.post_status(&target, &[("status", "before the suspension")])
         .await?;
     suspend(cx, &target).await?;
@@ -174,33 +176,14 @@ async fn suspended_lists_empty(cx: &Cx) -> CheckResult {
     Ok(())
 }
 
-async fn follow(cx: &Cx, who: &User, whom: &User) -> CheckResult {
-    cx.client
-        .post(
-            &path::<FollowAccount>(&[("id", &whom.id)]),
-            Some(&who.token),
-            Body::None,
-        )
-        .await?
-        .expect(200)?;
-    Ok(())
-}
-
 async fn following_hides_muted(cx: &Cx) -> CheckResult {
     let me = cx.new_user("me").await?;
     let muted = cx.new_user("muted").await?;
     let kept = cx.new_user("kept").await?;
     let other = cx.new_user("other").await?;
-    follow(cx, &me, &muted).await?;
-    follow(cx, &me, &kept).await?;
-    cx.client
-        .post(
-            &path::<MuteAccount>(&[("id", &muted.id)]),
-            Some(&me.token),
-            Body::None,
-        )
-        .await?
-        .expect(200)?;
+    act::<FollowAccount>(cx, &me, &muted, &[]).await?;
+    act::<FollowAccount>(cx, &me, &kept, &[]).await?;
+    act::<MuteAccount>(cx, &me, &muted, &[]).await?;
     let list = path::<GetFollowing>(&[("id", &me.id)]);
     let own = cx.client.get(&list, Some(&me.token)).await?;
     own.expect(200)?;
@@ -359,16 +342,8 @@ async fn reported_deleted_no_500(cx: &Cx) -> CheckResult {
         .post_status(&author, &[("status", "to be reported")])
         .await?;
     let id = status["id"].as_str().unwrap_or_default().to_string();
-    for act in [BookmarkStatus::PATH, FavouriteStatus::PATH] {
-        cx.client
-            .post(
-                &fill_path(act, &[("id", &id)]),
-                Some(&reader.token),
-                Body::None,
-            )
-            .await?
-            .expect(200)?;
-    }
+    status_action::<BookmarkStatus>(cx, &reader, &id).await?;
+    status_action::<FavouriteStatus>(cx, &reader, &id).await?;
     let r = cx
         .client
         .post(
