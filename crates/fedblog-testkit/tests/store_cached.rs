@@ -232,26 +232,88 @@ async fn each_write_through_the_cache_is_read_back_through_it() {
     check("an account's deletion").await;
 }
 
-/// `CachedStore` names every method of the store traits, those with a default body too: a
-/// default it did not forward would run over the cache instead of the wrapped store's own
-/// (faster) answer.
+/// Every method of every store trait, those with a default body too, by trait.
+fn trait_methods() -> Vec<(String, Vec<String>)> {
+    let core = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fedblog-core/src/store");
+    let traits = std::fs::read_to_string(core.join("mod.rs")).expect("store/mod.rs");
+    let trait_start = regex::Regex::new(r"(?m)^pub trait (\w+): Send \+ Sync \{").expect("regex");
+    let method = regex::Regex::new(r"(?m)^    async fn (\w+)\(").expect("regex");
+    let starts: Vec<(usize, String)> = trait_start
+        .captures_iter(&traits)
+        .map(|c| (c.get(0).expect("match").start(), c[1].to_string()))
+        .collect();
+    let found: Vec<(String, Vec<String>)> = starts
+        .iter()
+        .enumerate()
+        .map(|(i, (start, name))| {
+            let end = starts.get(i + 1).map_or(traits.len(), |s| s.0);
+            let methods = method
+                .captures_iter(&traits[*start..end])
+                .map(|c| c[1].to_string())
+                .collect();
+            (name.clone(), methods)
+        })
+        .collect();
+    let count: usize = found.iter().map(|(_, m)| m.len()).sum();
+    assert!(
+        found.len() > 20 && count > 100,
+        "found only {} traits, {count} methods",
+        found.len()
+    );
+    found
+}
+
+/// `delegate_store!` forwards every method of a trait, those with a default body too: a
+/// default it left out would answer over the wrapper instead of the wrapped store's own answer
+/// (the compiler only catches required methods left out).
+#[test]
+fn delegate_store_forwards_every_trait_method() {
+    let core = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fedblog-core/src/store");
+    let delegate = std::fs::read_to_string(core.join("delegate.rs")).expect("store/delegate.rs");
+    for (name, methods) in trait_methods() {
+        let arm = format!("({name}, $ty:ty, $field:ident) => {{");
+        let start = delegate
+            .find(&arm)
+            .unwrap_or_else(|| panic!("delegate_store! has no arm for {name}"));
+        let end = delegate[start..].find("\n    };").expect("end of arm") + start;
+        let missing: Vec<&String> = methods
+            .iter()
+            .filter(|m| !delegate[start..end].contains(&format!("fn {m}(")))
+            .collect();
+        assert!(
+            missing.is_empty(),
+            "delegate_store! does not forward {name}::{missing:?}"
+        );
+    }
+}
+
+/// `CachedStore` forwards every method of the store traits: each trait is delegated whole or
+/// has every method named, those with a default body too, so that no default runs over the
+/// cache instead of the wrapped store's own (faster) answer.
 #[test]
 fn cached_store_forwards_every_trait_method() {
     let core = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fedblog-core/src/store");
-    let traits = std::fs::read_to_string(core.join("mod.rs")).expect("store/mod.rs");
     let cached = std::fs::read_to_string(core.join("cached.rs")).expect("store/cached.rs");
-    let method = regex::Regex::new(r"(?m)^    async fn (\w+)\(").expect("regex");
-    let methods: Vec<String> = method
-        .captures_iter(&traits)
-        .map(|c| c[1].to_string())
-        .collect();
-    assert!(methods.len() > 100, "found only {} methods", methods.len());
-    let missing: Vec<&String> = methods
-        .iter()
-        .filter(|m| !cached.contains(&format!("fn {m}(")))
-        .collect();
-    assert!(
-        missing.is_empty(),
-        "CachedStore does not forward {missing:?}"
-    );
+    let delegated = regex::Regex::new(r"delegate_store!\(CachedStore => inner: ([^)]*)\)")
+        .expect("regex")
+        .captures(&cached)
+        .map(|c| {
+            c[1].split(',')
+                .map(|t| t.trim().to_string())
+                .collect::<Vec<_>>()
+        })
+        .unwrap_or_default();
+    for (name, methods) in trait_methods() {
+        if delegated.contains(&name) {
+            continue;
+        }
+        let missing: Vec<&String> = methods
+            .iter()
+            .filter(|m| !cached.contains(&format!("fn {m}(")))
+            .collect();
+        assert!(
+            missing.is_empty(),
+            "CachedStore does not forward {name}::{missing:?}"
+        );
+    }
 }

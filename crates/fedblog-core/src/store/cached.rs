@@ -524,21 +524,6 @@ forward! {
 }
 
 forward! {
-    AccountNoteStore {
-        fn set_account_note(&self, account: Id, target: Id, comment: &str) -> StoreResult<()>;
-        fn account_note(&self, account: Id, target: Id) -> StoreResult<Option<String>>;
-        fn insert_endorsement(&self, id: Id, account: Id, target: Id) -> StoreResult<()>;
-        fn delete_endorsement(&self, account: Id, target: Id) -> StoreResult<bool>;
-        fn endorses(&self, account: Id, target: Id) -> StoreResult<bool>;
-        fn endorsements_page(&self, account: Id, page: Page) -> StoreResult<Vec<(Id, Id)>>;
-        fn dismiss_suggestion(&self, account: Id, target: Id) -> StoreResult<()>;
-        fn dismissed_suggestions(&self, account: Id) -> StoreResult<Vec<Id>>;
-    }
-    {
-    }
-}
-
-forward! {
     DomainBlockStore {
         fn delete_domain_block(&self, account: Id, domain: &str) -> StoreResult<bool>;
         fn domain_blocked(&self, account: Id, domain: &str) -> StoreResult<bool>;
@@ -551,36 +536,6 @@ forward! {
             self.cache.accounts.clear();
             r
         }
-    }
-}
-
-forward! {
-    TagStore {
-        fn find_or_create_tag(&self, tag: &TagRecord) -> StoreResult<TagRecord>;
-        fn tag_by_name(&self, name: &str) -> StoreResult<Option<TagRecord>>;
-        fn tag_by_id(&self, id: Id) -> StoreResult<Option<TagRecord>>;
-        fn tag_usage(&self, name: &str, from: DateTime<Utc>, to: DateTime<Utc>) -> StoreResult<TagUsage>;
-        fn follow_tag(&self, id: Id, account: Id, tag_id: Id) -> StoreResult<()>;
-        fn unfollow_tag(&self, account: Id, tag_id: Id) -> StoreResult<bool>;
-        fn follows_tag(&self, account: Id, tag_id: Id) -> StoreResult<bool>;
-        fn followed_tags_page(&self, account: Id, page: Page) -> StoreResult<Vec<(Id, TagRecord)>>;
-        fn insert_featured_tag(&self, tag: &FeaturedTagRecord) -> StoreResult<()>;
-        fn delete_featured_tag(&self, account: Id, id: Id) -> StoreResult<bool>;
-        fn featured_tags(&self, account: Id) -> StoreResult<Vec<FeaturedTagRecord>>;
-        fn account_tag_stats(&self, account: Id, name: &str) -> StoreResult<(i64, Option<DateTime<Utc>>)>;
-        fn most_used_tags(&self, account: Id, since: DateTime<Utc>, limit: u64) -> StoreResult<Vec<String>>;
-    }
-    {
-    }
-}
-
-forward! {
-    DirectoryStore {
-        fn search_accounts(&self, search: &AccountSearch) -> StoreResult<Vec<AccountRecord>>;
-        fn directory(&self, order: DirectoryOrder, local_only: bool, offset: u64, limit: u64) -> StoreResult<Vec<AccountRecord>>;
-        fn most_followed_local(&self, limit: u64) -> StoreResult<Vec<Id>>;
-    }
-    {
     }
 }
 
@@ -688,114 +643,6 @@ forward! {
 }
 
 forward! {
-    MediaStore {
-        fn insert_media(&self, media: &MediaRecord) -> StoreResult<()>;
-        fn media_by_id(&self, id: Id) -> StoreResult<Option<MediaRecord>>;
-        fn media_by_ids(&self, ids: &[Id]) -> StoreResult<Vec<MediaRecord>>;
-        fn update_media(&self, media: &MediaRecord) -> StoreResult<()>;
-        fn finish_media_processing(&self, media: &MediaRecord) -> StoreResult<()>;
-        fn delete_unattached_media(&self, id: Id) -> StoreResult<Option<MediaRecord>>;
-        fn account_media(&self, account_id: Id) -> StoreResult<Vec<MediaRecord>>;
-    }
-    {
-    }
-}
-
-forward! {
-    NotificationStore {
-        fn insert_notifications(&self, notifications: &[NotificationRecord]) -> StoreResult<()>;
-        fn notification_by_id(&self, id: Id) -> StoreResult<Option<NotificationRecord>>;
-        fn notifications_page(&self, account: Id, query: &NotificationQuery, page: Page) -> StoreResult<Vec<NotificationRecord>>;
-        fn count_notifications(&self, account: Id, query: &NotificationQuery, after: Option<Id>, limit: u64) -> StoreResult<u64>;
-        fn dismiss_notification(&self, account: Id, id: Id) -> StoreResult<bool>;
-        fn dismiss_notification_group(&self, account: Id, group_key: &str) -> StoreResult<u64>;
-        fn clear_notifications(&self, account: Id) -> StoreResult<u64>;
-        fn retract_notifications(&self, account: Id, from: Id, kind: Option<NotificationType>, status: Option<Id>) -> StoreResult<u64>;
-    }
-    {
-    }
-}
-
-forward! {
-    MarkerStore {
-        fn markers(&self, account: Id, timelines: &[String]) -> StoreResult<Vec<MarkerRecord>>;
-        fn save_marker(&self, marker: &MarkerRecord) -> StoreResult<bool>;
-    }
-    {
-    }
-}
-
-forward! {
-    FeedStore {
-        fn insert_feed_entries(&self, status_id: Id, author_id: Id, account_ids: &[Id]) -> StoreResult<()>;
-        fn home_feed(&self, account_id: Id, page: Page) -> StoreResult<Vec<Id>>;
-        fn insert_list_entries(&self, status_id: Id, author_id: Id, list_ids: &[Id]) -> StoreResult<()>;
-        fn backfill_feed(&self, feed: Feed, entries: &[(Id, Id)]) -> StoreResult<()>;
-        fn list_feed(&self, list_id: Id, page: Page) -> StoreResult<Vec<Id>>;
-        fn remove_author_entries(&self, account: Id, author: Id) -> StoreResult<()>;
-    }
-    {
-    }
-}
-
-forward! {
-    ListStore {
-        fn insert_list(&self, list: &ListRecord) -> StoreResult<()>;
-        fn list_by_id(&self, id: Id) -> StoreResult<Option<ListRecord>>;
-        fn lists_of(&self, account: Id) -> StoreResult<Vec<ListRecord>>;
-        fn update_list(&self, list: &ListRecord) -> StoreResult<bool>;
-        fn delete_list(&self, id: Id) -> StoreResult<bool>;
-        fn add_list_accounts(&self, list_id: Id, accounts: &[Id]) -> StoreResult<()>;
-        fn remove_list_accounts(&self, list_id: Id, accounts: &[Id]) -> StoreResult<u64>;
-        fn remove_from_lists(&self, owner: Id, account: Id) -> StoreResult<()>;
-        fn list_accounts_page(&self, list_id: Id, page: Page) -> StoreResult<Vec<Id>>;
-        fn lists_with_member(&self, account: Id, owner: Option<Id>) -> StoreResult<Vec<ListRecord>>;
-    }
-    {
-    }
-}
-
-forward! {
-    StatsStore {
-        fn count_local_accounts(&self) -> StoreResult<i64>;
-        fn count_active_local_accounts(&self, since: DateTime<Utc>) -> StoreResult<i64>;
-        fn count_local_statuses(&self) -> StoreResult<i64>;
-        fn known_domains(&self) -> StoreResult<Vec<String>>;
-        fn activity_between(&self, from: DateTime<Utc>, to: DateTime<Utc>) -> StoreResult<WeekActivity>;
-    }
-    {
-    }
-}
-
-forward! {
-    JobStore {
-        fn enqueue_job(&self, job: &JobRecord) -> StoreResult<()>;
-        fn claim_jobs(&self, worker: &str, now: DateTime<Utc>, lease_until: DateTime<Utc>, limit: usize) -> StoreResult<Vec<JobRecord>>;
-        fn complete_job(&self, id: Id, worker: &str, at: DateTime<Utc>) -> StoreResult<bool>;
-        fn fail_job(&self, id: Id, worker: &str, error: &str, retry_at: Option<DateTime<Utc>>, now: DateTime<Utc>) -> StoreResult<bool>;
-        fn job_by_id(&self, id: Id) -> StoreResult<Option<JobRecord>>;
-        fn reschedule_job(&self, id: Id, run_at: DateTime<Utc>) -> StoreResult<bool>;
-        fn cancel_job(&self, id: Id) -> StoreResult<bool>;
-        fn purge_done_jobs(&self, before: DateTime<Utc>) -> StoreResult<u64>;
-        fn count_jobs(&self, state: JobState) -> StoreResult<i64>;
-    }
-    {
-    }
-}
-
-forward! {
-    ScheduledStatusStore {
-        fn insert_scheduled_status(&self, s: &ScheduledStatusRecord) -> StoreResult<()>;
-        fn scheduled_status_by_id(&self, id: Id) -> StoreResult<Option<ScheduledStatusRecord>>;
-        fn scheduled_statuses(&self, account_id: Id, page: Page) -> StoreResult<Vec<ScheduledStatusRecord>>;
-        fn update_scheduled_status(&self, s: &ScheduledStatusRecord) -> StoreResult<()>;
-        fn delete_scheduled_status(&self, id: Id) -> StoreResult<bool>;
-    }
-    {
-    }
-}
-
-forward! {
     FilterStore {
         fn filter_by_id(&self, id: Id) -> StoreResult<Option<FilterRecord>>;
         fn filter_keyword_by_id(&self, id: Id) -> StoreResult<Option<FilterKeywordRecord>>;
@@ -859,26 +706,6 @@ forward! {
 }
 
 forward! {
-    ConversationStore {
-        fn add_to_conversation(&self, new_id: Id, account: Id, thread: Id, participants: &[Id], status: Id, unread: bool) -> StoreResult<ConversationRecord>;
-        fn conversation_by_id(&self, id: Id) -> StoreResult<Option<ConversationRecord>>;
-        fn conversations_page(&self, account: Id, page: Page) -> StoreResult<Vec<ConversationRecord>>;
-        fn set_conversation_unread(&self, id: Id, unread: bool) -> StoreResult<bool>;
-        fn delete_conversation(&self, id: Id) -> StoreResult<bool>;
-    }
-    {}
-}
-
-forward! {
-    LinkStore {
-        fn set_status_link(&self, status: Id, url: Option<&str>) -> StoreResult<()>;
-        fn link_known(&self, url: &str) -> StoreResult<bool>;
-        fn link_timeline(&self, url: &str, filter: PublicTimelineFilter, page: Page) -> StoreResult<Vec<StatusRecord>>;
-    }
-    {}
-}
-
-forward! {
     NotificationPolicyStore {
         fn notification_permitted(&self, account: Id, from: Id) -> StoreResult<bool>;
         fn note_notification_request(&self, new_id: Id, account: Id, from: Id, last_status: Option<Id>, at: DateTime<Utc>) -> StoreResult<NotificationRequestRecord>;
@@ -901,6 +728,9 @@ forward! {
         }
     }
 }
+
+// The traits whose records the cache does not keep: every method goes to the wrapped store.
+crate::delegate_store!(CachedStore => inner: AccountNoteStore, TagStore, DirectoryStore, MediaStore, NotificationStore, MarkerStore, FeedStore, ListStore, ConversationStore, LinkStore, StatsStore, JobStore, ScheduledStatusStore);
 
 #[cfg(test)]
 mod tests {

@@ -5,6 +5,7 @@
 //! record is `Ok(None)` for lookups and `StoreError::NotFound` for updates and deletes.
 
 pub mod cached;
+pub mod delegate;
 pub mod memory;
 pub mod records;
 
