@@ -506,15 +506,36 @@ type Check = (
 
 /// Expands the suite's check list into `Check`s (boxed, so the test's future stays small).
 macro_rules! suite_checks {
-    (() $($area:ident { $($check:ident),* $(,)? })*) => {
-        vec![$($(
-            (
-                concat!(stringify!($area), "::", stringify!($check)),
-                (|store: Arc<dyn Store>| {
-                    Box::pin(async move { fedblog_testkit::store_suite::$area::$check(&*store).await }) as Pin<Box<dyn Future<Output = ()> + Send>>
-                }) as fn(Arc<dyn Store>) -> Pin<Box<dyn Future<Output = ()> + Send>>,
-            ),
-        )*)*]
+    (()
+     $($area:ident {
+        $($check:ident),* $(,)?
+        $(; given capabilities: $($given:ident),* $(,)?)?
+     })*) => {
+        vec![$(
+            $(
+                (
+                    concat!(stringify!($area), "::", stringify!($check)),
+                    (|store: Arc<dyn Store>| {
+                        Box::pin(async move { fedblog_testkit::store_suite::$area::$check(&*store).await }) as Pin<Box<dyn Future<Output = ()> + Send>>
+                    }) as fn(Arc<dyn Store>) -> Pin<Box<dyn Future<Output = ()> + Send>>,
+                ),
+            )*
+            // SeaStore has every capability.
+            $($(
+                (
+                    concat!(stringify!($area), "::", stringify!($given)),
+                    (|store: Arc<dyn Store>| {
+                        Box::pin(async move {
+                            fedblog_testkit::store_suite::$area::$given(
+                                &*store,
+                                fedblog_testkit::store_suite::Capabilities::ALL,
+                            )
+                            .await
+                        }) as Pin<Box<dyn Future<Output = ()> + Send>>
+                    }) as fn(Arc<dyn Store>) -> Pin<Box<dyn Future<Output = ()> + Send>>,
+                ),
+            )*)?
+        )*]
     };
 }
 

@@ -9,7 +9,10 @@ use fedblog_core::pagination::Page;
 use fedblog_core::store::{AccountRecord, MuteRecord};
 use fedblog_core::{Id, IdGenerator, Store};
 
-use super::{Cursor, T0, add_local, add_remote, assert_pages, at, get_account, sorted};
+use super::{
+    Capabilities, Capability, Cursor, T0, add_local, add_remote, assert_pages, at, get_account,
+    sorted,
+};
 
 /// Every kind of page request, for the cursor checks.
 const ALL_CURSORS: [Cursor; 6] = [
@@ -790,6 +793,15 @@ pub async fn relations_among_reports_blocks_both_ways_and_mutes_in_force(store: 
     );
 }
 
+/// Local accounts alice, bob, carol, dave and erin, in that order.
+async fn five_locals(store: &dyn Store, ids: &IdGenerator) -> [Id; 5] {
+    let mut made = vec![];
+    for name in ["alice", "bob", "carol", "dave", "erin"] {
+        made.push(add_local(store, ids, name).await.id);
+    }
+    made.try_into().expect("five accounts")
+}
+
 /// `has_relations` is true for an account that blocks someone, is blocked by someone, or mutes
 /// someone (even once the mute has expired, since `relations_among` may be asked about an earlier
 /// `now`); and `relations_among` follows blocks and mutes as they are made and removed even when
@@ -797,12 +809,8 @@ pub async fn relations_among_reports_blocks_both_ways_and_mutes_in_force(store: 
 pub async fn has_relations_and_relations_among_follow_blocks_and_mutes(store: &dyn Store) {
     use fedblog_core::store::RelationRecord;
     let ids = IdGenerator::default();
-    let alice = add_local(store, &ids, "alice").await.id;
-    let bob = add_local(store, &ids, "bob").await.id;
-    let carol = add_local(store, &ids, "carol").await.id;
-    let dave = add_local(store, &ids, "dave").await.id;
-    let erin = add_local(store, &ids, "erin").await.id;
-    let everyone = [alice, bob, carol, dave, erin];
+    let everyone = five_locals(store, &ids).await;
+    let [alice, bob, carol, dave, erin] = everyone;
     let among = |account: Id, other: Id| async move {
         store
             .relations_among(account, &[other], now())
@@ -870,4 +878,51 @@ pub async fn has_relations_and_relations_among_follow_blocks_and_mutes(store: &d
             "relations_among must forget a block or mute once it is removed"
         );
     }
+}
+
+/// With [`Capability::PreciseHasRelations`], `has_relations` is false for accounts with no block
+/// or mute either way: ones that only follow or are followed, ones whose block was removed, and
+/// bystanders of others' blocks. Without it, any answer is allowed, but asking must work and
+/// `relations_among` must still be empty for them.
+pub async fn has_relations_is_false_without_blocks_or_mutes(
+    store: &dyn Store,
+    capabilities: Capabilities,
+) {
+    let ids = IdGenerator::default();
+    let everyone = five_locals(store, &ids).await;
+    let [alice, bob, carol, dave, erin] = everyone;
+    follow(store, &ids, T0 + 1_000, alice, bob).await;
+    block(store, &ids, T0 + 2_000, carol, dave).await;
+    block(store, &ids, T0 + 3_000, erin, alice).await;
+    assert!(
+        store.delete_block(erin, alice).await.expect("delete_block"),
+        "delete_block of a block made must return true"
+    );
+    let precise = capabilities.has(Capability::PreciseHasRelations);
+    for (who, what) in [
+        (alice, "follows and was blocked until the block was removed"),
+        (bob, "is followed"),
+        (erin, "blocked someone and removed the block"),
+    ] {
+        let answer = store.has_relations(who).await.expect("has_relations");
+        if precise {
+            assert!(
+                !answer,
+                "has_relations must be false for an account that only {what} \
+                 (or declare the store `lacks = [PreciseHasRelations]`)"
+            );
+        }
+        assert_eq!(
+            store
+                .relations_among(who, &everyone, now())
+                .await
+                .expect("relations_among"),
+            vec![],
+            "relations_among must be empty for an account that {what}"
+        );
+    }
+    assert!(
+        store.has_relations(carol).await.expect("has_relations"),
+        "has_relations must stay true for an account with a block"
+    );
 }

@@ -32,9 +32,36 @@
 //! `#[tokio::test]` would; the implementing crate needs no Tokio dependency for that. The
 //! generated modules `use super::*`, so the factory may call helpers of the test file.
 //!
+//! # Capabilities a store may lack
+//!
+//! A few behaviours are optional in the traits: a trait method's default gives a correct but
+//! weaker answer (see [`Capability`]). The suite assumes a store has them all unless it is told
+//! otherwise, explicitly:
+//!
+//! ```
+//! fedblog_testkit::store_suite!(
+//!     || async {
+//!         std::sync::Arc::new(fedblog_core::MemoryStore::new()) as std::sync::Arc<dyn fedblog_core::Store>
+//!     },
+//!     lacks = [PreciseHasRelations],
+//! );
+//! # fn main() {}
+//! ```
+//!
+//! The checks of a lacking capability still run, holding the store to the weaker promise the
+//! traits make without it; nothing is skipped. They take a [`Capabilities`] argument
+//! (`blocks::has_relations_is_false_without_blocks_or_mutes(&store, Capabilities::ALL)`).
+//!
+//! # A store of your own
+//!
+//! The repository's `examples/custom_store.rs` keeps its job queue in a backend of its own and
+//! forwards every other trait to [`MemoryStore`](fedblog_core::MemoryStore) with
+//! [`fedblog_core::delegate_store!`]; it passes the suite (`cargo test -p fedblog-examples
+//! --example custom_store`). A port to a new backend can go that way, one trait at a time.
+//!
 //! The checks are plain functions too:
 //! `store_suite::statuses::public_timeline_page_min_id(&store).await` runs one by hand, e.g.
-//! while debugging; [`CHECKS`] lists them all, to run them programmatically.
+//! while debugging; [`CHECKS`] lists them all, to run them programmatically ([`Check::run_on`]).
 //!
 //! # What the checks assume
 //!
@@ -63,7 +90,9 @@
 //! # Adding a check
 //!
 //! Write `pub async fn name(store: &dyn Store)` with a doc comment in the area's module, and
-//! add `name` to the list in `__store_suite_for_each_check!` below the module declarations.
+//! add `name` to the list in `__store_suite_for_each_check!` below the module declarations. A
+//! check of an optional behaviour takes `(store: &dyn Store, capabilities: Capabilities)` too
+//! and goes after `given capabilities:` at the end of its area's list.
 //! `tests/store_memory.rs` fails when a public async function of an area is missing from the
 //! list (the compiler catches the converse), and when a check fails against none of the faulty
 //! stores defined there: add a fault that the new check catches, to show that it can fail.
@@ -246,7 +275,8 @@ macro_rules! __store_suite_for_each_check {
                 has_relations_and_relations_among_follow_blocks_and_mutes,
                 mutes_page_excludes_expired_newest_first,
                 mutes_page_cursors_are_mute_ids,
-                delete_mute_true_then_false,
+                delete_mute_true_then_false;
+                given capabilities: has_relations_is_false_without_blocks_or_mutes,
             }
             feeds {
                 home_feed_lists_entries_newest_first,
@@ -493,12 +523,23 @@ macro_rules! __store_suite_for_each_check {
 /// `#[test]` per check, in one module per area, each calling the factory for a fresh empty store.
 ///
 /// The factory is any expression callable with no arguments that returns a future of something
-/// dereferencing to a [`Store`] (typically `Arc<dyn Store>`). See the [module
-/// documentation](crate::store_suite) for an example.
+/// dereferencing to a [`Store`] (typically `Arc<dyn Store>`). After it, `lacks = [...]` names
+/// the [`Capability`]s the store goes without (none by default). See the [module
+/// documentation](crate::store_suite) for examples.
 #[macro_export]
 macro_rules! store_suite {
     ($factory:expr $(,)?) => {
-        $crate::__store_suite_for_each_check! { [$crate::__store_suite_tests] ($factory) }
+        $crate::store_suite!($factory, lacks = []);
+    };
+    ($factory:expr, lacks = [$($capability:ident),* $(,)?] $(,)?) => {
+        $crate::__store_suite_for_each_check! {
+            [$crate::__store_suite_tests]
+            (
+                $factory,
+                $crate::store_suite::Capabilities::ALL
+                    $(.lacking($crate::store_suite::Capability::$capability))*
+            )
+        }
     };
 }
 
@@ -506,7 +547,11 @@ macro_rules! store_suite {
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __store_suite_tests {
-    (($factory:expr) $($area:ident { $($check:ident),* $(,)? })*) => {
+    (($factory:expr, $capabilities:expr)
+     $($area:ident {
+        $($check:ident),* $(,)?
+        $(; given capabilities: $($given:ident),* $(,)?)?
+     })*) => {
         $(
             #[allow(unused_imports)]
             mod $area {
@@ -520,6 +565,15 @@ macro_rules! __store_suite_tests {
                         });
                     }
                 )*
+                $($(
+                    #[test]
+                    fn $given() {
+                        $crate::store_suite::__run(async {
+                            let store = ($factory)().await;
+                            $crate::store_suite::$area::$given(&*store, $capabilities).await;
+                        });
+                    }
+                )*)?
             }
         )*
     };
@@ -529,19 +583,43 @@ macro_rules! __store_suite_tests {
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __store_suite_table {
-    (() $($area:ident { $($check:ident),* $(,)? })*) => {
-        &[$($(
-            $crate::store_suite::Check {
-                area: stringify!($area),
-                name: stringify!($check),
-                run: {
-                    fn run(store: &dyn fedblog_core::Store) -> $crate::store_suite::CheckFuture<'_> {
-                        Box::pin($crate::store_suite::$area::$check(store))
-                    }
-                    run
+    (()
+     $($area:ident {
+        $($check:ident),* $(,)?
+        $(; given capabilities: $($given:ident),* $(,)?)?
+     })*) => {
+        &[$(
+            $(
+                $crate::store_suite::Check {
+                    area: stringify!($area),
+                    name: stringify!($check),
+                    run: {
+                        fn run(
+                            store: &dyn fedblog_core::Store,
+                            _: $crate::store_suite::Capabilities,
+                        ) -> $crate::store_suite::CheckFuture<'_> {
+                            Box::pin($crate::store_suite::$area::$check(store))
+                        }
+                        run
+                    },
                 },
-            },
-        )*)*]
+            )*
+            $($(
+                $crate::store_suite::Check {
+                    area: stringify!($area),
+                    name: stringify!($given),
+                    run: {
+                        fn run(
+                            store: &dyn fedblog_core::Store,
+                            capabilities: $crate::store_suite::Capabilities,
+                        ) -> $crate::store_suite::CheckFuture<'_> {
+                            Box::pin($crate::store_suite::$area::$given(store, capabilities))
+                        }
+                        run
+                    },
+                },
+            )*)?
+        )*]
     };
 }
 
@@ -556,8 +634,66 @@ pub struct Check {
     pub area: &'static str,
     /// Its name: the function in the module, naming the behaviour.
     pub name: &'static str,
-    /// Runs it on a store, which must be empty; panics if the store breaks the contract.
-    pub run: for<'a> fn(&'a dyn Store) -> CheckFuture<'a>,
+    /// Runs it on a store, which must be empty, claiming the given capabilities; panics if the
+    /// store breaks the contract. Only a few checks look at the capabilities.
+    pub run: for<'a> fn(&'a dyn Store, Capabilities) -> CheckFuture<'a>,
+}
+
+impl Check {
+    /// Runs the check on `store`, which must be empty, on a current-thread Tokio runtime of its
+    /// own (as the tests of [`store_suite!`](crate::store_suite!) do); panics with the broken
+    /// contract if the store fails it.
+    pub fn run_on(&self, store: &dyn Store, capabilities: Capabilities) {
+        __run((self.run)(store, capabilities))
+    }
+}
+
+/// A behaviour beyond what every store must do: the traits allow a store to go without it (a
+/// trait method's default gives a correct but weaker answer). A store under test claims every
+/// capability unless [`store_suite!`](crate::store_suite!) is told which ones it lacks:
+/// `store_suite!(factory, lacks = [PreciseHasRelations])`. The checks of a capability then
+/// check the weaker promise instead; nothing is skipped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Capability {
+    /// [`BlockStore::has_relations`](fedblog_core::store::BlockStore::has_relations) answers
+    /// `false` for an account that neither blocks, is blocked, nor mutes. Its default answers
+    /// `true` always, which is correct (`true` promises nothing) but lets a caller skip nothing.
+    PreciseHasRelations,
+}
+
+impl Capability {
+    /// Every capability, in declaration order.
+    pub const ALL: &'static [Capability] = &[Capability::PreciseHasRelations];
+}
+
+/// The capabilities a store under test claims, as passed to the checks that depend on one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Capabilities {
+    precise_has_relations: bool,
+}
+
+impl Capabilities {
+    /// A store with every [`Capability`].
+    pub const ALL: Capabilities = Capabilities {
+        precise_has_relations: true,
+    };
+
+    /// These capabilities without `capability`.
+    pub const fn lacking(self, capability: Capability) -> Self {
+        match capability {
+            Capability::PreciseHasRelations => Capabilities {
+                precise_has_relations: false,
+            },
+        }
+    }
+
+    /// Whether the store claims `capability`.
+    pub const fn has(self, capability: Capability) -> bool {
+        match capability {
+            Capability::PreciseHasRelations => self.precise_has_relations,
+        }
+    }
 }
 
 /// Every check of the suite, in the order [`store_suite!`](crate::store_suite!) generates them.
