@@ -19,7 +19,11 @@
 //! ```
 //!
 //! `cargo test` then runs one test per check, named `area::check`, each failing with the
-//! contract its store broke. See [`mod@store_suite`] for what the checks assume.
+//! contract its store broke. A store that goes without a behaviour the traits make optional
+//! names it: `store_suite!(factory, lacks = [PreciseHasRelations])` (see
+//! [`store_suite::Capability`]). The `custom_store` example of the repository (`examples/`)
+//! is a store with a backend of its own that passes the suite. See [`mod@store_suite`] for what
+//! the checks assume.
 //!
 //! # Your server, in five minutes
 //!
