@@ -486,14 +486,25 @@ fn resolve(page: &str, action: &str) -> String {
     format!("{dir}{action}")
 }
 
+/// How the authorization page let the user in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum SignIn {
+    /// A form with the login and password.
+    Password,
+    /// A list of accounts to choose from, without a password (as test servers offer).
+    Chooser,
+}
+
 /// Opens the authorization page at `url`, fills its form as `login` and submits it with the
-/// `decision` button; answers the server's reply to the submission.
+/// `decision` button; answers the server's reply to the submission. A page without a sign-in
+/// form that offers the user's account to choose (a button `username` = the login's username)
+/// approves by choosing it, and says so.
 async fn submit_authorization(
     cx: &Cx,
     url: &str,
     login: &Login,
     decision: Decision,
-) -> Result<Response, Failure> {
+) -> Result<(Response, SignIn), Failure> {
     let page = cx.client.get(url, None).await?;
     if (300..400).contains(&page.status) {
         let to = page.header("location").unwrap_or("(no Location)");
@@ -509,18 +520,36 @@ async fn submit_authorization(
         truncate(&page.text)
     );
     let forms = html::forms(&page.text);
-    let Some((f, button)) = html::choose(&forms, decision.words()) else {
-        return Err(Failure::NotRun(format!(
-            "no <form method=\"post\"> with a button named one of {:?} on the authorization page: {}",
-            decision.words(),
-            truncate(&page.text)
-        )));
+    let (f, pairs, how) = match html::choose(&forms, decision.words()) {
+        Some((f, button)) => {
+            let pairs = html::fill(f, button, login).ok_or_else(|| Failure::NotRun("the authorization form has no username (or e-mail) and password inputs to sign in with".into()))?;
+            (f, pairs, SignIn::Password)
+        }
+        None => match (decision, html::choose_account(&forms, &login.username)) {
+            (Decision::Approve, Some((f, button))) => {
+                (f, html::fill_choice(f, button), SignIn::Chooser)
+            }
+            (Decision::Deny, Some(_)) => {
+                return Err(Failure::NotRun(
+                    "the authorization page offers accounts to choose from and no button to deny"
+                        .into(),
+                ));
+            }
+            (_, None) => {
+                return Err(Failure::NotRun(format!(
+                    "no <form method=\"post\"> with a button named one of {:?}, nor one choosing the account {:?}, on the authorization page: {}",
+                    decision.words(),
+                    login.username,
+                    truncate(&page.text)
+                )));
+            }
+        },
     };
-    let pairs = html::fill(f, button, login).ok_or_else(|| Failure::NotRun("the authorization form has no username (or e-mail) and password inputs to sign in with".into()))?;
-    Ok(cx
+    let r = cx
         .client
         .post(&resolve(url, &f.action), None, form(&pairs))
-        .await?)
+        .await?;
+    Ok((r, how))
 }
 
 /// The query parameters of a 302/303 redirect to `redirect_uri`.
@@ -567,7 +596,7 @@ async fn obtain_code(
 ) -> Result<String, Failure> {
     let state = cx.unique("state");
     let url = authorize_url(&app.client_id, &app.redirect_uri, scope, &state, challenge);
-    let r = submit_authorization(cx, &url, login, Decision::Approve).await?;
+    let (r, _) = submit_authorization(cx, &url, login, Decision::Approve).await?;
     let q = redirected_to(&r, &app.redirect_uri, "approving the authorization")?;
     ensure!(
         param(&q, "error").is_none(),
@@ -842,6 +871,39 @@ mod html {
                 .find(|b| named(&b.value) || named(&b.label))
                 .map(|b| (f, b))
         })
+    }
+
+    /// The first POST form with a button choosing the account `username` (a button named
+    /// `username`, `acct` or `account` whose value is it, in any case), and that button.
+    pub fn choose_account<'a>(forms: &'a [Form], username: &str) -> Option<(&'a Form, &'a Button)> {
+        forms.iter().filter(|f| f.method == "post").find_map(|f| {
+            f.buttons
+                .iter()
+                .find(|b| {
+                    b.name.as_deref().is_some_and(|n| {
+                        matches!(
+                            n.to_ascii_lowercase().as_str(),
+                            "username" | "acct" | "account"
+                        )
+                    }) && b.value.eq_ignore_ascii_case(username)
+                })
+                .map(|b| (f, b))
+        })
+    }
+
+    /// The pairs to submit for a chosen account: every input as given, and the button.
+    pub fn fill_choice(form: &Form, button: &Button) -> Vec<(String, String)> {
+        let mut out: Vec<(String, String)> = form
+            .fields
+            .iter()
+            .filter(|f| !matches!(f.kind.as_str(), "button" | "reset" | "file" | "password"))
+            .filter(|f| !matches!(f.kind.as_str(), "checkbox" | "radio") || f.checked)
+            .map(|f| (f.name.clone(), f.value.clone()))
+            .collect();
+        if let Some(n) = &button.name {
+            out.push((n.clone(), button.value.clone()));
+        }
+        out
     }
 
     /// The pairs to submit: every input as given (hidden ones included), the login and password
@@ -1208,7 +1270,7 @@ async fn authorize_deny(cx: &Cx) -> CheckResult {
     let (app, _) = register_app(cx, "read", &[REDIRECT]).await?;
     let state = cx.unique("state");
     let url = authorize_url(&app.client_id, &app.redirect_uri, "read", &state, None);
-    let r = submit_authorization(cx, &url, &login, Decision::Deny).await?;
+    let (r, _) = submit_authorization(cx, &url, &login, Decision::Deny).await?;
     let q = redirected_to(&r, &app.redirect_uri, "denying the authorization")?;
     ensure!(
         param(&q, "error") == Some("access_denied"),
@@ -1236,7 +1298,13 @@ async fn authorize_wrong_password(cx: &Cx) -> CheckResult {
         email: login.email.clone(),
     };
     let url = authorize_url(&app.client_id, &app.redirect_uri, "read", "s1", None);
-    let r = submit_authorization(cx, &url, &wrong, Decision::Approve).await?;
+    let (r, how) = submit_authorization(cx, &url, &wrong, Decision::Approve).await?;
+    if how == SignIn::Chooser {
+        return Err(Failure::NotRun(
+            "the authorization page signs in by choosing an account, without a password: a wrong password cannot be tried"
+                .into(),
+        ));
+    }
     if let Some(loc) = r.header("location") {
         ensure!(
             !loc.starts_with(&app.redirect_uri),
@@ -1692,5 +1760,25 @@ mod tests {
         assert_eq!(resolve("/a/b?c=d", "e"), "/a/e");
         let (_, deny) = html::choose(&forms, Decision::Deny.words()).expect("deny button");
         assert_eq!(deny.label, "Deny");
+        assert!(html::choose_account(&forms, "ann").is_none());
+    }
+
+    #[test]
+    fn an_account_chooser_is_read_and_filled() {
+        let page = r#"<form method="post" action="/oauth/authorize">
+            <input type="hidden" name="client_id" value="c"><input type="hidden" name="scope" value="read">
+            <ul><li><button type="submit" name="username" value="bob">Bob (@bob)</button></li>
+            <li><button type="submit" name="username" value="Ann">Ann (@Ann)</button></li></ul></form>"#;
+        let forms = html::forms(page);
+        assert!(html::choose(&forms, Decision::Approve.words()).is_none());
+        let (f, b) = html::choose_account(&forms, "ann").expect("ann's button");
+        assert_eq!(b.value, "Ann");
+        let want: Vec<(String, String)> =
+            [("client_id", "c"), ("scope", "read"), ("username", "Ann")]
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect();
+        assert_eq!(html::fill_choice(f, b), want);
+        assert!(html::choose_account(&forms, "carol").is_none());
     }
 }
