@@ -330,6 +330,20 @@ impl Cx {
         Ok(r.json()?.clone())
     }
 
+    /// Posts a status as `user` with a JSON body, expecting 200, and answers it.
+    pub async fn post_status_json(&self, user: &User, body: Value) -> Result<Value, Failure> {
+        let r = self
+            .send(
+                "POST",
+                &path::<api::statuses::create_status::CreateStatus>(&[]),
+                Some(&user.token),
+                Body::Json(body),
+            )
+            .await?;
+        r.expect(200)?;
+        Ok(r.json()?.clone())
+    }
+
     /// The relationship of `who` to `other` (`GET /api/v1/accounts/relationships`).
     pub async fn relationship(&self, who: &User, other: &User) -> Result<Value, Failure> {
         let url = format!(
