@@ -334,15 +334,7 @@ impl OpenApi {
         let errors: Vec<String> = validator
             .iter_errors(body)
             .take(MAX_ERRORS)
-            .map(|e| {
-                let pointer = e.instance_path().as_str();
-                let pointer = if pointer.is_empty() {
-                    "(root)"
-                } else {
-                    pointer
-                };
-                format!("{pointer}: {}", truncate(&e.to_string(), MAX_MESSAGE_CHARS))
-            })
+            .map(|e| describe(&e))
             .collect();
         if errors.is_empty() {
             Validation::Valid { operation }
@@ -431,6 +423,37 @@ impl OpenApi {
             .build(&Value::Object(root))
             .map_err(|e| e.to_string())
     }
+}
+
+/// One validation error as `pointer: message`. A value matching none of the alternatives of a
+/// `oneOf` or `anyOf` is described by the errors of the closest alternative (the fewest errors,
+/// preferring one of the value's own type), not by the whole value, which says nothing of why.
+fn describe(e: &jsonschema::ValidationError<'_>) -> String {
+    use jsonschema::error::ValidationErrorKind as Kind;
+    let path = e.instance_path().as_str();
+    let pointer = if path.is_empty() { "(root)" } else { path };
+    let (Kind::OneOfNotValid { context } | Kind::AnyOf { context }) = e.kind() else {
+        return format!("{pointer}: {}", truncate(&e.to_string(), MAX_MESSAGE_CHARS));
+    };
+    let wrong_type = |errors: &Vec<jsonschema::ValidationError<'static>>| {
+        errors
+            .iter()
+            .any(|x| x.instance_path().as_str() == path && matches!(x.kind(), Kind::Type { .. }))
+    };
+    let Some(closest) = context
+        .iter()
+        .filter(|errors| !errors.is_empty())
+        .min_by_key(|errors| (wrong_type(errors), errors.len()))
+    else {
+        // Every alternative matched: a `oneOf` that more than one alternative satisfies.
+        return format!("{pointer}: {}", truncate(&e.to_string(), MAX_MESSAGE_CHARS));
+    };
+    let reasons: Vec<String> = closest.iter().take(5).map(|x| describe(x)).collect();
+    format!(
+        "{pointer}: matches none of the {} alternatives; the closest fails with: {}",
+        context.len(),
+        reasons.join("; ")
+    )
 }
 
 // `OpenApi` must stay shareable across threads (it is used behind an `Arc` by concurrent tests).

@@ -486,3 +486,45 @@ fn errata_make_the_v1_filters_list_a_list() {
     let single = shared().validate("GET", "/api/v1/filters", 200, &filter);
     expect_invalid(&single);
 }
+
+/// A value matching none of a `oneOf`'s alternatives is explained by the closest alternative's
+/// own errors (here: the card lacks `authors`), not by printing the value.
+#[test]
+fn one_of_failures_name_the_closest_alternatives_errors() {
+    let doc = json!({
+        "openapi": "3.1.0",
+        "paths": {"/s": {"get": {"responses": {"200": {"content": {"application/json": {"schema": {
+            "type": "object",
+            "properties": {"card": {"oneOf": [{"$ref": "#/components/schemas/Card"}, {"type": "null"}]}}
+        }}}}}}}},
+        "components": {"schemas": {"Card": {
+            "type": "object",
+            "required": ["url", "authors"],
+            "properties": {"url": {"type": "string"}, "authors": {"type": "array"}}
+        }}}
+    });
+    let api = OpenApi::from_json(&doc.to_string()).unwrap();
+    expect_valid(&api.validate("GET", "/s", 200, &json!({"card": null})));
+    let v = api.validate(
+        "GET",
+        "/s",
+        200,
+        &json!({"card": {"url": "https://a.example/"}}),
+    );
+    let (_, errors) = expect_invalid(&v);
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(
+        errors[0].starts_with(
+            "/card: matches none of the 2 alternatives; the closest fails with: /card: "
+        ) && errors[0].contains("\"authors\" is a required property")
+            && !errors[0].contains("a.example"),
+        "{errors:?}"
+    );
+    let v = api.validate("GET", "/s", 200, &json!({"card": {"authors": "nobody"}}));
+    let (_, errors) = expect_invalid(&v);
+    assert!(
+        errors[0].contains("\"url\" is a required property")
+            && errors[0].contains("/card/authors: \"nobody\" is not of type \"array\""),
+        "{errors:?}"
+    );
+}
