@@ -18,12 +18,13 @@ if [[ $# -ne 2 ]]; then
 fi
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$HERE/../.." && pwd)"
-abs() { echo "$(cd "$(dirname -- "$1")" && pwd)/$(basename -- "$1")"; }
-BIN="$(abs "$1")"
-CONF="$(abs "$2")"
-for b in "$BIN" "$CONF"; do
-    [[ -x "$b" ]] || { echo "run.sh: $b is not an executable" >&2; exit 2; }
+# shellcheck source=../lib.sh
+source "$HERE/../lib.sh"
+for arg in "$1" "$2"; do
+    [[ -x "$(abs_path "$arg")" ]] || { echo "run.sh: '$arg' is not an executable" >&2; exit 2; }
 done
+BIN="$(abs_path "$1")"
+CONF="$(abs_path "$2")"
 BASELINE="$ROOT/crates/fedblog-testkit/baselines/fedblog.jsonl"
 PASSWORD="correct horse battery"
 PYTHON="${PYTHON:-python3}"
@@ -34,8 +35,7 @@ PIDS=()
 cleanup() {
     local rc=$?
     for pid in "${PIDS[@]}"; do
-        kill "$pid" 2>/dev/null || true
-        wait "$pid" 2>/dev/null || true
+        stop_process "$pid"
     done
     if [[ "${KEEP_TMP:-0}" == "1" ]]; then
         echo "run.sh: kept $WORK"
@@ -47,29 +47,6 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
-
-free_port() {
-    "$PYTHON" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
-}
-
-# wait_ready URL PID LOG: waits up to 60 s for URL to answer 200.
-wait_ready() {
-    local deadline=$((SECONDS + 60))
-    while ((SECONDS < deadline)); do
-        if ! kill -0 "$2" 2>/dev/null; then
-            echo "run.sh: the server exited before answering; its log:" >&2
-            tail -n 100 "$3" >&2
-            return 1
-        fi
-        if "$PYTHON" -c 'import sys, urllib.request; sys.exit(0 if urllib.request.urlopen(sys.argv[1], timeout=2).status == 200 else 1)' "$1" 2>/dev/null; then
-            return 0
-        fi
-        sleep 0.25
-    done
-    echo "run.sh: $1 did not answer 200 within 60 s; the log:" >&2
-    tail -n 100 "$3" >&2
-    return 1
-}
 
 cd "$ROOT"
 
@@ -102,11 +79,7 @@ fi
 unset FEDBLOG_LISTEN FEDBLOG_DOMAIN FEDBLOG_DATA_DIR
 
 # --- 2. mastodon_mock, reported ---------------------------------------------------------------
-if [[ ! -x "$VENV/bin/python" ]]; then
-    echo "run.sh: creating virtualenv $VENV"
-    "$PYTHON" -m venv "$VENV"
-fi
-"$VENV/bin/python" -m pip install --quiet --disable-pip-version-check -r "$HERE/requirements.txt"
+ensure_venv "$VENV" "$HERE/requirements.txt"
 MPORT="$(free_port)"
 MBASE="http://127.0.0.1:$MPORT"
 echo "run.sh: starting mastodon_mock on $MBASE"

@@ -17,12 +17,10 @@ if [[ $# -ne 1 ]]; then
 fi
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# shellcheck source=../lib.sh
+source "$HERE/../lib.sh"
 BIN_ARG="$1"
-if [[ "$BIN_ARG" != */* ]]; then
-    BIN="$(command -v -- "$BIN_ARG" || true)"
-else
-    BIN="$(cd "$(dirname -- "$BIN_ARG")" && pwd)/$(basename -- "$BIN_ARG")"
-fi
+BIN="$(abs_path "$BIN_ARG")"
 if [[ -z "$BIN" || ! -x "$BIN" ]]; then
     echo "run.sh: server binary '$BIN_ARG' not found or not executable" >&2
     exit 2
@@ -36,11 +34,7 @@ PASSWORD="correct horse battery"
 FANS=25  # followers created for the pagination steps of social.py
 
 # --- virtualenv ---------------------------------------------------------------------------
-if [[ ! -x "$VENV/bin/python" ]]; then
-    echo "run.sh: creating virtualenv $VENV"
-    "$PYTHON" -m venv "$VENV"
-fi
-"$VENV/bin/python" -m pip install --quiet --disable-pip-version-check -r "$HERE/requirements.txt"
+ensure_venv "$VENV" "$HERE/requirements.txt"
 
 # --- temp data dir, port, server ----------------------------------------------------------
 DATA_DIR="$(mktemp -d "${TMPDIR:-/tmp}/fedblog-mastodon-py-data.XXXXXX")"
@@ -51,15 +45,7 @@ SERVER_PID=""
 
 cleanup() {
     local rc=$?
-    if [[ -n "$SERVER_PID" ]] && kill -0 "$SERVER_PID" 2>/dev/null; then
-        kill "$SERVER_PID" 2>/dev/null || true
-        for _ in $(seq 1 50); do
-            kill -0 "$SERVER_PID" 2>/dev/null || break
-            sleep 0.1
-        done
-        if kill -0 "$SERVER_PID" 2>/dev/null; then kill -9 "$SERVER_PID" 2>/dev/null || true; fi
-        wait "$SERVER_PID" 2>/dev/null || true
-    fi
+    if [[ -n "$SERVER_PID" ]]; then stop_process "$SERVER_PID"; fi
     if [[ "${KEEP_TMP:-0}" == "1" ]]; then
         echo "run.sh: kept data dir $DATA_DIR and logs in $LOG_DIR"
     else
@@ -77,7 +63,7 @@ print_log_tail() {
     echo "----- end of server log -----" >&2
 }
 
-PORT="$("$VENV/bin/python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')"
+PORT="$(free_port)"
 BASE="http://127.0.0.1:$PORT"
 
 export FEDBLOG_LISTEN="127.0.0.1:$PORT"
@@ -89,32 +75,7 @@ echo "run.sh: starting $BIN serve on $BASE (data dir $DATA_DIR)"
 SERVER_PID=$!
 
 # --- wait for GET /api/v1/instance -> 200 (max 30 s) --------------------------------------
-ready=0
-deadline=$((SECONDS + 30))
-while ((SECONDS < deadline)); do
-    if ! kill -0 "$SERVER_PID" 2>/dev/null; then
-        echo "run.sh: server exited before becoming ready" >&2
-        print_log_tail
-        exit 1
-    fi
-    if "$VENV/bin/python" - "$BASE/api/v1/instance" <<'PY' 2>/dev/null; then
-import sys, urllib.request
-try:
-    with urllib.request.urlopen(sys.argv[1], timeout=2) as r:
-        sys.exit(0 if r.status == 200 else 1)
-except Exception:
-    sys.exit(1)
-PY
-        ready=1
-        break
-    fi
-    sleep 0.25
-done
-if [[ "$ready" != 1 ]]; then
-    echo "run.sh: server did not answer 200 on $BASE/api/v1/instance within 30 s" >&2
-    print_log_tail
-    exit 1
-fi
+wait_ready "$BASE/api/v1/instance" "$SERVER_PID" "$LOG" 30 || exit 1
 echo "run.sh: server ready"
 
 # --- account ------------------------------------------------------------------------------

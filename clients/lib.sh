@@ -1,0 +1,58 @@
+# Helpers shared by the client scripts (clients/*/run.sh). Source it; it runs nothing itself.
+# Uses $PYTHON (default python3) for the small network probes.
+
+# abs_path PATH_OR_COMMAND: an absolute path (a bare name is looked up on PATH); empty if none.
+abs_path() {
+    if [[ "$1" != */* ]]; then
+        command -v -- "$1" || true
+    elif [[ -e "$1" ]]; then
+        echo "$(cd "$(dirname -- "$1")" && pwd)/$(basename -- "$1")"
+    fi
+}
+
+# ensure_venv VENV REQUIREMENTS: creates the virtualenv if it is missing and installs the pinned
+# requirements into it.
+ensure_venv() {
+    if [[ ! -x "$1/bin/python" ]]; then
+        echo "run.sh: creating virtualenv $1"
+        "${PYTHON:-python3}" -m venv "$1"
+    fi
+    "$1/bin/python" -m pip install --quiet --disable-pip-version-check -r "$2"
+}
+
+# free_port: prints a free TCP port on the loopback interface.
+free_port() {
+    "${PYTHON:-python3}" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
+}
+
+# wait_ready URL PID LOG [SECONDS]: waits (default 60 s) until URL answers 200. Returns 1, with
+# the tail of LOG on stderr, if the process PID exits first or the time runs out.
+wait_ready() {
+    local deadline=$((SECONDS + ${4:-60}))
+    while ((SECONDS < deadline)); do
+        if ! kill -0 "$2" 2>/dev/null; then
+            echo "run.sh: the server exited before answering; the last lines of $3:" >&2
+            tail -n 100 "$3" >&2
+            return 1
+        fi
+        if "${PYTHON:-python3}" -c 'import sys, urllib.request; sys.exit(0 if urllib.request.urlopen(sys.argv[1], timeout=2).status == 200 else 1)' "$1" 2>/dev/null; then
+            return 0
+        fi
+        sleep 0.25
+    done
+    echo "run.sh: $1 did not answer 200 within ${4:-60} s; the last lines of $3:" >&2
+    tail -n 100 "$3" >&2
+    return 1
+}
+
+# stop_process PID: asks the process to stop, waits up to 5 s, then kills it.
+stop_process() {
+    kill -0 "$1" 2>/dev/null || return 0
+    kill "$1" 2>/dev/null || true
+    for _ in $(seq 1 50); do
+        kill -0 "$1" 2>/dev/null || break
+        sleep 0.1
+    done
+    if kill -0 "$1" 2>/dev/null; then kill -9 "$1" 2>/dev/null || true; fi
+    wait "$1" 2>/dev/null || true
+}
