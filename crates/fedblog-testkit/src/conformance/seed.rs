@@ -184,6 +184,23 @@ pub const RULES: &[Rule] = &[
         &["statuses/pin/limit-5", "statuses/pin/own-and-private"],
     ),
     rule("custom emojis exist", &["custom_emojis/list-public"]),
+    rule(
+        "rate limits specific to posting and to following exist",
+        &[
+            "ratelimits/posting",
+            "ratelimits/following",
+            "ratelimits/headers",
+        ],
+    ),
+    rule(
+        "the application name, website and redirect URIs, and the account note, have maximum lengths",
+        &[
+            "apps/create/name-too-long-422",
+            "apps/create/website-too-long-422",
+            "apps/create/redirect-uris-too-long-422",
+            "accounts/update-credentials/note-limit-500",
+        ],
+    ),
     Rule {
         rule: "suspensions are reversible through ActivityPub; federated reports exist",
         checks: &[],

@@ -28,6 +28,21 @@ use crate::ensure;
 pub fn checks() -> Vec<Check> {
     vec![
         check!(
+            "ratelimits/headers",
+            "an authenticated API answer carries X-RateLimit-Limit, X-RateLimit-Remaining (at most the limit, and not growing from one request to the next) and X-RateLimit-Reset (an ISO 8601 time)",
+            rate_limit_headers
+        ),
+        check!(
+            "ratelimits/posting",
+            "posting has a rate limit of its own: each POST /api/v1/statuses answers its X-RateLimit-* headers, X-RateLimit-Remaining one lower per status posted",
+            rate_limit_posting
+        ),
+        check!(
+            "ratelimits/following",
+            "following has a rate limit of its own: each POST /api/v1/accounts/:id/follow answers its X-RateLimit-* headers, X-RateLimit-Remaining one lower per account followed",
+            rate_limit_following
+        ),
+        check!(
             "accounts/get/suspended-410",
             "GET /api/v1/accounts/:id of an account an administrator suspended is a 410 with an {\"error\"} body",
             suspended_410
@@ -225,6 +240,109 @@ async fn subscribe(cx: &Cx, user: &User, extra: &[(&str, &str)]) -> Result<Value
         .await?;
     answered_200(&r, &format!("POST {SUBSCRIPTION}"))?;
     Ok(r.json()?.clone())
+}
+
+/// The `X-RateLimit-*` headers of an answer: (limit, remaining). `what` names the request.
+fn rate_limit(r: &Response, what: &str) -> Result<(u64, u64), Failure> {
+    let number = |name: &str| -> Result<u64, Failure> {
+        let v = r
+            .header(name)
+            .ok_or_else(|| Failure::Fail(format!("{what} answered {} without {name}", r.status)))?;
+        v.trim()
+            .parse()
+            .map_err(|_| Failure::Fail(format!("{what}: {name} is {v:?}, not a number")))
+    };
+    let limit = number("x-ratelimit-limit")?;
+    let remaining = number("x-ratelimit-remaining")?;
+    ensure!(
+        limit > 0 && remaining <= limit,
+        "{what}: X-RateLimit-Remaining {remaining} of X-RateLimit-Limit {limit}"
+    );
+    let reset = r
+        .header("x-ratelimit-reset")
+        .ok_or_else(|| Failure::Fail(format!("{what} answered without X-RateLimit-Reset")))?;
+    ensure!(
+        chrono::DateTime::parse_from_rfc3339(reset.trim()).is_ok(),
+        "{what}: X-RateLimit-Reset {reset:?} is no ISO 8601 time"
+    );
+    Ok((limit, remaining))
+}
+
+async fn rate_limit_headers(cx: &Cx) -> CheckResult {
+    let user = cx.new_user("limited").await?;
+    let url = path::<VerifyCredentials>(&[]);
+    let first = cx.client.get(&url, Some(&user.token)).await?;
+    first.expect(200)?;
+    let (_, before) = rate_limit(&first, "GET verify_credentials")?;
+    let second = cx.client.get(&url, Some(&user.token)).await?;
+    second.expect(200)?;
+    let (_, after) = rate_limit(&second, "a second GET verify_credentials")?;
+    ensure!(
+        after <= before,
+        "X-RateLimit-Remaining grew from {before} to {after} between two requests"
+    );
+    Ok(())
+}
+
+/// Makes the same limited request twice (`send(0)`, `send(1)`); X-RateLimit-Remaining must go
+/// down by exactly one.
+async fn counts_down<F, Fut>(what: &str, send: F) -> CheckResult
+where
+    F: Fn(usize) -> Fut,
+    Fut: std::future::Future<Output = Result<Response, Failure>>,
+{
+    let first = send(0).await?;
+    first.expect(200)?;
+    let (limit, before) = rate_limit(&first, what)?;
+    let second = send(1).await?;
+    second.expect(200)?;
+    let (_, after) = rate_limit(&second, what)?;
+    ensure!(
+        after + 1 == before,
+        "{what}: X-RateLimit-Remaining went from {before} to {after} (limit {limit}); one more request should take one off"
+    );
+    Ok(())
+}
+
+async fn rate_limit_posting(cx: &Cx) -> CheckResult {
+    let user = cx.new_user("poster").await?;
+    counts_down("POST /api/v1/statuses", |i| {
+        let (cx, user) = (cx, &user);
+        async move {
+            let text = format!("rate-limited post {i}");
+            Ok(cx
+                .client
+                .post(
+                    &path::<fedblog_core::api::statuses::create_status::CreateStatus>(&[]),
+                    Some(&user.token),
+                    form(&[("status", text.as_str())]),
+                )
+                .await?)
+        }
+    })
+    .await
+}
+
+async fn rate_limit_following(cx: &Cx) -> CheckResult {
+    let user = cx.new_user("follower").await?;
+    let targets = [
+        cx.new_user("followed").await?,
+        cx.new_user("followed").await?,
+    ];
+    counts_down("POST /api/v1/accounts/:id/follow", |i| {
+        let (cx, user, target) = (cx, &user, &targets[i]);
+        async move {
+            Ok(cx
+                .client
+                .post(
+                    &path::<FollowAccount>(&[("id", target.id.as_str())]),
+                    Some(&user.token),
+                    form::<&str, &str>(&[]),
+                )
+                .await?)
+        }
+    })
+    .await
 }
 
 async fn push_missing_404(cx: &Cx) -> CheckResult {
@@ -489,4 +607,70 @@ async fn instance_banner(cx: &Cx) -> CheckResult {
         crate::client::truncate(&r.text)
     );
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{counts_down, rate_limit};
+    use crate::client::Response;
+    use crate::conformance::Failure;
+
+    /// An answer with these `X-RateLimit-*` headers (limit, remaining, reset).
+    fn answer(limit: &str, remaining: &str, reset: &str) -> Response {
+        let mut headers = reqwest::header::HeaderMap::new();
+        for (k, v) in [
+            ("x-ratelimit-limit", limit),
+            ("x-ratelimit-remaining", remaining),
+            ("x-ratelimit-reset", reset),
+        ] {
+            if !v.is_empty() {
+                headers.insert(k, v.parse().expect("header value"));
+            }
+        }
+        Response {
+            status: 200,
+            headers,
+            text: "{}".into(),
+            json: Some(serde_json::json!({})),
+        }
+    }
+
+    const RESET: &str = "2026-11-25T12:00:00.000Z";
+
+    #[test]
+    fn rate_limit_headers_are_read_and_judged() {
+        assert_eq!(
+            rate_limit(&answer("300", "299", RESET), "x").ok(),
+            Some((300, 299))
+        );
+        for (limit, remaining, reset) in [
+            ("", "299", RESET),
+            ("300", "", RESET),
+            ("300", "299", ""),
+            ("300", "many", RESET),
+            ("300", "301", RESET),
+            ("0", "0", RESET),
+            ("300", "299", "in an hour"),
+        ] {
+            assert!(
+                rate_limit(&answer(limit, remaining, reset), "x").is_err(),
+                "{limit:?} {remaining:?} {reset:?} must fail"
+            );
+        }
+    }
+
+    #[test]
+    fn a_limited_request_counts_down_by_one() {
+        let run = |remaining: [&'static str; 2]| {
+            tokio::runtime::Builder::new_current_thread()
+                .build()
+                .expect("runtime")
+                .block_on(counts_down("POST x", |i| async move {
+                    Ok::<_, Failure>(answer("300", remaining[i], RESET))
+                }))
+        };
+        assert!(run(["300", "299"]).is_ok());
+        assert!(run(["300", "300"]).is_err(), "no count taken");
+        assert!(run(["300", "298"]).is_err(), "two taken for one request");
+    }
 }
