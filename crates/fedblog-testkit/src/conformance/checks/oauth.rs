@@ -1765,7 +1765,7 @@ mod tests {
 
     #[test]
     fn an_account_chooser_is_read_and_filled() {
-        let page = r#"<form method="post" action="/oauth/authorize">
+        let page = r#"<form method="post" action="/x/choose">
             <input type="hidden" name="client_id" value="c"><input type="hidden" name="scope" value="read">
             <ul><li><button type="submit" name="username" value="bob">Bob (@bob)</button></li>
             <li><button type="submit" name="username" value="Ann">Ann (@Ann)</button></li></ul></form>"#;
