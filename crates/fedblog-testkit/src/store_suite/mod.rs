@@ -662,11 +662,6 @@ pub enum Capability {
     PreciseHasRelations,
 }
 
-impl Capability {
-    /// Every capability, in declaration order.
-    pub const ALL: &'static [Capability] = &[Capability::PreciseHasRelations];
-}
-
 /// The capabilities a store under test claims, as passed to the checks that depend on one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Capabilities {

@@ -184,8 +184,11 @@ pub(crate) fn status_json(pairs: &[(&str, &str)]) -> Result<Value, Failure> {
                 .as_array_mut()
                 .expect("options are an array")
                 .push(json!(v)),
-            "poll[multiple]" | "poll[hide_totals]" => {
-                poll.insert(k[5..k.len() - 1].to_string(), json!(*v == "true"));
+            "poll[multiple]" => {
+                poll.insert("multiple".into(), json!(*v == "true"));
+            }
+            "poll[hide_totals]" => {
+                poll.insert("hide_totals".into(), json!(*v == "true"));
             }
             "poll[expires_in]" => {
                 let seconds: i64 = v.parse().map_err(|_| {

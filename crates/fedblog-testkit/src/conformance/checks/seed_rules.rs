@@ -12,7 +12,8 @@ use fedblog_core::api::bookmarks::list_bookmarks::ListBookmarks;
 use fedblog_core::api::favourites::list_favourites::ListFavourites;
 use fedblog_core::api::instance::instance_v2::InstanceV2;
 use fedblog_core::api::statuses::{
-    bookmark_status::BookmarkStatus, delete_status::DeleteStatus, favourite_status::FavouriteStatus,
+    bookmark_status::BookmarkStatus, create_status::CreateStatus, delete_status::DeleteStatus,
+    favourite_status::FavouriteStatus,
 };
 use fedblog_core::api::{DROPPED_FEDERATION_ENDPOINTS, Endpoint, fill_path, unserved};
 use serde_json::Value;
@@ -284,19 +285,13 @@ async fn rate_limit_headers(cx: &Cx) -> CheckResult {
     Ok(())
 }
 
-/// Makes the same limited request twice (`send(0)`, `send(1)`); X-RateLimit-Remaining must go
-/// down by exactly one.
-async fn counts_down<F, Fut>(what: &str, send: F) -> CheckResult
-where
-    F: Fn(usize) -> Fut,
-    Fut: std::future::Future<Output = Result<Response, Failure>>,
-{
-    let first = send(0).await?;
+/// The answers to the same limited request made twice: both succeed, and the second has
+/// X-RateLimit-Remaining exactly one lower than the first.
+fn counts_down(what: &str, first: &Response, second: &Response) -> CheckResult {
     first.expect(200)?;
-    let (limit, before) = rate_limit(&first, what)?;
-    let second = send(1).await?;
     second.expect(200)?;
-    let (_, after) = rate_limit(&second, what)?;
+    let (limit, before) = rate_limit(first, what)?;
+    let (_, after) = rate_limit(second, what)?;
     ensure!(
         after + 1 == before,
         "{what}: X-RateLimit-Remaining went from {before} to {after} (limit {limit}); one more request should take one off"
@@ -306,43 +301,38 @@ where
 
 async fn rate_limit_posting(cx: &Cx) -> CheckResult {
     let user = cx.new_user("poster").await?;
-    counts_down("POST /api/v1/statuses", |i| {
-        let (cx, user) = (cx, &user);
-        async move {
-            let text = format!("rate-limited post {i}");
-            Ok(cx
-                .client
+    let mut answers = Vec::new();
+    for i in 0..2 {
+        let text = format!("rate-limited post {i}");
+        answers.push(
+            cx.client
                 .post(
-                    &path::<fedblog_core::api::statuses::create_status::CreateStatus>(&[]),
+                    &path::<CreateStatus>(&[]),
                     Some(&user.token),
                     form(&[("status", text.as_str())]),
                 )
-                .await?)
-        }
-    })
-    .await
+                .await?,
+        );
+    }
+    counts_down("POST /api/v1/statuses", &answers[0], &answers[1])
 }
 
 async fn rate_limit_following(cx: &Cx) -> CheckResult {
     let user = cx.new_user("follower").await?;
-    let targets = [
-        cx.new_user("followed").await?,
-        cx.new_user("followed").await?,
-    ];
-    counts_down("POST /api/v1/accounts/:id/follow", |i| {
-        let (cx, user, target) = (cx, &user, &targets[i]);
-        async move {
-            Ok(cx
-                .client
+    let mut answers = Vec::new();
+    for _ in 0..2 {
+        let target = cx.new_user("followed").await?;
+        answers.push(
+            cx.client
                 .post(
                     &path::<FollowAccount>(&[("id", target.id.as_str())]),
                     Some(&user.token),
                     form::<&str, &str>(&[]),
                 )
-                .await?)
-        }
-    })
-    .await
+                .await?,
+        );
+    }
+    counts_down("POST /api/v1/accounts/:id/follow", &answers[0], &answers[1])
 }
 
 async fn push_missing_404(cx: &Cx) -> CheckResult {
@@ -613,7 +603,6 @@ async fn instance_banner(cx: &Cx) -> CheckResult {
 mod tests {
     use super::{counts_down, rate_limit};
     use crate::client::Response;
-    use crate::conformance::Failure;
 
     /// An answer with these `X-RateLimit-*` headers (limit, remaining, reset).
     fn answer(limit: &str, remaining: &str, reset: &str) -> Response {
@@ -661,13 +650,12 @@ mod tests {
 
     #[test]
     fn a_limited_request_counts_down_by_one() {
-        let run = |remaining: [&'static str; 2]| {
-            tokio::runtime::Builder::new_current_thread()
-                .build()
-                .expect("runtime")
-                .block_on(counts_down("POST x", |i| async move {
-                    Ok::<_, Failure>(answer("300", remaining[i], RESET))
-                }))
+        let run = |[first, second]: [&str; 2]| {
+            counts_down(
+                "POST x",
+                &answer("300", first, RESET),
+                &answer("300", second, RESET),
+            )
         };
         assert!(run(["300", "299"]).is_ok());
         assert!(run(["300", "300"]).is_err(), "no count taken");
