@@ -57,7 +57,9 @@ async fn main() {
 
     // POST /api/v1/statuses, without HTTP.
     let mut params = Params::new();
-    params.add_urlencoded("status=Hello from an embedded fedblog! #rust");
+    params
+        .add_urlencoded("status=Hello from an embedded fedblog! #rust")
+        .expect("a plain form");
     let post = route_of::<fedblog_core::api::statuses::create_status::CreateStatus>();
     let reply = app
         .dispatch(

@@ -162,6 +162,9 @@ impl Server {
             .env("FEDBLOG_LISTEN", listen)
             .env("FEDBLOG_DOMAIN", listen)
             .env("FEDBLOG_LOG", "warn")
+            // The benchmark measures the server, not its limits (one account makes thousands of
+            // requests a minute).
+            .env("FEDBLOG_RATE_LIMITS", "off")
             .stdin(Stdio::null())
             .spawn()
             .map_err(|e| format!("cannot start {}: {e}", bin.display()))?;

@@ -7,14 +7,17 @@ use chrono::{DateTime, Utc};
 use http::StatusCode;
 
 use crate::api::{Auth, Body, Reply, Route};
+use crate::blocking::{Blocking, Inline};
 use crate::config::InstanceConfig;
 use crate::error::{ApiError, ApiResult};
 use crate::files::{FileStore, MemoryFileStore};
 use crate::id::IdGenerator;
 use crate::media::{MediaProcessor, NoProcessing};
 use crate::params::{Params, Upload};
+use crate::rate_limit::{Family, MemoryRateLimiter, Per, RateLimiter, address_key};
 use crate::scope::Scopes;
 use crate::services::oauth::hash_secret;
+use crate::services::rate_limits::Charge;
 use crate::store::{AccountRecord, AppRecord, Store, TokenRecord, UserRecord};
 use crate::translation::Translator;
 
@@ -51,6 +54,12 @@ pub struct App {
     pub translator: Option<Arc<dyn Translator>>,
     /// Wakes this process's idle workers when a job due now is enqueued.
     pub job_signal: Arc<crate::services::jobs::JobSignal>,
+    /// Counts hits against the rate limits (in memory by default).
+    pub rate_limiter: Arc<dyn RateLimiter>,
+    /// Runs CPU-heavy work such as password hashing (in place by default).
+    pub blocking: Arc<dyn Blocking>,
+    /// The hash unknown logins are checked against (made on first use).
+    pub(crate) stand_in_hash: std::sync::OnceLock<String>,
 }
 
 impl App {
@@ -66,7 +75,22 @@ impl App {
             media: Arc::new(NoProcessing),
             translator: None,
             job_signal: Arc::default(),
+            rate_limiter: Arc::new(MemoryRateLimiter::default()),
+            blocking: Arc::new(Inline),
+            stand_in_hash: std::sync::OnceLock::new(),
         }
+    }
+
+    /// The same app counting rate limits in another counter store (shared by processes).
+    pub fn with_rate_limiter(mut self, limiter: Arc<dyn RateLimiter>) -> Self {
+        self.rate_limiter = limiter;
+        self
+    }
+
+    /// The same app running CPU-heavy work through `blocking`.
+    pub fn with_blocking(mut self, blocking: Arc<dyn Blocking>) -> Self {
+        self.blocking = blocking;
+        self
     }
 
     /// The same app with another file store.
@@ -97,36 +121,123 @@ impl App {
         self.config.base_url()
     }
 
-    /// Runs one request through an endpoint: authentication, scope, account state, parameters,
-    /// handler. Every failure becomes an error reply; this never fails.
+    /// Runs one request through an endpoint: authentication, scope, account state, rate limits,
+    /// parameters, handler. Every failure becomes an error reply; this never fails.
     pub async fn dispatch(self: &Arc<Self>, route: &Route, request: Request) -> Reply {
         let Request {
             authorization,
             mut params,
             info,
         } = request;
-        let token = bearer_token(authorization.as_deref()).or_else(|| {
-            match params.remove("access_token") {
-                Some(serde_json::Value::String(s)) if !s.is_empty() => Some(s),
-                _ => None,
-            }
-        });
+        let token = request_token(authorization.as_deref(), &mut params);
+        let remote_addr = info.remote_addr.clone();
+        let caller = self
+            .authenticate(route.auth, token.as_deref(), authorization, info)
+            .await;
+        self.dispatch_as(route, remote_addr.as_deref(), caller, params)
+            .await
+    }
+
+    /// Runs an endpoint for a caller already authenticated (or refused) with
+    /// [`App::authenticate`]: a transport that checks the token before it reads a large body
+    /// hands the result here with the parameters it then read. `remote_addr` is the client's
+    /// address, counted against the anonymous limit when the token was refused.
+    pub async fn dispatch_as(
+        self: &Arc<Self>,
+        route: &Route,
+        remote_addr: Option<&str>,
+        caller: ApiResult<Caller>,
+        mut params: Params,
+    ) -> Reply {
         let uploads = params.take_files();
+        let mut shown: Option<Charge> = None;
         let result = async {
-            let mut caller = self
-                .authenticate(route.auth, token.as_deref(), authorization, info)
-                .await?;
+            shown = self.charge_api(route, remote_addr, &caller).await?;
+            let mut caller = caller?;
+            let own = match route.rate_limit {
+                Some(family) => match self.subject(family, &caller) {
+                    Some(subject) => self.charge(family, &subject).await?,
+                    None => None,
+                },
+                None => None,
+            };
+            if own.is_some() {
+                shown = own.clone();
+            }
             caller.uploads = uploads;
-            (route.handler)(self.clone(), caller, params).await
+            let out = (route.handler)(self.clone(), caller, params).await;
+            if let (Err(_), Some(own)) = (&out, &own) {
+                // The action did not happen; its own limit counts actions, not attempts.
+                self.refund(own).await;
+            }
+            out
         }
         .await;
-        match result {
+        let mut reply = match result {
             Ok(reply) => reply,
             Err(e) => error_reply(e),
+        };
+        if let Some(charge) = shown
+            && !reply
+                .headers
+                .iter()
+                .any(|(k, _)| k.eq_ignore_ascii_case("X-RateLimit-Limit"))
+        {
+            reply.headers.extend(charge.headers());
+        }
+        reply
+    }
+
+    /// Counts an API request against the limits of the API as a whole: per token and per
+    /// account when a valid token came, per client address otherwise. The charge whose headers
+    /// the answer carries is the token's (or the address's).
+    async fn charge_api(
+        &self,
+        route: &Route,
+        remote_addr: Option<&str>,
+        caller: &ApiResult<Caller>,
+    ) -> ApiResult<Option<Charge>> {
+        if !route.path.starts_with(crate::api::API_PREFIX) {
+            return Ok(None);
+        }
+        match caller {
+            Ok(Caller {
+                token: Some(token),
+                account,
+                ..
+            }) => {
+                let shown = self.charge(Family::Api, &token.id.to_string()).await?;
+                if let Some(account) = account {
+                    self.charge(Family::ApiAccount, &account.id.to_string())
+                        .await?;
+                }
+                Ok(shown)
+            }
+            // No token, or a refused one (guessing tokens is limited like any anonymous
+            // request): the client's address.
+            _ => match remote_addr {
+                Some(addr) => {
+                    self.charge(Family::Unauthenticated, &address_key(addr))
+                        .await
+                }
+                None => Ok(None),
+            },
         }
     }
 
-    async fn authenticate(
+    /// Whom a family counts for this caller: `None` when that is unknown (no account, or no
+    /// client address from the transport), and then nothing is counted.
+    fn subject(&self, family: Family, caller: &Caller) -> Option<String> {
+        match family.per() {
+            Per::Token => caller.token.as_ref().map(|t| t.id.to_string()),
+            Per::Account => caller.account.as_ref().map(|a| a.id.to_string()),
+            Per::Address => caller.info.remote_addr.as_deref().map(address_key),
+        }
+    }
+
+    /// Authenticates a request for an endpoint: the token (if the endpoint reads one), its
+    /// scope, and its account's state.
+    pub async fn authenticate(
         &self,
         auth: Auth,
         token: Option<&str>,
@@ -207,6 +318,15 @@ impl App {
         caller.token = Some(record);
         Ok(caller)
     }
+}
+
+/// The access token of a request: the `Authorization: Bearer` header, or else the
+/// `access_token` parameter (taken out of the parameters).
+pub fn request_token(authorization: Option<&str>, params: &mut Params) -> Option<String> {
+    bearer_token(authorization).or_else(|| match params.remove("access_token") {
+        Some(serde_json::Value::String(s)) if !s.is_empty() => Some(s),
+        _ => None,
+    })
 }
 
 fn bearer_token(header: Option<&str>) -> Option<String> {

@@ -119,6 +119,8 @@ pub struct InstanceConfig {
     /// Home feeds a new status fills inside the posting request; beyond this many, its
     /// followers' feeds are filled by a background job (the author's own at once).
     pub fanout_inline_max: usize,
+    /// Rate limits (Mastodon's by default).
+    pub rate_limits: crate::rate_limit::RateLimits,
 }
 
 impl InstanceConfig {
@@ -143,6 +145,7 @@ impl InstanceConfig {
             rules: vec![],
             password_hash_memory_kib: 19 * 1024,
             fanout_inline_max: 1000,
+            rate_limits: crate::rate_limit::RateLimits::default(),
         }
     }
 

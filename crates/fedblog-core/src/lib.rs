@@ -6,6 +6,7 @@
 
 pub mod api;
 pub mod app;
+pub mod blocking;
 pub mod config;
 pub mod content;
 pub mod entities;
@@ -16,6 +17,7 @@ pub mod id;
 pub mod media;
 pub mod pagination;
 pub mod params;
+pub mod rate_limit;
 pub mod render;
 pub mod scope;
 pub mod services;

@@ -7,7 +7,25 @@ use serde_json::{Map, Value};
 /// Parameters of one request, built up from the path, the query string and the body, with the
 /// files of a multipart body kept apart (they never pass through JSON).
 #[derive(Clone, Debug, Default)]
-pub struct Params(Map<String, Value>, Vec<Upload>);
+pub struct Params(Map<String, Value>, Vec<Upload>, usize);
+
+/// Most brackets one form key may nest (`a[b][c]` nests 2). Rack's own limit is 32; no
+/// parameter of the API nests more than 3.
+pub const MAX_DEPTH: usize = 32;
+
+/// Most form or query pairs one request may carry (Rack's limit too).
+pub const MAX_PARAMS: usize = 4096;
+
+/// A query string or form body that is refused before it is read into parameters.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ParamsError {
+    /// A key nests more than [`MAX_DEPTH`] brackets.
+    #[error("Invalid parameters: a key is nested more than {MAX_DEPTH} levels deep")]
+    TooDeep,
+    /// More than [`MAX_PARAMS`] pairs.
+    #[error("Invalid parameters: more than {MAX_PARAMS} of them")]
+    TooMany,
+}
 
 /// A file part of a multipart body.
 #[derive(Clone, PartialEq, Eq)]
@@ -36,7 +54,7 @@ impl std::fmt::Debug for Upload {
 impl Params {
     /// No parameters.
     pub fn new() -> Self {
-        Params(Map::new(), Vec::new())
+        Params(Map::new(), Vec::new(), 0)
     }
 
     /// Adds an uploaded file. A later file with the same field name replaces an earlier one.
@@ -56,25 +74,37 @@ impl Params {
     }
 
     /// Adds `application/x-www-form-urlencoded` text (a query string or a form body).
-    pub fn add_urlencoded(&mut self, text: &str) {
+    ///
+    /// Fails, adding nothing more, on a key nested deeper than [`MAX_DEPTH`] or past
+    /// [`MAX_PARAMS`] pairs in all (the limits Rack, which Mastodon runs on, also applies).
+    pub fn add_urlencoded(&mut self, text: &str) -> Result<(), ParamsError> {
         for (k, v) in form_urlencoded::parse(text.as_bytes()) {
-            self.add_pair(&k, Value::String(v.into_owned()));
+            self.add_pair(&k, Value::String(v.into_owned()))?;
         }
+        Ok(())
     }
 
     /// Adds one form-style pair. `a[]` appends to an array, `a[b]` nests, `a[0][b]` nests by index.
     /// `a[][]` appends like `a[]`: no parameter of the API is an array of arrays, and Mastodon.py
     /// sends its list parameters whose names already end in `[]` (`id[]`) that way.
-    pub fn add_pair(&mut self, key: &str, value: Value) {
-        let (head, mut rest) = split_key(key);
-        if head.is_empty() {
-            return;
+    ///
+    /// Fails on a key nested deeper than [`MAX_DEPTH`] brackets, or on the pair after
+    /// [`MAX_PARAMS`]; nothing is added then.
+    pub fn add_pair(&mut self, key: &str, value: Value) -> Result<(), ParamsError> {
+        if self.2 >= MAX_PARAMS {
+            return Err(ParamsError::TooMany);
         }
+        let (head, mut rest) = split_key(key)?;
+        if head.is_empty() {
+            return Ok(());
+        }
+        self.2 += 1;
         while rest.len() >= 2 && rest[rest.len() - 1].is_empty() && rest[rest.len() - 2].is_empty()
         {
             rest.pop();
         }
         insert_path(&mut self.0, head, &rest, value);
+        Ok(())
     }
 
     /// Merges a JSON body. A body that is not an object is ignored (it has no named fields).
@@ -114,65 +144,76 @@ impl Params {
     }
 }
 
-fn split_key(key: &str) -> (&str, Vec<&str>) {
-    match key.find('[') {
-        None => (key, vec![]),
-        Some(i) => {
-            let head = &key[..i];
-            let mut rest = vec![];
-            let mut tail = &key[i..];
-            while let Some(stripped) = tail.strip_prefix('[') {
-                match stripped.find(']') {
-                    Some(j) => {
-                        rest.push(&stripped[..j]);
-                        tail = &stripped[j + 1..];
-                    }
-                    None => break,
+/// Splits `a[b][]` into `a` and `["b", ""]`; more than [`MAX_DEPTH`] brackets is an error
+/// found before any of them is collected.
+fn split_key(key: &str) -> Result<(&str, Vec<&str>), ParamsError> {
+    let Some(i) = key.find('[') else {
+        return Ok((key, vec![]));
+    };
+    let head = &key[..i];
+    let mut rest = vec![];
+    let mut tail = &key[i..];
+    while let Some(stripped) = tail.strip_prefix('[') {
+        match stripped.find(']') {
+            Some(j) => {
+                if rest.len() == MAX_DEPTH {
+                    return Err(ParamsError::TooDeep);
                 }
+                rest.push(&stripped[..j]);
+                tail = &stripped[j + 1..];
             }
-            (head, rest)
+            None => break,
         }
     }
+    Ok((head, rest))
 }
 
+/// Stores `value` under `head` and the nested keys of `rest`, walking down one level a turn
+/// (a loop, not recursion, so no key can deepen the stack).
 fn insert_path(map: &mut Map<String, Value>, head: &str, rest: &[&str], value: Value) {
-    match rest.split_first() {
-        None => {
+    let (mut map, mut head, mut rest) = (map, head, rest);
+    loop {
+        let Some((&key, more)) = rest.split_first() else {
             map.insert(head.to_string(), value);
-        }
-        Some((&"", more)) => {
+            return;
+        };
+        if key.is_empty() {
             let entry = map
                 .entry(head.to_string())
                 .or_insert_with(|| Value::Array(vec![]));
             if !entry.is_array() {
                 *entry = Value::Array(vec![]);
             }
-            let arr = entry.as_array_mut().expect("array");
-            if more.is_empty() {
+            let Value::Array(arr) = entry else {
+                return;
+            };
+            let Some((&next, after)) = more.split_first() else {
                 arr.push(value);
-            } else {
-                // `a[][b]=x`: start a new element when the last one already has `b`.
-                let need_new = match arr.last() {
-                    Some(Value::Object(o)) => o.contains_key(more[0]),
-                    _ => true,
-                };
-                if need_new {
-                    arr.push(Value::Object(Map::new()));
-                }
-                if let Some(Value::Object(o)) = arr.last_mut() {
-                    insert_path(o, more[0], &more[1..], value);
-                }
+                return;
+            };
+            // `a[][b]=x`: start a new element when the last one already has `b`.
+            let need_new = match arr.last() {
+                Some(Value::Object(o)) => o.contains_key(next),
+                _ => true,
+            };
+            if need_new {
+                arr.push(Value::Object(Map::new()));
             }
-        }
-        Some((key, more)) => {
+            let Some(Value::Object(o)) = arr.last_mut() else {
+                return;
+            };
+            (map, head, rest) = (o, next, after);
+        } else {
             let entry = map
                 .entry(head.to_string())
                 .or_insert_with(|| Value::Object(Map::new()));
             if !entry.is_object() {
                 *entry = Value::Object(Map::new());
             }
-            let obj = entry.as_object_mut().expect("object");
-            insert_path(obj, key, more, value);
+            let Value::Object(obj) = entry else {
+                return;
+            };
+            (map, head, rest) = (obj, key, more);
         }
     }
 }
@@ -275,10 +316,46 @@ pub mod de {
 mod tests {
     use super::*;
 
+    /// Defect: a key nested 10,000 levels deep overflowed the stack and aborted the server.
+    #[test]
+    fn deeply_nested_keys_are_refused_without_recursion() {
+        let deep = format!("a{}=1", "[x]".repeat(10_000));
+        let mut p = Params::new();
+        assert_eq!(p.add_urlencoded(&deep), Err(ParamsError::TooDeep));
+        assert_eq!(p.into_value(), serde_json::json!({}));
+        // The limit itself is accepted and nests exactly that deep.
+        let at_limit = format!("a{}=1", "[x]".repeat(MAX_DEPTH));
+        let mut p = Params::new();
+        p.add_urlencoded(&at_limit).unwrap();
+        let mut v = &p.into_value()["a"];
+        for _ in 0..MAX_DEPTH {
+            v = &v["x"];
+        }
+        assert_eq!(v, &serde_json::json!("1"));
+        let over = format!("a{}=1", "[]".repeat(MAX_DEPTH + 1));
+        assert_eq!(
+            Params::new().add_urlencoded(&over),
+            Err(ParamsError::TooDeep)
+        );
+    }
+
+    #[test]
+    fn too_many_pairs_are_refused() {
+        let mut p = Params::new();
+        let many = vec!["k[]=1"; MAX_PARAMS].join("&");
+        p.add_urlencoded(&many).unwrap();
+        assert_eq!(p.add_pair("one", "more".into()), Err(ParamsError::TooMany));
+        assert_eq!(
+            p.into_value()["k"].as_array().map(Vec::len),
+            Some(MAX_PARAMS)
+        );
+    }
+
     #[test]
     fn doubled_array_brackets_append_like_one_pair() {
         let mut p = Params::new();
-        p.add_urlencoded("id%5B%5D%5B%5D=1&id[][]=2&tag[][][]=x");
+        p.add_urlencoded("id%5B%5D%5B%5D=1&id[][]=2&tag[][][]=x")
+            .unwrap();
         let v = p.into_value();
         assert_eq!(v["id"], serde_json::json!(["1", "2"]));
         assert_eq!(v["tag"], serde_json::json!(["x"]));
@@ -287,7 +364,7 @@ mod tests {
     #[test]
     fn form_keys_nest_and_collect_arrays() {
         let mut p = Params::new();
-        p.add_urlencoded("id[]=1&id[]=2&source[privacy]=private&fields_attributes[0][name]=a&fields_attributes[0][value]=b&limit=5");
+        p.add_urlencoded("id[]=1&id[]=2&source[privacy]=private&fields_attributes[0][name]=a&fields_attributes[0][value]=b&limit=5").unwrap();
         let v = p.into_value();
         assert_eq!(v["id"], serde_json::json!(["1", "2"]));
         assert_eq!(v["source"]["privacy"], "private");
@@ -298,7 +375,8 @@ mod tests {
     #[test]
     fn array_of_objects_form_keys() {
         let mut p = Params::new();
-        p.add_urlencoded("f[][name]=a&f[][value]=1&f[][name]=b&f[][value]=2");
+        p.add_urlencoded("f[][name]=a&f[][value]=1&f[][name]=b&f[][value]=2")
+            .unwrap();
         assert_eq!(
             p.into_value()["f"],
             serde_json::json!([{"name":"a","value":"1"},{"name":"b","value":"2"}])
@@ -308,7 +386,7 @@ mod tests {
     #[test]
     fn files_stay_out_of_the_json() {
         let mut p = Params::new();
-        p.add_urlencoded("display_name=x");
+        p.add_urlencoded("display_name=x").unwrap();
         let upload = |bytes: &[u8]| Upload {
             name: "avatar".into(),
             file_name: Some("me.png".into()),
@@ -347,7 +425,7 @@ mod tests {
             ("", None),
         ] {
             let mut p = Params::new();
-            p.add_urlencoded(text);
+            p.add_urlencoded(text).unwrap();
             assert_eq!(p.parse::<Sample>().unwrap().flag, want, "{text}");
         }
         let mut p = Params::new();
@@ -355,7 +433,7 @@ mod tests {
         let s: Sample = p.parse().unwrap();
         assert_eq!((s.n, s.ids), (Some(12), vec!["7".to_string()]));
         let mut p = Params::new();
-        p.add_urlencoded("n=abc");
+        p.add_urlencoded("n=abc").unwrap();
         assert!(p.parse::<Sample>().unwrap_err().contains("invalid integer"));
     }
 }

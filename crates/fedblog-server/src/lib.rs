@@ -1,11 +1,15 @@
 //! fedblog-server: the reference server around fedblog-core: warp HTTP ([`http`]), sea-orm
 //! storage ([`store`]), uploaded files on disk ([`files`]), settings ([`settings`]), start-up
-//! ([`serve`]), the admin CLI ([`cli`]) and the LibreTranslate backend ([`translation`]).
+//! ([`serve`]), the admin CLI ([`cli`]), the LibreTranslate backend ([`translation`]), password
+//! hashing off the async workers ([`blocking`]) and rate-limit counters in Redis
+//! ([`redis_limits`]).
 
+pub mod blocking;
 pub mod cli;
 pub mod files;
 pub mod http;
 pub mod media;
+pub mod redis_limits;
 pub mod serve;
 pub mod settings;
 pub mod store;

@@ -4,12 +4,16 @@
 use std::net::SocketAddr;
 use std::sync::Arc;
 
-use fedblog_core::{App, Store};
+use fedblog_core::{App, IdGenerator, Store};
 use tokio::sync::oneshot;
 
+use fedblog_core::rate_limit::{MemoryRateLimiter, RateLimiter};
+
+use crate::blocking::BlockingPool;
 use crate::files::DiskFileStore;
-use crate::http::{self, Server};
+use crate::http::{self, HttpOptions, Server};
 use crate::media::ImageProcessor;
+use crate::redis_limits::RedisRateLimiter;
 use crate::settings::Settings;
 use crate::store::{self, ConnectSettings, SeaStore};
 use crate::translation::{DEFAULT_TIMEOUT, LibreTranslate};
@@ -44,11 +48,27 @@ pub async fn build_app(settings: &Settings) -> Result<Arc<App>, String> {
             .await
             .map_err(|e| format!("migrations failed: {e}"))?;
     }
+    // Rate-limit counters: Redis when named; the database when processes share it
+    // (PostgreSQL); this process's memory on the embedded SQLite default.
+    let limiter: Arc<dyn RateLimiter> = match &settings.redis_url {
+        Some(url) => Arc::new(RedisRateLimiter::connect(url).await?),
+        None if store.backend_name() == "postgres" => Arc::new(store.rate_limiter()),
+        None => Arc::new(MemoryRateLimiter::default()),
+    };
+    // A node of its own for this process's ids (the CLI's included), so processes sharing the
+    // database never make the same id.
+    let node = store
+        .claim_id_node()
+        .await
+        .map_err(|e| format!("cannot take an id node: {e}"))?;
     let store: Arc<dyn Store> = store.into_shared();
     let files = Arc::new(DiskFileStore::new(settings.media_dir.clone()));
     let mut app = App::new(store, settings.instance.clone())
         .with_files(files)
-        .with_media_processor(Arc::new(ImageProcessor));
+        .with_media_processor(Arc::new(ImageProcessor))
+        .with_rate_limiter(limiter)
+        .with_blocking(Arc::new(BlockingPool::per_core()));
+    app.ids = IdGenerator::with_node(node);
     if let Some(t) = &settings.translation {
         let translator = LibreTranslate::new(&t.url, t.api_key.clone(), DEFAULT_TIMEOUT)?;
         app = app.with_translator(Arc::new(translator));
@@ -83,16 +103,30 @@ impl Running {
 }
 
 /// Starts serving `app` on `listen` (port 0 picks a free port).
-pub async fn spawn(app: Arc<App>, listen: SocketAddr) -> Result<Running, String> {
+pub async fn spawn(
+    app: Arc<App>,
+    listen: SocketAddr,
+    options: HttpOptions,
+) -> Result<Running, String> {
     let listener = tokio::net::TcpListener::bind(listen)
         .await
         .map_err(|e| format!("cannot listen on {listen}: {e}"))?;
-    spawn_on(app, listener).await
+    spawn_with(app, listener, options).await
 }
 
-/// Starts serving `app` on a bound listener (tests bind first to learn the port for the domain).
+/// Starts serving `app` on a bound listener (tests bind first to learn the port for the domain),
+/// with the default HTTP options.
 pub async fn spawn_on(app: Arc<App>, listener: tokio::net::TcpListener) -> Result<Running, String> {
-    let server = Server::new(app.clone())?;
+    spawn_with(app, listener, HttpOptions::default()).await
+}
+
+/// Starts serving `app` on a bound listener with these HTTP options.
+pub async fn spawn_with(
+    app: Arc<App>,
+    listener: tokio::net::TcpListener,
+    options: HttpOptions,
+) -> Result<Running, String> {
+    let server = Server::new(app.clone(), options)?;
     let addr = listener.local_addr().map_err(|e| e.to_string())?;
     let (tx, rx) = oneshot::channel::<()>();
     let task = tokio::spawn(http::run(server, listener, async move {
@@ -110,7 +144,7 @@ pub async fn spawn_on(app: Arc<App>, listener: tokio::net::TcpListener) -> Resul
 pub async fn serve(settings: Settings) -> Result<(), String> {
     let app = build_app(&settings).await?;
     let workers = Workers::start(app.clone(), settings.workers.clone());
-    let running = spawn(app, settings.listen).await?;
+    let running = spawn(app, settings.listen, settings.http.clone()).await?;
     tracing::info!(listen = %running.addr, domain = %settings.instance.domain, workers = settings.workers.count, "fedblog is serving; stop with Ctrl-C");
     shutdown_signal().await;
     tracing::info!("stopping");

@@ -70,6 +70,24 @@ pub struct SettingsArgs {
         hide_env_values = true
     )]
     pub translation_api_key: Option<String>,
+    /// Rate limits: `on` (Mastodon's values), `off` (benchmarks), or overrides such as
+    /// `statuses=300/3h,sign_ups=5/30m` (families: api, api_account, unauthenticated, statuses,
+    /// follows, media, deletes, sign_ups, sign_in, sign_in_account, confirmations,
+    /// confirmations_account) [default: on].
+    #[arg(long, env = "FEDBLOG_RATE_LIMITS", global = true)]
+    pub rate_limits: Option<String>,
+    /// Redis URL for the rate-limit counters of a deployment of several processes
+    /// [default: the database on PostgreSQL, memory on SQLite].
+    #[arg(long, env = "FEDBLOG_REDIS_URL", global = true, hide_env_values = true)]
+    pub redis_url: Option<String>,
+    /// Proxies (addresses or networks, comma-separated, or `none`) whose X-Forwarded-For names
+    /// the client [default: 127.0.0.0/8,::1].
+    #[arg(long, env = "FEDBLOG_TRUSTED_PROXIES", global = true)]
+    pub trusted_proxies: Option<String>,
+    /// Longest wait, in seconds, for a request's headers and for each piece of its body
+    /// [default: 10].
+    #[arg(long, env = "FEDBLOG_READ_TIMEOUT_SECS", global = true)]
+    pub read_timeout_secs: Option<u64>,
 }
 
 #[derive(Deserialize, Default, Debug)]
@@ -91,6 +109,10 @@ struct FileSettings {
     db_statement_timeout: Option<u64>,
     translation_url: Option<String>,
     translation_api_key: Option<String>,
+    rate_limits: Option<String>,
+    redis_url: Option<String>,
+    trusted_proxies: Option<String>,
+    read_timeout_secs: Option<u64>,
 }
 
 /// Where statuses are translated (`FEDBLOG_TRANSLATION_URL`, `FEDBLOG_TRANSLATION_API_KEY`).
@@ -134,6 +156,10 @@ pub struct Settings {
     pub instance: InstanceConfig,
     /// The translation service; `None` disables translation.
     pub translation: Option<TranslationSettings>,
+    /// Redis for rate-limit counters, if set.
+    pub redis_url: Option<String>,
+    /// What the HTTP layer allows.
+    pub http: crate::http::HttpOptions,
 }
 
 impl SettingsArgs {
@@ -212,6 +238,23 @@ impl SettingsArgs {
         };
         let mut instance = InstanceConfig::new(&domain);
         instance.registrations = registrations;
+        if let Some(text) = self.rate_limits.clone().or(file.rate_limits) {
+            instance.rate_limits = fedblog_core::rate_limit::RateLimits::parse(&text)
+                .map_err(|e| format!("FEDBLOG_RATE_LIMITS: {e}"))?;
+        }
+        let mut http = crate::http::HttpOptions::default();
+        if let Some(text) = self.trusted_proxies.clone().or(file.trusted_proxies) {
+            http.trusted_proxies = crate::http::client_addr::TrustedProxies::parse(&text)
+                .map_err(|e| format!("FEDBLOG_TRUSTED_PROXIES: {e}"))?;
+        }
+        if let Some(secs) = self.read_timeout_secs.or(file.read_timeout_secs) {
+            http.read_timeout = std::time::Duration::from_secs(secs.max(1));
+        }
+        let redis_url = self
+            .redis_url
+            .clone()
+            .or(file.redis_url)
+            .filter(|u| !u.trim().is_empty());
         if let Some(t) = self.title.clone().or(file.title) {
             instance.title = t;
         }
@@ -251,6 +294,8 @@ impl SettingsArgs {
             },
             instance,
             translation,
+            redis_url,
+            http,
         })
     }
 }

@@ -31,48 +31,6 @@ impl Mailer for CaptureMailer {
     }
 }
 
-/// Registers an app with `read write` and returns (client_id, client_secret, app token).
-async fn app_token(s: &TestServer) -> (String, String, String) {
-    let r = s
-        .client
-        .post(
-            CreateApp::PATH,
-            None,
-            form(&[
-                ("client_name", "t"),
-                ("redirect_uris", "urn:ietf:wg:oauth:2.0:oob"),
-                ("scopes", "read write"),
-            ]),
-        )
-        .await
-        .unwrap();
-    let v = r.json().unwrap();
-    let (id, secret) = (
-        v["client_id"].as_str().unwrap().to_string(),
-        v["client_secret"].as_str().unwrap().to_string(),
-    );
-    let r = s
-        .client
-        .post(
-            CreateToken::PATH,
-            None,
-            form(&[
-                ("grant_type", "client_credentials"),
-                ("client_id", &id),
-                ("client_secret", &secret),
-                ("scope", "read write"),
-            ]),
-        )
-        .await
-        .unwrap();
-    r.expect(200).unwrap();
-    let token = r.json().unwrap()["access_token"]
-        .as_str()
-        .unwrap()
-        .to_string();
-    (id, secret, token)
-}
-
 async fn sign_up(
     s: &TestServer,
     app_token: &str,
@@ -106,7 +64,7 @@ fn token_of(r: &fedblog_testkit::client::Response) -> String {
 async fn sign_up_needs_confirmation_then_works() {
     let mailer = Arc::new(CaptureMailer::default());
     let s = TestServer::start_full(|_| {}, Some(mailer.clone())).await;
-    let (_, _, app) = app_token(&s).await;
+    let (_, _, app) = s.app_token().await;
     let token = token_of(&sign_up(&s, &app, "newbie").await);
 
     let r = s
@@ -197,7 +155,7 @@ async fn approval_mode_keeps_new_accounts_pending() {
         Some(mailer.clone()),
     )
     .await;
-    let (_, _, app) = app_token(&s).await;
+    let (_, _, app) = s.app_token().await;
     let token = token_of(&sign_up(&s, &app, "pending").await);
     let link = mailer.0.lock().unwrap()[0].clone();
     let path = format!(
@@ -226,7 +184,7 @@ async fn approval_mode_keeps_new_accounts_pending() {
 #[tokio::test]
 async fn closed_registrations_refuse_sign_up_and_store_nothing() {
     let s = TestServer::start_with(|c| c.registrations = RegistrationMode::Closed).await;
-    let (_, _, app) = app_token(&s).await;
+    let (_, _, app) = s.app_token().await;
     let r = sign_up(&s, &app, "nobody").await;
     assert_eq!(r.status, 403);
     assert!(
@@ -243,7 +201,7 @@ async fn closed_registrations_refuse_sign_up_and_store_nothing() {
 #[tokio::test]
 async fn sign_up_rejects_bad_input_with_field_details() {
     let s = TestServer::start().await;
-    let (_, _, app) = app_token(&s).await;
+    let (_, _, app) = s.app_token().await;
     for (username, email, password, agreement, field) in [
         (
             "bad name",
@@ -359,7 +317,7 @@ async fn suspended_accounts_are_gone_and_locked_out() {
 #[tokio::test]
 async fn revoked_tokens_stop_working() {
     let s = TestServer::start().await;
-    let (client_id, secret, app) = app_token(&s).await;
+    let (client_id, secret, app) = s.app_token().await;
     let r = s
         .client
         .post(

@@ -46,6 +46,7 @@ use crate::app::{App, Caller};
 use crate::entities::Account;
 use crate::error::{ApiError, ApiResult};
 use crate::params::Params;
+use crate::rate_limit::Family;
 use crate::services::relationships::AccountPage;
 
 /// Who may call an endpoint, and with which scope (`""` = no scope needed).
@@ -62,6 +63,22 @@ pub enum Auth {
     /// A user token with the scope; the account may still await confirmation or approval.
     UserPending(&'static str),
 }
+
+/// How large a request body an endpoint takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BodyKind {
+    /// Parameters only (JSON or a form): [`SMALL_BODY_BYTES`] at most.
+    Params,
+    /// Files too (multipart uploads): up to the largest upload the limits allow, read only
+    /// after the caller is authenticated.
+    Upload,
+}
+
+/// The prefix of the client API's paths (what the API-wide rate limits count).
+pub const API_PREFIX: &str = "/api/";
+
+/// Largest body of an endpoint that takes parameters only.
+pub const SMALL_BODY_BYTES: u64 = 1024 * 1024;
 
 /// The body of a reply.
 #[derive(Clone, Debug, PartialEq)]
@@ -185,11 +202,25 @@ impl<T: Serialize> IntoReply for Paged<T> {
 /// An HTML page with a status.
 pub struct Html(pub StatusCode, pub String);
 
+/// The policy of every page: nothing but its own inline style, no scripts, and no framing by
+/// other sites (the consent button must not be clickjacked). `form-action` is left out on
+/// purpose: browsers apply it to the redirect after the consent form, which leaves for the
+/// client's own redirect URI.
+pub const PAGE_CONTENT_SECURITY_POLICY: &str = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; frame-ancestors 'none'";
+
 impl IntoReply for Html {
     fn into_reply(self) -> ApiResult<Reply> {
         Ok(Reply {
             status: self.0,
-            headers: vec![("Cache-Control".into(), "no-store".into())],
+            headers: vec![
+                ("Cache-Control".into(), "no-store".into()),
+                (
+                    "Content-Security-Policy".into(),
+                    PAGE_CONTENT_SECURITY_POLICY.into(),
+                ),
+                ("X-Frame-Options".into(), "DENY".into()),
+                ("Referrer-Policy".into(), "no-referrer".into()),
+            ],
             body: Body::Html(self.1),
         })
     }
@@ -227,6 +258,10 @@ pub trait Endpoint: Send + Sync + 'static {
     const PATH: &'static str;
     /// Authentication and scope.
     const AUTH: Auth;
+    /// The rate limit of its own this endpoint counts against, besides the API's.
+    const RATE_LIMIT: Option<Family> = None;
+    /// How large a body it takes.
+    const BODY: BodyKind = BodyKind::Params;
     /// Parameters (path, query and body merged).
     type Request: DeserializeOwned + Send + 'static;
     /// The typed answer.
@@ -251,6 +286,10 @@ pub struct Route {
     pub path: &'static str,
     /// Authentication and scope.
     pub auth: Auth,
+    /// Its own rate limit, if any.
+    pub rate_limit: Option<Family>,
+    /// How large a body it takes.
+    pub body: BodyKind,
     /// The endpoint's type name, for logs.
     pub name: &'static str,
     /// Parses the parameters and runs the handler.
@@ -279,6 +318,8 @@ pub fn route<E: Endpoint>() -> Route {
         method: E::METHOD,
         path: E::PATH,
         auth: E::AUTH,
+        rate_limit: E::RATE_LIMIT,
+        body: E::BODY,
         name: full.rsplit("::").next().unwrap_or(full),
         handler: call::<E>,
     }

@@ -4,7 +4,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use chrono::{DateTime, Duration, Utc};
+use chrono::{DateTime, Utc};
 
 use crate::app::App;
 use crate::error::{ApiError, ApiResult};
@@ -64,14 +64,11 @@ impl App {
                 "You cannot mute yourself",
             ));
         }
-        if duration_secs < 0 {
-            return Err(ApiError::invalid_field(
-                "duration",
-                "ERR_INVALID",
-                "Duration must be 0 (indefinite) or a number of seconds",
-            ));
-        }
-        let expires_at = (duration_secs > 0).then(|| self.now() + Duration::seconds(duration_secs));
+        // 0 mutes until lifted; anything else must be a duration in range (no overflow).
+        let expires_at = match duration_secs {
+            0 => None,
+            s => Some(super::durations::seconds_after(self.now(), s, "duration")?),
+        };
         self.store
             .upsert_mute(&MuteRecord {
                 id: self.ids.next(),

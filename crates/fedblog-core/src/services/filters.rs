@@ -11,7 +11,7 @@
 
 use std::collections::HashSet;
 
-use chrono::{DateTime, Duration, Utc};
+use chrono::{DateTime, Utc};
 use regex::{Regex, RegexBuilder};
 
 use crate::app::App;
@@ -112,12 +112,7 @@ fn parse_action(raw: &str) -> ApiResult<FilterAction> {
 fn expiry(now: DateTime<Utc>, e: ExpiresIn) -> ApiResult<Option<DateTime<Utc>>> {
     match e {
         ExpiresIn::Never => Ok(None),
-        ExpiresIn::Seconds(s) if s > 0 => Ok(now.checked_add_signed(Duration::seconds(s))),
-        ExpiresIn::Seconds(_) => Err(ApiError::invalid_field(
-            "expires_in",
-            "ERR_INVALID",
-            "Expires in must be a positive number of seconds",
-        )),
+        ExpiresIn::Seconds(s) => super::durations::seconds_after(now, s, "expires_in").map(Some),
     }
 }
 

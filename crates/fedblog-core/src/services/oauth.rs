@@ -456,7 +456,9 @@ impl App {
     }
 
     /// Checks a username-or-email and password for the sign-in form. `None` when they do not match
-    /// (the same answer for unknown users and wrong passwords).
+    /// (the same answer for unknown users and wrong passwords, in the same time: an unknown
+    /// login is checked against a stand-in hash of the same cost). The hashing runs through
+    /// [`App::blocking`], off the async workers.
     pub async fn sign_in(
         &self,
         login: &str,
@@ -471,16 +473,42 @@ impl App {
                 None => None,
             }
         };
-        let Some(user) = user else { return Ok(None) };
-        if !verify_password(password, &user.password_hash) {
+        let hash = match &user {
+            Some(u) => u.password_hash.clone(),
+            None => self.stand_in_hash().await?,
+        };
+        let password = password.to_string();
+        let matches =
+            crate::blocking::run(&*self.blocking, move || verify_password(&password, &hash))
+                .await
+                .ok_or_else(ApiError::internal)?;
+        let Some(user) = user.filter(|_| matches) else {
             return Ok(None);
-        }
+        };
         let account = self
             .store
             .account_by_id(user.account_id)
             .await?
             .ok_or_else(ApiError::internal)?;
         Ok(Some((account, user)))
+    }
+
+    /// Hashes a password at the configured cost, off the async workers.
+    pub async fn hash_password(&self, password: &str) -> ApiResult<String> {
+        let (password, kib) = (password.to_string(), self.config.password_hash_memory_kib);
+        crate::blocking::run(&*self.blocking, move || hash_password(&password, kib))
+            .await
+            .ok_or_else(ApiError::internal)?
+    }
+
+    /// A hash of a random password at the configured cost, made once, that unknown logins are
+    /// checked against.
+    async fn stand_in_hash(&self) -> ApiResult<String> {
+        if let Some(h) = self.stand_in_hash.get() {
+            return Ok(h.clone());
+        }
+        let hash = self.hash_password(&random_secret()).await?;
+        Ok(self.stand_in_hash.get_or_init(|| hash).clone())
     }
 
     /// Issues an authorization code for a consenting user; returns the code.
@@ -709,6 +737,55 @@ mod tests {
         assert_eq!(
             hash_secret("abc"),
             "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
+    }
+
+    /// Counts the pieces of work it runs (in place).
+    #[derive(Default)]
+    struct Counting(std::sync::atomic::AtomicUsize);
+
+    #[async_trait::async_trait]
+    impl crate::blocking::Blocking for Counting {
+        async fn run(&self, work: crate::blocking::Work) {
+            self.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            work()
+        }
+    }
+
+    /// Defect: unknown logins answered at once while real ones ran Argon2, telling which
+    /// accounts exist; and the hashing ran on the async workers. Now every attempt verifies a
+    /// hash of the configured cost through `App::blocking`.
+    #[tokio::test]
+    async fn unknown_and_known_logins_do_the_same_hashing_work_off_the_workers() {
+        let counting = std::sync::Arc::new(Counting::default());
+        let app = crate::test_support::app("signin.test").with_blocking(counting.clone());
+        crate::test_support::account(&app, "ada").await;
+        let runs = || counting.0.load(std::sync::atomic::Ordering::SeqCst);
+        let after_sign_up = runs();
+        assert_eq!(after_sign_up, 1, "the sign-up's hash runs through blocking");
+        assert!(
+            app.sign_in("ada", "wrong password")
+                .await
+                .unwrap()
+                .is_none()
+        );
+        assert_eq!(runs(), after_sign_up + 1);
+        // The stand-in hash is made once, then every unknown login verifies against it.
+        assert!(app.sign_in("nobody", "whatever").await.unwrap().is_none());
+        let after_first_unknown = runs();
+        assert_eq!(after_first_unknown, after_sign_up + 3);
+        assert!(app.sign_in("nobody@else", "x").await.unwrap().is_none());
+        assert_eq!(runs(), after_first_unknown + 1);
+        let stand_in = app.stand_in_hash.get().unwrap();
+        assert!(
+            stand_in.contains("m=64,"),
+            "the configured cost: {stand_in}"
+        );
+        assert!(
+            app.sign_in("ada", "correct horse battery")
+                .await
+                .unwrap()
+                .is_some()
         );
     }
 

@@ -1,9 +1,13 @@
-//! The HTTP layer: one warp filter that hands every request to core through the route table.
+//! The HTTP layer: one warp filter that hands every request to core through the route table,
+//! served by our own accept loop (header read timeout, graceful stop).
 //!
 //! warp only carries bytes here: routing is the radix [`router::Router`] over
-//! `fedblog_core::api::routes()`, and every answer, errors included, is built by core.
+//! `fedblog_core::api::routes()`, and every answer, errors included, is built by core. The
+//! token is checked before a body is read, and bodies are read within the size their
+//! endpoint's kind allows.
 
 pub mod assets;
+pub mod client_addr;
 pub mod reply;
 pub mod request;
 pub mod router;
@@ -12,37 +16,66 @@ pub mod uploads;
 use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use bytes::Bytes;
 use fedblog_core::App;
-use fedblog_core::app::error_reply;
+use fedblog_core::api::{Auth, BodyKind, Route, SMALL_BODY_BYTES};
+use fedblog_core::app::{error_reply, request_token};
 use fedblog_core::error::ApiError;
+use fedblog_core::params::Params;
 use futures_util::{FutureExt, StreamExt};
 use http::{HeaderMap, Method, StatusCode};
 use warp::Filter;
 use warp::filters::path::FullPath;
 
+use self::client_addr::TrustedProxies;
 use self::reply::{HttpResponse, to_http};
-use self::request::RawRequest;
+use self::request::{RawHead, RawRequest};
 use self::router::{Lookup, Router};
 
-/// Largest request body accepted: room for a video or audio upload at the default limit (40 MiB)
-/// with its multipart framing (a larger file inside this is a 422 from core; beyond it, a 413).
-pub const MAX_BODY_BYTES: u64 = 41 * 1024 * 1024;
+/// Room for the multipart framing around the largest upload.
+const MULTIPART_FRAMING_BYTES: u64 = 1024 * 1024;
+
+/// How the HTTP layer protects itself.
+#[derive(Clone, Debug)]
+pub struct HttpOptions {
+    /// Longest wait for a request's headers, and for each piece of its body.
+    pub read_timeout: Duration,
+    /// Proxies whose `X-Forwarded-For` names the client.
+    pub trusted_proxies: TrustedProxies,
+    /// Longest wait for open requests to finish when the server stops.
+    pub stop_timeout: Duration,
+}
+
+impl Default for HttpOptions {
+    fn default() -> Self {
+        HttpOptions {
+            read_timeout: Duration::from_secs(10),
+            trusted_proxies: TrustedProxies::loopback(),
+            stop_timeout: Duration::from_secs(30),
+        }
+    }
+}
 
 /// Everything a request needs.
 pub struct Server {
     app: Arc<App>,
     router: Router,
+    options: HttpOptions,
 }
+
+/// The client address a connection's requests carry (set by the accept loop).
+#[derive(Clone, Copy, Debug)]
+pub struct Peer(pub SocketAddr);
 
 impl Server {
     /// Builds the server over core's route table.
-    pub fn new(app: Arc<App>) -> Result<Arc<Self>, String> {
+    pub fn new(app: Arc<App>, options: HttpOptions) -> Result<Arc<Self>, String> {
         Ok(Arc::new(Server {
             app,
             router: Router::new(fedblog_core::api::routes())?,
+            options,
         }))
     }
 
@@ -51,46 +84,157 @@ impl Server {
         &self.app
     }
 
-    /// Answers one request.
-    pub async fn handle(&self, method: Method, raw: RawRequest) -> HttpResponse {
-        if method == Method::OPTIONS {
-            return reply::preflight();
-        }
-        if let Some(asset) = assets::lookup(&method, &raw.path) {
-            return asset;
-        }
-        if let Some(file) = uploads::lookup(&self.app, &method, &raw.path).await {
-            return file;
-        }
-        let started = Instant::now();
-        let path = raw.path.clone();
-        let response = match self.router.lookup(&method, &raw.path) {
-            Lookup::Found(m) => {
-                let route = m.route.clone();
-                match request::to_core(raw, m.params).await {
-                    Ok(req) => to_http(self.app.dispatch(&route, req).await),
-                    Err(e) => to_http(error_reply(e)),
-                }
+    /// Largest body an endpoint of this kind may send.
+    pub fn body_limit(&self, kind: BodyKind) -> u64 {
+        match kind {
+            BodyKind::Params => SMALL_BODY_BYTES,
+            BodyKind::Upload => {
+                let l = &self.app.config.limits;
+                l.image_size_limit.max(l.video_size_limit) as u64 + MULTIPART_FRAMING_BYTES
             }
-            Lookup::OtherMethods(_) | Lookup::NotFound => to_http(error_reply(ApiError::new(
-                StatusCode::NOT_FOUND,
-                "Not Found",
-            ))),
-        };
+        }
+    }
+
+    /// Answers one request whose body is still to be read, logging it (and any panic of its
+    /// handler, with the request line).
+    pub async fn serve<S, B>(&self, head: RawHead, body: S) -> HttpResponse
+    where
+        S: futures_util::Stream<Item = Result<B, warp::Error>> + Send,
+        B: warp::Buf,
+    {
+        let started = Instant::now();
+        let (method, path) = (head.method.clone(), head.path.clone());
+        let answer = std::panic::AssertUnwindSafe(self.answer(head, body))
+            .catch_unwind()
+            .await;
+        let response = answer.unwrap_or_else(|panic| {
+            let message = panic
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_default();
+            tracing::error!(%method, %path, panic = %message, "a request handler panicked");
+            to_http(error_reply(ApiError::internal()))
+        });
         tracing::info!(%method, %path, status = response.status().as_u16(), ms = started.elapsed().as_millis() as u64, "request");
         response
     }
+
+    async fn answer<S, B>(&self, head: RawHead, body: S) -> HttpResponse
+    where
+        S: futures_util::Stream<Item = Result<B, warp::Error>> + Send,
+        B: warp::Buf,
+    {
+        if head.method == Method::OPTIONS {
+            return reply::preflight();
+        }
+        if let Some(asset) = assets::lookup(&head.method, &head.path) {
+            return asset;
+        }
+        if let Some(file) = uploads::lookup(&self.app, &head.method, &head.path).await {
+            return file;
+        }
+        let (route, path_params) = match self.router.lookup(&head.method, &head.path) {
+            Lookup::Found(m) => (m.route.clone(), m.params),
+            Lookup::OtherMethods(_) | Lookup::NotFound => {
+                return to_http(error_reply(ApiError::new(
+                    StatusCode::NOT_FOUND,
+                    "Not Found",
+                )));
+            }
+        };
+        let client = self
+            .options
+            .trusted_proxies
+            .client(head.remote, &head.headers);
+        let info = request::info(&head, client.map(|ip| ip.to_string()));
+        let remote_addr = info.remote_addr.clone();
+        let authorization = request::header(&head.headers, "authorization");
+        let mut query = Params::new();
+        if let Err(e) = query.add_urlencoded(&head.query) {
+            return to_http(error_reply(ApiError::bad_request(e.to_string())));
+        }
+        let early_token = request_token(authorization.as_deref(), &mut query);
+        // A token in the header or the query is checked before the body is read, so a refused
+        // caller never makes the server read a body. Without one, an endpoint taking
+        // parameters only reads its small body (the token may be a body parameter, as
+        // Mastodon allows); an upload endpoint refuses at once.
+        let needs_token = matches!(
+            route.auth,
+            Auth::App(_) | Auth::User(_) | Auth::UserPending(_)
+        );
+        let caller = match early_token {
+            Some(token) if needs_token || route.body == BodyKind::Upload => Some(
+                self.app
+                    .authenticate(
+                        route.auth,
+                        Some(&token),
+                        authorization.clone(),
+                        info.clone(),
+                    )
+                    .await,
+            ),
+            None if needs_token && route.body == BodyKind::Upload => {
+                Some(Err(ApiError::missing_token()))
+            }
+            _ => None,
+        };
+        if let Some(Err(e)) = caller {
+            return to_http(
+                self.app
+                    .dispatch_as(&route, remote_addr.as_deref(), Err(e), Params::new())
+                    .await,
+            );
+        }
+        let limit = self.body_limit(route.body);
+        let body = match read_body(body, limit, self.options.read_timeout).await {
+            Ok(b) => b,
+            Err(e) => return to_http(error_reply(e)),
+        };
+        let raw = RawRequest { head, body };
+        let reply = match caller {
+            Some(Ok(caller)) => match request::params(&raw, path_params).await {
+                Ok(mut params) => {
+                    params.remove("access_token");
+                    self.app
+                        .dispatch_as(&route, remote_addr.as_deref(), Ok(caller), params)
+                        .await
+                }
+                Err(e) => error_reply(e),
+            },
+            _ => match request::to_core(raw, path_params, info).await {
+                Ok(req) => self.app.dispatch(&route, req).await,
+                Err(e) => error_reply(e),
+            },
+        };
+        to_http(reply)
+    }
+
+    /// The route table served (for tests and tools).
+    pub fn routes(&self) -> &[Route] {
+        self.router.routes()
+    }
 }
 
-/// Reads a body up to `limit` bytes; a larger one is a 413.
-async fn read_body<S, B>(stream: S, limit: u64) -> Result<Bytes, ApiError>
+/// Reads a body up to `limit` bytes (a larger one is a 413), each piece within `timeout` (a
+/// slower one is a 408).
+async fn read_body<S, B>(stream: S, limit: u64, timeout: Duration) -> Result<Bytes, ApiError>
 where
     S: futures_util::Stream<Item = Result<B, warp::Error>>,
     B: warp::Buf,
 {
     let mut out = Vec::new();
     futures_util::pin_mut!(stream);
-    while let Some(chunk) = stream.next().await {
+    loop {
+        let next = tokio::time::timeout(timeout, stream.next())
+            .await
+            .map_err(|_| {
+                ApiError::new(
+                    StatusCode::REQUEST_TIMEOUT,
+                    "The request body did not arrive in time",
+                )
+            })?;
+        let Some(chunk) = next else { break };
         let mut chunk = chunk.map_err(|_| ApiError::bad_request("Malformed request body"))?;
         if out.len() as u64 + chunk.remaining() as u64 > limit {
             return Err(ApiError::new(
@@ -108,17 +252,67 @@ where
     Ok(Bytes::from(out))
 }
 
-/// Serves HTTP on a bound listener until `shutdown` completes, then finishes open requests.
+/// Serves HTTP on a bound listener until `shutdown` completes, then lets open requests finish
+/// (for at most `options.stop_timeout`). A connection that does not send a request's headers
+/// within `options.read_timeout` is closed.
 pub async fn run(
     server: Arc<Server>,
     listener: tokio::net::TcpListener,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) {
-    warp::serve(filter(server))
-        .incoming(listener)
-        .graceful(shutdown)
-        .run()
-        .await;
+    use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
+    use hyper_util::server::conn::auto;
+    use hyper_util::server::graceful::GracefulShutdown;
+    use tower_service::Service;
+
+    let options = server.options.clone();
+    let service = warp::service(filter(server));
+    let graceful = GracefulShutdown::new();
+    let mut builder = auto::Builder::new(TokioExecutor::new());
+    builder
+        .http1()
+        .timer(TokioTimer::new())
+        .header_read_timeout(options.read_timeout);
+    let builder = Arc::new(builder);
+    futures_util::pin_mut!(shutdown);
+    loop {
+        let (stream, peer) = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok(pair) => pair,
+                Err(e) => {
+                    // Out of file descriptors and the like: wait a little rather than spin.
+                    tracing::warn!(error = %e, "accepting a connection failed");
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                }
+            },
+            _ = &mut shutdown => break,
+        };
+        let service = service.clone();
+        let svc =
+            hyper::service::service_fn(move |mut req: http::Request<hyper::body::Incoming>| {
+                req.extensions_mut().insert(Peer(peer));
+                let mut service = service.clone();
+                async move { service.call(req).await }
+            });
+        let connection = builder.serve_connection_with_upgrades(TokioIo::new(stream), svc);
+        let watched = graceful.watch(connection.into_owned());
+        tokio::spawn(async move {
+            if let Err(e) = watched.await {
+                tracing::debug!(error = %e, "connection ended with an error");
+            }
+        });
+    }
+    drop(listener);
+    if tokio::time::timeout(options.stop_timeout, graceful.shutdown())
+        .await
+        .is_err()
+    {
+        tracing::warn!(
+            seconds = options.stop_timeout.as_secs(),
+            "open requests did not finish in time"
+        );
+    }
 }
 
 /// The warp filter serving everything.
@@ -130,35 +324,25 @@ pub fn filter(
         .and(warp::path::full())
         .and(query)
         .and(warp::header::headers_cloned())
-        .and(warp::addr::remote())
+        .and(warp::ext::optional::<Peer>())
         .and(warp::body::stream())
-        .and_then(
+        .then(
             move |method: Method,
                   path: FullPath,
                   query: String,
                   headers: HeaderMap,
-                  remote: Option<SocketAddr>,
+                  peer: Option<Peer>,
                   body| {
                 let server = server.clone();
                 async move {
-                    let body = match read_body(body, MAX_BODY_BYTES).await {
-                        Ok(b) => b,
-                        Err(e) => return Ok::<_, warp::Rejection>(to_http(error_reply(e))),
-                    };
-                    let raw = RawRequest {
+                    let head = RawHead {
+                        method,
                         path: path.as_str().to_string(),
                         query,
                         headers,
-                        body,
-                        remote,
+                        remote: peer.map(|p| p.0),
                     };
-                    let answer = std::panic::AssertUnwindSafe(server.handle(method, raw))
-                        .catch_unwind()
-                        .await;
-                    Ok(answer.unwrap_or_else(|_| {
-                        tracing::error!("a request handler panicked");
-                        to_http(error_reply(ApiError::internal()))
-                    }))
+                    server.serve(head, body).await
                 }
             },
         )

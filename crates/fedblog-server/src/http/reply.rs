@@ -6,8 +6,10 @@ use http::{HeaderName, HeaderValue, Response, StatusCode};
 /// The HTTP response type of the server.
 pub type HttpResponse = Response<bytes::Bytes>;
 
+/// CORS for every answer, and `nosniff` so no answer is taken for another type than it says.
 fn cors(builder: http::response::Builder) -> http::response::Builder {
     builder
+        .header("X-Content-Type-Options", "nosniff")
         .header("Access-Control-Allow-Origin", "*")
         .header("Access-Control-Expose-Headers", "Link, X-RateLimit-Reset, X-RateLimit-Limit, X-RateLimit-Remaining, X-Request-Id, Idempotency-Key")
 }
@@ -68,7 +70,6 @@ pub fn stored_file(content_type: &'static str, bytes: Vec<u8>) -> HttpResponse {
     cors(Response::builder().status(StatusCode::OK))
         .header("Content-Type", content_type)
         .header("Cache-Control", "public, max-age=31536000, immutable")
-        .header("X-Content-Type-Options", "nosniff")
         .header("Content-Security-Policy", "default-src 'none'; sandbox")
         .body(bytes::Bytes::from(bytes))
         .unwrap_or_default()

@@ -8,36 +8,59 @@ use fedblog_core::params::{Params, Upload};
 use http::HeaderMap;
 use serde_json::Value;
 
-/// The parts of an HTTP request core needs.
-pub struct RawRequest {
+/// What arrives before the body: method, path, query, headers and the peer's address.
+#[derive(Clone, Debug)]
+pub struct RawHead {
+    /// Method.
+    pub method: http::Method,
     /// Path without query.
     pub path: String,
     /// Raw query string.
     pub query: String,
     /// Headers.
     pub headers: HeaderMap,
-    /// Body.
-    pub body: Bytes,
-    /// Client address.
+    /// The address of the connection's other end (a proxy, or the client).
     pub remote: Option<std::net::SocketAddr>,
 }
 
-fn header(headers: &HeaderMap, name: &str) -> Option<String> {
+/// A request with its body read.
+pub struct RawRequest {
+    /// Everything but the body.
+    pub head: RawHead,
+    /// Body.
+    pub body: Bytes,
+}
+
+/// A header's value, if it is text.
+pub fn header(headers: &HeaderMap, name: &str) -> Option<String> {
     headers
         .get(name)
         .and_then(|v| v.to_str().ok())
         .map(str::to_string)
 }
 
-/// Builds core's request: query parameters first, then the body, then path parameters.
-/// A body that cannot be parsed as its declared type is a 400.
-pub async fn to_core(
-    raw: RawRequest,
+/// Facts about the request for core; `client` is the client's address as the trusted
+/// proxies tell it.
+pub fn info(head: &RawHead, client: Option<String>) -> RequestInfo {
+    RequestInfo {
+        path: head.path.clone(),
+        query: head.query.clone(),
+        idempotency_key: header(&head.headers, "idempotency-key"),
+        remote_addr: client,
+    }
+}
+
+/// The parameters of a request: the query first, then the body, then path parameters. A
+/// body that cannot be parsed as its declared type, or parameters nested too deep or too
+/// many, are a 400.
+pub async fn params(
+    raw: &RawRequest,
     path_params: Vec<(String, String)>,
-) -> Result<Request, ApiError> {
+) -> Result<Params, ApiError> {
+    let invalid = |e: fedblog_core::params::ParamsError| ApiError::bad_request(e.to_string());
     let mut params = Params::new();
-    params.add_urlencoded(&raw.query);
-    let raw_content_type = header(&raw.headers, "content-type").unwrap_or_default();
+    params.add_urlencoded(&raw.head.query).map_err(invalid)?;
+    let raw_content_type = header(&raw.head.headers, "content-type").unwrap_or_default();
     let content_type = raw_content_type.to_ascii_lowercase();
     if !raw.body.is_empty() {
         if content_type.starts_with("application/json") {
@@ -46,12 +69,12 @@ pub async fn to_core(
             params.add_json(v);
         } else if content_type.starts_with("multipart/form-data") {
             // The boundary is case-sensitive: parse it from the header as sent.
-            read_multipart(&mut params, &raw_content_type, raw.body).await?;
+            read_multipart(&mut params, &raw_content_type, raw.body.clone()).await?;
         } else {
             // Form bodies, and bodies sent without a content type, are read as forms.
             let text = std::str::from_utf8(&raw.body)
                 .map_err(|_| ApiError::bad_request("The body is not valid UTF-8"))?;
-            params.add_urlencoded(text);
+            params.add_urlencoded(text).map_err(invalid)?;
         }
     }
     for (k, v) in path_params {
@@ -62,15 +85,20 @@ pub async fn to_core(
             .map_err(|_| ApiError::not_found())?;
         params.set(&k, v.into_owned());
     }
+    Ok(params)
+}
+
+/// Builds core's request from a read request, its path parameters and its facts.
+pub async fn to_core(
+    raw: RawRequest,
+    path_params: Vec<(String, String)>,
+    info: RequestInfo,
+) -> Result<Request, ApiError> {
+    let params = params(&raw, path_params).await?;
     Ok(Request {
-        authorization: header(&raw.headers, "authorization"),
+        authorization: header(&raw.head.headers, "authorization"),
         params,
-        info: RequestInfo {
-            path: raw.path,
-            query: raw.query,
-            idempotency_key: header(&raw.headers, "idempotency-key"),
-            remote_addr: raw.remote.map(|a| a.ip().to_string()),
-        },
+        info,
     })
 }
 
@@ -119,7 +147,9 @@ async fn read_multipart(
             .text()
             .await
             .map_err(|e| ApiError::bad_request(format!("Invalid multipart body: {e}")))?;
-        params.add_pair(&name, Value::String(text));
+        params
+            .add_pair(&name, Value::String(text))
+            .map_err(|e| ApiError::bad_request(e.to_string()))?;
     }
     Ok(())
 }
@@ -127,6 +157,49 @@ async fn read_multipart(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn head(headers: HeaderMap) -> RawHead {
+        RawHead {
+            method: http::Method::POST,
+            path: "/x".into(),
+            query: String::new(),
+            headers,
+            remote: None,
+        }
+    }
+
+    /// Defect: a query key nested 10,000 levels deep aborted the process; now it is a 400.
+    #[tokio::test]
+    async fn deeply_nested_query_and_form_keys_are_a_400() {
+        let deep = format!("a{}=1", "[x]".repeat(10_000));
+        let mut h = head(HeaderMap::new());
+        h.query = deep.clone();
+        let e = params(
+            &RawRequest {
+                head: h,
+                body: Bytes::new(),
+            },
+            vec![],
+        )
+        .await
+        .unwrap_err();
+        assert_eq!(e.status, http::StatusCode::BAD_REQUEST);
+        let mut headers = HeaderMap::new();
+        headers.insert(
+            "content-type",
+            "application/x-www-form-urlencoded".parse().unwrap(),
+        );
+        let e = params(
+            &RawRequest {
+                head: head(headers),
+                body: Bytes::from(deep),
+            },
+            vec![],
+        )
+        .await
+        .unwrap_err();
+        assert_eq!(e.status, http::StatusCode::BAD_REQUEST);
+    }
 
     /// Field name, file name, content type, bytes.
     type TestPart<'a> = (&'a str, Option<&'a str>, Option<&'a str>, &'a [u8]);
@@ -177,13 +250,10 @@ mod tests {
                 .unwrap(),
         );
         let raw = RawRequest {
-            path: "/x".into(),
-            query: String::new(),
-            headers,
+            head: head(headers),
             body,
-            remote: None,
         };
-        let mut req = to_core(raw, vec![]).await.unwrap();
+        let mut req = to_core(raw, vec![], RequestInfo::default()).await.unwrap();
         let avatar = req.params.file("avatar").unwrap();
         assert_eq!(avatar.file_name.as_deref(), Some("../me.png"));
         assert_eq!(avatar.bytes, b"\x89PNG\r\n\x1a\n\xff");
@@ -200,17 +270,14 @@ mod tests {
     #[tokio::test]
     async fn path_params_are_percent_decoded() {
         let raw = || RawRequest {
-            path: "/x".into(),
-            query: String::new(),
-            headers: HeaderMap::new(),
+            head: head(HeaderMap::new()),
             body: Bytes::new(),
-            remote: None,
         };
-        let req = to_core(raw(), vec![("id".into(), "Caf%C3%A9".into())])
+        let req = params(&raw(), vec![("id".into(), "Caf%C3%A9".into())])
             .await
             .unwrap();
-        assert_eq!(req.params.into_value(), serde_json::json!({"id": "Café"}));
-        let err = to_core(raw(), vec![("id".into(), "%FF".into())])
+        assert_eq!(req.into_value(), serde_json::json!({"id": "Café"}));
+        let err = params(&raw(), vec![("id".into(), "%FF".into())])
             .await
             .err()
             .unwrap();

@@ -5,15 +5,24 @@
 use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 
+use fedblog_core::api::Endpoint;
+use fedblog_core::api::apps::create_app::CreateApp;
+use fedblog_core::api::oauth::create_token::CreateToken;
 use fedblog_core::services::accounts::NewAccount;
 use fedblog_core::store::Role;
 use fedblog_core::{App, Store};
-use fedblog_server::serve::{Running, spawn_on};
+use fedblog_server::http::HttpOptions;
+use fedblog_server::serve::{Running, spawn_with};
 use fedblog_server::store::{ConnectSettings, connect};
 use fedblog_server::workers::{WorkerSettings, Workers};
-use fedblog_testkit::client::Client;
+use fedblog_testkit::client::{Client, form};
 use fedblog_testkit::conformance::{AccountFactory, BoxFuture, Cx};
 use fedblog_testkit::openapi::OpenApi;
+
+/// The rate limits of test servers: posting and following keep Mastodon's limits (their checks
+/// exercise them); everything counted per client address or per account besides is raised,
+/// since a whole suite runs from one address with a few accounts.
+pub const TEST_RATE_LIMITS: &str = "*=100000/1m,statuses=300/3h,follows=400/1d";
 
 /// The password of every account the harness makes (e-mail: `<username>@example.com`).
 pub const PASSWORD: &str = "correct horse battery";
@@ -87,7 +96,17 @@ impl TestServer {
     ) -> TestServer {
         let dir = temp_dir();
         let url = format!("sqlite://{}?mode=rwc", dir.join("test.sqlite").display());
-        Self::start_on(&url, dir, None, adjust, mailer).await
+        Self::start_on(&url, dir, None, adjust, mailer, HttpOptions::default()).await
+    }
+
+    /// Starts a server with an adjusted configuration and HTTP options of the test's own.
+    pub async fn start_http(
+        adjust: impl FnOnce(&mut fedblog_core::InstanceConfig),
+        http: HttpOptions,
+    ) -> TestServer {
+        let dir = temp_dir();
+        let url = format!("sqlite://{}?mode=rwc", dir.join("test.sqlite").display());
+        Self::start_on(&url, dir, None, adjust, None, http).await
     }
 
     /// Starts a server over a new PostgreSQL database on the server of `admin_url`; `stop` drops it.
@@ -106,6 +125,7 @@ impl TestServer {
             Some((admin_url.to_string(), name)),
             |_| {},
             None,
+            HttpOptions::default(),
         )
         .await
     }
@@ -116,6 +136,7 @@ impl TestServer {
         pg: Option<(String, String)>,
         adjust: impl FnOnce(&mut fedblog_core::InstanceConfig),
         mailer: Option<Arc<dyn fedblog_core::app::Mailer>>,
+        http: HttpOptions,
     ) -> TestServer {
         let store = connect(url, &ConnectSettings::default())
             .await
@@ -129,6 +150,8 @@ impl TestServer {
         let port = listener.local_addr().expect("addr").port();
         let mut config = fedblog_core::InstanceConfig::new(&format!("127.0.0.1:{port}"));
         config.password_hash_memory_kib = 64;
+        config.rate_limits =
+            fedblog_core::rate_limit::RateLimits::parse(TEST_RATE_LIMITS).expect("test limits");
         adjust(&mut config);
         let mut app = App::new(store, config)
             .with_media_processor(Arc::new(fedblog_server::media::ImageProcessor));
@@ -136,7 +159,9 @@ impl TestServer {
             app.mailer = m;
         }
         let app = Arc::new(app);
-        let running = spawn_on(app.clone(), listener).await.expect("spawn");
+        let running = spawn_with(app.clone(), listener, http)
+            .await
+            .expect("spawn");
         // Background jobs (media processing) run as in `serve`, polling often to keep tests quick.
         let workers = Workers::start(
             app.clone(),
@@ -168,6 +193,48 @@ impl TestServer {
     pub async fn user(&self, username: &str) -> (String, String) {
         self.user_with_scopes(username, "read write follow push")
             .await
+    }
+
+    /// Registers an app with `read write` and returns (client_id, client_secret, app token).
+    pub async fn app_token(&self) -> (String, String, String) {
+        let r = self
+            .client
+            .post(
+                CreateApp::PATH,
+                None,
+                form(&[
+                    ("client_name", "t"),
+                    ("redirect_uris", "urn:ietf:wg:oauth:2.0:oob"),
+                    ("scopes", "read write"),
+                ]),
+            )
+            .await
+            .unwrap();
+        let v = r.json().unwrap();
+        let (id, secret) = (
+            v["client_id"].as_str().unwrap().to_string(),
+            v["client_secret"].as_str().unwrap().to_string(),
+        );
+        let r = self
+            .client
+            .post(
+                CreateToken::PATH,
+                None,
+                form(&[
+                    ("grant_type", "client_credentials"),
+                    ("client_id", &id),
+                    ("client_secret", &secret),
+                    ("scope", "read write"),
+                ]),
+            )
+            .await
+            .unwrap();
+        r.expect(200).unwrap();
+        let token = r.json().unwrap()["access_token"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        (id, secret, token)
     }
 
     /// A conformance context over this server with an in-process account factory.

@@ -111,6 +111,7 @@ impl Endpoint for UpdateCredentials {
     const METHOD: Method = Method::PATCH;
     const PATH: &'static str = "/api/v1/accounts/update_credentials";
     const AUTH: Auth = Auth::User("write:accounts");
+    const BODY: crate::api::BodyKind = crate::api::BodyKind::Upload;
     type Request = UpdateRequest;
     type Response = Json<CredentialAccount>;
 

@@ -27,6 +27,7 @@ impl Endpoint for UpdateMedia {
     const METHOD: Method = Method::PUT;
     const PATH: &'static str = "/api/v1/media/:id";
     const AUTH: Auth = Auth::User("write:media");
+    const BODY: crate::api::BodyKind = crate::api::BodyKind::Upload;
     type Request = UpdateMediaRequest;
     type Response = Json<MediaAttachment>;
 

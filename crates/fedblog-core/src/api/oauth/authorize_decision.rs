@@ -9,6 +9,7 @@ use crate::app::{App, Caller};
 use crate::content::escape;
 use crate::error::ApiResult;
 use crate::params::de;
+use crate::rate_limit::Family;
 use crate::services::oauth::{OOB_REDIRECT, with_query};
 
 /// Signs the user in and records their decision.
@@ -35,6 +36,7 @@ impl Endpoint for AuthorizeDecision {
     const METHOD: Method = Method::POST;
     const PATH: &'static str = "/oauth/authorize";
     const AUTH: Auth = Auth::Public;
+    const RATE_LIMIT: Option<crate::rate_limit::Family> = Some(crate::rate_limit::Family::SignIn);
     type Request = DecisionRequest;
     type Response = Redirect;
 
@@ -71,6 +73,12 @@ impl Endpoint for AuthorizeDecision {
         }
         let login = req.username.unwrap_or_default();
         let password = req.password.unwrap_or_default();
+        // Guesses are limited per client address (the route's own limit) and per account
+        // named, known or not, so the limit tells nothing about which accounts exist.
+        let named = login.trim().trim_start_matches('@').to_lowercase();
+        if !named.is_empty() {
+            app.charge(Family::SignInAccount, &named).await?;
+        }
         let Some((account, user)) = app.sign_in(&login, &password).await? else {
             return Ok(Redirect::Page(sign_in_form(
                 app,

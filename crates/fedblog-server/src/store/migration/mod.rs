@@ -16,6 +16,8 @@ mod m0011_lists;
 mod m0012_filters;
 mod m0013_conversations;
 mod m0014_notification_policies;
+mod m0015_rate_limits;
+mod m0016_id_nodes;
 
 /// A named index on `table` over `cols` (shared by the migrations).
 fn index(name: &'static str, table: &'static str, cols: &[&'static str]) -> IndexCreateStatement {
@@ -48,6 +50,8 @@ impl MigratorTrait for Migrator {
             Box::new(m0012_filters::Migration),
             Box::new(m0013_conversations::Migration),
             Box::new(m0014_notification_policies::Migration),
+            Box::new(m0015_rate_limits::Migration),
+            Box::new(m0016_id_nodes::Migration),
         ]
     }
 }
