@@ -1,10 +1,12 @@
 //! Media files: recognising an upload's format by its leading bytes ([`MediaFormat`]), and the
-//! [`MediaProcessor`] trait that makes previews and BlurHashes in the background.
+//! [`MediaProcessor`] trait that makes previews and BlurHashes in the background and sizes
+//! avatars and headers ([`ImageGeometry`]).
 //!
 //! Core only reads what is cheap at upload time (format, image dimensions). The heavy part
-//! (decoding, scaling, hashing) runs in a durable job through the app's `MediaProcessor`; the
-//! server ships one built on the `image` crate, an embedder may plug in its own, and the default
-//! [`NoProcessing`] leaves previews to the original file.
+//! (decoding, scaling, hashing) runs through the app's `MediaProcessor` (in a durable job for
+//! media attachments, in the request for profile images); the server ships one built on the
+//! `image` crate, an embedder may plug in its own, and the default [`NoProcessing`] leaves
+//! previews to the original file and stores profile images as they were sent.
 
 use async_trait::async_trait;
 
@@ -159,12 +161,107 @@ pub struct Preview {
     pub blurhash: Option<String>,
 }
 
-/// Makes previews of uploaded images. Runs in background jobs, so it may be slow.
+/// How a profile image is sized: Mastodon's geometry for avatars and headers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ImageGeometry {
+    /// Cropped to a centred square, then scaled down to at most `side` x `side` (avatars).
+    Square {
+        /// The largest side.
+        side: u32,
+    },
+    /// Scaled down, aspect ratio kept and nothing cropped, to about `max_pixels` pixels (headers).
+    MaxPixels {
+        /// The most pixels.
+        max_pixels: u64,
+    },
+}
+
+/// What to do to an image for an [`ImageGeometry`]: crop, then scale to `width` x `height`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Resize {
+    /// The part kept: left, top, width, height (the whole image when nothing is cropped).
+    pub crop: (u32, u32, u32, u32),
+    /// The width after scaling.
+    pub width: u32,
+    /// The height after scaling.
+    pub height: u32,
+}
+
+impl ImageGeometry {
+    /// What to do to a `width` x `height` image, or `None` when it already fits (a square
+    /// avatar no larger than the side, a header within the pixels). Images are never scaled up.
+    /// A header is scaled as Mastodon does: to `round(sqrt(max * w / h))` x
+    /// `round(sqrt(max * h / w))`.
+    pub fn plan(self, width: u32, height: u32) -> Option<Resize> {
+        if width == 0 || height == 0 {
+            return None;
+        }
+        match self {
+            ImageGeometry::Square { side } => {
+                if width == height && width <= side {
+                    return None;
+                }
+                let s = width.min(height);
+                let out = s.min(side).max(1);
+                Some(Resize {
+                    crop: ((width - s) / 2, (height - s) / 2, s, s),
+                    width: out,
+                    height: out,
+                })
+            }
+            ImageGeometry::MaxPixels { max_pixels } => {
+                if u64::from(width) * u64::from(height) <= max_pixels {
+                    return None;
+                }
+                let (w, h, max) = (f64::from(width), f64::from(height), max_pixels as f64);
+                let scaled = |v: f64, limit: u32| (v.round() as u32).clamp(1, limit);
+                Some(Resize {
+                    crop: (0, 0, width, height),
+                    width: scaled((max * w / h).sqrt(), width),
+                    height: scaled((max * h / w).sqrt(), height),
+                })
+            }
+        }
+    }
+}
+
+/// A profile image as it is to be stored.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ProfileImageFile {
+    /// The image's bytes.
+    pub bytes: Vec<u8>,
+    /// Their format.
+    pub kind: ImageKind,
+    /// A still PNG of an animated image (its first frame, sized by the geometry), served as
+    /// `avatar_static` / `header_static`; `None` when the image itself is still.
+    pub still_png: Option<Vec<u8>>,
+}
+
+/// Makes previews of uploaded images (in background jobs, so it may be slow) and sizes profile
+/// images.
 #[async_trait]
 pub trait MediaProcessor: Send + Sync {
     /// A small preview (at most `max_pixels` pixels, aspect kept) and BlurHash of an image;
     /// `Err` with a reason when the image cannot be decoded.
     async fn preview(&self, image: &[u8], max_pixels: u32) -> Result<Preview, String>;
+
+    /// An avatar or header sized by `geometry` (see [`ImageGeometry::plan`]); `Err` with a
+    /// reason when the image cannot be decoded. The caller has already checked the format and
+    /// that the header's dimensions are within the pixel limit. The default keeps the bytes as
+    /// they are, for processors that cannot decode images.
+    async fn profile_image(
+        &self,
+        image: Vec<u8>,
+        kind: ImageKind,
+        geometry: ImageGeometry,
+    ) -> Result<ProfileImageFile, String> {
+        let _ = geometry;
+        Ok(ProfileImageFile {
+            bytes: image,
+            kind,
+            still_png: None,
+        })
+    }
 }
 
 /// Makes no previews: clients are shown the original. The default of [`crate::App::new`].
@@ -204,5 +301,67 @@ mod tests {
             Some(MediaFormat::Webm)
         );
         assert_eq!(MediaFormat::of_key("media/1/original.exe"), None);
+    }
+
+    #[test]
+    fn avatars_are_cropped_to_a_square_and_never_scaled_up() {
+        let avatar = ImageGeometry::Square { side: 400 };
+        assert_eq!(avatar.plan(400, 400), None);
+        assert_eq!(avatar.plan(1, 1), None);
+        assert_eq!(
+            avatar.plan(1000, 1000),
+            Some(Resize {
+                crop: (0, 0, 1000, 1000),
+                width: 400,
+                height: 400
+            })
+        );
+        assert_eq!(
+            avatar.plan(600, 300),
+            Some(Resize {
+                crop: (150, 0, 300, 300),
+                width: 300,
+                height: 300
+            })
+        );
+        assert_eq!(
+            avatar.plan(500, 2001),
+            Some(Resize {
+                crop: (0, 750, 500, 500),
+                width: 400,
+                height: 400
+            })
+        );
+        assert_eq!(avatar.plan(0, 5), None);
+    }
+
+    #[test]
+    fn headers_are_scaled_to_the_pixels_with_the_aspect_kept() {
+        let header = ImageGeometry::MaxPixels {
+            max_pixels: 750_000,
+        };
+        assert_eq!(header.plan(1500, 500), None);
+        assert_eq!(header.plan(700, 1000), None);
+        let r = header.plan(3000, 1000).unwrap();
+        assert_eq!((r.crop, r.width, r.height), ((0, 0, 3000, 1000), 1500, 500));
+        let r = header.plan(4000, 3000).unwrap();
+        assert_eq!((r.width, r.height), (1000, 750));
+        // A very thin strip keeps at least one pixel and never grows.
+        let r = header.plan(1_000_000, 1).unwrap();
+        assert_eq!((r.width, r.height), (866_025, 1));
+    }
+
+    #[tokio::test]
+    async fn without_a_decoder_profile_images_are_kept() {
+        let out = NoProcessing
+            .profile_image(
+                b"GIF89a".to_vec(),
+                ImageKind::Gif,
+                ImageGeometry::Square { side: 400 },
+            )
+            .await
+            .unwrap();
+        assert_eq!(out.bytes, b"GIF89a");
+        assert_eq!((out.kind, out.still_png), (ImageKind::Gif, None));
     }
 }

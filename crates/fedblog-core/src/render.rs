@@ -55,14 +55,20 @@ impl App {
     pub fn render_account(&self, a: &AccountRecord) -> Account {
         let base = self.base_url();
         let suspended = a.is_suspended();
-        // Uploaded images are served as stored (not resized, GIFs not flattened), so the
-        // `*_static` URLs are the same files.
+        // An animated GIF is kept as sent beside a still PNG of its first frame (its key from
+        // `still_key`), which the `*_static` URL names; other images are their own still.
         let image = |key: &Option<String>, missing: &str| match key {
-            Some(k) if !suspended => self.files.public_url(&base, k),
-            _ => format!("{base}{missing}"),
+            Some(k) if !suspended => {
+                let still = crate::services::accounts::still_key(k).unwrap_or_else(|| k.clone());
+                (
+                    self.files.public_url(&base, k),
+                    self.files.public_url(&base, &still),
+                )
+            }
+            _ => (format!("{base}{missing}"), format!("{base}{missing}")),
         };
-        let avatar = image(&a.avatar, MISSING_AVATAR);
-        let header = image(&a.header, MISSING_HEADER);
+        let (avatar, avatar_static) = image(&a.avatar, MISSING_AVATAR);
+        let (header, header_static) = image(&a.header, MISSING_HEADER);
         Account {
             id: a.id,
             username: a.username.clone(),
@@ -79,10 +85,10 @@ impl App {
             } else {
                 content::render_html(&a.note, &base, &|_, _| None)
             },
-            avatar: avatar.clone(),
-            avatar_static: avatar,
-            header: header.clone(),
-            header_static: header,
+            avatar,
+            avatar_static,
+            header,
+            header_static,
             locked: a.locked,
             fields: if suspended {
                 vec![]

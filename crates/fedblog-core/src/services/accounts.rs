@@ -1,5 +1,6 @@
 //! Accounts: sign-up and the admin's account creation, e-mail confirmation, profile updates
-//! (avatar and header images included), lookups, and deleting an account with its files.
+//! (avatar and header images included: checked, sized as Mastodon sizes them, stored), lookups,
+//! and deleting an account with its files.
 
 use std::sync::OnceLock;
 
@@ -12,7 +13,8 @@ use crate::content;
 use crate::error::{ApiError, ApiResult, StoreError};
 use crate::files::{FileError, ImageKind};
 use crate::id::Id;
-use crate::services::oauth::{hash_password, hash_secret, random_secret};
+use crate::media::{ImageGeometry, ProfileImageFile, image_dimensions};
+use crate::services::oauth::{hash_secret, random_secret};
 use crate::store::{AccountRecord, ProfileField, Role, UserRecord, Visibility};
 
 /// A new local account, from sign-up or the admin CLI.
@@ -58,7 +60,8 @@ pub struct ProfileUpdate {
     pub sensitive: Option<bool>,
     /// Default language.
     pub language: Option<String>,
-    /// A new avatar image (PNG, JPEG, GIF or WebP, smaller than [`PROFILE_IMAGE_LIMIT`]).
+    /// A new avatar image (PNG, JPEG, GIF or WebP, smaller than [`PROFILE_IMAGE_LIMIT`], within
+    /// the instance's `image_matrix_limit` pixels).
     pub avatar: Option<Vec<u8>>,
     /// A new header image (same rules as the avatar).
     pub header: Option<Vec<u8>>,
@@ -67,6 +70,24 @@ pub struct ProfileUpdate {
 /// Avatars and headers must be smaller than this: 8 MB, Mastodon's limit for both
 /// (`Account::Avatar::AVATAR_LIMIT`, `Account::Header::HEADER_LIMIT`, validated with `less_than`).
 pub const PROFILE_IMAGE_LIMIT: usize = 8 * 1024 * 1024;
+
+/// Avatars are cropped to a centred square of at most this many pixels a side: Mastodon's
+/// `Account::Avatar::AVATAR_DIMENSIONS` (400 x 400, Paperclip geometry `400x400#`).
+pub const AVATAR_SIDE: u32 = 400;
+
+/// Headers are scaled down, aspect kept, to at most this many pixels: Mastodon's
+/// `Account::Header::MAX_PIXELS` (`HEADER_DIMENSIONS` 1500 x 500).
+pub const HEADER_MAX_PIXELS: u64 = 1500 * 500;
+
+/// The key of the still PNG stored next to an animated avatar or header, which then has a key
+/// `accounts/<avatars|headers>/<hex>/original.<ext>` (the still is `…/<hex>/static.png`); `None`
+/// for every other key (a still image is its own static version). `render.rs` serves it as
+/// `avatar_static` / `header_static`.
+pub fn still_key(key: &str) -> Option<String> {
+    let (dir, name) = key.rsplit_once('/')?;
+    (key.starts_with("accounts/") && name.starts_with("original."))
+        .then(|| format!("{dir}/static.png"))
+}
 
 /// One of the two images of a profile.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -114,9 +135,21 @@ impl ProfileImage {
         }
     }
 
-    /// Checks an uploaded image: smaller than [`PROFILE_IMAGE_LIMIT`] and, by its magic bytes,
-    /// a PNG, JPEG, GIF or WebP. Anything else is a 422 naming the field.
-    pub fn check(self, bytes: &[u8]) -> ApiResult<ImageKind> {
+    /// How the image is sized: Mastodon's avatar and header geometry.
+    pub fn geometry(self) -> ImageGeometry {
+        match self {
+            ProfileImage::Avatar => ImageGeometry::Square { side: AVATAR_SIDE },
+            ProfileImage::Header => ImageGeometry::MaxPixels {
+                max_pixels: HEADER_MAX_PIXELS,
+            },
+        }
+    }
+
+    /// Checks an uploaded image: smaller than [`PROFILE_IMAGE_LIMIT`], by its magic bytes a
+    /// PNG, JPEG, GIF or WebP, and with a width and height in its header whose product is at
+    /// most `max_pixels` (read from the header only: nothing is decoded, so a decompression
+    /// bomb is refused here). Anything else is a 422 naming the field.
+    pub fn check(self, bytes: &[u8], max_pixels: u64) -> ApiResult<ImageKind> {
         if bytes.len() >= PROFILE_IMAGE_LIMIT {
             return Err(ApiError::invalid_field(
                 self.field(),
@@ -128,7 +161,7 @@ impl ProfileImage {
                 ),
             ));
         }
-        ImageKind::sniff(bytes).ok_or_else(|| {
+        let kind = ImageKind::sniff(bytes).ok_or_else(|| {
             ApiError::invalid_field(
                 self.field(),
                 "ERR_INVALID",
@@ -137,7 +170,60 @@ impl ProfileImage {
                     self.label()
                 ),
             )
-        })
+        })?;
+        let (width, height) = image_dimensions(bytes)
+            .filter(|&(w, h)| w > 0 && h > 0)
+            .ok_or_else(|| self.unreadable())?;
+        if u64::from(width) * u64::from(height) > max_pixels {
+            return Err(ApiError::invalid_field(
+                self.field(),
+                "ERR_TOO_LARGE",
+                format!(
+                    "{} has more than {max_pixels} pixels ({width}x{height})",
+                    self.label()
+                ),
+            ));
+        }
+        Ok(kind)
+    }
+
+    /// The 422 for an image that cannot be read or processed.
+    fn unreadable(self) -> ApiError {
+        ApiError::invalid_field(
+            self.field(),
+            "ERR_INVALID",
+            format!("{} could not be read as an image", self.label()),
+        )
+    }
+
+    /// Sizes a checked image with the app's media processor (a 422 when it cannot be decoded).
+    async fn process(
+        self,
+        app: &App,
+        bytes: Vec<u8>,
+        kind: ImageKind,
+    ) -> ApiResult<ProfileImageFile> {
+        let out = app
+            .media
+            .profile_image(bytes, kind, self.geometry())
+            .await
+            .map_err(|reason| {
+                tracing::info!(field = self.field(), %reason, "a profile image could not be processed");
+                self.unreadable()
+            })?;
+        // The key's extension says the content type: the processor must answer what it says.
+        let still_ok = out
+            .still_png
+            .as_deref()
+            .is_none_or(|b| ImageKind::sniff(b) == Some(ImageKind::Png));
+        if ImageKind::sniff(&out.bytes) != Some(out.kind) || !still_ok {
+            tracing::error!(
+                field = self.field(),
+                "the media processor answered bytes of another format than it said"
+            );
+            return Err(ApiError::internal());
+        }
+        Ok(out)
     }
 
     /// Decodes an image sent as a `data:` URI with base64 content (how JSON clients send files,
@@ -265,13 +351,15 @@ impl App {
                 "Password is too long (maximum is 72 characters)",
             ));
         }
+        // Off the async workers (and bounded), as sign-in's checks are.
+        let password_hash = self.hash_password(&new.password).await?;
         let now = self.now();
         let account = AccountRecord::new_local(self.ids.next(), &new.username, now);
         let confirmation = (!new.confirmed).then(random_secret);
         let user = UserRecord {
             account_id: account.id,
             email: new.email.trim().to_string(),
-            password_hash: hash_password(&new.password, self.config.password_hash_memory_kib)?,
+            password_hash,
             role: new.role,
             confirmed_at: new.confirmed.then_some(now),
             confirmation_token_hash: confirmation.as_deref().map(hash_secret),
@@ -424,7 +512,7 @@ impl App {
             (ProfileImage::Header, u.header),
         ] {
             if let Some(bytes) = bytes {
-                let kind = which.check(&bytes)?;
+                let kind = which.check(&bytes, limits.image_matrix_limit)?;
                 images.push((which, bytes, kind));
             }
         }
@@ -529,14 +617,22 @@ impl App {
         if let Some(v) = u.sensitive {
             a.default_sensitive = v;
         }
+        // Every field is valid: now the images are decoded and sized (the costly part).
+        let mut processed: Vec<(ProfileImage, ProfileImageFile)> = Vec::new();
+        for (which, bytes, kind) in images {
+            processed.push((which, which.process(self, bytes, kind).await?));
+        }
         let mut stored: Vec<String> = Vec::new();
-        for (which, bytes, kind) in &images {
-            let key = new_file_key(*which, *kind);
-            if let Err(e) = self.files.put(&key, bytes).await {
-                self.remove_files(&stored).await;
-                return Err(file_failure(e));
+        for (which, file) in &processed {
+            let key = new_file_key(*which, file.kind, file.still_png.is_some());
+            let still = still_key(&key).zip(file.still_png.as_deref());
+            for (k, bytes) in std::iter::once((key.clone(), file.bytes.as_slice())).chain(still) {
+                if let Err(e) = self.files.put(&k, bytes).await {
+                    self.remove_files(&stored).await;
+                    return Err(file_failure(e));
+                }
+                stored.push(k);
             }
-            stored.push(key.clone());
             *which.key_of_mut(&mut a) = Some(key);
         }
         a.updated_at = self.now();
@@ -550,6 +646,7 @@ impl App {
                 let old = w.key_of(&before).clone();
                 (old != *w.key_of(&a)).then_some(old).flatten()
             })
+            .flat_map(with_still)
             .collect();
         self.remove_files(&replaced).await;
         self.store
@@ -575,7 +672,7 @@ impl App {
         };
         a.updated_at = self.now();
         self.store.update_account(&a).await?;
-        self.remove_files(&[old]).await;
+        self.remove_files(&with_still(old)).await;
         Ok(a)
     }
 
@@ -593,6 +690,7 @@ impl App {
         let keys: Vec<String> = [account.avatar.clone(), account.header.clone()]
             .into_iter()
             .flatten()
+            .flat_map(with_still)
             .chain(media.iter().flat_map(|m| m.file_keys().map(str::to_string)))
             .collect();
         let files_removed = self.remove_files(&keys).await;
@@ -651,14 +749,23 @@ impl App {
     }
 }
 
-/// A fresh, unguessable key for an image: `accounts/avatars/<32 hex digits>.<ext>`.
-fn new_file_key(which: ProfileImage, kind: ImageKind) -> String {
-    format!(
-        "{}/{:032x}.{}",
-        which.folder(),
-        rand::random::<u128>(),
-        kind.extension()
-    )
+/// A fresh, unguessable key for an image: `accounts/avatars/<32 hex digits>.<ext>`, or
+/// `accounts/avatars/<32 hex digits>/original.<ext>` for one stored with a still version
+/// (see [`still_key`]).
+fn new_file_key(which: ProfileImage, kind: ImageKind, with_still: bool) -> String {
+    let base = format!("{}/{:032x}", which.folder(), rand::random::<u128>());
+    let ext = kind.extension();
+    if with_still {
+        format!("{base}/original.{ext}")
+    } else {
+        format!("{base}.{ext}")
+    }
+}
+
+/// A profile image's key and the key of its still version, if it has one.
+fn with_still(key: String) -> Vec<String> {
+    let still = still_key(&key);
+    std::iter::once(key).chain(still).collect()
 }
 
 #[cfg(test)]
@@ -669,8 +776,81 @@ mod tests {
     use crate::files::{FileStore, MemoryFileStore};
     use crate::{InstanceConfig, MemoryStore};
 
-    const PNG: &[u8] = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR";
-    const GIF: &[u8] = b"GIF89a\x01\0\x01\0";
+    /// A 1x1 PNG.
+    const PNG: &[u8] = &[
+        137, 80, 78, 71, 13, 10, 26, 10, 0, 0, 0, 13, 73, 72, 68, 82, 0, 0, 0, 1, 0, 0, 0, 1, 8, 2,
+        0, 0, 0, 144, 119, 83, 222, 0, 0, 0, 12, 73, 68, 65, 84, 120, 156, 99, 232, 233, 253, 15,
+        0, 3, 193, 2, 25, 188, 44, 160, 75, 0, 0, 0, 0, 73, 69, 78, 68, 174, 66, 96, 130,
+    ];
+    /// The start of a 1x1 GIF (its header and logical screen size).
+    const GIF: &[u8] = b"GIF89a\x01\0\x01\0\0\0\0";
+
+    /// The signature and IHDR chunk of a PNG declaring `width` x `height` pixels, followed by
+    /// a little of what a decompression bomb would hold: nothing here may decode it.
+    fn png_declaring(width: u32, height: u32) -> Vec<u8> {
+        let mut v = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR".to_vec();
+        v.extend_from_slice(&width.to_be_bytes());
+        v.extend_from_slice(&height.to_be_bytes());
+        v.extend_from_slice(&[8, 2, 0, 0, 0]);
+        v.extend_from_slice(&[0; 4]);
+        v.extend_from_slice(&[0, 0, 0, 16]);
+        v.extend_from_slice(b"IDAT");
+        v.extend_from_slice(&[
+            0x78, 0xDA, 0xED, 0xC1, 0x01, 0x0D, 0, 0, 0, 0xC2, 0xA0, 0xF7, 0x4F, 0x6D, 0x0E, 0x37,
+        ]);
+        v
+    }
+
+    /// A processor that must never be asked: the checks come first.
+    struct MustNotDecode;
+
+    #[async_trait::async_trait]
+    impl crate::media::MediaProcessor for MustNotDecode {
+        async fn preview(
+            &self,
+            _image: &[u8],
+            _max_pixels: u32,
+        ) -> Result<crate::media::Preview, String> {
+            panic!("a preview was asked for")
+        }
+
+        async fn profile_image(
+            &self,
+            _image: Vec<u8>,
+            _kind: ImageKind,
+            _geometry: ImageGeometry,
+        ) -> Result<ProfileImageFile, String> {
+            panic!("an image that should have been refused was decoded")
+        }
+    }
+
+    /// A processor that turns every image into the same animated GIF with a still version.
+    struct Animated;
+
+    #[async_trait::async_trait]
+    impl crate::media::MediaProcessor for Animated {
+        async fn preview(
+            &self,
+            _image: &[u8],
+            _max_pixels: u32,
+        ) -> Result<crate::media::Preview, String> {
+            Err("no previews".into())
+        }
+
+        async fn profile_image(
+            &self,
+            _image: Vec<u8>,
+            _kind: ImageKind,
+            geometry: ImageGeometry,
+        ) -> Result<ProfileImageFile, String> {
+            assert!(matches!(geometry, ImageGeometry::Square { side: 400 }));
+            Ok(ProfileImageFile {
+                bytes: GIF.to_vec(),
+                kind: ImageKind::Gif,
+                still_png: Some(PNG.to_vec()),
+            })
+        }
+    }
 
     async fn app_with_user() -> (App, Arc<MemoryFileStore>, AccountRecord) {
         let files = Arc::new(MemoryFileStore::new());
@@ -789,21 +969,156 @@ mod tests {
         );
     }
 
+    #[tokio::test]
+    async fn images_declaring_too_many_pixels_are_refused_before_decoding() {
+        let (mut app, files, account) = app_with_user().await;
+        let limit = app.config.limits.image_matrix_limit;
+        // A valid avatar and header first (a 1x1 image is already within the size: kept as is).
+        let a = app
+            .update_profile(
+                &account,
+                ProfileUpdate {
+                    avatar: Some(PNG.to_vec()),
+                    header: Some(PNG.to_vec()),
+                    ..Default::default()
+                },
+            )
+            .await
+            .unwrap();
+        let (avatar, header) = (a.avatar.clone().unwrap(), a.header.clone().unwrap());
+        assert_eq!(files.get(&avatar).await.unwrap().as_deref(), Some(PNG));
+        assert_eq!(files.len(), 2);
+
+        app.media = Arc::new(MustNotDecode);
+        let bomb = png_declaring(50_000, 50_000);
+        assert_eq!(image_dimensions(&bomb), Some((50_000, 50_000)));
+        for which in [ProfileImage::Avatar, ProfileImage::Header] {
+            let mut u = ProfileUpdate {
+                display_name: Some("changed".into()),
+                ..Default::default()
+            };
+            match which {
+                ProfileImage::Avatar => u.avatar = Some(bomb.clone()),
+                ProfileImage::Header => u.header = Some(bomb.clone()),
+            }
+            let err = app.update_profile(&account, u).await.unwrap_err();
+            assert_eq!(err.status.as_u16(), 422);
+            assert!(
+                err.message.starts_with("Validation failed: "),
+                "{}",
+                err.message
+            );
+            assert!(err.message.contains(&limit.to_string()), "{}", err.message);
+            let details = err.details.unwrap();
+            assert_eq!(details.keys().collect::<Vec<_>>(), [which.field()]);
+            assert_eq!(details[which.field()][0].error, "ERR_TOO_LARGE");
+            // Nothing stored, nothing changed: the old images are kept and still there.
+            let now = app.store.account_by_id(account.id).await.unwrap().unwrap();
+            assert_eq!(now.display_name, "");
+            assert_eq!(now.avatar.as_deref(), Some(avatar.as_str()));
+            assert_eq!(now.header.as_deref(), Some(header.as_str()));
+            assert_eq!(files.len(), 2);
+            assert_eq!(files.get(&avatar).await.unwrap().as_deref(), Some(PNG));
+            assert_eq!(files.get(&header).await.unwrap().as_deref(), Some(PNG));
+        }
+
+        // An image whose dimensions cannot be read is refused too, as is one of zero pixels.
+        for bad in [
+            b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR".to_vec(),
+            png_declaring(0, 10),
+        ] {
+            let err = app
+                .update_profile(
+                    &account,
+                    ProfileUpdate {
+                        header: Some(bad),
+                        ..Default::default()
+                    },
+                )
+                .await
+                .unwrap_err();
+            assert_eq!(err.status.as_u16(), 422);
+            assert!(err.details.unwrap().contains_key("header"));
+        }
+        // Exactly at the limit is no bomb: it goes on to the processor (which panics here), so
+        // check the header rule alone.
+        let side = (limit as f64).sqrt() as u32;
+        assert!(
+            ProfileImage::Avatar
+                .check(&png_declaring(side, side), limit)
+                .is_ok()
+        );
+        assert!(
+            ProfileImage::Avatar
+                .check(&png_declaring(side + 1, side + 1), limit)
+                .is_err()
+        );
+        assert_eq!(files.len(), 2);
+    }
+
+    #[tokio::test]
+    async fn animated_images_are_stored_with_their_still_version() {
+        let (app, files, account) = app_with_user().await;
+        let app = app.with_media_processor(Arc::new(Animated));
+        let a = app
+            .update_profile(
+                &account,
+                ProfileUpdate {
+                    avatar: Some(PNG.to_vec()),
+                    ..Default::default()
+                },
+            )
+            .await
+            .unwrap();
+        let key = a.avatar.clone().unwrap();
+        assert!(
+            key.starts_with("accounts/avatars/") && key.ends_with("/original.gif"),
+            "{key}"
+        );
+        let still = still_key(&key).unwrap();
+        assert!(still.ends_with("/static.png"), "{still}");
+        assert!(crate::files::valid_key(&key) && crate::files::valid_key(&still));
+        assert_eq!(files.get(&key).await.unwrap().as_deref(), Some(GIF));
+        assert_eq!(files.get(&still).await.unwrap().as_deref(), Some(PNG));
+        assert_eq!(files.len(), 2);
+        assert_eq!(still_key("accounts/avatars/0a.gif"), None);
+        assert_eq!(still_key("media_attachments/files/1/original.gif"), None);
+
+        // Replacing removes both files; deleting the new one removes its pair too.
+        app.update_profile(
+            &account,
+            ProfileUpdate {
+                avatar: Some(PNG.to_vec()),
+                ..Default::default()
+            },
+        )
+        .await
+        .unwrap();
+        assert_eq!(files.get(&key).await.unwrap(), None);
+        assert_eq!(files.get(&still).await.unwrap(), None);
+        assert_eq!(files.len(), 2);
+        app.delete_profile_image(&account, ProfileImage::Avatar)
+            .await
+            .unwrap();
+        assert!(files.is_empty());
+    }
+
     #[test]
     fn image_checks_and_data_uris() {
         let big = {
-            let mut v = PNG.to_vec();
+            let mut v = PNG[..33].to_vec();
             v.resize(PROFILE_IMAGE_LIMIT, 0);
             v
         };
-        assert!(ProfileImage::Avatar.check(&big).is_err());
+        let limit = crate::config::Limits::default().image_matrix_limit;
+        assert!(ProfileImage::Avatar.check(&big, limit).is_err());
         assert!(
             ProfileImage::Avatar
-                .check(&big[..PROFILE_IMAGE_LIMIT - 1])
+                .check(&big[..PROFILE_IMAGE_LIMIT - 1], limit)
                 .is_ok()
         );
-        assert!(ProfileImage::Avatar.check(b"").is_err());
-        assert!(ProfileImage::Avatar.check(b"hello").is_err());
+        assert!(ProfileImage::Avatar.check(b"", limit).is_err());
+        assert!(ProfileImage::Avatar.check(b"hello", limit).is_err());
         assert_eq!(
             ProfileImage::Avatar
                 .decode_data_uri("data:image/png;base64,R0lG ODlh")
