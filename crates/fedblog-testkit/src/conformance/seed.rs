@@ -190,6 +190,8 @@ pub const RULES: &[Rule] = &[
             "ratelimits/posting",
             "ratelimits/following",
             "ratelimits/headers",
+            "ratelimits/posting-429",
+            "ratelimits/following-429",
         ],
     ),
     rule(

@@ -6,7 +6,8 @@
 use fedblog_core::api::accounts::{
     follow_account::FollowAccount, get_account::GetAccount,
     get_account_statuses::GetAccountStatuses, get_followers::GetFollowers,
-    get_following::GetFollowing, mute_account::MuteAccount, verify_credentials::VerifyCredentials,
+    get_following::GetFollowing, mute_account::MuteAccount, unfollow_account::UnfollowAccount,
+    verify_credentials::VerifyCredentials,
 };
 use fedblog_core::api::bookmarks::list_bookmarks::ListBookmarks;
 use fedblog_core::api::favourites::list_favourites::ListFavourites;
@@ -42,6 +43,16 @@ pub fn checks() -> Vec<Check> {
             "ratelimits/following",
             "following has a rate limit of its own: each POST /api/v1/accounts/:id/follow answers its X-RateLimit-* headers, X-RateLimit-Remaining one lower per account followed",
             rate_limit_following
+        ),
+        check!(
+            "ratelimits/posting-429",
+            "posting is refused once its own limit is spent: a new account posts until X-RateLimit-Remaining is 0, the next post is a 429 with an {\"error\"} body, Retry-After and X-RateLimit-Remaining 0, and the account still reads (the limit is posting's, not the API's)",
+            rate_limit_posting_429
+        ),
+        check!(
+            "ratelimits/following-429",
+            "following is refused once its own limit is spent: a new account follows until X-RateLimit-Remaining is 0, the next follow is a 429 with an {\"error\"} body, Retry-After and X-RateLimit-Remaining 0, and the account still reads",
+            rate_limit_following_429
         ),
         check!(
             "accounts/get/suspended-410",
@@ -148,6 +159,115 @@ async fn suspend(cx: &Cx, user: &User) -> CheckResult {
         "suspending through POST /api/v1/admin/accounts/:id/action",
     )?;
     Ok(())
+}
+
+/// Largest own limit the 429 checks spend (a server with a larger one is not asked to take
+/// that many posts or follows from the suite).
+const MOST_SPENT: u64 = 1000;
+
+/// Repeats `act` (its answers carrying the limit's headers) until X-RateLimit-Remaining reaches
+/// 0, then once more: that answer must be a 429 with Retry-After, while the account can still
+/// read.
+async fn spend_limit<F, Fut>(cx: &Cx, user: &User, what: &str, act: F) -> CheckResult
+where
+    F: Fn(u64) -> Fut,
+    Fut: std::future::Future<Output = Result<Response, Failure>>,
+{
+    let first = act(0).await?;
+    first.expect(200)?;
+    let (limit, mut remaining) = rate_limit(&first, what)?;
+    if remaining > MOST_SPENT {
+        return Err(Failure::NotRun(format!(
+            "{what}: X-RateLimit-Remaining is {remaining} (limit {limit}); the suite spends at most {MOST_SPENT}"
+        )));
+    }
+    let mut n = 1;
+    while remaining > 0 {
+        let r = act(n).await?;
+        n += 1;
+        r.expect(200)
+            .map_err(|e| format!("{what} with {remaining} left of {limit}: {e}"))?;
+        let (_, now) = rate_limit(&r, what)?;
+        ensure!(
+            now + 1 == remaining,
+            "{what}: X-RateLimit-Remaining went from {remaining} to {now}"
+        );
+        remaining = now;
+    }
+    let refused = act(n).await?;
+    expect_error(&refused, 429, &format!("{what} past its limit of {limit}"))?;
+    let retry = refused
+        .header("retry-after")
+        .and_then(|v| v.trim().parse::<u64>().ok());
+    ensure!(
+        retry.is_some_and(|s| s > 0),
+        "{what}: the 429 has no Retry-After in seconds ({:?})",
+        refused.header("retry-after")
+    );
+    ensure!(
+        refused.header("x-ratelimit-remaining").map(str::trim) == Some("0"),
+        "{what}: the 429 says X-RateLimit-Remaining {:?}",
+        refused.header("x-ratelimit-remaining")
+    );
+    let read = cx
+        .client
+        .get(&path::<VerifyCredentials>(&[]), Some(&user.token))
+        .await?;
+    read.expect(200)
+        .map_err(|e| format!("reading after {what} was refused: {e}"))?;
+    Ok(())
+}
+
+async fn rate_limit_posting_429(cx: &Cx) -> CheckResult {
+    let user = cx.new_user("spender").await?;
+    spend_limit(cx, &user, "POST /api/v1/statuses", |i| {
+        let (cx, token) = (cx, user.token.clone());
+        async move {
+            let text = format!("limited post {i}");
+            Ok(cx
+                .client
+                .post(
+                    &path::<CreateStatus>(&[]),
+                    Some(&token),
+                    form(&[("status", text.as_str())]),
+                )
+                .await?)
+        }
+    })
+    .await
+}
+
+async fn rate_limit_following_429(cx: &Cx) -> CheckResult {
+    let user = cx.new_user("collector").await?;
+    let targets = [cx.new_user("idol").await?, cx.new_user("star").await?];
+    // Following and unfollowing in turn makes every follow a new one, as a limit of
+    // follows (not of requests) counts them; unfollowing has no limit of its own.
+    spend_limit(cx, &user, "POST /api/v1/accounts/:id/follow", |i| {
+        let (cx, token) = (cx, user.token.clone());
+        let target = targets[(i % 2) as usize].id.clone();
+        async move {
+            let r = cx
+                .client
+                .post(
+                    &path::<FollowAccount>(&[("id", target.as_str())]),
+                    Some(&token),
+                    form::<&str, &str>(&[]),
+                )
+                .await?;
+            if r.status == 200 {
+                cx.client
+                    .post(
+                        &path::<UnfollowAccount>(&[("id", target.as_str())]),
+                        Some(&token),
+                        form::<&str, &str>(&[]),
+                    )
+                    .await?
+                    .expect(200)?;
+            }
+            Ok(r)
+        }
+    })
+    .await
 }
 
 async fn suspended_410(cx: &Cx) -> CheckResult {
