@@ -150,6 +150,24 @@ impl JobStore for ToyStore {
         Ok(true)
     }
 
+    async fn release_jobs(&self, ids: &[Id], worker: &str) -> StoreResult<u64> {
+        let mut rows = self.jobs.rows()?;
+        let mut released = 0;
+        for row in rows
+            .iter_mut()
+            .filter(|r| ids.contains(&r.id) && held_by(r, worker))
+        {
+            // Back in the queue at its own `run_at` (so its place in the table is unchanged),
+            // the claim's attempt given back.
+            row.state = JobState::Queued;
+            row.attempts = (row.attempts - 1).max(0);
+            row.locked_by = None;
+            row.locked_until = None;
+            released += 1;
+        }
+        Ok(released)
+    }
+
     async fn job_by_id(&self, id: Id) -> StoreResult<Option<JobRecord>> {
         Ok(self.jobs.rows()?.iter().find(|r| r.id == id).cloned())
     }

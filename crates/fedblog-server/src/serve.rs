@@ -148,6 +148,9 @@ pub async fn serve(settings: Settings) -> Result<(), String> {
     tracing::info!(listen = %running.addr, domain = %settings.instance.domain, workers = settings.workers.count, "fedblog is serving; stop with Ctrl-C");
     shutdown_signal().await;
     tracing::info!("stopping");
+    // Workers stop claiming at once and hand back what they have not started, while open
+    // requests finish.
+    workers.request_stop();
     running.stop().await;
     workers.stop().await;
     Ok(())

@@ -73,8 +73,11 @@ impl Workers {
                         }
                         // Read before looking for jobs: a job enqueued from now on wakes us.
                         let seen = app.job_signal.generation();
+                        // Asked before each job of the batch: a stopping worker finishes the job it
+                        // runs and hands the rest back to the queue at once.
+                        let stopping = || *rx.borrow();
                         let idle = match app
-                            .run_due_jobs(&name, settings.batch, settings.lease)
+                            .run_due_jobs_until(&name, settings.batch, settings.lease, &stopping)
                             .await
                         {
                             Ok(r) => r.claimed == 0,
@@ -105,9 +108,17 @@ impl Workers {
         Workers { stop, tasks }
     }
 
-    /// Stops the workers after their current job and waits for them.
-    pub async fn stop(self) {
+    /// Asks the workers to stop, without waiting: each finishes the job it runs, hands back the
+    /// jobs it claimed and has not started (queued again, attempts not charged, so they need not
+    /// wait for their lease to end), and ends. [`Workers::stop`] then waits for them.
+    pub fn request_stop(&self) {
         let _ = self.stop.send(true);
+    }
+
+    /// Stops the workers after their current job (handing back the rest of their claim, see
+    /// [`Workers::request_stop`]) and waits for them.
+    pub async fn stop(self) {
+        self.request_stop();
         for t in self.tasks {
             let _ = t.await;
         }
@@ -121,7 +132,7 @@ mod tests {
     use fedblog_core::services::accounts::NewAccount;
     use fedblog_core::services::relationships::FollowOptions;
     use fedblog_core::services::statuses::NewStatus;
-    use fedblog_core::store::{AccountRecord, Role};
+    use fedblog_core::store::{AccountRecord, JobState, Role};
     use fedblog_core::{InstanceConfig, MemoryStore};
 
     async fn account(app: &App, name: &str) -> AccountRecord {
@@ -140,6 +151,126 @@ mod tests {
         .await
         .expect("account")
         .0
+    }
+
+    /// A media processor that holds the job running it at a gate until the test opens it.
+    #[derive(Default)]
+    struct Gate {
+        entered: tokio::sync::Notify,
+        open: tokio::sync::Notify,
+    }
+
+    #[async_trait::async_trait]
+    impl fedblog_core::media::MediaProcessor for Gate {
+        async fn preview(
+            &self,
+            _image: &[u8],
+            _max_pixels: u32,
+        ) -> Result<fedblog_core::media::Preview, String> {
+            self.entered.notify_one();
+            self.open.notified().await;
+            Err("no preview in this test".into())
+        }
+    }
+
+    /// A graceful stop hands back what a worker claimed and has not started: it finishes the
+    /// job it runs, and the rest of its batch is queued again at once, attempts not charged,
+    /// claimable by another worker long before the (300 s) lease would end.
+    async fn stop_releases_unstarted_claimed_jobs(store: Arc<dyn fedblog_core::Store>) {
+        let mut config = InstanceConfig::new("workers.test");
+        config.password_hash_memory_kib = 64;
+        let gate = Arc::new(Gate::default());
+        let app = Arc::new(App::new(store, config).with_media_processor(gate.clone()));
+        let me = account(&app, "uploader").await;
+        let caller = fedblog_core::Caller {
+            token: None,
+            app: None,
+            account: Some(me),
+            user: None,
+            authorization: None,
+            info: Default::default(),
+            uploads: vec![],
+        };
+        for n in 0..3u8 {
+            let upload = fedblog_core::params::Upload {
+                name: "file".into(),
+                file_name: Some("p.png".into()),
+                content_type: Some("image/png".into()),
+                bytes: fedblog_testkit::conformance::checks::media::png(4, 4, [n, 1, 2]),
+            };
+            app.upload_media(&caller, Some(&upload), Default::default())
+                .await
+                .expect("upload");
+        }
+        // Three `process_media` jobs due now (and three `remove_media` due in a day).
+        assert_eq!(
+            app.store.count_jobs(JobState::Queued).await.expect("count"),
+            6
+        );
+        let workers = Workers::start(
+            app.clone(),
+            WorkerSettings {
+                poll: Duration::from_secs(60),
+                lease: chrono::Duration::seconds(300),
+                ..Default::default()
+            },
+        );
+        tokio::time::timeout(Duration::from_secs(10), gate.entered.notified())
+            .await
+            .expect("the worker starts the first job of its batch");
+        assert_eq!(
+            app.store
+                .count_jobs(JobState::Running)
+                .await
+                .expect("count"),
+            3,
+            "the worker claimed the three due jobs in one batch"
+        );
+        workers.request_stop();
+        gate.open.notify_one();
+        tokio::time::timeout(Duration::from_secs(10), workers.stop())
+            .await
+            .expect("the workers stop after their current job");
+        let count = |state| {
+            let app = app.clone();
+            async move { app.store.count_jobs(state).await.expect("count") }
+        };
+        assert_eq!(count(JobState::Done).await, 1, "the job running finished");
+        assert_eq!(
+            count(JobState::Running).await,
+            0,
+            "no job stays held by the stopped worker"
+        );
+        assert_eq!(count(JobState::Queued).await, 5, "two handed back");
+        let now = app.now();
+        let again = app
+            .store
+            .claim_jobs("next", now, now + chrono::Duration::seconds(60), 10)
+            .await
+            .expect("claim");
+        assert_eq!(
+            again.len(),
+            2,
+            "the handed-back jobs are claimable at once: {again:?}"
+        );
+        for j in &again {
+            assert_eq!(j.kind, fedblog_core::services::media::PROCESS_MEDIA);
+            assert_eq!(j.attempts, 1, "the stopped worker's claim was not charged");
+        }
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn stop_releases_unstarted_claimed_jobs_in_memory() {
+        stop_releases_unstarted_claimed_jobs(Arc::new(MemoryStore::new())).await;
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn stop_releases_unstarted_claimed_jobs_on_sqlite() {
+        let store = crate::store::connect("sqlite::memory:", &Default::default())
+            .await
+            .expect("sqlite");
+        store.migrate().await.expect("migrate");
+        stop_releases_unstarted_claimed_jobs(store.into_shared()).await;
     }
 
     /// A job enqueued for now wakes an idle worker at once: a fan-out to more followers than the

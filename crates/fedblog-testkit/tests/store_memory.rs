@@ -334,6 +334,9 @@ mod faulty {
         FailRetryImmediately,
         FailIgnoresHolder,
         FailDeadNotFinished,
+        ReleaseIgnored,
+        ReleaseIgnoresHolder,
+        ReleaseChargesAttempt,
         RescheduleAnyState,
         RescheduleIgnored,
         CancelAnyState,
@@ -843,6 +846,9 @@ mod faulty {
             Fault::FailRetryImmediately,
             Fault::FailIgnoresHolder,
             Fault::FailDeadNotFinished,
+            Fault::ReleaseIgnored,
+            Fault::ReleaseIgnoresHolder,
+            Fault::ReleaseChargesAttempt,
             Fault::RescheduleAnyState,
             Fault::RescheduleIgnored,
             Fault::CancelAnyState,
@@ -1185,6 +1191,8 @@ mod faulty {
         job_ids: BTreeSet<Id>,
         /// Jobs claimed by calls still running (`ClaimRacy`).
         racing: Vec<JobRecord>,
+        /// Jobs released without giving back the claim's attempt (`ReleaseChargesAttempt`).
+        released_charged: BTreeSet<Id>,
         /// Live scheduled statuses as inserted.
         scheduled: BTreeMap<Id, ScheduledStatusRecord>,
         /// Scheduled statuses as last passed to `update_scheduled_status`.
@@ -1528,6 +1536,12 @@ mod faulty {
                 }
                 Fault::ClaimAttemptsNotCounted if j.state == JobState::Running => j.attempts -= 1,
                 Fault::FailDeadNotFinished if j.state == JobState::Dead => j.finished_at = None,
+                Fault::ReleaseChargesAttempt
+                    if j.state == JobState::Queued
+                        && self.log().released_charged.contains(&j.id) =>
+                {
+                    j.attempts += 1
+                }
                 _ => {}
             }
             j
@@ -3003,6 +3017,39 @@ mod faulty {
                 _ => worker.to_string(),
             };
             self.inner.fail_job(id, &worker, error, retry_at, now).await
+        }
+
+        async fn release_jobs(&self, ids: &[Id], worker: &str) -> StoreResult<u64> {
+            match self.fault {
+                Fault::ReleaseIgnored => {
+                    let mut n = 0;
+                    for &id in ids {
+                        n += u64::from(self.holder(id).await?.as_deref() == Some(worker));
+                    }
+                    Ok(n)
+                }
+                Fault::ReleaseIgnoresHolder => {
+                    let mut n = 0;
+                    for &id in ids {
+                        if let Some(holder) = self.holder(id).await? {
+                            n += self.inner.release_jobs(&[id], &holder).await?;
+                        }
+                    }
+                    Ok(n)
+                }
+                Fault::ReleaseChargesAttempt => {
+                    let mut n = 0;
+                    for &id in ids {
+                        let released = self.inner.release_jobs(&[id], worker).await?;
+                        if released > 0 {
+                            self.log().released_charged.insert(id);
+                        }
+                        n += released;
+                    }
+                    Ok(n)
+                }
+                _ => self.inner.release_jobs(ids, worker).await,
+            }
         }
 
         async fn job_by_id(&self, id: Id) -> StoreResult<Option<JobRecord>> {
@@ -4695,6 +4742,7 @@ mod faulty {
                 now: DateTime<Utc>,
             ) -> bool
         }
+        forward! { release_jobs<'life1, 'life2>(ids: &'life1 [Id], worker: &'life2 str) -> u64 }
         forward! { job_by_id<>(id: Id) -> Option<JobRecord> }
         forward! { reschedule_job<>(id: Id, run_at: DateTime<Utc>) -> bool }
         forward! { cancel_job<>(id: Id) -> bool }

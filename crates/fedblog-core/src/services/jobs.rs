@@ -116,6 +116,9 @@ pub struct RoundReport {
     pub done: usize,
     /// Jobs that failed (retried or dead).
     pub failed: usize,
+    /// Jobs handed back unstarted (queued again, attempt not charged) because the worker was
+    /// stopping or the store failed mid-round.
+    pub released: usize,
 }
 
 impl App {
@@ -136,6 +139,27 @@ impl App {
         batch: usize,
         lease: Duration,
     ) -> ApiResult<RoundReport> {
+        self.run_due_jobs_until(worker, batch, lease, &|| false)
+            .await
+    }
+
+    /// [`App::run_due_jobs`] for a worker that may be asked to stop: `stopping` is asked before
+    /// the claim and before each job. Once it answers `true`, the job running finishes, and the
+    /// claimed jobs not started yet are handed back at once
+    /// ([`JobStore::release_jobs`](crate::store::JobStore::release_jobs): queued again, their
+    /// attempt not charged), so another worker, or this process after a restart, takes them
+    /// without waiting for the lease to end. A store error while recording a job's outcome hands
+    /// back the jobs not started too, then is returned.
+    pub async fn run_due_jobs_until(
+        &self,
+        worker: &str,
+        batch: usize,
+        lease: Duration,
+        stopping: &(dyn Fn() -> bool + Sync),
+    ) -> ApiResult<RoundReport> {
+        if stopping() {
+            return Ok(RoundReport::default());
+        }
         let now = self.now();
         let jobs = self
             .store
@@ -145,24 +169,54 @@ impl App {
             claimed: jobs.len(),
             ..Default::default()
         };
-        for job in jobs {
-            match self.run_job(&job).await {
-                Ok(()) => {
-                    self.store.complete_job(job.id, worker, self.now()).await?;
-                    report.done += 1;
-                }
+        for (n, job) in jobs.iter().enumerate() {
+            if stopping() {
+                report.released = self.hand_back(worker, &jobs[n..]).await;
+                break;
+            }
+            let outcome = self.run_job(job).await;
+            let recorded = match &outcome {
+                Ok(()) => self.store.complete_job(job.id, worker, self.now()).await,
                 Err(error) => {
                     let retry = (job.attempts < job.max_attempts)
                         .then(|| self.now() + backoff(job.attempts));
                     tracing::warn!(job = %job.id, kind = %job.kind, attempts = job.attempts, %error, retry = retry.is_some(), "job failed");
                     self.store
-                        .fail_job(job.id, worker, &error, retry, self.now())
-                        .await?;
-                    report.failed += 1;
+                        .fail_job(job.id, worker, error, retry, self.now())
+                        .await
+                }
+            };
+            match recorded {
+                Ok(_) if outcome.is_ok() => report.done += 1,
+                Ok(_) => report.failed += 1,
+                Err(e) => {
+                    // This job stays held until its lease ends (the store may not know its
+                    // outcome); the ones not started need not wait for that.
+                    self.hand_back(worker, &jobs[n + 1..]).await;
+                    return Err(e.into());
                 }
             }
         }
         Ok(report)
+    }
+
+    /// Hands back claimed jobs this worker will not run; returns how many the store released.
+    /// A failure is logged, not returned: the jobs then wait for their lease to end.
+    async fn hand_back(&self, worker: &str, jobs: &[JobRecord]) -> usize {
+        if jobs.is_empty() {
+            return 0;
+        }
+        let ids: Vec<Id> = jobs.iter().map(|j| j.id).collect();
+        match self.store.release_jobs(&ids, worker).await {
+            Ok(n) => {
+                tracing::info!(worker, released = n, "handed back claimed jobs not started");
+                n as usize
+            }
+            Err(error) => {
+                tracing::warn!(worker, %error, jobs = ids.len(), "handing back claimed jobs failed; they wait for their lease to end");
+                0
+            }
+        }
     }
 
     async fn run_job(&self, job: &JobRecord) -> Result<(), String> {
@@ -223,6 +277,72 @@ mod tests {
         .expect("the waiter is woken");
         notifier.await.expect("notifier");
         assert_eq!(signal.generation(), seen + 1);
+    }
+
+    /// Asked to stop between the jobs of a batch, a round finishes the job it runs and hands
+    /// back the rest: queued again, attempts not charged, lock cleared, claimable at once.
+    #[tokio::test]
+    async fn a_stopping_round_hands_back_the_jobs_it_did_not_start() {
+        use std::sync::Arc;
+        use std::sync::atomic::{AtomicUsize, Ordering};
+
+        use crate::store::JobStore;
+
+        let store = Arc::new(crate::MemoryStore::new());
+        let app = App::new(store.clone(), crate::InstanceConfig::new("jobs.test"));
+        let now = app.now();
+        let mut ids = vec![];
+        for n in 0..3 {
+            // Media that do not exist: the job ends at once, successfully.
+            let payload = format!("{{\"media_id\":\"{}\"}}", 1000 + n);
+            let job = new_job(
+                app.ids.next(),
+                crate::services::media::PROCESS_MEDIA,
+                &payload,
+                now - Duration::seconds(3 - n),
+                now,
+            );
+            app.enqueue(&job).await.expect("enqueue");
+            ids.push(job.id);
+        }
+        // Asked before the claim, before the first job, then told to stop before the second.
+        let asked = AtomicUsize::new(0);
+        let stopping = || asked.fetch_add(1, Ordering::SeqCst) >= 2;
+        let report = app
+            .run_due_jobs_until("w", 10, Duration::seconds(300), &stopping)
+            .await
+            .expect("round");
+        assert_eq!(
+            report,
+            RoundReport {
+                claimed: 3,
+                done: 1,
+                failed: 0,
+                released: 2
+            }
+        );
+        let first = store.job_by_id(ids[0]).await.expect("job").expect("stored");
+        assert_eq!(first.state, JobState::Done, "the started job finishes");
+        for id in &ids[1..] {
+            let j = store.job_by_id(*id).await.expect("job").expect("stored");
+            assert_eq!(
+                (j.state, j.attempts, j.locked_by, j.locked_until),
+                (JobState::Queued, 0, None, None),
+                "a job not started is handed back, its attempt not charged"
+            );
+        }
+        // Another worker takes them at once, not after the 300 s lease.
+        let round = app
+            .run_due_jobs("other", 10, Duration::seconds(300))
+            .await
+            .expect("round");
+        assert_eq!((round.claimed, round.done), (2, 2));
+        // Stopping before the claim claims nothing.
+        let none = app
+            .run_due_jobs_until("w", 10, Duration::seconds(300), &|| true)
+            .await
+            .expect("round");
+        assert_eq!(none, RoundReport::default());
     }
 
     #[test]

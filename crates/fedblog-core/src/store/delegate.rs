@@ -328,6 +328,7 @@ macro_rules! __delegate_trait {
             fn claim_jobs(&self, worker: &str, now: DateTime<Utc>, lease_until: DateTime<Utc>, limit: usize) -> StoreResult<Vec<JobRecord>>;
             fn complete_job(&self, id: Id, worker: &str, at: DateTime<Utc>) -> StoreResult<bool>;
             fn fail_job(&self, id: Id, worker: &str, error: &str, retry_at: Option<DateTime<Utc>>, now: DateTime<Utc>) -> StoreResult<bool>;
+            fn release_jobs(&self, ids: &[Id], worker: &str) -> StoreResult<u64>;
             fn job_by_id(&self, id: Id) -> StoreResult<Option<JobRecord>>;
             fn reschedule_job(&self, id: Id, run_at: DateTime<Utc>) -> StoreResult<bool>;
             fn cancel_job(&self, id: Id) -> StoreResult<bool>;

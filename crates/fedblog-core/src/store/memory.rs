@@ -1422,6 +1422,21 @@ impl JobStore for MemoryStore {
         }
     }
 
+    async fn release_jobs(&self, ids: &[Id], worker: &str) -> StoreResult<u64> {
+        let mut g = self.write()?;
+        let mut released = 0;
+        for id in ids {
+            if let Some(job) = g.jobs.get_mut(id).filter(|j| holds(j, worker)) {
+                job.state = JobState::Queued;
+                job.attempts = (job.attempts - 1).max(0);
+                job.locked_by = None;
+                job.locked_until = None;
+                released += 1;
+            }
+        }
+        Ok(released)
+    }
+
     async fn job_by_id(&self, id: Id) -> StoreResult<Option<JobRecord>> {
         Ok(self.read()?.jobs.get(&id).cloned())
     }

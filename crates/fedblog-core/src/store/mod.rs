@@ -852,6 +852,13 @@ pub trait JobStore: Send + Sync {
         retry_at: Option<DateTime<Utc>>,
         now: DateTime<Utc>,
     ) -> StoreResult<bool>;
+    /// Hands back jobs `worker` claimed and will not run (it is stopping): each job of `ids` that
+    /// `worker` holds becomes `Queued` again at its `run_at`, its lock cleared and its `attempts`
+    /// lowered by one (the claim is not charged); `last_error` and the other fields are kept, so
+    /// another worker may claim it at once. Jobs of `ids` that `worker` does not hold (another
+    /// worker's, taken over, queued, finished, unknown) are left alone. Returns how many it
+    /// released. No default: a store must clear the lock without charging an attempt.
+    async fn release_jobs(&self, ids: &[Id], worker: &str) -> StoreResult<u64>;
     /// The job with this id.
     async fn job_by_id(&self, id: Id) -> StoreResult<Option<JobRecord>>;
     /// Moves a `Queued` job to a new `run_at`; returns whether one was moved.

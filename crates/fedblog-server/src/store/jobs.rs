@@ -7,6 +7,7 @@ use chrono::{DateTime, Utc};
 use fedblog_core::store::{JobRecord, JobState, JobStore};
 use fedblog_core::{Id, StoreError, StoreResult};
 use sea_orm::ActiveValue::Set;
+use sea_orm::sea_query::{Expr, ExprTrait};
 use sea_orm::{ColumnTrait, DbBackend, EntityTrait, PaginatorTrait, QueryFilter, Statement, Value};
 
 use super::entity::jobs;
@@ -215,6 +216,35 @@ impl JobStore for SeaStore {
             .await
             .map_err(backend_err)?;
         Ok(res.rows_affected > 0)
+    }
+
+    async fn release_jobs(&self, ids: &[Id], worker: &str) -> StoreResult<u64> {
+        if ids.is_empty() {
+            return Ok(0);
+        }
+        // One conditional statement: a job taken over meanwhile (its `locked_by` changed) or
+        // finished is not touched. The claim's attempt is given back, never below zero.
+        let attempts = Expr::col(jobs::Column::Attempts);
+        let res = jobs::Entity::update_many()
+            .set(jobs::ActiveModel {
+                state: Set(JobState::Queued.as_str().to_string()),
+                locked_by: Set(None),
+                locked_until: Set(None),
+                ..Default::default()
+            })
+            .col_expr(
+                jobs::Column::Attempts,
+                Expr::case(attempts.clone().gt(0), attempts.sub(1))
+                    .finally(0)
+                    .into(),
+            )
+            .filter(jobs::Column::Id.is_in(ids.iter().map(|id| id.as_i64())))
+            .filter(jobs::Column::State.eq(JobState::Running.as_str()))
+            .filter(jobs::Column::LockedBy.eq(worker))
+            .exec(&self.db)
+            .await
+            .map_err(backend_err)?;
+        Ok(res.rows_affected)
     }
 
     async fn job_by_id(&self, id: Id) -> StoreResult<Option<JobRecord>> {

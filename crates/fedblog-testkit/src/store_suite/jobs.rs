@@ -776,3 +776,142 @@ pub async fn count_jobs_per_state(store: &dyn Store) {
         "count_jobs after the completion [queued, running, done, dead]"
     );
 }
+
+/// `release_jobs` hands back the jobs a stopping worker claimed and did not start: each job of
+/// the ids that the worker holds is `Queued` again at its `run_at`, lock cleared, the claim's
+/// attempt given back (`last_error` and the rest kept), and claimable at once by another worker,
+/// long before the lease would have ended. Jobs it does not hold (another worker's, one taken
+/// over after its lease ended, one it finished, an unknown id) are untouched and not counted;
+/// another worker cannot release its jobs; releasing twice releases nothing more.
+pub async fn release_hands_back_only_the_workers_unstarted_jobs(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let finished = enqueue(store, job(&ids, "deliver", NOW - 5_000)).await;
+    let fresh = enqueue(store, job(&ids, "deliver", NOW - 4_000)).await;
+    let retried = enqueue(
+        store,
+        JobRecord {
+            attempts: 2,
+            last_error: Some("connection refused".into()),
+            ..job(&ids, "deliver", NOW - 3_000)
+        },
+    )
+    .await;
+    // Due long ago: A claimed it once, its lease ended, and C took it over.
+    let taken_over = enqueue(store, job(&ids, "deliver", NOW - 70_000)).await;
+    let others = enqueue(store, job(&ids, "deliver", NOW - 1_000)).await;
+    let early = claim(store, A, NOW - 60_000, NOW - 30_000, 1).await;
+    assert_eq!(ids_of(&early), vec![taken_over.id], "A's earlier claim");
+    let c_got = claim(store, "worker-c", NOW, LEASE, 1).await;
+    assert_eq!(
+        ids_of(&c_got),
+        vec![taken_over.id],
+        "C takes over the job whose lease of A's ended"
+    );
+    let got = claim(store, A, NOW, LEASE, 3).await;
+    assert_eq!(
+        ids_of(&got),
+        vec![finished.id, fresh.id, retried.id],
+        "A claims the three oldest due jobs"
+    );
+    let b_got = claim(store, B, NOW, LEASE, 10).await;
+    assert_eq!(ids_of(&b_got), vec![others.id], "B claims the last one");
+    let done = store
+        .complete_job(finished.id, A, at(NOW + 1_000))
+        .await
+        .expect("complete_job");
+    assert!(done, "A completes its first job");
+    let before = [
+        get(store, finished.id).await,
+        get(store, fresh.id).await,
+        get(store, retried.id).await,
+        get(store, taken_over.id).await,
+        get(store, others.id).await,
+    ];
+
+    let all = [
+        finished.id,
+        fresh.id,
+        retried.id,
+        taken_over.id,
+        others.id,
+        ids.next_at(T0),
+    ];
+    let n = store
+        .release_jobs(&all, B)
+        .await
+        .unwrap_or_else(|e| panic!("release_jobs failed: {e:?}"));
+    assert_eq!(
+        n, 1,
+        "release_jobs by B releases only the job B holds, not A's or C's, and counts it"
+    );
+    // `others` was enqueued with no attempt: released, it is as enqueued again.
+    let b_released = others.clone();
+    assert_eq!(
+        get(store, others.id).await,
+        b_released,
+        "a released job is Queued at its run_at, locked_by/locked_until cleared, its claim's \
+         attempt given back"
+    );
+    for j in &before[..4] {
+        assert_eq!(
+            &get(store, j.id).await,
+            j,
+            "release_jobs by B must not touch a job B does not hold ({:?}, held by {:?})",
+            j.state,
+            j.locked_by
+        );
+    }
+
+    let n = store
+        .release_jobs(&all, A)
+        .await
+        .unwrap_or_else(|e| panic!("release_jobs failed: {e:?}"));
+    assert_eq!(
+        n, 2,
+        "release_jobs by A releases the two jobs A holds and has not finished: not the one it \
+         completed, the one C took over, or a queued or unknown one"
+    );
+    let expected = [fresh.clone(), retried.clone()];
+    for e in &expected {
+        assert_eq!(
+            &get(store, e.id).await,
+            e,
+            "a released job is Queued at its run_at with locked_by/locked_until cleared and \
+             attempts as before the claim (not charged), last_error kept"
+        );
+    }
+    assert_eq!(
+        get(store, finished.id).await,
+        before[0],
+        "release_jobs must not touch a job its worker finished"
+    );
+    assert_eq!(
+        get(store, taken_over.id).await,
+        before[3],
+        "release_jobs must not touch a job another worker took over after the lease ended"
+    );
+    let again = store
+        .release_jobs(&all, A)
+        .await
+        .unwrap_or_else(|e| panic!("release_jobs failed: {e:?}"));
+    assert_eq!(again, 0, "releasing the same jobs again releases nothing");
+    let none = store
+        .release_jobs(&[], A)
+        .await
+        .unwrap_or_else(|e| panic!("release_jobs(&[]) failed: {e:?}"));
+    assert_eq!(none, 0, "release_jobs of no ids releases nothing");
+
+    // Long before A's lease would have ended, another worker claims them: attempt 1 and 3.
+    let lease = NOW + 2_000 + 30_000;
+    let reclaimed = claim(store, B, NOW + 2_000, lease, 10).await;
+    assert_eq!(
+        reclaimed,
+        vec![
+            claimed(&fresh, B, lease),
+            claimed(&retried, B, lease),
+            claimed(&b_released, B, lease)
+        ],
+        "released jobs are claimable at once (oldest run_at first), attempts counting from \
+         where they were before the released claim"
+    );
+}

@@ -316,6 +316,7 @@ macro_rules! __store_suite_for_each_check {
                 fail_with_retry_requeues_at_retry_at,
                 fail_without_retry_is_dead,
                 fail_by_non_holder_is_refused,
+                release_hands_back_only_the_workers_unstarted_jobs,
                 reschedule_moves_only_queued_jobs,
                 cancel_removes_only_queued_jobs,
                 purge_removes_only_done_jobs_finished_before_cutoff,
