@@ -175,6 +175,28 @@ fn a_declared_lack_checks_the_weaker_promise() {
     );
 }
 
+/// A store with the trait's default `release_jobs` (it releases nothing) passes the release
+/// check when it declares the lack, and fails it when it claims the capability.
+#[test]
+fn a_store_that_does_not_release_jobs_declares_it() {
+    let check = CHECKS
+        .iter()
+        .find(|c| c.name == "release_hands_back_only_the_workers_unstarted_jobs")
+        .expect("the release check is listed");
+    let run = |capabilities| {
+        let store = faulty::Faulty::new(faulty::Fault::ReleaseNothing);
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            check.run_on(&store, capabilities)
+        }))
+        .is_ok()
+    };
+    assert!(!run(Capabilities::ALL), "claiming ReleasesJobs, releasing nothing fails");
+    assert!(
+        run(Capabilities::ALL.lacking(Capability::ReleasesJobs)),
+        "declaring the lack, a store that releases nothing passes"
+    );
+}
+
 /// A store that wraps `MemoryStore` and breaks one contract on purpose.
 mod faulty {
     use std::collections::{BTreeMap, BTreeSet};
@@ -335,6 +357,7 @@ mod faulty {
         FailIgnoresHolder,
         FailDeadNotFinished,
         ReleaseIgnored,
+        ReleaseNothing,
         ReleaseIgnoresHolder,
         ReleaseChargesAttempt,
         RescheduleAnyState,
@@ -847,6 +870,7 @@ mod faulty {
             Fault::FailIgnoresHolder,
             Fault::FailDeadNotFinished,
             Fault::ReleaseIgnored,
+            Fault::ReleaseNothing,
             Fault::ReleaseIgnoresHolder,
             Fault::ReleaseChargesAttempt,
             Fault::RescheduleAnyState,
@@ -3021,6 +3045,8 @@ mod faulty {
 
         async fn release_jobs(&self, ids: &[Id], worker: &str) -> StoreResult<u64> {
             match self.fault {
+                // The trait's default.
+                Fault::ReleaseNothing => Ok(0),
                 Fault::ReleaseIgnored => {
                     let mut n = 0;
                     for &id in ids {

@@ -857,8 +857,12 @@ pub trait JobStore: Send + Sync {
     /// lowered by one (the claim is not charged); `last_error` and the other fields are kept, so
     /// another worker may claim it at once. Jobs of `ids` that `worker` does not hold (another
     /// worker's, taken over, queued, finished, unknown) are left alone. Returns how many it
-    /// released. No default: a store must clear the lock without charging an attempt.
-    async fn release_jobs(&self, ids: &[Id], worker: &str) -> StoreResult<u64>;
+    /// released. The default releases nothing (`Ok(0)`): the jobs then wait for their lease to
+    /// end, as they did before stores could hand them back; correct, only slower.
+    async fn release_jobs(&self, ids: &[Id], worker: &str) -> StoreResult<u64> {
+        let _ = (ids, worker);
+        Ok(0)
+    }
     /// The job with this id.
     async fn job_by_id(&self, id: Id) -> StoreResult<Option<JobRecord>>;
     /// Moves a `Queued` job to a new `run_at`; returns whether one was moved.

@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use fedblog_core::store::{JobRecord, JobState};
 use fedblog_core::{Id, IdGenerator, Store};
 
-use super::{T0, assert_already_exists, at, job, sorted};
+use super::{Capabilities, Capability, T0, assert_already_exists, at, job, sorted};
 
 /// The `now` of the claims of these checks.
 const NOW: i64 = T0 + 100_000;
@@ -783,7 +783,12 @@ pub async fn count_jobs_per_state(store: &dyn Store) {
 /// long before the lease would have ended. Jobs it does not hold (another worker's, one taken
 /// over after its lease ended, one it finished, an unknown id) are untouched and not counted;
 /// another worker cannot release its jobs; releasing twice releases nothing more.
-pub async fn release_hands_back_only_the_workers_unstarted_jobs(store: &dyn Store) {
+/// Without [`Capability::ReleasesJobs`] (the trait's default), the weaker promise: releasing
+/// touches nothing and counts nothing, so the jobs wait for their leases.
+pub async fn release_hands_back_only_the_workers_unstarted_jobs(
+    store: &dyn Store,
+    capabilities: Capabilities,
+) {
     let ids = IdGenerator::default();
     let finished = enqueue(store, job(&ids, "deliver", NOW - 5_000)).await;
     let fresh = enqueue(store, job(&ids, "deliver", NOW - 4_000)).await;
@@ -836,6 +841,26 @@ pub async fn release_hands_back_only_the_workers_unstarted_jobs(store: &dyn Stor
         others.id,
         ids.next_at(T0),
     ];
+    if !capabilities.has(Capability::ReleasesJobs) {
+        for worker in [A, B] {
+            let n = store
+                .release_jobs(&all, worker)
+                .await
+                .unwrap_or_else(|e| panic!("release_jobs failed: {e:?}"));
+            assert_eq!(
+                n, 0,
+                "a store that does not release jobs counts none (or claim ReleasesJobs)"
+            );
+        }
+        for j in &before {
+            assert_eq!(
+                &get(store, j.id).await,
+                j,
+                "a store that does not release jobs leaves them as they are"
+            );
+        }
+        return;
+    }
     let n = store
         .release_jobs(&all, B)
         .await

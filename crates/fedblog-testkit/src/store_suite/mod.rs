@@ -316,11 +316,11 @@ macro_rules! __store_suite_for_each_check {
                 fail_with_retry_requeues_at_retry_at,
                 fail_without_retry_is_dead,
                 fail_by_non_holder_is_refused,
-                release_hands_back_only_the_workers_unstarted_jobs,
                 reschedule_moves_only_queued_jobs,
                 cancel_removes_only_queued_jobs,
                 purge_removes_only_done_jobs_finished_before_cutoff,
-                count_jobs_per_state,
+                count_jobs_per_state;
+                given capabilities: release_hands_back_only_the_workers_unstarted_jobs,
             }
             scheduled_statuses {
                 scheduled_status_round_trips,
@@ -661,18 +661,24 @@ pub enum Capability {
     /// `false` for an account that neither blocks, is blocked, nor mutes. Its default answers
     /// `true` always, which is correct (`true` promises nothing) but lets a caller skip nothing.
     PreciseHasRelations,
+    /// [`JobStore::release_jobs`](fedblog_core::store::JobStore::release_jobs) hands a stopping
+    /// worker's unstarted jobs back at once. Its default releases nothing, which is correct (the
+    /// jobs wait for their lease to end) but slower.
+    ReleasesJobs,
 }
 
 /// The capabilities a store under test claims, as passed to the checks that depend on one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Capabilities {
     precise_has_relations: bool,
+    releases_jobs: bool,
 }
 
 impl Capabilities {
     /// A store with every [`Capability`].
     pub const ALL: Capabilities = Capabilities {
         precise_has_relations: true,
+        releases_jobs: true,
     };
 
     /// These capabilities without `capability`.
@@ -680,6 +686,11 @@ impl Capabilities {
         match capability {
             Capability::PreciseHasRelations => Capabilities {
                 precise_has_relations: false,
+                ..self
+            },
+            Capability::ReleasesJobs => Capabilities {
+                releases_jobs: false,
+                ..self
             },
         }
     }
@@ -688,6 +699,7 @@ impl Capabilities {
     pub const fn has(self, capability: Capability) -> bool {
         match capability {
             Capability::PreciseHasRelations => self.precise_has_relations,
+            Capability::ReleasesJobs => self.releases_jobs,
         }
     }
 }
