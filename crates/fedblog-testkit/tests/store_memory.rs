@@ -190,10 +190,38 @@ fn a_store_that_does_not_release_jobs_declares_it() {
         }))
         .is_ok()
     };
-    assert!(!run(Capabilities::ALL), "claiming ReleasesJobs, releasing nothing fails");
+    assert!(
+        !run(Capabilities::ALL),
+        "claiming ReleasesJobs, releasing nothing fails"
+    );
     assert!(
         run(Capabilities::ALL.lacking(Capability::ReleasesJobs)),
         "declaring the lack, a store that releases nothing passes"
+    );
+}
+
+/// A store with the trait's default code exchanges (it remembers none) passes the check when it
+/// declares the lack, and fails it when it claims the capability.
+#[test]
+fn a_store_that_remembers_no_code_exchange_declares_it() {
+    let check = CHECKS
+        .iter()
+        .find(|c| c.name == "code_exchange_is_taken_once_before_its_end")
+        .expect("the code exchange check is listed");
+    let run = |capabilities| {
+        let store = faulty::Faulty::new(faulty::Fault::CodeExchangeForgotten);
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            check.run_on(&store, capabilities)
+        }))
+        .is_ok()
+    };
+    assert!(
+        !run(Capabilities::ALL),
+        "claiming the capability, forgetting fails"
+    );
+    assert!(
+        run(Capabilities::ALL.lacking(Capability::RemembersCodeExchanges)),
+        "declaring the lack, a store that remembers nothing passes"
     );
 }
 
@@ -245,6 +273,9 @@ mod faulty {
         RevokeAgainTrue,
         RevokeUnknownTrue,
         RevokeTimeWrong,
+        CodeExchangeForgotten,
+        CodeExchangeKept,
+        CodeExchangeNeverEnds,
         // statuses
         TagsSorted,
         StatusOptionalsDropped,
@@ -766,6 +797,9 @@ mod faulty {
             Fault::RevokeAgainTrue,
             Fault::RevokeUnknownTrue,
             Fault::RevokeTimeWrong,
+            Fault::CodeExchangeForgotten,
+            Fault::CodeExchangeKept,
+            Fault::CodeExchangeNeverEnds,
             Fault::TagsSorted,
             Fault::StatusOptionalsDropped,
             Fault::StatusNoneDefaulted,
@@ -4604,6 +4638,44 @@ mod faulty {
         forward! { delete_account<>(id: Id) -> () }
     }
 
+    impl Faulty {
+        pub async fn record_code_exchange(
+            &self,
+            code_hash: &str,
+            token_hash: &str,
+            now: DateTime<Utc>,
+            until: DateTime<Utc>,
+        ) -> StoreResult<()> {
+            if self.is(Fault::CodeExchangeForgotten) {
+                return Ok(());
+            }
+            self.inner
+                .record_code_exchange(code_hash, token_hash, now, until)
+                .await
+        }
+
+        pub async fn take_code_exchange(
+            &self,
+            code_hash: &str,
+            now: DateTime<Utc>,
+        ) -> StoreResult<Option<String>> {
+            if self.is(Fault::CodeExchangeNeverEnds) {
+                return self
+                    .inner
+                    .take_code_exchange(code_hash, DateTime::<Utc>::UNIX_EPOCH)
+                    .await;
+            }
+            let taken = self.inner.take_code_exchange(code_hash, now).await?;
+            if let (Some(token), true) = (&taken, self.is(Fault::CodeExchangeKept)) {
+                // Put it back: the exchange is given back every time.
+                self.inner
+                    .record_code_exchange(code_hash, token, now, now + chrono::Duration::days(1))
+                    .await?;
+            }
+            Ok(taken)
+        }
+    }
+
     impl OAuthStore for Faulty {
         forward! { insert_app<'life1>(app: &'life1 AppRecord) -> () }
         forward! { app_by_id<>(id: Id) -> Option<AppRecord> }
@@ -4617,6 +4689,17 @@ mod faulty {
         forward! { insert_token<'life1>(token: &'life1 TokenRecord) -> () }
         forward! { token_by_hash<'life1>(token_hash: &'life1 str) -> Option<TokenRecord> }
         forward! { revoke_token<'life1>(token_hash: &'life1 str, at: DateTime<Utc>) -> bool }
+        forward! {
+            record_code_exchange<'life1, 'life2>(
+                code_hash: &'life1 str,
+                token_hash: &'life2 str,
+                now: DateTime<Utc>,
+                until: DateTime<Utc>,
+            ) -> ()
+        }
+        forward! {
+            take_code_exchange<'life1>(code_hash: &'life1 str, now: DateTime<Utc>) -> Option<String>
+        }
     }
 
     fn mangle_app(s: &Faulty, mut a: AppRecord) -> AppRecord {

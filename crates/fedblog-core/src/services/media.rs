@@ -233,8 +233,8 @@ impl App {
             return Err(e.into());
         }
         let payload = json!({ "media_id": media.id }).to_string();
-        // Due now: wakes this process's idle workers.
-        self.enqueue(&new_job(self.ids.next(), PROCESS_MEDIA, &payload, now, now))
+        self.store
+            .enqueue_job(&new_job(self.ids.next(), PROCESS_MEDIA, &payload, now, now))
             .await?;
         self.schedule_media_removal(&[media.id]).await?;
         Ok(media)

@@ -18,6 +18,8 @@ pub const OOB_REDIRECT: &str = "urn:ietf:wg:oauth:2.0:oob";
 
 /// How long an authorization code stays valid.
 const CODE_LIFETIME_MINUTES: i64 = 10;
+/// How long an exchanged code is remembered, so that exchanging it again revokes its token.
+const CODE_EXCHANGE_MEMORY_DAYS: i64 = 1;
 
 /// A new random secret: 32 bytes, URL-safe base64.
 pub fn random_secret() -> String {
@@ -621,11 +623,22 @@ impl App {
                             "Missing required parameter: code.",
                         )
                     })?;
-                let auth = self
-                    .store
-                    .take_authorization(&hash_secret(code))
-                    .await?
-                    .ok_or_else(invalid_grant)?;
+                let code_hash = hash_secret(code);
+                let Some(auth) = self.store.take_authorization(&code_hash).await? else {
+                    // A code exchanged a second time: revoke the token of the first exchange
+                    // (RFC 6749, 4.1.2), since the code may have been stolen.
+                    if let Some(token_hash) = self
+                        .store
+                        .take_code_exchange(&code_hash, self.now())
+                        .await?
+                    {
+                        self.store.revoke_token(&token_hash, self.now()).await?;
+                        tracing::warn!(
+                            "an authorization code was exchanged twice; the token it gave is revoked"
+                        );
+                    }
+                    return Err(invalid_grant());
+                };
                 if auth.app_id != app.id || auth.expires_at < Utc::now() {
                     return Err(invalid_grant());
                 }
@@ -646,8 +659,18 @@ impl App {
                     (None, None) => {}
                 }
                 let scopes = Scopes::parse(&auth.scopes).unwrap_or_default();
-                self.issue_token(app.id, Some(auth.account_id), &scopes)
-                    .await
+                let issued = self
+                    .issue_token(app.id, Some(auth.account_id), &scopes)
+                    .await?;
+                self.store
+                    .record_code_exchange(
+                        &code_hash,
+                        &issued.record.token_hash,
+                        self.now(),
+                        self.now() + Duration::days(CODE_EXCHANGE_MEMORY_DAYS),
+                    )
+                    .await?;
+                Ok(issued)
             }
             Some("client_credentials") => {
                 let app = self.authenticate_client(&req, authorization, true).await?;

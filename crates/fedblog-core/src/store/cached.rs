@@ -358,6 +358,8 @@ forward! {
         fn insert_authorization(&self, auth: &AuthorizationRecord) -> StoreResult<()>;
         fn take_authorization(&self, code_hash: &str) -> StoreResult<Option<AuthorizationRecord>>;
         fn insert_token(&self, token: &TokenRecord) -> StoreResult<()>;
+        fn record_code_exchange(&self, code_hash: &str, token_hash: &str, now: DateTime<Utc>, until: DateTime<Utc>) -> StoreResult<()>;
+        fn take_code_exchange(&self, code_hash: &str, now: DateTime<Utc>) -> StoreResult<Option<String>>;
     }
     {
         async fn app_by_id(&self, id: Id) -> StoreResult<Option<AppRecord>> {

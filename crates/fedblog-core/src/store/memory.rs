@@ -15,6 +15,8 @@ struct Inner {
     users: BTreeMap<Id, UserRecord>,
     apps: BTreeMap<Id, AppRecord>,
     authorizations: HashMap<String, AuthorizationRecord>,
+    /// Exchanged codes: code hash -> (token hash, remembered until).
+    code_exchanges: HashMap<String, (String, DateTime<Utc>)>,
     tokens: HashMap<String, TokenRecord>,
     statuses: BTreeMap<Id, StatusRecord>,
     /// (follower, target) -> follow
@@ -565,6 +567,33 @@ impl OAuthStore for MemoryStore {
             }
             _ => Ok(false),
         }
+    }
+
+    async fn record_code_exchange(
+        &self,
+        code_hash: &str,
+        token_hash: &str,
+        now: DateTime<Utc>,
+        until: DateTime<Utc>,
+    ) -> StoreResult<()> {
+        let mut g = self.write()?;
+        g.code_exchanges.retain(|_, (_, u)| *u > now);
+        g.code_exchanges
+            .insert(code_hash.to_string(), (token_hash.to_string(), until));
+        Ok(())
+    }
+
+    async fn take_code_exchange(
+        &self,
+        code_hash: &str,
+        now: DateTime<Utc>,
+    ) -> StoreResult<Option<String>> {
+        Ok(self
+            .write()?
+            .code_exchanges
+            .remove(code_hash)
+            .filter(|(_, until)| now < *until)
+            .map(|(token, _)| token))
     }
 }
 

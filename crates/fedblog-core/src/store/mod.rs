@@ -84,6 +84,31 @@ pub trait OAuthStore: Send + Sync {
     async fn token_by_hash(&self, token_hash: &str) -> StoreResult<Option<TokenRecord>>;
     /// Marks the token with this hash revoked at `at`; returns whether one was found unrevoked.
     async fn revoke_token(&self, token_hash: &str, at: DateTime<Utc>) -> StoreResult<bool>;
+    /// Remembers until `until` that the code with this hash was exchanged at `now` for the
+    /// token with `token_hash`, so that a second exchange of the code can revoke that token
+    /// (RFC 6749, 4.1.2); exchanges remembered until `now` or earlier may be forgotten. The
+    /// default remembers nothing: a reused code is still refused, but the token of its first
+    /// exchange stays valid.
+    async fn record_code_exchange(
+        &self,
+        code_hash: &str,
+        token_hash: &str,
+        now: DateTime<Utc>,
+        until: DateTime<Utc>,
+    ) -> StoreResult<()> {
+        let _ = (code_hash, token_hash, now, until);
+        Ok(())
+    }
+    /// Removes and returns the token hash a code was exchanged for, if it is remembered and
+    /// `now` is before its `until` (at most once, even when two requests race for it).
+    async fn take_code_exchange(
+        &self,
+        code_hash: &str,
+        now: DateTime<Utc>,
+    ) -> StoreResult<Option<String>> {
+        let _ = (code_hash, now);
+        Ok(None)
+    }
 }
 
 /// Statuses and their mentions and tags.

@@ -5,7 +5,7 @@ use chrono::{DateTime, Utc};
 use fedblog_core::store::{AppRecord, AuthorizationRecord, OAuthStore, TokenRecord};
 use fedblog_core::{Id, StoreError, StoreResult};
 use sea_orm::ActiveValue::Set;
-use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
+use sea_orm::{ColumnTrait, ConnectionTrait, DbBackend, EntityTrait, QueryFilter, Statement};
 use serde_json::Value;
 
 use super::entity::{apps, authorizations, tokens};
@@ -173,5 +173,67 @@ impl OAuthStore for SeaStore {
             .await
             .map_err(backend_err)?;
         Ok(res.rows_affected > 0)
+    }
+
+    async fn record_code_exchange(
+        &self,
+        code_hash: &str,
+        token_hash: &str,
+        now: DateTime<Utc>,
+        until: DateTime<Utc>,
+    ) -> StoreResult<()> {
+        let backend = self.db.get_database_backend();
+        let (sweep, insert) = match backend {
+            DbBackend::Postgres => (
+                "DELETE FROM oauth_code_exchanges WHERE expires_at <= $1",
+                "INSERT INTO oauth_code_exchanges (code_hash, token_hash, expires_at) VALUES ($1, $2, $3) \
+                 ON CONFLICT (code_hash) DO UPDATE SET token_hash = excluded.token_hash, expires_at = excluded.expires_at",
+            ),
+            _ => (
+                "DELETE FROM oauth_code_exchanges WHERE expires_at <= ?",
+                "INSERT INTO oauth_code_exchanges (code_hash, token_hash, expires_at) VALUES (?, ?, ?) \
+                 ON CONFLICT (code_hash) DO UPDATE SET token_hash = excluded.token_hash, expires_at = excluded.expires_at",
+            ),
+        };
+        let now: [sea_orm::Value; 1] = [now.into()];
+        self.db
+            .execute_raw(Statement::from_sql_and_values(backend, sweep, now))
+            .await
+            .map_err(backend_err)?;
+        let values: [sea_orm::Value; 3] = [code_hash.into(), token_hash.into(), until.into()];
+        self.db
+            .execute_raw(Statement::from_sql_and_values(backend, insert, values))
+            .await
+            .map_err(backend_err)?;
+        Ok(())
+    }
+
+    async fn take_code_exchange(
+        &self,
+        code_hash: &str,
+        now: DateTime<Utc>,
+    ) -> StoreResult<Option<String>> {
+        // One `DELETE ... RETURNING`: of two racing requests only one gets the token back.
+        let backend = self.db.get_database_backend();
+        let sql = match backend {
+            DbBackend::Postgres => {
+                "DELETE FROM oauth_code_exchanges WHERE code_hash = $1 RETURNING token_hash, expires_at"
+            }
+            _ => {
+                "DELETE FROM oauth_code_exchanges WHERE code_hash = ? RETURNING token_hash, expires_at"
+            }
+        };
+        let values: [sea_orm::Value; 1] = [code_hash.into()];
+        let Some(row) = self
+            .db
+            .query_one_raw(Statement::from_sql_and_values(backend, sql, values))
+            .await
+            .map_err(backend_err)?
+        else {
+            return Ok(None);
+        };
+        let token: String = row.try_get("", "token_hash").map_err(backend_err)?;
+        let until: DateTime<Utc> = row.try_get("", "expires_at").map_err(backend_err)?;
+        Ok((now < until).then_some(token))
     }
 }

@@ -70,6 +70,10 @@ impl TestServer {
     pub fn postgres_or_say(test: &str) -> Option<String> {
         match std::env::var("FEDBLOG_TEST_DATABASE_URL") {
             Ok(url) if !url.is_empty() => Some(url),
+            // In CI a PostgreSQL test that does not run is a failure, never a silent pass.
+            _ if std::env::var_os("CI").is_some() => panic!(
+                "{test} must run on PostgreSQL in CI: set FEDBLOG_TEST_DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/postgres)"
+            ),
             _ => {
                 println!(
                     "{test} did not run on PostgreSQL: set FEDBLOG_TEST_DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/postgres)"

@@ -186,7 +186,8 @@ macro_rules! __store_suite_for_each_check {
                 token_round_trips_by_hash,
                 duplicate_token_hash_is_already_exists,
                 revoke_token_succeeds_once,
-                revoke_unknown_token_is_false,
+                revoke_unknown_token_is_false;
+                given capabilities: code_exchange_is_taken_once_before_its_end,
             }
             statuses {
                 status_round_trips_with_all_fields_set,
@@ -665,6 +666,10 @@ pub enum Capability {
     /// worker's unstarted jobs back at once. Its default releases nothing, which is correct (the
     /// jobs wait for their lease to end) but slower.
     ReleasesJobs,
+    /// [`OAuthStore::take_code_exchange`](fedblog_core::store::OAuthStore::take_code_exchange)
+    /// gives back the token an authorization code was exchanged for, so that a reused code
+    /// revokes it. Its default remembers nothing: a reused code is then only refused.
+    RemembersCodeExchanges,
 }
 
 /// The capabilities a store under test claims, as passed to the checks that depend on one.
@@ -672,6 +677,7 @@ pub enum Capability {
 pub struct Capabilities {
     precise_has_relations: bool,
     releases_jobs: bool,
+    remembers_code_exchanges: bool,
 }
 
 impl Capabilities {
@@ -679,6 +685,7 @@ impl Capabilities {
     pub const ALL: Capabilities = Capabilities {
         precise_has_relations: true,
         releases_jobs: true,
+        remembers_code_exchanges: true,
     };
 
     /// These capabilities without `capability`.
@@ -692,6 +699,10 @@ impl Capabilities {
                 releases_jobs: false,
                 ..self
             },
+            Capability::RemembersCodeExchanges => Capabilities {
+                remembers_code_exchanges: false,
+                ..self
+            },
         }
     }
 
@@ -700,6 +711,7 @@ impl Capabilities {
         match capability {
             Capability::PreciseHasRelations => self.precise_has_relations,
             Capability::ReleasesJobs => self.releases_jobs,
+            Capability::RemembersCodeExchanges => self.remembers_code_exchanges,
         }
     }
 }

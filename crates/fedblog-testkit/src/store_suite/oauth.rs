@@ -3,7 +3,10 @@
 
 use fedblog_core::{IdGenerator, Store};
 
-use super::{T0, add_app, add_local, app, assert_already_exists, at, authorization, token};
+use super::{
+    Capabilities, Capability, T0, add_app, add_local, app, assert_already_exists, at,
+    authorization, token,
+};
 
 /// An application comes back exactly as inserted by id and by client id, with its optional
 /// website unset and set and its redirect URIs in order.
@@ -329,5 +332,70 @@ pub async fn revoke_unknown_token_is_false(store: &dyn Store) {
         got.as_ref(),
         Some(&one),
         "revoking an unknown hash must not revoke another token"
+    );
+}
+
+/// An exchanged code is remembered until its end: `take_code_exchange` gives back the token
+/// hash it was exchanged for once, only before that end, and only for that code. Without
+/// [`Capability::RemembersCodeExchanges`] (the trait's default), the weaker promise: nothing is
+/// given back, so a reused code is only refused.
+pub async fn code_exchange_is_taken_once_before_its_end(
+    store: &dyn Store,
+    capabilities: Capabilities,
+) {
+    let until = at(T0 + 60_000);
+    for (code, token) in [
+        ("code-a", "token-a"),
+        ("code-b", "token-b"),
+        ("code-old", "token-old"),
+    ] {
+        let end = if code == "code-old" {
+            at(T0 + 1_000)
+        } else {
+            until
+        };
+        store
+            .record_code_exchange(code, token, at(T0), end)
+            .await
+            .expect("record_code_exchange");
+    }
+    let take = |code: &'static str, now: i64| async move {
+        store
+            .take_code_exchange(code, at(now))
+            .await
+            .expect("take_code_exchange")
+    };
+    if !capabilities.has(Capability::RemembersCodeExchanges) {
+        assert_eq!(
+            take("code-a", T0).await,
+            None,
+            "a store that remembers no exchange gives none back (or claim RemembersCodeExchanges)"
+        );
+        return;
+    }
+    assert_eq!(
+        take("code-unknown", T0).await,
+        None,
+        "an unknown code has no token"
+    );
+    assert_eq!(
+        take("code-old", T0 + 2_000).await,
+        None,
+        "an exchange is not given back after its end"
+    );
+    assert_eq!(
+        take("code-b", T0 + 2_000).await.as_deref(),
+        Some("token-b"),
+        "take_code_exchange gives back the token the code was exchanged for"
+    );
+    assert_eq!(
+        take("code-b", T0 + 3_000).await,
+        None,
+        "an exchange is given back once"
+    );
+    assert_eq!(
+        take("code-a", T0 + 3_000).await.as_deref(),
+        Some("token-a"),
+        "taking one code's exchange leaves the others"
     );
 }

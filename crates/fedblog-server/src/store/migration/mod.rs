@@ -18,6 +18,7 @@ mod m0013_conversations;
 mod m0014_notification_policies;
 mod m0015_rate_limits;
 mod m0016_id_nodes;
+mod m0017_code_exchanges;
 
 /// A named index on `table` over `cols` (shared by the migrations).
 fn index(name: &'static str, table: &'static str, cols: &[&'static str]) -> IndexCreateStatement {
@@ -52,6 +53,7 @@ impl MigratorTrait for Migrator {
             Box::new(m0014_notification_policies::Migration),
             Box::new(m0015_rate_limits::Migration),
             Box::new(m0016_id_nodes::Migration),
+            Box::new(m0017_code_exchanges::Migration),
         ]
     }
 }

@@ -102,6 +102,11 @@ pub fn checks() -> Vec<Check> {
             token_code_single_use
         ),
         check!(
+            "oauth/token/code-reuse-revokes-token",
+            "exchanging an authorization code a second time revokes the token its first exchange gave (RFC 6749, 4.1.2): that token then gets 401",
+            token_code_reuse_revokes
+        ),
+        check!(
             "oauth/token/code-wrong-redirect-uri",
             "a code exchanged with another of the app's redirect URIs than it was issued for is a 400 invalid_grant",
             token_code_wrong_redirect
@@ -1236,6 +1241,29 @@ async fn token_code_single_use(cx: &Cx) -> CheckResult {
         "invalid_grant",
         "the second exchange of the same code",
     )
+}
+
+async fn token_code_reuse_revokes(cx: &Cx) -> CheckResult {
+    let (_, login) = signed_in_user(cx, "oauth_reuse").await?;
+    let (app, _) = register_app(cx, "read", &[REDIRECT]).await?;
+    let code = obtain_code(cx, &app, &login, "read", None).await?;
+    let r = exchange(cx, &app, &code, &app.redirect_uri, None).await?;
+    let token = granted(&r, "read", "the first exchange")?;
+    let me = path::<VerifyCredentials>(&[]);
+    cx.client
+        .get(&me, Some(&token))
+        .await?
+        .expect(200)
+        .map_err(|e| format!("the first exchange's token before the reuse: {e}"))?;
+    let r = exchange(cx, &app, &code, &app.redirect_uri, None).await?;
+    oauth_error(&r, 400, "invalid_grant", "the second exchange of the code")?;
+    let r = cx.client.get(&me, Some(&token)).await?;
+    ensure!(
+        r.status == 401,
+        "the first exchange's token still works after the code was exchanged again: HTTP {}",
+        r.status
+    );
+    Ok(())
 }
 
 async fn token_code_wrong_redirect(cx: &Cx) -> CheckResult {
