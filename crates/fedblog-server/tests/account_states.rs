@@ -13,9 +13,8 @@ use fedblog_core::api::accounts::{
     resend_confirmation::ResendConfirmation, update_credentials::UpdateCredentials,
     verify_credentials::VerifyCredentials,
 };
-use fedblog_core::api::apps::create_app::CreateApp;
 use fedblog_core::api::fill_path;
-use fedblog_core::api::oauth::{create_token::CreateToken, revoke_token::RevokeToken};
+use fedblog_core::api::oauth::revoke_token::RevokeToken;
 use fedblog_core::api::statuses::{create_status::CreateStatus, get_status::GetStatus};
 use fedblog_core::app::Mailer;
 use fedblog_core::config::RegistrationMode;

@@ -155,59 +155,26 @@ async fn huge_durations_are_422_and_never_500() {
     let s = TestServer::start().await;
     let (_, token) = s.user("timekeeper").await;
     let (target, _) = s.user("muted").await;
+    let mute = fill_path(MuteAccount::PATH, &[("id", target.as_str())]);
+    let post = |path: String, field: &'static str, value: &str, rest: &[(&str, &str)]| {
+        let mut pairs = rest.to_vec();
+        pairs.push((field, value));
+        let (s, token, body) = (&s, token.clone(), fedblog_testkit::client::form(&pairs));
+        async move { s.client.post(&path, Some(&token), body).await.unwrap() }
+    };
+    let v2 = [("title", "t"), ("context[]", "home")];
+    let v1 = [("phrase", "p"), ("context[]", "home")];
     for seconds in ["9223372036854775807", "99999999999999", "-5"] {
-        let r = s
-            .client
-            .post(
-                CreateFilter::PATH,
-                Some(&token),
-                fedblog_testkit::client::form(&[
-                    ("title", "t"),
-                    ("context[]", "home"),
-                    ("expires_in", seconds),
-                ]),
-            )
-            .await
-            .unwrap();
-        assert_eq!(r.status, 422, "v2 expires_in {seconds}: {}", r.text);
-        let r = s
-            .client
-            .post(
-                CreateFilterV1::PATH,
-                Some(&token),
-                fedblog_testkit::client::form(&[
-                    ("phrase", "p"),
-                    ("context[]", "home"),
-                    ("expires_in", seconds),
-                ]),
-            )
-            .await
-            .unwrap();
-        assert_eq!(r.status, 422, "v1 expires_in {seconds}: {}", r.text);
-        let r = s
-            .client
-            .post(
-                &fill_path(MuteAccount::PATH, &[("id", target.as_str())]),
-                Some(&token),
-                fedblog_testkit::client::form(&[("duration", seconds)]),
-            )
-            .await
-            .unwrap();
-        assert_eq!(r.status, 422, "mute duration {seconds}: {}", r.text);
+        for (path, field, rest) in [
+            (CreateFilter::PATH.to_string(), "expires_in", &v2[..]),
+            (CreateFilterV1::PATH.to_string(), "expires_in", &v1[..]),
+            (mute.clone(), "duration", &[][..]),
+        ] {
+            let r = post(path.clone(), field, seconds, rest).await;
+            assert_eq!(r.status, 422, "{path} {field}={seconds}: {}", r.text);
+        }
     }
-    let r = s
-        .client
-        .post(
-            CreateFilter::PATH,
-            Some(&token),
-            fedblog_testkit::client::form(&[
-                ("title", "t"),
-                ("context[]", "home"),
-                ("expires_in", "3600"),
-            ]),
-        )
-        .await
-        .unwrap();
+    let r = post(CreateFilter::PATH.to_string(), "expires_in", "3600", &v2).await;
     assert_eq!(r.status, 200, "{}", r.text);
     assert!(r.json().unwrap()["expires_at"].is_string(), "{}", r.text);
     s.stop().await;
