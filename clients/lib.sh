@@ -1,6 +1,11 @@
 # Helpers shared by the client scripts (clients/*/run.sh). Source it; it runs nothing itself.
 # Uses $PYTHON (default python3) for the small network probes.
 
+# The rate limits of the servers these scripts start (FEDBLOG_RATE_LIMITS), as the Rust test
+# servers have them (crates/fedblog-server/tests/common): posting and following keep Mastodon's
+# limits, the rest are raised, since a whole suite runs from one address with a few accounts.
+TEST_RATE_LIMITS='*=100000/1m,statuses=300/3h,follows=400/1d'
+
 # abs_path PATH_OR_COMMAND: an absolute path (a bare name is looked up on PATH); empty if none.
 abs_path() {
     if [[ "$1" != */* ]]; then
@@ -55,4 +60,20 @@ stop_process() {
     done
     if kill -0 "$1" 2>/dev/null; then kill -9 "$1" 2>/dev/null || true; fi
     wait "$1" 2>/dev/null || true
+}
+
+# no_secrets_in LOG SECRET...: fails, naming none of them, if the log holds any of the secrets
+# (tokens, passwords) the run used.
+no_secrets_in() {
+    local log="$1" found=0 secret
+    shift
+    for secret in "$@"; do
+        [[ -z "$secret" ]] && continue
+        if grep -qF -- "$secret" "$log"; then found=$((found + 1)); fi
+    done
+    if ((found > 0)); then
+        echo "run.sh: $found of the $# secrets this run used appear in $log" >&2
+        return 1
+    fi
+    echo "run.sh: none of the $# secrets this run used appears in the server log"
 }

@@ -55,6 +55,7 @@ PORT="$(free_port)"
 BASE="http://127.0.0.1:$PORT"
 mkdir -p "$WORK/fedblog-data"
 export FEDBLOG_LISTEN="127.0.0.1:$PORT" FEDBLOG_DOMAIN="127.0.0.1:$PORT" FEDBLOG_DATA_DIR="$WORK/fedblog-data"
+export FEDBLOG_RATE_LIMITS="$TEST_RATE_LIMITS"
 echo "run.sh: starting fedblog-server on $BASE"
 "$BIN" serve >"$WORK/fedblog.log" 2>&1 &
 PIDS+=($!)
@@ -76,7 +77,7 @@ if [[ "$fedblog_rc" != 0 ]]; then
     tail -n 100 "$WORK/fedblog.log" >&2
     exit "$fedblog_rc"
 fi
-unset FEDBLOG_LISTEN FEDBLOG_DOMAIN FEDBLOG_DATA_DIR
+unset FEDBLOG_LISTEN FEDBLOG_DOMAIN FEDBLOG_DATA_DIR FEDBLOG_RATE_LIMITS
 
 # --- 2. mastodon_mock, reported ---------------------------------------------------------------
 ensure_venv "$VENV" "$HERE/requirements.txt"

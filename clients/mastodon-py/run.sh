@@ -69,6 +69,7 @@ BASE="http://127.0.0.1:$PORT"
 export FEDBLOG_LISTEN="127.0.0.1:$PORT"
 export FEDBLOG_DOMAIN="127.0.0.1:$PORT"
 export FEDBLOG_DATA_DIR="$DATA_DIR"
+export FEDBLOG_RATE_LIMITS="$TEST_RATE_LIMITS"
 
 echo "run.sh: starting $BIN serve on $BASE (data dir $DATA_DIR)"
 "$BIN" serve >"$LOG" 2>&1 &
@@ -135,4 +136,8 @@ for scenario in social statuses reading filters conversations notification_reque
         exit "$rc"
     fi
 done
+
+# --- nothing secret in the log: the password and every token the scenarios used ---------------
+mapfile -t SECRETS < <("$VENV/bin/python" -c 'import json, sys; print("\n".join(json.load(open(sys.argv[1])).values()))' "$TOKENS")
+no_secrets_in "$LOG" "$PASSWORD" "${SECRETS[@]}"
 exit 0

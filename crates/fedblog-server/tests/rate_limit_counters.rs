@@ -67,12 +67,22 @@ async fn one_limit_for_two_apps(a: Arc<dyn RateLimiter>, b: Arc<dyn RateLimiter>
 #[tokio::test]
 async fn redis_counters_are_shared_by_connections() {
     let url = redis_url();
-    let connect = || async {
-        RedisRateLimiter::connect(&url)
-            .await
-            .unwrap_or_else(|e| panic!("Redis at {url} is needed by this test: {e}"))
+    let a = match RedisRateLimiter::connect(&url).await {
+        Ok(a) => a,
+        // In CI a Redis test that does not run is a failure, never a silent pass.
+        Err(e) if std::env::var_os("CI").is_some() => {
+            panic!("Redis at {url} is needed by this test in CI: {e}")
+        }
+        Err(e) => {
+            println!(
+                "redis_counters_are_shared_by_connections did not run: no Redis at {url} ({e}); set FEDBLOG_TEST_REDIS_URL"
+            );
+            return;
+        }
     };
-    let (a, b) = (connect().await, connect().await);
+    let b = RedisRateLimiter::connect(&url)
+        .await
+        .expect("a second connection");
     let key = format!(
         "fedblog-test:{}:{}",
         std::process::id(),

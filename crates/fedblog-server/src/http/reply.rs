@@ -11,7 +11,7 @@ fn cors(builder: http::response::Builder) -> http::response::Builder {
     builder
         .header("X-Content-Type-Options", "nosniff")
         .header("Access-Control-Allow-Origin", "*")
-        .header("Access-Control-Expose-Headers", "Link, X-RateLimit-Reset, X-RateLimit-Limit, X-RateLimit-Remaining, X-Request-Id, Idempotency-Key")
+        .header("Access-Control-Expose-Headers", "Link, X-RateLimit-Reset, X-RateLimit-Limit, X-RateLimit-Remaining, Retry-After, X-Request-Id, Idempotency-Key")
 }
 
 /// Converts a reply. Header values that are not valid HTTP are dropped (and logged).
