@@ -77,3 +77,35 @@ no_secrets_in() {
     fi
     echo "run.sh: none of the $# secrets this run used appears in the server log"
 }
+
+# server_run_dirs NAME: makes the temp dirs of a run against one server: DATA_DIR (its data),
+# LOG_DIR (logs), LOG (the server's log) and ACCOUNTS_LOG (the CLI's), and installs traps that
+# stop $SERVER_PID and remove both dirs at exit (KEEP_TMP=1 keeps them).
+server_run_dirs() {
+    DATA_DIR="$(mktemp -d "${TMPDIR:-/tmp}/fedblog-$1-data.XXXXXX")"
+    LOG_DIR="$(mktemp -d "${TMPDIR:-/tmp}/fedblog-$1-logs.XXXXXX")"
+    LOG="$LOG_DIR/server.log"
+    ACCOUNTS_LOG="$LOG_DIR/accounts-create.log"
+    SERVER_PID=""
+    trap _server_run_cleanup EXIT
+    trap 'exit 130' INT
+    trap 'exit 143' TERM
+}
+
+_server_run_cleanup() {
+    local rc=$?
+    if [[ -n "$SERVER_PID" ]]; then stop_process "$SERVER_PID"; fi
+    if [[ "${KEEP_TMP:-0}" == "1" ]]; then
+        echo "run.sh: kept data dir $DATA_DIR and logs in $LOG_DIR"
+    else
+        rm -rf "$DATA_DIR" "$LOG_DIR"
+    fi
+    exit "$rc"
+}
+
+# print_log_tail: the last 200 lines of $LOG, on standard error.
+print_log_tail() {
+    echo "----- server log (last 200 lines of $LOG) -----" >&2
+    tail -n 200 "$LOG" >&2 || true
+    echo "----- end of server log -----" >&2
+}

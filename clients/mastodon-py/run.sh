@@ -37,31 +37,7 @@ FANS=25  # followers created for the pagination steps of social.py
 ensure_venv "$VENV" "$HERE/requirements.txt"
 
 # --- temp data dir, port, server ----------------------------------------------------------
-DATA_DIR="$(mktemp -d "${TMPDIR:-/tmp}/fedblog-mastodon-py-data.XXXXXX")"
-LOG_DIR="$(mktemp -d "${TMPDIR:-/tmp}/fedblog-mastodon-py-logs.XXXXXX")"
-LOG="$LOG_DIR/server.log"
-ACCOUNTS_LOG="$LOG_DIR/accounts-create.log"
-SERVER_PID=""
-
-cleanup() {
-    local rc=$?
-    if [[ -n "$SERVER_PID" ]]; then stop_process "$SERVER_PID"; fi
-    if [[ "${KEEP_TMP:-0}" == "1" ]]; then
-        echo "run.sh: kept data dir $DATA_DIR and logs in $LOG_DIR"
-    else
-        rm -rf "$DATA_DIR" "$LOG_DIR"
-    fi
-    exit "$rc"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-
-print_log_tail() {
-    echo "----- server log (last 200 lines of $LOG) -----" >&2
-    tail -n 200 "$LOG" >&2 || true
-    echo "----- end of server log -----" >&2
-}
+server_run_dirs mastodon-py
 
 PORT="$(free_port)"
 BASE="http://127.0.0.1:$PORT"
