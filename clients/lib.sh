@@ -25,6 +25,16 @@ ensure_venv() {
     "$1/bin/python" -m pip install --quiet --disable-pip-version-check -r "$2"
 }
 
+# server_binary PATH_OR_COMMAND: sets BIN to the server binary's absolute path, or exits 2 saying
+# it is missing.
+server_binary() {
+    BIN="$(abs_path "$1")"
+    if [[ -z "$BIN" || ! -x "$BIN" ]]; then
+        echo "run.sh: server binary '$1' not found or not executable" >&2
+        exit 2
+    fi
+}
+
 # free_port: prints a free TCP port on the loopback interface.
 free_port() {
     "${PYTHON:-python3}" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'

@@ -21,13 +21,8 @@ fi
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 # shellcheck source=../lib.sh
 source "$HERE/../lib.sh"
-BIN_ARG="$1"
+server_binary "$1"
 shift
-BIN="$(abs_path "$BIN_ARG")"
-if [[ -z "$BIN" || ! -x "$BIN" ]]; then
-    echo "run.sh: server binary '$BIN_ARG' not found or not executable" >&2
-    exit 2
-fi
 
 PYTHON="${PYTHON:-python3}"
 PGHOST="${PGHOST:-127.0.0.1}"

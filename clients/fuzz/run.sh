@@ -42,12 +42,7 @@ fi
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 # shellcheck source=../lib.sh
 source "$HERE/../lib.sh"
-BIN_ARG="$1"
-BIN="$(abs_path "$BIN_ARG")"
-if [[ -z "$BIN" || ! -x "$BIN" ]]; then
-    echo "run.sh: server binary '$BIN_ARG' not found or not executable" >&2
-    exit 2
-fi
+server_binary "$1"
 
 PYTHON="${PYTHON:-python3}"
 VENV="$HERE/.venv"

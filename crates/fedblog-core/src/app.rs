@@ -154,21 +154,17 @@ impl App {
         let result = async {
             shown = self.charge_api(route, remote_addr, &caller).await?;
             let mut caller = caller?;
-            let own = match route.rate_limit {
-                Some(family) => match self.subject(family, &caller) {
-                    Some(subject) => self.charge(family, &subject).await?,
-                    None => None,
-                },
-                None => None,
-            };
-            if own.is_some() {
-                shown = own.clone();
+            let own = self.charge_own(route, &caller).await?;
+            if let Some(first) = own.first() {
+                shown = Some(first.clone());
             }
             caller.uploads = uploads;
             let out = (route.handler)(self.clone(), caller, params).await;
-            if let (Err(_), Some(own)) = (&out, &own) {
-                // The action did not happen; its own limit counts actions, not attempts.
-                self.refund(own).await;
+            if out.is_err() {
+                // The action did not happen; its own limits count actions, not attempts.
+                for charge in &own {
+                    self.refund(charge).await;
+                }
             }
             out
         }
@@ -223,6 +219,28 @@ impl App {
                 None => Ok(None),
             },
         }
+    }
+
+    /// Counts a request against the endpoint's own limits. A spent one refuses it (`429`) and
+    /// takes back the hits counted before it, since the action will not happen.
+    async fn charge_own(&self, route: &Route, caller: &Caller) -> ApiResult<Vec<Charge>> {
+        let mut charged = Vec::with_capacity(route.rate_limits.len());
+        for &family in route.rate_limits {
+            let Some(subject) = self.subject(family, caller) else {
+                continue;
+            };
+            match self.charge(family, &subject).await {
+                Ok(Some(c)) => charged.push(c),
+                Ok(None) => {}
+                Err(e) => {
+                    for c in &charged {
+                        self.refund(c).await;
+                    }
+                    return Err(e);
+                }
+            }
+        }
+        Ok(charged)
     }
 
     /// Whom a family counts for this caller: `None` when that is unknown (no account, or no
@@ -329,7 +347,16 @@ pub fn request_token(authorization: Option<&str>, params: &mut Params) -> Option
     })
 }
 
-fn bearer_token(header: Option<&str>) -> Option<String> {
+/// The `access_token` of a raw query string, read without parsing the rest of it (a transport
+/// that checks the token before reading a body uses this with [`bearer_token`]).
+pub fn query_token(query: &str) -> Option<String> {
+    form_urlencoded::parse(query.as_bytes())
+        .find(|(k, v)| k == "access_token" && !v.is_empty())
+        .map(|(_, v)| v.into_owned())
+}
+
+/// The token of an `Authorization: Bearer` header.
+pub fn bearer_token(header: Option<&str>) -> Option<String> {
     let h = header?.trim();
     let (kind, value) = h.split_once(' ')?;
     (kind.eq_ignore_ascii_case("bearer") && !value.trim().is_empty())
@@ -397,5 +424,26 @@ impl Caller {
     /// The signed-in account, or 401 when there is none (endpoints declared `Auth::User` always have one).
     pub fn account(&self) -> ApiResult<&AccountRecord> {
         self.account.as_ref().ok_or_else(ApiError::missing_token)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_come_from_the_bearer_header_or_the_query() {
+        assert_eq!(bearer_token(Some("Bearer abc")).as_deref(), Some("abc"));
+        assert_eq!(bearer_token(Some("bearer  abc ")).as_deref(), Some("abc"));
+        assert_eq!(bearer_token(Some("Basic abc")), None);
+        assert_eq!(bearer_token(Some("Bearer ")), None);
+        assert_eq!(
+            query_token("limit=5&access_token=t%2B1&x=y").as_deref(),
+            Some("t+1")
+        );
+        assert_eq!(query_token("access_token=&limit=5"), None);
+        // A deeply nested key elsewhere in the query is not parsed here.
+        let deep = format!("a{}=1&access_token=t", "[x]".repeat(10_000));
+        assert_eq!(query_token(&deep).as_deref(), Some("t"));
     }
 }

@@ -257,21 +257,34 @@ pub trait RateLimiter: Send + Sync {
 /// Counters in this process's memory (the embedded default: one process serves).
 #[derive(Default)]
 pub struct MemoryRateLimiter {
-    counters: Mutex<HashMap<String, (i64, DateTime<Utc>)>>,
+    counters: Mutex<Counters>,
 }
 
-/// Counters kept before expired ones are swept.
+#[derive(Default)]
+struct Counters {
+    /// Key -> (count, kept until).
+    map: HashMap<String, (i64, DateTime<Utc>)>,
+    /// The size at which expired counters are swept next.
+    sweep_at: usize,
+}
+
+/// Counters kept before expired ones are first swept; after a sweep, the next waits until the
+/// map has doubled, so a sweep costs a constant amount per hit however many counters live.
 const SWEEP_AT: usize = 10_000;
 
 #[async_trait]
 impl RateLimiter for MemoryRateLimiter {
     async fn add(&self, key: &str, delta: i64, expires_at: DateTime<Utc>) -> Result<i64, String> {
         let mut counters = self.counters.lock().map_err(|_| "poisoned".to_string())?;
-        if counters.len() >= SWEEP_AT {
+        if counters.map.len() >= counters.sweep_at.max(SWEEP_AT) {
             let now = Utc::now();
-            counters.retain(|_, (_, until)| *until > now);
+            counters.map.retain(|_, (_, until)| *until > now);
+            counters.sweep_at = counters.map.len() * 2;
         }
-        let entry = counters.entry(key.to_string()).or_insert((0, expires_at));
+        let entry = counters
+            .map
+            .entry(key.to_string())
+            .or_insert((0, expires_at));
         entry.0 += delta;
         entry.1 = expires_at;
         Ok(entry.0)
@@ -374,6 +387,6 @@ mod tests {
             address_key("2001:db8:1:2::1"),
             address_key("2001:db8:1:3::1")
         );
-        assert_eq!(address_key("::ffff:10.0.0.1"), "10.0.0.1");
+        assert_eq!(address_key("::ffff:127.0.0.9"), "127.0.0.9");
     }
 }

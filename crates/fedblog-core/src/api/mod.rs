@@ -258,8 +258,9 @@ pub trait Endpoint: Send + Sync + 'static {
     const PATH: &'static str;
     /// Authentication and scope.
     const AUTH: Auth;
-    /// The rate limit of its own this endpoint counts against, besides the API's.
-    const RATE_LIMIT: Option<Family> = None;
+    /// The rate limits of its own this endpoint counts against, besides the API's; the first is
+    /// the one its answers' `X-RateLimit-*` headers describe.
+    const RATE_LIMITS: &'static [Family] = &[];
     /// How large a body it takes.
     const BODY: BodyKind = BodyKind::Params;
     /// Parameters (path, query and body merged).
@@ -286,8 +287,8 @@ pub struct Route {
     pub path: &'static str,
     /// Authentication and scope.
     pub auth: Auth,
-    /// Its own rate limit, if any.
-    pub rate_limit: Option<Family>,
+    /// Its own rate limits (the first is shown in the headers).
+    pub rate_limits: &'static [Family],
     /// How large a body it takes.
     pub body: BodyKind,
     /// The endpoint's type name, for logs.
@@ -318,7 +319,7 @@ pub fn route<E: Endpoint>() -> Route {
         method: E::METHOD,
         path: E::PATH,
         auth: E::AUTH,
-        rate_limit: E::RATE_LIMIT,
+        rate_limits: E::RATE_LIMITS,
         body: E::BODY,
         name: full.rsplit("::").next().unwrap_or(full),
         handler: call::<E>,

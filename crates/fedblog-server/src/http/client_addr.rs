@@ -21,7 +21,7 @@ impl TrustedProxies {
         Self::parse("127.0.0.0/8,::1/128").unwrap_or_else(|_| Self::none())
     }
 
-    /// Parses a comma-separated list of addresses and networks (`10.0.0.0/8, ::1`); an empty
+    /// Parses a comma-separated list of addresses and networks (`127.0.0.0/8, ::1`); an empty
     /// list or `none` trusts no proxy.
     pub fn parse(text: &str) -> Result<Self, String> {
         let text = text.trim();
@@ -34,7 +34,9 @@ impl TrustedProxies {
             .map(|p| {
                 p.parse::<IpNet>()
                     .or_else(|_| p.parse::<IpAddr>().map(IpNet::from))
-                    .map_err(|_| format!("{p:?} is not an address or a network such as 10.0.0.0/8"))
+                    .map_err(|_| {
+                        format!("{p:?} is not an address or a network such as 127.0.0.0/8")
+                    })
             })
             .collect::<Result<Vec<_>, _>>()
             .map(TrustedProxies)
@@ -102,9 +104,9 @@ mod tests {
 
     #[test]
     fn a_trusted_proxy_names_the_client() {
-        let t = TrustedProxies::parse("127.0.0.1, 10.0.0.0/8").unwrap();
+        let t = TrustedProxies::parse("127.0.0.1, 127.0.1.0/24").unwrap();
         // The client may prepend anything; only what trusted hops appended counts.
-        let h = xff("1.2.3.4, 198.51.100.7, 10.1.1.1");
+        let h = xff("1.2.3.4, 198.51.100.7, 127.0.1.9");
         assert_eq!(
             t.client(peer("127.0.0.1"), &h),
             Some("198.51.100.7".parse().unwrap())
@@ -125,8 +127,8 @@ mod tests {
             TrustedProxies::parse("none").unwrap(),
             TrustedProxies::none()
         );
-        assert!(TrustedProxies::parse("10.0.0.0/33").is_err());
+        assert!(TrustedProxies::parse("127.0.0.0/33").is_err());
         assert!(TrustedProxies::parse("proxy.example").is_err());
-        assert!(TrustedProxies::parse("::1, 192.168.0.0/16").is_ok());
+        assert!(TrustedProxies::parse("::1, 127.0.0.0/16").is_ok());
     }
 }

@@ -20,8 +20,8 @@ use std::time::{Duration, Instant};
 
 use bytes::Bytes;
 use fedblog_core::App;
-use fedblog_core::api::{Auth, BodyKind, Route, SMALL_BODY_BYTES};
-use fedblog_core::app::{error_reply, request_token};
+use fedblog_core::api::{Auth, BodyKind, SMALL_BODY_BYTES};
+use fedblog_core::app::{bearer_token, error_reply, query_token};
 use fedblog_core::error::ApiError;
 use fedblog_core::params::Params;
 use futures_util::{FutureExt, StreamExt};
@@ -150,11 +150,8 @@ impl Server {
         let info = request::info(&head, client.map(|ip| ip.to_string()));
         let remote_addr = info.remote_addr.clone();
         let authorization = request::header(&head.headers, "authorization");
-        let mut query = Params::new();
-        if let Err(e) = query.add_urlencoded(&head.query) {
-            return to_http(error_reply(ApiError::bad_request(e.to_string())));
-        }
-        let early_token = request_token(authorization.as_deref(), &mut query);
+        let early_token =
+            bearer_token(authorization.as_deref()).or_else(|| query_token(&head.query));
         // A token in the header or the query is checked before the body is read, so a refused
         // caller never makes the server read a body. Without one, an endpoint taking
         // parameters only reads its small body (the token may be a body parameter, as
@@ -208,11 +205,6 @@ impl Server {
             },
         };
         to_http(reply)
-    }
-
-    /// The route table served (for tests and tools).
-    pub fn routes(&self) -> &[Route] {
-        self.router.routes()
     }
 }
 

@@ -42,7 +42,7 @@ impl Endpoint for RegisterAccount {
     const METHOD: Method = Method::POST;
     const PATH: &'static str = "/api/v1/accounts";
     const AUTH: Auth = Auth::App("write:accounts");
-    const RATE_LIMIT: Option<crate::rate_limit::Family> = Some(crate::rate_limit::Family::SignUps);
+    const RATE_LIMITS: &'static [crate::rate_limit::Family] = &[crate::rate_limit::Family::SignUps];
     type Request = RegisterRequest;
     type Response = Json<Token>;
 

@@ -8,7 +8,6 @@ use crate::app::{App, Caller};
 use crate::entities::Empty;
 use crate::error::{ApiError, ApiResult};
 use crate::params::de;
-use crate::rate_limit::{Family, address_key};
 
 /// Resends the confirmation e-mail, optionally to a corrected address.
 pub struct ResendConfirmation;
@@ -26,18 +25,15 @@ impl Endpoint for ResendConfirmation {
     const METHOD: Method = Method::POST;
     const PATH: &'static str = "/api/v1/emails/confirmations";
     const AUTH: Auth = Auth::UserPending("");
-    const RATE_LIMIT: Option<crate::rate_limit::Family> =
-        Some(crate::rate_limit::Family::ConfirmationsAccount);
+    const RATE_LIMITS: &'static [crate::rate_limit::Family] = &[
+        crate::rate_limit::Family::ConfirmationsAccount,
+        crate::rate_limit::Family::Confirmations,
+    ];
     type Request = ResendRequest;
     type Response = Json<Empty>;
 
     async fn handle(app: &App, caller: &Caller, r: ResendRequest) -> ApiResult<Self::Response> {
         let user = caller.user.as_ref().ok_or_else(ApiError::invalid_token)?;
-        // Per account (the route's own limit) and per client address.
-        if let Some(addr) = caller.info.remote_addr.as_deref() {
-            app.charge(Family::Confirmations, &address_key(addr))
-                .await?;
-        }
         app.resend_confirmation(user, r.email).await?;
         Ok(Json(Empty {}))
     }

@@ -29,7 +29,7 @@ impl Endpoint for FollowByUri {
     const METHOD: Method = Method::POST;
     const PATH: &'static str = "/api/v1/follows";
     const AUTH: Auth = Auth::User("write:follows");
-    const RATE_LIMIT: Option<crate::rate_limit::Family> = Some(crate::rate_limit::Family::Follows);
+    const RATE_LIMITS: &'static [crate::rate_limit::Family] = &[crate::rate_limit::Family::Follows];
     type Request = FollowByUriRequest;
     type Response = Json<Account>;
 

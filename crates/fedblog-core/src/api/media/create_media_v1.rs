@@ -17,7 +17,7 @@ impl Endpoint for CreateMediaV1 {
     const METHOD: Method = Method::POST;
     const PATH: &'static str = "/api/v1/media";
     const AUTH: Auth = Auth::User("write:media");
-    const RATE_LIMIT: Option<crate::rate_limit::Family> = Some(crate::rate_limit::Family::Media);
+    const RATE_LIMITS: &'static [crate::rate_limit::Family] = &[crate::rate_limit::Family::Media];
     const BODY: crate::api::BodyKind = crate::api::BodyKind::Upload;
     type Request = MediaFields;
     type Response = Json<MediaAttachment>;

@@ -36,7 +36,7 @@ impl Endpoint for AuthorizeDecision {
     const METHOD: Method = Method::POST;
     const PATH: &'static str = "/oauth/authorize";
     const AUTH: Auth = Auth::Public;
-    const RATE_LIMIT: Option<crate::rate_limit::Family> = Some(crate::rate_limit::Family::SignIn);
+    const RATE_LIMITS: &'static [crate::rate_limit::Family] = &[crate::rate_limit::Family::SignIn];
     type Request = DecisionRequest;
     type Response = Redirect;
 

@@ -60,7 +60,8 @@ impl Endpoint for CreateStatus {
     const METHOD: Method = Method::POST;
     const PATH: &'static str = "/api/v1/statuses";
     const AUTH: Auth = Auth::User("write:statuses");
-    const RATE_LIMIT: Option<crate::rate_limit::Family> = Some(crate::rate_limit::Family::Statuses);
+    const RATE_LIMITS: &'static [crate::rate_limit::Family] =
+        &[crate::rate_limit::Family::Statuses];
     type Request = CreateStatusRequest;
     type Response = Json<Created>;
 

@@ -27,7 +27,7 @@ impl Endpoint for DeleteStatus {
     const METHOD: Method = Method::DELETE;
     const PATH: &'static str = "/api/v1/statuses/:id";
     const AUTH: Auth = Auth::User("write:statuses");
-    const RATE_LIMIT: Option<crate::rate_limit::Family> = Some(crate::rate_limit::Family::Deletes);
+    const RATE_LIMITS: &'static [crate::rate_limit::Family] = &[crate::rate_limit::Family::Deletes];
     type Request = DeleteStatusRequest;
     type Response = Json<Status>;
 

@@ -32,7 +32,8 @@ impl Endpoint for ReblogStatus {
     const METHOD: Method = Method::POST;
     const PATH: &'static str = "/api/v1/statuses/:id/reblog";
     const AUTH: Auth = Auth::User("write:statuses");
-    const RATE_LIMIT: Option<crate::rate_limit::Family> = Some(crate::rate_limit::Family::Statuses);
+    const RATE_LIMITS: &'static [crate::rate_limit::Family] =
+        &[crate::rate_limit::Family::Statuses];
     type Request = ReblogStatusRequest;
     type Response = Json<Status>;
 

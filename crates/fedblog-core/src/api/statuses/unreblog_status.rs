@@ -25,7 +25,7 @@ impl Endpoint for UnreblogStatus {
     const METHOD: Method = Method::POST;
     const PATH: &'static str = "/api/v1/statuses/:id/unreblog";
     const AUTH: Auth = Auth::User("write:statuses");
-    const RATE_LIMIT: Option<crate::rate_limit::Family> = Some(crate::rate_limit::Family::Deletes);
+    const RATE_LIMITS: &'static [crate::rate_limit::Family] = &[crate::rate_limit::Family::Deletes];
     type Request = UnreblogStatusRequest;
     type Response = Json<Status>;
 
