@@ -3,8 +3,10 @@
 #   1. against a freshly started fedblog server (SQLite default), compared with the committed
 #      baseline (crates/fedblog-testkit/baselines/fedblog.jsonl): any regression fails;
 #   2. against mastodon_mock, a second, independent implementation of the Mastodon API (PyPI
-#      package `mastodon_mock`): its pass rate is reported, not required, but the run must end
-#      with an outcome for every check.
+#      package `mastodon_mock`), compared with its own committed baseline
+#      (crates/fedblog-testkit/baselines/mastodon_mock.jsonl): a check it passed that no longer
+#      passes fails the run, every check must end with an outcome and a reason, and no check may
+#      fail on a set-up step (set-up that cannot proceed is a not-run, never a failure).
 #
 #   bash clients/conformance/run.sh /path/to/fedblog-server /path/to/fedblog-conformance
 #
@@ -26,6 +28,7 @@ done
 BIN="$(abs_path "$1")"
 CONF="$(abs_path "$2")"
 BASELINE="$ROOT/crates/fedblog-testkit/baselines/fedblog.jsonl"
+MOCK_BASELINE="$ROOT/crates/fedblog-testkit/baselines/mastodon_mock.jsonl"
 PASSWORD="correct horse battery"
 PYTHON="${PYTHON:-python3}"
 VENV="$HERE/.venv"
@@ -68,7 +71,8 @@ FACTORY="'$BIN' accounts create {username} --email {username}@example.com --pass
 echo "== fedblog-conformance against fedblog-server ($BASE), expecting $BASELINE"
 set +e
 "$CONF" --base-url "$BASE" --account-factory "$FACTORY" --factory-password "$PASSWORD" \
-    --admin-token "$ADMIN_TOKEN" --expect "$BASELINE" --report "$WORK/fedblog-report.jsonl" 2>"$WORK/fedblog-progress.log"
+    --admin-token "$ADMIN_TOKEN" --expect "$BASELINE" --report "$WORK/fedblog-report.jsonl" \
+    --markdown "$WORK/fedblog-summary.md" 2>"$WORK/fedblog-progress.log"
 fedblog_rc=$?
 set -e
 if [[ "$fedblog_rc" != 0 ]]; then
@@ -79,7 +83,7 @@ if [[ "$fedblog_rc" != 0 ]]; then
 fi
 unset FEDBLOG_LISTEN FEDBLOG_DOMAIN FEDBLOG_DATA_DIR FEDBLOG_RATE_LIMITS
 
-# --- 2. mastodon_mock, reported ---------------------------------------------------------------
+# --- 2. mastodon_mock, compared with its baseline ----------------------------------------------
 ensure_venv "$VENV" "$HERE/requirements.txt"
 MPORT="$(free_port)"
 MBASE="http://127.0.0.1:$MPORT"
@@ -87,13 +91,19 @@ echo "run.sh: starting mastodon_mock on $MBASE"
 "$VENV/bin/mastodon_mock" serve --in-memory --host 127.0.0.1 --port "$MPORT" >"$WORK/mock.log" 2>&1 &
 PIDS+=($!)
 wait_ready "$MBASE/api/v1/instance" "${PIDS[-1]}" "$WORK/mock.log"
+MOCK_FACTORY="'$VENV/bin/python' '$HERE/mock_factory.py' '$MBASE'"
+MOCK_ADMIN="$("$VENV/bin/python" "$HERE/mock_factory.py" "$MBASE" --admin)"
 
-echo "== fedblog-conformance against mastodon_mock ($MBASE): reported, not required"
-"$CONF" --base-url "$MBASE" \
-    --account-factory "'$VENV/bin/python' '$HERE/mock_factory.py' '$MBASE' {username}" \
-    --factory-password "$PASSWORD" --no-fail --report "$WORK/mock-report.jsonl" 2>"$WORK/mock-progress.log"
+echo "== fedblog-conformance against mastodon_mock ($MBASE), expecting $MOCK_BASELINE"
+set +e
+"$CONF" --base-url "$MBASE" --account-factory "$MOCK_FACTORY {username}" \
+    --factory-password "$PASSWORD" --admin-token "$MOCK_ADMIN" --expect "$MOCK_BASELINE" \
+    --report "$WORK/mock-report.jsonl" --markdown "$WORK/mock-summary.md" 2>"$WORK/mock-progress.log"
+mock_rc=$?
+set -e
 
-# The run must have ended every check with an outcome, each failure and not-run with a reason.
+# Every check ends with an outcome, each failure and not-run with a reason, and no failure is a
+# set-up step's (those are not-runs by construction; this holds the suite to it).
 "$PYTHON" - "$WORK/mock-report.jsonl" "$("$CONF" --list | wc -l)" <<'PY'
 import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
@@ -102,6 +112,15 @@ bad = [r["id"] for r in rows if r["outcome"] not in ("pass", "fail", "not-run")
        or (r["outcome"] != "pass" and not r["detail"].strip())]
 if len(rows) != want or bad:
     sys.exit(f"run.sh: the mock report has {len(rows)} of {want} checks; without an outcome or reason: {bad}")
-passed = sum(r["outcome"] == "pass" for r in rows)
-print(f"mastodon_mock: {passed} of {want} checks pass ({100 * passed / want:.1f}%)")
+setup = [r["id"] for r in rows if r["outcome"] == "fail" and "set-up failed" in r["detail"]]
+if setup:
+    sys.exit(f"run.sh: these checks failed on a set-up step: {setup}")
+counts = {o: sum(r["outcome"] == o for r in rows) for o in ("pass", "fail", "not-run")}
+print(f"mastodon_mock: {counts['pass']} of {want} checks pass, {counts['fail']} fail, {counts['not-run']} not run")
 PY
+if [[ "$mock_rc" != 0 ]]; then
+    echo "run.sh: the run against mastodon_mock differs from its baseline (exit $mock_rc):" >&2
+    sed -n '1,40p' "$WORK/mock-summary.md" >&2
+    tail -n 50 "$WORK/mock.log" >&2
+    exit "$mock_rc"
+fi

@@ -7,6 +7,7 @@ use reqwest::header::HeaderMap;
 use serde_json::Value;
 
 use crate::openapi::{OpenApi, Validation};
+use crate::recorder::{Exchange, Recorder, SentBody, SentPart};
 
 /// A request body.
 #[derive(Clone, Debug)]
@@ -215,12 +216,50 @@ pub fn truncate(s: &str) -> String {
     }
 }
 
+impl Body {
+    /// What a report keeps of the body: everything but file contents.
+    fn sent(&self) -> SentBody {
+        match self {
+            Body::None => SentBody::None,
+            Body::Form(pairs) => SentBody::Form(pairs.clone()),
+            Body::Json(v) => SentBody::Json(v.clone()),
+            Body::Multipart(parts) => SentBody::Multipart(
+                parts
+                    .iter()
+                    .map(|p| match p {
+                        Part::Text { name, value } => SentPart::Text {
+                            name: name.clone(),
+                            value: value.clone(),
+                        },
+                        Part::File {
+                            name,
+                            file_name,
+                            content_type,
+                            bytes,
+                        } => SentPart::File {
+                            name: name.clone(),
+                            file_name: file_name.clone(),
+                            content_type: content_type.clone(),
+                            len: bytes.len(),
+                        },
+                    })
+                    .collect(),
+            ),
+        }
+    }
+}
+
 /// The client. Cheap to clone.
+///
+/// Without a [`Recorder`] a JSON answer that contradicts the schema is an error; with one
+/// ([`Client::recording`]) it is recorded against its operation and returned as it came, and
+/// every request is kept in the recorder's transcript.
 #[derive(Clone)]
 pub struct Client {
     base_url: String,
     http: reqwest::Client,
     openapi: Option<Arc<OpenApi>>,
+    recorder: Option<Arc<Recorder>>,
 }
 
 impl Client {
@@ -236,6 +275,42 @@ impl Client {
             base_url: base_url.trim_end_matches('/').to_string(),
             http,
             openapi,
+            recorder: None,
+        })
+    }
+
+    /// The same client, recording into `recorder` (see [`Client`]).
+    pub fn recording(mut self, recorder: Arc<Recorder>) -> Self {
+        self.recorder = Some(recorder);
+        self
+    }
+
+    /// The recorder, if the client has one.
+    pub fn recorder(&self) -> Option<&Arc<Recorder>> {
+        self.recorder.as_ref()
+    }
+
+    fn exchange(
+        &self,
+        method: &str,
+        url: &str,
+        token: Option<&str>,
+        headers: &[(&str, &str)],
+        body: SentBody,
+    ) -> Option<Exchange> {
+        let recorder = self.recorder.as_ref()?;
+        Some(Exchange {
+            method: method.to_string(),
+            url: url.to_string(),
+            token_of: token.map(|t| recorder.holder_of(t)),
+            headers: headers
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+            operation: None,
+            body,
+            status: 0,
+            response: String::new(),
         })
     }
 
@@ -262,6 +337,7 @@ impl Client {
             format!("{}{}", self.base_url, path_and_query)
         };
         let method_v = reqwest::Method::from_bytes(method.as_bytes()).map_err(|e| e.to_string())?;
+        let mut exchange = self.exchange(method, &url, token, headers, body.sent());
         let mut req = self.http.request(method_v, &url);
         if let Some(t) = token {
             req = req.bearer_auth(t);
@@ -285,10 +361,15 @@ impl Client {
                 req.header("Content-Type", content_type).body(bytes)
             }
         };
-        let resp = req
-            .send()
-            .await
-            .map_err(|e| format!("{method} {url}: {e}"))?;
+        let resp = match req.send().await {
+            Ok(resp) => resp,
+            Err(e) => {
+                if let (Some(r), Some(x)) = (&self.recorder, exchange.take()) {
+                    r.record(x, None);
+                }
+                return Err(format!("{method} {url}: {e}"));
+            }
+        };
         let status = resp.status().as_u16();
         let headers = resp.headers().clone();
         let is_json = headers
@@ -304,26 +385,37 @@ impl Client {
         } else {
             None
         };
+        let validation = match (&self.openapi, &json) {
+            (Some(api), Some(v)) => {
+                let path = url
+                    .split("://")
+                    .nth(1)
+                    .and_then(|r| r.find('/').map(|i| &r[i..]))
+                    .unwrap_or("/");
+                let path = path.split('?').next().unwrap_or(path);
+                Some(api.validate(method, path, status, v))
+            }
+            _ => None,
+        };
+        if let (Some(r), Some(mut x)) = (&self.recorder, exchange) {
+            x.status = status;
+            x.operation = self.openapi.as_ref().and_then(|api| {
+                api.operation_for(method, x.path().split('?').next().unwrap_or_default())
+                    .map(str::to_string)
+            });
+            x.response = Recorder::excerpt(&text);
+            r.record(x, validation);
+        } else if let Some(Validation::Invalid { operation, errors }) = validation {
+            return Err(format!(
+                "{method} {url} answered {status} with a body that does not match the schema of {operation}: {}",
+                errors.join("; ")
+            ));
+        }
         if is_json && json.is_none() {
             return Err(format!(
                 "{method} {url}: the body claims JSON but does not parse: {}",
                 truncate(&text)
             ));
-        }
-        if let (Some(api), Some(v)) = (&self.openapi, &json) {
-            let path = url
-                .split("://")
-                .nth(1)
-                .and_then(|r| r.find('/').map(|i| &r[i..]))
-                .unwrap_or("/");
-            let path = path.split('?').next().unwrap_or(path);
-            if let Validation::Invalid { operation, errors } = api.validate(method, path, status, v)
-            {
-                return Err(format!(
-                    "{method} {path} answered {status} with a body that does not match the schema of {operation}: {}",
-                    errors.join("; ")
-                ));
-            }
         }
         Ok(Response {
             status,
@@ -379,6 +471,20 @@ impl Client {
             .map_err(|e| format!("GET {url}: {e}"))?;
         let status = resp.status().as_u16();
         let headers = resp.headers().clone();
+        if let (Some(r), Some(mut x)) = (
+            &self.recorder,
+            self.exchange("GET", &url, None, &[], SentBody::None),
+        ) {
+            x.status = status;
+            x.response = format!(
+                "({})",
+                headers
+                    .get("content-type")
+                    .and_then(|v| v.to_str().ok())
+                    .unwrap_or("no content type")
+            );
+            r.record(x, None);
+        }
         let bytes = resp
             .bytes()
             .await

@@ -4,7 +4,8 @@
 //! - [`conformance`]: HTTP checks for any Mastodon-compatible server, by URL; the
 //!   `fedblog-conformance` command runs them and writes a JSON-lines report.
 //! - [`client`]: the HTTP client they use, which validates every JSON response against the
-//!   Mastodon OpenAPI schema ([`openapi`]).
+//!   Mastodon OpenAPI schema ([`openapi`]), and [`recorder`], which keeps what a conformance run
+//!   saw (each check's requests, each endpoint's schema verdicts).
 //!
 //! # Your store, in five minutes
 //!
@@ -39,7 +40,11 @@
 //! `{username}` and prints a bearer token (scopes `read write follow push`) on its last line;
 //! without it the checks that need fresh accounts end *not run*, with that reason, as do the
 //! checks needing `--admin-token`. The run prints a pass/fail/not-run table per area and writes
-//! a JSON-lines report (`id`, `outcome`, `detail`). Commit the report as your baseline and run
+//! a JSON-lines report (`id`, `outcome`, `detail`, and for a failure the request that showed it,
+//! as a `curl` command); `--markdown summary.md` groups the failures by cause. A step that only
+//! prepares a check ends it *not run* (`set-up failed: ...`) rather than failing it, answers are
+//! judged against the schema once per endpoint in the `schema` area, and `--lacks push,streaming`
+//! declares optional features the server does not offer. Commit the report as your baseline and run
 //! with `--expect baseline.jsonl` from then on: the command exits non-zero only when a check
 //! that passed no longer does. [`conformance::seed::RULES`] maps each rule of the service
 //! specification to its checks.
@@ -51,4 +56,5 @@
 pub mod client;
 pub mod conformance;
 pub mod openapi;
+pub mod recorder;
 pub mod store_suite;

@@ -264,7 +264,7 @@ impl TestServer {
         )
         .await
         .expect("an administrator");
-        cx.admin_token = Some(token);
+        cx.set_admin_token(Some(token));
         cx
     }
 

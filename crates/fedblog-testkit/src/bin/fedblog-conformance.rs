@@ -6,6 +6,10 @@
 //!     --expect crates/fedblog-testkit/baselines/fedblog.jsonl
 //! ```
 //!
+//! `--lacks push,streaming` declares optional features the server does not offer (their checks
+//! end not-run: declared absent); `--markdown summary.md` writes the failures grouped by cause,
+//! each with a curl command that repeats its request.
+//!
 //! Exit status: 0 when every check passed (with `--expect`: when no check did worse than the
 //! baseline and every check run is listed in it; with `--no-fail`: whenever the run finished),
 //! 1 otherwise, 2 when the run could not start (bad arguments, no schema, unreadable baseline).
@@ -16,7 +20,9 @@ use std::sync::Arc;
 
 use clap::Parser;
 use fedblog_testkit::client::Client;
-use fedblog_testkit::conformance::{self, AccountFactory, Baseline, CommandFactory, Cx, checks};
+use fedblog_testkit::conformance::{
+    self, AccountFactory, Baseline, CommandFactory, Cx, Feature, checks,
+};
 use fedblog_testkit::openapi::OpenApi;
 
 /// Checks a Mastodon-compatible server against the fedblog conformance suite.
@@ -58,6 +64,21 @@ struct Args {
     /// Exit 0 even when checks fail (the report still says so).
     #[arg(long)]
     no_fail: bool,
+    /// Optional features the server does not offer, comma-separated: admin, federation, push,
+    /// streaming, translation. Their checks end `not-run: declared absent`.
+    #[arg(long, value_delimiter = ',', value_parser = parse_feature)]
+    lacks: Vec<Feature>,
+    /// Also write a Markdown summary: the table, the failures grouped by cause with the request
+    /// that shows each (as curl), and the checks not run grouped by reason.
+    #[arg(long)]
+    markdown: Option<PathBuf>,
+}
+
+fn parse_feature(s: &str) -> Result<Feature, String> {
+    Feature::parse(s).ok_or_else(|| {
+        let names: Vec<&str> = Feature::ALL.iter().map(|f| f.name()).collect();
+        format!("unknown feature {s:?} (one of {})", names.join(", "))
+    })
 }
 
 #[tokio::main(flavor = "current_thread")]
@@ -111,12 +132,19 @@ async fn main() -> std::process::ExitCode {
         .map(|t| Arc::new(CommandFactory { template: t }) as Arc<dyn AccountFactory>);
     let mut cx = Cx::new(client, factory, args.token.clone());
     cx.factory_password = args.factory_password.clone();
-    cx.admin_token = args.admin_token.clone();
+    cx.set_admin_token(args.admin_token.clone());
+    cx.lacks = args.lacks.iter().copied().collect();
     let selected = all
         .iter()
         .filter(|c| args.only.as_deref().is_none_or(|a| c.area() == a))
         .count();
     eprintln!("running {selected} checks against {base}");
+    let declared = if cx.lacks.is_empty() {
+        "none".to_string()
+    } else {
+        let names: Vec<&str> = cx.lacks.iter().map(|f| f.name()).collect();
+        names.join(", ")
+    };
     let mut done = 0;
     let report = conformance::run(&cx, &all, args.only.as_deref(), |r| {
         done += 1;
@@ -141,7 +169,22 @@ async fn main() -> std::process::ExitCode {
         );
         return std::process::ExitCode::from(2);
     }
+    if let Some(md) = &args.markdown {
+        let text = report.markdown(&base, &declared);
+        if let Err(e) = std::fs::write(md, text) {
+            eprintln!("fedblog-conformance: cannot write {}: {e}", md.display());
+            return std::process::ExitCode::from(2);
+        }
+    }
     println!("{}", report.summary());
+    println!("declared absent: {declared}");
+    let unlisted = checks::schema::unlisted(&cx);
+    if args.only.is_none() && !unlisted.is_empty() {
+        println!(
+            "endpoints whose answers no schema check judges (the schema area lists those fedblog's run exercises): {}",
+            unlisted.join(", ")
+        );
+    }
     let not_run = report.not_run();
     if !not_run.is_empty() {
         println!("checks that could not run, and why:");
@@ -155,6 +198,9 @@ async fn main() -> std::process::ExitCode {
         }
     }
     println!("report: {}", args.report.display());
+    if let Some(md) = &args.markdown {
+        println!("summary: {}", md.display());
+    }
     let ok = match &baseline {
         Some(b) => {
             let only = args.only.as_deref();

@@ -5,6 +5,14 @@
 //! A check makes its own data through the API. What the API cannot do (a confirmed account with
 //! a token) comes from an [`AccountFactory`]; a check whose set-up is missing ends *not run*,
 //! with the reason, never silently passes.
+//!
+//! Set-up is a means, not a verdict: a step that only prepares a check (an account, an app, a
+//! post, a follow) reads only the fields it needs, and when it cannot proceed the check ends
+//! *not run* with `set-up failed: ...` ([`SetUp::setup`]), so each failure is the behaviour the
+//! check is about. Whether answers match the schema is judged once per endpoint, in the
+//! `schema` area ([`checks::schema`]), from every answer the run received. A failure or a
+//! not-run carries the last request of its check ([`CheckReport::request`]), with a `curl`
+//! command that repeats it.
 
 pub mod checks;
 pub mod report;
@@ -18,6 +26,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use serde_json::Value;
 
 use crate::client::{Body, Client, form};
+use crate::recorder::Recorder;
 use fedblog_core::api::{self, Endpoint};
 
 pub use report::{Baseline, CheckReport, Comparison, Outcome, Report};
@@ -48,6 +57,86 @@ impl From<&str> for Failure {
 
 /// What a check returns.
 pub type CheckResult = Result<(), Failure>;
+
+/// The prefix of every not-run whose set-up step failed.
+pub const SET_UP_FAILED: &str = "set-up failed";
+
+/// Marks a step as set-up: its failure makes the check *not run* (`set-up failed: <what>:
+/// <why>`) instead of failing it, since the check is not about that step.
+pub trait SetUp<T> {
+    /// Marks this result as the outcome of set-up step `what` (e.g. `posting a status`).
+    fn setup(self, what: &str) -> Result<T, Failure>;
+}
+
+impl<T, E: Into<Failure>> SetUp<T> for Result<T, E> {
+    fn setup(self, what: &str) -> Result<T, Failure> {
+        self.map_err(|e| match e.into() {
+            Failure::Fail(why) if why.starts_with(SET_UP_FAILED) => Failure::NotRun(why),
+            Failure::Fail(why) => Failure::NotRun(format!("{SET_UP_FAILED}: {what}: {why}")),
+            n @ Failure::NotRun(_) => n,
+        })
+    }
+}
+
+/// An optional feature a server may declare it does not offer (`--lacks`); the checks of a
+/// feature declared absent end *not run: declared absent*, never silently.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Feature {
+    /// The administration API (`/api/v1/admin/...`), and moderation as set-up (suspending).
+    Admin,
+    /// ActivityPub federation (remote accounts and domains).
+    Federation,
+    /// Web push subscriptions (`/api/v1/push/subscription`).
+    Push,
+    /// The streaming API.
+    Streaming,
+    /// A translation backend (`POST /api/v1/statuses/:id/translate`).
+    Translation,
+}
+
+impl Feature {
+    /// Every feature, in order.
+    pub const ALL: [Feature; 5] = [
+        Feature::Admin,
+        Feature::Federation,
+        Feature::Push,
+        Feature::Streaming,
+        Feature::Translation,
+    ];
+
+    /// Its name on the command line and in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Feature::Admin => "admin",
+            Feature::Federation => "federation",
+            Feature::Push => "push",
+            Feature::Streaming => "streaming",
+            Feature::Translation => "translation",
+        }
+    }
+
+    /// The feature of a name, if it is one.
+    pub fn parse(name: &str) -> Option<Feature> {
+        Feature::ALL.into_iter().find(|f| f.name() == name.trim())
+    }
+
+    /// The feature a check is about, if it is about an optional one (its area names it).
+    pub fn of_check(id: &str) -> Option<Feature> {
+        let area = id.split('/').next().unwrap_or(id);
+        Feature::ALL.into_iter().find(|f| f.name() == area)
+    }
+
+    /// The not-run reason of a check of this feature when it is declared absent.
+    pub fn absent(self) -> Failure {
+        Failure::NotRun(format!("declared absent: {}", self.name()))
+    }
+}
+
+impl std::fmt::Display for Feature {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
 
 /// Fails the check with a formatted message unless the condition holds.
 #[macro_export]
@@ -183,6 +272,10 @@ pub struct Cx {
     /// A token of an administrator (scopes `admin:read admin:write` at least), for the checks
     /// whose set-up needs moderation (suspending an account, say).
     pub admin_token: Option<String>,
+    /// The optional features the server declares it does not offer.
+    pub lacks: std::collections::BTreeSet<Feature>,
+    recorder: Arc<Recorder>,
+    current: std::sync::Mutex<&'static str>,
     tag: String,
     counter: AtomicU32,
 }
@@ -193,7 +286,8 @@ pub fn path<E: Endpoint>(params: &[(&str, &str)]) -> String {
 }
 
 impl Cx {
-    /// A context over a client.
+    /// A context over a client. The client records into the context's [`Recorder`] from then
+    /// on (its own recorder, if it has one).
     pub fn new(
         client: Client,
         factory: Option<Arc<dyn AccountFactory>>,
@@ -207,15 +301,46 @@ impl Cx {
             .chars()
             .take(5)
             .collect();
+        let recorder = client.recorder().cloned().unwrap_or_default();
+        if let Some(t) = &token {
+            recorder.name_token(t, "the --token user");
+        }
         Cx {
-            client,
+            client: client.recording(recorder.clone()),
             factory,
             token,
             factory_password: None,
             admin_token: None,
+            lacks: Default::default(),
+            recorder,
+            current: std::sync::Mutex::new(""),
             tag,
             counter: AtomicU32::new(0),
         }
+    }
+
+    /// Sets the administrator's token (see [`Cx::admin_token`]), named so in reports.
+    pub fn set_admin_token(&mut self, token: Option<String>) {
+        if let Some(t) = &token {
+            self.recorder
+                .name_token(t, "the administrator (--admin-token)");
+        }
+        self.admin_token = token;
+    }
+
+    /// What the run saw so far.
+    pub fn recorder(&self) -> &Arc<Recorder> {
+        &self.recorder
+    }
+
+    /// The id of the check running now.
+    pub fn current_check(&self) -> &'static str {
+        self.current.lock().map(|g| *g).unwrap_or("")
+    }
+
+    /// Whether the server declared this feature absent.
+    pub fn lacks(&self, feature: Feature) -> bool {
+        self.lacks.contains(&feature)
     }
 
     /// A name unique to this run, at most 30 characters, e.g. for usernames.
@@ -234,12 +359,19 @@ impl Cx {
             ));
         };
         let username = self.unique(prefix);
-        let token = f.create(&username).await.map_err(Failure::NotRun)?;
+        let token = f
+            .create(&username)
+            .await
+            .map_err(|why| Failure::NotRun(format!("{SET_UP_FAILED}: {why}")))?;
+        self.recorder.name_token(&token, &format!("@{username}"));
         self.user_of(&token).await
     }
 
     /// The administrator's token, or the reason the check cannot run without one.
     pub fn admin(&self) -> Result<&str, Failure> {
+        if self.lacks(Feature::Admin) {
+            return Err(Feature::Admin.absent());
+        }
         self.admin_token.as_deref().ok_or_else(|| {
             Failure::NotRun(
                 "needs an administrator's token (admin:read admin:write): pass --admin-token"
@@ -256,25 +388,39 @@ impl Cx {
         }
     }
 
+    /// The account of a token (its `id` and `username` only), as set-up.
     async fn user_of(&self, token: &str) -> Result<User, Failure> {
-        let r = self
-            .client
-            .get(
-                &path::<api::accounts::verify_credentials::VerifyCredentials>(&[]),
-                Some(token),
-            )
-            .await?;
-        r.expect(200)?;
-        let v = r.json()?;
-        Ok(User {
-            username: str_of(v, "username")?,
-            id: str_of(v, "id")?,
-            token: token.to_string(),
-        })
+        let user = async {
+            let r = self
+                .client
+                .get(
+                    &path::<api::accounts::verify_credentials::VerifyCredentials>(&[]),
+                    Some(token),
+                )
+                .await?;
+            r.expect(200)?;
+            let v = r.json()?;
+            Ok::<_, Failure>(User {
+                username: str_of(v, "username")?,
+                id: str_of(v, "id")?,
+                token: token.to_string(),
+            })
+        }
+        .await
+        .setup("reading the new account's id (GET /api/v1/accounts/verify_credentials)")?;
+        self.recorder
+            .name_token(token, &format!("@{}", user.username));
+        Ok(user)
     }
 
-    /// Registers an application with these scopes.
+    /// Registers an application with these scopes (set-up).
     pub async fn new_app(&self, scopes: &str) -> Result<TestApp, Failure> {
+        self.register_app(scopes)
+            .await
+            .setup("registering an app (POST /api/v1/apps)")
+    }
+
+    async fn register_app(&self, scopes: &str) -> Result<TestApp, Failure> {
         let redirect = "https://client.example/callback";
         let r = self
             .client
@@ -297,8 +443,18 @@ impl Cx {
         })
     }
 
-    /// An app token (client_credentials) for an app.
+    /// An app token (client_credentials) for an app (set-up).
     pub async fn app_token(&self, app: &TestApp, scopes: &str) -> Result<String, Failure> {
+        let token = self
+            .client_credentials(app, scopes)
+            .await
+            .setup("getting an app token (POST /oauth/token, client_credentials)")?;
+        self.recorder
+            .name_token(&token, &format!("an app token ({scopes})"));
+        Ok(token)
+    }
+
+    async fn client_credentials(&self, app: &TestApp, scopes: &str) -> Result<String, Failure> {
         let r = self
             .client
             .post(
@@ -316,8 +472,20 @@ impl Cx {
         str_of(r.json()?, "access_token")
     }
 
-    /// Posts a status and returns its JSON.
+    /// Posts a status and returns its JSON, as set-up: a check about posting itself sends the
+    /// request and judges the answer on its own.
     pub async fn post_status(&self, user: &User, pairs: &[(&str, &str)]) -> Result<Value, Failure> {
+        self.create_status(user, pairs)
+            .await
+            .setup("posting a status (POST /api/v1/statuses)")
+    }
+
+    /// Posts a status and returns its JSON, failing the check when that does not answer 200.
+    pub async fn create_status(
+        &self,
+        user: &User,
+        pairs: &[(&str, &str)],
+    ) -> Result<Value, Failure> {
         let r = self
             .client
             .post(
@@ -330,8 +498,15 @@ impl Cx {
         Ok(r.json()?.clone())
     }
 
-    /// Posts a status as `user` with a JSON body, expecting 200, and answers it.
+    /// Posts a status as `user` with a JSON body, expecting 200, and answers it (set-up).
     pub async fn post_status_json(&self, user: &User, body: Value) -> Result<Value, Failure> {
+        self.create_status_json(user, body)
+            .await
+            .setup("posting a status with a JSON body (POST /api/v1/statuses)")
+    }
+
+    /// Posts a status with a JSON body, failing the check unless it answers 200.
+    pub async fn create_status_json(&self, user: &User, body: Value) -> Result<Value, Failure> {
         let r = self
             .send(
                 "POST",
@@ -423,7 +598,8 @@ fn radix36(mut n: u64) -> String {
     String::from_utf8(out).unwrap_or_default()
 }
 
-/// Runs checks one after another (optionally one area), calling `progress` after each.
+/// Runs checks one after another (optionally one area), calling `progress` after each. A
+/// check of a feature the context lacks ends not run without being started.
 pub async fn run(
     cx: &Cx,
     checks: &[Check],
@@ -432,19 +608,131 @@ pub async fn run(
 ) -> Report {
     let mut results = Vec::new();
     for c in checks.iter().filter(|c| only.is_none_or(|a| c.area() == a)) {
-        let outcome = match (c.run)(cx).await {
+        cx.recorder.begin_check();
+        if let Ok(mut current) = cx.current.lock() {
+            *current = c.id;
+        }
+        let result = match Feature::of_check(c.id).filter(|f| cx.lacks(*f)) {
+            Some(f) => Err(f.absent()),
+            None => (c.run)(cx).await,
+        };
+        let outcome = match result {
             Ok(()) => Outcome::Pass,
             Err(Failure::Fail(d)) => Outcome::Fail(d),
             Err(Failure::NotRun(d)) => Outcome::NotRun(d),
+        };
+        let request = match outcome {
+            Outcome::Pass => None,
+            _ => cx.recorder.last(),
         };
         let r = CheckReport {
             id: c.id.to_string(),
             area: c.area().to_string(),
             rule: c.rule.to_string(),
             outcome,
+            request,
         };
         progress(&r);
         results.push(r);
     }
     Report { results }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_set_up_step_that_fails_makes_the_check_not_run() {
+        let failed: Result<(), Failure> = Err(Failure::Fail("expected HTTP 200, got 404".into()));
+        assert_eq!(
+            failed.setup("posting a status"),
+            Err(Failure::NotRun(
+                "set-up failed: posting a status: expected HTTP 200, got 404".into()
+            ))
+        );
+        let from_string: Result<(), String> = Err("no id".into());
+        assert_eq!(
+            from_string.setup("reading the id"),
+            Err(Failure::NotRun(
+                "set-up failed: reading the id: no id".into()
+            ))
+        );
+        // Nested set-up keeps the innermost step's name, and a not-run stays as it was.
+        let inner: Result<(), Failure> = Err(Failure::Fail("set-up failed: blocking: 500".into()));
+        assert_eq!(
+            inner.setup("outer"),
+            Err(Failure::NotRun("set-up failed: blocking: 500".into()))
+        );
+        let not_run: Result<(), Failure> = Err(Failure::NotRun("declared absent: push".into()));
+        assert_eq!(
+            not_run.setup("x"),
+            Err(Failure::NotRun("declared absent: push".into()))
+        );
+        assert_eq!(Ok::<u8, Failure>(7).setup("x"), Ok(7));
+    }
+
+    #[test]
+    fn features_are_named_and_found_by_area() {
+        for f in Feature::ALL {
+            assert_eq!(Feature::parse(f.name()), Some(f));
+        }
+        assert_eq!(Feature::parse("telepathy"), None);
+        assert_eq!(
+            Feature::of_check("push/subscription/missing-404"),
+            Some(Feature::Push)
+        );
+        assert_eq!(
+            Feature::of_check("admin/domain-allows/available"),
+            Some(Feature::Admin)
+        );
+        assert_eq!(Feature::of_check("statuses/create/plain-text"), None);
+        assert_eq!(
+            Feature::Streaming.absent(),
+            Failure::NotRun("declared absent: streaming".into())
+        );
+    }
+
+    async fn passes(_: &Cx) -> CheckResult {
+        Ok(())
+    }
+
+    async fn needs_admin(cx: &Cx) -> CheckResult {
+        cx.admin()?;
+        Ok(())
+    }
+
+    #[tokio::test(flavor = "current_thread")]
+    async fn checks_of_a_feature_declared_absent_end_not_run_without_running() {
+        // No server listens here: a check that sent a request would fail, not pass.
+        let client = Client::new("http://127.0.0.1:9", None).expect("client");
+        let mut cx = Cx::new(client, None, None);
+        cx.admin_token = Some("t".into());
+        cx.lacks = [Feature::Push, Feature::Admin].into_iter().collect();
+        let checks = vec![
+            crate::check!("push/subscription/x", "a push check", passes),
+            crate::check!("accounts/suspended/x", "needs moderation", needs_admin),
+            crate::check!("statuses/x/y", "an ordinary check", passes),
+        ];
+        let report = run(&cx, &checks, None, |_| {}).await;
+        let outcomes: Vec<(&str, &Outcome)> = report
+            .results
+            .iter()
+            .map(|r| (r.id.as_str(), &r.outcome))
+            .collect();
+        assert_eq!(
+            outcomes,
+            vec![
+                (
+                    "push/subscription/x",
+                    &Outcome::NotRun("declared absent: push".into())
+                ),
+                (
+                    "accounts/suspended/x",
+                    &Outcome::NotRun("declared absent: admin".into())
+                ),
+                ("statuses/x/y", &Outcome::Pass),
+            ]
+        );
+    }
 }

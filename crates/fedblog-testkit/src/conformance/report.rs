@@ -4,6 +4,8 @@ use std::collections::BTreeMap;
 
 use serde_json::json;
 
+use crate::recorder::Exchange;
+
 /// How a check ended.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Outcome {
@@ -44,6 +46,8 @@ pub struct CheckReport {
     pub rule: String,
     /// Outcome.
     pub outcome: Outcome,
+    /// For a failure or a not-run, the last request the check sent, as it was answered.
+    pub request: Option<Exchange>,
 }
 
 /// All results of a run.
@@ -54,11 +58,18 @@ pub struct Report {
 }
 
 impl Report {
-    /// One JSON object per line: `id`, `outcome`, `detail` (and `area`, `rule`).
+    /// One JSON object per line: `id`, `outcome`, `detail` (and `area`, `rule`, and for a
+    /// failure or a not-run the `request` that came last, with a `curl` command).
     pub fn to_jsonl(&self) -> String {
         self.results
             .iter()
-            .map(|r| json!({ "id": r.id, "area": r.area, "outcome": r.outcome.label(), "detail": r.outcome.detail(), "rule": r.rule }).to_string() + "\n")
+            .map(|r| {
+                let mut v = json!({ "id": r.id, "area": r.area, "outcome": r.outcome.label(), "detail": r.outcome.detail(), "rule": r.rule });
+                if let Some(x) = &r.request {
+                    v["request"] = x.to_json();
+                }
+                v.to_string() + "\n"
+            })
             .collect()
     }
 
@@ -118,12 +129,127 @@ impl Report {
         m
     }
 
+    /// A Markdown summary of a run against `base_url`: the table, the features declared
+    /// absent, the failures grouped by cause (the endpoint and status of the request that
+    /// showed them; schema mismatches together), each group with a `curl` command repeating
+    /// its first request, and the checks not run grouped by reason.
+    pub fn markdown(&self, base_url: &str, declared_absent: &str) -> String {
+        let mut out = format!("# fedblog-conformance against {base_url}\n\n");
+        let total = self.results.len();
+        let pass = self
+            .results
+            .iter()
+            .filter(|r| r.outcome == Outcome::Pass)
+            .count();
+        out.push_str(&format!(
+            "{pass} of {total} checks pass; {} fail; {} not run. Declared absent: {declared_absent}.\n\n",
+            self.failures().len(),
+            total - pass - self.failures().len()
+        ));
+        out.push_str("| area | pass | fail | not run |\n|---|---:|---:|---:|\n");
+        for (area, (p, f, n)) in self.by_area() {
+            out.push_str(&format!("| {area} | {p} | {f} | {n} |\n"));
+        }
+        let mut groups: BTreeMap<String, Vec<&CheckReport>> = BTreeMap::new();
+        for r in self.failures() {
+            groups.entry(cause(r)).or_default().push(r);
+        }
+        let mut groups: Vec<(String, Vec<&CheckReport>)> = groups.into_iter().collect();
+        groups.sort_by(|a, b| b.1.len().cmp(&a.1.len()).then(a.0.cmp(&b.0)));
+        out.push_str(&format!(
+            "\n## Failures by cause ({} causes)\n",
+            groups.len()
+        ));
+        for (cause, rs) in &groups {
+            out.push_str(&format!("\n### {cause} ({} checks)\n\n", rs.len()));
+            for r in rs {
+                out.push_str(&format!(
+                    "- `{}`: {}\n",
+                    r.id,
+                    one_line(r.outcome.detail(), 400)
+                ));
+            }
+            if let Some(x) = rs.iter().find_map(|r| r.request.as_ref()) {
+                out.push_str(&format!("\n```sh\n{}\n```\n", x.curl()));
+                match &x.token_of {
+                    Some(who) => out.push_str(&format!(
+                        "\n(`$TOKEN`: the token of {who}.) It answered {}: `{}`\n",
+                        x.status,
+                        one_line(&x.response, 200)
+                    )),
+                    None => out.push_str(&format!(
+                        "\nIt answered {}: `{}`\n",
+                        x.status,
+                        one_line(&x.response, 200)
+                    )),
+                }
+            }
+        }
+        let mut reasons: BTreeMap<String, Vec<&str>> = BTreeMap::new();
+        for r in &self.results {
+            if let Outcome::NotRun(why) = &r.outcome {
+                reasons.entry(generalise(why)).or_default().push(&r.id);
+            }
+        }
+        out.push_str(&format!(
+            "\n## Not run, by reason ({} reasons)\n\n",
+            reasons.len()
+        ));
+        for (why, ids) in &reasons {
+            out.push_str(&format!(
+                "- {} ({}): {}\n",
+                one_line(why, 400),
+                ids.len(),
+                ids.iter()
+                    .map(|i| format!("`{i}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
+        out
+    }
+
     /// The failed checks.
     pub fn failures(&self) -> Vec<&CheckReport> {
         self.results
             .iter()
             .filter(|r| matches!(r.outcome, Outcome::Fail(_)))
             .collect()
+    }
+}
+
+/// What a failure is grouped under in summaries.
+fn cause(r: &CheckReport) -> String {
+    if r.area == "schema" {
+        return "answers that do not match the OpenAPI schema".into();
+    }
+    match &r.request {
+        Some(x) if x.status == 0 => format!("{}: no answer", x.endpoint()),
+        Some(x) => format!("{} answered {}", x.endpoint(), x.status),
+        None => generalise(r.outcome.detail().split(':').next().unwrap_or_default()),
+    }
+}
+
+/// A text with run-specific parts (numbers, the suite's unique names) replaced, so the same
+/// reason reads the same in every check and every run.
+fn generalise(text: &str) -> String {
+    static NAMES: std::sync::OnceLock<(regex::Regex, regex::Regex)> = std::sync::OnceLock::new();
+    let (names, numbers) = NAMES.get_or_init(|| {
+        (
+            regex::Regex::new(r"\b[a-z][a-z0-9]*_[a-z0-9]{5,}\b").expect("regex"),
+            regex::Regex::new(r"\d{3,}").expect("regex"),
+        )
+    });
+    let text = names.replace_all(text, "<name>");
+    numbers.replace_all(&text, "<n>").into_owned()
+}
+
+/// A text on one line, at most `max` characters.
+fn one_line(text: &str, max: usize) -> String {
+    let text: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    match text.char_indices().nth(max) {
+        Some((at, _)) => format!("{}…", &text[..at]),
+        None => text,
     }
 }
 
@@ -302,6 +428,7 @@ mod tests {
                     area: id.split('/').next().unwrap().to_string(),
                     rule: String::new(),
                     outcome: o.clone(),
+                    request: None,
                 })
                 .collect(),
         }
@@ -361,6 +488,62 @@ mod tests {
         assert!(same.exact(), "{}", same.describe());
         let better = base.compare(&report(&[("a/fixed", Outcome::Pass)]), |id| id == "a/fixed");
         assert!(better.acceptable() && !better.exact());
+    }
+
+    #[test]
+    fn the_markdown_summary_groups_failures_by_the_request_that_showed_them() {
+        use crate::recorder::{Exchange, SentBody};
+        let asked = |op: &str, status: u16| Exchange {
+            method: "POST".into(),
+            url: "http://127.0.0.1:3000/api/v1/apps".into(),
+            token_of: Some("@alice".into()),
+            headers: vec![],
+            body: SentBody::Form(vec![("client_name".into(), "x".into())]),
+            operation: Some(op.into()),
+            status,
+            response: "{\"id\":\"1\"}".into(),
+        };
+        let mut r = report(&[
+            ("apps/a", Outcome::Fail("expected HTTP 422, got 200".into())),
+            ("apps/b", Outcome::Fail("expected HTTP 422, got 200".into())),
+            ("oauth/c", Outcome::Fail("no error_description".into())),
+            (
+                "schema/GET /api/v1/x",
+                Outcome::Fail("1 of 1 answers".into()),
+            ),
+            (
+                "lists/d",
+                Outcome::NotRun("set-up failed: making author_ab12c9: 500".into()),
+            ),
+            (
+                "lists/e",
+                Outcome::NotRun("set-up failed: making fan_zz99q1: 500".into()),
+            ),
+            ("lists/f", Outcome::Pass),
+        ]);
+        r.results[0].request = Some(asked("POST /api/v1/apps", 200));
+        r.results[1].request = Some(asked("POST /api/v1/apps", 200));
+        r.results[2].request = Some(asked("POST /oauth/token", 400));
+        let md = r.markdown("http://127.0.0.1:3000", "push");
+        assert!(
+            md.contains("1 of 7 checks pass; 4 fail; 2 not run. Declared absent: push."),
+            "{md}"
+        );
+        assert!(md.contains("## Failures by cause (3 causes)"), "{md}");
+        let apps = md
+            .find("### POST /api/v1/apps answered 200 (2 checks)")
+            .expect("apps group");
+        let oauth = md
+            .find("### POST /oauth/token answered 400 (1 checks)")
+            .expect("oauth group");
+        assert!(apps < oauth, "the larger group comes first: {md}");
+        assert!(md.contains("### answers that do not match the OpenAPI schema (1 checks)"));
+        assert!(md.contains("curl -sS -i -X POST -H \"Authorization: Bearer $TOKEN\" --data-urlencode 'client_name=x' 'http://127.0.0.1:3000/api/v1/apps'"), "{md}");
+        assert!(md.contains("(`$TOKEN`: the token of @alice.)"));
+        assert!(
+            md.contains("- set-up failed: making <name>: <n> (2): `lists/d`, `lists/e`"),
+            "the same reason in two checks is one line: {md}"
+        );
     }
 
     #[test]

@@ -461,8 +461,7 @@ async fn empty_source(cx: &Cx) -> CheckResult {
 }
 
 async fn update_scope(cx: &Cx) -> CheckResult {
-    let app = cx.new_app("read").await?;
-    let token = cx.app_token(&app, "read").await?;
+    let token = super::oauth::scoped_user_token(cx, "read").await?;
     let r = cx
         .client
         .patch(

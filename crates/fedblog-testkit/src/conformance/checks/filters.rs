@@ -23,7 +23,7 @@ use crate::check;
 use crate::client::{Body, Response, form};
 use crate::conformance::checks::social::act;
 use crate::conformance::{
-    Check, CheckResult, Cx, Failure, User, expect_error, ids_of, path, str_of,
+    Check, CheckResult, Cx, Failure, SetUp, User, expect_error, ids_of, path, str_of,
 };
 use crate::ensure;
 
@@ -367,9 +367,12 @@ async fn others_404(cx: &Cx) -> CheckResult {
     let alice = cx.new_user("filtown").await?;
     let bob = cx.new_user("filtother").await?;
     let status = post_id(cx, &alice, &[("status", "mine")]).await?;
-    let f = keyword_filter(cx, &alice, "secret", true, &["home"], "warn").await?;
-    let id = str_of(&f, "id")?;
-    let kw = str_of(&f["keywords"][0], "id")?;
+    let made = "making a filter with a keyword (POST /api/v2/filters with keywords_attributes[])";
+    let f = keyword_filter(cx, &alice, "secret", true, &["home"], "warn")
+        .await
+        .setup(made)?;
+    let id = str_of(&f, "id").setup(made)?;
+    let kw = str_of(&f["keywords"][0], "id").setup(made)?;
     let fs = cx
         .client
         .post(
@@ -378,8 +381,9 @@ async fn others_404(cx: &Cx) -> CheckResult {
             form(&[("status_id", status.as_str())]),
         )
         .await?;
-    fs.expect(200)?;
-    let fs = str_of(fs.json()?, "id")?;
+    let added = "adding a status to the filter (POST /api/v2/filters/:id/statuses)";
+    fs.expect(200).setup(added)?;
+    let fs = str_of(fs.json().setup(added)?, "id").setup(added)?;
     let one = path::<GetFilter>(&[("id", &id)]);
     let kw_path = path::<GetFilterKeyword>(&[("id", &kw)]);
     let fs_path = path::<GetFilterStatus>(&[("id", &fs)]);
@@ -441,9 +445,14 @@ async fn others_404(cx: &Cx) -> CheckResult {
 
 async fn foreign_keyword(cx: &Cx) -> CheckResult {
     let alice = cx.new_user("filtforeign").await?;
-    let a = keyword_filter(cx, &alice, "one", true, &["home"], "warn").await?;
-    let b = keyword_filter(cx, &alice, "two", true, &["home"], "warn").await?;
-    let b_kw = str_of(&b["keywords"][0], "id")?;
+    let made = "making filters with a keyword (POST /api/v2/filters with keywords_attributes[])";
+    let a = keyword_filter(cx, &alice, "one", true, &["home"], "warn")
+        .await
+        .setup(made)?;
+    let b = keyword_filter(cx, &alice, "two", true, &["home"], "warn")
+        .await
+        .setup(made)?;
+    let b_kw = str_of(&b["keywords"][0], "id").setup(made)?;
     let one = path::<GetFilter>(&[("id", &str_of(&a, "id")?)]);
     let r = cx
         .send(
@@ -944,8 +953,10 @@ async fn v1_several(cx: &Cx) -> CheckResult {
             ("keywords_attributes[][keyword]", "b"),
         ],
     )
-    .await?;
-    let kw = str_of(&f["keywords"][0], "id")?;
+    .await
+    .setup("making a filter with two keywords (POST /api/v2/filters)")?;
+    let kw = str_of(&f["keywords"][0], "id")
+        .setup("making a filter with two keywords (POST /api/v2/filters)")?;
     let r = cx
         .send(
             "PUT",

@@ -24,7 +24,9 @@ use fedblog_core::api::timelines::{home_timeline::HomeTimeline, public_timeline:
 use crate::check;
 use crate::client::{Response, form};
 use crate::conformance::checks::social::{act, token_with_scopes};
-use crate::conformance::{Check, CheckResult, Cx, Failure, User, expect_error, ids_of, path};
+use crate::conformance::{
+    Check, CheckResult, Cx, Failure, SetUp, User, expect_error, ids_of, path,
+};
 use crate::ensure;
 
 /// The checks of this area.
@@ -362,12 +364,15 @@ async fn unfavourite_after_block(cx: &Cx) -> CheckResult {
     let (author, fan) = (cx.new_user("author").await?, cx.new_user("fan").await?);
     let id = post_id(cx, &author, &[("status", "like me")]).await?;
     ok::<FavouriteStatus>(cx, &fan, &id, &[]).await?;
-    act::<BlockAccount>(cx, &author, &fan, &[]).await?;
+    act::<BlockAccount>(cx, &author, &fan, &[])
+        .await
+        .setup("blocking the caller")?;
     expect_error(
         &get(cx, &id, Some(&fan.token)).await?,
         404,
         "the blocked fan reading the status",
-    )?;
+    )
+    .setup("the block hiding the status from the caller (what makes this rule matter)")?;
     let s = ok::<UnfavouriteStatus>(cx, &fan, &id, &[]).await?;
     ensure!(s["favourited"] == false, "unfavourite answered {s}");
     let seen = status(cx, &id, Some(&author.token)).await?;

@@ -26,7 +26,7 @@ use crate::check;
 use crate::client::{Body, Part, Response, form, truncate};
 use crate::conformance::checks::social::token_with_scopes;
 use crate::conformance::{
-    Check, CheckResult, Cx, Failure, User, expect_error, ids_of, path, str_of,
+    Check, CheckResult, Cx, Failure, SetUp, User, expect_error, ids_of, path, str_of,
 };
 use crate::ensure;
 
@@ -1397,7 +1397,8 @@ async fn edit_poll_changed(cx: &Cx) -> CheckResult {
         .post_status(&user, &poll_form("pick one", &["a", "b"]))
         .await?;
     let id = str_of(&s, "id")?;
-    let poll_id = str_of(&s["poll"], "id")?;
+    let poll_id = str_of(&s["poll"], "id")
+        .setup("the new status's poll (POST /api/v1/statuses with poll[options][])")?;
     cx.client
         .post(
             &path::<VotePoll>(&[("id", &poll_id)]),
@@ -1460,7 +1461,8 @@ async fn edit_poll_removed(cx: &Cx) -> CheckResult {
         .post_status(&user, &poll_form("still asking?", &["yes", "no"]))
         .await?;
     let id = str_of(&s, "id")?;
-    let poll_id = str_of(&s["poll"], "id")?;
+    let poll_id = str_of(&s["poll"], "id")
+        .setup("the new status's poll (POST /api/v1/statuses with poll[options][])")?;
     let e = edit_ok(cx, &user, &id, form(&[("status", "no longer asking")])).await?;
     ensure!(
         e["poll"].is_null(),

@@ -21,6 +21,7 @@ pub mod oauth;
 pub mod polls;
 pub mod profile;
 pub mod scheduled_statuses;
+pub mod schema;
 pub mod seed_rules;
 pub mod social;
 pub mod statuses;
@@ -64,6 +65,8 @@ pub fn all() -> Vec<Check> {
     v.extend(visibility::checks());
     v.extend(translation::checks());
     v.extend(seed_rules::checks());
+    // Last: it judges the answers every check before it received.
+    v.extend(schema::checks());
     v
 }
 
@@ -74,6 +77,17 @@ mod tests {
         let mut seen = std::collections::HashSet::new();
         for c in super::all() {
             assert!(seen.insert(c.id), "duplicate check id {}", c.id);
+            if let Some(op) = super::schema::operation_of(c.id) {
+                let (method, path) = op.split_once(' ').expect("METHOD path");
+                assert!(
+                    ["GET", "POST", "PUT", "PATCH", "DELETE"].contains(&method)
+                        && path.starts_with('/')
+                        && !path.contains(' '),
+                    "bad schema check id {}",
+                    c.id
+                );
+                continue;
+            }
             assert!(
                 c.id.split('/').count() >= 2
                     && c.id.chars().all(|ch| ch.is_ascii_lowercase()

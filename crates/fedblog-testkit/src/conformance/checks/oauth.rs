@@ -34,7 +34,7 @@ use serde_json::Value;
 use crate::check;
 use crate::client::{Response, form, truncate};
 use crate::conformance::{
-    Check, CheckResult, Cx, Failure, TestApp, User, expect_error, path, str_of,
+    Check, CheckResult, Cx, Failure, SetUp, TestApp, User, expect_error, path, str_of,
 };
 use crate::ensure;
 
@@ -273,6 +273,34 @@ async fn signed_in_user(cx: &Cx, prefix: &str) -> Result<(User, Login), Failure>
     Ok((user, login))
 }
 
+/// A user token with exactly `scopes`, for checks whose set-up needs a token lacking some scope:
+/// a new account approves an app registered with those scopes through the authorization-code
+/// flow. Where this run cannot drive that flow (no password to sign in with, a sign-in the
+/// driver does not understand), an app token (client credentials) of those scopes stands in.
+pub(crate) async fn scoped_user_token(cx: &Cx, scopes: &str) -> Result<String, Failure> {
+    let attempt = async {
+        let (user, login) = signed_in_user(cx, "scoped").await?;
+        let (app, _) = register_app(cx, scopes, &[REDIRECT]).await?;
+        let token = user_token(cx, &app, &login, scopes).await?;
+        Ok::<_, Failure>((user, token))
+    }
+    .await;
+    match attempt {
+        Ok((user, token)) => {
+            cx.recorder()
+                .name_token(&token, &format!("@{} ({scopes})", user.username));
+            Ok(token)
+        }
+        Err(Failure::NotRun(_)) => {
+            let app = cx.new_app(scopes).await?;
+            cx.app_token(&app, scopes).await
+        }
+        Err(f) => Err(f).setup(&format!(
+            "getting a user token with scopes {scopes:?} through the authorization-code flow"
+        )),
+    }
+}
+
 // ─── apps and token requests ─────────────────────────────────────────────────────────────────
 
 /// Registers an app with a unique name; the first redirect URI is the one flows use.
@@ -500,61 +528,184 @@ enum SignIn {
     Chooser,
 }
 
+/// The session a browser would keep while signing in: cookies by name, sent back to this
+/// server whatever `Domain`, `Path` or `Secure` they were set with (a server configured for
+/// another host name, or for https behind a proxy, still recognises its session on loopback).
+#[derive(Default)]
+struct Session {
+    cookies: std::collections::BTreeMap<String, String>,
+}
+
+impl Session {
+    fn keep(&mut self, r: &Response) {
+        for v in r.headers.get_all("set-cookie") {
+            let Ok(v) = v.to_str() else { continue };
+            let pair = v.split(';').next().unwrap_or_default();
+            if let Some((name, value)) = pair.split_once('=') {
+                self.cookies
+                    .insert(name.trim().to_string(), value.trim().to_string());
+            }
+        }
+    }
+
+    fn header(&self) -> String {
+        self.cookies
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect::<Vec<_>>()
+            .join("; ")
+    }
+
+    async fn send(
+        &mut self,
+        cx: &Cx,
+        method: &str,
+        url: &str,
+        body: crate::client::Body,
+    ) -> Result<Response, Failure> {
+        let cookie = self.header();
+        let headers: Vec<(&str, &str)> = if cookie.is_empty() {
+            vec![]
+        } else {
+            vec![("Cookie", cookie.as_str())]
+        };
+        let r = cx.client.send(method, url, None, body, &headers).await?;
+        self.keep(&r);
+        Ok(r)
+    }
+}
+
+/// Where a redirect on the server leads, as a path on the server under test: a relative
+/// `Location` is resolved against the page, and an absolute one to another host (the host the
+/// server is configured for) keeps its path and query.
+fn on_server(page: &str, location: &str) -> String {
+    if location.starts_with("http://") || location.starts_with("https://") {
+        let after = origin_of(location)
+            .map(|o| &location[o.len()..])
+            .unwrap_or("/");
+        return if after.is_empty() {
+            "/".into()
+        } else {
+            after.into()
+        };
+    }
+    resolve(page, location)
+}
+
+/// How many pages a sign-in may pass through before the consent page.
+const MAX_SIGN_IN_STEPS: usize = 8;
+
 /// Opens the authorization page at `url`, fills its form as `login` and submits it with the
-/// `decision` button; answers the server's reply to the submission. A page without a sign-in
-/// form that offers the user's account to choose (a button `username` = the login's username)
-/// approves by choosing it, and says so.
+/// `decision` button; answers the server's reply to the submission. Like a browser it keeps
+/// the session's cookies and follows redirects on the server, so a server that first sends the
+/// user to a sign-in page of its own (a username or e-mail and a password) and back to the
+/// consent page is driven through both. A page without a sign-in form that offers the user's
+/// account to choose (a button `username` = the login's username) approves by choosing it, and
+/// says so.
 async fn submit_authorization(
     cx: &Cx,
     url: &str,
     login: &Login,
     decision: Decision,
 ) -> Result<(Response, SignIn), Failure> {
-    let page = cx.client.get(url, None).await?;
-    if (300..400).contains(&page.status) {
-        let to = page.header("location").unwrap_or("(no Location)");
-        return Err(Failure::NotRun(format!(
-            "the authorization page redirects ({}) to {to}: signing in there needs a browser session, which these checks do not keep",
-            page.status
-        )));
-    }
-    ensure!(
-        page.status == 200,
-        "the authorization page for a valid request answered {} {}",
-        page.status,
-        truncate(&page.text)
-    );
-    let forms = html::forms(&page.text);
-    let (f, pairs, how) = match html::choose(&forms, decision.words()) {
-        Some((f, button)) => {
-            let pairs = html::fill(f, button, login).ok_or_else(|| Failure::NotRun("the authorization form has no username (or e-mail) and password inputs to sign in with".into()))?;
-            (f, pairs, SignIn::Password)
-        }
-        None => match (decision, html::choose_account(&forms, &login.username)) {
-            (Decision::Approve, Some((f, button))) => {
-                (f, html::fill_choice(f, button), SignIn::Chooser)
-            }
-            (Decision::Deny, Some(_)) => {
-                return Err(Failure::NotRun(
-                    "the authorization page offers accounts to choose from and no button to deny"
-                        .into(),
-                ));
-            }
-            (_, None) => {
-                return Err(Failure::NotRun(format!(
-                    "no <form method=\"post\"> with a button named one of {:?}, nor one choosing the account {:?}, on the authorization page: {}",
-                    decision.words(),
-                    login.username,
-                    truncate(&page.text)
-                )));
-            }
-        },
-    };
-    let r = cx
-        .client
-        .post(&resolve(url, &f.action), None, form(&pairs))
+    let mut session = Session::default();
+    let mut at = url.to_string();
+    let mut page = session
+        .send(cx, "GET", &at, crate::client::Body::None)
         .await?;
-    Ok((r, how))
+    let mut signed_in = false;
+    for _ in 0..MAX_SIGN_IN_STEPS {
+        if (300..400).contains(&page.status) {
+            let Some(to) = page.header("location").map(str::to_string) else {
+                return Err(Failure::Fail(format!(
+                    "the authorization page answered {} without a Location",
+                    page.status
+                )));
+            };
+            let back = url
+                .split_once('?')
+                .map(|(_, q)| form_urlencoded::parse(q.as_bytes()).into_owned().collect())
+                .and_then(|q: Vec<(String, String)>| param(&q, "redirect_uri").map(str::to_string));
+            if back.is_some_and(|b| to.starts_with(&b)) {
+                // Back to the client (approved before, or refused): that is the answer.
+                return Ok((page, SignIn::Password));
+            }
+            at = on_server(&at, &to);
+            page = session
+                .send(cx, "GET", &at, crate::client::Body::None)
+                .await?;
+            continue;
+        }
+        ensure!(
+            page.status == 200,
+            "the authorization page for a valid request answered {} {}",
+            page.status,
+            truncate(&page.text)
+        );
+        let forms = html::forms(&page.text);
+        if let Some((f, button)) = html::choose(&forms, decision.words()) {
+            let pairs = match html::fill(f, button, login) {
+                Some(pairs) => pairs,
+                None if signed_in || !f.fields.iter().any(|x| x.kind == "password") => {
+                    html::fill_choice(f, button)
+                }
+                None => {
+                    return Err(Failure::NotRun(
+                        "the authorization form has no username (or e-mail) and password inputs to sign in with"
+                            .into(),
+                    ));
+                }
+            };
+            let r = session
+                .send(cx, "POST", &resolve(&at, &f.action), form(&pairs))
+                .await?;
+            return Ok((r, SignIn::Password));
+        }
+        if let Some((f, button)) = html::sign_in_form(&forms) {
+            ensure!(
+                !signed_in,
+                "signing in as {} led back to the sign-in page (wrong password, or the session was not kept): {}",
+                login.username,
+                truncate(&page.text)
+            );
+            let pairs = html::fill(f, button, login).ok_or_else(|| {
+                Failure::NotRun(
+                    "the sign-in page has no username (or e-mail) input beside its password".into(),
+                )
+            })?;
+            signed_in = true;
+            let action = resolve(&at, &f.action);
+            page = session.send(cx, "POST", &action, form(&pairs)).await?;
+            at = action;
+            continue;
+        }
+        return match (decision, html::choose_account(&forms, &login.username)) {
+            (Decision::Approve, Some((f, button))) => {
+                let r = session
+                    .send(
+                        cx,
+                        "POST",
+                        &resolve(&at, &f.action),
+                        form(&html::fill_choice(f, button)),
+                    )
+                    .await?;
+                Ok((r, SignIn::Chooser))
+            }
+            (Decision::Deny, Some(_)) => Err(Failure::NotRun(
+                "the authorization page offers accounts to choose from and no button to deny"
+                    .into(),
+            )),
+            (_, None) => Err(Failure::NotRun(format!(
+                "no <form method=\"post\"> with a button named one of {:?}, nor a sign-in form, nor one choosing the account {:?}, on the authorization page: {}",
+                decision.words(),
+                login.username,
+                truncate(&page.text)
+            ))),
+        };
+    }
+    Err(Failure::NotRun(format!(
+        "after {MAX_SIGN_IN_STEPS} pages the sign-in had not reached a consent page; the last was {at}"
+    )))
 }
 
 /// The query parameters of a 302/303 redirect to `redirect_uri`.
@@ -894,6 +1045,21 @@ mod html {
                 })
                 .map(|b| (f, b))
         })
+    }
+
+    /// A POST form with a password input (a sign-in page), and its submit button (or none, for
+    /// a form submitted by pressing enter).
+    pub fn sign_in_form(forms: &[Form]) -> Option<(&Form, &Button)> {
+        static ENTER: Button = Button {
+            name: None,
+            value: String::new(),
+            label: String::new(),
+        };
+        forms
+            .iter()
+            .filter(|f| f.method == "post")
+            .find(|f| f.fields.iter().any(|x| x.kind == "password"))
+            .map(|f| (f, f.buttons.first().unwrap_or(&ENTER)))
     }
 
     /// The pairs to submit for a chosen account: every input as given, and the button.
@@ -1749,6 +1915,157 @@ async fn revoke_unknown_token(cx: &Cx) -> CheckResult {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A server whose authorization page sends the user to a sign-in page of its own on
+    /// another host name (its configured domain), with a session cookie scoped to that host,
+    /// an e-mail field and a CSRF token, and back to a consent page: the shape of Mastodon's
+    /// own pages. It answers over loopback, one connection at a time.
+    async fn sign_in_server() -> (String, tokio::task::JoinHandle<()>) {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind");
+        let base = format!("http://{}", listener.local_addr().expect("addr"));
+        let task = tokio::spawn(async move {
+            let mut query = String::new();
+            loop {
+                let Ok((mut sock, _)) = listener.accept().await else {
+                    return;
+                };
+                let mut buf = Vec::new();
+                let mut chunk = [0u8; 4096];
+                let head_end = loop {
+                    let n = sock.read(&mut chunk).await.unwrap_or(0);
+                    if n == 0 {
+                        break None;
+                    }
+                    buf.extend_from_slice(&chunk[..n]);
+                    if let Some(i) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
+                        break Some(i + 4);
+                    }
+                };
+                let Some(head_end) = head_end else { continue };
+                let head = String::from_utf8_lossy(&buf[..head_end]).to_string();
+                let header = |name: &str| {
+                    head.lines()
+                        .find_map(|l| {
+                            let (k, v) = l.split_once(':')?;
+                            k.trim()
+                                .eq_ignore_ascii_case(name)
+                                .then(|| v.trim().to_string())
+                        })
+                        .unwrap_or_default()
+                };
+                let len: usize = header("content-length").parse().unwrap_or(0);
+                while buf.len() < head_end + len {
+                    let n = sock.read(&mut chunk).await.unwrap_or(0);
+                    if n == 0 {
+                        break;
+                    }
+                    buf.extend_from_slice(&chunk[..n]);
+                }
+                let body = String::from_utf8_lossy(&buf[head_end..]).to_string();
+                let cookie = header("cookie");
+                let first = head.lines().next().unwrap_or_default().to_string();
+                let mut parts = first.split(' ');
+                let (method, target) = (parts.next().unwrap_or(""), parts.next().unwrap_or(""));
+                let (path, q) = target.split_once('?').unwrap_or((target, ""));
+                let session = cookie.contains("_session=abc");
+                let signed_in = cookie.contains("signed_in=yes");
+                let (status, headers, page): (&str, Vec<String>, String) = match (method, path) {
+                    ("GET", "/oauth/authorize") if !signed_in => {
+                        query = q.to_string();
+                        (
+                            "302 Found",
+                            vec![
+                                "Location: https://configured.example/auth/sign_in".into(),
+                                "Set-Cookie: _session=abc; Domain=configured.example; Path=/; Secure; HttpOnly".into(),
+                            ],
+                            String::new(),
+                        )
+                    }
+                    ("GET", "/auth/sign_in") if session => (
+                        "200 OK",
+                        vec![],
+                        r#"<form method="post" action="/auth/sign_in"><input type="hidden" name="authenticity_token" value="T1">
+                        <input type="email" name="user[email]"><input type="password" name="user[password]">
+                        <button type="submit">Log in</button></form>"#
+                            .into(),
+                    ),
+                    ("POST", "/auth/sign_in")
+                        if session
+                            && body.contains("authenticity_token=T1")
+                            && body.contains("user%5Bemail%5D=ann%40example.com")
+                            && body.contains("user%5Bpassword%5D=pw") =>
+                    {
+                        (
+                            "302 Found",
+                            vec![
+                                format!("Location: /oauth/authorize?{query}"),
+                                "Set-Cookie: signed_in=yes; Secure".into(),
+                            ],
+                            String::new(),
+                        )
+                    }
+                    ("GET", "/oauth/authorize") => (
+                        "200 OK",
+                        vec![],
+                        r#"<form method="post" action="/oauth/authorize"><input type="hidden" name="authenticity_token" value="T2">
+                        <button type="submit">Authorize</button></form><form method="post" action="/oauth/authorize"><input type="hidden" name="_method" value="delete"><button type="submit">Deny</button></form>"#
+                            .into(),
+                    ),
+                    ("POST", "/oauth/authorize") if signed_in && body.contains("authenticity_token=T2") => {
+                        let state = form_urlencoded::parse(query.as_bytes())
+                            .find(|(k, _)| k == "state")
+                            .map(|(_, v)| v.into_owned())
+                            .unwrap_or_default();
+                        (
+                            "302 Found",
+                            vec![format!("Location: {REDIRECT}?code=C0DE&state={state}")],
+                            String::new(),
+                        )
+                    }
+                    _ => ("422 Unprocessable Entity", vec![], format!("refused {first}")),
+                };
+                let mut out = format!(
+                    "HTTP/1.1 {status}\r\nContent-Type: text/html\r\nConnection: close\r\nContent-Length: {}\r\n",
+                    page.len()
+                );
+                for h in headers {
+                    out.push_str(&h);
+                    out.push_str("\r\n");
+                }
+                out.push_str("\r\n");
+                out.push_str(&page);
+                let _ = sock.write_all(out.as_bytes()).await;
+                let _ = sock.shutdown().await;
+            }
+        });
+        (base, task)
+    }
+
+    #[tokio::test(flavor = "current_thread")]
+    async fn the_driver_signs_in_on_a_separate_page_and_keeps_the_session() {
+        let (base, server) = sign_in_server().await;
+        let cx = Cx::new(
+            crate::client::Client::new(&base, None).expect("client"),
+            None,
+            None,
+        );
+        let app = TestApp {
+            client_id: "cid".into(),
+            client_secret: "secret".into(),
+            redirect_uri: REDIRECT.into(),
+        };
+        let login = Login {
+            username: "ann".into(),
+            email: Some("ann@example.com".into()),
+            password: "pw".into(),
+        };
+        let code = obtain_code(&cx, &app, &login, "read", None).await;
+        server.abort();
+        assert_eq!(code, Ok("C0DE".to_string()));
+    }
 
     #[test]
     fn s256_matches_rfc7636() {

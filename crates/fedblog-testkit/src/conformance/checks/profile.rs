@@ -635,8 +635,7 @@ async fn delete_none_set(cx: &Cx) -> CheckResult {
 }
 
 async fn delete_scope(cx: &Cx) -> CheckResult {
-    let app = cx.new_app("read").await?;
-    let token = cx.app_token(&app, "read").await?;
+    let token = super::oauth::scoped_user_token(cx, "read").await?;
     for p in [path::<DeleteAvatar>(&[]), path::<DeleteHeader>(&[])] {
         let r = cx.client.delete(&p, Some(&token)).await?;
         expect_error(&r, 403, &format!("DELETE {p} with a read-only token"))?;

@@ -195,8 +195,7 @@ pub fn checks() -> Vec<Check> {
 /// An app-only token (client_credentials) with exactly these scopes: scope checks come first,
 /// so a user method called with it and lacking the scope answers 403.
 pub(crate) async fn token_with_scopes(cx: &Cx, scopes: &str) -> Result<String, Failure> {
-    let app = cx.new_app(scopes).await?;
-    cx.app_token(&app, scopes).await
+    super::oauth::scoped_user_token(cx, scopes).await
 }
 
 /// POSTs to an account action (`:id` = `target`) and answers the JSON of a 200.

@@ -177,7 +177,9 @@ async fn home_ids(cx: &Cx, user: &User) -> Result<Vec<String>, Failure> {
 async fn plain_text(cx: &Cx) -> CheckResult {
     let user = cx.new_user("plain").await?;
     let text = format!("Hello from the conformance suite {}", cx.unique("t"));
-    let s = cx.post_status(&user, &[("status", text.as_str())]).await?;
+    let s = cx
+        .create_status(&user, &[("status", text.as_str())])
+        .await?;
     ensure!(
         s["content"].as_str().is_some_and(|c| c.contains(&text)),
         "content does not contain the text: {}",

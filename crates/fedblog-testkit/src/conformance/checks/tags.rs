@@ -275,10 +275,9 @@ async fn post(cx: &Cx, user: &User, text: &str, visibility: &str) -> CheckResult
     Ok(())
 }
 
-/// An app token (client credentials) with only these scopes.
-async fn scoped_app_token(cx: &Cx, scopes: &str) -> Result<String, Failure> {
-    let app = cx.new_app(scopes).await?;
-    cx.app_token(&app, scopes).await
+/// A user token with only these scopes.
+async fn scoped_token(cx: &Cx, scopes: &str) -> Result<String, Failure> {
+    super::oauth::scoped_user_token(cx, scopes).await
 }
 
 // ─── GET /api/v1/tags/:id ────────────────────────────────────────────────────────────────────
@@ -501,7 +500,7 @@ async fn follow_no_token(cx: &Cx) -> CheckResult {
 }
 
 async fn follow_wrong_scope(cx: &Cx) -> CheckResult {
-    let token = scoped_app_token(cx, "read").await?;
+    let token = scoped_token(cx, "read").await?;
     let name = unique_tag(cx, "scope");
     let r = cx
         .client
@@ -562,7 +561,7 @@ async fn followed_no_token(cx: &Cx) -> CheckResult {
 }
 
 async fn followed_wrong_scope(cx: &Cx) -> CheckResult {
-    let token = scoped_app_token(cx, "write").await?;
+    let token = scoped_token(cx, "write").await?;
     let r = cx
         .client
         .get(&path::<ListFollowedTags>(&[]), Some(&token))
@@ -808,13 +807,13 @@ async fn featured_no_token(cx: &Cx) -> CheckResult {
 }
 
 async fn featured_wrong_scope(cx: &Cx) -> CheckResult {
-    let write = scoped_app_token(cx, "write").await?;
+    let write = scoped_token(cx, "write").await?;
     let r = cx
         .client
         .get(&path::<ListFeaturedTags>(&[]), Some(&write))
         .await?;
     expect_error(&r, 403, "listing featured tags with a write-only token")?;
-    let read = scoped_app_token(cx, "read").await?;
+    let read = scoped_token(cx, "read").await?;
     let r = cx
         .client
         .post(
@@ -901,7 +900,7 @@ async fn feature_no_token(cx: &Cx) -> CheckResult {
 }
 
 async fn feature_wrong_scope(cx: &Cx) -> CheckResult {
-    let token = scoped_app_token(cx, "read").await?;
+    let token = scoped_token(cx, "read").await?;
     let name = unique_tag(cx, "ftscope");
     let r = cx
         .client
