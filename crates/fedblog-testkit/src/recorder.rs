@@ -369,7 +369,7 @@ mod tests {
     fn exchange(method: &str, body: SentBody) -> Exchange {
         Exchange {
             method: method.into(),
-            url: "http://127.0.0.1:3000/api/v1/statuses?x=1".into(),
+            url: "http://127.0.0.1:3000/v1/statuses?x=1".into(),
             token_of: Some("@alice".into()),
             headers: vec![("Idempotency-Key".into(), "k'1".into())],
             body,
@@ -392,10 +392,10 @@ mod tests {
             e.curl(),
             "curl -sS -i -X POST -H \"Authorization: Bearer $TOKEN\" -H 'Idempotency-Key: k'\\''1' \
              --data-urlencode 'status=it'\\''s' --data-urlencode 'spoiler_text='\"$(printf 'a%.0s' $(seq 501))\" \
-             'http://127.0.0.1:3000/api/v1/statuses?x=1'"
+             'http://127.0.0.1:3000/v1/statuses?x=1'"
         );
-        assert_eq!(e.path(), "/api/v1/statuses?x=1");
-        assert_eq!(e.line(), "POST /api/v1/statuses?x=1 → 422");
+        assert_eq!(e.path(), "/v1/statuses?x=1");
+        assert_eq!(e.line(), "POST /v1/statuses?x=1 → 422");
         let m = exchange(
             "POST",
             SentBody::Multipart(vec![

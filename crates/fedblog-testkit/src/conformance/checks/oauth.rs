@@ -1926,6 +1926,7 @@ mod tests {
             .await
             .expect("bind");
         let base = format!("http://{}", listener.local_addr().expect("addr"));
+        let authorize = path::<AuthorizePage>(&[]);
         let task = tokio::spawn(async move {
             let mut query = String::new();
             loop {
@@ -1973,7 +1974,7 @@ mod tests {
                 let session = cookie.contains("_session=abc");
                 let signed_in = cookie.contains("signed_in=yes");
                 let (status, headers, page): (&str, Vec<String>, String) = match (method, path) {
-                    ("GET", "/oauth/authorize") if !signed_in => {
+                    ("GET", p) if p == authorize && !signed_in => {
                         query = q.to_string();
                         (
                             "302 Found",
@@ -2001,20 +2002,19 @@ mod tests {
                         (
                             "302 Found",
                             vec![
-                                format!("Location: /oauth/authorize?{query}"),
+                                format!("Location: {authorize}?{query}"),
                                 "Set-Cookie: signed_in=yes; Secure".into(),
                             ],
                             String::new(),
                         )
                     }
-                    ("GET", "/oauth/authorize") => (
+                    ("GET", p) if p == authorize => (
                         "200 OK",
                         vec![],
-                        r#"<form method="post" action="/oauth/authorize"><input type="hidden" name="authenticity_token" value="T2">
-                        <button type="submit">Authorize</button></form><form method="post" action="/oauth/authorize"><input type="hidden" name="_method" value="delete"><button type="submit">Deny</button></form>"#
-                            .into(),
+                        format!(r#"<form method="post" action="{authorize}"><input type="hidden" name="authenticity_token" value="T2">
+                        <button type="submit">Authorize</button></form><form method="post" action="{authorize}"><input type="hidden" name="_method" value="delete"><button type="submit">Deny</button></form>"#),
                     ),
-                    ("POST", "/oauth/authorize") if signed_in && body.contains("authenticity_token=T2") => {
+                    ("POST", p) if p == authorize && signed_in && body.contains("authenticity_token=T2") => {
                         let state = form_urlencoded::parse(query.as_bytes())
                             .find(|(k, _)| k == "state")
                             .map(|(_, v)| v.into_owned())
