@@ -19,7 +19,9 @@ use fedblog_core::api::statuses::{
 use crate::check;
 use crate::client::{Body, Response, form};
 use crate::conformance::checks::social::{act, token_with_scopes};
-use crate::conformance::{Check, CheckResult, Cx, Failure, User, expect_error, path, str_of};
+use crate::conformance::{
+    Check, CheckResult, Cx, Failure, SetUp, User, expect_error, path, str_of,
+};
 use crate::ensure;
 
 /// The checks of this area.
@@ -209,7 +211,8 @@ pub(crate) fn status_json(pairs: &[(&str, &str)]) -> Result<Value, Failure> {
     Ok(body)
 }
 
-/// Posts a status with a poll open for an hour and answers (status id, poll JSON). It is sent as
+/// Posts a status with a poll open for an hour and answers (status id, poll JSON), failing the
+/// check unless the poll is made ([`poll_for`] is the set-up version). It is sent as
 /// JSON, so that the checks built on it do not hang on form arrays (`poll[options][]`), which
 /// `polls/create-form` checks on its own. `extra` pairs as [`status_json`] takes them (a
 /// `status` pair replaces the text).
@@ -220,7 +223,7 @@ async fn post_poll(
     extra: &[(&str, &str)],
 ) -> Result<(String, Value), Failure> {
     let body = status_json(&poll_pairs("a question", options, extra))?;
-    let s = cx.post_status_json(who, body).await?;
+    let s = cx.create_status_json(who, body).await?;
     let poll = s["poll"].clone();
     ensure!(
         poll.is_object(),
@@ -228,6 +231,18 @@ async fn post_poll(
         s["poll"]
     );
     Ok((str_of(&s, "id")?, poll))
+}
+
+/// [`post_poll`] as set-up, for checks about something else than making the poll.
+async fn poll_for(
+    cx: &Cx,
+    who: &User,
+    options: &[&str],
+    extra: &[(&str, &str)],
+) -> Result<(String, Value), Failure> {
+    post_poll(cx, who, options, extra)
+        .await
+        .setup("posting a status with a poll (POST /api/v1/statuses, JSON)")
 }
 
 /// GETs a poll.
@@ -517,7 +532,7 @@ async fn public_anonymous(cx: &Cx) -> CheckResult {
     let author = cx.new_user("pollster").await?;
     let reader = cx.new_user("reader").await?;
     for vis in ["public", "unlisted"] {
-        let (_, poll) = post_poll(cx, &author, &["a", "b"], &[("visibility", vis)]).await?;
+        let (_, poll) = poll_for(cx, &author, &["a", "b"], &[("visibility", vis)]).await?;
         let id = str_of(&poll, "id")?;
         let anon = poll_ok(cx, &id, None).await?;
         ensure!(
@@ -539,7 +554,7 @@ async fn private_anonymous_404(cx: &Cx) -> CheckResult {
     let follower = cx.new_user("follower").await?;
     let stranger = cx.new_user("stranger").await?;
     act::<FollowAccount>(cx, &follower, &author, &[]).await?;
-    let (_, poll) = post_poll(cx, &author, &["a", "b"], &[("visibility", "private")]).await?;
+    let (_, poll) = poll_for(cx, &author, &["a", "b"], &[("visibility", "private")]).await?;
     let id = str_of(&poll, "id")?;
     expect_error(
         &get_poll(cx, &id, None).await?,
@@ -569,7 +584,7 @@ async fn direct_404(cx: &Cx) -> CheckResult {
     let mentioned = cx.new_user("mentioned").await?;
     act::<FollowAccount>(cx, &follower, &author, &[]).await?;
     let text = format!("@{} which?", mentioned.username);
-    let (_, poll) = post_poll(
+    let (_, poll) = poll_for(
         cx,
         &author,
         &["a", "b"],
@@ -594,7 +609,7 @@ async fn blocked_404(cx: &Cx) -> CheckResult {
     let author = cx.new_user("pollster").await?;
     let blocked = cx.new_user("blocked").await?;
     act::<BlockAccount>(cx, &author, &blocked, &[]).await?;
-    let (_, poll) = post_poll(cx, &author, &["a", "b"], &[]).await?;
+    let (_, poll) = poll_for(cx, &author, &["a", "b"], &[]).await?;
     let id = str_of(&poll, "id")?;
     expect_error(
         &get_poll(cx, &id, Some(&blocked.token)).await?,
@@ -633,7 +648,7 @@ async fn unknown_404(cx: &Cx) -> CheckResult {
 
 async fn get_auth(cx: &Cx) -> CheckResult {
     let author = cx.new_user("pollster").await?;
-    let (_, poll) = post_poll(cx, &author, &["a", "b"], &[]).await?;
+    let (_, poll) = poll_for(cx, &author, &["a", "b"], &[]).await?;
     let id = str_of(&poll, "id")?;
     let token = token_with_scopes(cx, "read:accounts").await?;
     expect_error(
@@ -652,7 +667,7 @@ async fn vote_single(cx: &Cx) -> CheckResult {
     let author = cx.new_user("pollster").await?;
     let voter = cx.new_user("voter").await?;
     let other = cx.new_user("other").await?;
-    let (status_id, poll) = post_poll(cx, &author, &["a", "b", "c"], &[]).await?;
+    let (status_id, poll) = poll_for(cx, &author, &["a", "b", "c"], &[]).await?;
     let id = str_of(&poll, "id")?;
     let r = vote(cx, &id, Some(&voter.token), &["1"]).await?;
     r.expect(200)?;
@@ -694,7 +709,7 @@ async fn vote_single(cx: &Cx) -> CheckResult {
 async fn vote_multiple(cx: &Cx) -> CheckResult {
     let author = cx.new_user("pollster").await?;
     let (voter, second) = (cx.new_user("voter").await?, cx.new_user("voter").await?);
-    let (_, poll) = post_poll(cx, &author, &["a", "b", "c"], &[("poll[multiple]", "true")]).await?;
+    let (_, poll) = poll_for(cx, &author, &["a", "b", "c"], &[("poll[multiple]", "true")]).await?;
     let id = str_of(&poll, "id")?;
     let r = vote(cx, &id, Some(&voter.token), &["2", "0"]).await?;
     r.expect(200)?;
@@ -721,7 +736,7 @@ async fn vote_multiple(cx: &Cx) -> CheckResult {
 async fn vote_twice_422(cx: &Cx) -> CheckResult {
     let author = cx.new_user("pollster").await?;
     let voter = cx.new_user("voter").await?;
-    let (_, poll) = post_poll(cx, &author, &["a", "b"], &[]).await?;
+    let (_, poll) = poll_for(cx, &author, &["a", "b"], &[]).await?;
     let id = str_of(&poll, "id")?;
     vote(cx, &id, Some(&voter.token), &["0"])
         .await?
@@ -746,7 +761,7 @@ async fn vote_twice_422(cx: &Cx) -> CheckResult {
 async fn several_choices_single_422(cx: &Cx) -> CheckResult {
     let author = cx.new_user("pollster").await?;
     let voter = cx.new_user("voter").await?;
-    let (_, poll) = post_poll(cx, &author, &["a", "b"], &[]).await?;
+    let (_, poll) = poll_for(cx, &author, &["a", "b"], &[]).await?;
     let id = str_of(&poll, "id")?;
     let r = vote(cx, &id, Some(&voter.token), &["0", "1"]).await?;
     expect_error(&r, 422, "two choices in a single-choice poll")?;
@@ -764,7 +779,7 @@ async fn several_choices_single_422(cx: &Cx) -> CheckResult {
 async fn bad_choices_422(cx: &Cx) -> CheckResult {
     let author = cx.new_user("pollster").await?;
     let voter = cx.new_user("voter").await?;
-    let (_, poll) = post_poll(cx, &author, &["a", "b"], &[("poll[multiple]", "true")]).await?;
+    let (_, poll) = poll_for(cx, &author, &["a", "b"], &[("poll[multiple]", "true")]).await?;
     let id = str_of(&poll, "id")?;
     let cases: [(&str, &[&str]); 5] = [
         ("an index past the last option", &["2"]),
@@ -787,7 +802,7 @@ async fn bad_choices_422(cx: &Cx) -> CheckResult {
 
 async fn own_poll_422(cx: &Cx) -> CheckResult {
     let author = cx.new_user("pollster").await?;
-    let (_, poll) = post_poll(cx, &author, &["a", "b"], &[]).await?;
+    let (_, poll) = poll_for(cx, &author, &["a", "b"], &[]).await?;
     let id = str_of(&poll, "id")?;
     let r = vote(cx, &id, Some(&author.token), &["0"]).await?;
     expect_error(&r, 422, "a vote in one's own poll")?;
@@ -801,7 +816,7 @@ async fn own_poll_422(cx: &Cx) -> CheckResult {
 
 async fn vote_auth(cx: &Cx) -> CheckResult {
     let author = cx.new_user("pollster").await?;
-    let (_, poll) = post_poll(cx, &author, &["a", "b"], &[]).await?;
+    let (_, poll) = poll_for(cx, &author, &["a", "b"], &[]).await?;
     let id = str_of(&poll, "id")?;
     expect_error(
         &vote(cx, &id, None, &["0"]).await?,
@@ -819,7 +834,7 @@ async fn vote_auth(cx: &Cx) -> CheckResult {
 async fn hide_totals(cx: &Cx) -> CheckResult {
     let author = cx.new_user("pollster").await?;
     let voter = cx.new_user("voter").await?;
-    let (_, poll) = post_poll(cx, &author, &["a", "b"], &[("poll[hide_totals]", "true")]).await?;
+    let (_, poll) = poll_for(cx, &author, &["a", "b"], &[("poll[hide_totals]", "true")]).await?;
     let id = str_of(&poll, "id")?;
     let r = vote(cx, &id, Some(&voter.token), &["1"]).await?;
     r.expect(200)?;
@@ -844,7 +859,7 @@ async fn hide_totals(cx: &Cx) -> CheckResult {
 async fn deleted_status_404(cx: &Cx) -> CheckResult {
     let author = cx.new_user("pollster").await?;
     let voter = cx.new_user("voter").await?;
-    let (status_id, poll) = post_poll(cx, &author, &["a", "b"], &[]).await?;
+    let (status_id, poll) = poll_for(cx, &author, &["a", "b"], &[]).await?;
     let id = str_of(&poll, "id")?;
     let deleted = cx
         .client
