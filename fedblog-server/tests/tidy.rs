@@ -1,0 +1,226 @@
+//! Tidy: the layering and honesty rules of ARCHITECTURE.md that a machine can check.
+
+use std::path::{Path, PathBuf};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .canonicalize()
+        .expect("workspace root")
+}
+
+/// The workspace members, each a folder at the top level (the design's shape: the three crates
+/// and the examples, beside `Cargo.toml` and `README.md`).
+const TOP_LEVEL_MEMBERS: [&str; 4] = ["examples", "fedblog-core", "fedblog-server", "fedblog-testkit"];
+
+#[test]
+fn the_workspace_is_the_three_crates_and_the_examples_at_the_top_level() {
+    let manifest = std::fs::read_to_string(root().join("Cargo.toml")).expect("Cargo.toml");
+    let members = manifest
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("members = "))
+        .expect("a members line in the workspace Cargo.toml");
+    let mut listed: Vec<&str> = members
+        .trim_matches(['[', ']'])
+        .split(',')
+        .map(|m| m.trim().trim_matches('"'))
+        .filter(|m| !m.is_empty())
+        .collect();
+    listed.sort_unstable();
+    assert_eq!(listed, TOP_LEVEL_MEMBERS, "workspace members");
+    for file in ["README.md", "ARCHITECTURE.md", "Cargo.lock", ".ci/run"] {
+        assert!(root().join(file).is_file(), "{file} is missing at the top level");
+    }
+}
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let p = e.path();
+        let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        if p.is_dir() {
+            if name != "target" && !name.starts_with('.') {
+                rust_files(&p, out);
+            }
+        } else if name.ends_with(".rs") {
+            out.push(p);
+        }
+    }
+}
+
+fn all_sources() -> Vec<(String, String)> {
+    let root = root();
+    let mut files = Vec::new();
+    for dir in TOP_LEVEL_MEMBERS {
+        assert!(root.join(dir).is_dir(), "{dir}/ is missing at the top level");
+        rust_files(&root.join(dir), &mut files);
+    }
+    files
+        .into_iter()
+        .map(|p| {
+            let rel = p
+                .strip_prefix(&root)
+                .expect("inside root")
+                .to_string_lossy()
+                .replace('\\', "/");
+            (rel, std::fs::read_to_string(&p).expect("read source"))
+        })
+        .collect()
+}
+
+/// The `[dependencies]` section of a Cargo.toml.
+fn dependencies(manifest: &str) -> String {
+    let mut out = String::new();
+    let mut on = false;
+    for line in manifest.lines() {
+        if line.starts_with('[') {
+            on = line.trim() == "[dependencies]";
+            continue;
+        }
+        if on {
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    out
+}
+
+#[test]
+fn core_depends_on_no_web_framework_orm_or_http_client() {
+    let manifest = std::fs::read_to_string(root().join("fedblog-core/Cargo.toml"))
+        .expect("core manifest");
+    let deps = dependencies(&manifest);
+    for banned in [
+        "warp",
+        "hyper",
+        "axum",
+        "actix",
+        "sea-orm",
+        "sqlx",
+        "diesel",
+        "reqwest",
+        "tokio",
+        "fedblog-server",
+        "fedblog-testkit",
+    ] {
+        assert!(
+            !deps
+                .lines()
+                .any(|l| l.split(['=', ' ', '.']).next() == Some(banned)),
+            "fedblog-core must not depend on {banned}"
+        );
+    }
+}
+
+#[test]
+fn only_the_store_module_names_sea_orm_and_only_the_http_module_names_warp() {
+    for (path, text) in all_sources() {
+        if path.ends_with("tests/tidy.rs") {
+            continue;
+        }
+        if text.contains("sea_orm::") || text.contains("use sea_orm") {
+            assert!(
+                path.starts_with("fedblog-server/src/store/")
+                    || path.starts_with("fedblog-server/tests/store_"),
+                "{path} names sea_orm; only the server's store module may"
+            );
+        }
+        if text.contains("warp::") || text.contains("use warp") {
+            assert!(
+                path.starts_with("fedblog-server/src/http/"),
+                "{path} names warp; only the server's http module may"
+            );
+        }
+    }
+}
+
+#[test]
+fn api_paths_are_written_once_in_core_declarations() {
+    for (path, text) in all_sources() {
+        // The OpenAPI validator's tests match paths of the third-party schema, not our declarations.
+        let exempt = [
+            "fedblog-testkit/src/openapi.rs",
+            "fedblog-testkit/tests/openapi_validator.rs",
+        ];
+        if path.starts_with("fedblog-core/src/api/")
+            || path.ends_with("tests/tidy.rs")
+            || exempt.contains(&path.as_str())
+        {
+            continue;
+        }
+        for (n, line) in text
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| !l.trim_start().starts_with("//"))
+        {
+            assert!(
+                !line.contains("\"/api/") && !line.contains("\"/oauth/"),
+                "{path}:{}: a literal API path; use the endpoint declarations of fedblog-core",
+                n + 1
+            );
+        }
+    }
+}
+
+#[test]
+fn store_records_carry_no_serde() {
+    let text = std::fs::read_to_string(root().join("fedblog-core/src/store/records.rs"))
+        .expect("records");
+    assert!(
+        !text.contains("Serialize") && !text.contains("Deserialize"),
+        "store records must not derive serde; render.rs turns them into entities"
+    );
+}
+
+#[test]
+fn entities_are_built_only_in_render() {
+    for (path, text) in all_sources() {
+        if !path.starts_with("fedblog-core/src/")
+            || path.ends_with("render.rs")
+            || path.ends_with("entities.rs")
+        {
+            continue;
+        }
+        for ctor in ["Account {", "Status {", "CredentialAccount {"] {
+            let hit = text.lines().any(|l| {
+                let t = l.trim_start();
+                (t.contains(&format!(" {ctor}")) || t.starts_with(ctor))
+                    && !t.starts_with("//")
+                    && !t.contains("struct ")
+                    && !t.contains("Record {")
+            });
+            assert!(
+                !hit,
+                "{path} builds an API entity ({ctor}...); only render.rs may"
+            );
+        }
+    }
+}
+
+#[test]
+fn every_module_says_what_it_owns() {
+    for (path, text) in all_sources() {
+        if path.contains("/src/") {
+            assert!(
+                text.trim_start().starts_with("//!"),
+                "{path} must start with a `//!` sentence saying what it owns"
+            );
+        }
+    }
+}
+
+#[test]
+fn no_test_is_ignored_and_no_stub_is_reachable() {
+    for (path, text) in all_sources() {
+        if path.ends_with("tests/tidy.rs") {
+            continue;
+        }
+        assert!(!text.contains("#[ignore"), "{path} ignores a test");
+        assert!(
+            !text.contains("todo!(") && !text.contains("unimplemented!("),
+            "{path} has a stub"
+        );
+    }
+}

@@ -1,0 +1,274 @@
+//! The command line: `seed`, `run` and `local`, the scale flags they share and their defaults.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::{Args, Parser, Subcommand};
+
+const TOKENS_HELP: &str = "\
+The tokens file (written by `seed`) is JSON:
+  {\"reader\": \"TOKEN\", \"authors\": [\"TOKEN\", ...], \"big_author\": \"TOKEN\",
+   \"poster\": \"TOKEN\", \"followers\": [\"TOKEN\", ...]}
+bearer tokens with the scopes `read write follow push`, each of a different active account.
+`run` uses the first --authors authors and the first --followers followers.
+
+Steps: set-up through the API (the reader follows every author, each author posts
+--posts-per-author public statuses, every follower follows big_author, the first 100 followers
+follow poster); read benchmarks of --duration seconds on --connections connections (home
+timeline limit=40, public local timeline limit=40, one status, verify_credentials); posting
+throughput (poster posts --post-count statuses one after another on one connection); fan-out
+time (big_author posts; time until the post is in the home feed of 50 probe followers, then all
+followers checked once); the server's peak RSS when --pid is given. Missing a target is not an
+error; the exit status is non-zero only when the run itself failed.";
+
+/// Load benchmark for fedblog-server or any Mastodon-compatible server.
+#[derive(Parser, Debug)]
+#[command(name = "fedblog-bench", version, about)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Subcommands.
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Create the benchmark's accounts and their tokens in a fedblog database with
+    /// `fedblog-server accounts create-many` (fast, fedblog-specific) and write the tokens file.
+    Seed(SeedArgs),
+    /// Set up and measure a running server through the Mastodon API only, given a tokens file.
+    #[command(after_help = TOKENS_HELP)]
+    Run(RunArgs),
+    /// Seed a fresh database, start fedblog-server on it, run the benchmark, stop the server and
+    /// remove the data folder: the one documented command.
+    Local(LocalArgs),
+}
+
+/// How big the benchmark is.
+#[derive(Args, Debug, Clone)]
+pub struct ScaleArgs {
+    /// Authors the reader follows [default: 100; 10 with --small].
+    #[arg(long)]
+    pub authors: Option<usize>,
+    /// Public statuses each author posts during set-up [default: 50; 5 with --small].
+    #[arg(long)]
+    pub posts_per_author: Option<usize>,
+    /// Followers of big_author [default: 10000; 200 with --small].
+    #[arg(long)]
+    pub followers: Option<usize>,
+    /// Statuses poster posts in the posting benchmark [default: 500; 50 with --small].
+    #[arg(long)]
+    pub post_count: Option<usize>,
+    /// A quick smoke run: 10 authors, 5 posts each, 200 followers, 50 posts, 2-second read
+    /// benchmarks (flags given explicitly still win).
+    #[arg(long)]
+    pub small: bool,
+}
+
+/// Resolved scale.
+#[derive(Debug, Clone, Copy, serde::Serialize)]
+pub struct Scale {
+    /// Authors the reader follows.
+    pub authors: usize,
+    /// Statuses per author.
+    pub posts_per_author: usize,
+    /// Followers of big_author.
+    pub followers: usize,
+    /// Statuses in the posting benchmark.
+    pub post_count: usize,
+    /// Whether `--small` was given.
+    pub small: bool,
+}
+
+impl ScaleArgs {
+    /// Applies the defaults (full or `--small`) and checks every figure is at least 1.
+    pub fn resolve(&self) -> Result<Scale, String> {
+        let pick = |given: Option<usize>, full: usize, small: usize| {
+            given.unwrap_or(if self.small { small } else { full })
+        };
+        let scale = Scale {
+            authors: pick(self.authors, 100, 10),
+            posts_per_author: pick(self.posts_per_author, 50, 5),
+            followers: pick(self.followers, 10_000, 200),
+            post_count: pick(self.post_count, 500, 50),
+            small: self.small,
+        };
+        for (name, value) in [
+            ("--authors", scale.authors),
+            ("--posts-per-author", scale.posts_per_author),
+            ("--followers", scale.followers),
+            ("--post-count", scale.post_count),
+        ] {
+            if value == 0 {
+                return Err(format!("{name} must be at least 1"));
+            }
+        }
+        Ok(scale)
+    }
+}
+
+/// How the measurements run (shared by `run` and `local`).
+#[derive(Args, Debug, Clone)]
+pub struct LoadArgs {
+    /// Seconds each read benchmark runs [default: 10; 2 with --small].
+    #[arg(long)]
+    pub duration: Option<f64>,
+    /// Concurrent keep-alive connections for the read benchmarks and the set-up.
+    #[arg(long, default_value_t = 16)]
+    pub connections: usize,
+    /// Also write every figure as JSON to this file.
+    #[arg(long)]
+    pub json: Option<PathBuf>,
+}
+
+/// Resolved load settings.
+#[derive(Debug, Clone)]
+pub struct Load {
+    /// Length of each read benchmark.
+    pub duration: Duration,
+    /// Concurrent connections.
+    pub connections: usize,
+    /// Where to write the JSON figures.
+    pub json: Option<PathBuf>,
+}
+
+impl LoadArgs {
+    /// Applies the defaults (`--small` shortens the read benchmarks) and checks the values.
+    pub fn resolve(&self, scale: &Scale) -> Result<Load, String> {
+        let secs = self
+            .duration
+            .unwrap_or(if scale.small { 2.0 } else { 10.0 });
+        if !(secs.is_finite() && secs > 0.0 && secs <= 86_400.0) {
+            return Err(format!(
+                "--duration must be a number of seconds above 0, not {secs}"
+            ));
+        }
+        if self.connections == 0 {
+            return Err("--connections must be at least 1".into());
+        }
+        Ok(Load {
+            duration: Duration::from_secs_f64(secs),
+            connections: self.connections,
+            json: self.json.clone(),
+        })
+    }
+}
+
+/// `seed` arguments.
+#[derive(Args, Debug)]
+pub struct SeedArgs {
+    /// Database of the fedblog server to seed: `sqlite://PATH?mode=rwc` or `postgres://...`
+    /// (migrations are applied first).
+    #[arg(long, env = "FEDBLOG_DATABASE_URL")]
+    pub database_url: String,
+    /// Where to write the tokens file.
+    #[arg(long)]
+    pub out: PathBuf,
+    /// The server binary that seeds [default: `fedblog-server` next to this executable].
+    #[arg(long)]
+    pub server_bin: Option<PathBuf>,
+    /// Scale.
+    #[command(flatten)]
+    pub scale: ScaleArgs,
+}
+
+/// `run` arguments.
+#[derive(Args, Debug)]
+pub struct RunArgs {
+    /// Base URL of the server, e.g. `http://127.0.0.1:3000`.
+    #[arg(long)]
+    pub base_url: String,
+    /// The tokens file (see below).
+    #[arg(long)]
+    pub tokens: PathBuf,
+    /// Process id of the server, to read its peak and current RSS from /proc after the run.
+    #[arg(long)]
+    pub pid: Option<u32>,
+    /// Scale.
+    #[command(flatten)]
+    pub scale: ScaleArgs,
+    /// Measurements.
+    #[command(flatten)]
+    pub load: LoadArgs,
+}
+
+/// `local` arguments.
+#[derive(Args, Debug)]
+pub struct LocalArgs {
+    /// The server binary [default: `fedblog-server` next to this executable].
+    #[arg(long)]
+    pub server_bin: Option<PathBuf>,
+    /// Use this (new or empty) folder for the data and keep it afterwards, with `tokens.json`,
+    /// instead of a temporary folder that is removed.
+    #[arg(long, value_name = "DIR")]
+    pub keep: Option<PathBuf>,
+    /// Scale.
+    #[command(flatten)]
+    pub scale: ScaleArgs,
+    /// Measurements.
+    #[command(flatten)]
+    pub load: LoadArgs,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn small_sets_the_smoke_defaults_and_explicit_flags_win() {
+        let cli = Cli::parse_from(["fedblog-bench", "local", "--small", "--followers", "300"]);
+        let Command::Local(args) = cli.command else {
+            panic!("local expected");
+        };
+        let scale = args.scale.resolve().unwrap();
+        assert_eq!(
+            (
+                scale.authors,
+                scale.posts_per_author,
+                scale.followers,
+                scale.post_count
+            ),
+            (10, 5, 300, 50)
+        );
+        let load = args.load.resolve(&scale).unwrap();
+        assert_eq!(load.duration, Duration::from_secs(2));
+        assert_eq!(load.connections, 16);
+    }
+
+    #[test]
+    fn full_defaults_and_bad_values() {
+        let cli = Cli::parse_from([
+            "fedblog-bench",
+            "run",
+            "--base-url",
+            "http://127.0.0.1:3000",
+            "--tokens",
+            "t.json",
+        ]);
+        let Command::Run(args) = cli.command else {
+            panic!("run expected");
+        };
+        let scale = args.scale.resolve().unwrap();
+        assert_eq!(
+            (
+                scale.authors,
+                scale.posts_per_author,
+                scale.followers,
+                scale.post_count
+            ),
+            (100, 50, 10_000, 500)
+        );
+        assert_eq!(
+            args.load.resolve(&scale).unwrap().duration,
+            Duration::from_secs(10)
+        );
+        let zero = ScaleArgs {
+            authors: Some(0),
+            posts_per_author: None,
+            followers: None,
+            post_count: None,
+            small: false,
+        };
+        assert!(zero.resolve().unwrap_err().contains("--authors"));
+    }
+}

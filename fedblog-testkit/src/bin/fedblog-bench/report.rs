@@ -1,0 +1,520 @@
+//! The figures of a run, the targets they are compared with, the summary table (figure, value,
+//! target, PASS/MISS) and the JSON file.
+
+use std::path::Path;
+
+use serde::Serialize;
+
+use crate::cli::Scale;
+use crate::load::Measured;
+
+/// Home timeline: at least this many requests per second...
+pub const HOME_RPS_TARGET: f64 = 3000.0;
+/// ...with a p99 latency of at most this many milliseconds.
+pub const HOME_P99_TARGET_MS: f64 = 15.0;
+/// A post in every follower's home feed within this many milliseconds.
+pub const FANOUT_TARGET_MS: f64 = 1000.0;
+/// Sequential posts per second by an author with 100 followers.
+pub const POSTING_TARGET: f64 = 200.0;
+/// The server's peak RSS under load, in MB (1 MB = 1024 KiB as /proc counts).
+pub const RSS_TARGET_MB: f64 = 100.0;
+
+/// Everything a run measured.
+#[derive(Debug, Serialize)]
+pub struct Report {
+    /// The server measured.
+    pub base_url: String,
+    /// Scale of the run.
+    pub scale: Scale,
+    /// Connections of the read benchmarks and the set-up.
+    pub connections: usize,
+    /// Length of each read benchmark, in seconds.
+    pub read_duration_secs: f64,
+    /// Time the seed took (only when this program seeded, i.e. `local`).
+    pub seed_secs: Option<f64>,
+    /// Time the set-up through the API took.
+    pub setup_secs: f64,
+    /// Statuses in the first home timeline answer, and how many were expected.
+    pub home_answer: HomeAnswer,
+    /// The read benchmarks, home timeline first.
+    pub reads: Vec<ReadFigures>,
+    /// The posting benchmark.
+    pub posting: PostingFigures,
+    /// The fan-out measurement.
+    pub fanout: FanoutFigures,
+    /// The server's memory.
+    pub rss: RssFigures,
+}
+
+/// The sanity check of the home timeline.
+#[derive(Debug, Serialize)]
+pub struct HomeAnswer {
+    /// `min(40, statuses posted by followed authors)`.
+    pub expected: usize,
+    /// Statuses in the answer.
+    pub got: usize,
+}
+
+/// One read benchmark.
+#[derive(Debug, Serialize)]
+pub struct ReadFigures {
+    /// What was read.
+    pub name: String,
+    /// The request path and query.
+    pub path: String,
+    /// 2xx answers.
+    pub ok: u64,
+    /// Non-2xx answers and requests without an answer.
+    pub errors: u64,
+    /// The first error.
+    pub first_error: Option<String>,
+    /// 2xx answers per second.
+    pub requests_per_sec: f64,
+    /// Median latency of 2xx answers.
+    pub p50_ms: Option<f64>,
+    /// 99th percentile latency of 2xx answers.
+    pub p99_ms: Option<f64>,
+    /// Wall time.
+    pub secs: f64,
+}
+
+impl ReadFigures {
+    /// The figures of a measurement.
+    pub fn new(name: &str, path: &str, m: &Measured) -> ReadFigures {
+        ReadFigures {
+            name: name.into(),
+            path: path.into(),
+            ok: m.ok(),
+            errors: m.errors(),
+            first_error: m.first_error.clone(),
+            requests_per_sec: m.per_sec(),
+            p50_ms: m.percentile_ms(50.0),
+            p99_ms: m.percentile_ms(99.0),
+            secs: m.elapsed.as_secs_f64(),
+        }
+    }
+
+    /// One line for the progress output.
+    pub fn line(&self) -> String {
+        format!(
+            "{}: {} ok in {:.1} s, {:.1} req/s, p50 {}, p99 {}, {} errors{}",
+            self.name,
+            self.ok,
+            self.secs,
+            self.requests_per_sec,
+            ms(self.p50_ms),
+            ms(self.p99_ms),
+            self.errors,
+            first_error(&self.first_error)
+        )
+    }
+}
+
+/// The posting benchmark.
+#[derive(Debug, Serialize)]
+pub struct PostingFigures {
+    /// Followers of the poster.
+    pub poster_followers: usize,
+    /// Posts attempted.
+    pub posts: usize,
+    /// 2xx answers.
+    pub ok: u64,
+    /// Failed posts.
+    pub errors: u64,
+    /// The first error.
+    pub first_error: Option<String>,
+    /// Successful posts per second of wall time.
+    pub posts_per_sec: f64,
+    /// Median POST latency.
+    pub p50_ms: Option<f64>,
+    /// 99th percentile POST latency.
+    pub p99_ms: Option<f64>,
+    /// Wall time.
+    pub secs: f64,
+}
+
+impl PostingFigures {
+    /// One line for the progress output.
+    pub fn line(&self) -> String {
+        format!(
+            "{} of {} posted in {:.2} s: {:.1} posts/s, p50 {}, p99 {}, {} errors{}",
+            self.ok,
+            self.posts,
+            self.secs,
+            self.posts_per_sec,
+            ms(self.p50_ms),
+            ms(self.p99_ms),
+            self.errors,
+            first_error(&self.first_error)
+        )
+    }
+}
+
+/// The fan-out measurement.
+#[derive(Debug, Serialize)]
+pub struct FanoutFigures {
+    /// Followers of big_author.
+    pub followers: usize,
+    /// Followers whose home feed was polled while timing.
+    pub probes: usize,
+    /// Probes that saw the post before the time limit.
+    pub probes_reached: usize,
+    /// Pause between two polls of one probe.
+    pub poll_interval_ms: u64,
+    /// Time from sending the POST until the post was in every probe's home feed; `None` when
+    /// some probe did not see it in time.
+    pub visible_in_all_probes_ms: Option<f64>,
+    /// Latency of the POST itself.
+    pub post_ms: f64,
+    /// Failed polls while timing (they were retried).
+    pub poll_errors: u64,
+    /// Followers whose home feed had the post when all were checked once, after the timing.
+    pub followers_with_post: usize,
+}
+
+/// The server's memory, from `/proc/PID/status`.
+#[derive(Debug, Serialize)]
+pub struct RssFigures {
+    /// The process measured.
+    pub pid: Option<u32>,
+    /// `VmHWM`: the peak resident set, in MB.
+    pub peak_mb: Option<f64>,
+    /// `VmRSS` after the run, in MB.
+    pub current_mb: Option<f64>,
+    /// Why it was not measured.
+    pub note: Option<String>,
+}
+
+/// One row of the summary table.
+#[derive(Debug, Serialize)]
+pub struct Row {
+    /// What.
+    pub figure: String,
+    /// The measured value.
+    pub value: String,
+    /// The target, or `-`.
+    pub target: String,
+    /// `PASS`, `MISS`, or nothing for figures without a target.
+    pub result: Option<&'static str>,
+}
+
+fn row(figure: impl Into<String>, value: impl Into<String>) -> Row {
+    Row {
+        figure: figure.into(),
+        value: value.into(),
+        target: "-".into(),
+        result: None,
+    }
+}
+
+fn judged(
+    figure: impl Into<String>,
+    value: impl Into<String>,
+    target: impl Into<String>,
+    pass: bool,
+) -> Row {
+    Row {
+        figure: figure.into(),
+        value: value.into(),
+        target: target.into(),
+        result: Some(if pass { "PASS" } else { "MISS" }),
+    }
+}
+
+fn ms(v: Option<f64>) -> String {
+    v.map(|v| format!("{v:.2} ms"))
+        .unwrap_or_else(|| "n/a".into())
+}
+
+fn first_error(e: &Option<String>) -> String {
+    e.as_ref()
+        .map(|e| format!(" (first: {e})"))
+        .unwrap_or_default()
+}
+
+impl Report {
+    /// The summary table's rows.
+    pub fn rows(&self) -> Vec<Row> {
+        let mut rows = Vec::new();
+        if let Some(s) = self.seed_secs {
+            rows.push(row(
+                "seed: accounts and tokens (server CLI)",
+                format!("{s:.2} s"),
+            ));
+        }
+        rows.push(row(
+            "set-up through the API",
+            format!("{:.2} s", self.setup_secs),
+        ));
+        let h = &self.home_answer;
+        let answer_ok = h.got == h.expected;
+        rows.push(judged(
+            "home timeline: statuses in the answer",
+            h.got.to_string(),
+            h.expected.to_string(),
+            answer_ok,
+        ));
+        if let Some((home, others)) = self.reads.split_first() {
+            let clean = home.errors == 0 && answer_ok;
+            rows.push(judged(
+                "home timeline limit=40: throughput",
+                format!("{:.1} req/s", home.requests_per_sec),
+                format!(">= {HOME_RPS_TARGET:.0} req/s"),
+                clean && home.requests_per_sec >= HOME_RPS_TARGET,
+            ));
+            rows.push(row("home timeline limit=40: p50", ms(home.p50_ms)));
+            rows.push(judged(
+                "home timeline limit=40: p99",
+                ms(home.p99_ms),
+                format!("<= {HOME_P99_TARGET_MS:.0} ms"),
+                clean && home.p99_ms.is_some_and(|p| p <= HOME_P99_TARGET_MS),
+            ));
+            rows.push(judged(
+                "home timeline limit=40: errors",
+                home.errors.to_string(),
+                "0",
+                home.errors == 0,
+            ));
+            for r in others {
+                rows.push(row(
+                    format!("{}: throughput", r.name),
+                    format!("{:.1} req/s ({} errors)", r.requests_per_sec, r.errors),
+                ));
+                rows.push(row(
+                    format!("{}: p50 / p99", r.name),
+                    format!("{} / {}", ms(r.p50_ms), ms(r.p99_ms)),
+                ));
+            }
+        }
+        let p = &self.posting;
+        rows.push(judged(
+            format!(
+                "posting, sequential ({} followers): throughput",
+                p.poster_followers
+            ),
+            format!("{:.1} posts/s", p.posts_per_sec),
+            format!(">= {POSTING_TARGET:.0} posts/s"),
+            p.errors == 0 && p.posts_per_sec >= POSTING_TARGET,
+        ));
+        rows.push(row(
+            "posting: p50 / p99 of the POST",
+            format!("{} / {}", ms(p.p50_ms), ms(p.p99_ms)),
+        ));
+        rows.push(judged(
+            "posting: errors",
+            format!("{} of {}", p.errors, p.posts),
+            "0",
+            p.errors == 0,
+        ));
+        let f = &self.fanout;
+        rows.push(judged(
+            format!(
+                "fan-out to {} followers: in {} probe feeds",
+                f.followers, f.probes
+            ),
+            match f.visible_in_all_probes_ms {
+                Some(v) => format!("{v:.0} ms"),
+                None => format!("only {} of {} probes", f.probes_reached, f.probes),
+            },
+            format!("<= {FANOUT_TARGET_MS:.0} ms"),
+            f.visible_in_all_probes_ms
+                .is_some_and(|v| v <= FANOUT_TARGET_MS),
+        ));
+        rows.push(row(
+            "fan-out: latency of the POST itself",
+            format!("{:.0} ms", f.post_ms),
+        ));
+        rows.push(judged(
+            "fan-out: followers with the post (checked after)",
+            format!("{} of {}", f.followers_with_post, f.followers),
+            "all",
+            f.followers_with_post == f.followers,
+        ));
+        match (&self.rss.peak_mb, &self.rss.current_mb) {
+            (Some(peak), current) => {
+                rows.push(judged(
+                    "server peak RSS (VmHWM)",
+                    format!("{peak:.1} MB"),
+                    format!("<= {RSS_TARGET_MB:.0} MB"),
+                    *peak <= RSS_TARGET_MB,
+                ));
+                if let Some(c) = current {
+                    rows.push(row(
+                        "server RSS after the run (VmRSS)",
+                        format!("{c:.1} MB"),
+                    ));
+                }
+            }
+            (None, _) => rows.push(Row {
+                figure: "server peak RSS".into(),
+                value: self
+                    .rss
+                    .note
+                    .clone()
+                    .unwrap_or_else(|| "not measured".into()),
+                target: format!("<= {RSS_TARGET_MB:.0} MB"),
+                result: None,
+            }),
+        }
+        rows
+    }
+
+    /// Prints the summary table.
+    pub fn print(&self) {
+        let rows = self.rows();
+        let header = ["figure", "value", "target", "result"];
+        let width = |i: usize| {
+            rows.iter()
+                .map(|r| match i {
+                    0 => r.figure.chars().count(),
+                    1 => r.value.chars().count(),
+                    _ => r.target.chars().count(),
+                })
+                .chain([header[i].len()])
+                .max()
+                .unwrap_or(0)
+        };
+        let (w0, w1, w2) = (width(0), width(1), width(2));
+        println!();
+        println!(
+            "summary: {} ({} authors x {} posts, {} followers, {} posts; {} connections, {:.0} s per read benchmark)",
+            self.base_url,
+            self.scale.authors,
+            self.scale.posts_per_author,
+            self.scale.followers,
+            self.scale.post_count,
+            self.connections,
+            self.read_duration_secs
+        );
+        println!(
+            "{:<w0$}  {:<w1$}  {:<w2$}  {}",
+            header[0], header[1], header[2], header[3]
+        );
+        println!("{}", "-".repeat(w0 + w1 + w2 + 12));
+        for r in &rows {
+            println!(
+                "{:<w0$}  {:<w1$}  {:<w2$}  {}",
+                r.figure,
+                r.value,
+                r.target,
+                r.result.unwrap_or("")
+            );
+        }
+        let misses = rows.iter().filter(|r| r.result == Some("MISS")).count();
+        let judged = rows.iter().filter(|r| r.result.is_some()).count();
+        println!(
+            "{} of {judged} targets met{}",
+            judged - misses,
+            if misses > 0 {
+                " (a missed target is a finding, not a failure of the run)"
+            } else {
+                ""
+            }
+        );
+    }
+
+    /// Writes `{"figures": ..., "summary": [rows]}` to `path`.
+    pub fn write_json(&self, path: &Path) -> Result<(), String> {
+        let doc = serde_json::json!({ "figures": self, "summary": self.rows() });
+        let text = serde_json::to_string_pretty(&doc)
+            .map_err(|e| format!("cannot encode the figures: {e}"))?;
+        std::fs::write(path, text + "\n")
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Report {
+        Report {
+            base_url: "http://127.0.0.1:3000".into(),
+            scale: Scale {
+                authors: 100,
+                posts_per_author: 50,
+                followers: 10_000,
+                post_count: 500,
+                small: false,
+            },
+            connections: 16,
+            read_duration_secs: 10.0,
+            seed_secs: Some(3.0),
+            setup_secs: 30.0,
+            home_answer: HomeAnswer {
+                expected: 40,
+                got: 40,
+            },
+            reads: vec![
+                ReadFigures {
+                    name: "home timeline".into(),
+                    path: "home".into(),
+                    ok: 40_000,
+                    errors: 0,
+                    first_error: None,
+                    requests_per_sec: 4000.0,
+                    p50_ms: Some(3.0),
+                    p99_ms: Some(20.0),
+                    secs: 10.0,
+                },
+                ReadFigures {
+                    name: "single status".into(),
+                    path: "status".into(),
+                    ok: 1,
+                    errors: 2,
+                    first_error: Some("HTTP 500".into()),
+                    requests_per_sec: 0.1,
+                    p50_ms: Some(1.0),
+                    p99_ms: Some(1.0),
+                    secs: 10.0,
+                },
+            ],
+            posting: PostingFigures {
+                poster_followers: 100,
+                posts: 500,
+                ok: 500,
+                errors: 0,
+                first_error: None,
+                posts_per_sec: 250.0,
+                p50_ms: Some(4.0),
+                p99_ms: Some(8.0),
+                secs: 2.0,
+            },
+            fanout: FanoutFigures {
+                followers: 10_000,
+                probes: 50,
+                probes_reached: 49,
+                poll_interval_ms: 50,
+                visible_in_all_probes_ms: None,
+                post_ms: 900.0,
+                poll_errors: 0,
+                followers_with_post: 10_000,
+            },
+            rss: RssFigures {
+                pid: None,
+                peak_mb: None,
+                current_mb: None,
+                note: Some("not measured (no --pid)".into()),
+            },
+        }
+    }
+
+    #[test]
+    fn rows_judge_each_figure_against_its_target() {
+        let rows = sample().rows();
+        let result = |prefix: &str| {
+            rows.iter()
+                .find(|r| r.figure.starts_with(prefix))
+                .map(|r| r.result)
+                .unwrap_or_else(|| panic!("no row {prefix}"))
+        };
+        assert_eq!(result("home timeline limit=40: throughput"), Some("PASS"));
+        assert_eq!(result("home timeline limit=40: p99"), Some("MISS"));
+        assert_eq!(result("posting, sequential"), Some("PASS"));
+        assert_eq!(result("fan-out to 10000"), Some("MISS"));
+        assert_eq!(result("server peak RSS"), None);
+        assert_eq!(result("single status: throughput"), None);
+        let json = serde_json::to_value(sample()).unwrap();
+        assert_eq!(json["fanout"]["probes_reached"], 49);
+    }
+}
