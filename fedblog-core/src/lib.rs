@@ -14,6 +14,7 @@ pub mod error;
 pub mod events;
 pub mod files;
 pub mod id;
+pub mod loaded;
 pub mod media;
 pub mod pagination;
 pub mod params;

@@ -9,6 +9,8 @@ use crate::content;
 use crate::entities::*;
 use crate::error::ApiResult;
 use crate::id::Id;
+use crate::loaded::{Loaded, accounts_named};
+use crate::services::timelines::StatusPage;
 use crate::store::{
     AccountRecord, AppRecord, FilterContext, MarkerRecord, MediaKind, MediaRecord,
     NotificationRecord, PollRecord, Role as RoleRecord, StatusRecord, UserRecord,
@@ -273,37 +275,64 @@ impl App {
         viewer: Option<&AccountRecord>,
         with_source: bool,
     ) -> ApiResult<Vec<Status>> {
-        let mut original_ids: Vec<Id> = statuses.iter().filter_map(|s| s.reblog_of_id).collect();
-        original_ids.sort();
-        original_ids.dedup();
-        let originals: HashMap<Id, StatusRecord> = if original_ids.is_empty() {
+        self.render_statuses_with(statuses, viewer, with_source, Loaded::default())
+            .await
+    }
+
+    /// [`App::render_statuses`] of statuses whose read already `loaded` some originals and
+    /// accounts: only what it lacks is read.
+    async fn render_statuses_with(
+        &self,
+        statuses: &[StatusRecord],
+        viewer: Option<&AccountRecord>,
+        with_source: bool,
+        mut loaded: Loaded,
+    ) -> ApiResult<Vec<Status>> {
+        let missing = loaded.missing_statuses(statuses.iter().filter_map(|s| s.reblog_of_id));
+        if !missing.is_empty() {
+            loaded.add_statuses(self.store.statuses_by_ids(&missing).await?);
+        }
+        let missing = loaded.missing_accounts(
+            statuses
+                .iter()
+                .chain(
+                    statuses
+                        .iter()
+                        .filter_map(|s| s.reblog_of_id)
+                        .filter_map(|o| loaded.statuses.get(&o)),
+                )
+                .flat_map(accounts_named),
+        );
+        let fetched = if missing.is_empty() {
+            vec![]
+        } else {
+            self.store.accounts_by_ids(&missing).await?
+        };
+        let Loaded {
+            statuses: originals,
+            mut accounts,
+        } = loaded;
+        accounts.extend(fetched.into_iter().map(|a| (a.id, a)));
+        let all: Vec<&StatusRecord> = statuses
+            .iter()
+            .chain(
+                statuses
+                    .iter()
+                    .filter_map(|s| s.reblog_of_id)
+                    .filter_map(|o| originals.get(&o)),
+            )
+            .collect();
+        let app_ids: Vec<Id> = all.iter().filter_map(|s| s.application_id).collect();
+        let apps: HashMap<Id, AppRecord> = if app_ids.is_empty() {
             HashMap::new()
         } else {
             self.store
-                .statuses_by_ids(&original_ids)
+                .apps_by_ids(&app_ids)
                 .await?
                 .into_iter()
-                .map(|s| (s.id, s))
+                .map(|a| (a.id, a))
                 .collect()
         };
-        let all: Vec<&StatusRecord> = statuses.iter().chain(originals.values()).collect();
-        let mut ids: Vec<Id> = all.iter().map(|s| s.account_id).collect();
-        ids.extend(all.iter().flat_map(|s| s.mentions.iter().copied()));
-        ids.sort();
-        ids.dedup();
-        let accounts: HashMap<Id, AccountRecord> = self
-            .store
-            .accounts_by_ids(&ids)
-            .await?
-            .into_iter()
-            .map(|a| (a.id, a))
-            .collect();
-        let mut apps: HashMap<Id, Option<AppRecord>> = HashMap::new();
-        for app_id in all.iter().filter_map(|s| s.application_id) {
-            if let std::collections::hash_map::Entry::Vacant(slot) = apps.entry(app_id) {
-                slot.insert(self.store.app_by_id(app_id).await?);
-            }
-        }
         let flags = match viewer {
             Some(v) => Some(self.viewer_flags(v, &all).await?),
             None => None,
@@ -361,7 +390,41 @@ impl App {
         viewer: Option<&AccountRecord>,
         context: FilterContext,
     ) -> ApiResult<Vec<Status>> {
-        let rendered = self.render_statuses(statuses, viewer, false).await?;
+        self.render_loaded_in(statuses, Loaded::default(), viewer, context)
+            .await
+    }
+
+    /// [`App::render_statuses`] of a page, with what reading it loaded (nothing read twice).
+    pub async fn render_page(
+        &self,
+        page: StatusPage,
+        viewer: Option<&AccountRecord>,
+    ) -> ApiResult<Vec<Status>> {
+        self.render_statuses_with(&page.statuses, viewer, false, page.loaded)
+            .await
+    }
+
+    /// [`App::render_statuses_in`] of a page, with what reading it loaded (nothing read twice).
+    pub async fn render_page_in(
+        &self,
+        page: StatusPage,
+        viewer: Option<&AccountRecord>,
+        context: FilterContext,
+    ) -> ApiResult<Vec<Status>> {
+        self.render_loaded_in(&page.statuses, page.loaded, viewer, context)
+            .await
+    }
+
+    async fn render_loaded_in(
+        &self,
+        statuses: &[StatusRecord],
+        loaded: Loaded,
+        viewer: Option<&AccountRecord>,
+        context: FilterContext,
+    ) -> ApiResult<Vec<Status>> {
+        let rendered = self
+            .render_statuses_with(statuses, viewer, false, loaded)
+            .await?;
         let Some(v) = viewer else {
             return Ok(rendered);
         };
@@ -589,7 +652,7 @@ impl App {
             media_attachments: self.render_media_list(&s.media_ids, &batch.media),
             application: s
                 .application_id
-                .and_then(|id| batch.apps.get(&id).cloned().flatten())
+                .and_then(|id| batch.apps.get(&id).cloned())
                 .map(|a| StatusApplication {
                     name: a.name,
                     website: a.website,
@@ -656,7 +719,7 @@ struct ViewerFlags {
 struct StatusBatch<'a> {
     base: String,
     accounts: HashMap<Id, AccountRecord>,
-    apps: HashMap<Id, Option<AppRecord>>,
+    apps: HashMap<Id, AppRecord>,
     /// `None` for an anonymous viewer.
     flags: Option<ViewerFlags>,
     /// The polls of the page's statuses, rendered for the viewer, by status id.
@@ -963,7 +1026,7 @@ impl App {
 
 impl App {
     /// The polls of a page of statuses, rendered for the viewer, by status id: one store call
-    /// for the polls, and for a signed-in viewer one per poll for its own votes.
+    /// for the polls, and for a signed-in viewer one for its own votes in them.
     async fn page_polls(
         &self,
         statuses: &[&StatusRecord],
@@ -979,11 +1042,28 @@ impl App {
         }
         ids.sort();
         ids.dedup();
-        let mut out = HashMap::new();
-        for poll in self.store.polls_by_status_ids(&ids).await? {
-            out.insert(poll.status_id, self.render_poll_for(&poll, viewer).await?);
-        }
-        Ok(out)
+        let polls = self.store.polls_by_status_ids(&ids).await?;
+        let others: Vec<Id> = polls
+            .iter()
+            .filter(|p| viewer.is_some_and(|v| v.id != p.account_id))
+            .map(|p| p.id)
+            .collect();
+        let mut own: HashMap<Id, Vec<usize>> = match viewer {
+            Some(v) if !others.is_empty() => self
+                .store
+                .poll_votes_among(&others, v.id)
+                .await?
+                .into_iter()
+                .collect(),
+            _ => HashMap::new(),
+        };
+        Ok(polls
+            .iter()
+            .map(|poll| {
+                let votes = own.remove(&poll.id).unwrap_or_default();
+                (poll.status_id, self.render_poll(poll, viewer, votes))
+            })
+            .collect())
     }
 
     /// Renders notifications for their owner, loading the accounts and statuses concerned in

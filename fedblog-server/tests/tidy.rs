@@ -11,7 +11,12 @@ fn root() -> PathBuf {
 
 /// The workspace members, each a folder at the top level (the design's shape: the three crates
 /// and the examples, beside `Cargo.toml` and `README.md`).
-const TOP_LEVEL_MEMBERS: [&str; 4] = ["examples", "fedblog-core", "fedblog-server", "fedblog-testkit"];
+const TOP_LEVEL_MEMBERS: [&str; 4] = [
+    "examples",
+    "fedblog-core",
+    "fedblog-server",
+    "fedblog-testkit",
+];
 
 #[test]
 fn the_workspace_is_the_three_crates_and_the_examples_at_the_top_level() {
@@ -29,7 +34,10 @@ fn the_workspace_is_the_three_crates_and_the_examples_at_the_top_level() {
     listed.sort_unstable();
     assert_eq!(listed, TOP_LEVEL_MEMBERS, "workspace members");
     for file in ["README.md", "ARCHITECTURE.md", "Cargo.lock", ".ci/run"] {
-        assert!(root().join(file).is_file(), "{file} is missing at the top level");
+        assert!(
+            root().join(file).is_file(),
+            "{file} is missing at the top level"
+        );
     }
 }
 
@@ -54,7 +62,10 @@ fn all_sources() -> Vec<(String, String)> {
     let root = root();
     let mut files = Vec::new();
     for dir in TOP_LEVEL_MEMBERS {
-        assert!(root.join(dir).is_dir(), "{dir}/ is missing at the top level");
+        assert!(
+            root.join(dir).is_dir(),
+            "{dir}/ is missing at the top level"
+        );
         rust_files(&root.join(dir), &mut files);
     }
     files
@@ -89,8 +100,8 @@ fn dependencies(manifest: &str) -> String {
 
 #[test]
 fn core_depends_on_no_web_framework_orm_or_http_client() {
-    let manifest = std::fs::read_to_string(root().join("fedblog-core/Cargo.toml"))
-        .expect("core manifest");
+    let manifest =
+        std::fs::read_to_string(root().join("fedblog-core/Cargo.toml")).expect("core manifest");
     let deps = dependencies(&manifest);
     for banned in [
         "warp",
@@ -166,8 +177,8 @@ fn api_paths_are_written_once_in_core_declarations() {
 
 #[test]
 fn store_records_carry_no_serde() {
-    let text = std::fs::read_to_string(root().join("fedblog-core/src/store/records.rs"))
-        .expect("records");
+    let text =
+        std::fs::read_to_string(root().join("fedblog-core/src/store/records.rs")).expect("records");
     assert!(
         !text.contains("Serialize") && !text.contains("Deserialize"),
         "store records must not derive serde; render.rs turns them into entities"

@@ -8,7 +8,8 @@ use std::path::{Path, PathBuf};
 
 use fedblog_testkit::conformance::{Baseline, checks};
 
-const BEGIN: &str = "<!-- conformance-table:begin (generated from fedblog-testkit/baselines/fedblog.jsonl) -->\n";
+const BEGIN: &str =
+    "<!-- conformance-table:begin (generated from fedblog-testkit/baselines/fedblog.jsonl) -->\n";
 const END: &str = "<!-- conformance-table:end -->";
 
 fn root() -> PathBuf {

@@ -271,7 +271,7 @@ fn delegate_store_forwards_every_trait_method() {
     let core = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fedblog-core/src/store");
     let delegate = std::fs::read_to_string(core.join("delegate.rs")).expect("store/delegate.rs");
     for (name, methods) in trait_methods() {
-        let arm = format!("({name}, $ty:ty, $field:ident) => {{");
+        let arm = format!("({name}, $ty:ty, $field:ident $(, $observe:ident)?) => {{");
         let start = delegate
             .find(&arm)
             .unwrap_or_else(|| panic!("delegate_store! has no arm for {name}"));

@@ -9,6 +9,7 @@ use chrono::{DateTime, Utc};
 use crate::app::App;
 use crate::error::{ApiError, ApiResult};
 use crate::id::Id;
+use crate::loaded::Loaded;
 use crate::pagination::Page;
 use crate::services::relationships::AccountPage;
 use crate::store::{AccountRecord, MuteRecord, StatusRecord};
@@ -136,19 +137,30 @@ impl App {
         viewer: Option<&AccountRecord>,
         statuses: Vec<StatusRecord>,
     ) -> ApiResult<Vec<StatusRecord>> {
+        self.without_hidden_authors_loading(viewer, statuses, &mut Loaded::default())
+            .await
+    }
+
+    /// [`App::without_hidden_authors`], reading only the originals `loaded` lacks and adding
+    /// them to it.
+    pub(crate) async fn without_hidden_authors_loading(
+        &self,
+        viewer: Option<&AccountRecord>,
+        statuses: Vec<StatusRecord>,
+        loaded: &mut Loaded,
+    ) -> ApiResult<Vec<StatusRecord>> {
         let Some(v) = viewer else { return Ok(statuses) };
         // A reblog is hidden when either its booster or the original's author is.
-        let originals: Vec<Id> = statuses.iter().filter_map(|s| s.reblog_of_id).collect();
-        let original_author: HashMap<Id, Id> = if originals.is_empty() {
-            HashMap::new()
-        } else {
-            self.store
-                .statuses_by_ids(&originals)
-                .await?
-                .into_iter()
-                .map(|o| (o.id, o.account_id))
-                .collect()
-        };
+        let missing = loaded.missing_statuses(statuses.iter().filter_map(|s| s.reblog_of_id));
+        if !missing.is_empty() {
+            loaded.add_statuses(self.store.statuses_by_ids(&missing).await?);
+        }
+        let original_author: HashMap<Id, Id> = statuses
+            .iter()
+            .filter_map(|s| s.reblog_of_id)
+            .filter_map(|o| loaded.statuses.get(&o))
+            .map(|o| (o.id, o.account_id))
+            .collect();
         let mut authors: Vec<Id> = statuses.iter().map(|s| s.account_id).collect();
         authors.extend(original_author.values().copied());
         authors.sort();
@@ -243,18 +255,33 @@ impl App {
         viewer: Option<&AccountRecord>,
         statuses: Vec<StatusRecord>,
     ) -> ApiResult<Vec<StatusRecord>> {
+        self.without_blocked_domains_loading(viewer, statuses, &mut Loaded::default())
+            .await
+    }
+
+    /// [`App::without_blocked_domains`], reading only the authors `loaded` lacks and adding
+    /// them to it.
+    pub(crate) async fn without_blocked_domains_loading(
+        &self,
+        viewer: Option<&AccountRecord>,
+        statuses: Vec<StatusRecord>,
+        loaded: &mut Loaded,
+    ) -> ApiResult<Vec<StatusRecord>> {
         let Some(v) = viewer else { return Ok(statuses) };
         if statuses.iter().all(|s| s.local) {
             // Local authors have no domain to block: no store call.
             return Ok(statuses);
         }
+        let missing = loaded.missing_accounts(statuses.iter().map(|s| s.account_id));
+        if !missing.is_empty() {
+            loaded.add_accounts(self.store.accounts_by_ids(&missing).await?);
+        }
+        let mut blocked_authors: HashSet<Id> = HashSet::new();
+        let mut checked: std::collections::HashMap<String, bool> = Default::default();
         let mut authors: Vec<Id> = statuses.iter().map(|s| s.account_id).collect();
         authors.sort();
         authors.dedup();
-        let accounts = self.store.accounts_by_ids(&authors).await?;
-        let mut blocked_authors: HashSet<Id> = HashSet::new();
-        let mut checked: std::collections::HashMap<String, bool> = Default::default();
-        for a in &accounts {
+        for a in authors.iter().filter_map(|id| loaded.accounts.get(id)) {
             let Some(domain) = a.domain.as_deref().map(str::to_ascii_lowercase) else {
                 continue;
             };

@@ -268,11 +268,7 @@ impl App {
         query: AccountStatusesQuery,
         page: Page,
     ) -> ApiResult<StatusPage> {
-        let empty = StatusPage {
-            statuses: vec![],
-            first: None,
-            last: None,
-        };
+        let empty = StatusPage::default();
         let author = self
             .store
             .account_by_id(account_id)
@@ -339,6 +335,7 @@ impl App {
             statuses,
             first,
             last,
+            loaded: Default::default(),
         })
     }
 
@@ -375,6 +372,7 @@ impl App {
             first: statuses.first().map(|s| s.id),
             last: statuses.last().map(|s| s.id),
             statuses,
+            loaded: Default::default(),
         })
     }
 

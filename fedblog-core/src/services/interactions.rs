@@ -298,10 +298,12 @@ impl App {
         pairs: &[(Id, Id)],
     ) -> ApiResult<StatusPage> {
         let ids: Vec<Id> = pairs.iter().map(|(_, s)| *s).collect();
+        let (statuses, loaded) = self.visible_statuses_loading(Some(me), &ids).await?;
         Ok(StatusPage {
-            statuses: self.visible_statuses(Some(me), &ids).await?,
+            statuses,
             first: pairs.first().map(|p| p.0),
             last: pairs.last().map(|p| p.0),
+            loaded,
         })
     }
 
@@ -381,8 +383,9 @@ impl App {
         if ids.is_empty() {
             return Ok(vec![]);
         }
-        let shown = self.visible_unhidden_statuses(viewer, ids).await?;
-        self.without_blocked_domains(viewer, shown).await
+        let (shown, mut loaded) = self.visible_unhidden_statuses(viewer, ids).await?;
+        self.without_blocked_domains_loading(viewer, shown, &mut loaded)
+            .await
     }
 }
 

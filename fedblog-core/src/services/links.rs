@@ -58,12 +58,18 @@ impl App {
         let records = self.store.link_timeline(url, filter, page).await?;
         let first = records.first().map(|s| s.id);
         let last = records.last().map(|s| s.id);
-        let shown = self.without_hidden_authors(viewer, records).await?;
-        let shown = self.without_blocked_domains(viewer, shown).await?;
+        let mut loaded = crate::loaded::Loaded::default();
+        let shown = self
+            .without_hidden_authors_loading(viewer, records, &mut loaded)
+            .await?;
+        let shown = self
+            .without_blocked_domains_loading(viewer, shown, &mut loaded)
+            .await?;
         Ok(StatusPage {
             statuses: shown,
             first,
             last,
+            loaded,
         })
     }
 }

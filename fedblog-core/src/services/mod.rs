@@ -19,6 +19,8 @@ pub mod notification_groups;
 pub mod notification_policies;
 pub mod notifications;
 pub mod oauth;
+#[cfg(test)]
+mod page_reads_tests;
 pub mod polls;
 pub mod rate_limits;
 pub mod relationships;

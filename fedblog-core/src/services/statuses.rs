@@ -12,6 +12,7 @@ use crate::app::{App, Caller};
 use crate::content::{self, MentionLink};
 use crate::error::{ApiError, ApiResult};
 use crate::id::Id;
+use crate::loaded::Loaded;
 use crate::params::de;
 use crate::store::{
     AccountRecord, MediaRecord, NotificationType, PollRecord, ScheduledStatusRecord, StatusRecord,
@@ -560,48 +561,69 @@ impl App {
         Ok(self.visible_statuses_with_facts(viewer, ids).await?.0)
     }
 
+    /// [`App::visible_statuses`], with the records it loaded, for render.
+    pub(crate) async fn visible_statuses_loading(
+        &self,
+        viewer: Option<&AccountRecord>,
+        ids: &[Id],
+    ) -> ApiResult<(Vec<StatusRecord>, Loaded)> {
+        let (visible, loaded, _) = self.visible_statuses_with_facts(viewer, ids).await?;
+        Ok((visible, loaded))
+    }
+
     /// [`App::visible_statuses`] without the statuses by accounts hidden from `viewer` and the
     /// reblogs of their statuses (as [`App::without_hidden_authors`] leaves out), reading the
-    /// viewer's relations with the page's authors once.
+    /// viewer's relations with the page's authors once; with the records it loaded, for render.
     pub(crate) async fn visible_unhidden_statuses(
         &self,
         viewer: Option<&AccountRecord>,
         ids: &[Id],
-    ) -> ApiResult<Vec<StatusRecord>> {
-        let (visible, originals, facts) = self.visible_statuses_with_facts(viewer, ids).await?;
+    ) -> ApiResult<(Vec<StatusRecord>, Loaded)> {
+        let (visible, loaded, facts) = self.visible_statuses_with_facts(viewer, ids).await?;
         if facts.hidden.is_empty() {
-            return Ok(visible);
+            return Ok((visible, loaded));
         }
-        Ok(visible
+        let shown = visible
             .into_iter()
             .filter(|s| {
                 !facts.hidden.contains(&s.account_id)
                     && s.reblog_of_id
-                        .and_then(|o| originals.get(&o))
+                        .and_then(|o| loaded.statuses.get(&o))
                         .is_none_or(|o| !facts.hidden.contains(&o.account_id))
             })
-            .collect())
+            .collect();
+        Ok((shown, loaded))
     }
 
-    /// [`App::visible_statuses`], with the reblogged originals it read and what it learnt about
-    /// the viewer.
+    /// [`App::visible_statuses`], with the records it loaded (the reblogged originals, and the
+    /// accounts of every author and mention, in one read each) and what it learnt about the
+    /// viewer.
     async fn visible_statuses_with_facts(
         &self,
         viewer: Option<&AccountRecord>,
         ids: &[Id],
     ) -> ApiResult<(
         Vec<StatusRecord>,
-        HashMap<Id, StatusRecord>,
+        Loaded,
         crate::services::visibility::ViewerFacts,
     )> {
         let records = self.store.statuses_by_ids(ids).await?;
-        let mut originals: HashMap<Id, StatusRecord> = HashMap::new();
+        let mut loaded = Loaded::default();
         let wanted: Vec<Id> = records.iter().filter_map(|s| s.reblog_of_id).collect();
         if !wanted.is_empty() {
-            for s in self.store.statuses_by_ids(&wanted).await? {
-                originals.insert(s.id, s);
-            }
+            loaded.add_statuses(self.store.statuses_by_ids(&wanted).await?);
         }
+        let originals = &loaded.statuses;
+        let named = loaded.missing_accounts(
+            records
+                .iter()
+                .chain(originals.values())
+                .flat_map(crate::loaded::accounts_named),
+        );
+        if !named.is_empty() {
+            loaded.add_accounts(self.store.accounts_by_ids(&named).await?);
+        }
+        let (originals, authors) = (&loaded.statuses, &loaded.accounts);
         let mut author_ids: Vec<Id> = records
             .iter()
             .chain(originals.values())
@@ -609,13 +631,6 @@ impl App {
             .collect();
         author_ids.sort();
         author_ids.dedup();
-        let authors: HashMap<Id, AccountRecord> = self
-            .store
-            .accounts_by_ids(&author_ids)
-            .await?
-            .into_iter()
-            .map(|a| (a.id, a))
-            .collect();
         let mut facts = self.viewer_facts(viewer, &author_ids).await?;
         let mut by_id: HashMap<Id, StatusRecord> = HashMap::new();
         for s in records {
@@ -647,7 +662,7 @@ impl App {
             .filter(|id| seen.insert(**id))
             .filter_map(|id| by_id.remove(id))
             .collect();
-        Ok((visible, originals, facts))
+        Ok((visible, loaded, facts))
     }
 
     /// The caller's own status (a reblog too) that it asks to delete. Others' statuses: 404 if

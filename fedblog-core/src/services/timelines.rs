@@ -4,11 +4,13 @@ use crate::app::{App, Caller};
 use crate::content;
 use crate::error::ApiResult;
 use crate::id::Id;
+use crate::loaded::Loaded;
 use crate::pagination::{Page, link_header};
 use crate::store::{AccountRecord, Feed, PublicTimelineFilter, StatusRecord, TagTimelineFilter};
 
 /// A page of statuses after read-time filtering, with the cursors of the page as read from the
 /// store: pagination goes on past entries the filters hid, even past a page they emptied.
+#[derive(Default)]
 pub struct StatusPage {
     /// The statuses to show, newest first.
     pub statuses: Vec<StatusRecord>,
@@ -16,6 +18,8 @@ pub struct StatusPage {
     pub first: Option<Id>,
     /// The oldest id read.
     pub last: Option<Id>,
+    /// What reading the page loaded besides its statuses, for render.
+    pub loaded: Loaded,
 }
 
 impl From<PageFill<StatusRecord>> for StatusPage {
@@ -24,6 +28,7 @@ impl From<PageFill<StatusRecord>> for StatusPage {
             statuses: f.items,
             first: f.first,
             last: f.last,
+            loaded: Loaded::default(),
         }
     }
 }
@@ -161,6 +166,7 @@ impl App {
         page: Page,
     ) -> ApiResult<StatusPage> {
         let mut fill = PageFill::new();
+        let mut loaded = Loaded::default();
         let mut cursor = page;
         for _ in 0..MAX_READS {
             let (ids, shown) = match source {
@@ -169,7 +175,8 @@ impl App {
                         Feed::Home(account) => self.store.home_feed(account, cursor).await?,
                         Feed::List(list) => self.store.list_feed(list, cursor).await?,
                     };
-                    let shown = self.visible_unhidden_statuses(viewer, &ids).await?;
+                    let (shown, read) = self.visible_unhidden_statuses(viewer, &ids).await?;
+                    loaded.merge(read);
                     (ids, shown)
                 }
                 // Public statuses only: everyone may see them.
@@ -178,14 +185,22 @@ impl App {
             };
             let shown = match source {
                 Source::Feed(_) => shown,
-                _ => self.without_hidden_authors(viewer, shown).await?,
+                _ => {
+                    self.without_hidden_authors_loading(viewer, shown, &mut loaded)
+                        .await?
+                }
             };
-            let shown = self.without_blocked_domains(viewer, shown).await?;
+            let shown = self
+                .without_blocked_domains_loading(viewer, shown, &mut loaded)
+                .await?;
             if !fill.take(&ids, shown, page, &mut cursor) {
                 break;
             }
         }
-        Ok(fill.into())
+        Ok(StatusPage {
+            loaded,
+            ..fill.into()
+        })
     }
 
     /// The `Link` header for a page served at the caller's request path, from the cursors of its

@@ -376,6 +376,19 @@ forward! {
                 .await?
                 .pop())
         }
+        async fn apps_by_ids(&self, ids: &[Id]) -> StoreResult<Vec<AppRecord>> {
+            let mut ids = ids.to_vec();
+            ids.sort_unstable();
+            ids.dedup();
+            self.fresh()
+                .apps
+                .get_many(
+                    &ids,
+                    |missing| async move { self.inner.apps_by_ids(&missing).await },
+                    |a| a.id,
+                )
+                .await
+        }
         async fn token_by_hash(&self, token_hash: &str) -> StoreResult<Option<TokenRecord>> {
             let key = token_hash.to_string();
             Ok(self
@@ -598,6 +611,7 @@ forward! {
     PollStore {
         fn poll_by_id(&self, id: Id) -> StoreResult<Option<PollRecord>>;
         fn poll_votes_of(&self, poll_id: Id, account: Id) -> StoreResult<Vec<usize>>;
+        fn poll_votes_among(&self, poll_ids: &[Id], account: Id) -> StoreResult<Vec<(Id, Vec<usize>)>>;
         fn poll_voters(&self, poll_id: Id) -> StoreResult<Vec<Id>>;
     }
     {

@@ -38,6 +38,10 @@
 /// # drop(store);
 /// ```
 ///
+/// With `observe = method` (`delegate_store!(Counting => inner, observe = note: ...)`), every
+/// forwarded call first calls `self.method(name)` with the method's `"Trait::method"` name: the
+/// way to count, time or log a store's calls (tests hold a page's reads to a budget this way).
+///
 /// The trait names are the traits of [`fedblog_core::store`](crate::store), unqualified; an
 /// unknown name does not compile. Methods with a default (`has_relations`, `relations_among`,
 /// ...) are forwarded too, so the field's own answers are kept.
@@ -46,14 +50,17 @@ macro_rules! delegate_store {
     ($ty:ty => $field:ident: $($store_trait:ident),+ $(,)?) => {
         $( $crate::__delegate_trait!($store_trait, $ty, $field); )+
     };
+    ($ty:ty => $field:ident, observe = $observe:ident: $($store_trait:ident),+ $(,)?) => {
+        $( $crate::__delegate_trait!($store_trait, $ty, $field, $observe); )+
+    };
 }
 
 /// One `impl` of [`delegate_store!`](crate::delegate_store!): the method list of each trait.
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __delegate_trait {
-    (AccountStore, $ty:ty, $field:ident) => {
-        $crate::__delegate_impl! { AccountStore for $ty => $field {
+    (AccountStore, $ty:ty, $field:ident $(, $observe:ident)?) => {
+        $crate::__delegate_impl! { AccountStore for $ty => $field $(, $observe)? {
             fn insert_local_account(&self, account: &AccountRecord, user: &UserRecord) -> StoreResult<()>;
             fn insert_remote_account(&self, account: &AccountRecord) -> StoreResult<()>;
             fn account_by_id(&self, id: Id) -> StoreResult<Option<AccountRecord>>;
@@ -67,10 +74,11 @@ macro_rules! __delegate_trait {
             fn delete_account(&self, id: Id) -> StoreResult<()>;
         } }
     };
-    (OAuthStore, $ty:ty, $field:ident) => {
-        $crate::__delegate_impl! { OAuthStore for $ty => $field {
+    (OAuthStore, $ty:ty, $field:ident $(, $observe:ident)?) => {
+        $crate::__delegate_impl! { OAuthStore for $ty => $field $(, $observe)? {
             fn insert_app(&self, app: &AppRecord) -> StoreResult<()>;
             fn app_by_id(&self, id: Id) -> StoreResult<Option<AppRecord>>;
+            fn apps_by_ids(&self, ids: &[Id]) -> StoreResult<Vec<AppRecord>>;
             fn app_by_client_id(&self, client_id: &str) -> StoreResult<Option<AppRecord>>;
             fn insert_authorization(&self, auth: &AuthorizationRecord) -> StoreResult<()>;
             fn take_authorization(&self, code_hash: &str) -> StoreResult<Option<AuthorizationRecord>>;
@@ -81,8 +89,8 @@ macro_rules! __delegate_trait {
             fn take_code_exchange(&self, code_hash: &str, now: DateTime<Utc>) -> StoreResult<Option<String>>;
         } }
     };
-    (StatusStore, $ty:ty, $field:ident) => {
-        $crate::__delegate_impl! { StatusStore for $ty => $field {
+    (StatusStore, $ty:ty, $field:ident $(, $observe:ident)?) => {
+        $crate::__delegate_impl! { StatusStore for $ty => $field $(, $observe)? {
             fn insert_status(&self, status: &StatusRecord) -> StoreResult<()>;
             fn status_by_id(&self, id: Id) -> StoreResult<Option<StatusRecord>>;
             fn statuses_by_ids(&self, ids: &[Id]) -> StoreResult<Vec<StatusRecord>>;
@@ -93,8 +101,8 @@ macro_rules! __delegate_trait {
             fn tag_timeline(&self, filter: &TagTimelineFilter, page: Page) -> StoreResult<Vec<StatusRecord>>;
         } }
     };
-    (FollowStore, $ty:ty, $field:ident) => {
-        $crate::__delegate_impl! { FollowStore for $ty => $field {
+    (FollowStore, $ty:ty, $field:ident $(, $observe:ident)?) => {
+        $crate::__delegate_impl! { FollowStore for $ty => $field $(, $observe)? {
             fn insert_follow(&self, id: Id, follower: Id, target: Id) -> StoreResult<()>;
             fn delete_follow(&self, follower: Id, target: Id) -> StoreResult<bool>;
             fn follows(&self, follower: Id, target: Id) -> StoreResult<bool>;
@@ -116,8 +124,8 @@ macro_rules! __delegate_trait {
             fn friends_of_friends(&self, account: Id, limit: u64) -> StoreResult<Vec<(Id, i64)>>;
         } }
     };
-    (BlockStore, $ty:ty, $field:ident) => {
-        $crate::__delegate_impl! { BlockStore for $ty => $field {
+    (BlockStore, $ty:ty, $field:ident $(, $observe:ident)?) => {
+        $crate::__delegate_impl! { BlockStore for $ty => $field $(, $observe)? {
             fn insert_block(&self, id: Id, account: Id, target: Id) -> StoreResult<()>;
             fn delete_block(&self, account: Id, target: Id) -> StoreResult<bool>;
             fn blocks(&self, account: Id, target: Id) -> StoreResult<bool>;
@@ -132,8 +140,8 @@ macro_rules! __delegate_trait {
             fn mutes_page(&self, account: Id, now: DateTime<Utc>, page: Page) -> StoreResult<Vec<MuteRecord>>;
         } }
     };
-    (AccountNoteStore, $ty:ty, $field:ident) => {
-        $crate::__delegate_impl! { AccountNoteStore for $ty => $field {
+    (AccountNoteStore, $ty:ty, $field:ident $(, $observe:ident)?) => {
+        $crate::__delegate_impl! { AccountNoteStore for $ty => $field $(, $observe)? {
             fn set_account_note(&self, account: Id, target: Id, comment: &str) -> StoreResult<()>;
             fn account_note(&self, account: Id, target: Id) -> StoreResult<Option<String>>;
             fn insert_endorsement(&self, id: Id, account: Id, target: Id) -> StoreResult<()>;
@@ -144,16 +152,16 @@ macro_rules! __delegate_trait {
             fn dismissed_suggestions(&self, account: Id) -> StoreResult<Vec<Id>>;
         } }
     };
-    (DomainBlockStore, $ty:ty, $field:ident) => {
-        $crate::__delegate_impl! { DomainBlockStore for $ty => $field {
+    (DomainBlockStore, $ty:ty, $field:ident $(, $observe:ident)?) => {
+        $crate::__delegate_impl! { DomainBlockStore for $ty => $field $(, $observe)? {
             fn insert_domain_block(&self, id: Id, account: Id, domain: &str) -> StoreResult<()>;
             fn delete_domain_block(&self, account: Id, domain: &str) -> StoreResult<bool>;
             fn domain_blocked(&self, account: Id, domain: &str) -> StoreResult<bool>;
             fn domain_blocks_page(&self, account: Id, page: Page) -> StoreResult<Vec<(Id, String)>>;
         } }
     };
-    (TagStore, $ty:ty, $field:ident) => {
-        $crate::__delegate_impl! { TagStore for $ty => $field {
+    (TagStore, $ty:ty, $field:ident $(, $observe:ident)?) => {
+        $crate::__delegate_impl! { TagStore for $ty => $field $(, $observe)? {
             fn find_or_create_tag(&self, tag: &TagRecord) -> StoreResult<TagRecord>;
             fn tag_by_name(&self, name: &str) -> StoreResult<Option<TagRecord>>;
             fn tag_by_id(&self, id: Id) -> StoreResult<Option<TagRecord>>;
@@ -169,15 +177,15 @@ macro_rules! __delegate_trait {
             fn most_used_tags(&self, account: Id, since: DateTime<Utc>, limit: u64) -> StoreResult<Vec<String>>;
         } }
     };
-    (DirectoryStore, $ty:ty, $field:ident) => {
-        $crate::__delegate_impl! { DirectoryStore for $ty => $field {
+    (DirectoryStore, $ty:ty, $field:ident $(, $observe:ident)?) => {
+        $crate::__delegate_impl! { DirectoryStore for $ty => $field $(, $observe)? {
             fn search_accounts(&self, search: &AccountSearch) -> StoreResult<Vec<AccountRecord>>;
             fn directory(&self, order: DirectoryOrder, local_only: bool, offset: u64, limit: u64) -> StoreResult<Vec<AccountRecord>>;
             fn most_followed_local(&self, limit: u64) -> StoreResult<Vec<Id>>;
         } }
     };
-    (InteractionStore, $ty:ty, $field:ident) => {
-        $crate::__delegate_impl! { InteractionStore for $ty => $field {
+    (InteractionStore, $ty:ty, $field:ident $(, $observe:ident)?) => {
+        $crate::__delegate_impl! { InteractionStore for $ty => $field $(, $observe)? {
             fn insert_favourite(&self, id: Id, account: Id, status: Id) -> StoreResult<bool>;
             fn delete_favourite(&self, account: Id, status: Id) -> StoreResult<bool>;
             fn favourited_among(&self, account: Id, statuses: &[Id]) -> StoreResult<Vec<Id>>;
@@ -201,25 +209,26 @@ macro_rules! __delegate_trait {
             fn interactions_among(&self, account: Id, statuses: &[Id], own: &[Id], conversations: &[Id]) -> StoreResult<InteractionsRecord>;
         } }
     };
-    (StatusEditStore, $ty:ty, $field:ident) => {
-        $crate::__delegate_impl! { StatusEditStore for $ty => $field {
+    (StatusEditStore, $ty:ty, $field:ident $(, $observe:ident)?) => {
+        $crate::__delegate_impl! { StatusEditStore for $ty => $field $(, $observe)? {
             fn update_status(&self, status: &StatusRecord, revisions: &[StatusEditRecord]) -> StoreResult<()>;
             fn status_edits(&self, status_id: Id) -> StoreResult<Vec<StatusEditRecord>>;
         } }
     };
-    (PollStore, $ty:ty, $field:ident) => {
-        $crate::__delegate_impl! { PollStore for $ty => $field {
+    (PollStore, $ty:ty, $field:ident $(, $observe:ident)?) => {
+        $crate::__delegate_impl! { PollStore for $ty => $field $(, $observe)? {
             fn insert_poll(&self, poll: &PollRecord) -> StoreResult<()>;
             fn poll_by_id(&self, id: Id) -> StoreResult<Option<PollRecord>>;
             fn polls_by_status_ids(&self, status_ids: &[Id]) -> StoreResult<Vec<PollRecord>>;
             fn insert_poll_votes(&self, poll_id: Id, account: Id, choices: &[usize]) -> StoreResult<()>;
             fn poll_votes_of(&self, poll_id: Id, account: Id) -> StoreResult<Vec<usize>>;
+            fn poll_votes_among(&self, poll_ids: &[Id], account: Id) -> StoreResult<Vec<(Id, Vec<usize>)>>;
             fn poll_voters(&self, poll_id: Id) -> StoreResult<Vec<Id>>;
             fn replace_poll(&self, status_id: Id, poll: Option<&PollRecord>) -> StoreResult<()>;
         } }
     };
-    (MediaStore, $ty:ty, $field:ident) => {
-        $crate::__delegate_impl! { MediaStore for $ty => $field {
+    (MediaStore, $ty:ty, $field:ident $(, $observe:ident)?) => {
+        $crate::__delegate_impl! { MediaStore for $ty => $field $(, $observe)? {
             fn insert_media(&self, media: &MediaRecord) -> StoreResult<()>;
             fn media_by_id(&self, id: Id) -> StoreResult<Option<MediaRecord>>;
             fn media_by_ids(&self, ids: &[Id]) -> StoreResult<Vec<MediaRecord>>;
@@ -229,8 +238,8 @@ macro_rules! __delegate_trait {
             fn account_media(&self, account_id: Id) -> StoreResult<Vec<MediaRecord>>;
         } }
     };
-    (NotificationStore, $ty:ty, $field:ident) => {
-        $crate::__delegate_impl! { NotificationStore for $ty => $field {
+    (NotificationStore, $ty:ty, $field:ident $(, $observe:ident)?) => {
+        $crate::__delegate_impl! { NotificationStore for $ty => $field $(, $observe)? {
             fn insert_notifications(&self, notifications: &[NotificationRecord]) -> StoreResult<()>;
             fn notification_by_id(&self, id: Id) -> StoreResult<Option<NotificationRecord>>;
             fn notifications_page(&self, account: Id, query: &NotificationQuery, page: Page) -> StoreResult<Vec<NotificationRecord>>;
@@ -241,14 +250,14 @@ macro_rules! __delegate_trait {
             fn retract_notifications(&self, account: Id, from: Id, kind: Option<NotificationType>, status: Option<Id>) -> StoreResult<u64>;
         } }
     };
-    (MarkerStore, $ty:ty, $field:ident) => {
-        $crate::__delegate_impl! { MarkerStore for $ty => $field {
+    (MarkerStore, $ty:ty, $field:ident $(, $observe:ident)?) => {
+        $crate::__delegate_impl! { MarkerStore for $ty => $field $(, $observe)? {
             fn markers(&self, account: Id, timelines: &[String]) -> StoreResult<Vec<MarkerRecord>>;
             fn save_marker(&self, marker: &MarkerRecord) -> StoreResult<bool>;
         } }
     };
-    (FeedStore, $ty:ty, $field:ident) => {
-        $crate::__delegate_impl! { FeedStore for $ty => $field {
+    (FeedStore, $ty:ty, $field:ident $(, $observe:ident)?) => {
+        $crate::__delegate_impl! { FeedStore for $ty => $field $(, $observe)? {
             fn insert_feed_entries(&self, status_id: Id, author_id: Id, account_ids: &[Id]) -> StoreResult<()>;
             fn home_feed(&self, account_id: Id, page: Page) -> StoreResult<Vec<Id>>;
             fn insert_list_entries(&self, status_id: Id, author_id: Id, list_ids: &[Id]) -> StoreResult<()>;
@@ -257,8 +266,8 @@ macro_rules! __delegate_trait {
             fn remove_author_entries(&self, account: Id, author: Id) -> StoreResult<()>;
         } }
     };
-    (ListStore, $ty:ty, $field:ident) => {
-        $crate::__delegate_impl! { ListStore for $ty => $field {
+    (ListStore, $ty:ty, $field:ident $(, $observe:ident)?) => {
+        $crate::__delegate_impl! { ListStore for $ty => $field $(, $observe)? {
             fn insert_list(&self, list: &ListRecord) -> StoreResult<()>;
             fn list_by_id(&self, id: Id) -> StoreResult<Option<ListRecord>>;
             fn lists_of(&self, account: Id) -> StoreResult<Vec<ListRecord>>;
@@ -271,8 +280,8 @@ macro_rules! __delegate_trait {
             fn lists_with_member(&self, account: Id, owner: Option<Id>) -> StoreResult<Vec<ListRecord>>;
         } }
     };
-    (FilterStore, $ty:ty, $field:ident) => {
-        $crate::__delegate_impl! { FilterStore for $ty => $field {
+    (FilterStore, $ty:ty, $field:ident $(, $observe:ident)?) => {
+        $crate::__delegate_impl! { FilterStore for $ty => $field $(, $observe)? {
             fn insert_filter(&self, filter: &FilterRecord) -> StoreResult<()>;
             fn filter_by_id(&self, id: Id) -> StoreResult<Option<FilterRecord>>;
             fn filters_of(&self, account: Id) -> StoreResult<Vec<FilterRecord>>;
@@ -287,8 +296,8 @@ macro_rules! __delegate_trait {
             fn delete_filter_status(&self, id: Id) -> StoreResult<bool>;
         } }
     };
-    (ConversationStore, $ty:ty, $field:ident) => {
-        $crate::__delegate_impl! { ConversationStore for $ty => $field {
+    (ConversationStore, $ty:ty, $field:ident $(, $observe:ident)?) => {
+        $crate::__delegate_impl! { ConversationStore for $ty => $field $(, $observe)? {
             fn add_to_conversation(&self, new_id: Id, account: Id, thread: Id, participants: &[Id], status: Id, unread: bool) -> StoreResult<ConversationRecord>;
             fn conversation_by_id(&self, id: Id) -> StoreResult<Option<ConversationRecord>>;
             fn conversations_page(&self, account: Id, page: Page) -> StoreResult<Vec<ConversationRecord>>;
@@ -296,15 +305,15 @@ macro_rules! __delegate_trait {
             fn delete_conversation(&self, id: Id) -> StoreResult<bool>;
         } }
     };
-    (LinkStore, $ty:ty, $field:ident) => {
-        $crate::__delegate_impl! { LinkStore for $ty => $field {
+    (LinkStore, $ty:ty, $field:ident $(, $observe:ident)?) => {
+        $crate::__delegate_impl! { LinkStore for $ty => $field $(, $observe)? {
             fn set_status_link(&self, status: Id, url: Option<&str>) -> StoreResult<()>;
             fn link_known(&self, url: &str) -> StoreResult<bool>;
             fn link_timeline(&self, url: &str, filter: PublicTimelineFilter, page: Page) -> StoreResult<Vec<StatusRecord>>;
         } }
     };
-    (NotificationPolicyStore, $ty:ty, $field:ident) => {
-        $crate::__delegate_impl! { NotificationPolicyStore for $ty => $field {
+    (NotificationPolicyStore, $ty:ty, $field:ident $(, $observe:ident)?) => {
+        $crate::__delegate_impl! { NotificationPolicyStore for $ty => $field $(, $observe)? {
             fn notification_policy(&self, account: Id) -> StoreResult<Option<NotificationPolicyRecord>>;
             fn save_notification_policy(&self, policy: &NotificationPolicyRecord) -> StoreResult<()>;
             fn notification_permitted(&self, account: Id, from: Id) -> StoreResult<bool>;
@@ -315,8 +324,8 @@ macro_rules! __delegate_trait {
             fn dismiss_notification_request(&self, id: Id) -> StoreResult<bool>;
         } }
     };
-    (StatsStore, $ty:ty, $field:ident) => {
-        $crate::__delegate_impl! { StatsStore for $ty => $field {
+    (StatsStore, $ty:ty, $field:ident $(, $observe:ident)?) => {
+        $crate::__delegate_impl! { StatsStore for $ty => $field $(, $observe)? {
             fn count_local_accounts(&self) -> StoreResult<i64>;
             fn count_active_local_accounts(&self, since: DateTime<Utc>) -> StoreResult<i64>;
             fn count_local_statuses(&self) -> StoreResult<i64>;
@@ -324,8 +333,8 @@ macro_rules! __delegate_trait {
             fn activity_between(&self, from: DateTime<Utc>, to: DateTime<Utc>) -> StoreResult<WeekActivity>;
         } }
     };
-    (JobStore, $ty:ty, $field:ident) => {
-        $crate::__delegate_impl! { JobStore for $ty => $field {
+    (JobStore, $ty:ty, $field:ident $(, $observe:ident)?) => {
+        $crate::__delegate_impl! { JobStore for $ty => $field $(, $observe)? {
             fn enqueue_job(&self, job: &JobRecord) -> StoreResult<()>;
             fn claim_jobs(&self, worker: &str, now: DateTime<Utc>, lease_until: DateTime<Utc>, limit: usize) -> StoreResult<Vec<JobRecord>>;
             fn complete_job(&self, id: Id, worker: &str, at: DateTime<Utc>) -> StoreResult<bool>;
@@ -338,8 +347,8 @@ macro_rules! __delegate_trait {
             fn count_jobs(&self, state: JobState) -> StoreResult<i64>;
         } }
     };
-    (ScheduledStatusStore, $ty:ty, $field:ident) => {
-        $crate::__delegate_impl! { ScheduledStatusStore for $ty => $field {
+    (ScheduledStatusStore, $ty:ty, $field:ident $(, $observe:ident)?) => {
+        $crate::__delegate_impl! { ScheduledStatusStore for $ty => $field $(, $observe)? {
             fn insert_scheduled_status(&self, s: &ScheduledStatusRecord) -> StoreResult<()>;
             fn scheduled_status_by_id(&self, id: Id) -> StoreResult<Option<ScheduledStatusRecord>>;
             fn scheduled_statuses(&self, account_id: Id, page: Page) -> StoreResult<Vec<ScheduledStatusRecord>>;
@@ -348,7 +357,7 @@ macro_rules! __delegate_trait {
         } }
     };
 
-    ($other:ident, $ty:ty, $field:ident) => {
+    ($other:ident, $ty:ty, $field:ident $(, $observe:ident)?) => {
         compile_error!(concat!("delegate_store!: `", stringify!($other), "` is not a store trait"));
     };
 }
@@ -357,6 +366,26 @@ macro_rules! __delegate_trait {
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __delegate_impl {
+    ($store_trait:ident for $ty:ty => $field:ident, $observe:ident {
+        $(fn $name:ident(&self $(, $arg:ident: $arg_ty:ty)*) -> $ret:ty;)*
+    }) => {
+        const _: () = {
+            #[allow(unused_imports)]
+            use $crate::store::delegate::__private::*;
+            #[allow(unused_imports)]
+            use $crate::store::*;
+
+            #[$crate::store::delegate::__private::async_trait]
+            impl $crate::store::$store_trait for $ty {
+                $(
+                    async fn $name(&self $(, $arg: $arg_ty)*) -> $ret {
+                        self.$observe(concat!(stringify!($store_trait), "::", stringify!($name)));
+                        self.$field.$name($($arg),*).await
+                    }
+                )*
+            }
+        };
+    };
     ($store_trait:ident for $ty:ty => $field:ident {
         $(fn $name:ident(&self $(, $arg:ident: $arg_ty:ty)*) -> $ret:ty;)*
     }) => {

@@ -519,6 +519,15 @@ impl OAuthStore for MemoryStore {
         Ok(self.read()?.apps.get(&id).cloned())
     }
 
+    async fn apps_by_ids(&self, ids: &[Id]) -> StoreResult<Vec<AppRecord>> {
+        let g = self.read()?;
+        let wanted: std::collections::BTreeSet<Id> = ids.iter().copied().collect();
+        Ok(wanted
+            .into_iter()
+            .filter_map(|id| g.apps.get(&id).cloned())
+            .collect())
+    }
+
     async fn app_by_client_id(&self, client_id: &str) -> StoreResult<Option<AppRecord>> {
         Ok(self
             .read()?
@@ -2202,6 +2211,20 @@ impl PollStore for MemoryStore {
             .get(&(poll_id, account))
             .cloned()
             .unwrap_or_default())
+    }
+
+    async fn poll_votes_among(
+        &self,
+        poll_ids: &[Id],
+        account: Id,
+    ) -> StoreResult<Vec<(Id, Vec<usize>)>> {
+        let g = self.read()?;
+        let wanted: std::collections::BTreeSet<Id> = poll_ids.iter().copied().collect();
+        Ok(wanted
+            .into_iter()
+            .filter_map(|id| Some((id, g.poll_votes.get(&(id, account))?.clone())))
+            .filter(|(_, votes)| !votes.is_empty())
+            .collect())
     }
 
     async fn replace_poll(&self, status_id: Id, poll: Option<&PollRecord>) -> StoreResult<()> {

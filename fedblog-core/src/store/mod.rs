@@ -70,6 +70,19 @@ pub trait OAuthStore: Send + Sync {
     async fn insert_app(&self, app: &AppRecord) -> StoreResult<()>;
     /// The application with this id.
     async fn app_by_id(&self, id: Id) -> StoreResult<Option<AppRecord>>;
+    /// The applications with these ids (each once; unknown ones left out), in no particular
+    /// order: the apps a page of statuses names, read in one call. The default asks
+    /// [`OAuthStore::app_by_id`] once per id; a store answers in one query.
+    async fn apps_by_ids(&self, ids: &[Id]) -> StoreResult<Vec<AppRecord>> {
+        let mut ids = ids.to_vec();
+        ids.sort_unstable();
+        ids.dedup();
+        let mut out = Vec::with_capacity(ids.len());
+        for id in ids {
+            out.extend(self.app_by_id(id).await?);
+        }
+        Ok(out)
+    }
     /// The application with this client id.
     async fn app_by_client_id(&self, client_id: &str) -> StoreResult<Option<AppRecord>>;
     /// Stores an authorization code.
@@ -536,6 +549,28 @@ pub trait PollStore: Send + Sync {
     ) -> StoreResult<()>;
     /// The option indexes `account` chose in the poll (empty if it did not vote), ascending.
     async fn poll_votes_of(&self, poll_id: Id, account: Id) -> StoreResult<Vec<usize>>;
+    /// `account`'s choices in those of these polls it voted in, as `(poll id, option indexes
+    /// ascending)`, each poll once, in no particular order (a poll it did not vote in, or an
+    /// unknown one, is left out): the viewer's votes on a page of statuses, read in one call.
+    /// The default asks [`PollStore::poll_votes_of`] once per poll; a store answers in one
+    /// query.
+    async fn poll_votes_among(
+        &self,
+        poll_ids: &[Id],
+        account: Id,
+    ) -> StoreResult<Vec<(Id, Vec<usize>)>> {
+        let mut ids = poll_ids.to_vec();
+        ids.sort_unstable();
+        ids.dedup();
+        let mut out = Vec::new();
+        for id in ids {
+            let votes = self.poll_votes_of(id, account).await?;
+            if !votes.is_empty() {
+                out.push((id, votes));
+            }
+        }
+        Ok(out)
+    }
     /// The accounts that voted in the poll, in no particular order.
     async fn poll_voters(&self, poll_id: Id) -> StoreResult<Vec<Id>>;
     /// In one transaction: removes the poll of `status_id` (if any) with its votes, and stores

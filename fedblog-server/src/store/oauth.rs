@@ -9,7 +9,7 @@ use sea_orm::{ColumnTrait, ConnectionTrait, DbBackend, EntityTrait, QueryFilter,
 use serde_json::Value;
 
 use super::entity::{apps, authorizations, tokens};
-use super::{SeaStore, backend_err};
+use super::{IN_CHUNK, SeaStore, backend_err};
 
 /// Replaces whatever unique constraint fired with the one name the contract gives it.
 fn taken(what: &'static str) -> impl Fn(sea_orm::DbErr) -> StoreError {
@@ -93,6 +93,24 @@ impl OAuthStore for SeaStore {
             .map_err(backend_err)?
             .map(app_from_row)
             .transpose()
+    }
+
+    async fn apps_by_ids(&self, ids: &[Id]) -> StoreResult<Vec<AppRecord>> {
+        let mut ids: Vec<i64> = ids.iter().map(|id| id.as_i64()).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        let mut out = Vec::with_capacity(ids.len());
+        for chunk in ids.chunks(IN_CHUNK) {
+            let rows = apps::Entity::find()
+                .filter(apps::Column::Id.is_in(chunk.iter().copied()))
+                .all(&self.db)
+                .await
+                .map_err(backend_err)?;
+            for row in rows {
+                out.push(app_from_row(row)?);
+            }
+        }
+        Ok(out)
     }
 
     async fn app_by_client_id(&self, client_id: &str) -> StoreResult<Option<AppRecord>> {

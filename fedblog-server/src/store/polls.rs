@@ -384,6 +384,32 @@ impl PollStore for SeaStore {
         }
     }
 
+    async fn poll_votes_among(
+        &self,
+        poll_ids: &[Id],
+        account: Id,
+    ) -> StoreResult<Vec<(Id, Vec<usize>)>> {
+        let mut ids: Vec<i64> = poll_ids.iter().map(|id| id.as_i64()).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        let mut out = Vec::new();
+        for chunk in ids.chunks(IN_CHUNK) {
+            let rows = poll_votes::Entity::find()
+                .filter(poll_votes::Column::AccountId.eq(account.as_i64()))
+                .filter(poll_votes::Column::PollId.is_in(chunk.iter().copied()))
+                .all(&self.db)
+                .await
+                .map_err(backend_err)?;
+            for row in rows {
+                let choices = parse_choices(&row.choices)?;
+                if !choices.is_empty() {
+                    out.push((Id::from_i64(row.poll_id), choices));
+                }
+            }
+        }
+        Ok(out)
+    }
+
     async fn replace_poll(&self, status_id: Id, poll: Option<&PollRecord>) -> StoreResult<()> {
         let tx = self.begin_write().await?;
         let res = replace_poll_rows(&tx, status_id.as_i64(), poll).await;

@@ -178,6 +178,7 @@ macro_rules! __store_suite_for_each_check {
             }
             oauth {
                 app_round_trips_by_id_and_client_id,
+                apps_by_ids_answers_the_known_ones_once,
                 lookups_of_unknown_apps_are_none,
                 duplicate_client_id_is_already_exists,
                 authorization_round_trips_through_take,
@@ -412,6 +413,7 @@ macro_rules! __store_suite_for_each_check {
                 poll_round_trips_by_id_and_by_status,
                 second_poll_on_a_status_or_taken_id_is_already_exists,
                 votes_raise_option_counts_and_voters,
+                poll_votes_among_answers_the_account_s_votes_in_those_polls,
                 multiple_choice_vote_counts_each_option_and_one_voter,
                 second_vote_is_already_exists_and_changes_nothing,
                 vote_in_unknown_poll_is_not_found,

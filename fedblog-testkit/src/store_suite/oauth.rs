@@ -44,6 +44,29 @@ pub async fn app_round_trips_by_id_and_client_id(store: &dyn Store) {
     }
 }
 
+/// `apps_by_ids` answers each known application of the ids once, exactly as inserted, and
+/// leaves unknown ids out; no ids is no applications.
+pub async fn apps_by_ids_answers_the_known_ones_once(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let a = add_app(store, &ids, "client-a").await;
+    let b = add_app(store, &ids, "client-b").await;
+    add_app(store, &ids, "client-c").await;
+    let unknown = ids.next_at(T0);
+    let mut got = store
+        .apps_by_ids(&[b.id, unknown, a.id, b.id])
+        .await
+        .expect("apps_by_ids");
+    got.sort_by_key(|x| x.id);
+    let mut want = vec![a, b];
+    want.sort_by_key(|x| x.id);
+    assert_eq!(
+        got, want,
+        "apps_by_ids must answer each known application once, as inserted, and no unknown one"
+    );
+    let none = store.apps_by_ids(&[]).await.expect("apps_by_ids of none");
+    assert!(none.is_empty(), "apps_by_ids of no ids must be empty");
+}
+
 /// Lookups of absent applications answer `None`, even when other applications exist.
 pub async fn lookups_of_unknown_apps_are_none(store: &dyn Store) {
     let ids = IdGenerator::default();

@@ -236,6 +236,51 @@ pub async fn votes_raise_option_counts_and_voters(store: &dyn Store) {
     );
 }
 
+/// `poll_votes_among` answers an account's own choices (ascending) in each poll of the ids it
+/// voted in, each once, leaving out the polls it did not vote in, unknown ids, and others' votes.
+pub async fn poll_votes_among_answers_the_account_s_votes_in_those_polls(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let alice = add_local(store, &ids, "alice").await;
+    let bob = add_local(store, &ids, "bob").await;
+    let mut polls = Vec::new();
+    for n in 0..4 {
+        let s = add_status(store, status(&ids, &alice, T0 + 1_000 * (n + 1))).await;
+        let mut p = poll(&ids, &s, &["a", "b", "c"], T0 + 1_000 * (n + 1));
+        p.multiple = true;
+        polls.push(add_poll(store, p).await);
+    }
+    vote(store, polls[0].id, bob.id, &[2, 0]).await;
+    vote(store, polls[1].id, bob.id, &[1]).await;
+    vote(store, polls[2].id, alice.id, &[1]).await;
+    vote(store, polls[3].id, bob.id, &[0]).await;
+    let asked = [
+        polls[0].id,
+        polls[1].id,
+        polls[2].id,
+        polls[0].id,
+        ids.next_at(T0),
+    ];
+    let mut got = store
+        .poll_votes_among(&asked, bob.id)
+        .await
+        .expect("poll_votes_among");
+    got.sort();
+    let mut want = vec![(polls[0].id, vec![0, 2]), (polls[1].id, vec![1])];
+    want.sort();
+    assert_eq!(
+        got, want,
+        "poll_votes_among must answer the account's own choices, ascending, in the asked polls it voted in, each once"
+    );
+    let none = store
+        .poll_votes_among(&[], bob.id)
+        .await
+        .expect("poll_votes_among of none");
+    assert!(
+        none.is_empty(),
+        "poll_votes_among of no polls must be empty"
+    );
+}
+
 /// A vote for several options raises each chosen option once and `voters_count` once;
 /// `poll_votes_of` gives the choices ascending whatever their order in the vote.
 pub async fn multiple_choice_vote_counts_each_option_and_one_voter(store: &dyn Store) {

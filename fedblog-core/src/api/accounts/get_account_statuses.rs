@@ -71,7 +71,7 @@ impl Endpoint for GetAccountStatuses {
         let link = app.page_link(caller, page.first, page.last);
         Ok(Paged {
             items: app
-                .render_statuses_in(&page.statuses, viewer, crate::store::FilterContext::Account)
+                .render_page_in(page, viewer, crate::store::FilterContext::Account)
                 .await?,
             link,
         })

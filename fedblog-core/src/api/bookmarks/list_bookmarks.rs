@@ -39,7 +39,7 @@ impl Endpoint for ListBookmarks {
         let page = app.bookmarks(me, r.page.page(20, 40)).await?;
         Ok(Paged {
             link: app.page_link(caller, page.first, page.last),
-            items: app.render_statuses(&page.statuses, Some(me), false).await?,
+            items: app.render_page(page, Some(me)).await?,
         })
     }
 }

@@ -59,7 +59,7 @@ impl Endpoint for LinkTimeline {
         let link = app.page_link(caller, records.first, records.last);
         Ok(Paged {
             items: app
-                .render_statuses_in(&records.statuses, viewer, FilterContext::Public)
+                .render_page_in(records, viewer, FilterContext::Public)
                 .await?,
             link,
         })

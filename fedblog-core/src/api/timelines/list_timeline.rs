@@ -41,11 +41,7 @@ impl Endpoint for ListTimeline {
         let link = app.page_link(caller, records.first, records.last);
         Ok(Paged {
             items: app
-                .render_statuses_in(
-                    &records.statuses,
-                    Some(me),
-                    crate::store::FilterContext::Home,
-                )
+                .render_page_in(records, Some(me), crate::store::FilterContext::Home)
                 .await?,
             link,
         })

@@ -50,8 +50,8 @@ impl Endpoint for PublicTimeline {
         let link = app.page_link(caller, records.first, records.last);
         Ok(Paged {
             items: app
-                .render_statuses_in(
-                    &records.statuses,
+                .render_page_in(
+                    records,
                     caller.account.as_ref(),
                     crate::store::FilterContext::Public,
                 )

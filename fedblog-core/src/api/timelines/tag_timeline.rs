@@ -74,11 +74,7 @@ impl Endpoint for TagTimeline {
         let link = app.page_link(caller, records.first, records.last);
         Ok(Paged {
             items: app
-                .render_statuses_in(
-                    &records.statuses,
-                    viewer,
-                    crate::store::FilterContext::Public,
-                )
+                .render_page_in(records, viewer, crate::store::FilterContext::Public)
                 .await?,
             link,
         })

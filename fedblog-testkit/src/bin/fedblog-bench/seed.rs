@@ -206,11 +206,15 @@ mod tests {
             tokens_in_order("a\tT1\nb\tT2\n", &names).unwrap(),
             ["T1", "T2"]
         );
-        assert!(tokens_in_order("a\tT1\n", &names)
-            .unwrap_err()
-            .contains("1 lines for 2"));
-        assert!(tokens_in_order("b\tT2\na\tT1\n", &names)
-            .unwrap_err()
-            .contains("for a"));
+        assert!(
+            tokens_in_order("a\tT1\n", &names)
+                .unwrap_err()
+                .contains("1 lines for 2")
+        );
+        assert!(
+            tokens_in_order("b\tT2\na\tT1\n", &names)
+                .unwrap_err()
+                .contains("for a")
+        );
     }
 }

@@ -44,10 +44,7 @@ impl Tokens {
     pub fn from_ordered(tokens: Vec<String>, scale: &Scale) -> Result<Tokens, String> {
         let want = scale.authors + scale.followers + 3;
         if tokens.len() != want {
-            return Err(format!(
-                "{} tokens for {want} accounts",
-                tokens.len()
-            ));
+            return Err(format!("{} tokens for {want} accounts", tokens.len()));
         }
         let mut tokens = tokens.into_iter();
         let mut take = |n: usize| tokens.by_ref().take(n).collect::<Vec<String>>();
@@ -113,7 +110,13 @@ mod tests {
             (t.reader.as_str(), t.big_author.as_str(), t.poster.as_str()),
             ("r", "big", "poster")
         );
-        assert_eq!((t.authors, t.followers), (vec!["a1".to_string(), "a2".into()], vec!["f1".to_string(), "f2".into()]));
+        assert_eq!(
+            (t.authors, t.followers),
+            (
+                vec!["a1".to_string(), "a2".into()],
+                vec!["f1".to_string(), "f2".into()]
+            )
+        );
         assert!(
             Tokens::from_ordered(names[..6].to_vec(), &scale)
                 .unwrap_err()

@@ -1,0 +1,161 @@
+//! How many store calls a page of statuses costs: a home page of N statuses, on a store that
+//! counts every call, must cost the same small number of calls whatever N is.
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex};
+
+use crate::api::Endpoint;
+use crate::api::timelines::home_timeline::HomeTimeline;
+use crate::app::{Caller, Request, RequestInfo};
+use crate::params::Params;
+use crate::scope::Scopes;
+use crate::services::oauth::NewApp;
+use crate::services::relationships::FollowOptions;
+use crate::services::statuses::NewStatus;
+use crate::{App, InstanceConfig, MemoryStore};
+use serde_json::json;
+
+/// A [`MemoryStore`] that counts the calls made to it, by method.
+#[derive(Default)]
+struct Counting {
+    inner: MemoryStore,
+    calls: Mutex<BTreeMap<&'static str, usize>>,
+}
+
+impl Counting {
+    fn note(&self, method: &'static str) {
+        if let Ok(mut calls) = self.calls.lock() {
+            *calls.entry(method).or_default() += 1;
+        }
+    }
+
+    fn take(&self) -> BTreeMap<&'static str, usize> {
+        std::mem::take(&mut *self.calls.lock().expect("calls"))
+    }
+}
+
+crate::delegate_store!(Counting => inner, observe = note:
+    AccountStore, OAuthStore, StatusStore, FollowStore, BlockStore, FeedStore, StatsStore,
+    JobStore, ScheduledStatusStore, AccountNoteStore, DomainBlockStore, TagStore,
+    DirectoryStore, InteractionStore, StatusEditStore, PollStore, MediaStore,
+    NotificationStore, MarkerStore, ListStore, FilterStore, ConversationStore, LinkStore,
+    NotificationPolicyStore);
+
+/// The store calls of one `GET /api/v1/timelines/home?limit=40` whose page holds `statuses`
+/// statuses by as many authors, each posted through an app of its own: every third a reblog of
+/// another author's post, every third with a poll, each mentioning the reader and a hashtag.
+async fn home_page_calls(statuses: usize) -> (usize, BTreeMap<&'static str, usize>) {
+    let store = Arc::new(Counting::default());
+    let mut config = InstanceConfig::new("counting.test");
+    config.password_hash_memory_kib = 64;
+    let app = Arc::new(App::new(store.clone(), config));
+    let reader = crate::test_support::account(&app, "reader").await;
+    let outsider = crate::test_support::account(&app, "outsider").await;
+    let shared = crate::test_support::post(&app, &outsider, "worth a reblog", None).await;
+    for n in 0..statuses {
+        let author = crate::test_support::account(&app, &format!("author{n}")).await;
+        app.follow(&reader, author.id, FollowOptions::default())
+            .await
+            .expect("follow");
+        if n % 3 == 1 {
+            let caller = Caller {
+                token: None,
+                app: None,
+                account: Some(author.clone()),
+                user: None,
+                authorization: None,
+                info: Default::default(),
+                uploads: vec![],
+            };
+            app.reblog(&caller, shared.id, None).await.expect("reblog");
+            continue;
+        }
+        let client = app
+            .create_app(NewApp {
+                name: format!("client {n}"),
+                redirect_uris: vec!["urn:ietf:wg:oauth:2.0:oob".into()],
+                scopes: None,
+                website: None,
+            })
+            .await
+            .expect("app");
+        let poll = (n % 3 == 2).then(|| json!({"options": ["a", "b"], "expires_in": 3600}));
+        app.publish_status(
+            &author,
+            Some(client.id),
+            None,
+            NewStatus {
+                text: format!("post {n} #tag @reader"),
+                poll,
+                ..Default::default()
+            },
+        )
+        .await
+        .expect("posted");
+    }
+    let cli = app.cli_application().await.expect("cli app");
+    let token = app
+        .issue_token(
+            cli.id,
+            Some(reader.id),
+            &Scopes::parse("read").expect("scopes"),
+        )
+        .await
+        .expect("token");
+    let route = crate::api::route::<HomeTimeline>();
+    let mut params = Params::new();
+    params.set("limit", "40");
+    store.take();
+    let reply = app
+        .dispatch(
+            &route,
+            Request {
+                authorization: Some(format!("Bearer {}", token.access_token)),
+                params,
+                info: RequestInfo {
+                    path: HomeTimeline::PATH.into(),
+                    ..Default::default()
+                },
+            },
+        )
+        .await;
+    let shown = reply.json().and_then(|v| v.as_array().map(Vec::len));
+    assert_eq!(
+        shown,
+        Some(statuses),
+        "the page shows every status: {reply:?}"
+    );
+    let calls = store.take();
+    (calls.values().sum(), calls)
+}
+
+#[tokio::test]
+async fn a_home_page_costs_the_same_store_calls_whatever_its_size() {
+    let (small, small_calls) = home_page_calls(3).await;
+    let (large, large_calls) = home_page_calls(40).await;
+    println!(
+        "3 statuses: {small} calls {small_calls:?}\n40 statuses: {large} calls {large_calls:?}"
+    );
+    assert_eq!(
+        small_calls, large_calls,
+        "calls by method, 3 statuses against 40"
+    );
+    // One read of each kind: the token, its app, account and login; the feed; the relations;
+    // the interactions, polls and votes, apps and filters; the statuses and then the originals
+    // their reblogs name.
+    for (method, n) in &large_calls {
+        let most = if *method == "StatusStore::statuses_by_ids" {
+            2
+        } else {
+            1
+        };
+        assert!(
+            *n <= most,
+            "{method} is called {n} times for one page: {large_calls:?}"
+        );
+    }
+    assert!(
+        large <= 14,
+        "a home page of 40 costs {large} store calls: {large_calls:?}"
+    );
+}
