@@ -10,6 +10,7 @@ use crate::api::{Auth, Body, Reply, Route};
 use crate::blocking::{Blocking, Inline};
 use crate::config::InstanceConfig;
 use crate::error::{ApiError, ApiResult};
+use crate::events::{DomainEvent, EventBus, InProcessBus};
 use crate::files::{FileStore, MemoryFileStore};
 use crate::id::IdGenerator;
 use crate::media::{MediaProcessor, NoProcessing};
@@ -58,6 +59,9 @@ pub struct App {
     pub rate_limiter: Arc<dyn RateLimiter>,
     /// Runs CPU-heavy work such as password hashing (in place by default).
     pub blocking: Arc<dyn Blocking>,
+    /// Where services publish what they did ([`crate::events::DomainEvent`]) for streaming;
+    /// an in-process bus by default.
+    pub events: Arc<dyn EventBus>,
     /// The hash unknown logins are checked against (made on first use).
     pub(crate) stand_in_hash: std::sync::OnceLock<String>,
 }
@@ -77,7 +81,26 @@ impl App {
             job_signal: Arc::default(),
             rate_limiter: Arc::new(MemoryRateLimiter::default()),
             blocking: Arc::new(Inline),
+            events: Arc::new(InProcessBus::new()),
             stand_in_hash: std::sync::OnceLock::new(),
+        }
+    }
+
+    /// The same app publishing its events on another bus (shared by processes).
+    pub fn with_events(mut self, events: Arc<dyn EventBus>) -> Self {
+        self.events = events;
+        self
+    }
+
+    /// Publishes what a service did. A bus that refuses it is logged: the change it reports is
+    /// already stored, and streaming is best effort.
+    pub async fn publish(&self, event: DomainEvent) {
+        let result = match event.to_event() {
+            Ok(e) => self.events.publish(e).await,
+            Err(e) => Err(e),
+        };
+        if let Err(error) = result {
+            tracing::warn!(%error, event = event.mastodon_event(), "an event could not be published");
         }
     }
 

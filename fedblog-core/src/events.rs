@@ -55,6 +55,94 @@ impl Event {
     }
 }
 
+/// The stream on the bus that carries [`DomainEvent`]s.
+pub const DOMAIN_STREAM: &str = "fedblog:domain";
+
+/// Something a service did that streaming clients are told of, named by ids: the streaming
+/// area renders each for its recipients with the visibility rule and render of the REST API,
+/// so nothing rendered for one account reaches another. Services publish them with
+/// `App::publish` after the change is stored; an event never fails the change.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum DomainEvent {
+    /// A status, or a reblog, was posted (Mastodon's `update`).
+    StatusCreated {
+        /// The status (for a reblog, the reblog).
+        status: crate::Id,
+        /// Its author (for a reblog, the booster).
+        author: crate::Id,
+    },
+    /// A status was edited (`status.update`).
+    StatusEdited {
+        /// The status.
+        status: crate::Id,
+        /// Its author.
+        author: crate::Id,
+    },
+    /// A status, or a reblog, was deleted (`delete`): what its audience was, since the
+    /// status itself can no longer be read.
+    StatusDeleted {
+        /// The status.
+        status: crate::Id,
+        /// Its author.
+        author: crate::Id,
+        /// Its visibility (`public`, `unlisted`, `private`, `direct`).
+        visibility: String,
+        /// The accounts it mentioned.
+        mentions: Vec<crate::Id>,
+    },
+    /// A notification was made for `account` and passed its notification policy
+    /// (`notification`); filtered ones are not published.
+    Notification {
+        /// The notification.
+        notification: crate::Id,
+        /// Whom it is for.
+        account: crate::Id,
+    },
+    /// A direct status changed `account`'s conversation (`conversation`).
+    Conversation {
+        /// The conversation (its id in `account`'s list).
+        conversation: crate::Id,
+        /// Whose conversation it is.
+        account: crate::Id,
+        /// The status that changed it.
+        status: crate::Id,
+    },
+    /// `account`'s filters changed (`filters_changed`).
+    FiltersChanged {
+        /// Whose filters.
+        account: crate::Id,
+    },
+}
+
+impl DomainEvent {
+    /// The Mastodon streaming event it becomes.
+    pub fn mastodon_event(&self) -> &'static str {
+        match self {
+            DomainEvent::StatusCreated { .. } => "update",
+            DomainEvent::StatusEdited { .. } => "status.update",
+            DomainEvent::StatusDeleted { .. } => "delete",
+            DomainEvent::Notification { .. } => "notification",
+            DomainEvent::Conversation { .. } => "conversation",
+            DomainEvent::FiltersChanged { .. } => "filters_changed",
+        }
+    }
+
+    /// The bus event that carries it: on [`DOMAIN_STREAM`], named by
+    /// [`DomainEvent::mastodon_event`], with the event as JSON.
+    pub fn to_event(&self) -> Result<Event, String> {
+        let payload = serde_json::to_string(self).map_err(|e| e.to_string())?;
+        Ok(Event::new(DOMAIN_STREAM, self.mastodon_event(), payload))
+    }
+
+    /// The domain event a bus event carries, if it carries one.
+    pub fn from_event(event: &Event) -> Option<DomainEvent> {
+        (event.stream == DOMAIN_STREAM)
+            .then(|| serde_json::from_str(&event.payload).ok())
+            .flatten()
+    }
+}
+
 /// Publishes events and hands out subscriptions to them.
 ///
 /// A subscription yields every event published after it was made, in publication order, from

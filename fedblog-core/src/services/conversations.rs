@@ -40,9 +40,16 @@ impl App {
         );
         for (account, unread) in accounts {
             let others: Vec<Id> = everyone.iter().copied().filter(|a| *a != account).collect();
-            self.store
+            let conversation = self
+                .store
                 .add_to_conversation(self.ids.next(), account, thread, &others, status.id, unread)
                 .await?;
+            self.publish(crate::events::DomainEvent::Conversation {
+                conversation: conversation.id,
+                account,
+                status: status.id,
+            })
+            .await;
         }
         Ok(())
     }

@@ -169,6 +169,11 @@ impl App {
             self.store.update_media(m).await?;
         }
         self.notify_edit(me, &status, &edited).await?;
+        self.publish(crate::events::DomainEvent::StatusEdited {
+            status: edited.id,
+            author: me.id,
+        })
+        .await;
         Ok(edited)
     }
 

@@ -197,6 +197,7 @@ impl App {
             statuses: vec![],
         };
         self.store.insert_filter(&filter).await?;
+        self.filters_changed(me).await;
         Ok(filter)
     }
 
@@ -258,7 +259,14 @@ impl App {
             .update_filter(&filter, &added, &changed, &removed)
             .await
             .map_err(not_found)?;
+        self.filters_changed(me).await;
         self.own_filter(me, id).await
+    }
+
+    /// Tells streaming that `me`'s filters changed.
+    async fn filters_changed(&self, me: &AccountRecord) {
+        self.publish(crate::events::DomainEvent::FiltersChanged { account: me.id })
+            .await;
     }
 
     /// Deletes `me`'s filter `id` with its keywords and statuses.
@@ -267,6 +275,7 @@ impl App {
         if !self.store.delete_filter(filter.id).await? {
             return Err(ApiError::not_found());
         }
+        self.filters_changed(me).await;
         Ok(())
     }
 
@@ -289,6 +298,7 @@ impl App {
             .insert_filter_keyword(&k)
             .await
             .map_err(not_found)?;
+        self.filters_changed(me).await;
         Ok(k)
     }
 
@@ -323,6 +333,7 @@ impl App {
         if !self.store.update_filter_keyword(&k).await? {
             return Err(ApiError::not_found());
         }
+        self.filters_changed(me).await;
         Ok(k)
     }
 
@@ -332,6 +343,7 @@ impl App {
         if !self.store.delete_filter_keyword(k.id).await? {
             return Err(ApiError::not_found());
         }
+        self.filters_changed(me).await;
         Ok(())
     }
 
@@ -351,7 +363,10 @@ impl App {
             status_id: status.id,
         };
         match self.store.insert_filter_status(&record).await {
-            Ok(()) => Ok(record),
+            Ok(()) => {
+                self.filters_changed(me).await;
+                Ok(record)
+            }
             Err(StoreError::AlreadyExists(_)) => Err(ApiError::invalid_field(
                 "status_id",
                 "ERR_TAKEN",
@@ -386,6 +401,7 @@ impl App {
         if !self.store.delete_filter_status(f.id).await? {
             return Err(ApiError::not_found());
         }
+        self.filters_changed(me).await;
         Ok(f)
     }
 

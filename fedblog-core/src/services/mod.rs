@@ -22,6 +22,8 @@ pub mod oauth;
 #[cfg(test)]
 mod page_reads_tests;
 pub mod polls;
+#[cfg(test)]
+mod published_events_tests;
 pub mod rate_limits;
 pub mod relationships;
 pub mod scheduled;

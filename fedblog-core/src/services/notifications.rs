@@ -138,7 +138,19 @@ impl App {
                 .note_notification_request(self.ids.next(), n.account_id, from.id, n.status_id, now)
                 .await?;
         }
+        self.publish_notifications(&out).await;
         Ok(out)
+    }
+
+    /// Tells streaming of new notifications, those their policy did not filter.
+    pub(crate) async fn publish_notifications(&self, notifications: &[NotificationRecord]) {
+        for n in notifications.iter().filter(|n| !n.filtered) {
+            self.publish(crate::events::DomainEvent::Notification {
+                notification: n.id,
+                account: n.account_id,
+            })
+            .await;
+        }
     }
 
     /// Tells of a new status: its mentioned accounts (`mention`), and the followers of its author

@@ -11,6 +11,7 @@ use unicode_segmentation::UnicodeSegmentation;
 use crate::app::{App, Caller};
 use crate::content::{self, MentionLink};
 use crate::error::{ApiError, ApiResult};
+use crate::events::DomainEvent;
 use crate::id::Id;
 use crate::loaded::Loaded;
 use crate::params::de;
@@ -427,6 +428,11 @@ impl App {
         self.record_link(&record).await?;
         self.fan_out(&record).await?;
         self.notify_new_status(author, &record).await?;
+        self.publish(DomainEvent::StatusCreated {
+            status: record.id,
+            author: author.id,
+        })
+        .await;
         Ok(record)
     }
 
@@ -683,9 +689,25 @@ impl App {
     /// concurrent deletion is not an error.
     pub async fn delete_status(&self, status: &StatusRecord) -> ApiResult<()> {
         match self.store.delete_status(status.id).await {
-            Ok(()) | Err(crate::StoreError::NotFound) => Ok(()),
+            Ok(()) => {
+                self.publish_deletion(status).await;
+                Ok(())
+            }
+            // Deleted meanwhile: whoever deleted it told of it.
+            Err(crate::StoreError::NotFound) => Ok(()),
             Err(e) => Err(e.into()),
         }
+    }
+
+    /// Tells streaming that `status` is gone.
+    async fn publish_deletion(&self, status: &StatusRecord) {
+        self.publish(DomainEvent::StatusDeleted {
+            status: status.id,
+            author: status.account_id,
+            visibility: status.visibility.as_str().to_string(),
+            mentions: status.mentions.clone(),
+        })
+        .await;
     }
 
     /// The status a reblog reblogged, or the status itself when it is not a reblog; 404 when the
@@ -812,6 +834,11 @@ impl App {
             Some(&original),
         )
         .await?;
+        self.publish(DomainEvent::StatusCreated {
+            status: record.id,
+            author: me.id,
+        })
+        .await;
         Ok(record)
     }
 
@@ -829,7 +856,8 @@ impl App {
         match self.store.reblog_by(me.id, original_id).await? {
             Some(reblog) => {
                 match self.store.delete_status(reblog.id).await {
-                    Ok(()) | Err(crate::StoreError::NotFound) => {}
+                    Ok(()) => self.publish_deletion(&reblog).await,
+                    Err(crate::StoreError::NotFound) => {}
                     Err(e) => return Err(e.into()),
                 }
                 self.store
