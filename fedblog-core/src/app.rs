@@ -417,6 +417,32 @@ pub struct RequestInfo {
     pub idempotency_key: Option<String>,
     /// The client's address.
     pub remote_addr: Option<String>,
+    /// The body as sent with the method and headers, for endpoints of
+    /// [`BodyKind::Raw`](crate::api::BodyKind::Raw) only.
+    pub raw: Option<Arc<RawBody>>,
+}
+
+/// A request as it arrived, for an endpoint that needs its exact bytes (a signed delivery).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RawBody {
+    /// The method (`POST`).
+    pub method: String,
+    /// The path and query as sent (`/inbox?x=1`), what a signature's `(request-target)` names.
+    pub target: String,
+    /// Every header, names in lower case, in the order sent (a repeated header repeats).
+    pub headers: Vec<(String, String)>,
+    /// The body's bytes.
+    pub bytes: Vec<u8>,
+}
+
+impl RawBody {
+    /// The first value of the header `name` (any case).
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
 }
 
 /// Who is calling: the token, its app and its user, as authentication found them.

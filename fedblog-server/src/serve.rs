@@ -127,6 +127,16 @@ pub async fn spawn_with(
     options: HttpOptions,
 ) -> Result<Running, String> {
     let server = Server::new(app.clone(), options)?;
+    spawn_server(server, listener).await
+}
+
+/// Starts serving a built [`Server`] (one with a route table of its own, say) on a bound
+/// listener.
+pub async fn spawn_server(
+    server: Arc<Server>,
+    listener: tokio::net::TcpListener,
+) -> Result<Running, String> {
+    let app = server.app().clone();
     let addr = listener.local_addr().map_err(|e| e.to_string())?;
     let (tx, rx) = oneshot::channel::<()>();
     let task = tokio::spawn(http::run(server, listener, async move {

@@ -72,6 +72,11 @@ pub enum BodyKind {
     /// Files too (multipart uploads): up to the largest upload the limits allow, read only
     /// after the caller is authenticated.
     Upload,
+    /// The body as sent, unparsed, with the request's headers ([`crate::app::RawBody`] in
+    /// [`crate::app::RequestInfo::raw`]): for bodies whose bytes matter, such as signed
+    /// ActivityPub deliveries, whose digest and signature cover them. Parameters come from the
+    /// path and query only. [`SMALL_BODY_BYTES`] at most.
+    Raw,
 }
 
 /// The prefix of the client API's paths (what the API-wide rate limits count).
@@ -88,8 +93,75 @@ pub enum Body {
     Json(String),
     /// `text/html; charset=utf-8`.
     Html(String),
+    /// Messages sent as they come, for as long as the connection lasts (see [`StreamBody`]).
+    Stream(StreamBody),
     /// No body.
     Empty,
+}
+
+/// One message of a streaming reply, as Mastodon's streaming API sends it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StreamMessage {
+    /// The stream it belongs to, as WebSocket clients are told (`["user"]`,
+    /// `["hashtag", "rust"]`).
+    pub stream: Vec<String>,
+    /// The event name (`update`, `delete`, `notification`, ...).
+    pub event: String,
+    /// The payload: JSON text, or a plain id for `delete`.
+    pub payload: String,
+}
+
+/// Where a streaming reply's messages come from. The transport frames them (server-sent
+/// events: `event:` and `data:` lines, with a heartbeat comment while idle; a WebSocket: one
+/// text message each) and hands back what a WebSocket client sends.
+#[async_trait::async_trait]
+pub trait MessageSource: Send {
+    /// The next message to send; `None` ends the reply.
+    async fn next(&mut self) -> Option<StreamMessage>;
+    /// A text message from the client (a WebSocket's `subscribe` and `unsubscribe`); ignored
+    /// unless a source needs it.
+    async fn received(&mut self, _text: &str) {}
+}
+
+/// A streaming reply's source, taken once by the transport that sends it.
+#[derive(Clone)]
+pub struct StreamBody(Arc<std::sync::Mutex<Option<Box<dyn MessageSource>>>>);
+
+impl StreamBody {
+    /// A body sending what `source` yields.
+    pub fn new(source: impl MessageSource + 'static) -> StreamBody {
+        StreamBody(Arc::new(std::sync::Mutex::new(Some(Box::new(source)))))
+    }
+
+    /// The source, the first time it is asked for (`None` after).
+    pub fn take(&self) -> Option<Box<dyn MessageSource>> {
+        self.0.lock().ok().and_then(|mut s| s.take())
+    }
+}
+
+impl PartialEq for StreamBody {
+    fn eq(&self, other: &StreamBody) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl std::fmt::Debug for StreamBody {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("StreamBody(..)")
+    }
+}
+
+/// A streaming answer (status 200): see [`Body::Stream`].
+pub struct Streamed(pub StreamBody);
+
+impl IntoReply for Streamed {
+    fn into_reply(self) -> ApiResult<Reply> {
+        Ok(Reply {
+            status: StatusCode::OK,
+            headers: vec![("Cache-Control".into(), "no-store".into())],
+            body: Body::Stream(self.0),
+        })
+    }
 }
 
 /// What an endpoint answers: status, extra headers and body.

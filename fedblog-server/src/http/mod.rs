@@ -72,9 +72,18 @@ pub struct Peer(pub SocketAddr);
 impl Server {
     /// Builds the server over core's route table.
     pub fn new(app: Arc<App>, options: HttpOptions) -> Result<Arc<Self>, String> {
+        Server::with_routes(app, options, fedblog_core::api::routes())
+    }
+
+    /// Builds the server over another route table (core's with endpoints of one's own, say).
+    pub fn with_routes(
+        app: Arc<App>,
+        options: HttpOptions,
+        routes: Vec<fedblog_core::api::Route>,
+    ) -> Result<Arc<Self>, String> {
         Ok(Arc::new(Server {
             app,
-            router: Router::new(fedblog_core::api::routes())?,
+            router: Router::new(routes)?,
             options,
         }))
     }
@@ -87,7 +96,7 @@ impl Server {
     /// Largest body an endpoint of this kind may send.
     pub fn body_limit(&self, kind: BodyKind) -> u64 {
         match kind {
-            BodyKind::Params => SMALL_BODY_BYTES,
+            BodyKind::Params | BodyKind::Raw => SMALL_BODY_BYTES,
             BodyKind::Upload => {
                 let l = &self.app.config.limits;
                 l.image_size_limit.max(l.video_size_limit) as u64 + MULTIPART_FRAMING_BYTES
@@ -189,6 +198,13 @@ impl Server {
             Err(e) => return to_http(error_reply(e)),
         };
         let raw = RawRequest { head, body };
+        if route.body == BodyKind::Raw {
+            let reply = match request::raw_request(raw, path_params, info) {
+                Ok(req) => self.app.dispatch(&route, req).await,
+                Err(e) => error_reply(e),
+            };
+            return to_http(reply);
+        }
         let reply = match caller {
             Some(Ok(caller)) => match request::params(&raw, path_params).await {
                 Ok(mut params) => {

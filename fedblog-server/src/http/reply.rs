@@ -1,10 +1,19 @@
-//! Turns core's `Reply` into an HTTP response, adding the headers every answer carries.
+//! Turns core's `Reply` into an HTTP response, adding the headers every answer carries; a
+//! streaming reply becomes server-sent events.
 
-use fedblog_core::api::{Body, Reply};
+use std::convert::Infallible;
+use std::time::Duration;
+
+use fedblog_core::api::{Body, MessageSource, Reply, StreamBody, StreamMessage};
 use http::{HeaderName, HeaderValue, Response, StatusCode};
+use warp::Reply as _;
 
-/// The HTTP response type of the server.
-pub type HttpResponse = Response<bytes::Bytes>;
+/// The HTTP response type of the server (its body may stream).
+pub type HttpResponse = warp::reply::Response;
+
+/// The longest a server-sent-events answer stays silent: a comment line is sent after this long
+/// without a message, so that proxies keep the connection open.
+pub const SSE_HEARTBEAT: Duration = Duration::from_secs(15);
 
 /// CORS for every answer, and `nosniff` so no answer is taken for another type than it says.
 fn cors(builder: http::response::Builder) -> http::response::Builder {
@@ -21,6 +30,7 @@ pub fn to_http(reply: Reply) -> HttpResponse {
         Body::Json(text) => ("application/json; charset=utf-8", text.into_bytes()),
         Body::Html(h) => ("text/html; charset=utf-8", h.into_bytes()),
         Body::Empty => ("text/plain; charset=utf-8", Vec::new()),
+        Body::Stream(stream) => return server_sent_events(reply.status, reply.headers, stream),
     };
     builder = builder.header("Content-Type", content_type);
     for (k, v) in reply.headers {
@@ -32,11 +42,81 @@ pub fn to_http(reply: Reply) -> HttpResponse {
             _ => tracing::warn!(header = %k, "dropping an invalid header"),
         }
     }
-    builder.body(body.into()).unwrap_or_else(|_| {
-        let mut r = Response::new(bytes::Bytes::from_static(b"{\"error\":\"Internal error\"}"));
-        *r.status_mut() = StatusCode::INTERNAL_SERVER_ERROR;
-        r
-    })
+    builder
+        .body(body.into())
+        .unwrap_or_else(|_| internal_error())
+}
+
+fn internal_error() -> HttpResponse {
+    let mut r = Response::new(bytes::Bytes::from_static(b"{\"error\":\"Internal error\"}").into());
+    *r.status_mut() = StatusCode::INTERNAL_SERVER_ERROR;
+    r
+}
+
+/// A streaming reply as server-sent events: each message an `event:` and a `data:` line, a
+/// comment after [`SSE_HEARTBEAT`] of silence, until the source ends or the client goes.
+fn server_sent_events(
+    status: StatusCode,
+    headers: Vec<(String, String)>,
+    stream: StreamBody,
+) -> HttpResponse {
+    let Some(source) = stream.take() else {
+        tracing::error!("a streaming reply was sent twice");
+        return internal_error();
+    };
+    let mut messages = pump(source);
+    let events = futures_util::stream::poll_fn(move |cx| {
+        messages.poll_recv(cx).map(|m| {
+            m.map(|m| {
+                Ok::<_, Infallible>(warp::sse::Event::default().event(m.event).data(m.payload))
+            })
+        })
+    });
+    let keep_alive = warp::sse::keep_alive()
+        .interval(SSE_HEARTBEAT)
+        .text("thump");
+    let mut response = warp::sse::reply(keep_alive.stream(events)).into_response();
+    *response.status_mut() = status;
+    let h = response.headers_mut();
+    for (name, value) in [
+        ("X-Content-Type-Options", "nosniff"),
+        ("Access-Control-Allow-Origin", "*"),
+        ("X-Accel-Buffering", "no"),
+    ] {
+        h.insert(name, HeaderValue::from_static(value));
+    }
+    for (k, v) in headers {
+        if let (Ok(name), Ok(value)) = (
+            HeaderName::from_bytes(k.as_bytes()),
+            HeaderValue::from_str(&v),
+        ) {
+            h.insert(name, value);
+        }
+    }
+    response
+}
+
+/// Messages the transport has not sent yet, per connection: a source gets ahead of a slow
+/// client by this many at most.
+pub const STREAM_QUEUE: usize = 64;
+
+/// Runs `source` on a task of its own, handing its messages over a bounded queue; the task
+/// ends with the source, or as soon as the receiving side is dropped (the client went).
+fn pump(mut source: Box<dyn MessageSource>) -> tokio::sync::mpsc::Receiver<StreamMessage> {
+    let (tx, rx) = tokio::sync::mpsc::channel(STREAM_QUEUE);
+    tokio::spawn(async move {
+        loop {
+            let message = tokio::select! {
+                m = source.next() => m,
+                _ = tx.closed() => None,
+            };
+            let Some(message) = message else { break };
+            if tx.send(message).await.is_err() {
+                break;
+            }
+        }
+    });
+    rx
 }
 
 /// The answer to a CORS preflight request.
@@ -51,7 +131,7 @@ pub fn preflight() -> HttpResponse {
             "Authorization, Content-Type, Idempotency-Key",
         )
         .header("Access-Control-Max-Age", "86400")
-        .body(bytes::Bytes::new())
+        .body(bytes::Bytes::new().into())
         .unwrap_or_default()
 }
 
@@ -60,7 +140,7 @@ pub fn file(content_type: &'static str, bytes: &'static [u8]) -> HttpResponse {
     cors(Response::builder().status(StatusCode::OK))
         .header("Content-Type", content_type)
         .header("Cache-Control", "public, max-age=86400")
-        .body(bytes::Bytes::from_static(bytes))
+        .body(bytes::Bytes::from_static(bytes).into())
         .unwrap_or_default()
 }
 
@@ -71,6 +151,6 @@ pub fn stored_file(content_type: &'static str, bytes: Vec<u8>) -> HttpResponse {
         .header("Content-Type", content_type)
         .header("Cache-Control", "public, max-age=31536000, immutable")
         .header("Content-Security-Policy", "default-src 'none'; sandbox")
-        .body(bytes::Bytes::from(bytes))
+        .body(bytes::Bytes::from(bytes).into())
         .unwrap_or_default()
 }

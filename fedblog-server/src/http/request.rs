@@ -2,7 +2,7 @@
 //! Multipart file parts become uploads in `Params`, never text parameters.
 
 use bytes::Bytes;
-use fedblog_core::app::{Request, RequestInfo};
+use fedblog_core::app::{RawBody, Request, RequestInfo};
 use fedblog_core::error::ApiError;
 use fedblog_core::params::{Params, Upload};
 use http::HeaderMap;
@@ -47,7 +47,50 @@ pub fn info(head: &RawHead, client: Option<String>) -> RequestInfo {
         query: head.query.clone(),
         idempotency_key: header(&head.headers, "idempotency-key"),
         remote_addr: client,
+        raw: None,
     }
+}
+
+/// The request of an endpoint that takes its body raw
+/// ([`BodyKind::Raw`](fedblog_core::api::BodyKind::Raw)): parameters from the query and the
+/// path, and the body as sent with the method and every header. Malformed query parameters
+/// are a 400.
+pub fn raw_request(
+    raw: RawRequest,
+    path_params: Vec<(String, String)>,
+    mut info: RequestInfo,
+) -> Result<Request, ApiError> {
+    let mut params = Params::new();
+    params
+        .add_urlencoded(&raw.head.query)
+        .map_err(|e| ApiError::bad_request(e.to_string()))?;
+    add_path_params(&mut params, path_params)?;
+    let target = if raw.head.query.is_empty() {
+        raw.head.path.clone()
+    } else {
+        format!("{}?{}", raw.head.path, raw.head.query)
+    };
+    info.raw = Some(std::sync::Arc::new(RawBody {
+        method: raw.head.method.to_string(),
+        target,
+        headers: raw
+            .head
+            .headers
+            .iter()
+            .map(|(k, v)| {
+                (
+                    k.as_str().to_string(),
+                    String::from_utf8_lossy(v.as_bytes()).into_owned(),
+                )
+            })
+            .collect(),
+        bytes: raw.body.to_vec(),
+    }));
+    Ok(Request {
+        authorization: header(&raw.head.headers, "authorization"),
+        params,
+        info,
+    })
 }
 
 /// The parameters of a request: the query first, then the body, then path parameters. A
@@ -77,15 +120,23 @@ pub async fn params(
             params.add_urlencoded(text).map_err(invalid)?;
         }
     }
+    add_path_params(&mut params, path_params)?;
+    Ok(params)
+}
+
+/// Sets the path parameters. Path segments arrive percent-encoded (`/api/v1/tags/caf%C3%A9`);
+/// core sees text. A segment that does not decode to UTF-8 cannot name anything: 404.
+fn add_path_params(
+    params: &mut Params,
+    path_params: Vec<(String, String)>,
+) -> Result<(), ApiError> {
     for (k, v) in path_params {
-        // Path segments arrive percent-encoded (`/api/v1/tags/caf%C3%A9`); core sees text. A
-        // segment that does not decode to UTF-8 cannot name anything: 404.
         let v = percent_encoding::percent_decode_str(&v)
             .decode_utf8()
             .map_err(|_| ApiError::not_found())?;
         params.set(&k, v.into_owned());
     }
-    Ok(params)
+    Ok(())
 }
 
 /// Builds core's request from a read request, its path parameters and its facts.
