@@ -2,7 +2,7 @@
 
 use async_trait::async_trait;
 use fedblog_core::pagination::Page;
-use fedblog_core::store::{LinkStore, PublicTimelineFilter, StatusRecord, Visibility};
+use fedblog_core::store::{LinkStore, PublicTimelineFilter, StatusRecord};
 use fedblog_core::{Id, StoreResult};
 use sea_orm::ActiveValue::Set;
 use sea_orm::sea_query::{OnConflict, Query};
@@ -24,8 +24,7 @@ fn on_link_timeline(url: &str) -> sea_orm::Select<statuses::Entity> {
         .inner_join(accounts::Entity)
         .filter(accounts::Column::SuspendedAt.is_null())
         .filter(accounts::Column::Discoverable.eq(true))
-        .filter(statuses::Column::Visibility.eq(Visibility::Public.as_str()))
-        .filter(statuses::Column::ReblogOfId.is_null())
+        .filter(super::statuses::public_rows())
         .filter(statuses::Column::Id.in_subquery(carrying))
 }
 

@@ -298,16 +298,30 @@ pub(super) fn in_place(
     mut q: sea_orm::Select<statuses::Entity>,
     place: PublicTimelineFilter,
 ) -> sea_orm::Select<statuses::Entity> {
+    // Literal values, as in `public_rows`, so the (local, id) partial index can serve.
+    let local = || Expr::col((statuses::Entity, statuses::Column::Local));
     if place.local {
-        q = q.filter(statuses::Column::Local.eq(true));
+        q = q.filter(local().eq(Expr::cust("TRUE")));
     }
     if place.remote {
-        q = q.filter(statuses::Column::Local.eq(false));
+        q = q.filter(local().eq(Expr::cust("FALSE")));
     }
     if place.only_media {
         q = q.filter(statuses::Column::HasMedia.eq(true));
     }
     q
+}
+
+/// The statuses a public timeline may show: public, and not reblogs. Written with literal
+/// values, not bound parameters, so that PostgreSQL's prepared plans can use the partial indexes
+/// of m0018 (a parameter cannot prove a partial index's predicate).
+pub(super) fn public_rows() -> Condition {
+    Condition::all()
+        .add(
+            Expr::col((statuses::Entity, statuses::Column::Visibility))
+                .eq(Expr::cust(format!("'{}'", Visibility::Public.as_str()))),
+        )
+        .add(statuses::Column::ReblogOfId.is_null())
 }
 
 /// Deletes what hangs off the statuses `ids` selects (mentions, tags, edit history, feed entries,
@@ -717,9 +731,8 @@ impl StatusStore for SeaStore {
         let q = statuses::Entity::find()
             .inner_join(accounts::Entity)
             .filter(accounts::Column::SuspendedAt.is_null())
-            .filter(statuses::Column::Visibility.eq(Visibility::Public.as_str()))
             // Reblogs stay off public timelines, as in Mastodon.
-            .filter(statuses::Column::ReblogOfId.is_null())
+            .filter(public_rows())
             // Not a reply to someone else: no parent author, or the author replying to themselves.
             .filter(
                 Condition::any()
@@ -753,8 +766,7 @@ impl StatusStore for SeaStore {
         let mut q = statuses::Entity::find()
             .inner_join(accounts::Entity)
             .filter(accounts::Column::SuspendedAt.is_null())
-            .filter(statuses::Column::Visibility.eq(Visibility::Public.as_str()))
-            .filter(statuses::Column::ReblogOfId.is_null())
+            .filter(public_rows())
             .filter(statuses::Column::Id.in_subquery(tagged(&filter.any)));
         for name in &filter.all {
             q = q.filter(statuses::Column::Id.in_subquery(tagged(std::slice::from_ref(name))));

@@ -19,6 +19,7 @@ mod m0014_notification_policies;
 mod m0015_rate_limits;
 mod m0016_id_nodes;
 mod m0017_code_exchanges;
+mod m0018_public_timeline_indexes;
 
 /// A named index on `table` over `cols` (shared by the migrations).
 fn index(name: &'static str, table: &'static str, cols: &[&'static str]) -> IndexCreateStatement {
@@ -54,6 +55,7 @@ impl MigratorTrait for Migrator {
             Box::new(m0015_rate_limits::Migration),
             Box::new(m0016_id_nodes::Migration),
             Box::new(m0017_code_exchanges::Migration),
+            Box::new(m0018_public_timeline_indexes::Migration),
         ]
     }
 }

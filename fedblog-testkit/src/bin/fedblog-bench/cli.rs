@@ -202,6 +202,10 @@ pub struct LocalArgs {
     /// instead of a temporary folder that is removed.
     #[arg(long, value_name = "DIR")]
     pub keep: Option<PathBuf>,
+    /// The server's database [default: SQLite in the data folder]: `postgres://...` measures
+    /// the PostgreSQL store (give a new, empty database; it is left as the run made it).
+    #[arg(long, value_name = "URL")]
+    pub database_url: Option<String>,
     /// Scale.
     #[command(flatten)]
     pub scale: ScaleArgs,

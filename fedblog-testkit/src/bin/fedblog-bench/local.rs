@@ -35,7 +35,11 @@ pub async fn command(args: LocalArgs) -> Result<(), String> {
     );
     let port = free_port()?;
     let listen = format!("127.0.0.1:{port}");
-    let database_url = sqlite_url(&dir.path);
+    let database_url = args
+        .database_url
+        .clone()
+        .unwrap_or_else(|| sqlite_url(&dir.path));
+    println!("database {}", database_kind(&database_url));
     let seeded = seed::seed(&server_bin, &database_url, Some(&listen), &scale).await?;
     let tokens_file = dir.path.join("tokens.json");
     seeded.tokens.write(&tokens_file)?;
@@ -64,6 +68,15 @@ pub async fn command(args: LocalArgs) -> Result<(), String> {
     }
     drop(dir);
     run::finish(&outcome?, &load)
+}
+
+/// What to call a database in the output (never its credentials).
+fn database_kind(url: &str) -> &'static str {
+    if url.starts_with("postgres") {
+        "PostgreSQL"
+    } else {
+        "SQLite (the embedded default)"
+    }
 }
 
 /// The server's SQLite database inside a data folder (as `fedblog-server` makes it by default).
