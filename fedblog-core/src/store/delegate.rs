@@ -60,7 +60,7 @@ macro_rules! delegate_store {
 #[macro_export]
 macro_rules! __delegate_trait {
     (AccountStore, $ty:ty, $field:ident $(, $observe:ident)?) => {
-        $crate::__delegate_impl! { AccountStore for $ty => $field $(, $observe)? {
+        $crate::__delegate_impl! { AccountStore for $ty => $field [$($observe)?] {
             fn insert_local_account(&self, account: &AccountRecord, user: &UserRecord) -> StoreResult<()>;
             fn insert_remote_account(&self, account: &AccountRecord) -> StoreResult<()>;
             fn account_by_id(&self, id: Id) -> StoreResult<Option<AccountRecord>>;
@@ -75,7 +75,7 @@ macro_rules! __delegate_trait {
         } }
     };
     (OAuthStore, $ty:ty, $field:ident $(, $observe:ident)?) => {
-        $crate::__delegate_impl! { OAuthStore for $ty => $field $(, $observe)? {
+        $crate::__delegate_impl! { OAuthStore for $ty => $field [$($observe)?] {
             fn insert_app(&self, app: &AppRecord) -> StoreResult<()>;
             fn app_by_id(&self, id: Id) -> StoreResult<Option<AppRecord>>;
             fn apps_by_ids(&self, ids: &[Id]) -> StoreResult<Vec<AppRecord>>;
@@ -90,7 +90,7 @@ macro_rules! __delegate_trait {
         } }
     };
     (StatusStore, $ty:ty, $field:ident $(, $observe:ident)?) => {
-        $crate::__delegate_impl! { StatusStore for $ty => $field $(, $observe)? {
+        $crate::__delegate_impl! { StatusStore for $ty => $field [$($observe)?] {
             fn insert_status(&self, status: &StatusRecord) -> StoreResult<()>;
             fn status_by_id(&self, id: Id) -> StoreResult<Option<StatusRecord>>;
             fn statuses_by_ids(&self, ids: &[Id]) -> StoreResult<Vec<StatusRecord>>;
@@ -102,7 +102,7 @@ macro_rules! __delegate_trait {
         } }
     };
     (FollowStore, $ty:ty, $field:ident $(, $observe:ident)?) => {
-        $crate::__delegate_impl! { FollowStore for $ty => $field $(, $observe)? {
+        $crate::__delegate_impl! { FollowStore for $ty => $field [$($observe)?] {
             fn insert_follow(&self, id: Id, follower: Id, target: Id) -> StoreResult<()>;
             fn delete_follow(&self, follower: Id, target: Id) -> StoreResult<bool>;
             fn follows(&self, follower: Id, target: Id) -> StoreResult<bool>;
@@ -125,7 +125,7 @@ macro_rules! __delegate_trait {
         } }
     };
     (BlockStore, $ty:ty, $field:ident $(, $observe:ident)?) => {
-        $crate::__delegate_impl! { BlockStore for $ty => $field $(, $observe)? {
+        $crate::__delegate_impl! { BlockStore for $ty => $field [$($observe)?] {
             fn insert_block(&self, id: Id, account: Id, target: Id) -> StoreResult<()>;
             fn delete_block(&self, account: Id, target: Id) -> StoreResult<bool>;
             fn blocks(&self, account: Id, target: Id) -> StoreResult<bool>;
@@ -141,7 +141,7 @@ macro_rules! __delegate_trait {
         } }
     };
     (AccountNoteStore, $ty:ty, $field:ident $(, $observe:ident)?) => {
-        $crate::__delegate_impl! { AccountNoteStore for $ty => $field $(, $observe)? {
+        $crate::__delegate_impl! { AccountNoteStore for $ty => $field [$($observe)?] {
             fn set_account_note(&self, account: Id, target: Id, comment: &str) -> StoreResult<()>;
             fn account_note(&self, account: Id, target: Id) -> StoreResult<Option<String>>;
             fn insert_endorsement(&self, id: Id, account: Id, target: Id) -> StoreResult<()>;
@@ -153,7 +153,7 @@ macro_rules! __delegate_trait {
         } }
     };
     (DomainBlockStore, $ty:ty, $field:ident $(, $observe:ident)?) => {
-        $crate::__delegate_impl! { DomainBlockStore for $ty => $field $(, $observe)? {
+        $crate::__delegate_impl! { DomainBlockStore for $ty => $field [$($observe)?] {
             fn insert_domain_block(&self, id: Id, account: Id, domain: &str) -> StoreResult<()>;
             fn delete_domain_block(&self, account: Id, domain: &str) -> StoreResult<bool>;
             fn domain_blocked(&self, account: Id, domain: &str) -> StoreResult<bool>;
@@ -161,7 +161,7 @@ macro_rules! __delegate_trait {
         } }
     };
     (TagStore, $ty:ty, $field:ident $(, $observe:ident)?) => {
-        $crate::__delegate_impl! { TagStore for $ty => $field $(, $observe)? {
+        $crate::__delegate_impl! { TagStore for $ty => $field [$($observe)?] {
             fn find_or_create_tag(&self, tag: &TagRecord) -> StoreResult<TagRecord>;
             fn tag_by_name(&self, name: &str) -> StoreResult<Option<TagRecord>>;
             fn tag_by_id(&self, id: Id) -> StoreResult<Option<TagRecord>>;
@@ -178,14 +178,14 @@ macro_rules! __delegate_trait {
         } }
     };
     (DirectoryStore, $ty:ty, $field:ident $(, $observe:ident)?) => {
-        $crate::__delegate_impl! { DirectoryStore for $ty => $field $(, $observe)? {
+        $crate::__delegate_impl! { DirectoryStore for $ty => $field [$($observe)?] {
             fn search_accounts(&self, search: &AccountSearch) -> StoreResult<Vec<AccountRecord>>;
             fn directory(&self, order: DirectoryOrder, local_only: bool, offset: u64, limit: u64) -> StoreResult<Vec<AccountRecord>>;
             fn most_followed_local(&self, limit: u64) -> StoreResult<Vec<Id>>;
         } }
     };
     (InteractionStore, $ty:ty, $field:ident $(, $observe:ident)?) => {
-        $crate::__delegate_impl! { InteractionStore for $ty => $field $(, $observe)? {
+        $crate::__delegate_impl! { InteractionStore for $ty => $field [$($observe)?] {
             fn insert_favourite(&self, id: Id, account: Id, status: Id) -> StoreResult<bool>;
             fn delete_favourite(&self, account: Id, status: Id) -> StoreResult<bool>;
             fn favourited_among(&self, account: Id, statuses: &[Id]) -> StoreResult<Vec<Id>>;
@@ -210,13 +210,13 @@ macro_rules! __delegate_trait {
         } }
     };
     (StatusEditStore, $ty:ty, $field:ident $(, $observe:ident)?) => {
-        $crate::__delegate_impl! { StatusEditStore for $ty => $field $(, $observe)? {
+        $crate::__delegate_impl! { StatusEditStore for $ty => $field [$($observe)?] {
             fn update_status(&self, status: &StatusRecord, revisions: &[StatusEditRecord]) -> StoreResult<()>;
             fn status_edits(&self, status_id: Id) -> StoreResult<Vec<StatusEditRecord>>;
         } }
     };
     (PollStore, $ty:ty, $field:ident $(, $observe:ident)?) => {
-        $crate::__delegate_impl! { PollStore for $ty => $field $(, $observe)? {
+        $crate::__delegate_impl! { PollStore for $ty => $field [$($observe)?] {
             fn insert_poll(&self, poll: &PollRecord) -> StoreResult<()>;
             fn poll_by_id(&self, id: Id) -> StoreResult<Option<PollRecord>>;
             fn polls_by_status_ids(&self, status_ids: &[Id]) -> StoreResult<Vec<PollRecord>>;
@@ -228,7 +228,7 @@ macro_rules! __delegate_trait {
         } }
     };
     (MediaStore, $ty:ty, $field:ident $(, $observe:ident)?) => {
-        $crate::__delegate_impl! { MediaStore for $ty => $field $(, $observe)? {
+        $crate::__delegate_impl! { MediaStore for $ty => $field [$($observe)?] {
             fn insert_media(&self, media: &MediaRecord) -> StoreResult<()>;
             fn media_by_id(&self, id: Id) -> StoreResult<Option<MediaRecord>>;
             fn media_by_ids(&self, ids: &[Id]) -> StoreResult<Vec<MediaRecord>>;
@@ -239,7 +239,7 @@ macro_rules! __delegate_trait {
         } }
     };
     (NotificationStore, $ty:ty, $field:ident $(, $observe:ident)?) => {
-        $crate::__delegate_impl! { NotificationStore for $ty => $field $(, $observe)? {
+        $crate::__delegate_impl! { NotificationStore for $ty => $field [$($observe)?] {
             fn insert_notifications(&self, notifications: &[NotificationRecord]) -> StoreResult<()>;
             fn notification_by_id(&self, id: Id) -> StoreResult<Option<NotificationRecord>>;
             fn notifications_page(&self, account: Id, query: &NotificationQuery, page: Page) -> StoreResult<Vec<NotificationRecord>>;
@@ -251,13 +251,13 @@ macro_rules! __delegate_trait {
         } }
     };
     (MarkerStore, $ty:ty, $field:ident $(, $observe:ident)?) => {
-        $crate::__delegate_impl! { MarkerStore for $ty => $field $(, $observe)? {
+        $crate::__delegate_impl! { MarkerStore for $ty => $field [$($observe)?] {
             fn markers(&self, account: Id, timelines: &[String]) -> StoreResult<Vec<MarkerRecord>>;
             fn save_marker(&self, marker: &MarkerRecord) -> StoreResult<bool>;
         } }
     };
     (FeedStore, $ty:ty, $field:ident $(, $observe:ident)?) => {
-        $crate::__delegate_impl! { FeedStore for $ty => $field $(, $observe)? {
+        $crate::__delegate_impl! { FeedStore for $ty => $field [$($observe)?] {
             fn insert_feed_entries(&self, status_id: Id, author_id: Id, account_ids: &[Id]) -> StoreResult<()>;
             fn home_feed(&self, account_id: Id, page: Page) -> StoreResult<Vec<Id>>;
             fn insert_list_entries(&self, status_id: Id, author_id: Id, list_ids: &[Id]) -> StoreResult<()>;
@@ -267,7 +267,7 @@ macro_rules! __delegate_trait {
         } }
     };
     (ListStore, $ty:ty, $field:ident $(, $observe:ident)?) => {
-        $crate::__delegate_impl! { ListStore for $ty => $field $(, $observe)? {
+        $crate::__delegate_impl! { ListStore for $ty => $field [$($observe)?] {
             fn insert_list(&self, list: &ListRecord) -> StoreResult<()>;
             fn list_by_id(&self, id: Id) -> StoreResult<Option<ListRecord>>;
             fn lists_of(&self, account: Id) -> StoreResult<Vec<ListRecord>>;
@@ -281,7 +281,7 @@ macro_rules! __delegate_trait {
         } }
     };
     (FilterStore, $ty:ty, $field:ident $(, $observe:ident)?) => {
-        $crate::__delegate_impl! { FilterStore for $ty => $field $(, $observe)? {
+        $crate::__delegate_impl! { FilterStore for $ty => $field [$($observe)?] {
             fn insert_filter(&self, filter: &FilterRecord) -> StoreResult<()>;
             fn filter_by_id(&self, id: Id) -> StoreResult<Option<FilterRecord>>;
             fn filters_of(&self, account: Id) -> StoreResult<Vec<FilterRecord>>;
@@ -297,7 +297,7 @@ macro_rules! __delegate_trait {
         } }
     };
     (ConversationStore, $ty:ty, $field:ident $(, $observe:ident)?) => {
-        $crate::__delegate_impl! { ConversationStore for $ty => $field $(, $observe)? {
+        $crate::__delegate_impl! { ConversationStore for $ty => $field [$($observe)?] {
             fn add_to_conversation(&self, new_id: Id, account: Id, thread: Id, participants: &[Id], status: Id, unread: bool) -> StoreResult<ConversationRecord>;
             fn conversation_by_id(&self, id: Id) -> StoreResult<Option<ConversationRecord>>;
             fn conversations_page(&self, account: Id, page: Page) -> StoreResult<Vec<ConversationRecord>>;
@@ -306,14 +306,14 @@ macro_rules! __delegate_trait {
         } }
     };
     (LinkStore, $ty:ty, $field:ident $(, $observe:ident)?) => {
-        $crate::__delegate_impl! { LinkStore for $ty => $field $(, $observe)? {
+        $crate::__delegate_impl! { LinkStore for $ty => $field [$($observe)?] {
             fn set_status_link(&self, status: Id, url: Option<&str>) -> StoreResult<()>;
             fn link_known(&self, url: &str) -> StoreResult<bool>;
             fn link_timeline(&self, url: &str, filter: PublicTimelineFilter, page: Page) -> StoreResult<Vec<StatusRecord>>;
         } }
     };
     (NotificationPolicyStore, $ty:ty, $field:ident $(, $observe:ident)?) => {
-        $crate::__delegate_impl! { NotificationPolicyStore for $ty => $field $(, $observe)? {
+        $crate::__delegate_impl! { NotificationPolicyStore for $ty => $field [$($observe)?] {
             fn notification_policy(&self, account: Id) -> StoreResult<Option<NotificationPolicyRecord>>;
             fn save_notification_policy(&self, policy: &NotificationPolicyRecord) -> StoreResult<()>;
             fn notification_permitted(&self, account: Id, from: Id) -> StoreResult<bool>;
@@ -325,7 +325,7 @@ macro_rules! __delegate_trait {
         } }
     };
     (StatsStore, $ty:ty, $field:ident $(, $observe:ident)?) => {
-        $crate::__delegate_impl! { StatsStore for $ty => $field $(, $observe)? {
+        $crate::__delegate_impl! { StatsStore for $ty => $field [$($observe)?] {
             fn count_local_accounts(&self) -> StoreResult<i64>;
             fn count_active_local_accounts(&self, since: DateTime<Utc>) -> StoreResult<i64>;
             fn count_local_statuses(&self) -> StoreResult<i64>;
@@ -334,7 +334,7 @@ macro_rules! __delegate_trait {
         } }
     };
     (JobStore, $ty:ty, $field:ident $(, $observe:ident)?) => {
-        $crate::__delegate_impl! { JobStore for $ty => $field $(, $observe)? {
+        $crate::__delegate_impl! { JobStore for $ty => $field [$($observe)?] {
             fn enqueue_job(&self, job: &JobRecord) -> StoreResult<()>;
             fn claim_jobs(&self, worker: &str, now: DateTime<Utc>, lease_until: DateTime<Utc>, limit: usize) -> StoreResult<Vec<JobRecord>>;
             fn complete_job(&self, id: Id, worker: &str, at: DateTime<Utc>) -> StoreResult<bool>;
@@ -348,7 +348,7 @@ macro_rules! __delegate_trait {
         } }
     };
     (ScheduledStatusStore, $ty:ty, $field:ident $(, $observe:ident)?) => {
-        $crate::__delegate_impl! { ScheduledStatusStore for $ty => $field $(, $observe)? {
+        $crate::__delegate_impl! { ScheduledStatusStore for $ty => $field [$($observe)?] {
             fn insert_scheduled_status(&self, s: &ScheduledStatusRecord) -> StoreResult<()>;
             fn scheduled_status_by_id(&self, id: Id) -> StoreResult<Option<ScheduledStatusRecord>>;
             fn scheduled_statuses(&self, account_id: Id, page: Page) -> StoreResult<Vec<ScheduledStatusRecord>>;
@@ -366,7 +366,7 @@ macro_rules! __delegate_trait {
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __delegate_impl {
-    ($store_trait:ident for $ty:ty => $field:ident, $observe:ident {
+    ($store_trait:ident for $ty:ty => $field:ident $observe:tt {
         $(fn $name:ident(&self $(, $arg:ident: $arg_ty:ty)*) -> $ret:ty;)*
     }) => {
         const _: () = {
@@ -379,31 +379,22 @@ macro_rules! __delegate_impl {
             impl $crate::store::$store_trait for $ty {
                 $(
                     async fn $name(&self $(, $arg: $arg_ty)*) -> $ret {
-                        self.$observe(concat!(stringify!($store_trait), "::", stringify!($name)));
+                        $crate::__delegate_observe!($observe self $store_trait $name);
                         self.$field.$name($($arg),*).await
                     }
                 )*
             }
         };
     };
-    ($store_trait:ident for $ty:ty => $field:ident {
-        $(fn $name:ident(&self $(, $arg:ident: $arg_ty:ty)*) -> $ret:ty;)*
-    }) => {
-        const _: () = {
-            #[allow(unused_imports)]
-            use $crate::store::delegate::__private::*;
-            #[allow(unused_imports)]
-            use $crate::store::*;
+}
 
-            #[$crate::store::delegate::__private::async_trait]
-            impl $crate::store::$store_trait for $ty {
-                $(
-                    async fn $name(&self $(, $arg: $arg_ty)*) -> $ret {
-                        self.$field.$name($($arg),*).await
-                    }
-                )*
-            }
-        };
+/// The `observe = f` call before a forwarded call (nothing without one).
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __delegate_observe {
+    ([] $this:tt $store_trait:ident $name:ident) => {};
+    ([$observe:ident] $this:tt $store_trait:ident $name:ident) => {
+        $this.$observe(concat!(stringify!($store_trait), "::", stringify!($name)))
     };
 }
 
