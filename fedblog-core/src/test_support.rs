@@ -37,6 +37,19 @@ pub async fn account(app: &App, name: &str) -> AccountRecord {
     .0
 }
 
+/// A caller signed in as `account` (no token or app), for services that take a caller.
+pub fn caller(account: &AccountRecord) -> crate::app::Caller {
+    crate::app::Caller {
+        token: None,
+        app: None,
+        account: Some(account.clone()),
+        user: None,
+        authorization: None,
+        info: Default::default(),
+        uploads: vec![],
+    }
+}
+
 /// A status by `author` with `text` and, if given, a poll (the `poll` parameter of posting).
 pub async fn post(
     app: &App,

@@ -358,15 +358,7 @@ mod tests {
         let (app, author, followers) = setup().await;
         let other = account(&app, "other").await;
         let original = post(&app, &other, "worth a reblog", None).await;
-        let caller = crate::app::Caller {
-            token: None,
-            app: None,
-            account: Some(author.clone()),
-            user: None,
-            authorization: None,
-            info: Default::default(),
-            uploads: vec![],
-        };
+        let caller = crate::test_support::caller(&author);
         let reblog = app
             .reblog(&caller, original.id, None)
             .await

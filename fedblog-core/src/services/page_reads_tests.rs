@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex};
 
 use crate::api::Endpoint;
 use crate::api::timelines::home_timeline::HomeTimeline;
-use crate::app::{Caller, Request, RequestInfo};
+use crate::app::{Request, RequestInfo};
 use crate::params::Params;
 use crate::scope::Scopes;
 use crate::services::oauth::NewApp;
@@ -58,16 +58,9 @@ async fn home_page_calls(statuses: usize) -> (usize, BTreeMap<&'static str, usiz
             .await
             .expect("follow");
         if n % 3 == 1 {
-            let caller = Caller {
-                token: None,
-                app: None,
-                account: Some(author.clone()),
-                user: None,
-                authorization: None,
-                info: Default::default(),
-                uploads: vec![],
-            };
-            app.reblog(&caller, shared.id, None).await.expect("reblog");
+            app.reblog(&crate::test_support::caller(&author), shared.id, None)
+                .await
+                .expect("reblog");
             continue;
         }
         let client = app

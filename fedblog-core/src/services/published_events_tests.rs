@@ -1,27 +1,14 @@
 //! The events services publish for streaming: one per change, after it is stored, naming ids
 //! only; a notification its policy filtered is not published.
 
-use crate::app::Caller;
 use crate::events::{DOMAIN_STREAM, DomainEvent, Subscription};
 use crate::services::edits::StatusChanges;
 use crate::services::filters::FilterChanges;
 use crate::services::notification_policies::PolicyChanges;
 use crate::services::statuses::NewStatus;
 use crate::store::AccountRecord;
-use crate::test_support::{account, app, post};
+use crate::test_support::{account, app, caller, post};
 use crate::{App, Id};
-
-fn caller(account: &AccountRecord) -> Caller {
-    Caller {
-        token: None,
-        app: None,
-        account: Some(account.clone()),
-        user: None,
-        authorization: None,
-        info: Default::default(),
-        uploads: vec![],
-    }
-}
 
 /// Every domain event published so far, in order.
 fn drain(events: &mut Subscription) -> Vec<DomainEvent> {
