@@ -481,19 +481,23 @@ impl App {
             .ok_or_else(crate::error::ApiError::not_found)
     }
 
-    /// Renders the thread around a status for a viewer.
+    /// Renders the thread around a status for a viewer, both sides in one pass.
     pub async fn render_context(
         &self,
-        thread: &crate::services::interactions::Thread,
+        thread: crate::services::interactions::Thread,
         viewer: Option<&AccountRecord>,
     ) -> ApiResult<Context> {
+        let ancestors: HashSet<Id> = thread.ancestors.iter().map(|s| s.id).collect();
+        let mut all = thread.ancestors;
+        all.extend(thread.descendants);
+        let (ancestors, descendants) = self
+            .render_loaded_in(&all, thread.loaded, viewer, FilterContext::Thread)
+            .await?
+            .into_iter()
+            .partition(|s| ancestors.contains(&s.id));
         Ok(Context {
-            ancestors: self
-                .render_statuses_in(&thread.ancestors, viewer, FilterContext::Thread)
-                .await?,
-            descendants: self
-                .render_statuses_in(&thread.descendants, viewer, FilterContext::Thread)
-                .await?,
+            ancestors,
+            descendants,
         })
     }
 

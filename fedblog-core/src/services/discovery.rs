@@ -7,6 +7,7 @@ use crate::app::App;
 use crate::content;
 use crate::error::{ApiError, ApiResult};
 use crate::id::Id;
+use crate::loaded::Loaded;
 use crate::pagination::Page;
 use crate::services::timelines::StatusPage;
 use crate::store::{
@@ -329,13 +330,18 @@ impl App {
             statuses.first().map(|s| s.id),
             statuses.last().map(|s| s.id),
         );
-        let statuses = self.with_visible_originals(viewer, statuses).await?;
-        let statuses = self.without_hidden_originals(viewer, statuses).await?;
+        let mut loaded = Loaded::default();
+        let statuses = self
+            .with_visible_originals_loading(viewer, statuses, &mut loaded)
+            .await?;
+        let statuses = self
+            .without_hidden_originals(viewer, statuses, &loaded)
+            .await?;
         Ok(StatusPage {
             statuses,
             first,
             last,
-            loaded: Default::default(),
+            loaded,
         })
     }
 
@@ -382,6 +388,7 @@ impl App {
         &self,
         viewer: Option<&AccountRecord>,
         statuses: Vec<StatusRecord>,
+        loaded: &Loaded,
     ) -> ApiResult<Vec<StatusRecord>> {
         let Some(v) = viewer else {
             return Ok(statuses);
@@ -390,11 +397,16 @@ impl App {
         if originals.is_empty() {
             return Ok(statuses);
         }
-        let authors: std::collections::HashMap<Id, Id> = self
-            .store
-            .statuses_by_ids(&originals)
-            .await?
-            .into_iter()
+        let missing = loaded.missing_statuses(originals.iter().copied());
+        let read = if missing.is_empty() {
+            vec![]
+        } else {
+            self.store.statuses_by_ids(&missing).await?
+        };
+        let authors: std::collections::HashMap<Id, Id> = originals
+            .iter()
+            .filter_map(|o| loaded.statuses.get(o))
+            .chain(&read)
             .map(|s| (s.id, s.account_id))
             .collect();
         let mut author_ids: Vec<Id> = authors.values().copied().collect();

@@ -11,6 +11,7 @@ use std::collections::{HashMap, HashSet};
 use crate::app::App;
 use crate::error::{ApiError, ApiResult};
 use crate::id::Id;
+use crate::loaded::Loaded;
 use crate::pagination::Page;
 use crate::render::conversation_of;
 use crate::services::relationships::AccountPage;
@@ -60,6 +61,8 @@ pub struct Thread {
     pub ancestors: Vec<StatusRecord>,
     /// Replies, depth-first in thread order (each status followed by its replies, oldest first).
     pub descendants: Vec<StatusRecord>,
+    /// What reading both loaded, for render.
+    pub loaded: Loaded,
 }
 
 impl App {
@@ -368,24 +371,27 @@ impl App {
             }
         }
 
-        Ok(Thread {
-            ancestors: self.thread_part(viewer, &ancestor_ids).await?,
-            descendants: self.thread_part(viewer, &descendant_ids).await?,
-        })
-    }
-
-    /// The statuses among `ids` shown in a thread to `viewer`, in the order given.
-    async fn thread_part(
-        &self,
-        viewer: Option<&AccountRecord>,
-        ids: &[Id],
-    ) -> ApiResult<Vec<StatusRecord>> {
+        // Both sides are read, and filtered for the viewer, in one go.
+        let ancestors: HashSet<Id> = ancestor_ids.iter().copied().collect();
+        let mut ids = ancestor_ids;
+        ids.extend(descendant_ids);
         if ids.is_empty() {
-            return Ok(vec![]);
+            return Ok(Thread {
+                ancestors: vec![],
+                descendants: vec![],
+                loaded: Loaded::default(),
+            });
         }
-        let (shown, mut loaded) = self.visible_unhidden_statuses(viewer, ids).await?;
-        self.without_blocked_domains_loading(viewer, shown, &mut loaded)
-            .await
+        let (shown, mut loaded) = self.visible_unhidden_statuses(viewer, &ids).await?;
+        let shown = self
+            .without_blocked_domains_loading(viewer, shown, &mut loaded)
+            .await?;
+        let (ancestors, descendants) = shown.into_iter().partition(|s| ancestors.contains(&s.id));
+        Ok(Thread {
+            ancestors,
+            descendants,
+            loaded,
+        })
     }
 }
 

@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 
 use crate::api::Endpoint;
+use crate::api::statuses::get_context::GetContext;
 use crate::api::timelines::home_timeline::HomeTimeline;
 use crate::app::{Request, RequestInfo};
 use crate::params::Params;
@@ -150,5 +151,67 @@ async fn a_home_page_costs_the_same_store_calls_whatever_its_size() {
     assert!(
         large <= 14,
         "a home page of 40 costs {large} store calls: {large_calls:?}"
+    );
+}
+
+/// The store calls of one `GET /api/v1/statuses/:id/context` of a thread of `replies` replies
+/// to a reply to a root post, each reply by an author of its own, read anonymously.
+async fn context_calls(replies: usize) -> (usize, BTreeMap<&'static str, usize>, usize) {
+    let store = Arc::new(Counting::default());
+    let mut config = InstanceConfig::new("counting.test");
+    config.password_hash_memory_kib = 64;
+    let app = Arc::new(App::new(store.clone(), config));
+    let author = crate::test_support::account(&app, "author").await;
+    let root = crate::test_support::post(&app, &author, "root", None).await;
+    let reply_to = |parent: crate::Id, text: String| NewStatus {
+        text,
+        in_reply_to_id: Some(parent),
+        ..Default::default()
+    };
+    let middle = app
+        .publish_status(&author, None, None, reply_to(root.id, "middle".into()))
+        .await
+        .expect("middle");
+    for n in 0..replies {
+        let replier = crate::test_support::account(&app, &format!("replier{n}")).await;
+        app.publish_status(
+            &replier,
+            None,
+            None,
+            reply_to(middle.id, format!("reply {n}")),
+        )
+        .await
+        .expect("reply");
+    }
+    let route = crate::api::route::<GetContext>();
+    let mut params = Params::new();
+    params.set("id", middle.id.to_string());
+    store.take();
+    let reply = app
+        .dispatch(
+            &route,
+            Request {
+                params,
+                ..Default::default()
+            },
+        )
+        .await;
+    let v = reply.json().unwrap_or_default();
+    assert_eq!(v["ancestors"].as_array().map(Vec::len), Some(1), "{v}");
+    let shown = v["descendants"].as_array().map_or(0, Vec::len);
+    let calls = store.take();
+    (calls.values().sum(), calls, shown)
+}
+
+#[tokio::test]
+async fn a_thread_costs_the_same_store_calls_whatever_its_size() {
+    let (small, small_calls, shown) = context_calls(3).await;
+    assert_eq!(shown, 3);
+    let (large, large_calls, shown) = context_calls(30).await;
+    assert_eq!(shown, 30);
+    println!("3 replies: {small} calls {small_calls:?}\n30 replies: {large} calls {large_calls:?}");
+    assert_eq!(
+        small_calls, large_calls,
+        "calls by method, 3 replies against 30"
     );
 }

@@ -5,6 +5,7 @@ use std::collections::{HashMap, HashSet};
 use crate::app::App;
 use crate::error::ApiResult;
 use crate::id::Id;
+use crate::loaded::Loaded;
 use crate::store::{AccountRecord, StatusRecord, Visibility};
 
 /// What the visibility rule needs to know about a viewer, gathered once for a page of statuses.
@@ -165,16 +166,26 @@ impl App {
         viewer: Option<&AccountRecord>,
         statuses: Vec<StatusRecord>,
     ) -> ApiResult<Vec<StatusRecord>> {
+        self.with_visible_originals_loading(viewer, statuses, &mut Loaded::default())
+            .await
+    }
+
+    /// [`App::with_visible_originals`], adding the visible originals and what reading them
+    /// loaded to `loaded`.
+    pub(crate) async fn with_visible_originals_loading(
+        &self,
+        viewer: Option<&AccountRecord>,
+        statuses: Vec<StatusRecord>,
+        loaded: &mut Loaded,
+    ) -> ApiResult<Vec<StatusRecord>> {
         let originals: Vec<Id> = statuses.iter().filter_map(|s| s.reblog_of_id).collect();
         if originals.is_empty() {
             return Ok(statuses);
         }
-        let seen: HashSet<Id> = self
-            .visible_statuses(viewer, &originals)
-            .await?
-            .iter()
-            .map(|s| s.id)
-            .collect();
+        let (visible, read) = self.visible_statuses_loading(viewer, &originals).await?;
+        let seen: HashSet<Id> = visible.iter().map(|s| s.id).collect();
+        loaded.merge(read);
+        loaded.add_statuses(visible);
         Ok(statuses
             .into_iter()
             .filter(|s| s.reblog_of_id.is_none_or(|o| seen.contains(&o)))
