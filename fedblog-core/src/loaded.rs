@@ -37,16 +37,17 @@ impl Loaded {
 
     /// Of `ids`, those not loaded as statuses, each once.
     pub fn missing_statuses(&self, ids: impl IntoIterator<Item = Id>) -> Vec<Id> {
-        missing(ids, |id| self.statuses.contains_key(id))
+        missing_ids(ids, |id| self.statuses.contains_key(id))
     }
 
     /// Of `ids`, those not loaded as accounts, each once.
     pub fn missing_accounts(&self, ids: impl IntoIterator<Item = Id>) -> Vec<Id> {
-        missing(ids, |id| self.accounts.contains_key(id))
+        missing_ids(ids, |id| self.accounts.contains_key(id))
     }
 }
 
-fn missing(ids: impl IntoIterator<Item = Id>, known: impl Fn(&Id) -> bool) -> Vec<Id> {
+/// Of `ids`, those not `known`, each once, ascending.
+pub fn missing_ids(ids: impl IntoIterator<Item = Id>, known: impl Fn(&Id) -> bool) -> Vec<Id> {
     let mut out: Vec<Id> = ids.into_iter().filter(|id| !known(id)).collect();
     out.sort_unstable();
     out.dedup();

@@ -9,7 +9,7 @@ use crate::content;
 use crate::entities::*;
 use crate::error::ApiResult;
 use crate::id::Id;
-use crate::loaded::{Loaded, accounts_named};
+use crate::loaded::{Loaded, accounts_named, missing_ids};
 use crate::services::timelines::StatusPage;
 use crate::store::{
     AccountRecord, AppRecord, FilterContext, MarkerRecord, MediaKind, MediaRecord,
@@ -288,40 +288,34 @@ impl App {
         with_source: bool,
         mut loaded: Loaded,
     ) -> ApiResult<Vec<Status>> {
-        let missing = loaded.missing_statuses(statuses.iter().filter_map(|s| s.reblog_of_id));
+        let mut original_ids: Vec<Id> = statuses.iter().filter_map(|s| s.reblog_of_id).collect();
+        original_ids.sort_unstable();
+        original_ids.dedup();
+        let missing = loaded.missing_statuses(original_ids.iter().copied());
         if !missing.is_empty() {
             loaded.add_statuses(self.store.statuses_by_ids(&missing).await?);
         }
-        let missing = loaded.missing_accounts(
-            statuses
-                .iter()
-                .chain(
-                    statuses
-                        .iter()
-                        .filter_map(|s| s.reblog_of_id)
-                        .filter_map(|o| loaded.statuses.get(&o)),
-                )
-                .flat_map(accounts_named),
-        );
-        let fetched = if missing.is_empty() {
-            vec![]
-        } else {
-            self.store.accounts_by_ids(&missing).await?
-        };
         let Loaded {
             statuses: originals,
             mut accounts,
         } = loaded;
-        accounts.extend(fetched.into_iter().map(|a| (a.id, a)));
+        // The page's statuses and each original they reblog, once.
         let all: Vec<&StatusRecord> = statuses
             .iter()
-            .chain(
-                statuses
-                    .iter()
-                    .filter_map(|s| s.reblog_of_id)
-                    .filter_map(|o| originals.get(&o)),
-            )
+            .chain(original_ids.iter().filter_map(|o| originals.get(o)))
             .collect();
+        let missing = missing_ids(all.iter().flat_map(|s| accounts_named(s)), |id| {
+            accounts.contains_key(id)
+        });
+        if !missing.is_empty() {
+            accounts.extend(
+                self.store
+                    .accounts_by_ids(&missing)
+                    .await?
+                    .into_iter()
+                    .map(|a| (a.id, a)),
+            );
+        }
         let app_ids: Vec<Id> = all.iter().filter_map(|s| s.application_id).collect();
         let apps: HashMap<Id, AppRecord> = if app_ids.is_empty() {
             HashMap::new()

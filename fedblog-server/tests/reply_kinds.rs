@@ -202,6 +202,13 @@ async fn a_streaming_reply_is_sent_as_server_sent_events_and_ends_with_its_sourc
             .and_then(|v| v.to_str().ok()),
         Some("no-store")
     );
+    assert_eq!(
+        r.headers()
+            .get("access-control-allow-origin")
+            .and_then(|v| v.to_str().ok()),
+        Some("*"),
+        "a stream carries the headers of every answer"
+    );
     let text = tokio::time::timeout(Duration::from_secs(10), r.text())
         .await
         .expect("the stream ends with its source")

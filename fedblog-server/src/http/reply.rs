@@ -16,11 +16,20 @@ pub type HttpResponse = warp::reply::Response;
 pub const SSE_HEARTBEAT: Duration = Duration::from_secs(15);
 
 /// CORS for every answer, and `nosniff` so no answer is taken for another type than it says.
+const EVERY_ANSWER: [(&str, &str); 3] = [
+    ("X-Content-Type-Options", "nosniff"),
+    ("Access-Control-Allow-Origin", "*"),
+    (
+        "Access-Control-Expose-Headers",
+        "Link, X-RateLimit-Reset, X-RateLimit-Limit, X-RateLimit-Remaining, Retry-After, X-Request-Id, Idempotency-Key",
+    ),
+];
+
+/// A builder with the headers of [`EVERY_ANSWER`].
 fn cors(builder: http::response::Builder) -> http::response::Builder {
-    builder
-        .header("X-Content-Type-Options", "nosniff")
-        .header("Access-Control-Allow-Origin", "*")
-        .header("Access-Control-Expose-Headers", "Link, X-RateLimit-Reset, X-RateLimit-Limit, X-RateLimit-Remaining, Retry-After, X-Request-Id, Idempotency-Key")
+    EVERY_ANSWER
+        .iter()
+        .fold(builder, |b, (name, value)| b.header(*name, *value))
 }
 
 /// Converts a reply. Header values that are not valid HTTP are dropped (and logged).
@@ -78,12 +87,9 @@ fn server_sent_events(
     let mut response = warp::sse::reply(keep_alive.stream(events)).into_response();
     *response.status_mut() = status;
     let h = response.headers_mut();
-    for (name, value) in [
-        ("X-Content-Type-Options", "nosniff"),
-        ("Access-Control-Allow-Origin", "*"),
-        ("X-Accel-Buffering", "no"),
-    ] {
-        h.insert(name, HeaderValue::from_static(value));
+    // Proxies such as nginx must pass each event on at once.
+    for (name, value) in EVERY_ANSWER.iter().chain(&[("X-Accel-Buffering", "no")]) {
+        h.insert(*name, HeaderValue::from_static(value));
     }
     for (k, v) in headers {
         if let (Ok(name), Ok(value)) = (
