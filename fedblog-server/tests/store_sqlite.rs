@@ -415,10 +415,21 @@ async fn sqlite_claims_from_separate_pools_take_each_job_once() {
 }
 
 /// A URL naming the scratch PostgreSQL database, or `None` (the PostgreSQL test then does not run).
-fn postgres_url() -> Option<String> {
-    std::env::var("FEDBLOG_TEST_DATABASE_URL")
-        .ok()
-        .filter(|u| u.starts_with("postgres"))
+/// The scratch PostgreSQL database (`FEDBLOG_TEST_DATABASE_URL`), or `None` after saying that
+/// `test` did not run. In CI a PostgreSQL test that does not run is a failure, never a silent pass.
+fn postgres_url(test: &str) -> Option<String> {
+    match std::env::var("FEDBLOG_TEST_DATABASE_URL") {
+        Ok(url) if url.starts_with("postgres") => Some(url),
+        _ if std::env::var_os("CI").is_some() => panic!(
+            "{test} must run on PostgreSQL in CI: set FEDBLOG_TEST_DATABASE_URL=postgres://... (a scratch database)"
+        ),
+        _ => {
+            println!(
+                "{test} did not run: set FEDBLOG_TEST_DATABASE_URL=postgres://... (a scratch database) to run it"
+            );
+            None
+        }
+    }
 }
 
 /// `base` with `search_path` set to `schema`.
@@ -543,10 +554,7 @@ macro_rules! suite_checks {
 /// `FEDBLOG_TEST_DATABASE_URL` is a `postgres://` URL of a scratch database.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn postgres_conformance() {
-    let Some(base) = postgres_url() else {
-        println!(
-            "postgres_conformance did not run: set FEDBLOG_TEST_DATABASE_URL=postgres://... (a scratch database) to run it"
-        );
+    let Some(base) = postgres_url("postgres_conformance") else {
         return;
     };
     // The list is the suite's own (a hidden macro of fedblog-testkit), so new checks run here too.
@@ -582,10 +590,7 @@ async fn postgres_conformance() {
 /// is a `postgres://` URL of a scratch database.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn postgres_claims_from_separate_pools_take_each_job_once() {
-    let Some(base) = postgres_url() else {
-        println!(
-            "postgres_claims_from_separate_pools_take_each_job_once did not run: set FEDBLOG_TEST_DATABASE_URL=postgres://... (a scratch database) to run it"
-        );
+    let Some(base) = postgres_url("postgres_claims_from_separate_pools_take_each_job_once") else {
         return;
     };
     let schema = "fedblog_claim_race";
@@ -604,5 +609,92 @@ async fn postgres_claims_from_separate_pools_take_each_job_once() {
         );
     }
     claims_from_separate_pools_take_each_job_once(stores).await;
+    drop_schema(&base, schema).await;
+}
+
+/// Pairs of accounts follow and unfollow each other at the same moment, both ways, many times:
+/// each follow moves two counters (the follower's `following_count`, the target's
+/// `followers_count`), so two crossed follows lock the same two account rows. None may fail
+/// (PostgreSQL reports a deadlock when they lock them in opposite orders), and the counters end
+/// matching the follows.
+async fn crossed_follows_lose_nothing(store: Arc<dyn Store>) {
+    use fedblog_core::IdGenerator;
+    use fedblog_testkit::store_suite::local_account;
+
+    let ids = Arc::new(IdGenerator::default());
+    let mut accounts = vec![];
+    for name in ["ann", "ben", "cat", "dan"] {
+        let (a, u) = local_account(&ids, name);
+        store
+            .insert_local_account(&a, &u)
+            .await
+            .expect("insert account");
+        accounts.push(a.id);
+    }
+    let mut tasks = vec![];
+    for (i, &me) in accounts.iter().enumerate() {
+        for (j, &other) in accounts.iter().enumerate() {
+            if i == j {
+                continue;
+            }
+            let (store, ids) = (store.clone(), ids.clone());
+            tasks.push(tokio::spawn(async move {
+                for round in 0..15 {
+                    store
+                        .insert_follow(ids.next(), me, other)
+                        .await
+                        .map_err(|e| format!("follow {i}->{j} round {round}: {e}"))?;
+                    if round < 14 {
+                        store
+                            .delete_follow(me, other)
+                            .await
+                            .map_err(|e| format!("unfollow {i}->{j} round {round}: {e}"))?;
+                    }
+                }
+                Ok::<(), String>(())
+            }));
+        }
+    }
+    let mut failures = vec![];
+    for t in tasks {
+        if let Err(e) = t.await.expect("follow task") {
+            failures.push(e);
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "crossed follows failed:\n{}",
+        failures.join("\n")
+    );
+    for &id in &accounts {
+        let a = store
+            .account_by_id(id)
+            .await
+            .expect("account_by_id")
+            .expect("account");
+        assert_eq!(
+            (a.following_count, a.followers_count),
+            (3, 3),
+            "counters of {id:?}"
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn sqlite_crossed_follows_lose_nothing() {
+    let store = fresh_sqlite().await;
+    crossed_follows_lose_nothing(Arc::new(store.clone())).await;
+}
+
+/// [`crossed_follows_lose_nothing`] on PostgreSQL, where row locks taken in opposite orders
+/// deadlock. Runs only when `FEDBLOG_TEST_DATABASE_URL` is a `postgres://` URL.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn postgres_crossed_follows_lose_nothing() {
+    let Some(base) = postgres_url("postgres_crossed_follows_lose_nothing") else {
+        return;
+    };
+    let schema = "fedblog_crossed_follows";
+    let store = fresh_postgres_schema(&base, schema).await;
+    crossed_follows_lose_nothing(Arc::new(store)).await;
     drop_schema(&base, schema).await;
 }

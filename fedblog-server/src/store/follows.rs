@@ -57,6 +57,27 @@ async fn bump<C: ConnectionTrait>(
     Ok(())
 }
 
+/// Moves the follower's `following_count` and the target's `followers_count` by `delta`, locking
+/// the two account rows in id order: two crossed follows (A to B and B to A at once) then wait
+/// for each other instead of deadlocking, as they would on PostgreSQL if each locked its
+/// follower first.
+async fn bump_follow_counters<C: ConnectionTrait>(
+    db: &C,
+    follower: Id,
+    target: Id,
+    delta: i64,
+) -> StoreResult<()> {
+    let mut moves = [
+        (follower, accounts::Column::FollowingCount),
+        (target, accounts::Column::FollowersCount),
+    ];
+    moves.sort_by_key(|(id, _)| id.as_i64());
+    for (id, col) in moves {
+        bump(db, id, col, delta).await?;
+    }
+    Ok(())
+}
+
 /// The stored form of a follow's languages: a JSON array of codes, `NULL` for all.
 fn languages_to_text(languages: &Option<Vec<String>>) -> Option<String> {
     languages
@@ -112,8 +133,7 @@ async fn upsert_follow_rows<C: ConnectionTrait>(
     };
     let inserted = FOLLOWING.insert(db, row).await?;
     if inserted == 1 {
-        bump(db, f.account_id, accounts::Column::FollowingCount, 1).await?;
-        bump(db, f.target_id, accounts::Column::FollowersCount, 1).await?;
+        bump_follow_counters(db, f.account_id, f.target_id, 1).await?;
         return Ok(true);
     }
     if replace_options {
@@ -195,8 +215,7 @@ pub(super) async fn delete_follow_rows<C: ConnectionTrait>(
     if !FOLLOWING.delete(db, follower, target.as_i64()).await? {
         return Ok(false);
     }
-    bump(db, follower, accounts::Column::FollowingCount, -1).await?;
-    bump(db, target, accounts::Column::FollowersCount, -1).await?;
+    bump_follow_counters(db, follower, target, -1).await?;
     Ok(true)
 }
 
