@@ -9,6 +9,7 @@ pub mod app;
 pub mod blocking;
 pub mod config;
 pub mod content;
+pub mod endpoint;
 pub mod entities;
 pub mod error;
 pub mod events;

@@ -156,6 +156,7 @@ fn api_paths_are_written_once_in_core_declarations() {
             "fedblog-testkit/tests/openapi_validator.rs",
         ];
         if path.starts_with("fedblog-core/src/api/")
+            || path == "fedblog-core/src/endpoint.rs"
             || path.ends_with("tests/tidy.rs")
             || exempt.contains(&path.as_str())
         {
@@ -205,6 +206,29 @@ fn entities_are_built_only_in_render() {
             assert!(
                 !hit,
                 "{path} builds an API entity ({ctor}...); only render.rs may"
+            );
+        }
+    }
+}
+
+/// The API layer (`api/` and the `endpoint` vocabulary it speaks) is the top of core: app,
+/// services, render and the store never name it, so no import cycle runs through the endpoints
+/// and an endpoint file can be read without the rest of the route table.
+#[test]
+fn nothing_below_the_api_layer_names_it() {
+    for (path, text) in all_sources() {
+        let Some(module) = path.strip_prefix("fedblog-core/src/") else {
+            continue;
+        };
+        if module.starts_with("api/") || module == "endpoint.rs" || module.ends_with("_tests.rs") {
+            continue;
+        }
+        // Unit tests at the end of a file may drive requests through the API.
+        let code = text.split("#[cfg(test)]").next().unwrap_or("");
+        for layer in ["crate::api", "crate::endpoint"] {
+            assert!(
+                !code.contains(layer),
+                "{path} names {layer}: only the API layer may (dispatch lives in api/dispatch.rs)"
             );
         }
     }

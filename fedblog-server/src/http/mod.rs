@@ -20,8 +20,9 @@ use std::time::{Duration, Instant};
 
 use bytes::Bytes;
 use fedblog_core::App;
+use fedblog_core::api::error_reply;
 use fedblog_core::api::{Auth, BodyKind, SMALL_BODY_BYTES};
-use fedblog_core::app::{bearer_token, error_reply, query_token};
+use fedblog_core::app::{bearer_token, query_token};
 use fedblog_core::error::ApiError;
 use fedblog_core::params::Params;
 use futures_util::{FutureExt, StreamExt};

@@ -2,7 +2,7 @@
 //! content type of the key's extension and long-lived caching.
 
 use fedblog_core::App;
-use fedblog_core::app::error_reply;
+use fedblog_core::api::error_reply;
 use fedblog_core::error::ApiError;
 use fedblog_core::files::{PUBLIC_PATH_PREFIX, content_type_of, valid_key};
 use http::Method;

@@ -4,9 +4,9 @@ use http::{Method, StatusCode};
 use serde::Deserialize;
 
 use crate::api::oauth::page;
-use crate::api::{Auth, Endpoint, Html};
 use crate::app::{App, Caller};
 use crate::content::escape;
+use crate::endpoint::{Auth, Endpoint, Html};
 use crate::error::ApiResult;
 use crate::params::de;
 

@@ -3,8 +3,8 @@
 use http::Method;
 use serde::Deserialize;
 
-use crate::api::{Auth, Endpoint, Json};
 use crate::app::{App, Caller};
+use crate::endpoint::{Auth, Endpoint, Json};
 use crate::entities::Relationship;
 use crate::error::ApiResult;
 use crate::id::Id;

@@ -3,8 +3,8 @@
 use http::Method;
 
 use crate::api::accounts::unendorse_account::{UnendorseAccount, UnendorseAccountRequest};
-use crate::api::{Auth, Endpoint, Json};
 use crate::app::{App, Caller};
+use crate::endpoint::{Auth, Endpoint, Json};
 use crate::entities::Relationship;
 use crate::error::ApiResult;
 

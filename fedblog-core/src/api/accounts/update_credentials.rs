@@ -6,8 +6,8 @@ use http::Method;
 use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 
-use crate::api::{Auth, Endpoint, Json};
 use crate::app::{App, Caller};
+use crate::endpoint::{Auth, Endpoint, Json};
 use crate::entities::CredentialAccount;
 use crate::error::{ApiError, ApiResult};
 use crate::params::de;
@@ -111,7 +111,7 @@ impl Endpoint for UpdateCredentials {
     const METHOD: Method = Method::PATCH;
     const PATH: &'static str = "/api/v1/accounts/update_credentials";
     const AUTH: Auth = Auth::User("write:accounts");
-    const BODY: crate::api::BodyKind = crate::api::BodyKind::Upload;
+    const BODY: crate::endpoint::BodyKind = crate::endpoint::BodyKind::Upload;
     type Request = UpdateRequest;
     type Response = Json<CredentialAccount>;
 

@@ -3,8 +3,8 @@
 use http::Method;
 
 use crate::api::conversations::ConversationId;
-use crate::api::{Auth, Endpoint, Json, path_id};
 use crate::app::{App, Caller};
+use crate::endpoint::{Auth, Endpoint, Json, path_id};
 use crate::entities::Conversation;
 use crate::error::{ApiError, ApiResult};
 

@@ -2,8 +2,8 @@
 
 use http::Method;
 
-use crate::api::{Auth, Endpoint, Json, NoParams};
 use crate::app::{App, Caller};
+use crate::endpoint::{Auth, Endpoint, Json, NoParams};
 use crate::entities::Filter;
 use crate::error::ApiResult;
 use crate::render::render_filter;

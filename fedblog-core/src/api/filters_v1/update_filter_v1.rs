@@ -4,8 +4,8 @@ use http::Method;
 use serde::Deserialize;
 
 use crate::api::filters_v1::V1FilterFields;
-use crate::api::{Auth, Endpoint, Json, path_id};
 use crate::app::{App, Caller};
+use crate::endpoint::{Auth, Endpoint, Json, path_id};
 use crate::entities::V1Filter;
 use crate::error::ApiResult;
 use crate::render::render_v1_filter;

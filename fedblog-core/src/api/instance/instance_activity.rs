@@ -2,8 +2,8 @@
 
 use http::Method;
 
-use crate::api::{Auth, Endpoint, Json, NoParams};
 use crate::app::{App, Caller};
+use crate::endpoint::{Auth, Endpoint, Json, NoParams};
 use crate::error::ApiResult;
 
 /// Weekly activity of the last 12 weeks, numbers as strings. <https://docs.joinmastodon.org/methods/instance/#activity>

@@ -2,8 +2,8 @@
 
 use http::Method;
 
-use crate::api::{Auth, Endpoint, Json, NoParams};
 use crate::app::{App, Caller};
+use crate::endpoint::{Auth, Endpoint, Json, NoParams};
 use crate::error::ApiResult;
 
 /// Domains this server knows. <https://docs.joinmastodon.org/methods/instance/#peers>

@@ -3,8 +3,8 @@
 use http::Method;
 use serde_json::json;
 
-use crate::api::{Auth, Endpoint, Json, NoParams};
 use crate::app::{App, Caller};
+use crate::endpoint::{Auth, Endpoint, Json, NoParams};
 use crate::error::ApiResult;
 
 /// Where the NodeInfo document is. <https://nodeinfo.diaspora.software/protocol>

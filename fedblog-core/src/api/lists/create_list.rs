@@ -3,8 +3,8 @@
 use http::Method;
 
 use crate::api::lists::ListFields;
-use crate::api::{Auth, Endpoint, Json};
 use crate::app::{App, Caller};
+use crate::endpoint::{Auth, Endpoint, Json};
 use crate::entities::List;
 use crate::error::ApiResult;
 use crate::render::render_list;

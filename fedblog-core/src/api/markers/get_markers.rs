@@ -5,8 +5,8 @@ use std::collections::BTreeMap;
 use http::Method;
 use serde::Deserialize;
 
-use crate::api::{Auth, Endpoint, Json};
 use crate::app::{App, Caller};
+use crate::endpoint::{Auth, Endpoint, Json};
 use crate::entities::Marker;
 use crate::error::ApiResult;
 use crate::params::de;

@@ -3,8 +3,8 @@
 use http::{Method, StatusCode};
 
 use crate::api::media::MediaFields;
-use crate::api::{Auth, Endpoint, JsonWithStatus};
 use crate::app::{App, Caller};
+use crate::endpoint::{Auth, Endpoint, JsonWithStatus};
 use crate::entities::MediaAttachment;
 use crate::error::ApiResult;
 
@@ -17,7 +17,7 @@ impl Endpoint for CreateMedia {
     const PATH: &'static str = "/api/v2/media";
     const AUTH: Auth = Auth::User("write:media");
     const RATE_LIMITS: &'static [crate::rate_limit::Family] = &[crate::rate_limit::Family::Media];
-    const BODY: crate::api::BodyKind = crate::api::BodyKind::Upload;
+    const BODY: crate::endpoint::BodyKind = crate::endpoint::BodyKind::Upload;
     type Request = MediaFields;
     type Response = JsonWithStatus<MediaAttachment>;
 

@@ -4,8 +4,8 @@
 use http::Method;
 
 use crate::api::media::MediaFields;
-use crate::api::{Auth, Endpoint, Json};
 use crate::app::{App, Caller};
+use crate::endpoint::{Auth, Endpoint, Json};
 use crate::entities::MediaAttachment;
 use crate::error::{ApiError, ApiResult};
 
@@ -18,7 +18,7 @@ impl Endpoint for CreateMediaV1 {
     const PATH: &'static str = "/api/v1/media";
     const AUTH: Auth = Auth::User("write:media");
     const RATE_LIMITS: &'static [crate::rate_limit::Family] = &[crate::rate_limit::Family::Media];
-    const BODY: crate::api::BodyKind = crate::api::BodyKind::Upload;
+    const BODY: crate::endpoint::BodyKind = crate::endpoint::BodyKind::Upload;
     type Request = MediaFields;
     type Response = Json<MediaAttachment>;
 

@@ -3,8 +3,8 @@
 use http::{Method, StatusCode};
 use serde::Deserialize;
 
-use crate::api::{Auth, Endpoint, JsonWithStatus, path_id};
 use crate::app::{App, Caller};
+use crate::endpoint::{Auth, Endpoint, JsonWithStatus, path_id};
 use crate::entities::MediaAttachment;
 use crate::error::{ApiError, ApiResult};
 

@@ -4,8 +4,8 @@ use http::Method;
 use serde::Deserialize;
 
 use crate::api::media::MediaFields;
-use crate::api::{Auth, Endpoint, Json, path_id};
 use crate::app::{App, Caller};
+use crate::endpoint::{Auth, Endpoint, Json, path_id};
 use crate::entities::MediaAttachment;
 use crate::error::ApiResult;
 
@@ -27,7 +27,7 @@ impl Endpoint for UpdateMedia {
     const METHOD: Method = Method::PUT;
     const PATH: &'static str = "/api/v1/media/:id";
     const AUTH: Auth = Auth::User("write:media");
-    const BODY: crate::api::BodyKind = crate::api::BodyKind::Upload;
+    const BODY: crate::endpoint::BodyKind = crate::endpoint::BodyKind::Upload;
     type Request = UpdateMediaRequest;
     type Response = Json<MediaAttachment>;
 

@@ -3,8 +3,8 @@
 use http::Method;
 use serde::Deserialize;
 
-use crate::api::{Auth, Endpoint, Paged};
 use crate::app::{App, Caller};
+use crate::endpoint::{Auth, Endpoint, Paged};
 use crate::entities::MutedAccount;
 use crate::error::ApiResult;
 use crate::pagination::PageParams;

@@ -3,8 +3,8 @@
 use http::Method;
 
 use crate::api::notification_requests::RequestIds;
-use crate::api::{Auth, Endpoint, Json};
 use crate::app::{App, Caller};
+use crate::endpoint::{Auth, Endpoint, Json};
 use crate::entities::Empty;
 use crate::error::ApiResult;
 

@@ -4,8 +4,8 @@ use http::Method;
 use serde::Deserialize;
 
 use crate::api::notifications::{NotificationFilter, grouped_types};
-use crate::api::{Auth, Endpoint, Linked};
 use crate::app::{App, Caller};
+use crate::endpoint::{Auth, Endpoint, Linked};
 use crate::entities::GroupedNotificationsResults;
 use crate::error::ApiResult;
 use crate::pagination::PageParams;

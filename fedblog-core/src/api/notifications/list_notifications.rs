@@ -4,8 +4,8 @@ use http::Method;
 use serde::Deserialize;
 
 use crate::api::notifications::NotificationFilter;
-use crate::api::{Auth, Endpoint, Paged};
 use crate::app::{App, Caller};
+use crate::endpoint::{Auth, Endpoint, Paged};
 use crate::entities::Notification;
 use crate::error::ApiResult;
 use crate::pagination::PageParams;

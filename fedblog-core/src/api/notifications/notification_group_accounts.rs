@@ -3,8 +3,8 @@
 use http::Method;
 
 use crate::api::notifications::get_notification_group::NotificationGroupRequest;
-use crate::api::{Auth, Endpoint, Json};
 use crate::app::{App, Caller};
+use crate::endpoint::{Auth, Endpoint, Json};
 use crate::entities::Account;
 use crate::error::ApiResult;
 

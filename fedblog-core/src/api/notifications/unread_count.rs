@@ -4,8 +4,8 @@ use http::Method;
 use serde::{Deserialize, Serialize};
 
 use crate::api::notifications::{NotificationFilter, unread_limit};
-use crate::api::{Auth, Endpoint, Json};
 use crate::app::{App, Caller};
+use crate::endpoint::{Auth, Endpoint, Json};
 use crate::error::ApiResult;
 use crate::params::de;
 

@@ -5,8 +5,8 @@ use serde::Deserialize;
 
 use crate::api::notifications::unread_count::UnreadCountResponse;
 use crate::api::notifications::{NotificationFilter, grouped_types, unread_limit};
-use crate::api::{Auth, Endpoint, Json};
 use crate::app::{App, Caller};
+use crate::endpoint::{Auth, Endpoint, Json};
 use crate::error::ApiResult;
 use crate::params::de;
 

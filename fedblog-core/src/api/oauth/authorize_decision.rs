@@ -4,9 +4,9 @@ use http::Method;
 use serde::Deserialize;
 
 use super::{AuthorizeParams, page, refusal, sign_in_form};
-use crate::api::{Auth, Endpoint, Html, Redirect};
 use crate::app::{App, Caller};
 use crate::content::escape;
+use crate::endpoint::{Auth, Endpoint, Html, Redirect};
 use crate::error::ApiResult;
 use crate::params::de;
 use crate::rate_limit::Family;

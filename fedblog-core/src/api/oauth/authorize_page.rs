@@ -3,8 +3,8 @@
 use http::Method;
 
 use super::{AuthorizeParams, refusal, sign_in_form};
-use crate::api::{Auth, Endpoint, Redirect};
 use crate::app::{App, Caller};
+use crate::endpoint::{Auth, Endpoint, Redirect};
 use crate::error::ApiResult;
 
 /// Shows the form where a user signs in and approves or denies the app.

@@ -10,9 +10,9 @@ pub mod userinfo;
 use http::StatusCode;
 use serde::Deserialize;
 
-use crate::api::{Endpoint, Html, Redirect};
 use crate::app::App;
 use crate::content::escape;
+use crate::endpoint::{Endpoint, Html, Redirect};
 use crate::error::ApiError;
 use crate::params::de;
 use crate::services::oauth::{

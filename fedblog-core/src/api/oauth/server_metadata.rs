@@ -8,8 +8,8 @@ use crate::api::oauth::{
     authorize_page::AuthorizePage, create_token::CreateToken, revoke_token::RevokeToken,
     userinfo::Userinfo,
 };
-use crate::api::{Auth, Endpoint, Json, NoParams};
 use crate::app::{App, Caller};
+use crate::endpoint::{Auth, Endpoint, Json, NoParams};
 use crate::error::ApiResult;
 use crate::scope::KNOWN_SCOPES;
 

@@ -4,8 +4,8 @@
 use http::Method;
 use serde_json::{Value, json};
 
-use crate::api::{Auth, Endpoint, Json, NoParams};
 use crate::app::{App, Caller};
+use crate::endpoint::{Auth, Endpoint, Json, NoParams};
 use crate::error::ApiResult;
 
 /// `GET /oauth/userinfo`.

@@ -4,8 +4,8 @@ use http::Method;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::api::{Auth, Endpoint, Json, path_id};
 use crate::app::{App, Caller};
+use crate::endpoint::{Auth, Endpoint, Json, path_id};
 use crate::entities::{ScheduledStatus, Status};
 use crate::error::{ApiError, ApiResult};
 use crate::params::de;

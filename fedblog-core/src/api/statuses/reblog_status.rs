@@ -3,8 +3,8 @@
 use http::Method;
 use serde::Deserialize;
 
-use crate::api::{Auth, Endpoint, Json, path_id};
 use crate::app::{App, Caller};
+use crate::endpoint::{Auth, Endpoint, Json, path_id};
 use crate::entities::Status;
 use crate::error::ApiResult;
 use crate::params::de;
