@@ -7,10 +7,8 @@ use chrono::{DateTime, SecondsFormat, Utc};
 use crate::app::App;
 use crate::content;
 use crate::entities::*;
-use crate::error::ApiResult;
 use crate::id::Id;
-use crate::loaded::{Loaded, accounts_named, missing_ids};
-use crate::services::timelines::StatusPage;
+use crate::services::filters::ActiveFilters;
 use crate::store::{
     AccountRecord, AppRecord, FilterContext, MarkerRecord, MediaKind, MediaRecord,
     NotificationRecord, PollRecord, Role as RoleRecord, StatusRecord, UserRecord,
@@ -175,37 +173,20 @@ impl App {
         }
     }
 
-    /// Renders a scheduled status with the media it will post.
-    pub async fn render_scheduled_status(
+    /// Renders a scheduled status whose parameters are `params`, with the media of `ids`.
+    pub fn render_scheduled_status_with(
         &self,
         s: &crate::store::ScheduledStatusRecord,
-    ) -> ApiResult<ScheduledStatus> {
-        let params: ScheduledParams = serde_json::from_str(&s.params).map_err(|e| {
-            tracing::error!(id = %s.id, error = %e, "stored scheduled status params do not parse");
-            crate::error::ApiError::internal()
-        })?;
-        let ids = crate::services::scheduled::scheduled_media_ids(&params);
-        let media = self.media_map(&ids).await?;
-        Ok(ScheduledStatus {
+        params: ScheduledParams,
+        ids: &[Id],
+        media: &HashMap<Id, MediaRecord>,
+    ) -> ScheduledStatus {
+        ScheduledStatus {
             id: s.id,
             scheduled_at: timestamp(s.scheduled_at),
-            media_attachments: self.render_media_list(&ids, &media),
+            media_attachments: self.render_media_list(ids, media),
             params,
-        })
-    }
-
-    /// Loads media by id in one store call.
-    pub async fn media_map(&self, ids: &[Id]) -> ApiResult<HashMap<Id, MediaRecord>> {
-        if ids.is_empty() {
-            return Ok(HashMap::new());
         }
-        Ok(self
-            .store
-            .media_by_ids(ids)
-            .await?
-            .into_iter()
-            .map(|m| (m.id, m))
-            .collect())
     }
 
     /// Renders the media of `ids` in that order, skipping any not in `media`.
@@ -262,182 +243,73 @@ impl App {
         }
     }
 
-    /// Renders statuses for a viewer, loading their authors, mentioned accounts, apps, reblogged
-    /// originals and the viewer's interactions in batches (one store call per kind per page).
-    /// A reblog nests its original under `reblog`; its `favourited`, `reblogged`, `bookmarked` and
-    /// `muted` say what the viewer did with the original, and it has no `pinned`. `pinned` is
-    /// given to the author of a status that can be pinned (not a reblog, not direct). A reblog
-    /// whose original is gone, and a status whose author is gone, are left out.
-    /// `with_source` adds the source `text` (for the author's delete and source answers).
-    pub async fn render_statuses(
+    /// Renders `statuses` with what `batch` loaded for them (see `App::render_statuses`).
+    pub(crate) fn render_batch(
         &self,
         statuses: &[StatusRecord],
-        viewer: Option<&AccountRecord>,
-        with_source: bool,
-    ) -> ApiResult<Vec<Status>> {
-        self.render_statuses_with(statuses, viewer, with_source, Loaded::default())
-            .await
-    }
-
-    /// [`App::render_statuses`] of statuses whose read already `loaded` some originals and
-    /// accounts: only what it lacks is read.
-    async fn render_statuses_with(
-        &self,
-        statuses: &[StatusRecord],
-        viewer: Option<&AccountRecord>,
-        with_source: bool,
-        mut loaded: Loaded,
-    ) -> ApiResult<Vec<Status>> {
-        let mut original_ids: Vec<Id> = statuses.iter().filter_map(|s| s.reblog_of_id).collect();
-        original_ids.sort_unstable();
-        original_ids.dedup();
-        let missing = loaded.missing_statuses(original_ids.iter().copied());
-        if !missing.is_empty() {
-            loaded.add_statuses(self.store.statuses_by_ids(&missing).await?);
-        }
-        let Loaded {
-            statuses: originals,
-            mut accounts,
-        } = loaded;
-        // The page's statuses and each original they reblog, once.
-        let all: Vec<&StatusRecord> = statuses
-            .iter()
-            .chain(original_ids.iter().filter_map(|o| originals.get(o)))
-            .collect();
-        let missing = missing_ids(all.iter().flat_map(|s| accounts_named(s)), |id| {
-            accounts.contains_key(id)
-        });
-        if !missing.is_empty() {
-            accounts.extend(
-                self.store
-                    .accounts_by_ids(&missing)
-                    .await?
-                    .into_iter()
-                    .map(|a| (a.id, a)),
-            );
-        }
-        let app_ids: Vec<Id> = all.iter().filter_map(|s| s.application_id).collect();
-        let apps: HashMap<Id, AppRecord> = if app_ids.is_empty() {
-            HashMap::new()
-        } else {
-            self.store
-                .apps_by_ids(&app_ids)
-                .await?
-                .into_iter()
-                .map(|a| (a.id, a))
-                .collect()
-        };
-        let flags = match viewer {
-            Some(v) => Some(self.viewer_flags(v, &all).await?),
-            None => None,
-        };
-        let polls = self.page_polls(&all, viewer).await?;
-        let media_ids: Vec<Id> = all
-            .iter()
-            .flat_map(|s| s.media_ids.iter().copied())
-            .collect();
-        let media = self.media_map(&media_ids).await?;
-        let batch = StatusBatch {
-            base: self.base_url(),
-            accounts,
-            apps,
-            flags,
-            polls,
-            media,
-            viewer,
-            with_source,
-        };
-        let filters = self.active_filters(viewer).await?;
+        batch: &StatusBatch<'_>,
+    ) -> Vec<Status> {
         let mut out = Vec::with_capacity(statuses.len());
         for s in statuses {
             let rendered = match s.reblog_of_id {
-                None => self.render_one_status(&batch, s, s),
+                None => self.render_one_status(batch, s, s),
                 Some(of) => {
-                    let Some(original) = originals.get(&of) else {
+                    let Some(original) = batch.originals.get(&of) else {
                         continue;
                     };
-                    let Some(inner) = self.render_one_status(&batch, original, original) else {
+                    let Some(inner) = self.render_one_status(batch, original, original) else {
                         continue;
                     };
-                    self.render_one_status(&batch, s, original)
-                        .map(|mut outer| {
-                            outer.reblog = Some(Box::new(inner));
-                            outer
-                        })
+                    self.render_one_status(batch, s, original).map(|mut outer| {
+                        outer.reblog = Some(Box::new(inner));
+                        outer
+                    })
                 }
             };
             out.extend(rendered.map(|mut st| {
-                if viewer.is_some() {
-                    self.mark_filtered(&filters, &mut st);
+                if batch.viewer.is_some() {
+                    self.mark_filtered(&batch.filters, &mut st);
                 }
                 st
             }));
         }
-        Ok(out)
+        out
     }
 
-    /// [`App::render_statuses`] for a list read in `context`: statuses by others that match
-    /// one of the viewer's `hide` filters of that context are left out.
-    pub async fn render_statuses_in(
+    /// Renders conversations for `me` with their participants' accounts and their last
+    /// statuses as rendered (a last status `me` may not see is absent): the other participants,
+    /// or `me` when there is none.
+    pub(crate) fn render_conversation_list(
         &self,
-        statuses: &[StatusRecord],
-        viewer: Option<&AccountRecord>,
-        context: FilterContext,
-    ) -> ApiResult<Vec<Status>> {
-        self.render_loaded_in(statuses, Loaded::default(), viewer, context)
-            .await
-    }
-
-    /// [`App::render_statuses`] of a page, with what reading it loaded (nothing read twice).
-    pub async fn render_page(
-        &self,
-        page: StatusPage,
-        viewer: Option<&AccountRecord>,
-    ) -> ApiResult<Vec<Status>> {
-        self.render_statuses_with(&page.statuses, viewer, false, page.loaded)
-            .await
-    }
-
-    /// [`App::render_statuses_in`] of a page, with what reading it loaded (nothing read twice).
-    pub async fn render_page_in(
-        &self,
-        page: StatusPage,
-        viewer: Option<&AccountRecord>,
-        context: FilterContext,
-    ) -> ApiResult<Vec<Status>> {
-        self.render_loaded_in(&page.statuses, page.loaded, viewer, context)
-            .await
-    }
-
-    async fn render_loaded_in(
-        &self,
-        statuses: &[StatusRecord],
-        loaded: Loaded,
-        viewer: Option<&AccountRecord>,
-        context: FilterContext,
-    ) -> ApiResult<Vec<Status>> {
-        let rendered = self
-            .render_statuses_with(statuses, viewer, false, loaded)
-            .await?;
-        let Some(v) = viewer else {
-            return Ok(rendered);
-        };
-        Ok(rendered
-            .into_iter()
-            .filter(|st| {
-                let proper = st.reblog.as_deref().unwrap_or(st);
-                proper.account.id == v.id
-                    || !st
-                        .filtered
-                        .as_deref()
-                        .is_some_and(|r| crate::services::filters::hidden_in(r, context))
+        me: &AccountRecord,
+        conversations: &[crate::store::ConversationRecord],
+        accounts: &HashMap<Id, Account>,
+        statuses: &HashMap<Id, Status>,
+    ) -> Vec<Conversation> {
+        conversations
+            .iter()
+            .map(|c| {
+                let mut others: Vec<Account> = c
+                    .participant_ids
+                    .iter()
+                    .filter_map(|id| accounts.get(id).cloned())
+                    .collect();
+                if others.is_empty() {
+                    others.push(self.render_account(me));
+                }
+                Conversation {
+                    id: c.id,
+                    unread: c.unread,
+                    accounts: others,
+                    last_status: c.last_status_id().and_then(|id| statuses.get(&id).cloned()),
+                }
             })
-            .collect())
+            .collect()
     }
 
     /// Sets `filtered` on a status rendered for a signed-in viewer (and on the original it
     /// reblogs): the filters its original matches, `[]` when none.
-    fn mark_filtered(&self, filters: &crate::services::filters::ActiveFilters, st: &mut Status) {
+    fn mark_filtered(&self, filters: &ActiveFilters, st: &mut Status) {
         let results: Vec<FilterResult> = if filters.is_empty() {
             vec![]
         } else {
@@ -460,162 +332,6 @@ impl App {
             inner.filtered = Some(results.clone());
         }
         st.filtered = Some(results);
-    }
-
-    /// Renders one status for a viewer (see [`App::render_statuses`]); 404 when it cannot be
-    /// shown (its author or, for a reblog, its original is gone).
-    pub async fn render_status(
-        &self,
-        status: &StatusRecord,
-        viewer: Option<&AccountRecord>,
-    ) -> ApiResult<Status> {
-        self.render_statuses(std::slice::from_ref(status), viewer, false)
-            .await?
-            .pop()
-            .ok_or_else(crate::error::ApiError::not_found)
-    }
-
-    /// Renders the thread around a status for a viewer, both sides in one pass.
-    pub async fn render_context(
-        &self,
-        thread: crate::services::interactions::Thread,
-        viewer: Option<&AccountRecord>,
-    ) -> ApiResult<Context> {
-        let ancestors: HashSet<Id> = thread.ancestors.iter().map(|s| s.id).collect();
-        let mut all = thread.ancestors;
-        all.extend(thread.descendants);
-        let (ancestors, descendants) = self
-            .render_loaded_in(&all, thread.loaded, viewer, FilterContext::Thread)
-            .await?
-            .into_iter()
-            .partition(|s| ancestors.contains(&s.id));
-        Ok(Context {
-            ancestors,
-            descendants,
-        })
-    }
-
-    /// The accounts of `ids` (each once; unknown ones left out), rendered, by id.
-    async fn rendered_accounts(&self, ids: &[Id]) -> ApiResult<HashMap<Id, Account>> {
-        let mut ids = ids.to_vec();
-        ids.sort();
-        ids.dedup();
-        Ok(self
-            .store
-            .accounts_by_ids(&ids)
-            .await?
-            .iter()
-            .map(|a| (a.id, self.render_account(a)))
-            .collect())
-    }
-
-    /// Renders notification requests for their owner: each with its sender (a request whose
-    /// sender is gone is left out) and its last status, if the owner may see it.
-    pub async fn render_notification_requests(
-        &self,
-        me: &AccountRecord,
-        requests: &[crate::store::NotificationRequestRecord],
-    ) -> ApiResult<Vec<NotificationRequest>> {
-        let senders: Vec<Id> = requests.iter().map(|r| r.from_account_id).collect();
-        let accounts = self.rendered_accounts(&senders).await?;
-        let last_ids: Vec<Id> = requests.iter().filter_map(|r| r.last_status_id).collect();
-        let visible = self.visible_statuses(Some(me), &last_ids).await?;
-        let statuses: HashMap<Id, Status> = self
-            .render_statuses(&visible, Some(me), false)
-            .await?
-            .into_iter()
-            .map(|s| (s.id, s))
-            .collect();
-        Ok(requests
-            .iter()
-            .filter_map(|r| {
-                Some(NotificationRequest {
-                    id: r.id,
-                    created_at: timestamp(r.created_at),
-                    updated_at: timestamp(r.updated_at),
-                    account: accounts.get(&r.from_account_id)?.clone(),
-                    notifications_count: r.notifications_count.to_string(),
-                    last_status: r.last_status_id.and_then(|id| statuses.get(&id).cloned()),
-                })
-            })
-            .collect())
-    }
-
-    /// Renders conversations for their owner: the other participants (the owner when there is
-    /// none) and the last status, if the owner may still see it.
-    pub async fn render_conversations(
-        &self,
-        me: &AccountRecord,
-        conversations: &[crate::store::ConversationRecord],
-    ) -> ApiResult<Vec<Conversation>> {
-        let participants: Vec<Id> = conversations
-            .iter()
-            .flat_map(|c| c.participant_ids.iter().copied())
-            .collect();
-        let accounts = self.rendered_accounts(&participants).await?;
-        let last_ids: Vec<Id> = conversations
-            .iter()
-            .filter_map(|c| c.last_status_id())
-            .collect();
-        let visible = self.visible_statuses(Some(me), &last_ids).await?;
-        let statuses: HashMap<Id, Status> = self
-            .render_statuses(&visible, Some(me), false)
-            .await?
-            .into_iter()
-            .map(|s| (s.id, s))
-            .collect();
-        Ok(conversations
-            .iter()
-            .map(|c| {
-                let mut others: Vec<Account> = c
-                    .participant_ids
-                    .iter()
-                    .filter_map(|id| accounts.get(id).cloned())
-                    .collect();
-                if others.is_empty() {
-                    others.push(self.render_account(me));
-                }
-                Conversation {
-                    id: c.id,
-                    unread: c.unread,
-                    accounts: others,
-                    last_status: c.last_status_id().and_then(|id| statuses.get(&id).cloned()),
-                }
-            })
-            .collect())
-    }
-
-    /// What `viewer` did with the statuses of a page, read in one batch per kind.
-    async fn viewer_flags(
-        &self,
-        viewer: &AccountRecord,
-        statuses: &[&StatusRecord],
-    ) -> ApiResult<ViewerFlags> {
-        let mut ids: Vec<Id> = statuses.iter().map(|s| s.id).collect();
-        ids.sort();
-        ids.dedup();
-        let mut own: Vec<Id> = statuses
-            .iter()
-            .filter(|s| s.account_id == viewer.id && s.reblog_of_id.is_none())
-            .map(|s| s.id)
-            .collect();
-        own.sort();
-        own.dedup();
-        let mut conversations: Vec<Id> = statuses.iter().map(|s| conversation_of(s)).collect();
-        conversations.sort();
-        conversations.dedup();
-        let set = |v: Vec<Id>| v.into_iter().collect::<HashSet<Id>>();
-        let done = self
-            .store
-            .interactions_among(viewer.id, &ids, &own, &conversations)
-            .await?;
-        Ok(ViewerFlags {
-            favourited: set(done.favourited),
-            reblogged: set(done.reblogged),
-            bookmarked: set(done.bookmarked),
-            pinned: set(done.pinned),
-            muted: set(done.muted_conversations),
-        })
     }
 
     /// Renders one status of a batch; `proper` is the status itself, or for a reblog its
@@ -704,28 +420,34 @@ impl App {
 }
 
 /// What the viewer did with the statuses of one rendered page.
-struct ViewerFlags {
-    favourited: HashSet<Id>,
-    reblogged: HashSet<Id>,
-    bookmarked: HashSet<Id>,
-    pinned: HashSet<Id>,
+pub(crate) struct ViewerFlags {
+    pub(crate) favourited: HashSet<Id>,
+    pub(crate) reblogged: HashSet<Id>,
+    pub(crate) bookmarked: HashSet<Id>,
+    pub(crate) pinned: HashSet<Id>,
     /// Muted threads (conversation ids).
-    muted: HashSet<Id>,
+    pub(crate) muted: HashSet<Id>,
 }
 
-/// What rendering one page of statuses loads once.
-struct StatusBatch<'a> {
-    base: String,
-    accounts: HashMap<Id, AccountRecord>,
-    apps: HashMap<Id, AppRecord>,
+/// What rendering one page of statuses needs besides the statuses, each kind loaded once (by
+/// `services/presenting.rs`).
+pub(crate) struct StatusBatch<'a> {
+    pub(crate) base: String,
+    /// The originals the page's reblogs name.
+    pub(crate) originals: HashMap<Id, StatusRecord>,
+    /// Authors and mentioned accounts of the page's statuses and originals.
+    pub(crate) accounts: HashMap<Id, AccountRecord>,
+    pub(crate) apps: HashMap<Id, AppRecord>,
     /// `None` for an anonymous viewer.
-    flags: Option<ViewerFlags>,
+    pub(crate) flags: Option<ViewerFlags>,
     /// The polls of the page's statuses, rendered for the viewer, by status id.
-    polls: HashMap<Id, Poll>,
+    pub(crate) polls: HashMap<Id, Poll>,
     /// The media of the page's statuses.
-    media: HashMap<Id, MediaRecord>,
-    viewer: Option<&'a AccountRecord>,
-    with_source: bool,
+    pub(crate) media: HashMap<Id, MediaRecord>,
+    /// The viewer's filters (none for an anonymous viewer).
+    pub(crate) filters: ActiveFilters,
+    pub(crate) viewer: Option<&'a AccountRecord>,
+    pub(crate) with_source: bool,
 }
 
 /// The thread a status belongs to (its own id when it has no recorded thread).
@@ -951,48 +673,15 @@ impl App {
 }
 
 impl App {
-    /// Renders the edit history of a status by `author`: every stored revision oldest first, or,
-    /// for a status never edited, one entry made of its current version (dated `edited_at`, else
-    /// `created_at`). Media show their current descriptions.
-    pub async fn render_status_edits(
+    /// Renders the revisions of a status by `author`, oldest first, with the media of each.
+    pub(crate) fn render_status_edit_list(
         &self,
-        status: &StatusRecord,
         author: &AccountRecord,
         revisions: &[crate::store::StatusEditRecord],
-    ) -> ApiResult<Vec<StatusEdit>> {
+        media: &HashMap<Id, MediaRecord>,
+    ) -> Vec<StatusEdit> {
         let account = self.render_account(author);
-        let current_poll = if revisions.is_empty() {
-            self.store
-                .polls_by_status_ids(&[status.id])
-                .await?
-                .pop()
-                .map(|p| p.options)
-        } else {
-            None
-        };
-        let current = crate::store::StatusEditRecord {
-            id: status.id,
-            status_id: status.id,
-            account_id: status.account_id,
-            text: status.text.clone(),
-            content: status.content.clone(),
-            spoiler_text: status.spoiler_text.clone(),
-            sensitive: status.sensitive,
-            media_ids: status.media_ids.clone(),
-            poll_options: current_poll,
-            created_at: status.edited_at.unwrap_or(status.created_at),
-        };
-        let revisions = if revisions.is_empty() {
-            std::slice::from_ref(&current)
-        } else {
-            revisions
-        };
-        let ids: Vec<Id> = revisions
-            .iter()
-            .flat_map(|r| r.media_ids.iter().copied())
-            .collect();
-        let media = self.media_map(&ids).await?;
-        Ok(revisions
+        revisions
             .iter()
             .map(|r| StatusEdit {
                 content: r.content.clone(),
@@ -1000,7 +689,7 @@ impl App {
                 sensitive: r.sensitive,
                 created_at: timestamp(r.created_at),
                 account: account.clone(),
-                media_attachments: self.render_media_list(&r.media_ids, &media),
+                media_attachments: self.render_media_list(&r.media_ids, media),
                 emojis: vec![],
                 poll: r.poll_options.as_ref().map(|o| StatusEditPoll {
                     options: o
@@ -1009,7 +698,7 @@ impl App {
                         .collect(),
                 }),
             })
-            .collect())
+            .collect()
     }
 
     /// Renders the source of a status (its plain text and content warning), for its author.
@@ -1023,114 +712,19 @@ impl App {
 }
 
 impl App {
-    /// The polls of a page of statuses, rendered for the viewer, by status id: one store call
-    /// for the polls, and for a signed-in viewer one for its own votes in them.
-    async fn page_polls(
+    /// Renders a page of notification groups (those to show, their statuses rendered) with the
+    /// accounts `accounts` holds: see `App::render_notification_groups`.
+    pub(crate) fn render_notification_group_page(
         &self,
-        statuses: &[&StatusRecord],
-        viewer: Option<&AccountRecord>,
-    ) -> ApiResult<HashMap<Id, Poll>> {
-        let mut ids: Vec<Id> = statuses
-            .iter()
-            .filter(|s| s.reblog_of_id.is_none())
-            .map(|s| s.id)
-            .collect();
-        if ids.is_empty() {
-            return Ok(HashMap::new());
-        }
-        ids.sort();
-        ids.dedup();
-        let polls = self.store.polls_by_status_ids(&ids).await?;
-        let others: Vec<Id> = polls
-            .iter()
-            .filter(|p| viewer.is_some_and(|v| v.id != p.account_id))
-            .map(|p| p.id)
-            .collect();
-        let mut own: HashMap<Id, Vec<usize>> = match viewer {
-            Some(v) if !others.is_empty() => self
-                .store
-                .poll_votes_among(&others, v.id)
-                .await?
-                .into_iter()
-                .collect(),
-            _ => HashMap::new(),
-        };
-        Ok(polls
-            .iter()
-            .map(|poll| {
-                let votes = own.remove(&poll.id).unwrap_or_default();
-                (poll.status_id, self.render_poll(poll, viewer, votes))
-            })
-            .collect())
-    }
-
-    /// Renders notifications for their owner, loading the accounts and statuses concerned in
-    /// batches. One whose account or status cannot be rendered (gone meanwhile) is left out.
-    pub async fn render_notifications(
-        &self,
-        me: &AccountRecord,
-        notifications: &[NotificationRecord],
-    ) -> ApiResult<Vec<Notification>> {
-        let senders: Vec<Id> = notifications.iter().map(|n| n.from_account_id).collect();
-        let accounts = self.rendered_accounts(&senders).await?;
-        let mut status_ids: Vec<Id> = notifications.iter().filter_map(|n| n.status_id).collect();
-        status_ids.sort();
-        status_ids.dedup();
-        let records = self.store.statuses_by_ids(&status_ids).await?;
-        let statuses: HashMap<Id, Status> = self
-            .render_statuses_in(&records, Some(me), FilterContext::Notifications)
-            .await?
-            .into_iter()
-            .map(|s| (s.id, s))
-            .collect();
-        Ok(notifications
-            .iter()
-            .filter_map(|n| {
-                let status = match n.status_id {
-                    Some(id) => Some(statuses.get(&id)?.clone()),
-                    None => None,
-                };
-                Some(Notification {
-                    id: n.id,
-                    kind: n.kind.as_str().to_string(),
-                    group_key: n.group_key.clone(),
-                    created_at: timestamp(n.created_at),
-                    account: accounts.get(&n.from_account_id)?.clone(),
-                    status,
-                })
-            })
-            .collect())
-    }
-
-    /// Renders a page of notification groups for their owner: each group with its sample
-    /// accounts and status, the accounts (in full; with `partial`, only each group's most recent
-    /// account in full and the others as `partial_accounts`) and the statuses, each once. A group
-    /// whose status cannot be rendered (gone meanwhile) is left out.
-    pub async fn render_notification_groups(
-        &self,
-        me: &AccountRecord,
-        groups: &[crate::services::notification_groups::NotificationGroup],
+        groups: &[&crate::services::notification_groups::NotificationGroup],
         partial: bool,
-    ) -> ApiResult<GroupedNotificationsResults> {
-        let mut status_ids: Vec<Id> = groups
-            .iter()
-            .filter_map(|g| g.most_recent().status_id)
-            .collect();
-        status_ids.sort();
-        status_ids.dedup();
-        let records = self.store.statuses_by_ids(&status_ids).await?;
-        let statuses = self
-            .render_statuses_in(&records, Some(me), FilterContext::Notifications)
-            .await?;
-        let shown: HashSet<Id> = statuses.iter().map(|s| s.id).collect();
-        let groups: Vec<_> = groups
-            .iter()
-            .filter(|g| g.most_recent().status_id.is_none_or(|s| shown.contains(&s)))
-            .collect();
+        statuses: Vec<Status>,
+        accounts: &HashMap<Id, AccountRecord>,
+    ) -> GroupedNotificationsResults {
         let mut full_ids: Vec<Id> = Vec::new();
         let mut partial_ids: Vec<Id> = Vec::new();
         let mut out_groups = Vec::with_capacity(groups.len());
-        for g in &groups {
+        for g in groups {
             let samples = g.sample_account_ids();
             for (i, a) in samples.iter().enumerate() {
                 if i == 0 || !partial {
@@ -1158,24 +752,15 @@ impl App {
         partial_ids.sort();
         partial_ids.dedup();
         partial_ids.retain(|a| full_ids.binary_search(a).is_err());
-        let mut wanted = full_ids.clone();
-        wanted.extend(&partial_ids);
-        let records: HashMap<Id, AccountRecord> = self
-            .store
-            .accounts_by_ids(&wanted)
-            .await?
-            .into_iter()
-            .map(|a| (a.id, a))
-            .collect();
-        let accounts = full_ids
+        let full = full_ids
             .iter()
-            .filter_map(|id| records.get(id))
+            .filter_map(|id| accounts.get(id))
             .map(|a| self.render_account(a))
             .collect();
         let partial_accounts = partial.then(|| {
             partial_ids
                 .iter()
-                .filter_map(|id| records.get(id))
+                .filter_map(|id| accounts.get(id))
                 .map(|a| {
                     let full = self.render_account(a);
                     PartialAccountWithAvatar {
@@ -1190,12 +775,12 @@ impl App {
                 })
                 .collect()
         });
-        Ok(GroupedNotificationsResults {
-            accounts,
+        GroupedNotificationsResults {
+            accounts: full,
             partial_accounts,
             statuses,
             notification_groups: out_groups,
-        })
+        }
     }
 
     /// Renders a timeline's read position.
@@ -1205,19 +790,6 @@ impl App {
             version: m.version,
             updated_at: timestamp(m.updated_at),
         }
-    }
-
-    /// Renders a poll for a viewer, reading the viewer's own votes.
-    pub async fn render_poll_for(
-        &self,
-        poll: &PollRecord,
-        viewer: Option<&AccountRecord>,
-    ) -> ApiResult<Poll> {
-        let own_votes = match viewer {
-            Some(v) if v.id != poll.account_id => self.store.poll_votes_of(poll.id, v.id).await?,
-            _ => vec![],
-        };
-        Ok(self.render_poll(poll, viewer, own_votes))
     }
 
     /// Renders a poll for a viewer whose own votes are `own_votes` (option indexes). `expired`
@@ -1288,5 +860,108 @@ impl App {
             language: t.language.clone(),
             provider: t.provider.clone(),
         }
+    }
+}
+
+/// Of statuses rendered for `viewer` in `context`, those to show: a status by someone else that
+/// matches one of the viewer's `hide` filters of that context is left out.
+pub(crate) fn without_hidden_in(
+    rendered: Vec<Status>,
+    viewer: Option<&AccountRecord>,
+    context: FilterContext,
+) -> Vec<Status> {
+    let Some(v) = viewer else {
+        return rendered;
+    };
+    rendered
+        .into_iter()
+        .filter(|st| {
+            let proper = st.reblog.as_deref().unwrap_or(st);
+            proper.account.id == v.id
+                || !st
+                    .filtered
+                    .as_deref()
+                    .is_some_and(|r| crate::services::filters::hidden_in(r, context))
+        })
+        .collect()
+}
+
+/// A thread's statuses as rendered, split into its ancestors (ids in `ancestors`) and its
+/// descendants, each side in the order given.
+pub fn render_thread(rendered: Vec<Status>, ancestors: &HashSet<Id>) -> Context {
+    let (ancestors, descendants) = rendered
+        .into_iter()
+        .partition(|s| ancestors.contains(&s.id));
+    Context {
+        ancestors,
+        descendants,
+    }
+}
+
+/// Notification requests with their senders' accounts and their last statuses as rendered; a
+/// request whose sender is gone is left out, a last status not rendered is absent.
+pub(crate) fn render_notification_request_list(
+    requests: &[crate::store::NotificationRequestRecord],
+    accounts: &HashMap<Id, Account>,
+    statuses: &HashMap<Id, Status>,
+) -> Vec<NotificationRequest> {
+    requests
+        .iter()
+        .filter_map(|r| {
+            Some(NotificationRequest {
+                id: r.id,
+                created_at: timestamp(r.created_at),
+                updated_at: timestamp(r.updated_at),
+                account: accounts.get(&r.from_account_id)?.clone(),
+                notifications_count: r.notifications_count.to_string(),
+                last_status: r.last_status_id.and_then(|id| statuses.get(&id).cloned()),
+            })
+        })
+        .collect()
+}
+
+/// Notifications with the accounts and statuses they name, as rendered; one whose account or
+/// status was not rendered (gone meanwhile, or hidden) is left out.
+pub(crate) fn render_notification_list(
+    notifications: &[NotificationRecord],
+    accounts: &HashMap<Id, Account>,
+    statuses: &HashMap<Id, Status>,
+) -> Vec<Notification> {
+    notifications
+        .iter()
+        .filter_map(|n| {
+            let status = match n.status_id {
+                Some(id) => Some(statuses.get(&id)?.clone()),
+                None => None,
+            };
+            Some(Notification {
+                id: n.id,
+                kind: n.kind.as_str().to_string(),
+                group_key: n.group_key.clone(),
+                created_at: timestamp(n.created_at),
+                account: accounts.get(&n.from_account_id)?.clone(),
+                status,
+            })
+        })
+        .collect()
+}
+
+/// The current version of a status as a revision (for the history of a status never edited),
+/// dated `edited_at`, else `created_at`, with its poll's options if it has one.
+pub(crate) fn current_revision(
+    status: &StatusRecord,
+    poll_options: Option<Vec<String>>,
+) -> crate::store::StatusEditRecord {
+    crate::store::StatusEditRecord {
+        id: status.id,
+        status_id: status.id,
+        account_id: status.account_id,
+        text: status.text.clone(),
+        content: status.content.clone(),
+        spoiler_text: status.spoiler_text.clone(),
+        sensitive: status.sensitive,
+        media_ids: status.media_ids.clone(),
+        poll_options,
+        created_at: status.edited_at.unwrap_or(status.created_at),
     }
 }

@@ -234,6 +234,20 @@ fn nothing_below_the_api_layer_names_it() {
     }
 }
 
+/// Render turns records already loaded into entities: it awaits nothing and reads no store
+/// (`services/presenting.rs` loads what it needs, one store call per kind).
+#[test]
+fn render_reads_no_store() {
+    let text =
+        std::fs::read_to_string(root().join("fedblog-core/src/render.rs")).expect("render.rs");
+    for needle in [".await", "async fn", "self.store", "Store"] {
+        assert!(
+            !text.contains(needle),
+            "fedblog-core/src/render.rs contains `{needle}`: render takes loaded data and reads no store"
+        );
+    }
+}
+
 #[test]
 fn every_module_says_what_it_owns() {
     for (path, text) in all_sources() {

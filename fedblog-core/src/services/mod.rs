@@ -22,6 +22,7 @@ pub mod oauth;
 #[cfg(test)]
 mod page_reads_tests;
 pub mod polls;
+pub mod presenting;
 #[cfg(test)]
 mod published_events_tests;
 pub mod rate_limits;

@@ -215,3 +215,101 @@ async fn a_thread_costs_the_same_store_calls_whatever_its_size() {
         "calls by method, 3 replies against 30"
     );
 }
+
+/// The store calls of one signed-in `GET` of `E` (`limit=40`) by a reader whom `senders`
+/// accounts it follows each mention in a direct status of their own (a notification and a conversation
+/// each), every other one with a poll.
+async fn mentioned_page_calls<E: Endpoint>(
+    senders: usize,
+) -> (BTreeMap<&'static str, usize>, serde_json::Value) {
+    let store = Arc::new(Counting::default());
+    let mut config = InstanceConfig::new("counting.test");
+    config.password_hash_memory_kib = 64;
+    let app = Arc::new(App::new(store.clone(), config));
+    let reader = crate::test_support::account(&app, "reader").await;
+    for n in 0..senders {
+        let sender = crate::test_support::account(&app, &format!("sender{n}")).await;
+        // Private mentions from strangers are filtered into requests by default.
+        app.follow(&reader, sender.id, FollowOptions::default())
+            .await
+            .expect("follow");
+        let poll = (n % 2 == 1).then(|| json!({"options": ["a", "b"], "expires_in": 3600}));
+        app.publish_status(
+            &sender,
+            None,
+            None,
+            NewStatus {
+                text: format!("@reader message {n}"),
+                visibility: Some("direct".into()),
+                poll,
+                ..Default::default()
+            },
+        )
+        .await
+        .expect("posted");
+    }
+    let cli = app.cli_application().await.expect("cli app");
+    let token = app
+        .issue_token(
+            cli.id,
+            Some(reader.id),
+            &Scopes::parse("read").expect("scopes"),
+        )
+        .await
+        .expect("token");
+    let route = crate::api::route::<E>();
+    let mut params = Params::new();
+    params.set("limit", "40");
+    store.take();
+    let reply = app
+        .dispatch(
+            &route,
+            Request {
+                authorization: Some(format!("Bearer {}", token.access_token)),
+                params,
+                info: RequestInfo {
+                    path: E::PATH.into(),
+                    ..Default::default()
+                },
+            },
+        )
+        .await;
+    (store.take(), reply.json().unwrap_or_default())
+}
+
+#[tokio::test]
+async fn notifications_and_conversations_cost_the_same_store_calls_whatever_their_size() {
+    use crate::api::conversations::list_conversations::ListConversations;
+    use crate::api::notifications::list_notification_groups::ListNotificationGroups;
+    use crate::api::notifications::list_notifications::ListNotifications;
+
+    let (small, page) = mentioned_page_calls::<ListNotifications>(3).await;
+    assert_eq!(page.as_array().map(Vec::len), Some(3), "{page}");
+    let (large, page) = mentioned_page_calls::<ListNotifications>(30).await;
+    assert_eq!(page.as_array().map(Vec::len), Some(30), "{page}");
+    assert_eq!(small, large, "notifications: calls by method, 3 against 30");
+
+    let (small, page) = mentioned_page_calls::<ListNotificationGroups>(3).await;
+    assert_eq!(
+        page["notification_groups"].as_array().map(Vec::len),
+        Some(3),
+        "{page}"
+    );
+    let (large, page) = mentioned_page_calls::<ListNotificationGroups>(30).await;
+    assert_eq!(
+        page["notification_groups"].as_array().map(Vec::len),
+        Some(30),
+        "{page}"
+    );
+    assert_eq!(
+        small, large,
+        "grouped notifications: calls by method, 3 against 30"
+    );
+
+    let (small, page) = mentioned_page_calls::<ListConversations>(3).await;
+    assert_eq!(page.as_array().map(Vec::len), Some(3), "{page}");
+    let (large, page) = mentioned_page_calls::<ListConversations>(30).await;
+    assert_eq!(page.as_array().map(Vec::len), Some(30), "{page}");
+    assert_eq!(small, large, "conversations: calls by method, 3 against 30");
+    println!("conversations of 30: {large:?}");
+}
