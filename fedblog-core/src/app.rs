@@ -133,6 +133,11 @@ impl App {
         Utc::now()
     }
 
+    /// The markers area (read positions).
+    pub fn markers(&self) -> crate::services::markers::Markers<'_> {
+        crate::services::markers::Markers::new(&*self.store, self.now())
+    }
+
     /// `scheme://domain`.
     pub fn base_url(&self) -> String {
         self.config.base_url()

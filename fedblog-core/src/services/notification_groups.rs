@@ -220,7 +220,7 @@ impl App {
         grouped: &[NotificationType],
         limit: u64,
     ) -> ApiResult<u64> {
-        let after = self.last_read_notification(me).await?;
+        let after = self.markers().last_read_notification(me).await?;
         let mut keys = std::collections::HashSet::new();
         let mut page = Page {
             min_id: after,

@@ -33,7 +33,7 @@ impl Endpoint for GetMarkers {
     type Response = Json<BTreeMap<String, Marker>>;
 
     async fn handle(app: &App, caller: &Caller, r: GetMarkersRequest) -> ApiResult<Self::Response> {
-        let markers = app.markers(caller.account()?, &r.timeline).await?;
+        let markers = app.markers().of(caller.account()?, &r.timeline).await?;
         Ok(Json(
             markers
                 .iter()

@@ -65,7 +65,7 @@ impl Endpoint for SaveMarkers {
             })?;
             positions.push((timeline.to_string(), id));
         }
-        let saved = app.save_markers(caller.account()?, &positions).await?;
+        let saved = app.markers().save(caller.account()?, &positions).await?;
         Ok(Json(
             saved
                 .iter()

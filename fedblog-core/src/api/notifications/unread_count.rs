@@ -46,7 +46,7 @@ impl Endpoint for UnreadCount {
     ) -> ApiResult<Self::Response> {
         let me = caller.account()?;
         let limit = unread_limit(r.limit);
-        let after = app.last_read_notification(me).await?;
+        let after = app.markers().last_read_notification(me).await?;
         let count = app
             .count_notifications(me, &r.filter.query(false), after, limit)
             .await?;
