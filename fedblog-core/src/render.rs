@@ -945,23 +945,3 @@ pub(crate) fn render_notification_list(
         })
         .collect()
 }
-
-/// The current version of a status as a revision (for the history of a status never edited),
-/// dated `edited_at`, else `created_at`, with its poll's options if it has one.
-pub(crate) fn current_revision(
-    status: &StatusRecord,
-    poll_options: Option<Vec<String>>,
-) -> crate::store::StatusEditRecord {
-    crate::store::StatusEditRecord {
-        id: status.id,
-        status_id: status.id,
-        account_id: status.account_id,
-        text: status.text.clone(),
-        content: status.content.clone(),
-        spoiler_text: status.spoiler_text.clone(),
-        sensitive: status.sensitive,
-        media_ids: status.media_ids.clone(),
-        poll_options,
-        created_at: status.edited_at.unwrap_or(status.created_at),
-    }
-}

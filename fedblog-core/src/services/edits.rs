@@ -234,7 +234,7 @@ impl App {
 
 /// A revision holding the editable fields of `status` (and its poll's options) as they are,
 /// dated `at`.
-fn revision(
+pub(crate) fn revision(
     id: Id,
     status: &StatusRecord,
     poll_options: Option<Vec<String>>,

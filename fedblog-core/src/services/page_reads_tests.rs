@@ -42,6 +42,39 @@ crate::delegate_store!(Counting => inner, observe = note:
     NotificationStore, MarkerStore, ListStore, FilterStore, ConversationStore, LinkStore,
     NotificationPolicyStore);
 
+/// `reader`'s `GET` of `E` with `limit=40`, the calls counted so far forgotten first.
+async fn read_page<E: Endpoint>(
+    app: &Arc<App>,
+    store: &Counting,
+    reader: &crate::store::AccountRecord,
+) -> crate::api::Reply {
+    let cli = app.cli_application().await.expect("cli app");
+    let token = app
+        .issue_token(
+            cli.id,
+            Some(reader.id),
+            &Scopes::parse("read").expect("scopes"),
+        )
+        .await
+        .expect("token");
+    let route = crate::api::route::<E>();
+    let mut params = Params::new();
+    params.set("limit", "40");
+    store.take();
+    app.dispatch(
+        &route,
+        Request {
+            authorization: Some(format!("Bearer {}", token.access_token)),
+            params,
+            info: RequestInfo {
+                path: E::PATH.into(),
+                ..Default::default()
+            },
+        },
+    )
+    .await
+}
+
 /// The store calls of one `GET /api/v1/timelines/home?limit=40` whose page holds `statuses`
 /// statuses by as many authors, each posted through an app of its own: every third a reblog of
 /// another author's post, every third with a poll, each mentioning the reader and a hashtag.
@@ -87,32 +120,7 @@ async fn home_page_calls(statuses: usize) -> (usize, BTreeMap<&'static str, usiz
         .await
         .expect("posted");
     }
-    let cli = app.cli_application().await.expect("cli app");
-    let token = app
-        .issue_token(
-            cli.id,
-            Some(reader.id),
-            &Scopes::parse("read").expect("scopes"),
-        )
-        .await
-        .expect("token");
-    let route = crate::api::route::<HomeTimeline>();
-    let mut params = Params::new();
-    params.set("limit", "40");
-    store.take();
-    let reply = app
-        .dispatch(
-            &route,
-            Request {
-                authorization: Some(format!("Bearer {}", token.access_token)),
-                params,
-                info: RequestInfo {
-                    path: HomeTimeline::PATH.into(),
-                    ..Default::default()
-                },
-            },
-        )
-        .await;
+    let reply = read_page::<HomeTimeline>(&app, &store, &reader).await;
     let shown = reply.json().and_then(|v| v.as_array().map(Vec::len));
     assert_eq!(
         shown,
@@ -248,32 +256,7 @@ async fn mentioned_page_calls<E: Endpoint>(
         .await
         .expect("posted");
     }
-    let cli = app.cli_application().await.expect("cli app");
-    let token = app
-        .issue_token(
-            cli.id,
-            Some(reader.id),
-            &Scopes::parse("read").expect("scopes"),
-        )
-        .await
-        .expect("token");
-    let route = crate::api::route::<E>();
-    let mut params = Params::new();
-    params.set("limit", "40");
-    store.take();
-    let reply = app
-        .dispatch(
-            &route,
-            Request {
-                authorization: Some(format!("Bearer {}", token.access_token)),
-                params,
-                info: RequestInfo {
-                    path: E::PATH.into(),
-                    ..Default::default()
-                },
-            },
-        )
-        .await;
+    let reply = read_page::<E>(&app, &store, &reader).await;
     (store.take(), reply.json().unwrap_or_default())
 }
 

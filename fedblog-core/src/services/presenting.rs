@@ -334,7 +334,12 @@ impl App {
         } else {
             None
         };
-        let current = crate::render::current_revision(status, current_poll);
+        let current = crate::services::edits::revision(
+            status.id,
+            status,
+            current_poll,
+            status.edited_at.unwrap_or(status.created_at),
+        );
         let revisions = if revisions.is_empty() {
             std::slice::from_ref(&current)
         } else {
