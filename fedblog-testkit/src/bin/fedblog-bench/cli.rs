@@ -18,12 +18,12 @@ follow poster); read benchmarks of --duration seconds on --connections connectio
 timeline limit=40, public local timeline limit=40, one status, verify_credentials); posting
 throughput (poster posts --post-count statuses one after another on one connection); fan-out
 time (big_author posts; time until the post is in the home feed of 50 probe followers, then all
-followers checked once); the server's peak RSS when --pid is given. Missing a target is not an
+followers checked once); the server's peak RSS and CPU per request when --pid is given. Missing a target is not an
 error; the exit status is non-zero only when the run itself failed.";
 
 /// Load benchmark for fedblog-server or any Mastodon-compatible server.
 #[derive(Parser, Debug)]
-#[command(name = "fedblog-bench", version, about)]
+#[command(name = "fedblog-bench", version)]
 pub struct Cli {
     /// What to do.
     #[command(subcommand)]

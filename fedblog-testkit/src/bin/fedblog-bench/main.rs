@@ -44,7 +44,9 @@
 //! `--post-count` statuses posted one after another on one connection by `poster`, whom 100
 //! followers follow. Fan-out time runs from sending `big_author`'s post to it being in the home
 //! feed of each of 50 probe followers spread over the list (polled every 50 ms); all followers
-//! are then checked once, untimed. Peak RSS is the server's `VmHWM` from `/proc/PID/status`.
+//! are then checked once, untimed. Peak RSS is the server's `VmHWM` from `/proc/PID/status`; the
+//! server's CPU per request is its user and system time (`/proc/PID/stat`) over a read benchmark
+//! divided by the answers.
 
 mod api;
 mod cli;

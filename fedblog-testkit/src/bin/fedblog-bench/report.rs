@@ -76,11 +76,15 @@ pub struct ReadFigures {
     pub p99_ms: Option<f64>,
     /// Wall time.
     pub secs: f64,
+    /// The server's CPU time (user and system, all threads) per 2xx answer, in milliseconds:
+    /// steadier than requests per second on shared cores. `None` without `--pid`.
+    pub server_cpu_ms_per_request: Option<f64>,
 }
 
 impl ReadFigures {
-    /// The figures of a measurement.
-    pub fn new(name: &str, path: &str, m: &Measured) -> ReadFigures {
+    /// The figures of a measurement; `server_cpu_secs` is the CPU time the server spent
+    /// during it, if known.
+    pub fn new(name: &str, path: &str, m: &Measured, server_cpu_secs: Option<f64>) -> ReadFigures {
         ReadFigures {
             name: name.into(),
             path: path.into(),
@@ -91,19 +95,31 @@ impl ReadFigures {
             p50_ms: m.percentile_ms(50.0),
             p99_ms: m.percentile_ms(99.0),
             secs: m.elapsed.as_secs_f64(),
+            server_cpu_ms_per_request: server_cpu_secs
+                .filter(|_| m.ok() > 0)
+                .map(|cpu| cpu * 1000.0 / m.ok() as f64),
+        }
+    }
+
+    /// The server's CPU per request as the report shows it.
+    pub fn cpu(&self) -> String {
+        match self.server_cpu_ms_per_request {
+            Some(ms) => format!("{ms:.3} ms"),
+            None => "not measured (no --pid)".into(),
         }
     }
 
     /// One line for the progress output.
     pub fn line(&self) -> String {
         format!(
-            "{}: {} ok in {:.1} s, {:.1} req/s, p50 {}, p99 {}, {} errors{}",
+            "{}: {} ok in {:.1} s, {:.1} req/s, p50 {}, p99 {}, server CPU {} per request, {} errors{}",
             self.name,
             self.ok,
             self.secs,
             self.requests_per_sec,
             ms(self.p50_ms),
             ms(self.p99_ms),
+            self.cpu(),
             self.errors,
             first_error(&self.first_error)
         )
@@ -263,6 +279,10 @@ impl Report {
                 clean && home.requests_per_sec >= HOME_RPS_TARGET,
             ));
             rows.push(row("home timeline limit=40: p50", ms(home.p50_ms)));
+            rows.push(row(
+                "home timeline limit=40: server CPU per request",
+                home.cpu(),
+            ));
             rows.push(judged(
                 "home timeline limit=40: p99",
                 ms(home.p99_ms),
@@ -284,6 +304,7 @@ impl Report {
                     format!("{}: p50 / p99", r.name),
                     format!("{} / {}", ms(r.p50_ms), ms(r.p99_ms)),
                 ));
+                rows.push(row(format!("{}: server CPU per request", r.name), r.cpu()));
             }
         }
         let p = &self.posting;
@@ -456,6 +477,7 @@ mod tests {
                     p50_ms: Some(3.0),
                     p99_ms: Some(20.0),
                     secs: 10.0,
+                    server_cpu_ms_per_request: Some(0.25),
                 },
                 ReadFigures {
                     name: "single status".into(),
@@ -467,6 +489,7 @@ mod tests {
                     p50_ms: Some(1.0),
                     p99_ms: Some(1.0),
                     secs: 10.0,
+                    server_cpu_ms_per_request: None,
                 },
             ],
             posting: PostingFigures {
@@ -514,6 +537,17 @@ mod tests {
         assert_eq!(result("fan-out to 10000"), Some("MISS"));
         assert_eq!(result("server peak RSS"), None);
         assert_eq!(result("single status: throughput"), None);
+        let shown = |prefix: &str| {
+            rows.iter()
+                .find(|r| r.figure.starts_with(prefix))
+                .map(|r| r.value.clone())
+                .unwrap_or_else(|| panic!("no row {prefix}"))
+        };
+        assert_eq!(shown("home timeline limit=40: server CPU"), "0.250 ms");
+        assert_eq!(
+            shown("single status: server CPU"),
+            "not measured (no --pid)"
+        );
         let json = serde_json::to_value(sample()).unwrap();
         assert_eq!(json["fanout"]["probes_reached"], 49);
     }

@@ -102,6 +102,7 @@ pub async fn run(
     ];
     let mut reads = Vec::new();
     for (name, path) in targets {
+        let cpu_before = pid.and_then(|p| cpu_secs(p).ok());
         let m = load::read(
             api.base(),
             &path,
@@ -110,7 +111,9 @@ pub async fn run(
             load.duration,
         )
         .await?;
-        let figures = ReadFigures::new(name, &path, &m);
+        let cpu_after = pid.and_then(|p| cpu_secs(p).ok());
+        let server_cpu = cpu_before.zip(cpu_after).map(|(a, b)| b - a);
+        let figures = ReadFigures::new(name, &path, &m, server_cpu);
         println!("  {}", figures.line());
         reads.push(figures);
     }
@@ -466,6 +469,29 @@ async fn feed_has(
     Ok(api::has_status_with(&page, marker))
 }
 
+/// Clock ticks per second of `/proc/PID/stat` (`USER_HZ`, 100 on every Linux ABI).
+const USER_HZ: f64 = 100.0;
+
+/// The CPU time a process has used so far (user and system, every thread), in seconds.
+fn cpu_secs(pid: u32) -> Result<f64, String> {
+    let path = format!("/proc/{pid}/stat");
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("cannot read {path}: {e}"))?;
+    // The command name (field 2) may hold spaces; the fields after its `)` are fixed.
+    let rest = text
+        .rsplit_once(')')
+        .map(|(_, r)| r)
+        .ok_or_else(|| format!("{path}: no command name"))?;
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    // utime and stime are fields 14 and 15 of the line, 12 and 13 after the name.
+    let tick = |i: usize| {
+        fields
+            .get(i)
+            .and_then(|f| f.parse::<f64>().ok())
+            .ok_or_else(|| format!("{path}: field {} is missing", i + 3))
+    };
+    Ok((tick(11)? + tick(12)?) / USER_HZ)
+}
+
 /// `VmHWM` and `VmRSS` of a process, in MB (1024 KiB).
 fn read_rss(pid: u32) -> Result<(f64, f64), String> {
     let path = format!("/proc/{pid}/status");
@@ -489,6 +515,20 @@ fn read_rss(pid: u32) -> Result<(f64, f64), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn cpu_of_this_process_grows_as_it_works() {
+        let pid = std::process::id();
+        let before = cpu_secs(pid).expect("cpu");
+        let started = std::time::Instant::now();
+        let mut x = 0u64;
+        while started.elapsed() < Duration::from_millis(200) {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1);
+        }
+        std::hint::black_box(x);
+        let after = cpu_secs(pid).expect("cpu");
+        assert!(after - before >= 0.1, "{before} then {after}");
+    }
 
     #[test]
     fn probes_spread_over_the_list_with_both_ends() {
