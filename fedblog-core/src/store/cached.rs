@@ -416,7 +416,7 @@ forward! {
     StatusStore {
         fn status_by_idempotency_key(&self, account_id: Id, key: &str, since: DateTime<Utc>) -> StoreResult<Option<StatusRecord>>;
         fn account_statuses(&self, account_id: Id, filter: &AccountStatusesFilter, page: Page) -> StoreResult<Vec<StatusRecord>>;
-        fn public_timeline(&self, filter: PublicTimelineFilter, page: Page) -> StoreResult<Vec<StatusRecord>>;
+        fn public_timeline_ids(&self, filter: PublicTimelineFilter, page: Page) -> StoreResult<Vec<Id>>;
         fn tag_timeline(&self, filter: &TagTimelineFilter, page: Page) -> StoreResult<Vec<StatusRecord>>;
     }
     {
@@ -432,6 +432,18 @@ forward! {
         }
         async fn status_by_id(&self, id: Id) -> StoreResult<Option<StatusRecord>> {
             Ok(self.statuses_by_ids(&[id]).await?.pop())
+        }
+        /// The page's ids from the store, its statuses from the cache (a public page is read
+        /// as often as a home page, and holds the same statuses).
+        async fn public_timeline(&self, filter: PublicTimelineFilter, page: Page) -> StoreResult<Vec<StatusRecord>> {
+            let ids = self.inner.public_timeline_ids(filter, page).await?;
+            let mut found: HashMap<Id, StatusRecord> = self
+                .statuses_by_ids(&ids)
+                .await?
+                .into_iter()
+                .map(|s| (s.id, s))
+                .collect();
+            Ok(ids.iter().filter_map(|id| found.remove(id)).collect())
         }
         async fn statuses_by_ids(&self, ids: &[Id]) -> StoreResult<Vec<StatusRecord>> {
             self.fresh()

@@ -98,6 +98,7 @@ macro_rules! __delegate_trait {
             fn delete_status(&self, id: Id) -> StoreResult<()>;
             fn account_statuses(&self, account_id: Id, filter: &AccountStatusesFilter, page: Page) -> StoreResult<Vec<StatusRecord>>;
             fn public_timeline(&self, filter: PublicTimelineFilter, page: Page) -> StoreResult<Vec<StatusRecord>>;
+            fn public_timeline_ids(&self, filter: PublicTimelineFilter, page: Page) -> StoreResult<Vec<Id>>;
             fn tag_timeline(&self, filter: &TagTimelineFilter, page: Page) -> StoreResult<Vec<StatusRecord>>;
         } }
     };

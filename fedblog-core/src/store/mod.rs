@@ -169,6 +169,21 @@ pub trait StatusStore: Send + Sync {
         filter: PublicTimelineFilter,
         page: Page,
     ) -> StoreResult<Vec<StatusRecord>>;
+    /// The ids of [`StatusStore::public_timeline`]'s page, in its order: for a store with a
+    /// record cache in front of it, which then takes the statuses from the cache. The default
+    /// reads the page and keeps its ids.
+    async fn public_timeline_ids(
+        &self,
+        filter: PublicTimelineFilter,
+        page: Page,
+    ) -> StoreResult<Vec<Id>> {
+        Ok(self
+            .public_timeline(filter, page)
+            .await?
+            .into_iter()
+            .map(|s| s.id)
+            .collect())
+    }
     /// Hashtag timeline: public statuses (replies included, reblogs not) by unsuspended authors
     /// carrying at least one tag of `any`, every tag of `all` and no tag of `none`, one page.
     async fn tag_timeline(

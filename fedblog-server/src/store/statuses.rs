@@ -294,6 +294,25 @@ fn by_amount(pairs: Vec<(i64, i64)>) -> BTreeMap<i64, Vec<i64>> {
 }
 
 /// Restricts a timeline query by `local`, `remote` and `only_media`.
+/// The statuses of the public timeline: public, neither reblogs (they stay off public
+/// timelines, as in Mastodon) nor replies to someone else, by unsuspended authors, in `place`.
+fn public_timeline_query(place: PublicTimelineFilter) -> sea_orm::Select<statuses::Entity> {
+    let q = statuses::Entity::find()
+        .inner_join(accounts::Entity)
+        .filter(accounts::Column::SuspendedAt.is_null())
+        .filter(public_rows())
+        // Not a reply to someone else: no parent author, or the author replying to themselves.
+        .filter(
+            Condition::any()
+                .add(statuses::Column::InReplyToAccountId.is_null())
+                .add(
+                    Expr::col((statuses::Entity, statuses::Column::InReplyToAccountId))
+                        .equals((statuses::Entity, statuses::Column::AccountId)),
+                ),
+        );
+    in_place(q, place)
+}
+
 pub(super) fn in_place(
     mut q: sea_orm::Select<statuses::Entity>,
     place: PublicTimelineFilter,
@@ -728,26 +747,26 @@ impl StatusStore for SeaStore {
         filter: PublicTimelineFilter,
         page: Page,
     ) -> StoreResult<Vec<StatusRecord>> {
-        let q = statuses::Entity::find()
-            .inner_join(accounts::Entity)
-            .filter(accounts::Column::SuspendedAt.is_null())
-            // Reblogs stay off public timelines, as in Mastodon.
-            .filter(public_rows())
-            // Not a reply to someone else: no parent author, or the author replying to themselves.
-            .filter(
-                Condition::any()
-                    .add(statuses::Column::InReplyToAccountId.is_null())
-                    .add(
-                        Expr::col((statuses::Entity, statuses::Column::InReplyToAccountId))
-                            .equals((statuses::Entity, statuses::Column::AccountId)),
-                    ),
-            );
-        let q = in_place(q, filter);
-        let rows = paging::apply(q, statuses::Column::Id, &page)
+        let rows = paging::apply(public_timeline_query(filter), statuses::Column::Id, &page)
             .all(&self.db)
             .await
             .map_err(backend_err)?;
         hydrate(&self.db, paging::finish(rows, &page)).await
+    }
+
+    async fn public_timeline_ids(
+        &self,
+        filter: PublicTimelineFilter,
+        page: Page,
+    ) -> StoreResult<Vec<Id>> {
+        paging::ids(
+            &self.db,
+            public_timeline_query(filter),
+            statuses::Column::Id,
+            &page,
+        )
+        .await
+        .map_err(backend_err)
     }
 
     async fn tag_timeline(

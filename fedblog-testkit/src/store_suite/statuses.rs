@@ -707,14 +707,27 @@ async fn ten_public(store: &dyn Store) -> Vec<Id> {
     out
 }
 
+/// Public timeline pages of one cursor kind over ten public statuses; `public_timeline_ids`
+/// must name each page's statuses in the same order.
 async fn timeline_pages(store: &dyn Store, kind: Cursor) {
     let s = ten_public(store).await;
     let read = |page: Page| async move {
-        let got = store
+        let got: Vec<Id> = store
             .public_timeline(PublicTimelineFilter::default(), page)
             .await
-            .expect("public_timeline");
-        got.into_iter().map(|s| s.id).collect::<Vec<_>>()
+            .expect("public_timeline")
+            .into_iter()
+            .map(|s| s.id)
+            .collect();
+        let ids = store
+            .public_timeline_ids(PublicTimelineFilter::default(), page)
+            .await
+            .expect("public_timeline_ids");
+        assert_eq!(
+            ids, got,
+            "public_timeline_ids must name the statuses of public_timeline's page, in its order ({page:?})"
+        );
+        got
     };
     assert_pages("public_timeline", kind, &s, read).await;
 }
