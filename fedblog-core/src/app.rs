@@ -89,13 +89,7 @@ impl App {
     /// Publishes what a service did. A bus that refuses it is logged: the change it reports is
     /// already stored, and streaming is best effort.
     pub async fn publish(&self, event: DomainEvent) {
-        let result = match event.to_event() {
-            Ok(e) => self.events.publish(e).await,
-            Err(e) => Err(e),
-        };
-        if let Err(error) = result {
-            tracing::warn!(%error, event = event.mastodon_event(), "an event could not be published");
-        }
+        crate::events::publish_logged(&*self.events, event).await;
     }
 
     /// The same app counting rate limits in another counter store (shared by processes).
@@ -131,6 +125,11 @@ impl App {
     /// The current time (one place, so tests and ids agree).
     pub fn now(&self) -> DateTime<Utc> {
         Utc::now()
+    }
+
+    /// The conversations area (direct-message threads).
+    pub fn conversations(&self) -> crate::services::conversations::Conversations<'_> {
+        crate::services::conversations::Conversations::new(&*self.store, &self.ids, &*self.events)
     }
 
     /// The markers area (read positions).

@@ -157,6 +157,18 @@ pub trait EventBus: Send + Sync {
     fn subscribe(&self) -> Subscription;
 }
 
+/// Publishes what a service did on `bus`. A bus that refuses it is logged: the change it
+/// reports is already stored, and streaming is best effort.
+pub async fn publish_logged(bus: &dyn EventBus, event: DomainEvent) {
+    let result = match event.to_event() {
+        Ok(e) => bus.publish(e).await,
+        Err(e) => Err(e),
+    };
+    if let Err(error) = result {
+        tracing::warn!(%error, event = event.mastodon_event(), "an event could not be published");
+    }
+}
+
 /// One buffered event and how many subscribers have yet to read it.
 struct Slot {
     event: Event,

@@ -11,7 +11,7 @@ use crate::id::Id;
 use crate::services::filters::ActiveFilters;
 use crate::store::{
     AccountRecord, AppRecord, FilterContext, MarkerRecord, MediaKind, MediaRecord,
-    NotificationRecord, PollRecord, Role as RoleRecord, StatusRecord, UserRecord,
+    NotificationRecord, PollRecord, Role as RoleRecord, StatusRecord, UserRecord, conversation_of,
 };
 
 /// ISO 8601 with milliseconds and `Z`, as Mastodon writes datetimes.
@@ -448,11 +448,6 @@ pub(crate) struct StatusBatch<'a> {
     pub(crate) filters: ActiveFilters,
     pub(crate) viewer: Option<&'a AccountRecord>,
     pub(crate) with_source: bool,
-}
-
-/// The thread a status belongs to (its own id when it has no recorded thread).
-pub fn conversation_of(s: &StatusRecord) -> Id {
-    s.conversation_id.unwrap_or(s.id)
 }
 
 /// Renders a profile field value as Mastodon does: one line of escaped text (no paragraph),

@@ -234,6 +234,32 @@ fn nothing_below_the_api_layer_names_it() {
     }
 }
 
+/// The areas already moved to the area-service shape (ARCHITECTURE.md, "Adding a new area"):
+/// each holds the store traits it uses and names neither `App` nor render. An area that moves
+/// joins the list; none leaves it.
+const AREA_SERVICES: &[&str] = &["markers", "conversations"];
+
+#[test]
+fn area_services_name_no_app() {
+    for area in AREA_SERVICES {
+        let path = format!("fedblog-core/src/services/{area}.rs");
+        let text = std::fs::read_to_string(root().join(&path)).expect("area service");
+        let code = text.split("#[cfg(test)]").next().unwrap_or("");
+        for needle in ["crate::app", "impl App", "crate::render"] {
+            assert!(
+                !code.contains(needle),
+                "{path} names `{needle}`: an area service holds what it uses"
+            );
+        }
+        let accessor = format!("pub fn {area}(&self)");
+        let app = std::fs::read_to_string(root().join("fedblog-core/src/app.rs")).expect("app.rs");
+        assert!(
+            app.contains(&accessor),
+            "app.rs has no `{accessor}` accessor"
+        );
+    }
+}
+
 /// Render turns records already loaded into entities: it awaits nothing and reads no store
 /// (`services/presenting.rs` loads what it needs, one store call per kind).
 #[test]

@@ -3,12 +3,12 @@
 //! each keyed by the thread and the other participants; reading marks one read, deleting removes
 //! it for its account only (a later message makes it again); deleted statuses leave them.
 
-use crate::app::App;
 use crate::error::{ApiError, ApiResult};
-use crate::id::Id;
+use crate::events::{DomainEvent, EventBus, publish_logged};
+use crate::id::{Id, IdGenerator};
 use crate::pagination::Page;
-use crate::render::conversation_of;
-use crate::store::{AccountRecord, ConversationRecord, StatusRecord};
+use crate::store::conversation_of;
+use crate::store::{AccountRecord, ConversationRecord, ConversationStore, StatusRecord};
 
 /// A page of conversations with the cursors (last status ids) of what was read.
 pub struct ConversationPage {
@@ -20,14 +20,27 @@ pub struct ConversationPage {
     pub last: Option<Id>,
 }
 
-impl App {
+/// The conversations area: `app.conversations()`. It holds the one store trait it uses, the id
+/// generator and the event bus it tells of changed conversations.
+pub struct Conversations<'a> {
+    store: &'a dyn ConversationStore,
+    ids: &'a IdGenerator,
+    events: &'a dyn EventBus,
+}
+
+impl<'a> Conversations<'a> {
+    /// The area over `store`, making ids with `ids` and publishing on `events`.
+    pub fn new(
+        store: &'a dyn ConversationStore,
+        ids: &'a IdGenerator,
+        events: &'a dyn EventBus,
+    ) -> Self {
+        Conversations { store, ids, events }
+    }
+
     /// Puts a new direct status into the conversations of its author (read) and of
     /// `recipients` (unread): each sees the others of the author and the mentioned accounts.
-    pub(crate) async fn add_to_conversations(
-        &self,
-        status: &StatusRecord,
-        recipients: &[Id],
-    ) -> ApiResult<()> {
+    pub(crate) async fn add(&self, status: &StatusRecord, recipients: &[Id]) -> ApiResult<()> {
         let mut everyone: Vec<Id> = status.mentions.clone();
         everyone.push(status.account_id);
         let thread = conversation_of(status);
@@ -44,22 +57,21 @@ impl App {
                 .store
                 .add_to_conversation(self.ids.next(), account, thread, &others, status.id, unread)
                 .await?;
-            self.publish(crate::events::DomainEvent::Conversation {
-                conversation: conversation.id,
-                account,
-                status: status.id,
-            })
+            publish_logged(
+                self.events,
+                DomainEvent::Conversation {
+                    conversation: conversation.id,
+                    account,
+                    status: status.id,
+                },
+            )
             .await;
         }
         Ok(())
     }
 
     /// A page of `me`'s conversations, newest last status first.
-    pub async fn conversations(
-        &self,
-        me: &AccountRecord,
-        page: Page,
-    ) -> ApiResult<ConversationPage> {
+    pub async fn page(&self, me: &AccountRecord, page: Page) -> ApiResult<ConversationPage> {
         let conversations = self.store.conversations_page(me.id, page).await?;
         Ok(ConversationPage {
             first: conversations.first().and_then(|c| c.last_status_id()),
@@ -69,11 +81,7 @@ impl App {
     }
 
     /// `me`'s conversation `id`; anyone else's is a 404.
-    pub async fn own_conversation(
-        &self,
-        me: &AccountRecord,
-        id: Id,
-    ) -> ApiResult<ConversationRecord> {
+    pub async fn own(&self, me: &AccountRecord, id: Id) -> ApiResult<ConversationRecord> {
         match self.store.conversation_by_id(id).await? {
             Some(c) if c.account_id == me.id => Ok(c),
             _ => Err(ApiError::not_found()),
@@ -81,13 +89,13 @@ impl App {
     }
 
     /// Marks `me`'s conversation `id` read (or unread again); returns it.
-    pub async fn mark_conversation(
+    pub async fn mark(
         &self,
         me: &AccountRecord,
         id: Id,
         unread: bool,
     ) -> ApiResult<ConversationRecord> {
-        let mut c = self.own_conversation(me, id).await?;
+        let mut c = self.own(me, id).await?;
         if !self.store.set_conversation_unread(c.id, unread).await? {
             return Err(ApiError::not_found());
         }
@@ -96,8 +104,8 @@ impl App {
     }
 
     /// Removes `me`'s conversation `id` (the others' views of the thread stay).
-    pub async fn delete_conversation(&self, me: &AccountRecord, id: Id) -> ApiResult<()> {
-        let c = self.own_conversation(me, id).await?;
+    pub async fn delete(&self, me: &AccountRecord, id: Id) -> ApiResult<()> {
+        let c = self.own(me, id).await?;
         if !self.store.delete_conversation(c.id).await? {
             return Err(ApiError::not_found());
         }

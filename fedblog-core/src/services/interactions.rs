@@ -13,9 +13,9 @@ use crate::error::{ApiError, ApiResult};
 use crate::id::Id;
 use crate::loaded::Loaded;
 use crate::pagination::Page;
-use crate::render::conversation_of;
 use crate::services::relationships::AccountPage;
 use crate::services::timelines::StatusPage;
+use crate::store::conversation_of;
 use crate::store::{AccountRecord, NotificationType, StatusRecord, Visibility};
 
 /// At most this many statuses pinned per account (Mastodon's default); deleted statuses lose

@@ -313,7 +313,7 @@ impl App {
                     None => None,
                 } && status.visibility == Visibility::Direct
                 {
-                    self.add_to_conversations(&status, &[me.id]).await?;
+                    self.conversations().add(&status, &[me.id]).await?;
                 }
             }
         }

@@ -97,7 +97,7 @@ impl App {
                 continue;
             }
             if let Some(s) = status {
-                let thread = crate::render::conversation_of(s);
+                let thread = crate::store::conversation_of(s);
                 if !self
                     .store
                     .muted_conversations_among(r.id, &[thread])
@@ -177,7 +177,7 @@ impl App {
                 .filter(|n| !n.filtered)
                 .map(|n| n.account_id)
                 .collect();
-            self.add_to_conversations(status, &recipients).await?;
+            self.conversations().add(status, &recipients).await?;
         }
         let own_thread = status.in_reply_to_account_id.is_none_or(|a| a == author.id);
         if status.visibility == Visibility::Direct || !own_thread {

@@ -9,8 +9,9 @@ use crate::entities::*;
 use crate::error::{ApiError, ApiResult};
 use crate::id::Id;
 use crate::loaded::{Loaded, accounts_named, missing_ids};
-use crate::render::{StatusBatch, ViewerFlags, conversation_of};
+use crate::render::{StatusBatch, ViewerFlags};
 use crate::services::timelines::StatusPage;
+use crate::store::conversation_of;
 use crate::store::{
     AccountRecord, AppRecord, FilterContext, MediaRecord, NotificationRecord, PollRecord,
     StatusRecord,

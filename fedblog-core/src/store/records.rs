@@ -1184,3 +1184,8 @@ pub struct NotificationRequestRecord {
     /// The latest.
     pub updated_at: DateTime<Utc>,
 }
+
+/// The thread a status belongs to (its own id when it has no recorded thread).
+pub fn conversation_of(s: &StatusRecord) -> Id {
+    s.conversation_id.unwrap_or(s.id)
+}

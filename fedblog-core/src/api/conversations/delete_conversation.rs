@@ -19,7 +19,8 @@ impl Endpoint for DeleteConversation {
     type Response = Json<Empty>;
 
     async fn handle(app: &App, caller: &Caller, r: ConversationId) -> ApiResult<Self::Response> {
-        app.delete_conversation(caller.account()?, path_id(&r.id)?)
+        app.conversations()
+            .delete(caller.account()?, path_id(&r.id)?)
             .await?;
         Ok(Json(Empty {}))
     }

@@ -34,7 +34,7 @@ impl Endpoint for ListConversations {
         r: ListConversationsRequest,
     ) -> ApiResult<Self::Response> {
         let me = caller.account()?;
-        let page = app.conversations(me, r.page.page(20, 40)).await?;
+        let page = app.conversations().page(me, r.page.page(20, 40)).await?;
         Ok(Paged {
             link: app.page_link(caller, page.first, page.last),
             items: app.render_conversations(me, &page.conversations).await?,

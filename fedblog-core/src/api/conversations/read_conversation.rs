@@ -20,7 +20,7 @@ impl Endpoint for ReadConversation {
 
     async fn handle(app: &App, caller: &Caller, r: ConversationId) -> ApiResult<Self::Response> {
         let me = caller.account()?;
-        let c = app.mark_conversation(me, path_id(&r.id)?, false).await?;
+        let c = app.conversations().mark(me, path_id(&r.id)?, false).await?;
         let mut rendered = app.render_conversations(me, &[c]).await?;
         rendered.pop().map(Json).ok_or_else(ApiError::not_found)
     }
