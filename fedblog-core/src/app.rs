@@ -132,6 +132,15 @@ impl App {
         crate::services::conversations::Conversations::new(&*self.store, &self.ids, &*self.events)
     }
 
+    /// The rate-limits area (counting requests against the configured limits).
+    pub fn rate_limits(&self) -> crate::services::rate_limits::RateLimiting<'_> {
+        crate::services::rate_limits::RateLimiting::new(
+            &self.config.rate_limits,
+            &*self.rate_limiter,
+            self.now(),
+        )
+    }
+
     /// The markers area (read positions).
     pub fn markers(&self) -> crate::services::markers::Markers<'_> {
         crate::services::markers::Markers::new(&*self.store, self.now())

@@ -39,6 +39,7 @@ async fn one_limit_for_two_apps(a: Arc<dyn RateLimiter>, b: Arc<dyn RateLimiter>
     let (first, second) = (app(a), app(b));
     assert!(
         first
+            .rate_limits()
             .charge(Family::Statuses, subject)
             .await
             .unwrap()
@@ -46,15 +47,21 @@ async fn one_limit_for_two_apps(a: Arc<dyn RateLimiter>, b: Arc<dyn RateLimiter>
     );
     assert!(
         second
+            .rate_limits()
             .charge(Family::Statuses, subject)
             .await
             .unwrap()
             .is_some()
     );
-    let refused = first.charge(Family::Statuses, subject).await.unwrap_err();
+    let refused = first
+        .rate_limits()
+        .charge(Family::Statuses, subject)
+        .await
+        .unwrap_err();
     assert_eq!(refused.status.as_u16(), 429);
     assert_eq!(
         second
+            .rate_limits()
             .charge(Family::Statuses, subject)
             .await
             .unwrap_err()

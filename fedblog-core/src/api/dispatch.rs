@@ -58,7 +58,7 @@ impl App {
             if out.is_err() {
                 // The action did not happen; its own limits count actions, not attempts.
                 for charge in &own {
-                    self.refund(charge).await;
+                    self.rate_limits().refund(charge).await;
                 }
             }
             out
@@ -97,9 +97,13 @@ impl App {
                 account,
                 ..
             }) => {
-                let shown = self.charge(Family::Api, &token.id.to_string()).await?;
+                let shown = self
+                    .rate_limits()
+                    .charge(Family::Api, &token.id.to_string())
+                    .await?;
                 if let Some(account) = account {
-                    self.charge(Family::ApiAccount, &account.id.to_string())
+                    self.rate_limits()
+                        .charge(Family::ApiAccount, &account.id.to_string())
                         .await?;
                 }
                 Ok(shown)
@@ -108,7 +112,8 @@ impl App {
             // request): the client's address.
             _ => match remote_addr {
                 Some(addr) => {
-                    self.charge(Family::Unauthenticated, &address_key(addr))
+                    self.rate_limits()
+                        .charge(Family::Unauthenticated, &address_key(addr))
                         .await
                 }
                 None => Ok(None),
@@ -124,12 +129,12 @@ impl App {
             let Some(subject) = self.subject(family, caller) else {
                 continue;
             };
-            match self.charge(family, &subject).await {
+            match self.rate_limits().charge(family, &subject).await {
                 Ok(Some(c)) => charged.push(c),
                 Ok(None) => {}
                 Err(e) => {
                     for c in &charged {
-                        self.refund(c).await;
+                        self.rate_limits().refund(c).await;
                     }
                     return Err(e);
                 }

@@ -1,12 +1,11 @@
 //! Charging requests against the rate limits: which counters a request hits, the `429` when one
 //! is spent, and the `X-RateLimit-*` headers of the limit that applies to the answer.
 
-use chrono::SecondsFormat;
+use chrono::{DateTime, SecondsFormat, Utc};
 use http::StatusCode;
 
-use crate::app::App;
 use crate::error::{ApiError, ApiResult};
-use crate::rate_limit::{Family, Rule};
+use crate::rate_limit::{Family, RateLimiter, RateLimits, Rule};
 
 /// One hit counted against a family's counter for a subject.
 #[derive(Clone, Debug)]
@@ -51,21 +50,36 @@ impl Charge {
     }
 }
 
-impl App {
+/// The rate-limits area: `app.rate_limits()`. It holds the configured limits, the counter
+/// store and the clock.
+pub struct RateLimiting<'a> {
+    limits: &'a RateLimits,
+    counters: &'a dyn RateLimiter,
+    now: DateTime<Utc>,
+}
+
+impl<'a> RateLimiting<'a> {
+    /// The area counting `limits` in `counters`, at `now`.
+    pub fn new(limits: &'a RateLimits, counters: &'a dyn RateLimiter, now: DateTime<Utc>) -> Self {
+        RateLimiting {
+            limits,
+            counters,
+            now,
+        }
+    }
     /// Counts one hit of `subject` against `family`. `Ok(None)` when limits are off; a `429`
     /// once the window's limit is spent (the hit that found it spent is not kept). A counter
     /// store that fails lets the request through (and says so in the log): limits protect the
     /// service, they must not take it down.
     pub async fn charge(&self, family: Family, subject: &str) -> ApiResult<Option<Charge>> {
-        let limits = &self.config.rate_limits;
-        if !limits.enabled {
+        if !self.limits.enabled {
             return Ok(None);
         }
-        let rule = limits.rule(family);
-        let now = self.now();
+        let rule = self.limits.rule(family);
+        let now = self.now;
         let (window, reset_at) = rule.window(now);
         let key = format!("rl:{}:{subject}:{window}", family.name());
-        let count = match self.rate_limiter.add(&key, 1, reset_at).await {
+        let count = match self.counters.add(&key, 1, reset_at).await {
             Ok(n) => n.max(0) as u64,
             Err(e) => {
                 tracing::warn!(family = family.name(), error = %e, "rate limit counter unavailable; not limiting");
@@ -88,11 +102,7 @@ impl App {
 
     /// Takes a hit back (the action it was counted for did not happen).
     pub async fn refund(&self, charge: &Charge) {
-        if let Err(e) = self
-            .rate_limiter
-            .add(&charge.key, -1, charge.reset_at)
-            .await
-        {
+        if let Err(e) = self.counters.add(&charge.key, -1, charge.reset_at).await {
             tracing::warn!(family = charge.family.name(), error = %e, "rate limit refund failed");
         }
     }
@@ -103,8 +113,8 @@ mod tests {
     use std::sync::Arc;
 
     use super::*;
+    use crate::App;
     use crate::config::InstanceConfig;
-    use crate::rate_limit::RateLimits;
 
     fn app(limits: &str) -> App {
         let mut config = InstanceConfig::new("limits.test");
@@ -117,7 +127,12 @@ mod tests {
         let app = app("statuses=3/1h");
         let mut remaining = vec![];
         for _ in 0..3 {
-            let c = app.charge(Family::Statuses, "7").await.unwrap().unwrap();
+            let c = app
+                .rate_limits()
+                .charge(Family::Statuses, "7")
+                .await
+                .unwrap()
+                .unwrap();
             remaining.push(c.remaining());
             assert!(
                 c.headers()
@@ -126,7 +141,11 @@ mod tests {
             );
         }
         assert_eq!(remaining, [2, 1, 0]);
-        let e = app.charge(Family::Statuses, "7").await.unwrap_err();
+        let e = app
+            .rate_limits()
+            .charge(Family::Statuses, "7")
+            .await
+            .unwrap_err();
         assert_eq!(e.status, StatusCode::TOO_MANY_REQUESTS);
         let header = |name: &str| {
             e.headers
@@ -138,13 +157,31 @@ mod tests {
         assert!((1..=3600).contains(&wait), "{wait}");
         assert_eq!(header("X-RateLimit-Remaining").as_deref(), Some("0"));
         // Another subject and another family have counters of their own.
-        assert!(app.charge(Family::Statuses, "8").await.unwrap().is_some());
-        assert!(app.charge(Family::Follows, "7").await.unwrap().is_some());
+        assert!(
+            app.rate_limits()
+                .charge(Family::Statuses, "8")
+                .await
+                .unwrap()
+                .is_some()
+        );
+        assert!(
+            app.rate_limits()
+                .charge(Family::Follows, "7")
+                .await
+                .unwrap()
+                .is_some()
+        );
         // A refused hit is not kept: a refund reopens exactly one place.
-        let more = app.charge(Family::Statuses, "8").await.unwrap().unwrap();
-        app.refund(&more).await;
+        let more = app
+            .rate_limits()
+            .charge(Family::Statuses, "8")
+            .await
+            .unwrap()
+            .unwrap();
+        app.rate_limits().refund(&more).await;
         assert_eq!(
-            app.charge(Family::Statuses, "8")
+            app.rate_limits()
+                .charge(Family::Statuses, "8")
                 .await
                 .unwrap()
                 .unwrap()
@@ -157,7 +194,13 @@ mod tests {
     async fn nothing_is_counted_when_limits_are_off() {
         let app = app("off");
         for _ in 0..10 {
-            assert!(app.charge(Family::SignUps, "ip").await.unwrap().is_none());
+            assert!(
+                app.rate_limits()
+                    .charge(Family::SignUps, "ip")
+                    .await
+                    .unwrap()
+                    .is_none()
+            );
         }
     }
 }

@@ -77,7 +77,9 @@ impl Endpoint for AuthorizeDecision {
         // named, known or not, so the limit tells nothing about which accounts exist.
         let named = login.trim().trim_start_matches('@').to_lowercase();
         if !named.is_empty() {
-            app.charge(Family::SignInAccount, &named).await?;
+            app.rate_limits()
+                .charge(Family::SignInAccount, &named)
+                .await?;
         }
         let Some((account, user)) = app.sign_in(&login, &password).await? else {
             return Ok(Redirect::Page(sign_in_form(
