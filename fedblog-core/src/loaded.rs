@@ -54,6 +54,11 @@ pub fn missing_ids(ids: impl IntoIterator<Item = Id>, known: impl Fn(&Id) -> boo
     out
 }
 
+/// `ids`, each once, ascending (what a batched read takes).
+pub fn unique_ids(ids: impl IntoIterator<Item = Id>) -> Vec<Id> {
+    missing_ids(ids, |_| false)
+}
+
 /// The ids of the accounts a status names: its author and those it mentions.
 pub fn accounts_named(s: &StatusRecord) -> impl Iterator<Item = Id> + '_ {
     std::iter::once(s.account_id).chain(s.mentions.iter().copied())

@@ -8,7 +8,7 @@ use crate::app::App;
 use crate::entities::*;
 use crate::error::{ApiError, ApiResult};
 use crate::id::Id;
-use crate::loaded::{Loaded, accounts_named, missing_ids};
+use crate::loaded::{Loaded, accounts_named, missing_ids, unique_ids};
 use crate::render::{StatusBatch, ViewerFlags};
 use crate::services::timelines::StatusPage;
 use crate::store::conversation_of;
@@ -88,7 +88,7 @@ impl App {
         with_source: bool,
         mut loaded: Loaded,
     ) -> ApiResult<StatusBatch<'v>> {
-        let original_ids = missing_ids(statuses.iter().filter_map(|s| s.reblog_of_id), |_| false);
+        let original_ids = unique_ids(statuses.iter().filter_map(|s| s.reblog_of_id));
         let missing = loaded.missing_statuses(original_ids.iter().copied());
         if !missing.is_empty() {
             loaded.add_statuses(self.store.statuses_by_ids(&missing).await?);
@@ -226,7 +226,7 @@ impl App {
 
     /// The accounts of `ids` (each once; unknown ones left out), rendered, by id.
     async fn rendered_accounts(&self, ids: &[Id]) -> ApiResult<HashMap<Id, Account>> {
-        let ids = missing_ids(ids.iter().copied(), |_| false);
+        let ids = unique_ids(ids.iter().copied());
         Ok(self
             .store
             .accounts_by_ids(&ids)
@@ -294,15 +294,14 @@ impl App {
         viewer: &AccountRecord,
         statuses: &[&StatusRecord],
     ) -> ApiResult<ViewerFlags> {
-        let ids = missing_ids(statuses.iter().map(|s| s.id), |_| false);
-        let own = missing_ids(
+        let ids = unique_ids(statuses.iter().map(|s| s.id));
+        let own = unique_ids(
             statuses
                 .iter()
                 .filter(|s| s.account_id == viewer.id && s.reblog_of_id.is_none())
                 .map(|s| s.id),
-            |_| false,
         );
-        let conversations = missing_ids(statuses.iter().map(|s| conversation_of(s)), |_| false);
+        let conversations = unique_ids(statuses.iter().map(|s| conversation_of(s)));
         let set = |v: Vec<Id>| v.into_iter().collect::<HashSet<Id>>();
         let done = self
             .store
@@ -361,12 +360,11 @@ impl App {
         statuses: &[&StatusRecord],
         viewer: Option<&AccountRecord>,
     ) -> ApiResult<HashMap<Id, Poll>> {
-        let ids = missing_ids(
+        let ids = unique_ids(
             statuses
                 .iter()
                 .filter(|s| s.reblog_of_id.is_none())
                 .map(|s| s.id),
-            |_| false,
         );
         if ids.is_empty() {
             return Ok(HashMap::new());
@@ -404,7 +402,7 @@ impl App {
     ) -> ApiResult<Vec<Notification>> {
         let senders: Vec<Id> = notifications.iter().map(|n| n.from_account_id).collect();
         let accounts = self.rendered_accounts(&senders).await?;
-        let status_ids = missing_ids(notifications.iter().filter_map(|n| n.status_id), |_| false);
+        let status_ids = unique_ids(notifications.iter().filter_map(|n| n.status_id));
         let records = self.store.statuses_by_ids(&status_ids).await?;
         let statuses: HashMap<Id, Status> = self
             .render_statuses_in(&records, Some(me), FilterContext::Notifications)
@@ -429,10 +427,7 @@ impl App {
         groups: &[crate::services::notification_groups::NotificationGroup],
         partial: bool,
     ) -> ApiResult<GroupedNotificationsResults> {
-        let status_ids = missing_ids(
-            groups.iter().filter_map(|g| g.most_recent().status_id),
-            |_| false,
-        );
+        let status_ids = unique_ids(groups.iter().filter_map(|g| g.most_recent().status_id));
         let records = self.store.statuses_by_ids(&status_ids).await?;
         let statuses = self
             .render_statuses_in(&records, Some(me), FilterContext::Notifications)
@@ -442,9 +437,7 @@ impl App {
             .iter()
             .filter(|g| g.most_recent().status_id.is_none_or(|s| shown.contains(&s)))
             .collect();
-        let samples = missing_ids(groups.iter().flat_map(|g| g.sample_account_ids()), |_| {
-            false
-        });
+        let samples = unique_ids(groups.iter().flat_map(|g| g.sample_account_ids()));
         let accounts: HashMap<Id, AccountRecord> = self
             .store
             .accounts_by_ids(&samples)
