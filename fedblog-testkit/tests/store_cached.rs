@@ -287,14 +287,15 @@ fn delegate_store_forwards_every_trait_method() {
     }
 }
 
-/// `CachedStore` forwards every method of the store traits: each trait is delegated whole or
-/// has every method named, those with a default body too, so that no default runs over the
-/// cache instead of the wrapped store's own (faster) answer.
+/// `CachedStore` forwards every method of the store traits: every trait is implemented through
+/// `delegate_store!` (whose lists are complete, above) over its `Caching`, which writes only the
+/// cached methods; a hand-written trait impl could leave a method with a default body out, and
+/// that default would then answer over the cache instead of the wrapped store's own answer.
 #[test]
 fn cached_store_forwards_every_trait_method() {
     let core = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fedblog-core/src/store");
     let cached = std::fs::read_to_string(core.join("cached.rs")).expect("store/cached.rs");
-    let delegated = regex::Regex::new(r"delegate_store!\(CachedStore => inner: ([^)]*)\)")
+    let delegated = regex::Regex::new(r"delegate_store!\(CachedStore => caching:([^)]*)\)")
         .expect("regex")
         .captures(&cached)
         .map(|c| {
@@ -303,17 +304,16 @@ fn cached_store_forwards_every_trait_method() {
                 .collect::<Vec<_>>()
         })
         .unwrap_or_default();
-    for (name, methods) in trait_methods() {
-        if delegated.contains(&name) {
-            continue;
-        }
-        let missing: Vec<&String> = methods
-            .iter()
-            .filter(|m| !cached.contains(&format!("fn {m}(")))
-            .collect();
+    for (name, _) in trait_methods() {
         assert!(
-            missing.is_empty(),
-            "CachedStore does not forward {name}::{missing:?}"
+            delegated.contains(&name),
+            "CachedStore must implement {name} through delegate_store!"
         );
     }
+    assert!(
+        !regex::Regex::new(r"impl \w+ for CachedStore")
+            .expect("regex")
+            .is_match(&cached),
+        "CachedStore implements a store trait by hand"
+    );
 }

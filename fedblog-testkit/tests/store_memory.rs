@@ -226,10 +226,10 @@ fn a_store_that_remembers_no_code_exchange_declares_it() {
 }
 
 /// A store that wraps `MemoryStore` and breaks one contract on purpose.
+#[deny(dead_code)]
 mod faulty {
     use std::collections::{BTreeMap, BTreeSet};
     use std::future::Future;
-    use std::pin::Pin;
     use std::sync::{Mutex, MutexGuard};
 
     use chrono::{DateTime, TimeDelta, Utc};
@@ -237,9 +237,23 @@ mod faulty {
     use fedblog_core::store::*;
     use fedblog_core::{Id, MemoryStore, StoreError, StoreResult};
 
-    /// The contract a [`Faulty`] store breaks.
-    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-    pub enum Fault {
+    /// Declares [`Fault`] and [`Fault::ALL`] from one list.
+    macro_rules! faults {
+        ($($(#[$doc:meta])* $fault:ident,)*) => {
+            /// The contract a [`Faulty`] store breaks.
+            #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+            pub enum Fault {
+                $($(#[$doc])* $fault,)*
+            }
+
+            impl Fault {
+                /// Every fault, in declaration order.
+                pub const ALL: &[Fault] = &[$(Fault::$fault,)*];
+            }
+        };
+    }
+
+    faults! {
         None,
         // unique constraints and errors
         ConflictSwallowed,
@@ -276,6 +290,8 @@ mod faulty {
         CodeExchangeForgotten,
         CodeExchangeKept,
         CodeExchangeNeverEnds,
+        /// `apps_by_ids` answers a repeated id once per mention.
+        AppsByIdsRepeats,
         // statuses
         TagsSorted,
         StatusOptionalsDropped,
@@ -351,6 +367,8 @@ mod faulty {
         HasRelationsIgnoresBlockedBy,
         /// `has_relations` as the trait's default answers it: always `true`.
         HasRelationsAlwaysTrue,
+        /// `relations_among` reports only the account's own blocks, never the blocks of it.
+        RelationsAmongOneWay,
         // feeds
         FeedOldestFirst,
         FeedRepeatIsError,
@@ -592,6 +610,8 @@ mod faulty {
         VoteUnknownPollOk,
         VotesOfIgnoresAccount,
         VotesOfAsGiven,
+        /// `poll_votes_among` answers a repeated poll once per mention.
+        PollVotesAmongRepeats,
         VotersShared,
         VoteRacy,
         DeleteKeepsPoll,
@@ -765,461 +785,6 @@ mod faulty {
         DeleteAccountKeepsNotificationRequests,
     }
 
-    impl Fault {
-        pub const ALL: &[Fault] = &[
-            Fault::None,
-            Fault::ConflictSwallowed,
-            Fault::ConflictMisnamed,
-            Fault::UnknownLookupIsError,
-            Fault::ByIdsEmptyIsError,
-            Fault::ByIdsRepeats,
-            Fault::InsertLocalNotAtomic,
-            Fault::UsernameUniqueAcrossDomains,
-            Fault::AccountOptionalsDropped,
-            Fault::UsernameLowercased,
-            Fault::LookupCaseSensitive,
-            Fault::LookupIgnoresDomain,
-            Fault::UpdateAccountIgnored,
-            Fault::UpdateAccountOverwritesAll,
-            Fault::SuspensionNotStored,
-            Fault::UpdateUnknownOk,
-            Fault::RemoteHasLogin,
-            Fault::EmailLowercased,
-            Fault::ConfirmationLookupBroken,
-            Fault::UpdateUserIgnored,
-            Fault::UpdateUserOverwritesCreatedAt,
-            Fault::UpdateUserSelfConflict,
-            Fault::AppFieldsMangled,
-            Fault::TakeDoesNotRemove,
-            Fault::TakeRacy,
-            Fault::PkceDropped,
-            Fault::TokenAccountDropped,
-            Fault::RevokeAgainTrue,
-            Fault::RevokeUnknownTrue,
-            Fault::RevokeTimeWrong,
-            Fault::CodeExchangeForgotten,
-            Fault::CodeExchangeKept,
-            Fault::CodeExchangeNeverEnds,
-            Fault::TagsSorted,
-            Fault::StatusOptionalsDropped,
-            Fault::StatusNoneDefaulted,
-            Fault::SecondsTimestamps,
-            Fault::StatusCountNotMaintained,
-            Fault::LastStatusAtIsLatestInsert,
-            Fault::DeleteDoesNotDecrement,
-            Fault::DeleteUnknownOk,
-            Fault::DeleteKeepsFeedEntries,
-            Fault::IdempotencyIgnoresSince,
-            Fault::TimelineWithoutTags,
-            Fault::TimelineShowsAllVisibilities,
-            Fault::TimelineShowsRepliesToOthers,
-            Fault::TimelineHidesSelfReplies,
-            Fault::TimelineIgnoresLocality,
-            Fault::TimelineIgnoresOnlyMedia,
-            Fault::TimelineLimitBeforeFilter,
-            Fault::MinIdAsSinceId,
-            Fault::MinIdOldestFirst,
-            Fault::MaxIdInclusive,
-            Fault::SinceIdInclusive,
-            Fault::LimitOffByOne,
-            Fault::MaxIdDropsLowerCursor,
-            Fault::CursorMustExist,
-            Fault::FollowNotDirectional,
-            Fault::FollowCountersNotMaintained,
-            Fault::FollowRepeatCounted,
-            Fault::FollowRepeatIsError,
-            Fault::DeleteFollowAlwaysTrue,
-            Fault::DeleteAbsentFollowDecrements,
-            Fault::RefollowFails,
-            Fault::LocalFollowersIncludeRemote,
-            Fault::LocalFollowersWrongDirection,
-            Fault::FollowPagesOldestFirst,
-            Fault::FollowPagesShared,
-            Fault::FollowersPageWrongDirection,
-            Fault::FollowingPageWrongDirection,
-            Fault::FollowRequestRepeatIsError,
-            Fault::FollowRequestRepeatReplacesId,
-            Fault::FollowRequestedNotDirectional,
-            Fault::DeleteFollowRequestAlwaysTrue,
-            Fault::DeleteFollowRequestKeeps,
-            Fault::FollowRequestsShared,
-            Fault::FollowRequestsOldestFirst,
-            Fault::BlockRepeatReplacesId,
-            Fault::BlockNotDirectional,
-            Fault::BlockKeepsReverseFollow,
-            Fault::BlockCountersNotMaintained,
-            Fault::BlockKeepsReverseRequest,
-            Fault::DeleteBlockAlwaysTrue,
-            Fault::DeleteBlockKeeps,
-            Fault::BlockedEitherWayOneDirection,
-            Fault::BlockedEitherWayIncludesAll,
-            Fault::BlocksPageOldestFirst,
-            Fault::BlocksPageShared,
-            Fault::BlocksPageWrongDirection,
-            Fault::MuteRepeatReplacesId,
-            Fault::MuteRepeatKeepsSettings,
-            Fault::MuteOfIgnoresExpiry,
-            Fault::MuteExpiryInclusive,
-            Fault::MuteExpiresEarly,
-            Fault::MutedAmongIncludesAll,
-            Fault::MutedAmongIgnoresExpiry,
-            Fault::MutesPageIncludesExpired,
-            Fault::MutesPageOldestFirst,
-            Fault::MutesPageShared,
-            Fault::DeleteMuteAlwaysTrue,
-            Fault::DeleteMuteKeeps,
-            Fault::HasRelationsIgnoresBlockedBy,
-            Fault::HasRelationsAlwaysTrue,
-            Fault::FeedOldestFirst,
-            Fault::FeedRepeatIsError,
-            Fault::FeedBatchTruncated,
-            Fault::FeedEmptyBatchIsError,
-            Fault::FeedShared,
-            Fault::CountLocalIncludesRemote,
-            Fault::ActiveSinceExclusive,
-            Fault::ActiveCountsStatuses,
-            Fault::ActiveIncludesRemote,
-            Fault::LocalStatusesIncludeRemote,
-            Fault::DomainsRaw,
-            Fault::ActivityEndInclusive,
-            Fault::ActivityCountsAppTokens,
-            Fault::ActivityCountsRemoteStatuses,
-            Fault::ActivityCountsRemoteRegistrations,
-            Fault::JobOptionalsDropped,
-            Fault::ClaimIgnoresRunAt,
-            Fault::ClaimTakesFinished,
-            Fault::ClaimByIdOrder,
-            Fault::ClaimLimitIgnored,
-            Fault::ClaimUnordered,
-            Fault::ClaimLeaseWrong,
-            Fault::ClaimAttemptsNotCounted,
-            Fault::ClaimLeaseInclusive,
-            Fault::ClaimSkipsExpiredLeases,
-            Fault::ClaimRacy,
-            Fault::CompleteIgnoresHolder,
-            Fault::CompleteTimeWrong,
-            Fault::CompleteTwiceTrue,
-            Fault::FailRetryIgnored,
-            Fault::FailRetryImmediately,
-            Fault::FailIgnoresHolder,
-            Fault::FailDeadNotFinished,
-            Fault::ReleaseIgnored,
-            Fault::ReleaseNothing,
-            Fault::ReleaseIgnoresHolder,
-            Fault::ReleaseChargesAttempt,
-            Fault::RescheduleAnyState,
-            Fault::RescheduleIgnored,
-            Fault::CancelAnyState,
-            Fault::CancelKeepsJob,
-            Fault::PurgeInclusive,
-            Fault::PurgeReturnsZero,
-            Fault::CountJobsIgnoresState,
-            Fault::ScheduledAppDropped,
-            Fault::ScheduledListShared,
-            Fault::ScheduledOldestFirst,
-            Fault::UpdateScheduledOverwritesAll,
-            Fault::UpdateScheduledIgnored,
-            Fault::DeleteScheduledAlwaysTrue,
-            Fault::ImagesDropped,
-            Fault::ImagesNotUpdated,
-            Fault::DeleteAccountUnknownOk,
-            Fault::DeleteAccountKeepsLogin,
-            Fault::DeleteAccountKeepsCredentials,
-            Fault::DeleteAccountKeepsStatuses,
-            Fault::DeleteAccountKeepsFeedEntries,
-            Fault::DeleteAccountCountersNotFixed,
-            Fault::DeleteAccountKeepsFollows,
-            Fault::DeleteAccountKeepsRequests,
-            Fault::DeleteAccountKeepsBlocks,
-            Fault::DeleteAccountKeepsMutes,
-            Fault::DeleteAccountKeepsNotes,
-            Fault::DeleteAccountKeepsEndorsements,
-            Fault::DeleteAccountKeepsDismissals,
-            Fault::DeleteAccountKeepsDomainBlocks,
-            Fault::DeleteAccountKeepsTagFollows,
-            Fault::DeleteAccountKeepsFeaturedTags,
-            Fault::DeleteAccountKeepsScheduled,
-            Fault::AccountStatusesIgnoresVisibility,
-            Fault::AccountStatusesIgnoresAuthor,
-            Fault::AccountStatusesIgnoresMentions,
-            Fault::AccountStatusesMentionsAnyAuthor,
-            Fault::AccountStatusesIgnoresExcludeReplies,
-            Fault::AccountStatusesExcludesSelfReplies,
-            Fault::AccountStatusesIgnoresOnlyMedia,
-            Fault::AccountStatusesTagPrefix,
-            Fault::AccountStatusesMentionsBypassFilters,
-            Fault::AccountStatusesLimitBeforeFilter,
-            Fault::FollowOfNotDirectional,
-            Fault::FollowOptionsDropped,
-            Fault::UpsertFollowNoCounters,
-            Fault::UpsertFollowReplacesId,
-            Fault::UpsertFollowCountsAgain,
-            Fault::UpsertFollowKeepsOptions,
-            Fault::FollowRequestOfNotDirectional,
-            Fault::UpsertRequestReplacesId,
-            Fault::UpsertRequestKeepsOptions,
-            Fault::FamiliarOldestFirst,
-            Fault::FamiliarIgnoresLimit,
-            Fault::ReblogAudienceAllFollowers,
-            Fault::ReblogAudienceKeepsMuters,
-            Fault::FamiliarIncludesUnfollowed,
-            Fault::FofTiesOldestFirst,
-            Fault::FofIgnoresLimit,
-            Fault::FofIncludesFollowed,
-            Fault::FofCountsFollowers,
-            Fault::NoteEmptyKeepsOld,
-            Fault::NoteNotReplaced,
-            Fault::NoteNotDirectional,
-            Fault::EndorsementRepeatReplacesId,
-            Fault::EndorsementRepeatIsError,
-            Fault::EndorsementNotDirectional,
-            Fault::DeleteEndorsementAlwaysTrue,
-            Fault::DeleteEndorsementKeeps,
-            Fault::EndorsementsOldestFirst,
-            Fault::EndorsementsShared,
-            Fault::DismissalsRepeated,
-            Fault::DismissalsShared,
-            Fault::DomainBlockRepeatReplacesId,
-            Fault::DomainBlockedBySuffix,
-            Fault::DomainBlockedByAnyone,
-            Fault::DomainBlockKeepsFollowers,
-            Fault::DomainBlockCountersNotMaintained,
-            Fault::DomainBlockRemovesSuffixDomains,
-            Fault::DomainBlockRemovesOthersFollowers,
-            Fault::DomainBlockKeepsRequests,
-            Fault::DomainBlockDropsOthersRequests,
-            Fault::DeleteDomainBlockAlwaysTrue,
-            Fault::DeleteDomainBlockKeeps,
-            Fault::DomainBlocksOldestFirst,
-            Fault::TagFindReturnsGiven,
-            Fault::TagCreateRacy,
-            Fault::TagUsageEndInclusive,
-            Fault::TagUsageAccountsNotDistinct,
-            Fault::TagFollowRepeatReplacesId,
-            Fault::FollowsTagIgnoresAccount,
-            Fault::UnfollowTagAlwaysTrue,
-            Fault::UnfollowTagKeeps,
-            Fault::FollowedTagsOldestFirst,
-            Fault::FeaturedTagsShared,
-            Fault::DeleteFeaturedIgnoresOwner,
-            Fault::TagStatsAllVisibilities,
-            Fault::TagStatsOldestTime,
-            Fault::MostUsedSinceExclusive,
-            Fault::MostUsedTiesByNameDesc,
-            Fault::MostUsedIgnoresLimit,
-            Fault::SearchUsernameSubstring,
-            Fault::SearchCaseSensitive,
-            Fault::SearchLikeWildcards,
-            Fault::SearchIgnoresDomain,
-            Fault::SearchFollowedByWrongDirection,
-            Fault::SearchIncludesSuspended,
-            Fault::SearchNoExactFirst,
-            Fault::SearchTiesNewestFirst,
-            Fault::SearchOffsetIgnored,
-            Fault::DirectoryIncludesUndecided,
-            Fault::DirectoryIncludesUnadmitted,
-            Fault::DirectoryIgnoresLocalOnly,
-            Fault::DirectoryNewOldestFirst,
-            Fault::DirectoryActiveNeverPostedFirst,
-            Fault::DirectoryOffsetIgnored,
-            Fault::MostFollowedIncludesRemote,
-            Fault::MostFollowedTiesNewestFirst,
-            Fault::MostFollowedIgnoresLimit,
-            Fault::StatusCountersDropped,
-            Fault::RepliesNotCounted,
-            Fault::DeleteReplyNotCounted,
-            Fault::ReblogsNotCounted,
-            Fault::DeleteReblogNotCounted,
-            Fault::ReblogUniqueAcrossAuthors,
-            Fault::DeleteKeepsInteractions,
-            Fault::DeleteKeepsReblogs,
-            Fault::DeleteKeepsReblogFeedEntries,
-            Fault::DeleteReblogsNotCounted,
-            Fault::DeleteRemovesReplies,
-            Fault::TimelineShowsReblogs,
-            Fault::AccountStatusesIgnoresExcludeReblogs,
-            Fault::DeleteAccountKeepsFavourites,
-            Fault::DeleteAccountFavouriteCountsNotFixed,
-            Fault::DeleteAccountKeepsBookmarks,
-            Fault::DeleteAccountKeepsPins,
-            Fault::DeleteAccountKeepsThreadMutes,
-            Fault::DeleteAccountKeepsReblogs,
-            Fault::DeleteAccountStatusCountersNotFixed,
-            Fault::DeleteAccountKeepsOthersReblogs,
-            Fault::FavouriteRepeatReplacesId,
-            Fault::FavouriteRepeatCounted,
-            Fault::FavouriteRepeatIsNew,
-            Fault::FavouriteNotCounted,
-            Fault::DeleteFavouriteAlwaysTrue,
-            Fault::DeleteFavouriteNotCounted,
-            Fault::FavouritedAmongIgnoresAccount,
-            Fault::FavouritesShared,
-            Fault::FavouritedByShared,
-            Fault::InteractionPagesOldestFirst,
-            Fault::BookmarkRepeatReplacesId,
-            Fault::BookmarkCountsFavourite,
-            Fault::DeleteBookmarkAlwaysTrue,
-            Fault::BookmarkedAmongIgnoresAccount,
-            Fault::BookmarksShared,
-            Fault::PinRepeatIsNew,
-            Fault::DeletePinAlwaysTrue,
-            Fault::PinnedAmongIgnoresAccount,
-            Fault::PinnedShared,
-            Fault::ReblogByIgnoresAccount,
-            Fault::RebloggedAmongIgnoresAccount,
-            Fault::RebloggedByShared,
-            Fault::RepliesIncludeDescendants,
-            Fault::RepliesNewestFirst,
-            Fault::MuteThreadRepeatIsError,
-            Fault::UnmuteThreadAlwaysTrue,
-            Fault::MutedThreadsIgnoreAccount,
-            Fault::EditIgnoresOptionalFields,
-            Fault::EditOverwritesAll,
-            Fault::EditResetsCounters,
-            Fault::EditKeepsOldTags,
-            Fault::EditKeepsOldMentions,
-            Fault::EditRevisionFieldsDropped,
-            Fault::EditsReplaced,
-            Fault::EditsNewestFirst,
-            Fault::EditsShared,
-            Fault::DeleteKeepsEdits,
-            Fault::DeleteAccountKeepsEdits,
-            Fault::PollOptionalsDropped,
-            Fault::PollCountsReset,
-            Fault::PollsByStatusIgnoresIds,
-            Fault::VoteNotCounted,
-            Fault::VotersNotCounted,
-            Fault::VoterCountedPerChoice,
-            Fault::SecondVoteCounted,
-            Fault::SecondVoteReplaces,
-            Fault::VoteUnknownPollOk,
-            Fault::VotesOfIgnoresAccount,
-            Fault::VotesOfAsGiven,
-            Fault::VotersShared,
-            Fault::VoteRacy,
-            Fault::DeleteKeepsPoll,
-            Fault::DeleteKeepsPollVotes,
-            Fault::DeleteAccountKeepsVotes,
-            Fault::DeleteAccountVoteCountsNotFixed,
-            Fault::DeleteAccountKeepsPolls,
-            Fault::ReplaceKeepsOldPoll,
-            Fault::ReplaceKeepsVotes,
-            Fault::ReplaceNoneIgnored,
-            Fault::EditRevisionMediaDropped,
-            Fault::EditRevisionPollDropped,
-            Fault::MediaOptionalsDropped,
-            Fault::MediaFocusSwapped,
-            Fault::MediaKindFixed,
-            Fault::MediaIdsSorted,
-            Fault::UpdateMediaOverwritesAll,
-            Fault::UpdateMediaSkipsNone,
-            Fault::FinishMediaOverwritesAll,
-            Fault::FinishMediaNotProcessed,
-            Fault::DeleteMediaIgnoresStatus,
-            Fault::DeleteMediaIgnoresReservation,
-            Fault::DeleteMediaKeeps,
-            Fault::DeleteMediaAgainSome,
-            Fault::AccountMediaShared,
-            Fault::AccountMediaFreeOnly,
-            Fault::InsertDoesNotAttach,
-            Fault::AttachIgnoresOwner,
-            Fault::AttachIgnoresAttached,
-            Fault::AttachIgnoresUnknown,
-            Fault::AttachNotAtomic,
-            Fault::RefusedInsertCounted,
-            Fault::DeleteRemovesMedia,
-            Fault::DeleteKeepsMediaAttached,
-            Fault::DeleteKeepsMediaReserved,
-            Fault::DeleteDetachesListedOnly,
-            Fault::EditKeepsOldMedia,
-            Fault::EditDetachesDropped,
-            Fault::EditRejectsOwnMedia,
-            Fault::EditSkipsUnattachableMedia,
-            Fault::EditAttachNotAtomic,
-            Fault::DeleteAccountKeepsMedia,
-            Fault::NotificationFieldsDropped,
-            Fault::NotificationKindFixed,
-            Fault::NotificationBatchNotAtomic,
-            Fault::NotificationsOldestFirst,
-            Fault::NotificationsShared,
-            Fault::QueryIgnoresTypes,
-            Fault::QueryIgnoresExcludeTypes,
-            Fault::QueryEmptyTypesTakesAll,
-            Fault::QueryIgnoresFrom,
-            Fault::QueryIgnoresGroupKey,
-            Fault::QueryIncludesFiltered,
-            Fault::QueryNeverFiltered,
-            Fault::CountAfterInclusive,
-            Fault::CountIgnoresLimit,
-            Fault::DismissIgnoresAccount,
-            Fault::DismissAlwaysTrue,
-            Fault::DismissKeeps,
-            Fault::DismissGroupIgnoresAccount,
-            Fault::DismissGroupIgnoresKey,
-            Fault::ClearIgnoresAccount,
-            Fault::ClearCountsZero,
-            Fault::RetractIgnoresKind,
-            Fault::RetractIgnoresStatus,
-            Fault::RetractIgnoresRecipient,
-            Fault::RetractIgnoresSender,
-            Fault::DeleteStatusKeepsNotifications,
-            Fault::DeleteReblogKeepsItsNotification,
-            Fault::DeleteReblogRetractsAllAboutOriginal,
-            Fault::DeleteAccountKeepsNotifications,
-            Fault::DeleteAccountKeepsNotificationsAboutStatuses,
-            Fault::MarkerFirstAnyVersion,
-            Fault::MarkerFirstOverwrites,
-            Fault::MarkerSkipsVersions,
-            Fault::MarkerLastWriteWins,
-            Fault::MarkerUpdateKeepsFields,
-            Fault::MarkersIgnoreTimelines,
-            Fault::MarkersShared,
-            Fault::DeleteAccountKeepsMarkers,
-            Fault::NotifiedIncludesRemote,
-            Fault::NotifiedIgnoresNotify,
-            Fault::NotifiedWrongDirection,
-            Fault::ListFieldsDropped,
-            Fault::ListsNewestFirst,
-            Fault::UpdateListIgnored,
-            Fault::DeleteListAlwaysTrue,
-            Fault::AddMembersNotAtomic,
-            Fault::RemoveMembersCountsAll,
-            Fault::RemoveFromListsAllOwners,
-            Fault::MemberListsIgnoreOwner,
-            Fault::ListFeedOldestFirst,
-            Fault::DeleteStatusKeepsListEntries,
-            Fault::DeleteAccountKeepsLists,
-            Fault::BackfillFirstOnly,
-            Fault::LanguagesIncludeUnrestricted,
-            Fault::TagTimelineIgnoresAll,
-            Fault::TagTimelineIgnoresNone,
-            Fault::TagTimelineAnyAsAll,
-            Fault::TagTimelineShowsUnlisted,
-            Fault::TagTimelineIgnoresPlace,
-            Fault::RemoveAuthorKeepsListEntries,
-            Fault::FilterKeywordsDropped,
-            Fault::FiltersNewestFirst,
-            Fault::UpdateFilterNotAtomic,
-            Fault::DeleteFilterAlwaysTrue,
-            Fault::UpdateFilterKeywordIgnored,
-            Fault::DeleteStatusKeepsFilterStatuses,
-            Fault::DeleteAccountKeepsFilters,
-            Fault::ConversationKeyIgnoresParticipants,
-            Fault::ConversationsOldestFirst,
-            Fault::ConversationUnreadIgnored,
-            Fault::DeleteStatusKeepsConversations,
-            Fault::DeleteAccountKeepsConversations,
-            Fault::LinkKnownAlwaysTrue,
-            Fault::LinkTimelineIgnoresPlace,
-            Fault::PolicyNotSaved,
-            Fault::NoteRequestKeepsLastStatus,
-            Fault::AcceptDismisses,
-            Fault::DismissAccepts,
-            Fault::RequestsOldestFirst,
-            Fault::DeleteAccountKeepsNotificationRequests,
-        ];
-    }
-
     /// What the wrapper remembers to fake its faults.
     #[derive(Default)]
     struct Log {
@@ -1322,39 +887,51 @@ mod faulty {
         conversation_adds: Vec<(Id, Id, Vec<Id>, Id, bool)>,
     }
 
+    /// A [`MemoryStore`] that breaks one contract: every store method goes to [`Faults`],
+    /// which answers it itself where its fault (or the log the faults need) is involved and
+    /// otherwise hands it to the `MemoryStore` it dereferences to. `Faults` implements no store
+    /// trait, so a method it does not write cannot call itself; one it writes under a name no
+    /// trait has is dead code, which this module denies.
     pub struct Faulty {
+        faults: Faults,
+    }
+
+    impl Faulty {
+        pub fn new(fault: Fault) -> Self {
+            Faulty {
+                faults: Faults::new(fault),
+            }
+        }
+    }
+
+    fedblog_core::delegate_store!(Faulty => faults:
+        AccountStore, OAuthStore, StatusStore, FollowStore, BlockStore, FeedStore, StatsStore,
+        JobStore, ScheduledStatusStore, AccountNoteStore, DomainBlockStore, TagStore,
+        DirectoryStore, InteractionStore, StatusEditStore, PollStore, MediaStore,
+        NotificationStore, MarkerStore, ListStore, FilterStore, ConversationStore, LinkStore,
+        NotificationPolicyStore);
+
+    /// The faults' state and the methods they change.
+    pub struct Faults {
         inner: MemoryStore,
         fault: Fault,
         log: Mutex<Log>,
     }
 
-    type Fut<'a, T> = Pin<Box<dyn Future<Output = StoreResult<T>> + Send + 'a>>;
-
-    /// A trait method with `async_trait`'s signature (the crate has no `async-trait`
-    /// dependency), forwarding to the inherent method of the same name.
-    macro_rules! forward {
-        ($name:ident<$($lt:lifetime),*>($($arg:ident: $ty:ty),* $(,)?) -> $ret:ty) => {
-            fn $name<'life0, $($lt,)* 'async_trait>(
-                &'life0 self,
-                $($arg: $ty),*
-            ) -> Fut<'async_trait, $ret>
-            where
-                'life0: 'async_trait,
-                $($lt: 'async_trait,)*
-                Self: 'async_trait,
-            {
-                Box::pin(Faulty::$name(self, $($arg),*))
-            }
-        };
+    impl std::ops::Deref for Faults {
+        type Target = MemoryStore;
+        fn deref(&self) -> &MemoryStore {
+            &self.inner
+        }
     }
 
     fn seconds(t: DateTime<Utc>) -> DateTime<Utc> {
         DateTime::from_timestamp(t.timestamp(), 0).expect("in range")
     }
 
-    impl Faulty {
+    impl Faults {
         pub fn new(fault: Fault) -> Self {
-            Faulty {
+            Faults {
                 inner: MemoryStore::new(),
                 fault,
                 log: Mutex::new(Log::default()),
@@ -1691,7 +1268,7 @@ mod faulty {
     }
 
     /// The faulty behaviours, one method per store method.
-    impl Faulty {
+    impl Faults {
         async fn insert_local_account(
             &self,
             account: &AccountRecord,
@@ -3283,7 +2860,7 @@ mod faulty {
 
     /// The faulty behaviours of the methods added with notes, domain blocks, tags and the
     /// directory.
-    impl Faulty {
+    impl Faults {
         fn in_faults(&self, faults: &[Fault]) -> bool {
             faults.contains(&self.fault)
         }
@@ -4610,35 +4187,54 @@ mod faulty {
         }
     }
 
-    impl AccountStore for Faulty {
-        forward! {
-            insert_local_account<'life1, 'life2>(
-                account: &'life1 AccountRecord,
-                user: &'life2 UserRecord,
-            ) -> ()
+    impl Faults {
+        async fn apps_by_ids(&self, ids: &[Id]) -> StoreResult<Vec<AppRecord>> {
+            if !self.is(Fault::AppsByIdsRepeats) {
+                return self.inner.apps_by_ids(ids).await;
+            }
+            let mut v = vec![];
+            for id in ids {
+                v.extend(self.inner.app_by_id(*id).await?);
+            }
+            Ok(v)
         }
-        forward! { insert_remote_account<'life1>(account: &'life1 AccountRecord) -> () }
-        forward! { account_by_id<>(id: Id) -> Option<AccountRecord> }
-        forward! { accounts_by_ids<'life1>(ids: &'life1 [Id]) -> Vec<AccountRecord> }
-        forward! {
-            account_by_username<'life1, 'life2>(
-                username: &'life1 str,
-                domain: Option<&'life2 str>,
-            ) -> Option<AccountRecord>
+
+        async fn relations_among(
+            &self,
+            account: Id,
+            others: &[Id],
+            now: DateTime<Utc>,
+        ) -> StoreResult<Vec<RelationRecord>> {
+            let mut got = self.inner.relations_among(account, others, now).await?;
+            if self.is(Fault::RelationsAmongOneWay) {
+                got.retain_mut(|r| {
+                    r.blocked_by = false;
+                    r.blocking || r.muting
+                });
+            }
+            Ok(got)
         }
-        forward! { update_account<'life1>(account: &'life1 AccountRecord) -> () }
-        forward! { user_by_account_id<>(account_id: Id) -> Option<UserRecord> }
-        forward! { user_by_email<'life1>(email: &'life1 str) -> Option<UserRecord> }
-        forward! {
-            user_by_confirmation_token<'life1>(
-                token_hash: &'life1 str,
-            ) -> Option<UserRecord>
+
+        async fn poll_votes_among(
+            &self,
+            poll_ids: &[Id],
+            account: Id,
+        ) -> StoreResult<Vec<(Id, Vec<usize>)>> {
+            if !self.is(Fault::PollVotesAmongRepeats) {
+                return self.inner.poll_votes_among(poll_ids, account).await;
+            }
+            let mut v = vec![];
+            for id in poll_ids {
+                let votes = self.inner.poll_votes_of(*id, account).await?;
+                if !votes.is_empty() {
+                    v.push((*id, votes));
+                }
+            }
+            Ok(v)
         }
-        forward! { update_user<'life1>(user: &'life1 UserRecord) -> () }
-        forward! { delete_account<>(id: Id) -> () }
     }
 
-    impl Faulty {
+    impl Faults {
         pub async fn record_code_exchange(
             &self,
             code_hash: &str,
@@ -4676,253 +4272,12 @@ mod faulty {
         }
     }
 
-    impl OAuthStore for Faulty {
-        forward! { insert_app<'life1>(app: &'life1 AppRecord) -> () }
-        forward! { app_by_id<>(id: Id) -> Option<AppRecord> }
-        forward! { app_by_client_id<'life1>(client_id: &'life1 str) -> Option<AppRecord> }
-        forward! { insert_authorization<'life1>(auth: &'life1 AuthorizationRecord) -> () }
-        forward! {
-            take_authorization<'life1>(
-                code_hash: &'life1 str,
-            ) -> Option<AuthorizationRecord>
-        }
-        forward! { insert_token<'life1>(token: &'life1 TokenRecord) -> () }
-        forward! { token_by_hash<'life1>(token_hash: &'life1 str) -> Option<TokenRecord> }
-        forward! { revoke_token<'life1>(token_hash: &'life1 str, at: DateTime<Utc>) -> bool }
-        forward! {
-            record_code_exchange<'life1, 'life2>(
-                code_hash: &'life1 str,
-                token_hash: &'life2 str,
-                now: DateTime<Utc>,
-                until: DateTime<Utc>,
-            ) -> ()
-        }
-        forward! {
-            take_code_exchange<'life1>(code_hash: &'life1 str, now: DateTime<Utc>) -> Option<String>
-        }
-    }
-
-    fn mangle_app(s: &Faulty, mut a: AppRecord) -> AppRecord {
+    fn mangle_app(s: &Faults, mut a: AppRecord) -> AppRecord {
         if s.is(Fault::AppFieldsMangled) {
             a.website = None;
             a.redirect_uris.sort();
         }
         a
-    }
-
-    impl StatusStore for Faulty {
-        forward! { insert_status<'life1>(status: &'life1 StatusRecord) -> () }
-        forward! { status_by_id<>(id: Id) -> Option<StatusRecord> }
-        forward! { statuses_by_ids<'life1>(ids: &'life1 [Id]) -> Vec<StatusRecord> }
-        forward! {
-            status_by_idempotency_key<'life1>(
-                account_id: Id,
-                key: &'life1 str,
-                since: DateTime<Utc>,
-            ) -> Option<StatusRecord>
-        }
-        forward! { delete_status<>(id: Id) -> () }
-        forward! {
-            public_timeline<>(
-                filter: PublicTimelineFilter,
-                page: Page,
-            ) -> Vec<StatusRecord>
-        }
-        forward! {
-            tag_timeline<'life1>(
-                filter: &'life1 TagTimelineFilter,
-                page: Page,
-            ) -> Vec<StatusRecord>
-        }
-        forward! {
-            account_statuses<'life1>(
-                account_id: Id,
-                filter: &'life1 AccountStatusesFilter,
-                page: Page,
-            ) -> Vec<StatusRecord>
-        }
-    }
-
-    impl FollowStore for Faulty {
-        forward! { insert_follow<>(id: Id, follower: Id, target: Id) -> () }
-        forward! { delete_follow<>(follower: Id, target: Id) -> bool }
-        forward! { follows<>(follower: Id, target: Id) -> bool }
-        forward! { local_follower_ids<>(target: Id) -> Vec<Id> }
-        forward! { notified_follower_ids<>(target: Id) -> Vec<Id> }
-        forward! { language_restricted_followers<>(target: Id) -> Vec<(Id, Vec<String>)> }
-        forward! { followers_page<>(target: Id, page: Page) -> Vec<(Id, Id)> }
-        forward! { following_page<>(follower: Id, page: Page) -> Vec<(Id, Id)> }
-        forward! { insert_follow_request<>(id: Id, follower: Id, target: Id) -> () }
-        forward! { delete_follow_request<>(follower: Id, target: Id) -> bool }
-        forward! { follow_requested<>(follower: Id, target: Id) -> bool }
-        forward! { follow_requests_page<>(target: Id, page: Page) -> Vec<(Id, Id)> }
-        forward! { follow_of<>(follower: Id, target: Id) -> Option<FollowRecord> }
-        forward! { upsert_follow<'life1>(follow: &'life1 FollowRecord) -> bool }
-        forward! { follow_request_of<>(follower: Id, target: Id) -> Option<FollowRecord> }
-        forward! { upsert_follow_request<'life1>(request: &'life1 FollowRecord) -> bool }
-        forward! { familiar_followers<>(account: Id, target: Id, limit: u64) -> Vec<Id> }
-        forward! { friends_of_friends<>(account: Id, limit: u64) -> Vec<(Id, i64)> }
-        forward! { reblog_audience<>(booster: Id, author: Id, now: DateTime<Utc>) -> Vec<Id> }
-    }
-
-    impl BlockStore for Faulty {
-        forward! { insert_block<>(id: Id, account: Id, target: Id) -> () }
-        forward! { delete_block<>(account: Id, target: Id) -> bool }
-        forward! { blocks<>(account: Id, target: Id) -> bool }
-        forward! { blocked_either_way<'life1>(account: Id, others: &'life1 [Id]) -> Vec<Id> }
-        forward! { blocks_page<>(account: Id, page: Page) -> Vec<(Id, Id)> }
-        forward! { upsert_mute<'life1>(mute: &'life1 MuteRecord) -> () }
-        forward! { delete_mute<>(account: Id, target: Id) -> bool }
-        forward! { has_relations<>(account: Id) -> bool }
-        forward! {
-            mute_of<>(account: Id, target: Id, now: DateTime<Utc>) -> Option<MuteRecord>
-        }
-        forward! {
-            muted_among<'life1>(
-                account: Id,
-                others: &'life1 [Id],
-                now: DateTime<Utc>,
-            ) -> Vec<Id>
-        }
-        forward! {
-            mutes_page<>(account: Id, now: DateTime<Utc>, page: Page) -> Vec<MuteRecord>
-        }
-    }
-
-    impl FeedStore for Faulty {
-        forward! {
-            insert_feed_entries<'life1>(
-                status_id: Id,
-                author_id: Id,
-                account_ids: &'life1 [Id],
-            ) -> ()
-        }
-        forward! { home_feed<>(account_id: Id, page: Page) -> Vec<Id> }
-        forward! {
-            insert_list_entries<'life1>(
-                status_id: Id,
-                author_id: Id,
-                list_ids: &'life1 [Id],
-            ) -> ()
-        }
-        forward! { backfill_feed<'life1>(feed: Feed, entries: &'life1 [(Id, Id)]) -> () }
-        forward! { list_feed<>(list_id: Id, page: Page) -> Vec<Id> }
-        forward! { remove_author_entries<>(account: Id, author: Id) -> () }
-    }
-
-    impl ListStore for Faulty {
-        forward! { insert_list<'life1>(list: &'life1 ListRecord) -> () }
-        forward! { list_by_id<>(id: Id) -> Option<ListRecord> }
-        forward! { lists_of<>(account: Id) -> Vec<ListRecord> }
-        forward! { update_list<'life1>(list: &'life1 ListRecord) -> bool }
-        forward! { delete_list<>(id: Id) -> bool }
-        forward! { add_list_accounts<'life1>(list_id: Id, accounts: &'life1 [Id]) -> () }
-        forward! { remove_list_accounts<'life1>(list_id: Id, accounts: &'life1 [Id]) -> u64 }
-        forward! { remove_from_lists<>(owner: Id, account: Id) -> () }
-        forward! { list_accounts_page<>(list_id: Id, page: Page) -> Vec<Id> }
-        forward! { lists_with_member<>(account: Id, owner: Option<Id>) -> Vec<ListRecord> }
-    }
-
-    impl StatsStore for Faulty {
-        forward! { count_local_accounts<>() -> i64 }
-        forward! { count_active_local_accounts<>(since: DateTime<Utc>) -> i64 }
-        forward! { count_local_statuses<>() -> i64 }
-        forward! { known_domains<>() -> Vec<String> }
-        forward! { activity_between<>(from: DateTime<Utc>, to: DateTime<Utc>) -> WeekActivity }
-    }
-
-    impl JobStore for Faulty {
-        forward! { enqueue_job<'life1>(job: &'life1 JobRecord) -> () }
-        forward! {
-            claim_jobs<'life1>(
-                worker: &'life1 str,
-                now: DateTime<Utc>,
-                lease_until: DateTime<Utc>,
-                limit: usize,
-            ) -> Vec<JobRecord>
-        }
-        forward! { complete_job<'life1>(id: Id, worker: &'life1 str, at: DateTime<Utc>) -> bool }
-        forward! {
-            fail_job<'life1, 'life2>(
-                id: Id,
-                worker: &'life1 str,
-                error: &'life2 str,
-                retry_at: Option<DateTime<Utc>>,
-                now: DateTime<Utc>,
-            ) -> bool
-        }
-        forward! { release_jobs<'life1, 'life2>(ids: &'life1 [Id], worker: &'life2 str) -> u64 }
-        forward! { job_by_id<>(id: Id) -> Option<JobRecord> }
-        forward! { reschedule_job<>(id: Id, run_at: DateTime<Utc>) -> bool }
-        forward! { cancel_job<>(id: Id) -> bool }
-        forward! { purge_done_jobs<>(before: DateTime<Utc>) -> u64 }
-        forward! { count_jobs<>(state: JobState) -> i64 }
-    }
-
-    impl ScheduledStatusStore for Faulty {
-        forward! { insert_scheduled_status<'life1>(s: &'life1 ScheduledStatusRecord) -> () }
-        forward! { scheduled_status_by_id<>(id: Id) -> Option<ScheduledStatusRecord> }
-        forward! {
-            scheduled_statuses<>(account_id: Id, page: Page) -> Vec<ScheduledStatusRecord>
-        }
-        forward! { update_scheduled_status<'life1>(s: &'life1 ScheduledStatusRecord) -> () }
-        forward! { delete_scheduled_status<>(id: Id) -> bool }
-    }
-
-    impl AccountNoteStore for Faulty {
-        forward! {
-            set_account_note<'life1>(account: Id, target: Id, comment: &'life1 str) -> ()
-        }
-        forward! { account_note<>(account: Id, target: Id) -> Option<String> }
-        forward! { insert_endorsement<>(id: Id, account: Id, target: Id) -> () }
-        forward! { delete_endorsement<>(account: Id, target: Id) -> bool }
-        forward! { endorses<>(account: Id, target: Id) -> bool }
-        forward! { endorsements_page<>(account: Id, page: Page) -> Vec<(Id, Id)> }
-        forward! { dismiss_suggestion<>(account: Id, target: Id) -> () }
-        forward! { dismissed_suggestions<>(account: Id) -> Vec<Id> }
-    }
-
-    impl DomainBlockStore for Faulty {
-        forward! { insert_domain_block<'life1>(id: Id, account: Id, domain: &'life1 str) -> () }
-        forward! { delete_domain_block<'life1>(account: Id, domain: &'life1 str) -> bool }
-        forward! { domain_blocked<'life1>(account: Id, domain: &'life1 str) -> bool }
-        forward! { domain_blocks_page<>(account: Id, page: Page) -> Vec<(Id, String)> }
-    }
-
-    impl TagStore for Faulty {
-        forward! { find_or_create_tag<'life1>(tag: &'life1 TagRecord) -> TagRecord }
-        forward! { tag_by_name<'life1>(name: &'life1 str) -> Option<TagRecord> }
-        forward! { tag_by_id<>(id: Id) -> Option<TagRecord> }
-        forward! {
-            tag_usage<'life1>(name: &'life1 str, from: DateTime<Utc>, to: DateTime<Utc>) -> TagUsage
-        }
-        forward! { follow_tag<>(id: Id, account: Id, tag_id: Id) -> () }
-        forward! { unfollow_tag<>(account: Id, tag_id: Id) -> bool }
-        forward! { follows_tag<>(account: Id, tag_id: Id) -> bool }
-        forward! { followed_tags_page<>(account: Id, page: Page) -> Vec<(Id, TagRecord)> }
-        forward! { insert_featured_tag<'life1>(tag: &'life1 FeaturedTagRecord) -> () }
-        forward! { delete_featured_tag<>(account: Id, id: Id) -> bool }
-        forward! { featured_tags<>(account: Id) -> Vec<FeaturedTagRecord> }
-        forward! {
-            account_tag_stats<'life1>(
-                account: Id,
-                name: &'life1 str,
-            ) -> (i64, Option<DateTime<Utc>>)
-        }
-        forward! { most_used_tags<>(account: Id, since: DateTime<Utc>, limit: u64) -> Vec<String> }
-    }
-
-    impl DirectoryStore for Faulty {
-        forward! { search_accounts<'life1>(search: &'life1 AccountSearch) -> Vec<AccountRecord> }
-        forward! {
-            directory<>(
-                order: DirectoryOrder,
-                local_only: bool,
-                offset: u64,
-                limit: u64,
-            ) -> Vec<AccountRecord>
-        }
-        forward! { most_followed_local<>(limit: u64) -> Vec<Id> }
     }
 
     /// Sorts `(cursor, value)` rows newest first and cuts one page.
@@ -4932,7 +4287,7 @@ mod faulty {
     }
 
     /// The faulty behaviours of the interaction methods.
-    impl Faulty {
+    impl Faults {
         /// A page as the faulty store reads it, and its result as it returns it.
         async fn interaction_page<F, Fut>(&self, page: Page, read: F) -> StoreResult<Vec<(Id, Id)>>
         where
@@ -5228,35 +4583,7 @@ mod faulty {
         }
     }
 
-    impl InteractionStore for Faulty {
-        forward! { insert_favourite<>(id: Id, account: Id, status: Id) -> bool }
-        forward! { delete_favourite<>(account: Id, status: Id) -> bool }
-        forward! { favourited_among<'life1>(account: Id, statuses: &'life1 [Id]) -> Vec<Id> }
-        forward! { favourites_page<>(account: Id, page: Page) -> Vec<(Id, Id)> }
-        forward! { favourited_by_page<>(status: Id, page: Page) -> Vec<(Id, Id)> }
-        forward! { insert_bookmark<>(id: Id, account: Id, status: Id) -> bool }
-        forward! { delete_bookmark<>(account: Id, status: Id) -> bool }
-        forward! { bookmarked_among<'life1>(account: Id, statuses: &'life1 [Id]) -> Vec<Id> }
-        forward! { bookmarks_page<>(account: Id, page: Page) -> Vec<(Id, Id)> }
-        forward! { insert_pin<>(id: Id, account: Id, status: Id) -> bool }
-        forward! { delete_pin<>(account: Id, status: Id) -> bool }
-        forward! { pinned_among<'life1>(account: Id, statuses: &'life1 [Id]) -> Vec<Id> }
-        forward! { pinned_status_ids<>(account: Id) -> Vec<Id> }
-        forward! { reblog_by<>(account: Id, status: Id) -> Option<StatusRecord> }
-        forward! { reblogged_among<'life1>(account: Id, statuses: &'life1 [Id]) -> Vec<Id> }
-        forward! { reblogged_by_page<>(status: Id, page: Page) -> Vec<(Id, Id)> }
-        forward! { replies_to<'life1>(parents: &'life1 [Id]) -> Vec<StatusRecord> }
-        forward! { mute_conversation<>(account: Id, conversation: Id) -> () }
-        forward! { unmute_conversation<>(account: Id, conversation: Id) -> bool }
-        forward! {
-            muted_conversations_among<'life1>(
-                account: Id,
-                conversations: &'life1 [Id],
-            ) -> Vec<Id>
-        }
-    }
-
-    impl Faulty {
+    impl Faults {
         /// A revision as the faulty store shows it.
         fn edit(&self, mut e: StatusEditRecord) -> StatusEditRecord {
             match self.fault {
@@ -5391,20 +4718,10 @@ mod faulty {
         }
     }
 
-    impl StatusEditStore for Faulty {
-        forward! {
-            update_status<'life1, 'life2>(
-                status: &'life1 StatusRecord,
-                revisions: &'life2 [StatusEditRecord],
-            ) -> ()
-        }
-        forward! { status_edits<>(status_id: Id) -> Vec<StatusEditRecord> }
-    }
-
     /// A poll about to go, as it was, with its voters.
     type GonePoll = (PollRecord, Vec<Id>);
 
-    impl Faulty {
+    impl Faults {
         /// A poll as the faulty store shows it.
         fn poll(&self, mut p: PollRecord) -> PollRecord {
             if let Some((per_option, voters)) = self.log().poll_offsets.get(&p.id) {
@@ -5712,28 +5029,7 @@ mod faulty {
         }
     }
 
-    impl PollStore for Faulty {
-        forward! { insert_poll<'life1>(poll: &'life1 PollRecord) -> () }
-        forward! { poll_by_id<>(id: Id) -> Option<PollRecord> }
-        forward! { polls_by_status_ids<'life1>(status_ids: &'life1 [Id]) -> Vec<PollRecord> }
-        forward! {
-            insert_poll_votes<'life1>(
-                poll_id: Id,
-                account: Id,
-                choices: &'life1 [usize],
-            ) -> ()
-        }
-        forward! { poll_votes_of<>(poll_id: Id, account: Id) -> Vec<usize> }
-        forward! { poll_voters<>(poll_id: Id) -> Vec<Id> }
-        forward! {
-            replace_poll<'life1>(
-                status_id: Id,
-                poll: Option<&'life1 PollRecord>,
-            ) -> ()
-        }
-    }
-
-    impl Faulty {
+    impl Faults {
         /// An attachment as the faulty store shows it.
         fn media(&self, m: MediaRecord) -> MediaRecord {
             let mut m = self.log().media_shown.get(&m.id).cloned().unwrap_or(m);
@@ -5934,18 +5230,8 @@ mod faulty {
         }
     }
 
-    impl MediaStore for Faulty {
-        forward! { insert_media<'life1>(media: &'life1 MediaRecord) -> () }
-        forward! { media_by_id<>(id: Id) -> Option<MediaRecord> }
-        forward! { media_by_ids<'life1>(ids: &'life1 [Id]) -> Vec<MediaRecord> }
-        forward! { update_media<'life1>(media: &'life1 MediaRecord) -> () }
-        forward! { finish_media_processing<'life1>(media: &'life1 MediaRecord) -> () }
-        forward! { delete_unattached_media<>(id: Id) -> Option<MediaRecord> }
-        forward! { account_media<>(account_id: Id) -> Vec<MediaRecord> }
-    }
-
     /// The faulty behaviours of notifications and markers.
-    impl Faulty {
+    impl Faults {
         /// A notification as the faulty store shows it.
         fn notification(&self, mut n: NotificationRecord) -> NotificationRecord {
             match self.fault {
@@ -6387,42 +5673,7 @@ mod faulty {
         }
     }
 
-    impl NotificationStore for Faulty {
-        forward! {
-            insert_notifications<'life1>(
-                notifications: &'life1 [NotificationRecord],
-            ) -> ()
-        }
-        forward! { notification_by_id<>(id: Id) -> Option<NotificationRecord> }
-        forward! {
-            notifications_page<'life1>(
-                account: Id,
-                query: &'life1 NotificationQuery,
-                page: Page,
-            ) -> Vec<NotificationRecord>
-        }
-        forward! {
-            count_notifications<'life1>(
-                account: Id,
-                query: &'life1 NotificationQuery,
-                after: Option<Id>,
-                limit: u64,
-            ) -> u64
-        }
-        forward! { dismiss_notification<>(account: Id, id: Id) -> bool }
-        forward! { dismiss_notification_group<'life1>(account: Id, group_key: &'life1 str) -> u64 }
-        forward! { clear_notifications<>(account: Id) -> u64 }
-        forward! {
-            retract_notifications<>(
-                account: Id,
-                from: Id,
-                kind: Option<NotificationType>,
-                status: Option<Id>,
-            ) -> u64
-        }
-    }
-
-    impl Faulty {
+    impl Faults {
         async fn insert_list_entries(
             &self,
             status_id: Id,
@@ -6585,12 +5836,7 @@ mod faulty {
         }
     }
 
-    impl MarkerStore for Faulty {
-        forward! { markers<'life1>(account: Id, timelines: &'life1 [String]) -> Vec<MarkerRecord> }
-        forward! { save_marker<'life1>(marker: &'life1 MarkerRecord) -> bool }
-    }
-
-    impl Faulty {
+    impl Faults {
         async fn insert_filter(&self, filter: &FilterRecord) -> StoreResult<()> {
             let filter = if self.is(Fault::FilterKeywordsDropped) {
                 FilterRecord {
@@ -6665,47 +5911,7 @@ mod faulty {
         }
     }
 
-    impl FilterStore for Faulty {
-        forward! { insert_filter<'life1>(filter: &'life1 FilterRecord) -> () }
-        forward! { filter_by_id<>(id: Id) -> Option<FilterRecord> }
-        forward! { filters_of<>(account: Id) -> Vec<FilterRecord> }
-        forward! {
-            update_filter<'life1, 'life2, 'life3, 'life4>(
-                filter: &'life1 FilterRecord,
-                added: &'life2 [FilterKeywordRecord],
-                changed: &'life3 [FilterKeywordRecord],
-                removed: &'life4 [Id],
-            ) -> ()
-        }
-        forward! { delete_filter<>(id: Id) -> bool }
-        forward! { filter_keyword_by_id<>(id: Id) -> Option<FilterKeywordRecord> }
-        forward! { insert_filter_keyword<'life1>(keyword: &'life1 FilterKeywordRecord) -> () }
-        forward! { update_filter_keyword<'life1>(keyword: &'life1 FilterKeywordRecord) -> bool }
-        fn delete_filter_keyword<'life0, 'async_trait>(
-            &'life0 self,
-            id: Id,
-        ) -> Fut<'async_trait, bool>
-        where
-            'life0: 'async_trait,
-            Self: 'async_trait,
-        {
-            Box::pin(self.inner.delete_filter_keyword(id))
-        }
-        forward! { filter_status_by_id<>(id: Id) -> Option<FilterStatusRecord> }
-        forward! { insert_filter_status<'life1>(status: &'life1 FilterStatusRecord) -> () }
-        fn delete_filter_status<'life0, 'async_trait>(
-            &'life0 self,
-            id: Id,
-        ) -> Fut<'async_trait, bool>
-        where
-            'life0: 'async_trait,
-            Self: 'async_trait,
-        {
-            Box::pin(self.inner.delete_filter_status(id))
-        }
-    }
-
-    impl Faulty {
+    impl Faults {
         /// Adds again, straight to the inner store, the logged conversation adds `which` takes.
         async fn replay_conversation_adds(
             &self,
@@ -6796,53 +6002,7 @@ mod faulty {
         }
     }
 
-    impl ConversationStore for Faulty {
-        forward! {
-            add_to_conversation<'life1>(
-                new_id: Id,
-                account: Id,
-                thread: Id,
-                participants: &'life1 [Id],
-                status: Id,
-                unread: bool,
-            ) -> ConversationRecord
-        }
-        forward! { conversation_by_id<>(id: Id) -> Option<ConversationRecord> }
-        forward! { conversations_page<>(account: Id, page: Page) -> Vec<ConversationRecord> }
-        forward! { set_conversation_unread<>(id: Id, unread: bool) -> bool }
-        fn delete_conversation<'life0, 'async_trait>(
-            &'life0 self,
-            id: Id,
-        ) -> Fut<'async_trait, bool>
-        where
-            'life0: 'async_trait,
-            Self: 'async_trait,
-        {
-            Box::pin(self.inner.delete_conversation(id))
-        }
-    }
-
-    impl LinkStore for Faulty {
-        fn set_status_link<'life0, 'life1, 'async_trait>(
-            &'life0 self,
-            status: Id,
-            url: Option<&'life1 str>,
-        ) -> Fut<'async_trait, ()>
-        where
-            'life0: 'async_trait,
-            'life1: 'async_trait,
-            Self: 'async_trait,
-        {
-            Box::pin(self.inner.set_status_link(status, url))
-        }
-        forward! { link_known<'life1>(url: &'life1 str) -> bool }
-        forward! {
-            link_timeline<'life1>(url: &'life1 str, filter: PublicTimelineFilter, page: Page)
-                -> Vec<StatusRecord>
-        }
-    }
-
-    impl Faulty {
+    impl Faults {
         async fn notification_policy(
             &self,
             account: Id,
@@ -6926,29 +6086,5 @@ mod faulty {
             }
             self.inner.dismiss_notification_request(id).await
         }
-    }
-
-    impl NotificationPolicyStore for Faulty {
-        forward! { notification_policy<>(account: Id) -> Option<NotificationPolicyRecord> }
-        forward! {
-            save_notification_policy<'life1>(policy: &'life1 NotificationPolicyRecord) -> ()
-        }
-        forward! { notification_permitted<>(account: Id, from: Id) -> bool }
-        forward! {
-            note_notification_request<>(
-                new_id: Id,
-                account: Id,
-                from: Id,
-                last_status: Option<Id>,
-                at: DateTime<Utc>,
-            ) -> NotificationRequestRecord
-        }
-        forward! { notification_request_by_id<>(id: Id) -> Option<NotificationRequestRecord> }
-        forward! {
-            notification_requests_page<>(account: Id, page: Page)
-                -> Vec<NotificationRequestRecord>
-        }
-        forward! { accept_notification_request<>(id: Id) -> Vec<NotificationRecord> }
-        forward! { dismiss_notification_request<>(id: Id) -> bool }
     }
 }

@@ -25,7 +25,6 @@ use std::hash::Hash;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant, SystemTime};
 
-use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 
 use crate::error::StoreResult;
@@ -53,10 +52,35 @@ impl Default for CacheLimits {
 
 /// A store with an in-memory cache of accounts, logins, tokens, applications and statuses in
 /// front of it (see the module documentation).
+///
+/// Every method of every store trait goes to its [`Caching`], which answers the cached ones
+/// itself and hands the others to the wrapped store it dereferences to.
 pub struct CachedStore {
+    caching: Caching,
+}
+
+crate::delegate_store!(CachedStore => caching:
+    AccountStore, OAuthStore, StatusStore, FollowStore, BlockStore, FeedStore, StatsStore,
+    JobStore, ScheduledStatusStore, AccountNoteStore, DomainBlockStore, TagStore,
+    DirectoryStore, InteractionStore, StatusEditStore, PollStore, MediaStore,
+    NotificationStore, MarkerStore, ListStore, FilterStore, ConversationStore, LinkStore,
+    NotificationPolicyStore);
+
+/// The cache and the wrapped store. It implements no store trait, so a method it does not write
+/// goes, through `Deref`, to the wrapped store and cannot call itself; the methods it writes
+/// deny dead code, so one named as no trait method is (a typo, or a method renamed in the
+/// trait) does not compile instead of being silently skipped.
+struct Caching {
     inner: Arc<dyn Store>,
     cache: Records,
     marker: Option<ChangeMarker>,
+}
+
+impl std::ops::Deref for Caching {
+    type Target = dyn Store;
+    fn deref(&self) -> &dyn Store {
+        &*self.inner
+    }
 }
 
 /// Reads a value that another process changes when it writes to the database.
@@ -68,7 +92,7 @@ type ChangeMarker = (
 impl CachedStore {
     /// Wraps `inner`.
     pub fn new(inner: Arc<dyn Store>, limits: CacheLimits) -> Self {
-        CachedStore {
+        let caching = Caching {
             inner,
             cache: Records {
                 accounts: Kind::new(limits),
@@ -82,7 +106,8 @@ impl CachedStore {
                 relations: Kind::new(limits),
             },
             marker: None,
-        }
+        };
+        CachedStore { caching }
     }
 
     /// The same cache, forgetting everything whenever `marker` answers something else than it
@@ -93,10 +118,12 @@ impl CachedStore {
         marker: impl Fn() -> Option<SystemTime> + Send + Sync + 'static,
     ) -> Self {
         let seen = marker();
-        self.marker = Some((Box::new(marker), Mutex::new(seen)));
+        self.caching.marker = Some((Box::new(marker), Mutex::new(seen)));
         self
     }
+}
 
+impl Caching {
     /// The cached records, forgotten first if another process marked a change.
     fn fresh(&self) -> &Records {
         if let Some((read, seen)) = &self.marker {
@@ -283,482 +310,411 @@ impl<V: Clone> Kind<Id, (Id, V)> {
     }
 }
 
-/// Implements a store trait for [`CachedStore`]: the listed methods forward to the wrapped store
-/// as they are; the methods in the second block are written out.
-macro_rules! forward {
-    ($trait:ident {
-        $(fn $name:ident(&self $(, $arg:ident: $ty:ty)* $(,)?) -> $ret:ty;)*
-    } { $($custom:tt)* }) => {
-        #[async_trait]
-        impl $trait for CachedStore {
-            $(
-                async fn $name(&self $(, $arg: $ty)*) -> $ret {
-                    self.inner.$name($($arg),*).await
-                }
-            )*
-            $($custom)*
-        }
-    };
-}
-
-forward! {
-    AccountStore {
-        fn insert_local_account(&self, account: &AccountRecord, user: &UserRecord) -> StoreResult<()>;
-        fn insert_remote_account(&self, account: &AccountRecord) -> StoreResult<()>;
-        fn account_by_username(&self, username: &str, domain: Option<&str>) -> StoreResult<Option<AccountRecord>>;
-        fn user_by_email(&self, email: &str) -> StoreResult<Option<UserRecord>>;
-        fn user_by_confirmation_token(&self, token_hash: &str) -> StoreResult<Option<UserRecord>>;
+/// The cached methods of [`AccountStore`].
+#[deny(dead_code)]
+impl Caching {
+    async fn account_by_id(&self, id: Id) -> StoreResult<Option<AccountRecord>> {
+        Ok(self.accounts_by_ids(&[id]).await?.pop())
     }
-    {
-        async fn account_by_id(&self, id: Id) -> StoreResult<Option<AccountRecord>> {
-            Ok(self.accounts_by_ids(&[id]).await?.pop())
-        }
-        async fn accounts_by_ids(&self, ids: &[Id]) -> StoreResult<Vec<AccountRecord>> {
-            self.fresh()
-                .accounts
-                .get_many(ids, |missing| async move { self.inner.accounts_by_ids(&missing).await }, |a| a.id)
-                .await
-        }
-        async fn update_account(&self, account: &AccountRecord) -> StoreResult<()> {
-            let r = self.inner.update_account(account).await;
-            self.cache.accounts.invalidate(&[account.id]);
-            r
-        }
-        async fn user_by_account_id(&self, account_id: Id) -> StoreResult<Option<UserRecord>> {
-            Ok(self
-                .fresh()
-                .users
-                .get_many(
-                    &[account_id],
-                    |missing| async move {
-                        Ok(self.inner.user_by_account_id(missing[0]).await?.into_iter().collect())
-                    },
-                    |u| u.account_id,
-                )
-                .await?
-                .pop())
-        }
-        async fn update_user(&self, user: &UserRecord) -> StoreResult<()> {
-            let r = self.inner.update_user(user).await;
-            self.cache.users.invalidate(&[user.account_id]);
-            r
-        }
-        async fn delete_account(&self, id: Id) -> StoreResult<()> {
-            let r = self.inner.delete_account(id).await;
-            self.cache.clear_all();
-            r
-        }
+    async fn accounts_by_ids(&self, ids: &[Id]) -> StoreResult<Vec<AccountRecord>> {
+        self.fresh()
+            .accounts
+            .get_many(
+                ids,
+                |missing| async move { self.inner.accounts_by_ids(&missing).await },
+                |a| a.id,
+            )
+            .await
+    }
+    async fn update_account(&self, account: &AccountRecord) -> StoreResult<()> {
+        let r = self.inner.update_account(account).await;
+        self.cache.accounts.invalidate(&[account.id]);
+        r
+    }
+    async fn user_by_account_id(&self, account_id: Id) -> StoreResult<Option<UserRecord>> {
+        Ok(self
+            .fresh()
+            .users
+            .get_many(
+                &[account_id],
+                |missing| async move {
+                    Ok(self
+                        .inner
+                        .user_by_account_id(missing[0])
+                        .await?
+                        .into_iter()
+                        .collect())
+                },
+                |u| u.account_id,
+            )
+            .await?
+            .pop())
+    }
+    async fn update_user(&self, user: &UserRecord) -> StoreResult<()> {
+        let r = self.inner.update_user(user).await;
+        self.cache.users.invalidate(&[user.account_id]);
+        r
+    }
+    async fn delete_account(&self, id: Id) -> StoreResult<()> {
+        let r = self.inner.delete_account(id).await;
+        self.cache.clear_all();
+        r
     }
 }
 
-forward! {
-    OAuthStore {
-        fn insert_app(&self, app: &AppRecord) -> StoreResult<()>;
-        fn app_by_client_id(&self, client_id: &str) -> StoreResult<Option<AppRecord>>;
-        fn insert_authorization(&self, auth: &AuthorizationRecord) -> StoreResult<()>;
-        fn take_authorization(&self, code_hash: &str) -> StoreResult<Option<AuthorizationRecord>>;
-        fn insert_token(&self, token: &TokenRecord) -> StoreResult<()>;
-        fn record_code_exchange(&self, code_hash: &str, token_hash: &str, now: DateTime<Utc>, until: DateTime<Utc>) -> StoreResult<()>;
-        fn take_code_exchange(&self, code_hash: &str, now: DateTime<Utc>) -> StoreResult<Option<String>>;
+/// The cached methods of [`OAuthStore`].
+#[deny(dead_code)]
+impl Caching {
+    async fn app_by_id(&self, id: Id) -> StoreResult<Option<AppRecord>> {
+        Ok(self
+            .fresh()
+            .apps
+            .get_many(
+                &[id],
+                |missing| async move {
+                    Ok(self
+                        .inner
+                        .app_by_id(missing[0])
+                        .await?
+                        .into_iter()
+                        .collect())
+                },
+                |a| a.id,
+            )
+            .await?
+            .pop())
     }
-    {
-        async fn app_by_id(&self, id: Id) -> StoreResult<Option<AppRecord>> {
-            Ok(self
-                .fresh()
-                .apps
-                .get_many(
-                    &[id],
-                    |missing| async move {
-                        Ok(self.inner.app_by_id(missing[0]).await?.into_iter().collect())
-                    },
-                    |a| a.id,
-                )
-                .await?
-                .pop())
-        }
-        async fn apps_by_ids(&self, ids: &[Id]) -> StoreResult<Vec<AppRecord>> {
-            let mut ids = ids.to_vec();
-            ids.sort_unstable();
-            ids.dedup();
-            self.fresh()
-                .apps
-                .get_many(
-                    &ids,
-                    |missing| async move { self.inner.apps_by_ids(&missing).await },
-                    |a| a.id,
-                )
-                .await
-        }
-        async fn token_by_hash(&self, token_hash: &str) -> StoreResult<Option<TokenRecord>> {
-            let key = token_hash.to_string();
-            Ok(self
-                .fresh()
-                .tokens
-                .get_many(
-                    std::slice::from_ref(&key),
-                    |missing| async move {
-                        Ok(self.inner.token_by_hash(&missing[0]).await?.into_iter().collect())
-                    },
-                    |t| t.token_hash.clone(),
-                )
-                .await?
-                .pop())
-        }
-        async fn revoke_token(&self, token_hash: &str, at: DateTime<Utc>) -> StoreResult<bool> {
-            let r = self.inner.revoke_token(token_hash, at).await;
-            self.cache.tokens.invalidate(&[token_hash.to_string()]);
-            r
-        }
+    async fn apps_by_ids(&self, ids: &[Id]) -> StoreResult<Vec<AppRecord>> {
+        let mut ids = ids.to_vec();
+        ids.sort_unstable();
+        ids.dedup();
+        self.fresh()
+            .apps
+            .get_many(
+                &ids,
+                |missing| async move { self.inner.apps_by_ids(&missing).await },
+                |a| a.id,
+            )
+            .await
     }
-}
-
-forward! {
-    StatusStore {
-        fn status_by_idempotency_key(&self, account_id: Id, key: &str, since: DateTime<Utc>) -> StoreResult<Option<StatusRecord>>;
-        fn account_statuses(&self, account_id: Id, filter: &AccountStatusesFilter, page: Page) -> StoreResult<Vec<StatusRecord>>;
-        fn public_timeline_ids(&self, filter: PublicTimelineFilter, page: Page) -> StoreResult<Vec<Id>>;
-        fn tag_timeline(&self, filter: &TagTimelineFilter, page: Page) -> StoreResult<Vec<StatusRecord>>;
+    async fn token_by_hash(&self, token_hash: &str) -> StoreResult<Option<TokenRecord>> {
+        let key = token_hash.to_string();
+        Ok(self
+            .fresh()
+            .tokens
+            .get_many(
+                std::slice::from_ref(&key),
+                |missing| async move {
+                    Ok(self
+                        .inner
+                        .token_by_hash(&missing[0])
+                        .await?
+                        .into_iter()
+                        .collect())
+                },
+                |t| t.token_hash.clone(),
+            )
+            .await?
+            .pop())
     }
-    {
-        async fn insert_status(&self, status: &StatusRecord) -> StoreResult<()> {
-            let r = self.inner.insert_status(status).await;
-            self.cache.accounts.invalidate(&[status.account_id]);
-            let touched: Vec<Id> = [Some(status.id), status.in_reply_to_id, status.reblog_of_id]
-                .into_iter()
-                .flatten()
-                .collect();
-            self.cache.statuses.invalidate(&touched);
-            r
-        }
-        async fn status_by_id(&self, id: Id) -> StoreResult<Option<StatusRecord>> {
-            Ok(self.statuses_by_ids(&[id]).await?.pop())
-        }
-        /// The page's ids from the store, its statuses from the cache (a public page is read
-        /// as often as a home page, and holds the same statuses).
-        async fn public_timeline(&self, filter: PublicTimelineFilter, page: Page) -> StoreResult<Vec<StatusRecord>> {
-            let ids = self.inner.public_timeline_ids(filter, page).await?;
-            let mut found: HashMap<Id, StatusRecord> = self
-                .statuses_by_ids(&ids)
-                .await?
-                .into_iter()
-                .map(|s| (s.id, s))
-                .collect();
-            Ok(ids.iter().filter_map(|id| found.remove(id)).collect())
-        }
-        async fn statuses_by_ids(&self, ids: &[Id]) -> StoreResult<Vec<StatusRecord>> {
-            self.fresh()
-                .statuses
-                .get_many(ids, |missing| async move { self.inner.statuses_by_ids(&missing).await }, |s| s.id)
-                .await
-        }
-        async fn delete_status(&self, id: Id) -> StoreResult<()> {
-            let r = self.inner.delete_status(id).await;
-            // Its reblogs go too, several accounts' counters move, and filters lose it.
-            self.cache.statuses.clear();
-            self.cache.accounts.clear();
-            self.cache.filters.clear();
-            self.cache.polls.invalidate(&[id]);
-            r
-        }
+    async fn revoke_token(&self, token_hash: &str, at: DateTime<Utc>) -> StoreResult<bool> {
+        let r = self.inner.revoke_token(token_hash, at).await;
+        self.cache.tokens.invalidate(&[token_hash.to_string()]);
+        r
     }
 }
 
-forward! {
-    FollowStore {
-        fn follows(&self, follower: Id, target: Id) -> StoreResult<bool>;
-        fn local_follower_ids(&self, target: Id) -> StoreResult<Vec<Id>>;
-        fn notified_follower_ids(&self, target: Id) -> StoreResult<Vec<Id>>;
-        fn language_restricted_followers(&self, target: Id) -> StoreResult<Vec<(Id, Vec<String>)>>;
-        fn followers_page(&self, target: Id, page: Page) -> StoreResult<Vec<(Id, Id)>>;
-        fn following_page(&self, follower: Id, page: Page) -> StoreResult<Vec<(Id, Id)>>;
-        fn insert_follow_request(&self, id: Id, follower: Id, target: Id) -> StoreResult<()>;
-        fn delete_follow_request(&self, follower: Id, target: Id) -> StoreResult<bool>;
-        fn follow_requested(&self, follower: Id, target: Id) -> StoreResult<bool>;
-        fn follow_requests_page(&self, target: Id, page: Page) -> StoreResult<Vec<(Id, Id)>>;
-        fn follow_of(&self, follower: Id, target: Id) -> StoreResult<Option<FollowRecord>>;
-        fn follow_request_of(&self, follower: Id, target: Id) -> StoreResult<Option<FollowRecord>>;
-        fn upsert_follow_request(&self, request: &FollowRecord) -> StoreResult<bool>;
-        fn familiar_followers(&self, account: Id, target: Id, limit: u64) -> StoreResult<Vec<Id>>;
-        fn reblog_audience(&self, booster: Id, author: Id, now: DateTime<Utc>) -> StoreResult<Vec<Id>>;
-        fn friends_of_friends(&self, account: Id, limit: u64) -> StoreResult<Vec<(Id, i64)>>;
+/// The cached methods of [`StatusStore`].
+#[deny(dead_code)]
+impl Caching {
+    async fn insert_status(&self, status: &StatusRecord) -> StoreResult<()> {
+        let r = self.inner.insert_status(status).await;
+        self.cache.accounts.invalidate(&[status.account_id]);
+        let touched: Vec<Id> = [Some(status.id), status.in_reply_to_id, status.reblog_of_id]
+            .into_iter()
+            .flatten()
+            .collect();
+        self.cache.statuses.invalidate(&touched);
+        r
     }
-    {
-        async fn insert_follow(&self, id: Id, follower: Id, target: Id) -> StoreResult<()> {
-            let r = self.inner.insert_follow(id, follower, target).await;
-            self.cache.accounts.invalidate(&[follower, target]);
-            r
-        }
-        async fn delete_follow(&self, follower: Id, target: Id) -> StoreResult<bool> {
-            let r = self.inner.delete_follow(follower, target).await;
-            self.cache.accounts.invalidate(&[follower, target]);
-            r
-        }
-        async fn upsert_follow(&self, follow: &FollowRecord) -> StoreResult<bool> {
-            let r = self.inner.upsert_follow(follow).await;
-            self.cache
-                .accounts
-                .invalidate(&[follow.account_id, follow.target_id]);
-            r
-        }
+    async fn status_by_id(&self, id: Id) -> StoreResult<Option<StatusRecord>> {
+        Ok(self.statuses_by_ids(&[id]).await?.pop())
     }
-}
-
-forward! {
-    BlockStore {
-        fn blocks(&self, account: Id, target: Id) -> StoreResult<bool>;
-        fn blocked_either_way(&self, account: Id, others: &[Id]) -> StoreResult<Vec<Id>>;
-        fn blocks_page(&self, account: Id, page: Page) -> StoreResult<Vec<(Id, Id)>>;
-        fn mute_of(&self, account: Id, target: Id, now: DateTime<Utc>) -> StoreResult<Option<MuteRecord>>;
-        fn muted_among(&self, account: Id, others: &[Id], now: DateTime<Utc>) -> StoreResult<Vec<Id>>;
-        fn mutes_page(&self, account: Id, now: DateTime<Utc>, page: Page) -> StoreResult<Vec<MuteRecord>>;
+    /// The page's ids from the store, its statuses from the cache (a public page is read
+    /// as often as a home page, and holds the same statuses).
+    async fn public_timeline(
+        &self,
+        filter: PublicTimelineFilter,
+        page: Page,
+    ) -> StoreResult<Vec<StatusRecord>> {
+        let ids = self.inner.public_timeline_ids(filter, page).await?;
+        let mut found: HashMap<Id, StatusRecord> = self
+            .statuses_by_ids(&ids)
+            .await?
+            .into_iter()
+            .map(|s| (s.id, s))
+            .collect();
+        Ok(ids.iter().filter_map(|id| found.remove(id)).collect())
     }
-    {
-        async fn insert_block(&self, id: Id, account: Id, target: Id) -> StoreResult<()> {
-            let r = self.inner.insert_block(id, account, target).await;
-            // Follows both ways end with the block.
-            self.cache.accounts.invalidate(&[account, target]);
-            self.cache.relations.invalidate(&[account, target]);
-            r
-        }
-        async fn delete_block(&self, account: Id, target: Id) -> StoreResult<bool> {
-            let r = self.inner.delete_block(account, target).await;
-            self.cache.relations.invalidate(&[account, target]);
-            r
-        }
-        async fn upsert_mute(&self, mute: &MuteRecord) -> StoreResult<()> {
-            let r = self.inner.upsert_mute(mute).await;
-            self.cache.relations.invalidate(&[mute.account_id]);
-            r
-        }
-        async fn delete_mute(&self, account: Id, target: Id) -> StoreResult<bool> {
-            let r = self.inner.delete_mute(account, target).await;
-            self.cache.relations.invalidate(&[account]);
-            r
-        }
-        async fn has_relations(&self, account: Id) -> StoreResult<bool> {
-            self.fresh()
-                .relations
-                .get_one(account, |a| self.inner.has_relations(a))
-                .await
-        }
-        async fn relations_among(&self, account: Id, others: &[Id], now: DateTime<Utc>) -> StoreResult<Vec<RelationRecord>> {
-            if others.is_empty() || !self.has_relations(account).await? {
-                return Ok(vec![]);
-            }
-            self.inner.relations_among(account, others, now).await
-        }
+    async fn statuses_by_ids(&self, ids: &[Id]) -> StoreResult<Vec<StatusRecord>> {
+        self.fresh()
+            .statuses
+            .get_many(
+                ids,
+                |missing| async move { self.inner.statuses_by_ids(&missing).await },
+                |s| s.id,
+            )
+            .await
+    }
+    async fn delete_status(&self, id: Id) -> StoreResult<()> {
+        let r = self.inner.delete_status(id).await;
+        // Its reblogs go too, several accounts' counters move, and filters lose it.
+        self.cache.statuses.clear();
+        self.cache.accounts.clear();
+        self.cache.filters.clear();
+        self.cache.polls.invalidate(&[id]);
+        r
     }
 }
 
-forward! {
-    DomainBlockStore {
-        fn delete_domain_block(&self, account: Id, domain: &str) -> StoreResult<bool>;
-        fn domain_blocked(&self, account: Id, domain: &str) -> StoreResult<bool>;
-        fn domain_blocks_page(&self, account: Id, page: Page) -> StoreResult<Vec<(Id, String)>>;
+/// The cached methods of [`FollowStore`].
+#[deny(dead_code)]
+impl Caching {
+    async fn insert_follow(&self, id: Id, follower: Id, target: Id) -> StoreResult<()> {
+        let r = self.inner.insert_follow(id, follower, target).await;
+        self.cache.accounts.invalidate(&[follower, target]);
+        r
     }
-    {
-        async fn insert_domain_block(&self, id: Id, account: Id, domain: &str) -> StoreResult<()> {
-            let r = self.inner.insert_domain_block(id, account, domain).await;
-            // The followers there leave: their counters and `account`'s move.
-            self.cache.accounts.clear();
-            r
-        }
+    async fn delete_follow(&self, follower: Id, target: Id) -> StoreResult<bool> {
+        let r = self.inner.delete_follow(follower, target).await;
+        self.cache.accounts.invalidate(&[follower, target]);
+        r
     }
-}
-
-forward! {
-    InteractionStore {
-        fn favourited_among(&self, account: Id, statuses: &[Id]) -> StoreResult<Vec<Id>>;
-        fn favourites_page(&self, account: Id, page: Page) -> StoreResult<Vec<(Id, Id)>>;
-        fn favourited_by_page(&self, status: Id, page: Page) -> StoreResult<Vec<(Id, Id)>>;
-        fn insert_bookmark(&self, id: Id, account: Id, status: Id) -> StoreResult<bool>;
-        fn delete_bookmark(&self, account: Id, status: Id) -> StoreResult<bool>;
-        fn bookmarked_among(&self, account: Id, statuses: &[Id]) -> StoreResult<Vec<Id>>;
-        fn bookmarks_page(&self, account: Id, page: Page) -> StoreResult<Vec<(Id, Id)>>;
-        fn insert_pin(&self, id: Id, account: Id, status: Id) -> StoreResult<bool>;
-        fn delete_pin(&self, account: Id, status: Id) -> StoreResult<bool>;
-        fn pinned_among(&self, account: Id, statuses: &[Id]) -> StoreResult<Vec<Id>>;
-        fn pinned_status_ids(&self, account: Id) -> StoreResult<Vec<Id>>;
-        fn reblog_by(&self, account: Id, status: Id) -> StoreResult<Option<StatusRecord>>;
-        fn reblogged_among(&self, account: Id, statuses: &[Id]) -> StoreResult<Vec<Id>>;
-        fn reblogged_by_page(&self, status: Id, page: Page) -> StoreResult<Vec<(Id, Id)>>;
-        fn replies_to(&self, parents: &[Id]) -> StoreResult<Vec<StatusRecord>>;
-        fn mute_conversation(&self, account: Id, conversation: Id) -> StoreResult<()>;
-        fn unmute_conversation(&self, account: Id, conversation: Id) -> StoreResult<bool>;
-        fn muted_conversations_among(&self, account: Id, conversations: &[Id]) -> StoreResult<Vec<Id>>;
-        fn interactions_among(&self, account: Id, statuses: &[Id], own: &[Id], conversations: &[Id]) -> StoreResult<InteractionsRecord>;
-    }
-    {
-        async fn insert_favourite(&self, id: Id, account: Id, status: Id) -> StoreResult<bool> {
-            let r = self.inner.insert_favourite(id, account, status).await;
-            self.cache.statuses.invalidate(&[status]);
-            r
-        }
-        async fn delete_favourite(&self, account: Id, status: Id) -> StoreResult<bool> {
-            let r = self.inner.delete_favourite(account, status).await;
-            self.cache.statuses.invalidate(&[status]);
-            r
-        }
+    async fn upsert_follow(&self, follow: &FollowRecord) -> StoreResult<bool> {
+        let r = self.inner.upsert_follow(follow).await;
+        self.cache
+            .accounts
+            .invalidate(&[follow.account_id, follow.target_id]);
+        r
     }
 }
 
-forward! {
-    StatusEditStore {
-        fn status_edits(&self, status_id: Id) -> StoreResult<Vec<StatusEditRecord>>;
+/// The cached methods of [`BlockStore`].
+#[deny(dead_code)]
+impl Caching {
+    async fn insert_block(&self, id: Id, account: Id, target: Id) -> StoreResult<()> {
+        let r = self.inner.insert_block(id, account, target).await;
+        // Follows both ways end with the block.
+        self.cache.accounts.invalidate(&[account, target]);
+        self.cache.relations.invalidate(&[account, target]);
+        r
     }
-    {
-        async fn update_status(
-            &self,
-            status: &StatusRecord,
-            revisions: &[StatusEditRecord],
-        ) -> StoreResult<()> {
-            let r = self.inner.update_status(status, revisions).await;
-            self.cache.statuses.invalidate(&[status.id]);
-            r
-        }
+    async fn delete_block(&self, account: Id, target: Id) -> StoreResult<bool> {
+        let r = self.inner.delete_block(account, target).await;
+        self.cache.relations.invalidate(&[account, target]);
+        r
     }
-}
-
-forward! {
-    PollStore {
-        fn poll_by_id(&self, id: Id) -> StoreResult<Option<PollRecord>>;
-        fn poll_votes_of(&self, poll_id: Id, account: Id) -> StoreResult<Vec<usize>>;
-        fn poll_votes_among(&self, poll_ids: &[Id], account: Id) -> StoreResult<Vec<(Id, Vec<usize>)>>;
-        fn poll_voters(&self, poll_id: Id) -> StoreResult<Vec<Id>>;
+    async fn upsert_mute(&self, mute: &MuteRecord) -> StoreResult<()> {
+        let r = self.inner.upsert_mute(mute).await;
+        self.cache.relations.invalidate(&[mute.account_id]);
+        r
     }
-    {
-        async fn insert_poll(&self, poll: &PollRecord) -> StoreResult<()> {
-            let r = self.inner.insert_poll(poll).await;
-            self.cache.polls.invalidate(&[poll.status_id]);
-            r
+    async fn delete_mute(&self, account: Id, target: Id) -> StoreResult<bool> {
+        let r = self.inner.delete_mute(account, target).await;
+        self.cache.relations.invalidate(&[account]);
+        r
+    }
+    async fn has_relations(&self, account: Id) -> StoreResult<bool> {
+        self.fresh()
+            .relations
+            .get_one(account, |a| self.inner.has_relations(a))
+            .await
+    }
+    async fn relations_among(
+        &self,
+        account: Id,
+        others: &[Id],
+        now: DateTime<Utc>,
+    ) -> StoreResult<Vec<RelationRecord>> {
+        if others.is_empty() || !self.has_relations(account).await? {
+            return Ok(vec![]);
         }
-        async fn polls_by_status_ids(&self, status_ids: &[Id]) -> StoreResult<Vec<PollRecord>> {
-            let known = self
-                .fresh()
-                .polls
-                .get_many(
-                    status_ids,
-                    |missing| async move {
-                        let mut found: HashMap<Id, PollRecord> = self
-                            .inner
-                            .polls_by_status_ids(&missing)
-                            .await?
-                            .into_iter()
-                            .map(|p| (p.status_id, p))
-                            .collect();
-                        Ok(missing.iter().map(|s| (*s, found.remove(s))).collect())
-                    },
-                    |v| v.0,
-                )
-                .await?;
-            Ok(known.into_iter().filter_map(|(_, p)| p).collect())
-        }
-        async fn insert_poll_votes(&self, poll_id: Id, account: Id, choices: &[usize]) -> StoreResult<()> {
-            let r = self.inner.insert_poll_votes(poll_id, account, choices).await;
-            // The counts move; the poll names its status.
-            match self.inner.poll_by_id(poll_id).await {
-                Ok(Some(p)) => self.cache.polls.invalidate(&[p.status_id]),
-                _ => self.cache.polls.clear(),
-            }
-            r
-        }
-        async fn replace_poll(&self, status_id: Id, poll: Option<&PollRecord>) -> StoreResult<()> {
-            let r = self.inner.replace_poll(status_id, poll).await;
-            self.cache.polls.invalidate(&[status_id]);
-            r
-        }
+        self.inner.relations_among(account, others, now).await
     }
 }
 
-forward! {
-    FilterStore {
-        fn filter_by_id(&self, id: Id) -> StoreResult<Option<FilterRecord>>;
-        fn filter_keyword_by_id(&self, id: Id) -> StoreResult<Option<FilterKeywordRecord>>;
-        fn filter_status_by_id(&self, id: Id) -> StoreResult<Option<FilterStatusRecord>>;
-    }
-    {
-        async fn insert_filter(&self, filter: &FilterRecord) -> StoreResult<()> {
-            let r = self.inner.insert_filter(filter).await;
-            self.cache.filters.invalidate(&[filter.account_id]);
-            r
-        }
-        async fn filters_of(&self, account: Id) -> StoreResult<Vec<FilterRecord>> {
-            self.fresh()
-                .filters
-                .get_one(account, |a| self.inner.filters_of(a))
-                .await
-        }
-        async fn update_filter(
-            &self,
-            filter: &FilterRecord,
-            added: &[FilterKeywordRecord],
-            changed: &[FilterKeywordRecord],
-            removed: &[Id],
-        ) -> StoreResult<()> {
-            let r = self.inner.update_filter(filter, added, changed, removed).await;
-            // The owner is not read from `filter`: forget every account's filters (rare).
-            self.cache.filters.clear();
-            r
-        }
-        async fn delete_filter(&self, id: Id) -> StoreResult<bool> {
-            let r = self.inner.delete_filter(id).await;
-            self.cache.filters.clear();
-            r
-        }
-        async fn insert_filter_keyword(&self, keyword: &FilterKeywordRecord) -> StoreResult<()> {
-            let r = self.inner.insert_filter_keyword(keyword).await;
-            self.cache.filters.clear();
-            r
-        }
-        async fn update_filter_keyword(&self, keyword: &FilterKeywordRecord) -> StoreResult<bool> {
-            let r = self.inner.update_filter_keyword(keyword).await;
-            self.cache.filters.clear();
-            r
-        }
-        async fn delete_filter_keyword(&self, id: Id) -> StoreResult<bool> {
-            let r = self.inner.delete_filter_keyword(id).await;
-            self.cache.filters.clear();
-            r
-        }
-        async fn insert_filter_status(&self, status: &FilterStatusRecord) -> StoreResult<()> {
-            let r = self.inner.insert_filter_status(status).await;
-            self.cache.filters.clear();
-            r
-        }
-        async fn delete_filter_status(&self, id: Id) -> StoreResult<bool> {
-            let r = self.inner.delete_filter_status(id).await;
-            self.cache.filters.clear();
-            r
-        }
+/// The cached methods of [`DomainBlockStore`].
+#[deny(dead_code)]
+impl Caching {
+    async fn insert_domain_block(&self, id: Id, account: Id, domain: &str) -> StoreResult<()> {
+        let r = self.inner.insert_domain_block(id, account, domain).await;
+        // The followers there leave: their counters and `account`'s move.
+        self.cache.accounts.clear();
+        r
     }
 }
 
-forward! {
-    NotificationPolicyStore {
-        fn notification_permitted(&self, account: Id, from: Id) -> StoreResult<bool>;
-        fn note_notification_request(&self, new_id: Id, account: Id, from: Id, last_status: Option<Id>, at: DateTime<Utc>) -> StoreResult<NotificationRequestRecord>;
-        fn notification_request_by_id(&self, id: Id) -> StoreResult<Option<NotificationRequestRecord>>;
-        fn notification_requests_page(&self, account: Id, page: Page) -> StoreResult<Vec<NotificationRequestRecord>>;
-        fn accept_notification_request(&self, id: Id) -> StoreResult<Vec<NotificationRecord>>;
-        fn dismiss_notification_request(&self, id: Id) -> StoreResult<bool>;
+/// The cached methods of [`InteractionStore`].
+#[deny(dead_code)]
+impl Caching {
+    async fn insert_favourite(&self, id: Id, account: Id, status: Id) -> StoreResult<bool> {
+        let r = self.inner.insert_favourite(id, account, status).await;
+        self.cache.statuses.invalidate(&[status]);
+        r
     }
-    {
-        async fn notification_policy(&self, account: Id) -> StoreResult<Option<NotificationPolicyRecord>> {
-            self.fresh()
-                .policies
-                .get_one(account, |a| self.inner.notification_policy(a))
-                .await
-        }
-        async fn save_notification_policy(&self, policy: &NotificationPolicyRecord) -> StoreResult<()> {
-            let r = self.inner.save_notification_policy(policy).await;
-            self.cache.policies.invalidate(&[policy.account_id]);
-            r
-        }
+    async fn delete_favourite(&self, account: Id, status: Id) -> StoreResult<bool> {
+        let r = self.inner.delete_favourite(account, status).await;
+        self.cache.statuses.invalidate(&[status]);
+        r
     }
 }
 
-// The traits whose records the cache does not keep: every method goes to the wrapped store.
-crate::delegate_store!(CachedStore => inner: AccountNoteStore, TagStore, DirectoryStore, MediaStore, NotificationStore, MarkerStore, FeedStore, ListStore, ConversationStore, LinkStore, StatsStore, JobStore, ScheduledStatusStore);
+/// The cached methods of [`StatusEditStore`].
+#[deny(dead_code)]
+impl Caching {
+    async fn update_status(
+        &self,
+        status: &StatusRecord,
+        revisions: &[StatusEditRecord],
+    ) -> StoreResult<()> {
+        let r = self.inner.update_status(status, revisions).await;
+        self.cache.statuses.invalidate(&[status.id]);
+        r
+    }
+}
+
+/// The cached methods of [`PollStore`].
+#[deny(dead_code)]
+impl Caching {
+    async fn insert_poll(&self, poll: &PollRecord) -> StoreResult<()> {
+        let r = self.inner.insert_poll(poll).await;
+        self.cache.polls.invalidate(&[poll.status_id]);
+        r
+    }
+    async fn polls_by_status_ids(&self, status_ids: &[Id]) -> StoreResult<Vec<PollRecord>> {
+        let known = self
+            .fresh()
+            .polls
+            .get_many(
+                status_ids,
+                |missing| async move {
+                    let mut found: HashMap<Id, PollRecord> = self
+                        .inner
+                        .polls_by_status_ids(&missing)
+                        .await?
+                        .into_iter()
+                        .map(|p| (p.status_id, p))
+                        .collect();
+                    Ok(missing.iter().map(|s| (*s, found.remove(s))).collect())
+                },
+                |v| v.0,
+            )
+            .await?;
+        Ok(known.into_iter().filter_map(|(_, p)| p).collect())
+    }
+    async fn insert_poll_votes(
+        &self,
+        poll_id: Id,
+        account: Id,
+        choices: &[usize],
+    ) -> StoreResult<()> {
+        let r = self
+            .inner
+            .insert_poll_votes(poll_id, account, choices)
+            .await;
+        // The counts move; the poll names its status.
+        match self.inner.poll_by_id(poll_id).await {
+            Ok(Some(p)) => self.cache.polls.invalidate(&[p.status_id]),
+            _ => self.cache.polls.clear(),
+        }
+        r
+    }
+    async fn replace_poll(&self, status_id: Id, poll: Option<&PollRecord>) -> StoreResult<()> {
+        let r = self.inner.replace_poll(status_id, poll).await;
+        self.cache.polls.invalidate(&[status_id]);
+        r
+    }
+}
+
+/// The cached methods of [`FilterStore`].
+#[deny(dead_code)]
+impl Caching {
+    async fn insert_filter(&self, filter: &FilterRecord) -> StoreResult<()> {
+        let r = self.inner.insert_filter(filter).await;
+        self.cache.filters.invalidate(&[filter.account_id]);
+        r
+    }
+    async fn filters_of(&self, account: Id) -> StoreResult<Vec<FilterRecord>> {
+        self.fresh()
+            .filters
+            .get_one(account, |a| self.inner.filters_of(a))
+            .await
+    }
+    async fn update_filter(
+        &self,
+        filter: &FilterRecord,
+        added: &[FilterKeywordRecord],
+        changed: &[FilterKeywordRecord],
+        removed: &[Id],
+    ) -> StoreResult<()> {
+        let r = self
+            .inner
+            .update_filter(filter, added, changed, removed)
+            .await;
+        // The owner is not read from `filter`: forget every account's filters (rare).
+        self.cache.filters.clear();
+        r
+    }
+    async fn delete_filter(&self, id: Id) -> StoreResult<bool> {
+        let r = self.inner.delete_filter(id).await;
+        self.cache.filters.clear();
+        r
+    }
+    async fn insert_filter_keyword(&self, keyword: &FilterKeywordRecord) -> StoreResult<()> {
+        let r = self.inner.insert_filter_keyword(keyword).await;
+        self.cache.filters.clear();
+        r
+    }
+    async fn update_filter_keyword(&self, keyword: &FilterKeywordRecord) -> StoreResult<bool> {
+        let r = self.inner.update_filter_keyword(keyword).await;
+        self.cache.filters.clear();
+        r
+    }
+    async fn delete_filter_keyword(&self, id: Id) -> StoreResult<bool> {
+        let r = self.inner.delete_filter_keyword(id).await;
+        self.cache.filters.clear();
+        r
+    }
+    async fn insert_filter_status(&self, status: &FilterStatusRecord) -> StoreResult<()> {
+        let r = self.inner.insert_filter_status(status).await;
+        self.cache.filters.clear();
+        r
+    }
+    async fn delete_filter_status(&self, id: Id) -> StoreResult<bool> {
+        let r = self.inner.delete_filter_status(id).await;
+        self.cache.filters.clear();
+        r
+    }
+}
+
+/// The cached methods of [`NotificationPolicyStore`].
+#[deny(dead_code)]
+impl Caching {
+    async fn notification_policy(
+        &self,
+        account: Id,
+    ) -> StoreResult<Option<NotificationPolicyRecord>> {
+        self.fresh()
+            .policies
+            .get_one(account, |a| self.inner.notification_policy(a))
+            .await
+    }
+    async fn save_notification_policy(&self, policy: &NotificationPolicyRecord) -> StoreResult<()> {
+        let r = self.inner.save_notification_policy(policy).await;
+        self.cache.policies.invalidate(&[policy.account_id]);
+        r
+    }
+}
 
 #[cfg(test)]
 mod tests {
