@@ -292,6 +292,8 @@ mod faulty {
         CodeExchangeNeverEnds,
         /// `apps_by_ids` answers a repeated id once per mention.
         AppsByIdsRepeats,
+        /// `token_with_owner` answers an owner with no application, account or login.
+        TokenOwnerDropped,
         // statuses
         TagsSorted,
         StatusOptionalsDropped,
@@ -4197,6 +4199,18 @@ mod faulty {
                 v.extend(self.inner.app_by_id(*id).await?);
             }
             Ok(v)
+        }
+
+        async fn token_with_owner(&self, token_hash: &str) -> StoreResult<Option<TokenWithOwner>> {
+            let Some(token) = self.inner.token_by_hash(token_hash).await? else {
+                return Ok(None);
+            };
+            let owner = self.is(Fault::TokenOwnerDropped).then(|| TokenOwner {
+                app: None,
+                account: None,
+                user: None,
+            });
+            Ok(Some(TokenWithOwner { token, owner }))
         }
 
         async fn relations_among(

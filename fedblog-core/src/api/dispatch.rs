@@ -14,6 +14,7 @@ use crate::rate_limit::{Family, Per, address_key};
 use crate::scope::Scopes;
 use crate::services::oauth::hash_secret;
 use crate::services::rate_limits::Charge;
+use crate::store::{TokenOwner, TokenRecord};
 
 impl App {
     /// Runs one request through an endpoint: authentication, scope, account state, rate limits,
@@ -184,28 +185,28 @@ impl App {
                 _ => Err(ApiError::missing_token()),
             };
         };
-        let record = self
+        let found = self
             .store
-            .token_by_hash(&hash_secret(token))
+            .token_with_owner(&hash_secret(token))
             .await?
-            .filter(|t| t.revoked_at.is_none())
+            .filter(|t| t.token.revoked_at.is_none())
             .ok_or_else(ApiError::invalid_token)?;
+        let record = found.token;
         let scopes = Scopes::parse(&record.scopes).unwrap_or_default();
         if !scope.is_empty() && !scopes.allows(scope) {
             return Err(ApiError::outside_scopes());
         }
-        caller.app = self.store.app_by_id(record.app_id).await?;
+        let owner = match found.owner {
+            Some(owner) => owner,
+            None => self.token_owner(&record).await?,
+        };
+        caller.app = owner.app;
         if let Some(account_id) = record.account_id {
-            let account = self
-                .store
-                .account_by_id(account_id)
-                .await?
+            let account = owner
+                .account
+                .filter(|a| a.id == account_id)
                 .ok_or_else(ApiError::invalid_token)?;
-            let user = self
-                .store
-                .user_by_account_id(account_id)
-                .await?
-                .ok_or_else(ApiError::invalid_token)?;
+            let user = owner.user.ok_or_else(ApiError::invalid_token)?;
             if user.disabled || account.is_suspended() {
                 return Err(ApiError::new(
                     StatusCode::FORBIDDEN,
@@ -235,6 +236,31 @@ impl App {
         }
         caller.token = Some(record);
         Ok(caller)
+    }
+}
+
+impl App {
+    /// A token's application, account and login, each read on its own (for stores that do not
+    /// read them with the token).
+    async fn token_owner(&self, token: &TokenRecord) -> ApiResult<TokenOwner> {
+        let app = self.store.app_by_id(token.app_id).await?;
+        let Some(account_id) = token.account_id else {
+            return Ok(TokenOwner {
+                app,
+                ..TokenOwner::default()
+            });
+        };
+        let Some(account) = self.store.account_by_id(account_id).await? else {
+            return Ok(TokenOwner {
+                app,
+                ..TokenOwner::default()
+            });
+        };
+        Ok(TokenOwner {
+            app,
+            user: self.store.user_by_account_id(account_id).await?,
+            account: Some(account),
+        })
     }
 }
 

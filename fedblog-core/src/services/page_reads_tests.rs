@@ -6,6 +6,7 @@ use std::sync::{Arc, Mutex};
 
 use crate::api::Endpoint;
 use crate::api::statuses::get_context::GetContext;
+use crate::api::statuses::get_status::GetStatus;
 use crate::api::timelines::home_timeline::HomeTimeline;
 use crate::app::{Request, RequestInfo};
 use crate::params::Params;
@@ -48,6 +49,18 @@ async fn read_page<E: Endpoint>(
     store: &Counting,
     reader: &crate::store::AccountRecord,
 ) -> crate::api::Reply {
+    let mut params = Params::new();
+    params.set("limit", "40");
+    read_as::<E>(app, store, reader, params).await
+}
+
+/// `reader`'s `GET` of `E` with `params`, the calls counted so far forgotten first.
+async fn read_as<E: Endpoint>(
+    app: &Arc<App>,
+    store: &Counting,
+    reader: &crate::store::AccountRecord,
+    params: Params,
+) -> crate::api::Reply {
     let cli = app.cli_application().await.expect("cli app");
     let token = app
         .issue_token(
@@ -58,8 +71,6 @@ async fn read_page<E: Endpoint>(
         .await
         .expect("token");
     let route = crate::api::route::<E>();
-    let mut params = Params::new();
-    params.set("limit", "40");
     store.take();
     app.dispatch(
         &route,
@@ -159,6 +170,58 @@ async fn a_home_page_costs_the_same_store_calls_whatever_its_size() {
     assert!(
         large <= 14,
         "a home page of 40 costs {large} store calls: {large_calls:?}"
+    );
+}
+
+/// One signed-in `GET /api/v1/statuses/:id` of a reblog of a post with a poll reads each kind
+/// once: the token with its owner, the status and its original, their authors, the relations,
+/// the interactions, the poll and votes, the apps and the filters.
+#[tokio::test]
+async fn one_status_reads_each_kind_once() {
+    let store = Arc::new(Counting::default());
+    let mut config = InstanceConfig::new("counting.test");
+    config.password_hash_memory_kib = 64;
+    let app = Arc::new(App::new(store.clone(), config));
+    let reader = crate::test_support::account(&app, "reader").await;
+    let author = crate::test_support::account(&app, "author").await;
+    let booster = crate::test_support::account(&app, "booster").await;
+    let original = app
+        .publish_status(
+            &author,
+            None,
+            None,
+            NewStatus {
+                text: "a question @reader #tag".into(),
+                poll: Some(json!({"options": ["a", "b"], "expires_in": 3600})),
+                ..Default::default()
+            },
+        )
+        .await
+        .expect("posted");
+    let reblog = app
+        .reblog(&crate::test_support::caller(&booster), original.id, None)
+        .await
+        .expect("reblog");
+    let mut params = Params::new();
+    params.set("id", reblog.id.to_string());
+    let reply = read_as::<GetStatus>(&app, &store, &reader, params).await;
+    let v = reply.json().unwrap_or_default();
+    assert_eq!(v["reblog"]["id"], original.id.to_string(), "{v}");
+    let calls = store.take();
+    println!("{calls:?}");
+    for (method, n) in &calls {
+        let most = if *method == "StatusStore::statuses_by_ids" {
+            2
+        } else {
+            1
+        };
+        assert!(*n <= most, "{method} is called {n} times: {calls:?}");
+    }
+    // `account_by_id` is the caller's (a store without `token_with_owner` reads it apart).
+    assert_eq!(
+        calls.get("AccountStore::accounts_by_ids"),
+        Some(&1),
+        "the authors are read once, for the visibility rule and render: {calls:?}"
     );
 }
 

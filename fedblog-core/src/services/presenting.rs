@@ -209,6 +209,21 @@ impl App {
             .ok_or_else(ApiError::not_found)
     }
 
+    /// The status `id` as `viewer` may see it, read and rendered with each kind of record read
+    /// once (the visibility rule's reads serve render); 404 when it does not exist or the viewer
+    /// may not see it or, for a reblog, its original.
+    pub async fn render_visible_status(
+        &self,
+        id: Id,
+        viewer: Option<&AccountRecord>,
+    ) -> ApiResult<Status> {
+        let (visible, loaded) = self.visible_statuses_loading(viewer, &[id]).await?;
+        self.render_statuses_with(&visible, viewer, false, loaded)
+            .await?
+            .pop()
+            .ok_or_else(ApiError::not_found)
+    }
+
     /// Renders the thread around a status for a viewer, both sides in one pass.
     pub async fn render_context(
         &self,

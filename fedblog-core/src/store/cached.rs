@@ -417,6 +417,13 @@ impl Caching {
             .await?
             .pop())
     }
+    /// The token from the cache; its application, account and login then come from theirs.
+    async fn token_with_owner(&self, token_hash: &str) -> StoreResult<Option<TokenWithOwner>> {
+        Ok(self
+            .token_by_hash(token_hash)
+            .await?
+            .map(|token| TokenWithOwner { token, owner: None }))
+    }
     async fn revoke_token(&self, token_hash: &str, at: DateTime<Utc>) -> StoreResult<bool> {
         let r = self.inner.revoke_token(token_hash, at).await;
         self.cache.tokens.invalidate(&[token_hash.to_string()]);

@@ -84,6 +84,7 @@ macro_rules! __delegate_trait {
             fn take_authorization(&self, code_hash: &str) -> StoreResult<Option<AuthorizationRecord>>;
             fn insert_token(&self, token: &TokenRecord) -> StoreResult<()>;
             fn token_by_hash(&self, token_hash: &str) -> StoreResult<Option<TokenRecord>>;
+            fn token_with_owner(&self, token_hash: &str) -> StoreResult<Option<TokenWithOwner>>;
             fn revoke_token(&self, token_hash: &str, at: DateTime<Utc>) -> StoreResult<bool>;
             fn record_code_exchange(&self, code_hash: &str, token_hash: &str, now: DateTime<Utc>, until: DateTime<Utc>) -> StoreResult<()>;
             fn take_code_exchange(&self, code_hash: &str, now: DateTime<Utc>) -> StoreResult<Option<String>>;

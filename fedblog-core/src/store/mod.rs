@@ -95,6 +95,16 @@ pub trait OAuthStore: Send + Sync {
     async fn insert_token(&self, token: &TokenRecord) -> StoreResult<()>;
     /// The token with this hash, revoked or not.
     async fn token_by_hash(&self, token_hash: &str) -> StoreResult<Option<TokenRecord>>;
+    /// The token with this hash, revoked or not, with its application and, for a user's token,
+    /// its account and login when the store can read them together (one query where every
+    /// signed-in request would otherwise make four). The default reads the token alone and
+    /// leaves `owner` to the caller's own reads.
+    async fn token_with_owner(&self, token_hash: &str) -> StoreResult<Option<TokenWithOwner>> {
+        Ok(self
+            .token_by_hash(token_hash)
+            .await?
+            .map(|token| TokenWithOwner { token, owner: None }))
+    }
     /// Marks the token with this hash revoked at `at`; returns whether one was found unrevoked.
     async fn revoke_token(&self, token_hash: &str, at: DateTime<Utc>) -> StoreResult<bool>;
     /// Remembers until `until` that the code with this hash was exchanged at `now` for the

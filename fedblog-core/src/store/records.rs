@@ -275,6 +275,28 @@ pub struct TokenRecord {
     pub revoked_at: Option<DateTime<Utc>>,
 }
 
+/// A token with what a request signed with it acts as, as
+/// [`OAuthStore::token_with_owner`](super::OAuthStore::token_with_owner) answers it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TokenWithOwner {
+    /// The token, revoked or not.
+    pub token: TokenRecord,
+    /// Its application, account and login, read with it; `None` when the store leaves them to
+    /// their own reads (`app_by_id`, `account_by_id`, `user_by_account_id`).
+    pub owner: Option<TokenOwner>,
+}
+
+/// The application a token was issued to and, for a user's token, the account and login.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct TokenOwner {
+    /// The token's application (`None` if it no longer exists).
+    pub app: Option<AppRecord>,
+    /// The token's account (`None` for an application's own token, or if it no longer exists).
+    pub account: Option<AccountRecord>,
+    /// That account's login.
+    pub user: Option<UserRecord>,
+}
+
 /// A status (post), local or remote.
 #[derive(Clone, Debug, PartialEq)]
 pub struct StatusRecord {

@@ -156,7 +156,7 @@ fn login_columns(u: &UserRecord) -> users::ActiveModel {
     }
 }
 
-fn user_from_row(m: users::Model) -> StoreResult<UserRecord> {
+pub(super) fn user_from_row(m: users::Model) -> StoreResult<UserRecord> {
     Ok(UserRecord {
         account_id: Id::from_i64(m.account_id),
         email: m.email,

@@ -2,14 +2,32 @@
 
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
-use fedblog_core::store::{AppRecord, AuthorizationRecord, OAuthStore, TokenRecord};
+use fedblog_core::store::{
+    AppRecord, AuthorizationRecord, OAuthStore, TokenOwner, TokenRecord, TokenWithOwner,
+};
 use fedblog_core::{Id, StoreError, StoreResult};
 use sea_orm::ActiveValue::Set;
-use sea_orm::{ColumnTrait, ConnectionTrait, DbBackend, EntityTrait, QueryFilter, Statement};
+use sea_orm::sea_query::{Alias, Expr, ExprTrait, JoinType, Query, SelectStatement};
+use sea_orm::{
+    ColumnTrait, ConnectionTrait, DbBackend, EntityTrait, FromQueryResult, IdenStatic, Iterable,
+    QueryFilter, Statement,
+};
 use serde_json::Value;
 
-use super::entity::{apps, authorizations, tokens};
+use super::accounts::{account_from_row, user_from_row};
+use super::entity::{accounts, apps, authorizations, tokens, users};
 use super::{IN_CHUNK, SeaStore, backend_err};
+
+/// Selects every column of `E` as `{prefix}{column}` (for reading several tables' rows from one
+/// joined row with `FromQueryResult::from_query_result(row, prefix)`).
+fn prefixed<E: EntityTrait>(q: &mut SelectStatement, prefix: &str) {
+    for c in E::Column::iter() {
+        q.expr_as(
+            Expr::col((E::default(), c)),
+            Alias::new(format!("{prefix}{}", c.as_str())),
+        );
+    }
+}
 
 /// Replaces whatever unique constraint fired with the one name the contract gives it.
 fn taken(what: &'static str) -> impl Fn(sea_orm::DbErr) -> StoreError {
@@ -177,6 +195,52 @@ impl OAuthStore for SeaStore {
             .await
             .map_err(backend_err)?
             .map(token_from_row))
+    }
+
+    async fn token_with_owner(&self, token_hash: &str) -> StoreResult<Option<TokenWithOwner>> {
+        // One statement: the token, its application, account and login side by side, each
+        // table's columns under a prefix of its own.
+        let mut q = Query::select();
+        prefixed::<tokens::Entity>(&mut q, "t_");
+        prefixed::<apps::Entity>(&mut q, "p_");
+        prefixed::<accounts::Entity>(&mut q, "a_");
+        prefixed::<users::Entity>(&mut q, "u_");
+        q.from(tokens::Entity)
+            .join(
+                JoinType::LeftJoin,
+                apps::Entity,
+                Expr::col((apps::Entity, apps::Column::Id))
+                    .equals((tokens::Entity, tokens::Column::AppId)),
+            )
+            .join(
+                JoinType::LeftJoin,
+                accounts::Entity,
+                Expr::col((accounts::Entity, accounts::Column::Id))
+                    .equals((tokens::Entity, tokens::Column::AccountId)),
+            )
+            .join(
+                JoinType::LeftJoin,
+                users::Entity,
+                Expr::col((users::Entity, users::Column::AccountId))
+                    .equals((tokens::Entity, tokens::Column::AccountId)),
+            )
+            .and_where(Expr::col((tokens::Entity, tokens::Column::TokenHash)).eq(token_hash));
+        let Some(row) = self.db.query_one(&q).await.map_err(backend_err)? else {
+            return Ok(None);
+        };
+        let token = tokens::Model::from_query_result(&row, "t_").map_err(backend_err)?;
+        let app = apps::Model::from_query_result_optional(&row, "p_").map_err(backend_err)?;
+        let account =
+            accounts::Model::from_query_result_optional(&row, "a_").map_err(backend_err)?;
+        let user = users::Model::from_query_result_optional(&row, "u_").map_err(backend_err)?;
+        Ok(Some(TokenWithOwner {
+            token: token_from_row(token),
+            owner: Some(TokenOwner {
+                app: app.map(app_from_row).transpose()?,
+                account: account.map(account_from_row).transpose()?,
+                user: user.map(user_from_row).transpose()?,
+            }),
+        }))
     }
 
     async fn revoke_token(&self, token_hash: &str, at: DateTime<Utc>) -> StoreResult<bool> {

@@ -12,7 +12,7 @@ use fedblog_core::store::{
 };
 use fedblog_core::{Id, StoreError, StoreResult};
 use sea_orm::ActiveValue::Set;
-use sea_orm::sea_query::{Expr, ExprTrait, IntoCondition, Query, SelectStatement};
+use sea_orm::sea_query::{Expr, ExprTrait, IntoCondition, Query, SelectStatement, UnionType};
 use sea_orm::{
     ColumnTrait, Condition, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect,
 };
@@ -99,28 +99,51 @@ pub(super) async fn hydrate<C: ConnectionTrait>(
     let mut mentions: HashMap<i64, Vec<Id>> = HashMap::new();
     let mut tags: HashMap<i64, Vec<String>> = HashMap::new();
     for chunk in ids.chunks(IN_CHUNK) {
-        let ms = status_mentions::Entity::find()
-            .filter(status_mentions::Column::StatusId.is_in(chunk.iter().copied()))
-            .order_by_asc(status_mentions::Column::StatusId)
-            .order_by_asc(status_mentions::Column::Position)
-            .all(db)
+        // One statement for both: each row a mention (`mention` set) or a tag (`tag` set).
+        let mut q = Query::select()
+            .column(status_mentions::Column::StatusId)
+            .column(status_mentions::Column::Position)
+            .expr_as(Expr::col(status_mentions::Column::AccountId), "mention")
+            .expr_as(Expr::cust("CAST(NULL AS TEXT)"), "tag")
+            .from(status_mentions::Entity)
+            .and_where(Expr::col(status_mentions::Column::StatusId).is_in(chunk.iter().copied()))
+            .to_owned();
+        q.union(
+            UnionType::All,
+            Query::select()
+                .column(status_tags::Column::StatusId)
+                .column(status_tags::Column::Position)
+                .expr_as(Expr::cust("CAST(NULL AS BIGINT)"), "mention")
+                .expr_as(Expr::col(status_tags::Column::Name), "tag")
+                .from(status_tags::Entity)
+                .and_where(Expr::col(status_tags::Column::StatusId).is_in(chunk.iter().copied()))
+                .to_owned(),
+        );
+        let mut found: Vec<(i64, i32, Option<i64>, Option<String>)> = db
+            .query_all(&q)
             .await
-            .map_err(backend_err)?;
-        for m in ms {
-            mentions
-                .entry(m.status_id)
-                .or_default()
-                .push(Id::from_i64(m.account_id));
-        }
-        let ts = status_tags::Entity::find()
-            .filter(status_tags::Column::StatusId.is_in(chunk.iter().copied()))
-            .order_by_asc(status_tags::Column::StatusId)
-            .order_by_asc(status_tags::Column::Position)
-            .all(db)
-            .await
-            .map_err(backend_err)?;
-        for t in ts {
-            tags.entry(t.status_id).or_default().push(t.name);
+            .map_err(backend_err)?
+            .iter()
+            .map(|row| {
+                Ok((
+                    row.try_get_by_index(0).map_err(backend_err)?,
+                    row.try_get_by_index(1).map_err(backend_err)?,
+                    row.try_get_by_index(2).map_err(backend_err)?,
+                    row.try_get_by_index(3).map_err(backend_err)?,
+                ))
+            })
+            .collect::<StoreResult<_>>()?;
+        found.sort_unstable_by_key(|(status, position, ..)| (*status, *position));
+        for (status, _, mention, tag) in found {
+            if let Some(account) = mention {
+                mentions
+                    .entry(status)
+                    .or_default()
+                    .push(Id::from_i64(account));
+            }
+            if let Some(name) = tag {
+                tags.entry(status).or_default().push(name);
+            }
         }
     }
     rows.into_iter()

@@ -185,6 +185,7 @@ macro_rules! __store_suite_for_each_check {
                 authorization_is_taken_at_most_once,
                 racing_takes_of_one_authorization_admit_one,
                 token_round_trips_by_hash,
+                token_with_owner_answers_the_token_and_what_it_acts_as,
                 duplicate_token_hash_is_already_exists,
                 revoke_token_succeeds_once,
                 revoke_unknown_token_is_false;

@@ -249,6 +249,77 @@ pub async fn token_round_trips_by_hash(store: &dyn Store) {
     assert_eq!(got, None, "token_by_hash of an unknown hash must be None");
 }
 
+/// `token_with_owner` answers the token as `token_by_hash` does (revoked ones too, unknown ones
+/// `None`) and, when it reads the owner with it, exactly the application, account and login the
+/// separate reads answer: none of them for an application's own token.
+pub async fn token_with_owner_answers_the_token_and_what_it_acts_as(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let alice = add_local(store, &ids, "alice").await;
+    add_local(store, &ids, "bob").await;
+    let app = add_app(store, &ids, "client-a").await;
+    add_app(store, &ids, "client-b").await;
+    let user_token = token(&ids, "hash-user", app.id, Some(alice.id), T0 + 1_000);
+    let app_token = token(&ids, "hash-app", app.id, None, T0 + 2_000);
+    for t in [&user_token, &app_token] {
+        store.insert_token(t).await.expect("insert_token");
+    }
+    store
+        .revoke_token("hash-app", at(T0 + 3_000))
+        .await
+        .expect("revoke_token");
+    for hash in ["hash-user", "hash-app"] {
+        let found = store
+            .token_with_owner(hash)
+            .await
+            .expect("token_with_owner")
+            .unwrap_or_else(|| panic!("token_with_owner must find the token {hash}"));
+        assert_eq!(
+            Some(&found.token),
+            store
+                .token_by_hash(hash)
+                .await
+                .expect("token_by_hash")
+                .as_ref(),
+            "token_with_owner must answer the token as token_by_hash does, revoked or not"
+        );
+        let Some(owner) = found.owner else {
+            continue;
+        };
+        assert_eq!(
+            owner.app,
+            store.app_by_id(app.id).await.expect("app_by_id"),
+            "token_with_owner must answer the token's application"
+        );
+        let (account, user) = match found.token.account_id {
+            Some(id) => (
+                store.account_by_id(id).await.expect("account_by_id"),
+                store
+                    .user_by_account_id(id)
+                    .await
+                    .expect("user_by_account_id"),
+            ),
+            None => (None, None),
+        };
+        assert!(
+            hash != "hash-user" || (account.is_some() && user.is_some()),
+            "alice and her login exist"
+        );
+        assert_eq!(
+            (owner.account, owner.user),
+            (account, user),
+            "token_with_owner must answer the token's account and login (none for {hash})"
+        );
+    }
+    assert_eq!(
+        store
+            .token_with_owner("hash-unknown")
+            .await
+            .expect("token_with_owner"),
+        None,
+        "token_with_owner of an unknown hash must be None"
+    );
+}
+
 /// A taken token hash is `AlreadyExists("token")` and the first token is unchanged.
 pub async fn duplicate_token_hash_is_already_exists(store: &dyn Store) {
     let ids = IdGenerator::default();

@@ -6,7 +6,7 @@ use serde::Deserialize;
 use crate::app::{App, Caller};
 use crate::endpoint::{Auth, Endpoint, Json, path_id};
 use crate::entities::Status;
-use crate::error::{ApiError, ApiResult};
+use crate::error::ApiResult;
 
 /// Returns a status the caller may see; 404 otherwise.
 pub struct GetStatus;
@@ -26,12 +26,8 @@ impl Endpoint for GetStatus {
     type Response = Json<Status>;
 
     async fn handle(app: &App, caller: &Caller, r: GetStatusRequest) -> ApiResult<Self::Response> {
-        let status = app
-            .visible_status(caller.account.as_ref(), path_id(&r.id)?)
-            .await?;
-        let mut out = app
-            .render_statuses(&[status], caller.account.as_ref(), false)
-            .await?;
-        out.pop().map(Json).ok_or_else(ApiError::not_found)
+        app.render_visible_status(path_id(&r.id)?, caller.account.as_ref())
+            .await
+            .map(Json)
     }
 }
