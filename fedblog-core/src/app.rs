@@ -127,6 +127,16 @@ impl App {
         Utc::now()
     }
 
+    /// The visibility area (who may see which status, and the reads that apply it).
+    pub fn visibility(&self) -> crate::services::visibility::VisibilityRule<'_> {
+        crate::services::visibility::VisibilityRule::new(&*self.store, self.now())
+    }
+
+    /// The polls area (reading a poll through its status, voting).
+    pub fn polls(&self) -> crate::services::polls::Polls<'_> {
+        crate::services::polls::Polls::new(&*self.store, self.visibility(), self.now())
+    }
+
     /// The conversations area (direct-message threads).
     pub fn conversations(&self) -> crate::services::conversations::Conversations<'_> {
         crate::services::conversations::Conversations::new(&*self.store, &self.ids, &*self.events)

@@ -313,7 +313,10 @@ impl App {
                 .pinned_statuses(viewer, &author, &query, tagged.as_deref(), page)
                 .await;
         }
-        let (visibilities, or_mentioning) = self.readable_visibilities(viewer, &author).await?;
+        let (visibilities, or_mentioning) = self
+            .visibility()
+            .readable_visibilities(viewer, &author)
+            .await?;
         let filter = AccountStatusesFilter {
             visibilities,
             or_mentioning,
@@ -332,6 +335,7 @@ impl App {
         );
         let mut loaded = Loaded::default();
         let statuses = self
+            .visibility()
             .with_visible_originals_loading(viewer, statuses, &mut loaded)
             .await?;
         let statuses = self
@@ -363,6 +367,7 @@ impl App {
             .filter(|id| page.contains(*id))
             .collect();
         let statuses: Vec<_> = self
+            .visibility()
             .visible_statuses(viewer, &ids)
             .await?
             .into_iter()

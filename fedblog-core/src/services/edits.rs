@@ -212,10 +212,10 @@ impl App {
         viewer: Option<&AccountRecord>,
         id: Id,
     ) -> ApiResult<(StatusRecord, AccountRecord, Vec<StatusEditRecord>)> {
-        let named = self.visible_status(viewer, id).await?;
+        let named = self.visibility().visible_status(viewer, id).await?;
         let status = match named.reblog_of_id {
             None => named,
-            Some(of) => self.visible_status(viewer, of).await?,
+            Some(of) => self.visibility().visible_status(viewer, of).await?,
         };
         let author = self
             .store

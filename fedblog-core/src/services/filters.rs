@@ -356,7 +356,10 @@ impl App {
         status_id: Id,
     ) -> ApiResult<FilterStatusRecord> {
         let filter = self.own_filter(me, filter_id).await?;
-        let status = self.visible_status(Some(me), status_id).await?;
+        let status = self
+            .visibility()
+            .visible_status(Some(me), status_id)
+            .await?;
         let record = FilterStatusRecord {
             id: self.ids.next(),
             filter_id: filter.id,

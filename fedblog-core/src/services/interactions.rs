@@ -68,7 +68,7 @@ pub struct Thread {
 impl App {
     /// A status `me` may see (the original, when `id` names a reblog), 404 otherwise.
     async fn visible_proper(&self, me: &AccountRecord, id: Id) -> ApiResult<StatusRecord> {
-        let named = self.visible_status(Some(me), id).await?;
+        let named = self.visibility().visible_status(Some(me), id).await?;
         self.proper_status(named).await
     }
 
@@ -119,7 +119,7 @@ impl App {
             .await?;
             return Ok(status);
         }
-        self.visible_status(Some(me), proper).await
+        self.visibility().visible_status(Some(me), proper).await
     }
 
     /// `me` bookmarks a status it may see (the original, when `id` names a reblog) and gets the
@@ -139,7 +139,7 @@ impl App {
         if self.store.delete_bookmark(me.id, proper).await? {
             return self.reread(proper).await;
         }
-        self.visible_status(Some(me), proper).await
+        self.visibility().visible_status(Some(me), proper).await
     }
 
     /// The id of the status `id` names, or of its original when it is a reblog; 404 if unknown.
@@ -156,7 +156,7 @@ impl App {
     /// reblog, someone else's status, a direct status, or when [`MAX_PINNED_STATUSES`] are
     /// pinned already. Followers-only statuses can be pinned. Pinning again changes nothing.
     pub async fn pin(&self, me: &AccountRecord, id: Id) -> ApiResult<StatusRecord> {
-        let status = self.visible_status(Some(me), id).await?;
+        let status = self.visibility().visible_status(Some(me), id).await?;
         let refuse = |msg: &str| Err(ApiError::invalid_field("status", "ERR_INVALID", msg));
         if status.reblog_of_id.is_some() {
             return refuse("Boosts cannot be pinned");
@@ -190,7 +190,7 @@ impl App {
 
     /// `me` unpins a status; not pinned is not an error. 404 if `me` may not see it.
     pub async fn unpin(&self, me: &AccountRecord, id: Id) -> ApiResult<StatusRecord> {
-        let status = self.visible_status(Some(me), id).await?;
+        let status = self.visibility().visible_status(Some(me), id).await?;
         self.store.delete_pin(me.id, status.id).await?;
         Ok(status)
     }
@@ -198,7 +198,7 @@ impl App {
     /// `me` mutes the thread of a status it may see (no notifications from it; the status then
     /// renders `muted: true`) and gets the status. Muting again changes nothing.
     pub async fn mute_conversation(&self, me: &AccountRecord, id: Id) -> ApiResult<StatusRecord> {
-        let named = self.visible_status(Some(me), id).await?;
+        let named = self.visibility().visible_status(Some(me), id).await?;
         let proper = self.proper_status(named.clone()).await?;
         self.store
             .mute_conversation(me.id, conversation_of(&proper))
@@ -208,7 +208,7 @@ impl App {
 
     /// `me` unmutes the thread of a status it may see; not muted is not an error.
     pub async fn unmute_conversation(&self, me: &AccountRecord, id: Id) -> ApiResult<StatusRecord> {
-        let named = self.visible_status(Some(me), id).await?;
+        let named = self.visibility().visible_status(Some(me), id).await?;
         let proper = self.proper_status(named.clone()).await?;
         self.store
             .unmute_conversation(me.id, conversation_of(&proper))
@@ -225,7 +225,7 @@ impl App {
         id: Id,
         page: Page,
     ) -> ApiResult<AccountPage> {
-        let named = self.visible_status(viewer, id).await?;
+        let named = self.visibility().visible_status(viewer, id).await?;
         let status = self.proper_status(named).await?;
         let pairs = self.store.favourited_by_page(status.id, page).await?;
         let page = self.accounts_page(&pairs).await?;
@@ -242,7 +242,7 @@ impl App {
         id: Id,
         page: Page,
     ) -> ApiResult<AccountPage> {
-        let named = self.visible_status(viewer, id).await?;
+        let named = self.visibility().visible_status(viewer, id).await?;
         let status = self.proper_status(named).await?;
         let pairs = self.store.reblogged_by_page(status.id, page).await?;
         let reblog_ids: Vec<Id> = pairs.iter().map(|(r, _)| *r).collect();
@@ -301,7 +301,10 @@ impl App {
         pairs: &[(Id, Id)],
     ) -> ApiResult<StatusPage> {
         let ids: Vec<Id> = pairs.iter().map(|(_, s)| *s).collect();
-        let (statuses, loaded) = self.visible_statuses_loading(Some(me), &ids).await?;
+        let (statuses, loaded) = self
+            .visibility()
+            .visible_statuses_loading(Some(me), &ids)
+            .await?;
         Ok(StatusPage {
             statuses,
             first: pairs.first().map(|p| p.0),
@@ -316,7 +319,7 @@ impl App {
     /// blocked either way or muted, or on a domain the viewer blocks are left out (each on its
     /// own: a visible reply to a hidden one still shows, as Mastodon).
     pub async fn context(&self, viewer: Option<&AccountRecord>, id: Id) -> ApiResult<Thread> {
-        let named = self.visible_status(viewer, id).await?;
+        let named = self.visibility().visible_status(viewer, id).await?;
         let status = self.proper_status(named).await?;
         let bounds = ContextBounds::for_caller(viewer.is_some());
 

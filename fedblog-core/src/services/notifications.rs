@@ -345,6 +345,7 @@ impl App {
         }
         let status_ids: Vec<Id> = read.iter().filter_map(|n| n.status_id).collect();
         let visible: HashSet<Id> = self
+            .visibility()
             .visible_statuses(Some(me), &status_ids)
             .await?
             .into_iter()
@@ -486,7 +487,7 @@ impl App {
             .collect();
         for r in &recipients {
             if let Some(a) = accounts.get(r)
-                && self.can_see(Some(a), &status, &author).await?
+                && self.visibility().can_see(Some(a), &status, &author).await?
             {
                 told_ok.push(*r);
             }
@@ -586,7 +587,8 @@ mod tests {
         )
         .await;
         let poll = poll_of(&app, &status).await;
-        app.vote_in_poll(&voter, poll.id, &["1".into()])
+        app.polls()
+            .vote_in_poll(&voter, poll.id, &["1".into()])
             .await
             .expect("vote");
         app.close_poll(&json!({"poll_id": poll.id.to_string()}))

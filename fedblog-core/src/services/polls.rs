@@ -2,10 +2,12 @@
 //! vote per account, none after expiry, none on one's own poll). Polls are created with their
 //! status (`services/statuses.rs`); notifying voters when a poll ends belongs with notifications.
 
-use crate::app::App;
+use chrono::{DateTime, Utc};
+
 use crate::error::{ApiError, ApiResult};
 use crate::id::Id;
-use crate::store::{AccountRecord, PollRecord};
+use crate::services::visibility::VisibilityRule;
+use crate::store::{AccountRecord, PollRecord, PollStore};
 
 /// A 422 about the choices of a vote.
 fn choice_error(msg: &str) -> ApiError {
@@ -17,7 +19,28 @@ pub fn poll_expired(poll: &PollRecord, now: chrono::DateTime<chrono::Utc>) -> bo
     poll.expires_at.is_some_and(|t| t <= now)
 }
 
-impl App {
+/// The polls area: `app.polls()`. It holds the poll store, the visibility rule a poll's status
+/// is read through, and the time votes are judged at.
+pub struct Polls<'a> {
+    store: &'a dyn PollStore,
+    visibility: VisibilityRule<'a>,
+    now: DateTime<Utc>,
+}
+
+impl<'a> Polls<'a> {
+    /// The area over `store`, reading statuses through `visibility`, judging at `now`.
+    pub fn new(
+        store: &'a dyn PollStore,
+        visibility: VisibilityRule<'a>,
+        now: DateTime<Utc>,
+    ) -> Self {
+        Polls {
+            store,
+            visibility,
+            now,
+        }
+    }
+
     /// The poll with this id, when the viewer may see its status; 404 otherwise (an anonymous
     /// caller gets 404 for the poll of a followers-only or direct status, never the poll).
     pub async fn visible_poll(
@@ -30,7 +53,9 @@ impl App {
             .poll_by_id(id)
             .await?
             .ok_or_else(ApiError::not_found)?;
-        self.visible_status(viewer, poll.status_id).await?;
+        self.visibility
+            .visible_status(viewer, poll.status_id)
+            .await?;
         Ok(poll)
     }
 
@@ -49,7 +74,7 @@ impl App {
         if poll.account_id == me.id {
             return Err(choice_error("You cannot vote in your own poll"));
         }
-        if poll_expired(&poll, self.now()) {
+        if poll_expired(&poll, self.now) {
             return Err(choice_error("The poll has already ended"));
         }
         if choices.is_empty() {
@@ -114,6 +139,7 @@ mod tests {
         let voter = account(&app, "voter").await;
         let (_, poll) = ended_poll(&app, &author).await;
         let err = app
+            .polls()
             .vote_in_poll(&voter, poll.id, &["0".into()])
             .await
             .unwrap_err();
@@ -143,6 +169,7 @@ mod tests {
         .await;
         let poll = poll_of(&app, &status).await;
         let after = app
+            .polls()
             .vote_in_poll(&voter, poll.id, &["1".into()])
             .await
             .unwrap();

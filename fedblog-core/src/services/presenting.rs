@@ -217,7 +217,10 @@ impl App {
         id: Id,
         viewer: Option<&AccountRecord>,
     ) -> ApiResult<Status> {
-        let (visible, loaded) = self.visible_statuses_loading(viewer, &[id]).await?;
+        let (visible, loaded) = self
+            .visibility()
+            .visible_statuses_loading(viewer, &[id])
+            .await?;
         self.render_statuses_with(&visible, viewer, false, loaded)
             .await?
             .pop()
@@ -258,7 +261,10 @@ impl App {
         me: &AccountRecord,
         ids: &[Id],
     ) -> ApiResult<HashMap<Id, Status>> {
-        let (visible, loaded) = self.visible_statuses_loading(Some(me), ids).await?;
+        let (visible, loaded) = self
+            .visibility()
+            .visible_statuses_loading(Some(me), ids)
+            .await?;
         Ok(self
             .render_statuses_with(&visible, Some(me), false, loaded)
             .await?

@@ -305,7 +305,7 @@ impl App {
             None => None,
             // A reply to a reblog answers the reblogged status.
             Some(id) => {
-                let named = self.visible_status(Some(author), id).await?;
+                let named = self.visibility().visible_status(Some(author), id).await?;
                 Some(self.proper_status(named).await?)
             }
         };
@@ -535,48 +535,6 @@ impl App {
         })
     }
 
-    /// A status the viewer may see; 404 otherwise (never revealing that it exists).
-    pub async fn visible_status(
-        &self,
-        viewer: Option<&AccountRecord>,
-        id: Id,
-    ) -> ApiResult<StatusRecord> {
-        let status = self
-            .store
-            .status_by_id(id)
-            .await?
-            .ok_or_else(ApiError::not_found)?;
-        let author = self
-            .store
-            .account_by_id(status.account_id)
-            .await?
-            .ok_or_else(ApiError::not_found)?;
-        if !self.can_see(viewer, &status, &author).await? {
-            return Err(ApiError::not_found());
-        }
-        Ok(status)
-    }
-
-    /// The statuses among `ids` the viewer may see, in the order asked (see [`App::can_see`];
-    /// the originals of reblogs are read in one batch).
-    pub async fn visible_statuses(
-        &self,
-        viewer: Option<&AccountRecord>,
-        ids: &[Id],
-    ) -> ApiResult<Vec<StatusRecord>> {
-        Ok(self.visible_statuses_with_facts(viewer, ids).await?.0)
-    }
-
-    /// [`App::visible_statuses`], with the records it loaded, for render.
-    pub(crate) async fn visible_statuses_loading(
-        &self,
-        viewer: Option<&AccountRecord>,
-        ids: &[Id],
-    ) -> ApiResult<(Vec<StatusRecord>, Loaded)> {
-        let (visible, loaded, _) = self.visible_statuses_with_facts(viewer, ids).await?;
-        Ok((visible, loaded))
-    }
-
     /// [`App::visible_statuses`] without the statuses by accounts hidden from `viewer` and the
     /// reblogs of their statuses (as [`App::without_hidden_authors`] leaves out), reading the
     /// viewer's relations with the page's authors once; with the records it loaded, for render.
@@ -585,7 +543,10 @@ impl App {
         viewer: Option<&AccountRecord>,
         ids: &[Id],
     ) -> ApiResult<(Vec<StatusRecord>, Loaded)> {
-        let (visible, loaded, facts) = self.visible_statuses_with_facts(viewer, ids).await?;
+        let (visible, loaded, facts) = self
+            .visibility()
+            .visible_statuses_with_facts(viewer, ids)
+            .await?;
         if facts.hidden.is_empty() {
             return Ok((visible, loaded));
         }
@@ -601,76 +562,6 @@ impl App {
         Ok((shown, loaded))
     }
 
-    /// [`App::visible_statuses`], with the records it loaded (the reblogged originals, and the
-    /// accounts of every author and mention, in one read each) and what it learnt about the
-    /// viewer.
-    async fn visible_statuses_with_facts(
-        &self,
-        viewer: Option<&AccountRecord>,
-        ids: &[Id],
-    ) -> ApiResult<(
-        Vec<StatusRecord>,
-        Loaded,
-        crate::services::visibility::ViewerFacts,
-    )> {
-        let records = self.store.statuses_by_ids(ids).await?;
-        let mut loaded = Loaded::default();
-        let wanted: Vec<Id> = records.iter().filter_map(|s| s.reblog_of_id).collect();
-        if !wanted.is_empty() {
-            loaded.add_statuses(self.store.statuses_by_ids(&wanted).await?);
-        }
-        let originals = &loaded.statuses;
-        let named = loaded.missing_accounts(
-            records
-                .iter()
-                .chain(originals.values())
-                .flat_map(crate::loaded::accounts_named),
-        );
-        if !named.is_empty() {
-            loaded.add_accounts(self.store.accounts_by_ids(&named).await?);
-        }
-        let (originals, authors) = (&loaded.statuses, &loaded.accounts);
-        let mut author_ids: Vec<Id> = records
-            .iter()
-            .chain(originals.values())
-            .map(|s| s.account_id)
-            .collect();
-        author_ids.sort();
-        author_ids.dedup();
-        let mut facts = self.viewer_facts(viewer, &author_ids).await?;
-        let mut by_id: HashMap<Id, StatusRecord> = HashMap::new();
-        for s in records {
-            let Some(author) = authors.get(&s.account_id) else {
-                continue;
-            };
-            if !self.can_see_with(viewer, &s, author, &mut facts).await? {
-                continue;
-            }
-            if let Some(of) = s.reblog_of_id {
-                let Some(original) = originals.get(&of) else {
-                    continue;
-                };
-                let Some(original_author) = authors.get(&original.account_id) else {
-                    continue;
-                };
-                if !self
-                    .can_see_with(viewer, original, original_author, &mut facts)
-                    .await?
-                {
-                    continue;
-                }
-            }
-            by_id.insert(s.id, s);
-        }
-        let mut seen = std::collections::HashSet::new();
-        let visible = ids
-            .iter()
-            .filter(|id| seen.insert(**id))
-            .filter_map(|id| by_id.remove(id))
-            .collect();
-        Ok((visible, loaded, facts))
-    }
-
     /// The caller's own status (a reblog too) that it asks to delete. Others' statuses: 404 if
     /// invisible, 403 if visible.
     pub async fn status_to_delete(&self, caller: &Caller, id: Id) -> ApiResult<StatusRecord> {
@@ -678,7 +569,7 @@ impl App {
         match self.store.status_by_id(id).await? {
             Some(s) if s.account_id == me.id => Ok(s),
             _ => {
-                self.visible_status(Some(me), id).await?;
+                self.visibility().visible_status(Some(me), id).await?;
                 Err(ApiError::forbidden())
             }
         }
@@ -736,7 +627,7 @@ impl App {
         visibility: Option<&str>,
     ) -> ApiResult<StatusRecord> {
         let me = caller.account()?;
-        let named = self.visible_status(Some(me), id).await?;
+        let named = self.visibility().visible_status(Some(me), id).await?;
         let original = self.proper_status(named).await?;
         let chosen = match visibility.map(str::trim) {
             None | Some("") => match me.default_privacy {
@@ -865,7 +756,11 @@ impl App {
                     .await?
                     .ok_or_else(ApiError::not_found)
             }
-            None => self.visible_status(Some(me), original_id).await,
+            None => {
+                self.visibility()
+                    .visible_status(Some(me), original_id)
+                    .await
+            }
         }
     }
 }

@@ -97,7 +97,7 @@ impl App {
         id: Id,
         target: &str,
     ) -> ApiResult<StatusTranslation> {
-        let named = self.visible_status(Some(viewer), id).await?;
+        let named = self.visibility().visible_status(Some(viewer), id).await?;
         // `visible_status` has checked that the viewer may see the original too.
         let status = self.proper_status(named).await?;
         let Some(translator) = self.translator.clone() else {

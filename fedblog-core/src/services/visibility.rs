@@ -2,11 +2,16 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::app::App;
 use crate::error::ApiResult;
 use crate::id::Id;
 use crate::loaded::Loaded;
-use crate::store::{AccountRecord, StatusRecord, Visibility};
+use chrono::{DateTime, Utc};
+
+use crate::error::ApiError;
+use crate::store::{
+    AccountRecord, AccountStore, BlockStore, FollowStore, StatusRecord, StatusStore, Store,
+    Visibility,
+};
 
 /// What the visibility rule needs to know about a viewer, gathered once for a page of statuses.
 #[derive(Default)]
@@ -20,7 +25,30 @@ pub(crate) struct ViewerFacts {
     follows: HashMap<Id, bool>,
 }
 
-impl App {
+/// The visibility area: `app.visibility()`. The one rule deciding whether a viewer may read a
+/// status, and the reads that apply it to a status or a page of them. It holds the four store
+/// traits the rule reads (statuses and their originals, their authors, blocks and mutes,
+/// follows) and the time it judges at.
+pub struct VisibilityRule<'a> {
+    statuses: &'a dyn StatusStore,
+    accounts: &'a dyn AccountStore,
+    blocks: &'a dyn BlockStore,
+    follows: &'a dyn FollowStore,
+    now: DateTime<Utc>,
+}
+
+impl<'a> VisibilityRule<'a> {
+    /// The rule over the traits of `store` it reads, judging at `now`.
+    pub fn new(store: &'a dyn Store, now: DateTime<Utc>) -> Self {
+        VisibilityRule {
+            statuses: store,
+            accounts: store,
+            blocks: store,
+            follows: store,
+            now,
+        }
+    }
+
     /// Whether `viewer` (None = anonymous) may see `status` by `author`.
     ///
     /// Public and unlisted: everyone. Private: the author, followers and mentioned accounts.
@@ -40,17 +68,17 @@ impl App {
         let Some(original_id) = status.reblog_of_id else {
             return Ok(true);
         };
-        let Some(original) = self.store.status_by_id(original_id).await? else {
+        let Some(original) = self.statuses.status_by_id(original_id).await? else {
             return Ok(false);
         };
-        let Some(original_author) = self.store.account_by_id(original.account_id).await? else {
+        let Some(original_author) = self.accounts.account_by_id(original.account_id).await? else {
             return Ok(false);
         };
         // Reblogs of reblogs are never made, so the original is judged by its own rule.
         self.can_see_own(viewer, &original, &original_author).await
     }
 
-    /// The rule of [`App::can_see`] for one status by itself (a reblog's original not looked at).
+    /// The rule of [`VisibilityRule::can_see`] for one status by itself (a reblog's original not looked at).
     pub(crate) async fn can_see_own(
         &self,
         viewer: Option<&AccountRecord>,
@@ -61,7 +89,7 @@ impl App {
             .await
     }
 
-    /// The facts about `viewer` that [`App::can_see_own`] needs for a page of statuses by
+    /// The facts about `viewer` that [`VisibilityRule::can_see_own`] needs for a page of statuses by
     /// `authors`, learnt in one store call: which of the authors block the viewer, and which are
     /// hidden from it (blocked either way or muted).
     pub(crate) async fn viewer_facts(
@@ -79,11 +107,7 @@ impl App {
             blocked_by: Some(HashSet::new()),
             ..ViewerFacts::default()
         };
-        for r in self
-            .store
-            .relations_among(v.id, authors, self.now())
-            .await?
-        {
+        for r in self.blocks.relations_among(v.id, authors, self.now).await? {
             if r.id == v.id {
                 continue;
             }
@@ -95,7 +119,7 @@ impl App {
         Ok(facts)
     }
 
-    /// [`App::can_see_own`] with what `facts` already knows (and learning follows into it).
+    /// [`VisibilityRule::can_see_own`] with what `facts` already knows (and learning follows into it).
     pub(crate) async fn can_see_with(
         &self,
         viewer: Option<&AccountRecord>,
@@ -113,7 +137,7 @@ impl App {
         if let Some(v) = viewer_id {
             let blocked = match &facts.blocked_by {
                 Some(set) => set.contains(&status.account_id),
-                None => self.store.blocks(status.account_id, v).await?,
+                None => self.blocks.blocks(status.account_id, v).await?,
             };
             if blocked {
                 return Ok(false);
@@ -128,7 +152,7 @@ impl App {
                 Some(v) => match facts.follows.get(&status.account_id) {
                     Some(known) => *known,
                     None => {
-                        let follows = self.store.follows(v, status.account_id).await?;
+                        let follows = self.follows.follows(v, status.account_id).await?;
                         facts.follows.insert(status.account_id, follows);
                         follows
                     }
@@ -137,11 +161,11 @@ impl App {
         })
     }
 
-    /// The same rule as [`App::can_see`], for reading many of `author`'s statuses at once (blocks
+    /// The same rule as [`VisibilityRule::can_see`], for reading many of `author`'s statuses at once (blocks
     /// are the caller's to check): the visibilities `viewer` may read, and the account whose
     /// mentions make any other status readable. The author reads everything; a follower public,
     /// unlisted and private; anyone else public and unlisted; a signed-in viewer also every
-    /// status that mentions it. Reblogs among them also need their originals seen: [`App::with_visible_originals`].
+    /// status that mentions it. Reblogs among them also need their originals seen: [`VisibilityRule::with_visible_originals`].
     pub async fn readable_visibilities(
         &self,
         viewer: Option<&AccountRecord>,
@@ -150,7 +174,7 @@ impl App {
         use Visibility::*;
         Ok(match viewer {
             Some(v) if v.id == author.id => (vec![Public, Unlisted, Private, Direct], None),
-            Some(v) if self.store.follows(v.id, author.id).await? => {
+            Some(v) if self.follows.follows(v.id, author.id).await? => {
                 (vec![Public, Unlisted, Private], Some(v.id))
             }
             Some(v) => (vec![Public, Unlisted], Some(v.id)),
@@ -159,8 +183,8 @@ impl App {
     }
 
     /// Keeps the statuses that are not reblogs, and the reblogs whose original `viewer` may see
-    /// (with [`App::readable_visibilities`], so that a page of an account's statuses follows the
-    /// same rule as [`App::can_see`]).
+    /// (with [`VisibilityRule::readable_visibilities`], so that a page of an account's statuses follows the
+    /// same rule as [`VisibilityRule::can_see`]).
     pub async fn with_visible_originals(
         &self,
         viewer: Option<&AccountRecord>,
@@ -170,7 +194,7 @@ impl App {
             .await
     }
 
-    /// [`App::with_visible_originals`], adding the visible originals and what reading them
+    /// [`VisibilityRule::with_visible_originals`], adding the visible originals and what reading them
     /// loaded to `loaded`.
     pub(crate) async fn with_visible_originals_loading(
         &self,
@@ -190,5 +214,113 @@ impl App {
             .into_iter()
             .filter(|s| s.reblog_of_id.is_none_or(|o| seen.contains(&o)))
             .collect())
+    }
+
+    /// A status the viewer may see; 404 otherwise (never revealing that it exists).
+    pub async fn visible_status(
+        &self,
+        viewer: Option<&AccountRecord>,
+        id: Id,
+    ) -> ApiResult<StatusRecord> {
+        let status = self
+            .statuses
+            .status_by_id(id)
+            .await?
+            .ok_or_else(ApiError::not_found)?;
+        let author = self
+            .accounts
+            .account_by_id(status.account_id)
+            .await?
+            .ok_or_else(ApiError::not_found)?;
+        if !self.can_see(viewer, &status, &author).await? {
+            return Err(ApiError::not_found());
+        }
+        Ok(status)
+    }
+
+    /// The statuses among `ids` the viewer may see, in the order asked (see [`VisibilityRule::can_see`];
+    /// the originals of reblogs are read in one batch).
+    pub async fn visible_statuses(
+        &self,
+        viewer: Option<&AccountRecord>,
+        ids: &[Id],
+    ) -> ApiResult<Vec<StatusRecord>> {
+        Ok(self.visible_statuses_with_facts(viewer, ids).await?.0)
+    }
+
+    /// [`VisibilityRule::visible_statuses`], with the records it loaded, for render.
+    pub(crate) async fn visible_statuses_loading(
+        &self,
+        viewer: Option<&AccountRecord>,
+        ids: &[Id],
+    ) -> ApiResult<(Vec<StatusRecord>, Loaded)> {
+        let (visible, loaded, _) = self.visible_statuses_with_facts(viewer, ids).await?;
+        Ok((visible, loaded))
+    }
+
+    /// [`VisibilityRule::visible_statuses`], with the records it loaded (the reblogged originals, and the
+    /// accounts of every author and mention, in one read each) and what it learnt about the
+    /// viewer.
+    pub(crate) async fn visible_statuses_with_facts(
+        &self,
+        viewer: Option<&AccountRecord>,
+        ids: &[Id],
+    ) -> ApiResult<(Vec<StatusRecord>, Loaded, ViewerFacts)> {
+        let records = self.statuses.statuses_by_ids(ids).await?;
+        let mut loaded = Loaded::default();
+        let wanted: Vec<Id> = records.iter().filter_map(|s| s.reblog_of_id).collect();
+        if !wanted.is_empty() {
+            loaded.add_statuses(self.statuses.statuses_by_ids(&wanted).await?);
+        }
+        let originals = &loaded.statuses;
+        let named = loaded.missing_accounts(
+            records
+                .iter()
+                .chain(originals.values())
+                .flat_map(crate::loaded::accounts_named),
+        );
+        if !named.is_empty() {
+            loaded.add_accounts(self.accounts.accounts_by_ids(&named).await?);
+        }
+        let (originals, authors) = (&loaded.statuses, &loaded.accounts);
+        let mut author_ids: Vec<Id> = records
+            .iter()
+            .chain(originals.values())
+            .map(|s| s.account_id)
+            .collect();
+        author_ids.sort();
+        author_ids.dedup();
+        let mut facts = self.viewer_facts(viewer, &author_ids).await?;
+        let mut by_id: HashMap<Id, StatusRecord> = HashMap::new();
+        for s in records {
+            let Some(author) = authors.get(&s.account_id) else {
+                continue;
+            };
+            if !self.can_see_with(viewer, &s, author, &mut facts).await? {
+                continue;
+            }
+            if let Some(of) = s.reblog_of_id {
+                let Some(original) = originals.get(&of) else {
+                    continue;
+                };
+                let Some(original_author) = authors.get(&original.account_id) else {
+                    continue;
+                };
+                if !self
+                    .can_see_with(viewer, original, original_author, &mut facts)
+                    .await?
+                {
+                    continue;
+                }
+            }
+            by_id.insert(s.id, s);
+        }
+        let mut seen = std::collections::HashSet::new();
+        let visible = ids
+            .iter()
+            .filter(|id| seen.insert(**id))
+            .filter_map(|id| by_id.remove(id))
+            .collect();
+        Ok((visible, loaded, facts))
     }
 }

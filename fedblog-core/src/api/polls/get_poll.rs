@@ -28,7 +28,7 @@ impl Endpoint for GetPoll {
 
     async fn handle(app: &App, caller: &Caller, r: GetPollRequest) -> ApiResult<Self::Response> {
         let viewer = caller.account.as_ref();
-        let poll = app.visible_poll(viewer, path_id(&r.id)?).await?;
+        let poll = app.polls().visible_poll(viewer, path_id(&r.id)?).await?;
         Ok(Json(app.render_poll_for(&poll, viewer).await?))
     }
 }

@@ -42,7 +42,10 @@ impl Endpoint for VotePoll {
                 other => other.to_string(),
             })
             .collect();
-        let poll = app.vote_in_poll(me, path_id(&r.id)?, &choices).await?;
+        let poll = app
+            .polls()
+            .vote_in_poll(me, path_id(&r.id)?, &choices)
+            .await?;
         Ok(Json(app.render_poll_for(&poll, Some(me)).await?))
     }
 }

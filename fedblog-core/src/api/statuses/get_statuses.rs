@@ -43,7 +43,10 @@ impl Endpoint for GetStatuses {
             )));
         }
         let ids: Vec<Id> = r.id.iter().filter_map(|s| s.parse().ok()).collect();
-        let visible = app.visible_statuses(caller.account.as_ref(), &ids).await?;
+        let visible = app
+            .visibility()
+            .visible_statuses(caller.account.as_ref(), &ids)
+            .await?;
         Ok(Json(
             app.render_statuses(&visible, caller.account.as_ref(), false)
                 .await?,
