@@ -137,6 +137,24 @@ impl App {
         crate::services::polls::Polls::new(&*self.store, self.visibility(), self.now())
     }
 
+    /// The instance area (what the instance tells about itself).
+    pub fn instance(&self) -> crate::services::instance::Instance<'_> {
+        crate::services::instance::Instance::new(
+            &*self.store,
+            &self.config,
+            self.translator.is_some(),
+        )
+    }
+
+    /// The translation area (translating statuses through the configured translator).
+    pub fn translation(&self) -> crate::services::translation::Translation<'_> {
+        crate::services::translation::Translation::new(
+            self.translator.as_deref(),
+            &*self.store,
+            self.visibility(),
+        )
+    }
+
     /// The conversations area (direct-message threads).
     pub fn conversations(&self) -> crate::services::conversations::Conversations<'_> {
         crate::services::conversations::Conversations::new(&*self.store, &self.ids, &*self.events)

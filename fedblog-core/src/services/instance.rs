@@ -3,11 +3,11 @@
 use chrono::{Datelike, Duration, TimeZone, Utc};
 use serde_json::{Value, json};
 
-use crate::app::App;
-use crate::config::RegistrationMode;
+use crate::config::{InstanceConfig, RegistrationMode};
 use crate::entities::Rule;
 use crate::error::ApiResult;
 use crate::media::MediaFormat;
+use crate::store::StatsStore;
 
 /// fedblog's own version.
 pub const FEDBLOG_VERSION: &str = env!("CARGO_PKG_VERSION");
@@ -24,7 +24,24 @@ pub const MASTODON_API_VERSION: i64 = 2;
 /// Where the source code lives.
 pub const SOURCE_URL: &str = "https://github.com/fedblog/fedblog";
 
-impl App {
+/// The instance area: `app.instance()`. It holds the statistics store, the configuration it
+/// describes, and whether translation is on.
+pub struct Instance<'a> {
+    stats: &'a dyn StatsStore,
+    config: &'a InstanceConfig,
+    translation: bool,
+}
+
+impl<'a> Instance<'a> {
+    /// The area over `stats` and `config`; `translation`: whether a translator is configured.
+    pub fn new(stats: &'a dyn StatsStore, config: &'a InstanceConfig, translation: bool) -> Self {
+        Instance {
+            stats,
+            config,
+            translation,
+        }
+    }
+
     /// The version string: `4.5.0 (compatible; fedblog X.Y.Z)`.
     pub fn version_string(&self) -> String {
         format!("{MASTODON_COMPAT_VERSION} (compatible; fedblog {FEDBLOG_VERSION})")
@@ -68,7 +85,7 @@ impl App {
         let c = &self.config;
         let (accounts, statuses, media, polls) = self.limits_json();
         let active = self
-            .store
+            .stats
             .count_active_local_accounts(Utc::now() - Duration::days(30))
             .await?;
         Ok(json!({
@@ -78,16 +95,16 @@ impl App {
             "source_url": SOURCE_URL,
             "description": c.description,
             "usage": { "users": { "active_month": active } },
-            "thumbnail": { "url": format!("{}/thumbnail.png", self.base_url()) },
+            "thumbnail": { "url": format!("{}/thumbnail.png", self.config.base_url()) },
             "icon": [],
             "languages": ["en"],
             "configuration": {
-                "urls": { "streaming": self.streaming_url(), "status": null, "about": format!("{}/about", self.base_url()), "privacy_policy": null, "terms_of_service": null },
+                "urls": { "streaming": self.streaming_url(), "status": null, "about": format!("{}/about", self.config.base_url()), "privacy_policy": null, "terms_of_service": null },
                 "accounts": accounts,
                 "statuses": statuses,
                 "media_attachments": media,
                 "polls": polls,
-                "translation": { "enabled": self.translation_enabled() },
+                "translation": { "enabled": self.translation },
                 "timelines_access": {
                     "live_feeds": { "local": "public", "remote": "public" },
                     "hashtag_feeds": { "local": "public", "remote": "public" },
@@ -122,11 +139,11 @@ impl App {
             "version": self.version_string(),
             "urls": { "streaming_api": self.streaming_url() },
             "stats": {
-                "user_count": self.store.count_local_accounts().await?,
-                "status_count": self.store.count_local_statuses().await?,
-                "domain_count": self.store.known_domains().await?.len(),
+                "user_count": self.stats.count_local_accounts().await?,
+                "status_count": self.stats.count_local_statuses().await?,
+                "domain_count": self.stats.known_domains().await?.len(),
             },
-            "thumbnail": format!("{}/thumbnail.png", self.base_url()),
+            "thumbnail": format!("{}/thumbnail.png", self.config.base_url()),
             "languages": ["en"],
             "registrations": c.registrations != RegistrationMode::Closed,
             "approval_required": c.registrations == RegistrationMode::Approval,
@@ -146,7 +163,7 @@ impl App {
         let mut weeks = Vec::with_capacity(12);
         for _ in 0..12 {
             let end = start + Duration::weeks(1);
-            let a = self.store.activity_between(start, end).await?;
+            let a = self.stats.activity_between(start, end).await?;
             weeks.push(json!({
                 "week": start.timestamp().to_string(),
                 "statuses": a.statuses.to_string(),
@@ -168,11 +185,11 @@ impl App {
             "services": { "outbound": [], "inbound": [] },
             "usage": {
                 "users": {
-                    "total": self.store.count_local_accounts().await?,
-                    "activeMonth": self.store.count_active_local_accounts(now - Duration::days(30)).await?,
-                    "activeHalfyear": self.store.count_active_local_accounts(now - Duration::days(180)).await?,
+                    "total": self.stats.count_local_accounts().await?,
+                    "activeMonth": self.stats.count_active_local_accounts(now - Duration::days(30)).await?,
+                    "activeHalfyear": self.stats.count_active_local_accounts(now - Duration::days(180)).await?,
                 },
-                "localPosts": self.store.count_local_statuses().await?,
+                "localPosts": self.stats.count_local_statuses().await?,
             },
             "openRegistrations": self.config.registrations == RegistrationMode::Open,
             "metadata": { "nodeName": self.config.title },

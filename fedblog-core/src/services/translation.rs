@@ -11,14 +11,14 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::sync::LazyLock;
 
-use crate::app::App;
 use crate::content::escape;
 use crate::error::{ApiError, ApiResult};
 use crate::id::Id;
-use crate::store::{AccountRecord, Visibility};
-use crate::translation::{LanguageMatrix, TranslationError};
+use crate::services::visibility::VisibilityRule;
+use crate::store::{AccountRecord, MediaStore, PollStore, StatusStore, Store, Visibility};
+use crate::translation::{LanguageMatrix, TranslationError, Translator};
 
-/// The key of [`App::translation_languages`] for statuses whose language is not known.
+/// The key of [`Translation::translation_languages`] for statuses whose language is not known.
 pub const UNKNOWN_LANGUAGE: &str = "und";
 
 /// The language a status is translated into when the client names none and the login has no
@@ -64,17 +64,38 @@ enum Part {
     Media(Id),
 }
 
-impl App {
-    /// Whether a translation backend is configured.
-    pub fn translation_enabled(&self) -> bool {
-        self.translator.is_some()
+/// The translation area: `app.translation()`. It holds the configured translator (if any), the
+/// status, poll and media stores a status's texts come from, and the visibility rule.
+pub struct Translation<'a> {
+    translator: Option<&'a dyn Translator>,
+    statuses: &'a dyn StatusStore,
+    polls: &'a dyn PollStore,
+    media: &'a dyn MediaStore,
+    visibility: VisibilityRule<'a>,
+}
+
+impl<'a> Translation<'a> {
+    /// The area translating through `translator` (none: translation is disabled), reading the
+    /// statuses `visibility` lets through with their polls and media from `store`.
+    pub fn new(
+        translator: Option<&'a dyn Translator>,
+        store: &'a dyn Store,
+        visibility: VisibilityRule<'a>,
+    ) -> Self {
+        Translation {
+            translator,
+            statuses: store,
+            polls: store,
+            media: store,
+            visibility,
+        }
     }
 
     /// The language pairs the backend offers: source → targets, sorted, a language never its own
     /// target, plus [`UNKNOWN_LANGUAGE`] → every target (for statuses of unknown language).
     /// Empty when translation is disabled; 503 when the backend fails.
     pub async fn translation_languages(&self) -> ApiResult<LanguageMatrix> {
-        let Some(translator) = &self.translator else {
+        let Some(translator) = self.translator else {
             return Ok(BTreeMap::new());
         };
         let mut matrix: LanguageMatrix = BTreeMap::new();
@@ -97,10 +118,17 @@ impl App {
         id: Id,
         target: &str,
     ) -> ApiResult<StatusTranslation> {
-        let named = self.visibility().visible_status(Some(viewer), id).await?;
+        let named = self.visibility.visible_status(Some(viewer), id).await?;
         // `visible_status` has checked that the viewer may see the original too.
-        let status = self.proper_status(named).await?;
-        let Some(translator) = self.translator.clone() else {
+        let status = match named.reblog_of_id {
+            None => named,
+            Some(of) => self
+                .statuses
+                .status_by_id(of)
+                .await?
+                .ok_or_else(ApiError::not_found)?,
+        };
+        let Some(translator) = self.translator else {
             return Err(ApiError::forbidden());
         };
         if !matches!(status.visibility, Visibility::Public | Visibility::Unlisted) {
@@ -116,7 +144,7 @@ impl App {
         }
 
         let poll = self
-            .store
+            .polls
             .polls_by_status_ids(&[status.id])
             .await?
             .into_iter()
@@ -138,7 +166,16 @@ impl App {
             }
         }
         // The described media, in order (an empty description stays empty).
-        let media = self.media_map(&status.media_ids).await?;
+        let media: HashMap<Id, _> = if status.media_ids.is_empty() {
+            HashMap::new()
+        } else {
+            self.media
+                .media_by_ids(&status.media_ids)
+                .await?
+                .into_iter()
+                .map(|m| (m.id, m))
+                .collect()
+        };
         let described: Vec<(Id, &str)> = status
             .media_ids
             .iter()

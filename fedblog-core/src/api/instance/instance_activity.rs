@@ -17,6 +17,6 @@ impl Endpoint for InstanceActivity {
     type Response = Json<serde_json::Value>;
 
     async fn handle(app: &App, _caller: &Caller, _req: NoParams) -> ApiResult<Self::Response> {
-        Ok(Json(app.instance_activity().await?))
+        Ok(Json(app.instance().instance_activity().await?))
     }
 }

@@ -17,6 +17,6 @@ impl Endpoint for Nodeinfo {
     type Response = Json<serde_json::Value>;
 
     async fn handle(app: &App, _caller: &Caller, _req: NoParams) -> ApiResult<Self::Response> {
-        Ok(Json(app.nodeinfo().await?))
+        Ok(Json(app.instance().nodeinfo().await?))
     }
 }

@@ -19,6 +19,6 @@ impl Endpoint for TranslationLanguages {
     type Response = Json<LanguageMatrix>;
 
     async fn handle(app: &App, _caller: &Caller, _req: NoParams) -> ApiResult<Self::Response> {
-        Ok(Json(app.translation_languages().await?))
+        Ok(Json(app.translation().translation_languages().await?))
     }
 }

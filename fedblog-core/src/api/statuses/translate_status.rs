@@ -42,6 +42,7 @@ impl Endpoint for TranslateStatus {
             caller.user.as_ref().map(|u| u.locale.as_str()),
         );
         let translation = app
+            .translation()
             .translate_status(viewer, path_id(&r.id)?, &target)
             .await?;
         Ok(Json(app.render_translation(&translation)))
