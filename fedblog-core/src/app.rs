@@ -155,6 +155,16 @@ impl App {
         )
     }
 
+    /// The timelines area (home, list, public and hashtag timelines, a page at a time).
+    pub fn timelines(&self) -> crate::services::timelines::Timelines<'_> {
+        crate::services::timelines::Timelines::new(&*self.store, self.visibility())
+    }
+
+    /// The links area (each status's card link, and the link timeline).
+    pub fn links(&self) -> crate::services::links::Links<'_> {
+        crate::services::links::Links::new(&*self.store, self.visibility())
+    }
+
     /// The conversations area (direct-message threads).
     pub fn conversations(&self) -> crate::services::conversations::Conversations<'_> {
         crate::services::conversations::Conversations::new(&*self.store, &self.ids, &*self.events)
@@ -177,6 +187,18 @@ impl App {
     /// `scheme://domain`.
     pub fn base_url(&self) -> String {
         self.config.base_url()
+    }
+
+    /// The `Link` header for a page served at the caller's request path, from the cursors of its
+    /// first (newest) and last (oldest) items.
+    pub fn page_link(
+        &self,
+        caller: &Caller,
+        first: Option<crate::Id>,
+        last: Option<crate::Id>,
+    ) -> Option<String> {
+        let url = format!("{}{}", self.base_url(), caller.info.path);
+        crate::pagination::link_header(&url, &caller.info.query, first, last)
     }
 }
 

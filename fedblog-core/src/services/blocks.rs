@@ -1,18 +1,18 @@
-//! Blocks, mutes and user domain blocks: making and lifting them, listing them, and the filters
-//! read paths apply (a blocked or muted account's posts, and posts from a blocked domain, stay out
-//! of the blocker's and muter's views).
+//! Blocks, mutes and user domain blocks: making and lifting them and listing them. The filters
+//! read paths apply with them (a blocked or muted account's posts, and posts from a blocked
+//! domain, stay out of the blocker's and muter's views) are the visibility area's
+//! (`services/visibility.rs`).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use chrono::{DateTime, Utc};
 
 use crate::app::App;
 use crate::error::{ApiError, ApiResult};
 use crate::id::Id;
-use crate::loaded::Loaded;
 use crate::pagination::Page;
 use crate::services::relationships::AccountPage;
-use crate::store::{AccountRecord, MuteRecord, StatusRecord};
+use crate::store::{AccountRecord, MuteRecord};
 
 impl App {
     /// `me` blocks `target`: follows, follow requests and endorsements between them end.
@@ -112,71 +112,6 @@ impl App {
         Ok((self.accounts_page(&pairs).await?, expiries))
     }
 
-    /// The accounts among `others` whose content `viewer` must not be shown: blocked either way,
-    /// or muted by the viewer.
-    pub async fn hidden_for(
-        &self,
-        viewer: &AccountRecord,
-        others: &[Id],
-    ) -> ApiResult<HashSet<Id>> {
-        let mut hidden: HashSet<Id> = self
-            .store
-            .relations_among(viewer.id, others, self.now())
-            .await?
-            .into_iter()
-            .map(|r| r.id)
-            .collect();
-        hidden.remove(&viewer.id);
-        Ok(hidden)
-    }
-
-    /// Removes statuses by accounts hidden from `viewer`, and reblogs of such accounts' statuses
-    /// (no-op for anonymous readers).
-    pub async fn without_hidden_authors(
-        &self,
-        viewer: Option<&AccountRecord>,
-        statuses: Vec<StatusRecord>,
-    ) -> ApiResult<Vec<StatusRecord>> {
-        self.without_hidden_authors_loading(viewer, statuses, &mut Loaded::default())
-            .await
-    }
-
-    /// [`App::without_hidden_authors`], reading only the originals `loaded` lacks and adding
-    /// them to it.
-    pub(crate) async fn without_hidden_authors_loading(
-        &self,
-        viewer: Option<&AccountRecord>,
-        statuses: Vec<StatusRecord>,
-        loaded: &mut Loaded,
-    ) -> ApiResult<Vec<StatusRecord>> {
-        let Some(v) = viewer else { return Ok(statuses) };
-        // A reblog is hidden when either its booster or the original's author is.
-        let missing = loaded.missing_statuses(statuses.iter().filter_map(|s| s.reblog_of_id));
-        if !missing.is_empty() {
-            loaded.add_statuses(self.store.statuses_by_ids(&missing).await?);
-        }
-        let original_author: HashMap<Id, Id> = statuses
-            .iter()
-            .filter_map(|s| s.reblog_of_id)
-            .filter_map(|o| loaded.statuses.get(&o))
-            .map(|o| (o.id, o.account_id))
-            .collect();
-        let mut authors: Vec<Id> = statuses.iter().map(|s| s.account_id).collect();
-        authors.extend(original_author.values().copied());
-        authors.sort();
-        authors.dedup();
-        let hidden = self.hidden_for(v, &authors).await?;
-        Ok(statuses
-            .into_iter()
-            .filter(|s| {
-                !hidden.contains(&s.account_id)
-                    && s.reblog_of_id
-                        .and_then(|o| original_author.get(&o))
-                        .is_none_or(|a| !hidden.contains(a))
-            })
-            .collect())
-    }
-
     /// `me` blocks a domain (see [`App::normalize_blocked_domain`] for what is accepted): posts from
     /// accounts there leave `me`'s timelines, `me`'s followers there are removed and their
     /// requests dropped, and `me` cannot follow accounts there. Blocking twice is not an error.
@@ -246,64 +181,6 @@ impl App {
             return Err(invalid("You cannot block your own domain"));
         }
         Ok(d)
-    }
-
-    /// Removes statuses by remote accounts on a domain `viewer` blocks (no-op for anonymous
-    /// readers and for local authors).
-    pub async fn without_blocked_domains(
-        &self,
-        viewer: Option<&AccountRecord>,
-        statuses: Vec<StatusRecord>,
-    ) -> ApiResult<Vec<StatusRecord>> {
-        self.without_blocked_domains_loading(viewer, statuses, &mut Loaded::default())
-            .await
-    }
-
-    /// [`App::without_blocked_domains`], reading only the authors `loaded` lacks and adding
-    /// them to it.
-    pub(crate) async fn without_blocked_domains_loading(
-        &self,
-        viewer: Option<&AccountRecord>,
-        statuses: Vec<StatusRecord>,
-        loaded: &mut Loaded,
-    ) -> ApiResult<Vec<StatusRecord>> {
-        let Some(v) = viewer else { return Ok(statuses) };
-        if statuses.iter().all(|s| s.local) {
-            // Local authors have no domain to block: no store call.
-            return Ok(statuses);
-        }
-        let missing = loaded.missing_accounts(statuses.iter().map(|s| s.account_id));
-        if !missing.is_empty() {
-            loaded.add_accounts(self.store.accounts_by_ids(&missing).await?);
-        }
-        let mut blocked_authors: HashSet<Id> = HashSet::new();
-        let mut checked: std::collections::HashMap<String, bool> = Default::default();
-        let mut authors: Vec<Id> = statuses.iter().map(|s| s.account_id).collect();
-        authors.sort();
-        authors.dedup();
-        for a in authors.iter().filter_map(|id| loaded.accounts.get(id)) {
-            let Some(domain) = a.domain.as_deref().map(str::to_ascii_lowercase) else {
-                continue;
-            };
-            let blocked = match checked.get(&domain) {
-                Some(b) => *b,
-                None => {
-                    let b = self.store.domain_blocked(v.id, &domain).await?;
-                    checked.insert(domain, b);
-                    b
-                }
-            };
-            if blocked {
-                blocked_authors.insert(a.id);
-            }
-        }
-        if blocked_authors.is_empty() {
-            return Ok(statuses);
-        }
-        Ok(statuses
-            .into_iter()
-            .filter(|s| !blocked_authors.contains(&s.account_id))
-            .collect())
     }
 }
 

@@ -164,7 +164,7 @@ impl App {
                 .await?;
             let n = batch.len() as u64;
             let ids: Vec<Id> = batch.iter().map(|a| a.id).collect();
-            let hidden = self.hidden_for(v, &ids).await?;
+            let hidden = self.visibility().hidden_for(v, &ids).await?;
             kept.extend(batch.into_iter().filter(|a| !hidden.contains(&a.id)));
             read += n;
             if kept.len() >= want || n < SCAN_BATCH {
@@ -206,7 +206,7 @@ impl App {
         }
         order.retain(|(id, _)| *id != me.id && !dismissed.contains(id));
         let ids: Vec<Id> = order.iter().map(|(id, _)| *id).collect();
-        let hidden = self.hidden_for(me, &ids).await?;
+        let hidden = self.visibility().hidden_for(me, &ids).await?;
         let records = self.store.accounts_by_ids(&ids).await?;
         let mut out = Vec::new();
         for (id, sources) in order {
@@ -417,7 +417,7 @@ impl App {
         let mut author_ids: Vec<Id> = authors.values().copied().collect();
         author_ids.sort();
         author_ids.dedup();
-        let hidden = self.hidden_for(v, &author_ids).await?;
+        let hidden = self.visibility().hidden_for(v, &author_ids).await?;
         Ok(statuses
             .into_iter()
             .filter(|s| {

@@ -155,7 +155,7 @@ impl App {
             }
             Err(e) => return Err(e.into()),
         }
-        self.record_link(&edited).await?;
+        self.links().record_link(&edited).await?;
         if !poll_kept {
             let record = new_poll
                 .as_ref()

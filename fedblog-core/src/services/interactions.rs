@@ -275,7 +275,7 @@ impl App {
     ) -> ApiResult<AccountPage> {
         let Some(v) = viewer else { return Ok(page) };
         let ids: Vec<Id> = page.accounts.iter().map(|a| a.id).collect();
-        let hidden = self.hidden_for(v, &ids).await?;
+        let hidden = self.visibility().hidden_for(v, &ids).await?;
         page.accounts.retain(|a| !hidden.contains(&a.id));
         Ok(page)
     }
@@ -385,8 +385,12 @@ impl App {
                 loaded: Loaded::default(),
             });
         }
-        let (shown, mut loaded) = self.visible_unhidden_statuses(viewer, &ids).await?;
+        let (shown, mut loaded) = self
+            .visibility()
+            .visible_unhidden_statuses(viewer, &ids)
+            .await?;
         let shown = self
+            .visibility()
             .without_blocked_domains_loading(viewer, shown, &mut loaded)
             .await?;
         let (ancestors, descendants) = shown.into_iter().partition(|s| ancestors.contains(&s.id));

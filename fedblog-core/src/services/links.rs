@@ -6,12 +6,12 @@
 //! timeline only for a trending link's card, fedblog answers it for any link a statuses of its
 //! timeline carries, and a 404 for others.
 
-use crate::app::App;
 use crate::content::{self, Token};
 use crate::error::{ApiError, ApiResult};
 use crate::pagination::Page;
 use crate::services::timelines::StatusPage;
-use crate::store::{AccountRecord, PublicTimelineFilter, StatusRecord};
+use crate::services::visibility::VisibilityRule;
+use crate::store::{AccountRecord, LinkStore, PublicTimelineFilter, StatusRecord};
 
 /// The link a status's preview card would show: the first `http(s)` link of its text.
 pub fn card_link(text: &str) -> Option<String> {
@@ -21,7 +21,19 @@ pub fn card_link(text: &str) -> Option<String> {
     })
 }
 
-impl App {
+/// The links area: `app.links()`. It holds the link store and the visibility rule the link
+/// timeline is filtered by.
+pub struct Links<'a> {
+    store: &'a dyn LinkStore,
+    visibility: VisibilityRule<'a>,
+}
+
+impl<'a> Links<'a> {
+    /// The area over `store`, filtering through `visibility`.
+    pub fn new(store: &'a dyn LinkStore, visibility: VisibilityRule<'a>) -> Self {
+        Links { store, visibility }
+    }
+
     /// Records the link of a status just posted or edited (or that it has none any more).
     pub(crate) async fn record_link(&self, status: &StatusRecord) -> ApiResult<()> {
         if status.reblog_of_id.is_some() {
@@ -60,9 +72,11 @@ impl App {
         let last = records.last().map(|s| s.id);
         let mut loaded = crate::loaded::Loaded::default();
         let shown = self
+            .visibility
             .without_hidden_authors_loading(viewer, records, &mut loaded)
             .await?;
         let shown = self
+            .visibility
             .without_blocked_domains_loading(viewer, shown, &mut loaded)
             .await?;
         Ok(StatusPage {

@@ -245,7 +245,9 @@ impl App {
         page: Page,
     ) -> ApiResult<StatusPage> {
         let list = self.own_list(me, id).await?;
-        self.feed_timeline(me, Feed::List(list.id), page).await
+        self.timelines()
+            .feed_timeline(me, Feed::List(list.id), page)
+            .await
     }
 
     /// `(status, author)` of `account`'s most recent statuses ([`BACKFILL`] at most) for a feed

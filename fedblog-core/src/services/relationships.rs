@@ -344,7 +344,7 @@ impl App {
                 .store
                 .familiar_followers(me.id, *id, FAMILIAR_FOLLOWERS_LIMIT)
                 .await?;
-            let hidden = self.hidden_for(me, &followers).await?;
+            let hidden = self.visibility().hidden_for(me, &followers).await?;
             let shown: Vec<Id> = followers
                 .into_iter()
                 .filter(|f| !hidden.contains(f))

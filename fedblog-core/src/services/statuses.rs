@@ -13,7 +13,6 @@ use crate::content::{self, MentionLink};
 use crate::error::{ApiError, ApiResult};
 use crate::events::DomainEvent;
 use crate::id::Id;
-use crate::loaded::Loaded;
 use crate::params::de;
 use crate::store::{
     AccountRecord, MediaRecord, NotificationType, PollRecord, ScheduledStatusRecord, StatusRecord,
@@ -425,7 +424,7 @@ impl App {
             let _ = self.store.delete_status(record.id).await;
             return Err(e);
         }
-        self.record_link(&record).await?;
+        self.links().record_link(&record).await?;
         self.fan_out(&record).await?;
         self.notify_new_status(author, &record).await?;
         self.publish(DomainEvent::StatusCreated {
@@ -533,33 +532,6 @@ impl App {
             mentions: mention_ids,
             tags: content::extract_tags(text),
         })
-    }
-
-    /// [`App::visible_statuses`] without the statuses by accounts hidden from `viewer` and the
-    /// reblogs of their statuses (as [`App::without_hidden_authors`] leaves out), reading the
-    /// viewer's relations with the page's authors once; with the records it loaded, for render.
-    pub(crate) async fn visible_unhidden_statuses(
-        &self,
-        viewer: Option<&AccountRecord>,
-        ids: &[Id],
-    ) -> ApiResult<(Vec<StatusRecord>, Loaded)> {
-        let (visible, loaded, facts) = self
-            .visibility()
-            .visible_statuses_with_facts(viewer, ids)
-            .await?;
-        if facts.hidden.is_empty() {
-            return Ok((visible, loaded));
-        }
-        let shown = visible
-            .into_iter()
-            .filter(|s| {
-                !facts.hidden.contains(&s.account_id)
-                    && s.reblog_of_id
-                        .and_then(|o| loaded.statuses.get(&o))
-                        .is_none_or(|o| !facts.hidden.contains(&o.account_id))
-            })
-            .collect();
-        Ok((shown, loaded))
     }
 
     /// The caller's own status (a reblog too) that it asks to delete. Others' statuses: 404 if

@@ -1,12 +1,15 @@
 //! Timelines: the materialised home feed and the public timeline, one page at a time.
 
-use crate::app::{App, Caller};
 use crate::content;
 use crate::error::ApiResult;
 use crate::id::Id;
 use crate::loaded::Loaded;
-use crate::pagination::{Page, link_header};
-use crate::store::{AccountRecord, Feed, PublicTimelineFilter, StatusRecord, TagTimelineFilter};
+use crate::pagination::Page;
+use crate::services::visibility::VisibilityRule;
+use crate::store::{
+    AccountRecord, Feed, FeedStore, PublicTimelineFilter, StatusRecord, StatusStore, Store,
+    TagTimelineFilter,
+};
 
 /// A page of statuses after read-time filtering, with the cursors of the page as read from the
 /// store: pagination goes on past entries the filters hid, even past a page they emptied.
@@ -97,7 +100,24 @@ impl<T> PageFill<T> {
     }
 }
 
-impl App {
+/// The timelines area: `app.timelines()`. It holds the feed and status stores the pages come
+/// from and the visibility rule that filters them.
+pub struct Timelines<'a> {
+    feeds: &'a dyn FeedStore,
+    statuses: &'a dyn StatusStore,
+    visibility: VisibilityRule<'a>,
+}
+
+impl<'a> Timelines<'a> {
+    /// The area over the feeds and statuses of `store`, filtering through `visibility`.
+    pub fn new(store: &'a dyn Store, visibility: VisibilityRule<'a>) -> Self {
+        Timelines {
+            feeds: store,
+            statuses: store,
+            visibility,
+        }
+    }
+
     /// One page of the caller's home feed, with visibility, blocks, mutes and domain blocks
     /// applied on read.
     /// When those hide entries, older entries are read to fill the page (a few reads at most).
@@ -172,25 +192,30 @@ impl App {
             let (ids, shown) = match source {
                 Source::Feed(feed) => {
                     let ids = match feed {
-                        Feed::Home(account) => self.store.home_feed(account, cursor).await?,
-                        Feed::List(list) => self.store.list_feed(list, cursor).await?,
+                        Feed::Home(account) => self.feeds.home_feed(account, cursor).await?,
+                        Feed::List(list) => self.feeds.list_feed(list, cursor).await?,
                     };
-                    let (shown, read) = self.visible_unhidden_statuses(viewer, &ids).await?;
+                    let (shown, read) = self
+                        .visibility
+                        .visible_unhidden_statuses(viewer, &ids)
+                        .await?;
                     loaded.merge(read);
                     (ids, shown)
                 }
                 // Public statuses only: everyone may see them.
-                Source::Public(f) => with_ids(self.store.public_timeline(f, cursor).await?),
-                Source::Tag(f) => with_ids(self.store.tag_timeline(f, cursor).await?),
+                Source::Public(f) => with_ids(self.statuses.public_timeline(f, cursor).await?),
+                Source::Tag(f) => with_ids(self.statuses.tag_timeline(f, cursor).await?),
             };
             let shown = match source {
                 Source::Feed(_) => shown,
                 _ => {
-                    self.without_hidden_authors_loading(viewer, shown, &mut loaded)
+                    self.visibility
+                        .without_hidden_authors_loading(viewer, shown, &mut loaded)
                         .await?
                 }
             };
             let shown = self
+                .visibility
                 .without_blocked_domains_loading(viewer, shown, &mut loaded)
                 .await?;
             if !fill.take(&ids, shown, page, &mut cursor) {
@@ -201,17 +226,5 @@ impl App {
             loaded,
             ..fill.into()
         })
-    }
-
-    /// The `Link` header for a page served at the caller's request path, from the cursors of its
-    /// first (newest) and last (oldest) items.
-    pub fn page_link(
-        &self,
-        caller: &Caller,
-        first: Option<crate::Id>,
-        last: Option<crate::Id>,
-    ) -> Option<String> {
-        let url = format!("{}{}", self.base_url(), caller.info.path);
-        link_header(&url, &caller.info.query, first, last)
     }
 }

@@ -1,4 +1,5 @@
-//! Who may see what: the one place that decides whether a viewer may read a status or an account.
+//! Who may see what: the one place that decides whether a viewer may read a status, and the
+//! filters every read path applies besides (blocked, blocking and muted authors; blocked domains).
 
 use std::collections::{HashMap, HashSet};
 
@@ -9,8 +10,8 @@ use chrono::{DateTime, Utc};
 
 use crate::error::ApiError;
 use crate::store::{
-    AccountRecord, AccountStore, BlockStore, FollowStore, StatusRecord, StatusStore, Store,
-    Visibility,
+    AccountRecord, AccountStore, BlockStore, DomainBlockStore, FollowStore, StatusRecord,
+    StatusStore, Store, Visibility,
 };
 
 /// What the visibility rule needs to know about a viewer, gathered once for a page of statuses.
@@ -26,14 +27,16 @@ pub(crate) struct ViewerFacts {
 }
 
 /// The visibility area: `app.visibility()`. The one rule deciding whether a viewer may read a
-/// status, and the reads that apply it to a status or a page of them. It holds the four store
-/// traits the rule reads (statuses and their originals, their authors, blocks and mutes,
-/// follows) and the time it judges at.
+/// status, the reads that apply it to a status or a page of them, and the filters every read path
+/// applies besides (authors the viewer blocks, is blocked by or mutes; domains it blocks). It
+/// holds the five store traits these read (statuses and their originals, their authors, blocks
+/// and mutes, follows, domain blocks) and the time it judges at.
 pub struct VisibilityRule<'a> {
     statuses: &'a dyn StatusStore,
     accounts: &'a dyn AccountStore,
     blocks: &'a dyn BlockStore,
     follows: &'a dyn FollowStore,
+    domain_blocks: &'a dyn DomainBlockStore,
     now: DateTime<Utc>,
 }
 
@@ -45,6 +48,7 @@ impl<'a> VisibilityRule<'a> {
             accounts: store,
             blocks: store,
             follows: store,
+            domain_blocks: store,
             now,
         }
     }
@@ -322,5 +326,152 @@ impl<'a> VisibilityRule<'a> {
             .filter_map(|id| by_id.remove(id))
             .collect();
         Ok((visible, loaded, facts))
+    }
+
+    /// The accounts among `others` whose content `viewer` must not be shown: blocked either way,
+    /// or muted by the viewer.
+    pub async fn hidden_for(
+        &self,
+        viewer: &AccountRecord,
+        others: &[Id],
+    ) -> ApiResult<HashSet<Id>> {
+        let mut hidden: HashSet<Id> = self
+            .blocks
+            .relations_among(viewer.id, others, self.now)
+            .await?
+            .into_iter()
+            .map(|r| r.id)
+            .collect();
+        hidden.remove(&viewer.id);
+        Ok(hidden)
+    }
+
+    /// Removes statuses by accounts hidden from `viewer`, and reblogs of such accounts' statuses
+    /// (no-op for anonymous readers).
+    pub async fn without_hidden_authors(
+        &self,
+        viewer: Option<&AccountRecord>,
+        statuses: Vec<StatusRecord>,
+    ) -> ApiResult<Vec<StatusRecord>> {
+        self.without_hidden_authors_loading(viewer, statuses, &mut Loaded::default())
+            .await
+    }
+
+    /// [`VisibilityRule::without_hidden_authors`], reading only the originals `loaded` lacks and adding
+    /// them to it.
+    pub(crate) async fn without_hidden_authors_loading(
+        &self,
+        viewer: Option<&AccountRecord>,
+        statuses: Vec<StatusRecord>,
+        loaded: &mut Loaded,
+    ) -> ApiResult<Vec<StatusRecord>> {
+        let Some(v) = viewer else { return Ok(statuses) };
+        // A reblog is hidden when either its booster or the original's author is.
+        let missing = loaded.missing_statuses(statuses.iter().filter_map(|s| s.reblog_of_id));
+        if !missing.is_empty() {
+            loaded.add_statuses(self.statuses.statuses_by_ids(&missing).await?);
+        }
+        let original_author: HashMap<Id, Id> = statuses
+            .iter()
+            .filter_map(|s| s.reblog_of_id)
+            .filter_map(|o| loaded.statuses.get(&o))
+            .map(|o| (o.id, o.account_id))
+            .collect();
+        let mut authors: Vec<Id> = statuses.iter().map(|s| s.account_id).collect();
+        authors.extend(original_author.values().copied());
+        authors.sort();
+        authors.dedup();
+        let hidden = self.hidden_for(v, &authors).await?;
+        Ok(statuses
+            .into_iter()
+            .filter(|s| {
+                !hidden.contains(&s.account_id)
+                    && s.reblog_of_id
+                        .and_then(|o| original_author.get(&o))
+                        .is_none_or(|a| !hidden.contains(a))
+            })
+            .collect())
+    }
+
+    /// [`VisibilityRule::visible_statuses`] without the statuses by accounts hidden from `viewer` and the
+    /// reblogs of their statuses (as [`VisibilityRule::without_hidden_authors`] leaves out), reading the
+    /// viewer's relations with the page's authors once; with the records it loaded, for render.
+    pub(crate) async fn visible_unhidden_statuses(
+        &self,
+        viewer: Option<&AccountRecord>,
+        ids: &[Id],
+    ) -> ApiResult<(Vec<StatusRecord>, Loaded)> {
+        let (visible, loaded, facts) = self.visible_statuses_with_facts(viewer, ids).await?;
+        if facts.hidden.is_empty() {
+            return Ok((visible, loaded));
+        }
+        let shown = visible
+            .into_iter()
+            .filter(|s| {
+                !facts.hidden.contains(&s.account_id)
+                    && s.reblog_of_id
+                        .and_then(|o| loaded.statuses.get(&o))
+                        .is_none_or(|o| !facts.hidden.contains(&o.account_id))
+            })
+            .collect();
+        Ok((shown, loaded))
+    }
+
+    /// Removes statuses by remote accounts on a domain `viewer` blocks (no-op for anonymous
+    /// readers and for local authors).
+    pub async fn without_blocked_domains(
+        &self,
+        viewer: Option<&AccountRecord>,
+        statuses: Vec<StatusRecord>,
+    ) -> ApiResult<Vec<StatusRecord>> {
+        self.without_blocked_domains_loading(viewer, statuses, &mut Loaded::default())
+            .await
+    }
+
+    /// [`VisibilityRule::without_blocked_domains`], reading only the authors `loaded` lacks and adding
+    /// them to it.
+    pub(crate) async fn without_blocked_domains_loading(
+        &self,
+        viewer: Option<&AccountRecord>,
+        statuses: Vec<StatusRecord>,
+        loaded: &mut Loaded,
+    ) -> ApiResult<Vec<StatusRecord>> {
+        let Some(v) = viewer else { return Ok(statuses) };
+        if statuses.iter().all(|s| s.local) {
+            // Local authors have no domain to block: no store call.
+            return Ok(statuses);
+        }
+        let missing = loaded.missing_accounts(statuses.iter().map(|s| s.account_id));
+        if !missing.is_empty() {
+            loaded.add_accounts(self.accounts.accounts_by_ids(&missing).await?);
+        }
+        let mut blocked_authors: HashSet<Id> = HashSet::new();
+        let mut checked: std::collections::HashMap<String, bool> = Default::default();
+        let mut authors: Vec<Id> = statuses.iter().map(|s| s.account_id).collect();
+        authors.sort();
+        authors.dedup();
+        for a in authors.iter().filter_map(|id| loaded.accounts.get(id)) {
+            let Some(domain) = a.domain.as_deref().map(str::to_ascii_lowercase) else {
+                continue;
+            };
+            let blocked = match checked.get(&domain) {
+                Some(b) => *b,
+                None => {
+                    let b = self.domain_blocks.domain_blocked(v.id, &domain).await?;
+                    checked.insert(domain, b);
+                    b
+                }
+            };
+            if blocked {
+                blocked_authors.insert(a.id);
+            }
+        }
+        if blocked_authors.is_empty() {
+            return Ok(statuses);
+        }
+        Ok(statuses
+            .into_iter()
+            .filter(|s| !blocked_authors.contains(&s.account_id))
+            .collect())
     }
 }

@@ -29,7 +29,10 @@ impl Endpoint for HomeTimeline {
 
     async fn handle(app: &App, caller: &Caller, r: HomeRequest) -> ApiResult<Self::Response> {
         let me = caller.account()?;
-        let records = app.home_timeline(me, r.page.page(20, 40)).await?;
+        let records = app
+            .timelines()
+            .home_timeline(me, r.page.page(20, 40))
+            .await?;
         let link = app.page_link(caller, records.first, records.last);
         Ok(Paged {
             items: app

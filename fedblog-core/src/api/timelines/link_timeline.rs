@@ -54,6 +54,7 @@ impl Endpoint for LinkTimeline {
             only_media: r.only_media,
         };
         let records = app
+            .links()
             .link_timeline(viewer, &r.url, filter, r.page.page(20, 40))
             .await?;
         let link = app.page_link(caller, records.first, records.last);

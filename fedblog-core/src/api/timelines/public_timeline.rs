@@ -45,6 +45,7 @@ impl Endpoint for PublicTimeline {
             only_media: r.only_media,
         };
         let records = app
+            .timelines()
             .public_timeline(caller.account.as_ref(), filter, r.page.page(20, 40))
             .await?;
         let link = app.page_link(caller, records.first, records.last);

@@ -69,6 +69,7 @@ impl Endpoint for TagTimeline {
         };
         let viewer = caller.account.as_ref();
         let records = app
+            .timelines()
             .tag_timeline(viewer, filter, r.page.page(20, 40))
             .await?;
         let link = app.page_link(caller, records.first, records.last);
