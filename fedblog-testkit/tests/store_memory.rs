@@ -4205,11 +4205,9 @@ mod faulty {
             let Some(token) = self.inner.token_by_hash(token_hash).await? else {
                 return Ok(None);
             };
-            let owner = self.is(Fault::TokenOwnerDropped).then(|| TokenOwner {
-                app: None,
-                account: None,
-                user: None,
-            });
+            let owner = self
+                .is(Fault::TokenOwnerDropped)
+                .then_some(TokenOwner::default());
             Ok(Some(TokenWithOwner { token, owner }))
         }
 
