@@ -165,6 +165,17 @@ impl App {
         crate::services::links::Links::new(&*self.store, self.visibility())
     }
 
+    /// The filters area (filters, their keywords and statuses, and applying them).
+    pub fn filters(&self) -> crate::services::filters::Filters<'_> {
+        crate::services::filters::Filters::new(
+            &*self.store,
+            &self.ids,
+            &*self.events,
+            self.visibility(),
+            self.now(),
+        )
+    }
+
     /// The conversations area (direct-message threads).
     pub fn conversations(&self) -> crate::services::conversations::Conversations<'_> {
         crate::services::conversations::Conversations::new(&*self.store, &self.ids, &*self.events)

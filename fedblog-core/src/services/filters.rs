@@ -14,13 +14,14 @@ use std::collections::HashSet;
 use chrono::{DateTime, Utc};
 use regex::{Regex, RegexBuilder};
 
-use crate::app::App;
 use crate::entities::Status;
 use crate::error::{ApiError, ApiResult, StoreError};
-use crate::id::Id;
+use crate::events::{DomainEvent, EventBus, publish_logged};
+use crate::id::{Id, IdGenerator};
+use crate::services::visibility::VisibilityRule;
 use crate::store::{
     AccountRecord, FilterAction, FilterContext, FilterKeywordRecord, FilterRecord,
-    FilterStatusRecord,
+    FilterStatusRecord, FilterStore,
 };
 
 /// A new expiry: `Never`, or this many seconds from now.
@@ -133,7 +134,36 @@ fn not_found(e: StoreError) -> ApiError {
     }
 }
 
-impl App {
+/// The filters area: `app.filters()`. It holds the filter store, the id generator, the event bus
+/// it tells streaming of changed filters on, the visibility rule a filtered status is read
+/// through, and the time expiries count from.
+pub struct Filters<'a> {
+    store: &'a dyn FilterStore,
+    ids: &'a IdGenerator,
+    events: &'a dyn EventBus,
+    visibility: VisibilityRule<'a>,
+    now: DateTime<Utc>,
+}
+
+impl<'a> Filters<'a> {
+    /// The area over `store`, making ids with `ids`, publishing on `events`, reading statuses
+    /// through `visibility`, at `now`.
+    pub fn new(
+        store: &'a dyn FilterStore,
+        ids: &'a IdGenerator,
+        events: &'a dyn EventBus,
+        visibility: VisibilityRule<'a>,
+        now: DateTime<Utc>,
+    ) -> Self {
+        Filters {
+            store,
+            ids,
+            events,
+            visibility,
+            now,
+        }
+    }
+
     /// `me`'s filters, oldest first, expired ones too.
     pub async fn filters(&self, me: &AccountRecord) -> ApiResult<Vec<FilterRecord>> {
         Ok(self.store.filters_of(me.id).await?)
@@ -155,7 +185,7 @@ impl App {
         me: &AccountRecord,
         changes: FilterChanges,
     ) -> ApiResult<FilterRecord> {
-        let now = self.now();
+        let now = self.now;
         let title = changes.title.as_deref().unwrap_or("").trim().to_string();
         if title.is_empty() {
             return Err(blank("title", "Title"));
@@ -224,7 +254,7 @@ impl App {
             filter.action = parse_action(&a)?;
         }
         if let Some(e) = changes.expires_in {
-            filter.expires_at = expiry(self.now(), e)?;
+            filter.expires_at = expiry(self.now, e)?;
         }
         let (mut added, mut changed, mut removed) = (vec![], vec![], vec![]);
         for k in changes.keywords {
@@ -265,8 +295,7 @@ impl App {
 
     /// Tells streaming that `me`'s filters changed.
     async fn filters_changed(&self, me: &AccountRecord) {
-        self.publish(crate::events::DomainEvent::FiltersChanged { account: me.id })
-            .await;
+        publish_logged(self.events, DomainEvent::FiltersChanged { account: me.id }).await;
     }
 
     /// Deletes `me`'s filter `id` with its keywords and statuses.
@@ -356,10 +385,7 @@ impl App {
         status_id: Id,
     ) -> ApiResult<FilterStatusRecord> {
         let filter = self.own_filter(me, filter_id).await?;
-        let status = self
-            .visibility()
-            .visible_status(Some(me), status_id)
-            .await?;
+        let status = self.visibility.visible_status(Some(me), status_id).await?;
         let record = FilterStatusRecord {
             id: self.ids.next(),
             filter_id: filter.id,
@@ -520,7 +546,7 @@ impl App {
         let Some(v) = viewer else {
             return Ok(ActiveFilters::default());
         };
-        let now = self.now();
+        let now = self.now;
         let filters = self
             .store
             .filters_of(v.id)

@@ -135,7 +135,7 @@ impl App {
             .flat_map(|s| s.media_ids.iter().copied())
             .collect();
         let media = self.media_map(&media_ids).await?;
-        let filters = self.active_filters(viewer).await?;
+        let filters = self.filters().active_filters(viewer).await?;
         Ok(StatusBatch {
             base: self.base_url(),
             originals,

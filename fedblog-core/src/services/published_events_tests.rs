@@ -143,6 +143,7 @@ async fn statuses_notifications_conversations_and_filters_are_published() {
     );
 
     let filter = app
+        .filters()
         .create_filter(
             &bob,
             FilterChanges {
@@ -153,7 +154,8 @@ async fn statuses_notifications_conversations_and_filters_are_published() {
         )
         .await
         .expect("filter");
-    app.delete_filter(&bob, filter.id)
+    app.filters()
+        .delete_filter(&bob, filter.id)
         .await
         .expect("delete filter");
     assert_eq!(

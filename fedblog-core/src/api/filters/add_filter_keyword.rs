@@ -37,6 +37,7 @@ impl Endpoint for AddFilterKeyword {
     ) -> ApiResult<Self::Response> {
         let me = caller.account()?;
         let k = app
+            .filters()
             .add_filter_keyword(
                 me,
                 path_id(&r.filter_id)?,

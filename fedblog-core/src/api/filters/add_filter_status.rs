@@ -44,6 +44,7 @@ impl Endpoint for AddFilterStatus {
             ));
         }
         let f = app
+            .filters()
             .add_filter_status(me, path_id(&r.filter_id)?, path_id(status_id)?)
             .await?;
         Ok(Json(render_filter_status(&f)))

@@ -34,7 +34,7 @@ impl Endpoint for CreateFilter {
         r: CreateFilterRequest,
     ) -> ApiResult<Self::Response> {
         let me = caller.account()?;
-        let f = app.create_filter(me, r.fields.changes()?).await?;
+        let f = app.filters().create_filter(me, r.fields.changes()?).await?;
         Ok(Json(render_filter(&f, true)))
     }
 }

@@ -31,7 +31,7 @@ impl Endpoint for DeleteFilter {
         r: DeleteFilterRequest,
     ) -> ApiResult<Self::Response> {
         let me = caller.account()?;
-        app.delete_filter(me, path_id(&r.id)?).await?;
+        app.filters().delete_filter(me, path_id(&r.id)?).await?;
         Ok(Json(Empty {}))
     }
 }

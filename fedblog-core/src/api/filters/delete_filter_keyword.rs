@@ -31,7 +31,9 @@ impl Endpoint for DeleteFilterKeyword {
         r: DeleteFilterKeywordRequest,
     ) -> ApiResult<Self::Response> {
         let me = caller.account()?;
-        app.delete_filter_keyword(me, path_id(&r.id)?).await?;
+        app.filters()
+            .delete_filter_keyword(me, path_id(&r.id)?)
+            .await?;
         Ok(Json(Empty {}))
     }
 }

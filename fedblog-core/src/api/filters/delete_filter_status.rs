@@ -32,7 +32,10 @@ impl Endpoint for DeleteFilterStatus {
         r: DeleteFilterStatusRequest,
     ) -> ApiResult<Self::Response> {
         let me = caller.account()?;
-        let removed = app.delete_filter_status(me, path_id(&r.id)?).await?;
+        let removed = app
+            .filters()
+            .delete_filter_status(me, path_id(&r.id)?)
+            .await?;
         Ok(Json(render_filter_status(&removed)))
     }
 }

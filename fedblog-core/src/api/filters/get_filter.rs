@@ -28,7 +28,7 @@ impl Endpoint for GetFilter {
 
     async fn handle(app: &App, caller: &Caller, r: GetFilterRequest) -> ApiResult<Self::Response> {
         let me = caller.account()?;
-        let f = app.own_filter(me, path_id(&r.id)?).await?;
+        let f = app.filters().own_filter(me, path_id(&r.id)?).await?;
         Ok(Json(render_filter(&f, true)))
     }
 }

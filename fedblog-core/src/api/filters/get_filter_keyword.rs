@@ -32,7 +32,10 @@ impl Endpoint for GetFilterKeyword {
         r: GetFilterKeywordRequest,
     ) -> ApiResult<Self::Response> {
         let me = caller.account()?;
-        let k = app.own_filter_keyword(me, path_id(&r.id)?).await?;
+        let k = app
+            .filters()
+            .own_filter_keyword(me, path_id(&r.id)?)
+            .await?;
         Ok(Json(render_filter_keyword(&k)))
     }
 }

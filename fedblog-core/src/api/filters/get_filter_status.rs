@@ -32,7 +32,7 @@ impl Endpoint for GetFilterStatus {
         r: GetFilterStatusRequest,
     ) -> ApiResult<Self::Response> {
         let me = caller.account()?;
-        let f = app.own_filter_status(me, path_id(&r.id)?).await?;
+        let f = app.filters().own_filter_status(me, path_id(&r.id)?).await?;
         Ok(Json(render_filter_status(&f)))
     }
 }

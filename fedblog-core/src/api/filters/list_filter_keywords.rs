@@ -32,7 +32,7 @@ impl Endpoint for ListFilterKeywords {
         r: ListFilterKeywordsRequest,
     ) -> ApiResult<Self::Response> {
         let me = caller.account()?;
-        let f = app.own_filter(me, path_id(&r.filter_id)?).await?;
+        let f = app.filters().own_filter(me, path_id(&r.filter_id)?).await?;
         Ok(Json(f.keywords.iter().map(render_filter_keyword).collect()))
     }
 }

@@ -32,7 +32,7 @@ impl Endpoint for ListFilterStatuses {
         r: ListFilterStatusesRequest,
     ) -> ApiResult<Self::Response> {
         let me = caller.account()?;
-        let f = app.own_filter(me, path_id(&r.filter_id)?).await?;
+        let f = app.filters().own_filter(me, path_id(&r.filter_id)?).await?;
         Ok(Json(f.statuses.iter().map(render_filter_status).collect()))
     }
 }

@@ -20,7 +20,7 @@ impl Endpoint for ListFilters {
 
     async fn handle(app: &App, caller: &Caller, _: NoParams) -> ApiResult<Self::Response> {
         let me = caller.account()?;
-        let filters = app.filters(me).await?;
+        let filters = app.filters().filters(me).await?;
         Ok(Json(
             filters.iter().map(|f| render_filter(f, true)).collect(),
         ))

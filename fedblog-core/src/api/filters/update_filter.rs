@@ -37,6 +37,7 @@ impl Endpoint for UpdateFilter {
     ) -> ApiResult<Self::Response> {
         let me = caller.account()?;
         let f = app
+            .filters()
             .update_filter(me, path_id(&r.id)?, r.fields.changes()?)
             .await?;
         Ok(Json(render_filter(&f, true)))

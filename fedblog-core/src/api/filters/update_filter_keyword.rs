@@ -37,6 +37,7 @@ impl Endpoint for UpdateFilterKeyword {
     ) -> ApiResult<Self::Response> {
         let me = caller.account()?;
         let k = app
+            .filters()
             .update_filter_keyword(
                 me,
                 path_id(&r.id)?,

@@ -34,7 +34,7 @@ impl Endpoint for CreateFilterV1 {
         r: CreateFilterV1Request,
     ) -> ApiResult<Self::Response> {
         let me = caller.account()?;
-        let (k, f) = app.create_v1_filter(me, r.fields.into()).await?;
+        let (k, f) = app.filters().create_v1_filter(me, r.fields.into()).await?;
         Ok(Json(render_v1_filter(&k, &f)))
     }
 }

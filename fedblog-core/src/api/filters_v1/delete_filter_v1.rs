@@ -31,7 +31,7 @@ impl Endpoint for DeleteFilterV1 {
         r: DeleteFilterV1Request,
     ) -> ApiResult<Self::Response> {
         let me = caller.account()?;
-        app.delete_v1_filter(me, path_id(&r.id)?).await?;
+        app.filters().delete_v1_filter(me, path_id(&r.id)?).await?;
         Ok(Json(Empty {}))
     }
 }

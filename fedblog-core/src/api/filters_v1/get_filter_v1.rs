@@ -32,7 +32,7 @@ impl Endpoint for GetFilterV1 {
         r: GetFilterV1Request,
     ) -> ApiResult<Self::Response> {
         let me = caller.account()?;
-        let (k, f) = app.v1_filter(me, path_id(&r.id)?).await?;
+        let (k, f) = app.filters().v1_filter(me, path_id(&r.id)?).await?;
         Ok(Json(render_v1_filter(&k, &f)))
     }
 }

@@ -20,7 +20,7 @@ impl Endpoint for ListFiltersV1 {
 
     async fn handle(app: &App, caller: &Caller, _: NoParams) -> ApiResult<Self::Response> {
         let me = caller.account()?;
-        let all = app.v1_filters(me).await?;
+        let all = app.filters().v1_filters(me).await?;
         Ok(Json(
             all.iter().map(|(k, f)| render_v1_filter(k, f)).collect(),
         ))

@@ -37,6 +37,7 @@ impl Endpoint for UpdateFilterV1 {
     ) -> ApiResult<Self::Response> {
         let me = caller.account()?;
         let (k, f) = app
+            .filters()
             .update_v1_filter(me, path_id(&r.id)?, r.fields.into())
             .await?;
         Ok(Json(render_v1_filter(&k, &f)))
