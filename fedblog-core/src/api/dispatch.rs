@@ -237,9 +237,7 @@ impl App {
         caller.token = Some(record);
         Ok(caller)
     }
-}
 
-impl App {
     /// A token's application, account and login, each read on its own (for stores that do not
     /// read them with the token).
     async fn token_owner(&self, token: &TokenRecord) -> ApiResult<TokenOwner> {
