@@ -95,8 +95,11 @@ const SQLITE_BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 /// Does not migrate: call [`SeaStore::migrate`].
 pub async fn connect(url: &str, opts: &ConnectSettings) -> Result<SeaStore, StoreError> {
     let mut co = ConnectOptions::new(url.to_string());
+    // Every statement is logged at debug level under `sqlx::query` (`FEDBLOG_LOG=
+    // info,sqlx::query=debug` shows them); a disabled level costs a level check per statement.
     co.max_connections(opts.max_connections.max(1))
-        .sqlx_logging(false);
+        .sqlx_logging(true)
+        .sqlx_logging_level(log::LevelFilter::Debug);
     if url.starts_with("sqlite:") {
         // Engine-specific: SQLite pragmas applied on every new connection.
         co.map_sqlx_sqlite_opts(|o| {
@@ -104,6 +107,9 @@ pub async fn connect(url: &str, opts: &ConnectSettings) -> Result<SeaStore, Stor
                 .synchronous(SqliteSynchronous::Normal)
                 .foreign_keys(true)
                 .busy_timeout(SQLITE_BUSY_TIMEOUT)
+        })
+        .map_sqlx_sqlite_pool_opts(|o| {
+            o.after_connect(|conn, _| Box::pin(async move { stable_query_plans(conn).await }))
         })
         .test_before_acquire(false);
         if is_sqlite_memory(url) {
@@ -127,6 +133,41 @@ pub async fn connect(url: &str, opts: &ConnectSettings) -> Result<SeaStore, Stor
         db,
         sqlite_file: sqlite_file(url),
     })
+}
+
+/// Turns on SQLite's query planner stability guarantee for a new connection, so that a plan never
+/// depends on the values bound to a statement.
+///
+/// Without it SQLite marks a statement that binds its `LIMIT` (every sea-orm `one()` and every
+/// page), a `LIKE` pattern or a value compared with a partial index's condition as dependent on
+/// that binding, and prepares it again from its SQL on every execution: a tenth of the server's
+/// CPU under a home-timeline load went to re-preparing statements sqlx had cached. The plans
+/// those bindings could improve are not ones fedblog needs: pages walk an index in order, the
+/// public timelines' partial indexes are matched by literals, and account search scans anyway.
+async fn stable_query_plans(
+    conn: &mut sea_orm::sqlx::SqliteConnection,
+) -> Result<(), sea_orm::sqlx::Error> {
+    use libsqlite3_sys::{SQLITE_DBCONFIG_ENABLE_QPSG, SQLITE_OK, sqlite3_db_config};
+    let mut handle = conn.lock_handle().await?;
+    let db = handle.as_raw_handle().as_ptr();
+    let mut now_on: std::ffi::c_int = 0;
+    // SAFETY: `db` is this connection's open handle, locked away from sqlx's worker thread
+    // while `handle` lives; SQLITE_DBCONFIG_ENABLE_QPSG takes an int and an int pointer
+    // (https://sqlite.org/c3ref/c_dbconfig_defensive.html), both valid for the call.
+    let rc = unsafe {
+        sqlite3_db_config(
+            db,
+            SQLITE_DBCONFIG_ENABLE_QPSG,
+            1 as std::ffi::c_int,
+            &mut now_on as *mut std::ffi::c_int,
+        )
+    };
+    if rc != SQLITE_OK || now_on != 1 {
+        return Err(sea_orm::sqlx::Error::Configuration(
+            format!("SQLite refused SQLITE_DBCONFIG_ENABLE_QPSG (code {rc})").into(),
+        ));
+    }
+    Ok(())
 }
 
 /// The database file of a `sqlite://PATH?...` (or `sqlite:PATH`) URL; `None` for memory
@@ -403,6 +444,43 @@ mod tests {
             redact_url("sqlite:///tmp/x.db?mode=rwc"),
             "sqlite:///tmp/x.db?mode=rwc"
         );
+    }
+
+    /// Every pooled SQLite connection plans without looking at bound values (see
+    /// `stable_query_plans`), so sqlx's cached statements are not prepared again on each use.
+    #[tokio::test]
+    async fn sqlite_connections_keep_their_plans() {
+        use libsqlite3_sys::{SQLITE_DBCONFIG_ENABLE_QPSG, sqlite3_db_config};
+        let dir = std::env::temp_dir().join(format!("fedblog-qpsg-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let url = format!("sqlite://{}?mode=rwc", dir.join("t.sqlite").display());
+        let settings = ConnectSettings {
+            max_connections: 2,
+            ..ConnectSettings::default()
+        };
+        let store = connect(&url, &settings).await.expect("connect");
+        let pool = store.db.get_sqlite_connection_pool();
+        // Two connections at once: the setting is not a property of the first one only.
+        let mut held = vec![];
+        for _ in 0..2 {
+            let mut conn = pool.acquire().await.expect("acquire");
+            let mut handle = conn.lock_handle().await.expect("handle");
+            let mut on: std::ffi::c_int = -1;
+            // SAFETY: as in `stable_query_plans`; -1 asks for the setting without changing it.
+            let rc = unsafe {
+                sqlite3_db_config(
+                    handle.as_raw_handle().as_ptr(),
+                    SQLITE_DBCONFIG_ENABLE_QPSG,
+                    -1 as std::ffi::c_int,
+                    &mut on as *mut std::ffi::c_int,
+                )
+            };
+            assert_eq!((rc, on), (0, 1));
+            drop(handle);
+            held.push(conn);
+        }
+        drop(held);
+        std::fs::remove_dir_all(&dir).ok();
     }
 
     #[test]
