@@ -1,7 +1,7 @@
 //! [`CachedStore`]: a store wrapper keeping the records read on almost every request (accounts,
-//! logins, tokens, applications, statuses, each account's filters, notification policy and
-//! whether it has blocks or mutes, and each status's poll) in memory, for a database that one
-//! process owns, as the server's embedded SQLite database is.
+//! logins, tokens, applications, statuses, each account's filters, notification policy, whether
+//! it has blocks or mutes and the newest entries of its home feed, and each status's poll) in
+//! memory, for a database that one process owns, as the server's embedded SQLite database is.
 //!
 //! Every method forwards to the wrapped store. These kinds of record are answered from memory
 //! when present and younger than the time to live; every write that changes such records
@@ -104,6 +104,7 @@ impl CachedStore {
                 polls: Kind::new(limits),
                 policies: Kind::new(limits),
                 relations: Kind::new(limits),
+                home_feeds: Kind::new(limits),
             },
             marker: None,
         };
@@ -155,6 +156,49 @@ struct Records {
     /// Whether each account may have blocks or mutes (most have none, and every page of
     /// statuses asks how the viewer stands with their authors).
     relations: Kind<Id, (Id, bool)>,
+    /// The newest entries of each account's home feed (its first page is read by every client
+    /// on every refresh, as Mastodon keeps home feeds in Redis for).
+    home_feeds: Kind<Id, (Id, FeedWindow)>,
+}
+
+/// How many of a home feed's newest entries a [`CachedStore`] keeps: two pages of Mastodon's
+/// largest home page and then some, so that a refresh and the next page are read from memory.
+const FEED_WINDOW: usize = 100;
+
+/// The newest entries of one feed.
+#[derive(Clone)]
+struct FeedWindow {
+    /// At most [`FEED_WINDOW`] status ids, newest first (shared: every hit hands out a copy).
+    newest_first: Arc<[Id]>,
+    /// Whether these are all of the feed's entries.
+    complete: bool,
+}
+
+impl FeedWindow {
+    fn new(newest_first: Vec<Id>) -> Self {
+        FeedWindow {
+            complete: newest_first.len() < FEED_WINDOW,
+            newest_first: newest_first.into(),
+        }
+    }
+
+    /// `page` of the feed, when the window alone decides it: always for a complete feed;
+    /// otherwise for a page reading upwards from an id the window reaches, or a page reading
+    /// downwards that the window fills (entries outside it are older than all inside).
+    fn page(&self, page: &Page) -> Option<Vec<Id>> {
+        let ids = page.apply(self.newest_first.iter().copied(), |id| *id);
+        if self.complete {
+            return Some(ids);
+        }
+        let oldest = *self.newest_first.last()?;
+        let reaches = |bound: Option<Id>| bound.is_some_and(|b| b >= oldest);
+        let decided = if page.ascending() {
+            reaches(page.min_id)
+        } else {
+            ids.len() == page.limit || reaches(page.since_id)
+        };
+        decided.then_some(ids)
+    }
 }
 
 impl Records {
@@ -168,6 +212,7 @@ impl Records {
         self.polls.clear();
         self.policies.clear();
         self.relations.clear();
+        self.home_feeds.clear();
     }
 }
 
@@ -475,11 +520,57 @@ impl Caching {
     }
     async fn delete_status(&self, id: Id) -> StoreResult<()> {
         let r = self.inner.delete_status(id).await;
-        // Its reblogs go too, several accounts' counters move, and filters lose it.
+        // Its reblogs go too, several accounts' counters move, filters and feeds lose it.
         self.cache.statuses.clear();
         self.cache.accounts.clear();
         self.cache.filters.clear();
+        self.cache.home_feeds.clear();
         self.cache.polls.invalidate(&[id]);
+        r
+    }
+}
+
+/// The cached methods of [`FeedStore`].
+#[deny(dead_code)]
+impl Caching {
+    /// From the feed's newest entries in memory when they decide the page, else from the store.
+    async fn home_feed(&self, account_id: Id, page: Page) -> StoreResult<Vec<Id>> {
+        let window = self
+            .fresh()
+            .home_feeds
+            .get_one(account_id, |a| async move {
+                let newest = self.inner.home_feed(a, Page::first(FEED_WINDOW)).await?;
+                Ok(FeedWindow::new(newest))
+            })
+            .await?;
+        match window.page(&page) {
+            Some(ids) => Ok(ids),
+            None => self.inner.home_feed(account_id, page).await,
+        }
+    }
+    async fn insert_feed_entries(
+        &self,
+        status_id: Id,
+        author_id: Id,
+        account_ids: &[Id],
+    ) -> StoreResult<()> {
+        let r = self
+            .inner
+            .insert_feed_entries(status_id, author_id, account_ids)
+            .await;
+        self.cache.home_feeds.invalidate(account_ids);
+        r
+    }
+    async fn backfill_feed(&self, feed: Feed, entries: &[(Id, Id)]) -> StoreResult<()> {
+        let r = self.inner.backfill_feed(feed, entries).await;
+        if let Feed::Home(account) = feed {
+            self.cache.home_feeds.invalidate(&[account]);
+        }
+        r
+    }
+    async fn remove_author_entries(&self, account: Id, author: Id) -> StoreResult<()> {
+        let r = self.inner.remove_author_entries(account, author).await;
+        self.cache.home_feeds.invalidate(&[account]);
         r
     }
 }
@@ -867,5 +958,62 @@ mod tests {
             assert!(k.lock().entries.len() <= 8);
         }
         assert_eq!(read(&k, &backing, &loads, &[99]).await, vec![(99, "v")]);
+    }
+
+    /// Every page a feed window answers is the page the whole feed gives, and the pages clients
+    /// read most (the first, a refresh above its newest entry) are answered.
+    #[test]
+    fn a_feed_window_answers_only_what_it_decides() {
+        // Ids 2, 4, ..., 2n (odd cursors fall between entries), newest first.
+        let feed = |n: i64| -> Vec<Id> { (1..=n).rev().map(|i| Id::from_i64(2 * i)).collect() };
+        let cursors = [
+            None,
+            Some(1),
+            Some(49),
+            Some(50),
+            Some(301),
+            Some(302),
+            Some(500),
+        ];
+        for n in [0, 5, 99, 100, 250] {
+            let whole = feed(n);
+            let window = FeedWindow::new(whole.iter().copied().take(FEED_WINDOW).collect());
+            let mut answered = 0;
+            for limit in [1, 20, 40, 120] {
+                for &max_id in &cursors {
+                    for &since_id in &cursors {
+                        for &min_id in &cursors {
+                            let page = Page {
+                                max_id: max_id.map(Id::from_i64),
+                                since_id: since_id.map(Id::from_i64),
+                                min_id: min_id.map(Id::from_i64),
+                                limit,
+                            };
+                            if let Some(ids) = window.page(&page) {
+                                answered += 1;
+                                let expected = page.apply(whole.iter().copied(), |id| *id);
+                                assert_eq!(ids, expected, "feed of {n}, {page:?}");
+                            }
+                        }
+                    }
+                }
+            }
+            assert!(window.page(&Page::first(40)).is_some(), "feed of {n}");
+            let newest = whole.first().map_or(0, |id| id.as_i64());
+            let refresh = Page {
+                min_id: Some(Id::from_i64(newest)),
+                ..Page::first(40)
+            };
+            assert_eq!(window.page(&refresh), Some(vec![]), "feed of {n}");
+            assert_eq!(window.complete, n < FEED_WINDOW as i64, "feed of {n}");
+            assert!(answered > 0);
+        }
+        // A page below the window is the store's to answer.
+        let window = FeedWindow::new(feed(250).into_iter().take(FEED_WINDOW).collect());
+        let deep = Page {
+            max_id: Some(Id::from_i64(302)),
+            ..Page::first(40)
+        };
+        assert_eq!(window.page(&deep), None);
     }
 }
