@@ -11,8 +11,11 @@ fedblog_testkit::store_suite!(|| async {
 
 use std::sync::Arc;
 
+use fedblog_core::pagination::Page;
 use fedblog_core::store::cached::{CacheLimits, CachedStore};
-use fedblog_core::store::{AccountRecord, FollowRecord, MuteRecord, StatusRecord};
+use fedblog_core::store::{
+    AccountRecord, Feed, FollowRecord, MuteRecord, PublicTimelineFilter, StatusRecord,
+};
 use fedblog_core::{Id, IdGenerator, MemoryStore, Store};
 use fedblog_testkit::store_suite::{
     T0, app, local_account, reblog, remote_account, reply, status, token,
@@ -86,6 +89,31 @@ async fn coherent(
             "after {step}: token {t}"
         );
     }
+    let below = |page: Page| Page {
+        max_id: statuses.iter().max().copied(),
+        ..page
+    };
+    for page in [Page::first(40), Page::first(1), below(Page::first(40))] {
+        for id in accounts {
+            assert_eq!(
+                cached.home_feed(*id, page).await.expect("read"),
+                truth.home_feed(*id, page).await.expect("read"),
+                "after {step}: home feed of {id}, {page:?}"
+            );
+        }
+        let local = PublicTimelineFilter {
+            local: true,
+            ..PublicTimelineFilter::default()
+        };
+        for filter in [PublicTimelineFilter::default(), local] {
+            let ids = |v: Vec<StatusRecord>| v.into_iter().map(|s| s.id).collect::<Vec<_>>();
+            assert_eq!(
+                ids(cached.public_timeline(filter, page).await.expect("read")),
+                ids(truth.public_timeline(filter, page).await.expect("read")),
+                "after {step}: public timeline {filter:?}, {page:?}"
+            );
+        }
+    }
 }
 
 /// Every write that changes accounts, logins, tokens, statuses, blocks or mutes, made through the cache after
@@ -137,8 +165,18 @@ async fn each_write_through_the_cache_is_read_back_through_it() {
 
     store.insert_status(&s1).await.expect("s1");
     check("a status (author's count)").await;
+    store
+        .insert_feed_entries(s1.id, a.id, &[a.id, b.id])
+        .await
+        .expect("fan-out");
+    check("a fan-out").await;
     store.insert_status(&s2).await.expect("s2");
     check("a reply (parent's replies_count)").await;
+    store
+        .backfill_feed(Feed::Home(a.id), &[(s2.id, b.id)])
+        .await
+        .expect("back-fill");
+    check("a back-fill").await;
     store.insert_status(&s3).await.expect("s3");
     check("a reblog (original's reblogs_count)").await;
     store
@@ -155,6 +193,11 @@ async fn each_write_through_the_cache_is_read_back_through_it() {
     check("a follow").await;
     store.delete_follow(a.id, b.id).await.expect("unfollow");
     check("an unfollow").await;
+    store
+        .remove_author_entries(a.id, b.id)
+        .await
+        .expect("remove entries");
+    check("an author's entries removed").await;
     store
         .upsert_follow(&FollowRecord {
             id: ids.next(),
@@ -209,6 +252,13 @@ async fn each_write_through_the_cache_is_read_back_through_it() {
         .await
         .expect("update account");
     check("a profile change").await;
+    let mut suspended = store.account_by_id(a.id).await.expect("a").expect("a");
+    suspended.suspended_at = Some(fedblog_testkit::store_suite::at(T0 + 9));
+    store.update_account(&suspended).await.expect("suspend");
+    check("a suspension").await;
+    suspended.suspended_at = None;
+    store.update_account(&suspended).await.expect("unsuspend");
+    check("an unsuspension").await;
     let mut login = store.user_by_account_id(a.id).await.expect("u").expect("u");
     login.email = "alice@elsewhere.test".into();
     store.update_user(&login).await.expect("update user");

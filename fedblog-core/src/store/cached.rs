@@ -105,6 +105,7 @@ impl CachedStore {
                 policies: Kind::new(limits),
                 relations: Kind::new(limits),
                 home_feeds: Kind::new(limits),
+                public_timelines: Kind::new(limits),
             },
             marker: None,
         };
@@ -159,6 +160,10 @@ struct Records {
     /// The newest entries of each account's home feed (its first page is read by every client
     /// on every refresh, as Mastodon keeps home feeds in Redis for).
     home_feeds: Kind<Id, (Id, FeedWindow)>,
+    /// The newest entries of each public timeline (local, remote, all, with media or not):
+    /// forgotten by every status posted or deleted and every account changed (a suspension
+    /// takes its statuses out).
+    public_timelines: Kind<PublicTimelineFilter, (PublicTimelineFilter, FeedWindow)>,
 }
 
 /// How many of a home feed's newest entries a [`CachedStore`] keeps: two pages of Mastodon's
@@ -213,6 +218,7 @@ impl Records {
         self.policies.clear();
         self.relations.clear();
         self.home_feeds.clear();
+        self.public_timelines.clear();
     }
 }
 
@@ -333,10 +339,10 @@ impl<K: Hash + Eq + Clone, V: Clone> Kind<K, V> {
     }
 }
 
-impl<V: Clone> Kind<Id, (Id, V)> {
-    /// The value kept for one account or status (`load` asks the wrapped store when it is not
-    /// in memory).
-    async fn get_one<Fut>(&self, key: Id, load: impl Fn(Id) -> Fut) -> StoreResult<V>
+impl<K: Hash + Eq + Copy, V: Clone> Kind<K, (K, V)> {
+    /// The value kept for one account, status or timeline (`load` asks the wrapped store when
+    /// it is not in memory).
+    async fn get_one<Fut>(&self, key: K, load: impl Fn(K) -> Fut) -> StoreResult<V>
     where
         Fut: Future<Output = StoreResult<V>>,
     {
@@ -374,6 +380,7 @@ impl Caching {
     async fn update_account(&self, account: &AccountRecord) -> StoreResult<()> {
         let r = self.inner.update_account(account).await;
         self.cache.accounts.invalidate(&[account.id]);
+        self.cache.public_timelines.clear();
         r
     }
     async fn user_by_account_id(&self, account_id: Id) -> StoreResult<Option<UserRecord>> {
@@ -487,19 +494,35 @@ impl Caching {
             .flatten()
             .collect();
         self.cache.statuses.invalidate(&touched);
+        self.cache.public_timelines.clear();
         r
     }
     async fn status_by_id(&self, id: Id) -> StoreResult<Option<StatusRecord>> {
         Ok(self.statuses_by_ids(&[id]).await?.pop())
     }
-    /// The page's ids from the store, its statuses from the cache (a public page is read
-    /// as often as a home page, and holds the same statuses).
+    /// The page's ids from the timeline's newest entries in memory when they decide it, else
+    /// from the store; its statuses from the cache (a public page is read as often as a home
+    /// page, and holds the same statuses).
     async fn public_timeline(
         &self,
         filter: PublicTimelineFilter,
         page: Page,
     ) -> StoreResult<Vec<StatusRecord>> {
-        let ids = self.inner.public_timeline_ids(filter, page).await?;
+        let window = self
+            .fresh()
+            .public_timelines
+            .get_one(filter, |f| async move {
+                let newest = self
+                    .inner
+                    .public_timeline_ids(f, Page::first(FEED_WINDOW))
+                    .await?;
+                Ok(FeedWindow::new(newest))
+            })
+            .await?;
+        let ids = match window.page(&page) {
+            Some(ids) => ids,
+            None => self.inner.public_timeline_ids(filter, page).await?,
+        };
         let mut found: HashMap<Id, StatusRecord> = self
             .statuses_by_ids(&ids)
             .await?
@@ -525,6 +548,7 @@ impl Caching {
         self.cache.accounts.clear();
         self.cache.filters.clear();
         self.cache.home_feeds.clear();
+        self.cache.public_timelines.clear();
         self.cache.polls.invalidate(&[id]);
         r
     }
@@ -677,6 +701,7 @@ impl Caching {
     ) -> StoreResult<()> {
         let r = self.inner.update_status(status, revisions).await;
         self.cache.statuses.invalidate(&[status.id]);
+        self.cache.public_timelines.clear();
         r
     }
 }

@@ -365,7 +365,7 @@ impl StatusRecord {
 }
 
 /// Which statuses a public timeline shows.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct PublicTimelineFilter {
     /// Local statuses only.
     pub local: bool,
