@@ -190,6 +190,15 @@ impl App {
         )
     }
 
+    /// The discovery area (account search, the directory, suggestions, an account's statuses).
+    pub fn discovery(&self) -> crate::services::discovery::Discovery<'_> {
+        crate::services::discovery::Discovery::new(
+            &*self.store,
+            self.visibility(),
+            &self.config.domain,
+        )
+    }
+
     /// The markers area (read positions).
     pub fn markers(&self) -> crate::services::markers::Markers<'_> {
         crate::services::markers::Markers::new(&*self.store, self.now())

@@ -243,6 +243,12 @@ const AREA_SERVICES: &[&str] = &[
     "rate_limits",
     "visibility",
     "polls",
+    "instance",
+    "translation",
+    "timelines",
+    "links",
+    "filters",
+    "discovery",
 ];
 
 #[test]

@@ -1,17 +1,20 @@
 //! Finding accounts and reading profiles: account search, the profile directory, follow
-//! suggestions (with their sources and dismissals), and an account's statuses.
+//! suggestions (with their sources and dismissals), and an account's statuses. An area
+//! service, reached as `app.discovery()`.
 
 use std::collections::HashSet;
 
-use crate::app::App;
 use crate::content;
 use crate::error::{ApiError, ApiResult};
 use crate::id::Id;
 use crate::loaded::Loaded;
 use crate::pagination::Page;
 use crate::services::timelines::StatusPage;
+use crate::services::visibility::VisibilityRule;
 use crate::store::{
-    AccountRecord, AccountSearch, AccountStatusesFilter, DirectoryOrder, StatusRecord,
+    AccountNoteStore, AccountRecord, AccountSearch, AccountStatusesFilter, AccountStore,
+    BlockStore, DirectoryOrder, DirectoryStore, DomainBlockStore, FollowStore, InteractionStore,
+    StatusRecord, StatusStore, Store,
 };
 
 /// Why an account is suggested (Mastodon's `Suggestion.sources` values).
@@ -82,7 +85,39 @@ const SCAN_BATCH: u64 = 200;
 /// Store calls at most per filtered read.
 const SCAN_ROUNDS: usize = 10;
 
-impl App {
+/// The discovery area: the stores it reads, the visibility rule its pages go through, and this
+/// server's domain.
+pub struct Discovery<'a> {
+    accounts: &'a dyn AccountStore,
+    directory: &'a dyn DirectoryStore,
+    follows: &'a dyn FollowStore,
+    notes: &'a dyn AccountNoteStore,
+    blocks: &'a dyn BlockStore,
+    domain_blocks: &'a dyn DomainBlockStore,
+    statuses: &'a dyn StatusStore,
+    interactions: &'a dyn InteractionStore,
+    visibility: VisibilityRule<'a>,
+    /// This server's domain: `user@domain` with it searches local accounts.
+    domain: &'a str,
+}
+
+impl<'a> Discovery<'a> {
+    /// The area over `store`, filtering through `visibility`, on the server of `domain`.
+    pub fn new(store: &'a dyn Store, visibility: VisibilityRule<'a>, domain: &'a str) -> Self {
+        Discovery {
+            accounts: store,
+            directory: store,
+            follows: store,
+            notes: store,
+            blocks: store,
+            domain_blocks: store,
+            statuses: store,
+            interactions: store,
+            visibility,
+            domain,
+        }
+    }
+
     /// Accounts matching `q`: a leading `@` is dropped; `user@domain` searches that domain only
     /// (this server's domain meaning local accounts); the text matches the start of a username or
     /// any part of a display name. Suspended accounts and accounts blocked either way are left
@@ -105,7 +140,7 @@ impl App {
         }
         let local_only = domain
             .as_deref()
-            .is_some_and(|d| d.eq_ignore_ascii_case(&self.config.domain));
+            .is_some_and(|d| d.eq_ignore_ascii_case(&self.domain));
         let mut search = AccountSearch {
             text,
             domain: if local_only { None } else { domain },
@@ -116,10 +151,10 @@ impl App {
         let want = (query.offset + query.limit) as usize;
         let mut kept: Vec<AccountRecord> = Vec::new();
         for _ in 0..SCAN_ROUNDS {
-            let batch = self.store.search_accounts(&search).await?;
+            let batch = self.directory.search_accounts(&search).await?;
             let n = batch.len() as u64;
             let ids: Vec<Id> = batch.iter().map(|a| a.id).collect();
-            let hidden = self.store.blocked_either_way(me.id, &ids).await?;
+            let hidden = self.blocks.blocked_either_way(me.id, &ids).await?;
             kept.extend(
                 batch
                     .into_iter()
@@ -150,7 +185,7 @@ impl App {
     ) -> ApiResult<Vec<AccountRecord>> {
         let Some(v) = viewer else {
             return Ok(self
-                .store
+                .directory
                 .directory(order, local_only, offset, limit)
                 .await?);
         };
@@ -159,12 +194,12 @@ impl App {
         let mut read = 0u64;
         for _ in 0..SCAN_ROUNDS {
             let batch = self
-                .store
+                .directory
                 .directory(order, local_only, read, SCAN_BATCH)
                 .await?;
             let n = batch.len() as u64;
             let ids: Vec<Id> = batch.iter().map(|a| a.id).collect();
-            let hidden = self.visibility().hidden_for(v, &ids).await?;
+            let hidden = self.visibility.hidden_for(v, &ids).await?;
             kept.extend(batch.into_iter().filter(|a| !hidden.contains(&a.id)));
             read += n;
             if kept.len() >= want || n < SCAN_BATCH {
@@ -184,7 +219,7 @@ impl App {
     /// accounts blocked either way, muted, on a domain `me` blocks, or dismissed.
     pub async fn suggestions(&self, me: &AccountRecord, limit: usize) -> ApiResult<Vec<Suggested>> {
         let dismissed: HashSet<Id> = self
-            .store
+            .notes
             .dismissed_suggestions(me.id)
             .await?
             .into_iter()
@@ -198,16 +233,16 @@ impl App {
                 Some((_, sources)) => sources.push(source),
                 None => order.push((id, vec![source])),
             };
-        for (id, _) in self.store.friends_of_friends(me.id, fetch).await? {
+        for (id, _) in self.follows.friends_of_friends(me.id, fetch).await? {
             add(id, SuggestionSource::FriendsOfFriends);
         }
-        for id in self.store.most_followed_local(fetch).await? {
+        for id in self.directory.most_followed_local(fetch).await? {
             add(id, SuggestionSource::MostFollowed);
         }
         order.retain(|(id, _)| *id != me.id && !dismissed.contains(id));
         let ids: Vec<Id> = order.iter().map(|(id, _)| *id).collect();
-        let hidden = self.visibility().hidden_for(me, &ids).await?;
-        let records = self.store.accounts_by_ids(&ids).await?;
+        let hidden = self.visibility.hidden_for(me, &ids).await?;
+        let records = self.accounts.accounts_by_ids(&ids).await?;
         let mut out = Vec::new();
         for (id, sources) in order {
             if out.len() >= limit {
@@ -222,14 +257,14 @@ impl App {
             if account.is_suspended() || account.discoverable != Some(true) {
                 continue;
             }
-            if self.store.follows(me.id, id).await?
-                || self.store.follow_requested(me.id, id).await?
+            if self.follows.follows(me.id, id).await?
+                || self.follows.follow_requested(me.id, id).await?
             {
                 continue;
             }
             if let Some(domain) = &account.domain
                 && self
-                    .store
+                    .domain_blocks
                     .domain_blocked(me.id, &domain.to_ascii_lowercase())
                     .await?
             {
@@ -246,11 +281,11 @@ impl App {
     /// `me` no longer wants `target` suggested; 404 for an unknown account. Idempotent.
     pub async fn dismiss_suggestion(&self, me: &AccountRecord, target_id: Id) -> ApiResult<()> {
         let target = self
-            .store
+            .accounts
             .account_by_id(target_id)
             .await?
             .ok_or_else(ApiError::not_found)?;
-        self.store.dismiss_suggestion(me.id, target.id).await?;
+        self.notes.dismiss_suggestion(me.id, target.id).await?;
         Ok(())
     }
 
@@ -271,7 +306,7 @@ impl App {
     ) -> ApiResult<StatusPage> {
         let empty = StatusPage::default();
         let author = self
-            .store
+            .accounts
             .account_by_id(account_id)
             .await?
             .ok_or_else(ApiError::not_found)?;
@@ -292,7 +327,7 @@ impl App {
             && v.id != author.id
         {
             if !self
-                .store
+                .blocks
                 .blocked_either_way(v.id, &[author.id])
                 .await?
                 .is_empty()
@@ -301,7 +336,7 @@ impl App {
             }
             if let Some(domain) = &author.domain
                 && self
-                    .store
+                    .domain_blocks
                     .domain_blocked(v.id, &domain.to_ascii_lowercase())
                     .await?
             {
@@ -314,7 +349,7 @@ impl App {
                 .await;
         }
         let (visibilities, or_mentioning) = self
-            .visibility()
+            .visibility
             .readable_visibilities(viewer, &author)
             .await?;
         let filter = AccountStatusesFilter {
@@ -326,7 +361,7 @@ impl App {
             exclude_reblogs: query.exclude_reblogs,
         };
         let statuses = self
-            .store
+            .statuses
             .account_statuses(author.id, &filter, page)
             .await?;
         let (first, last) = (
@@ -335,7 +370,7 @@ impl App {
         );
         let mut loaded = Loaded::default();
         let statuses = self
-            .visibility()
+            .visibility
             .with_visible_originals_loading(viewer, statuses, &mut loaded)
             .await?;
         let statuses = self
@@ -360,14 +395,14 @@ impl App {
         page: Page,
     ) -> ApiResult<StatusPage> {
         let ids: Vec<Id> = self
-            .store
+            .interactions
             .pinned_status_ids(author.id)
             .await?
             .into_iter()
             .filter(|id| page.contains(*id))
             .collect();
         let statuses: Vec<_> = self
-            .visibility()
+            .visibility
             .visible_statuses(viewer, &ids)
             .await?
             .into_iter()
@@ -406,7 +441,7 @@ impl App {
         let read = if missing.is_empty() {
             vec![]
         } else {
-            self.store.statuses_by_ids(&missing).await?
+            self.statuses.statuses_by_ids(&missing).await?
         };
         let authors: std::collections::HashMap<Id, Id> = originals
             .iter()
@@ -417,7 +452,7 @@ impl App {
         let mut author_ids: Vec<Id> = authors.values().copied().collect();
         author_ids.sort();
         author_ids.dedup();
-        let hidden = self.visibility().hidden_for(v, &author_ids).await?;
+        let hidden = self.visibility.hidden_for(v, &author_ids).await?;
         Ok(statuses
             .into_iter()
             .filter(|s| {

@@ -66,6 +66,7 @@ impl Endpoint for GetAccountStatuses {
             exclude_reblogs: r.exclude_reblogs,
         };
         let page = app
+            .discovery()
             .account_statuses(viewer, path_id(&r.id)?, query, r.page.page(20, 40))
             .await?;
         let link = app.page_link(caller, page.first, page.last);

@@ -53,6 +53,7 @@ impl Endpoint for SearchAccounts {
     ) -> ApiResult<Self::Response> {
         let me = caller.account()?;
         let found = app
+            .discovery()
             .search_accounts(
                 me,
                 SearchQuery {

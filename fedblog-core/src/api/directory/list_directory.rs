@@ -59,6 +59,7 @@ impl Endpoint for ListDirectory {
             }
         };
         let found = app
+            .discovery()
             .directory(
                 caller.account.as_ref(),
                 order,

@@ -32,7 +32,9 @@ impl Endpoint for DismissSuggestion {
         r: DismissSuggestionRequest,
     ) -> ApiResult<Self::Response> {
         let me = caller.account()?;
-        app.dismiss_suggestion(me, path_id(&r.account_id)?).await?;
+        app.discovery()
+            .dismiss_suggestion(me, path_id(&r.account_id)?)
+            .await?;
         Ok(Json(Empty {}))
     }
 }

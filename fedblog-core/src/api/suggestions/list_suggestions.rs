@@ -37,6 +37,7 @@ impl Endpoint for ListSuggestions {
     ) -> ApiResult<Self::Response> {
         let me = caller.account()?;
         let found = app
+            .discovery()
             .suggestions(me, offset_limit(r.limit, 40, 80) as usize)
             .await?;
         Ok(Json(

@@ -39,6 +39,7 @@ impl Endpoint for ListSuggestionsV2 {
     ) -> ApiResult<Self::Response> {
         let me = caller.account()?;
         let found = app
+            .discovery()
             .suggestions(me, offset_limit(r.limit, 40, 80) as usize)
             .await?;
         Ok(Json(
