@@ -140,7 +140,7 @@ impl<'a> Discovery<'a> {
         }
         let local_only = domain
             .as_deref()
-            .is_some_and(|d| d.eq_ignore_ascii_case(&self.domain));
+            .is_some_and(|d| d.eq_ignore_ascii_case(self.domain));
         let mut search = AccountSearch {
             text,
             domain: if local_only { None } else { domain },
