@@ -12,6 +12,7 @@ use crate::id::IdGenerator;
 use crate::media::{MediaProcessor, NoProcessing};
 use crate::params::{Params, Upload};
 use crate::rate_limit::{MemoryRateLimiter, RateLimiter};
+use crate::services::notification_policies::NotificationPolicies;
 use crate::store::{AccountRecord, AppRecord, Store, TokenRecord, UserRecord};
 use crate::translation::Translator;
 use chrono::{DateTime, Utc};
@@ -197,6 +198,12 @@ impl App {
             self.visibility(),
             &self.config.domain,
         )
+    }
+
+    /// The notification policies area (policies, the requests filtered notifications gather
+    /// in, and the verdict a new notification gets).
+    pub fn notification_policies(&self) -> NotificationPolicies<'_> {
+        NotificationPolicies::new(&*self.store, self.conversations(), self.now())
     }
 
     /// The markers area (read positions).

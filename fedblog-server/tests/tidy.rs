@@ -249,6 +249,7 @@ const AREA_SERVICES: &[&str] = &[
     "links",
     "filters",
     "discovery",
+    "notification_policies",
 ];
 
 #[test]

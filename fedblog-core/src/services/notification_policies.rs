@@ -10,15 +10,16 @@
 //! filtered mentions make a request. fedblog has no moderator-limited accounts yet, so
 //! `for_limited_accounts` is stored and shown but finds no one to act on.
 
-use chrono::Duration;
+use chrono::{DateTime, Duration, Utc};
 
-use crate::app::App;
 use crate::error::{ApiError, ApiResult};
 use crate::id::Id;
 use crate::pagination::Page;
+use crate::services::conversations::Conversations;
 use crate::store::{
-    AccountRecord, NotificationPolicyRecord, NotificationRequestRecord, NotificationType,
-    PolicyAction, Role, StatusRecord, Visibility,
+    AccountRecord, AccountStore, FollowStore, NotificationPolicyRecord, NotificationPolicyStore,
+    NotificationRequestRecord, NotificationType, PolicyAction, Role, StatusRecord, StatusStore,
+    Store, Visibility,
 };
 
 /// The notification types a policy acts on (Mastodon's `filterable`).
@@ -86,19 +87,43 @@ fn rank(role: Role) -> u8 {
     }
 }
 
-impl App {
+/// The notification policies area (`app.notification_policies()`): the policy and request
+/// store, the follow, account and status stores its rules read, the conversations a request's
+/// accepted mentions join, and the clock.
+pub struct NotificationPolicies<'a> {
+    policies: &'a dyn NotificationPolicyStore,
+    follows: &'a dyn FollowStore,
+    accounts: &'a dyn AccountStore,
+    statuses: &'a dyn StatusStore,
+    conversations: Conversations<'a>,
+    now: DateTime<Utc>,
+}
+
+impl<'a> NotificationPolicies<'a> {
+    /// The area over `store`, adding accepted mentions to `conversations`, at `now`.
+    pub fn new(store: &'a dyn Store, conversations: Conversations<'a>, now: DateTime<Utc>) -> Self {
+        NotificationPolicies {
+            policies: store,
+            follows: store,
+            accounts: store,
+            statuses: store,
+            conversations,
+            now,
+        }
+    }
+
     /// `me`'s policy (Mastodon's defaults when never saved) with its summary.
     pub async fn notification_policy(
         &self,
         me: &AccountRecord,
     ) -> ApiResult<(NotificationPolicyRecord, PolicySummary)> {
         let policy = self
-            .store
+            .policies
             .notification_policy(me.id)
             .await?
             .unwrap_or_else(|| NotificationPolicyRecord::default_for(me.id));
         let pending = self
-            .store
+            .policies
             .notification_requests_page(me.id, Page::first(SUMMARY_CAP))
             .await?;
         let notifications: i64 = pending.iter().map(|r| r.notifications_count).sum();
@@ -156,7 +181,7 @@ impl App {
                 })?;
             }
         }
-        self.store.save_notification_policy(&policy).await?;
+        self.policies.save_notification_policy(&policy).await?;
         self.notification_policy(me).await
     }
 
@@ -173,7 +198,7 @@ impl App {
             return Ok(PolicyAction::Accept);
         }
         let policy = self
-            .store
+            .policies
             .notification_policy(recipient.id)
             .await?
             .unwrap_or_else(|| NotificationPolicyRecord::default_for(recipient.id));
@@ -191,7 +216,7 @@ impl App {
             || (direct_mention && policy.for_private_mentions != PolicyAction::Accept);
         if !may_act
             || self
-                .store
+                .policies
                 .notification_permitted(recipient.id, sender.id)
                 .await?
         {
@@ -200,11 +225,11 @@ impl App {
         if kind == NotificationType::Mention && self.outranks(sender, recipient).await? {
             return Ok(PolicyAction::Accept);
         }
-        let now = self.now();
-        let following = self.store.follows(recipient.id, sender.id).await?;
+        let now = self.now;
+        let following = self.follows.follows(recipient.id, sender.id).await?;
         let settled_follow = (now - Duration::days(NEW_FOLLOWER_DAYS)).timestamp_millis();
         let follower = self
-            .store
+            .follows
             .follow_of(sender.id, recipient.id)
             .await?
             .is_some_and(|f| f.id.millis() <= settled_follow);
@@ -238,8 +263,8 @@ impl App {
     /// Whether `sender` is staff ranking above `recipient`.
     async fn outranks(&self, sender: &AccountRecord, recipient: &AccountRecord) -> ApiResult<bool> {
         let (Some(s), Some(r)) = (
-            self.store.user_by_account_id(sender.id).await?,
-            self.store.user_by_account_id(recipient.id).await?,
+            self.accounts.user_by_account_id(sender.id).await?,
+            self.accounts.user_by_account_id(recipient.id).await?,
         ) else {
             return Ok(false);
         };
@@ -254,7 +279,7 @@ impl App {
             let Some(id) = parent else {
                 return Ok(false);
             };
-            let Some(s) = self.store.status_by_id(id).await? else {
+            let Some(s) = self.statuses.status_by_id(id).await? else {
                 return Ok(false);
             };
             if s.account_id == recipient
@@ -274,7 +299,10 @@ impl App {
         me: &AccountRecord,
         page: Page,
     ) -> ApiResult<RequestPage> {
-        let requests = self.store.notification_requests_page(me.id, page).await?;
+        let requests = self
+            .policies
+            .notification_requests_page(me.id, page)
+            .await?;
         Ok(RequestPage {
             first: requests.first().map(|r| r.id),
             last: requests.last().map(|r| r.id),
@@ -288,7 +316,7 @@ impl App {
         me: &AccountRecord,
         id: Id,
     ) -> ApiResult<NotificationRequestRecord> {
-        match self.store.notification_request_by_id(id).await? {
+        match self.policies.notification_request_by_id(id).await? {
             Some(r) if r.account_id == me.id => Ok(r),
             _ => Err(ApiError::not_found()),
         }
@@ -304,16 +332,16 @@ impl App {
         strict: bool,
     ) -> ApiResult<()> {
         for id in self.owned_requests(me, ids, strict).await? {
-            for n in self.store.accept_notification_request(id).await? {
+            for n in self.policies.accept_notification_request(id).await? {
                 if n.kind != NotificationType::Mention {
                     continue;
                 }
                 if let Some(status) = match n.status_id {
-                    Some(s) => self.store.status_by_id(s).await?,
+                    Some(s) => self.statuses.status_by_id(s).await?,
                     None => None,
                 } && status.visibility == Visibility::Direct
                 {
-                    self.conversations().add(&status, &[me.id]).await?;
+                    self.conversations.add(&status, &[me.id]).await?;
                 }
             }
         }
@@ -328,7 +356,7 @@ impl App {
         strict: bool,
     ) -> ApiResult<()> {
         for id in self.owned_requests(me, ids, strict).await? {
-            self.store.dismiss_notification_request(id).await?;
+            self.policies.dismiss_notification_request(id).await?;
         }
         Ok(())
     }

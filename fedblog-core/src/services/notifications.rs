@@ -107,7 +107,11 @@ impl App {
                     continue;
                 }
             }
-            let filtered = match self.policy_verdict(&r, from, kind, status).await? {
+            let filtered = match self
+                .notification_policies()
+                .policy_verdict(&r, from, kind, status)
+                .await?
+            {
                 PolicyAction::Drop => continue,
                 PolicyAction::Filter => true,
                 PolicyAction::Accept => false,

@@ -172,15 +172,16 @@ async fn a_notification_its_policy_filters_is_not_published() {
     let app = app("events.test");
     let alice = account(&app, "alice").await;
     let bob = account(&app, "bob").await;
-    app.update_notification_policy(
-        &bob,
-        PolicyChanges {
-            for_not_following: Some("filter".into()),
-            ..Default::default()
-        },
-    )
-    .await
-    .expect("policy");
+    app.notification_policies()
+        .update_notification_policy(
+            &bob,
+            PolicyChanges {
+                for_not_following: Some("filter".into()),
+                ..Default::default()
+            },
+        )
+        .await
+        .expect("policy");
     let mut events = app.events.subscribe();
     let hello = post(&app, &alice, "hello @bob", None).await;
     assert_eq!(

@@ -19,7 +19,8 @@ impl Endpoint for AcceptNotificationRequests {
     type Response = Json<Empty>;
 
     async fn handle(app: &App, caller: &Caller, r: RequestIds) -> ApiResult<Self::Response> {
-        app.accept_notification_requests(caller.account()?, &r.ids()?, false)
+        app.notification_policies()
+            .accept_notification_requests(caller.account()?, &r.ids()?, false)
             .await?;
         Ok(Json(Empty {}))
     }

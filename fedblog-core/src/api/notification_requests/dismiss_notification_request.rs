@@ -19,7 +19,8 @@ impl Endpoint for DismissNotificationRequest {
     type Response = Json<Empty>;
 
     async fn handle(app: &App, caller: &Caller, r: RequestId) -> ApiResult<Self::Response> {
-        app.dismiss_notification_requests(caller.account()?, &[path_id(&r.id)?], true)
+        app.notification_policies()
+            .dismiss_notification_requests(caller.account()?, &[path_id(&r.id)?], true)
             .await?;
         Ok(Json(Empty {}))
     }

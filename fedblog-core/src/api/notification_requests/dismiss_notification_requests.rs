@@ -19,7 +19,8 @@ impl Endpoint for DismissNotificationRequests {
     type Response = Json<Empty>;
 
     async fn handle(app: &App, caller: &Caller, r: RequestIds) -> ApiResult<Self::Response> {
-        app.dismiss_notification_requests(caller.account()?, &r.ids()?, false)
+        app.notification_policies()
+            .dismiss_notification_requests(caller.account()?, &r.ids()?, false)
             .await?;
         Ok(Json(Empty {}))
     }

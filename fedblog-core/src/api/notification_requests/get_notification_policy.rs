@@ -19,7 +19,10 @@ impl Endpoint for GetNotificationPolicy {
     type Response = Json<NotificationPolicy>;
 
     async fn handle(app: &App, caller: &Caller, _: NoParams) -> ApiResult<Self::Response> {
-        let (policy, summary) = app.notification_policy(caller.account()?).await?;
+        let (policy, summary) = app
+            .notification_policies()
+            .notification_policy(caller.account()?)
+            .await?;
         Ok(Json(render_notification_policy(&policy, summary)))
     }
 }

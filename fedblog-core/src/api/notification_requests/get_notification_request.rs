@@ -20,7 +20,10 @@ impl Endpoint for GetNotificationRequest {
 
     async fn handle(app: &App, caller: &Caller, r: RequestId) -> ApiResult<Self::Response> {
         let me = caller.account()?;
-        let request = app.own_notification_request(me, path_id(&r.id)?).await?;
+        let request = app
+            .notification_policies()
+            .own_notification_request(me, path_id(&r.id)?)
+            .await?;
         let mut rendered = app.render_notification_requests(me, &[request]).await?;
         rendered.pop().map(Json).ok_or_else(ApiError::not_found)
     }

@@ -33,7 +33,10 @@ impl Endpoint for ListNotificationRequests {
         r: ListNotificationRequestsRequest,
     ) -> ApiResult<Self::Response> {
         let me = caller.account()?;
-        let page = app.notification_requests(me, r.page.page(40, 80)).await?;
+        let page = app
+            .notification_policies()
+            .notification_requests(me, r.page.page(40, 80))
+            .await?;
         Ok(Paged {
             link: app.page_link(caller, page.first, page.last),
             items: app.render_notification_requests(me, &page.requests).await?,

@@ -55,6 +55,7 @@ impl Endpoint for UpdateNotificationPolicy {
             for_limited_accounts: r.for_limited_accounts,
         };
         let (policy, summary) = app
+            .notification_policies()
             .update_notification_policy(caller.account()?, changes)
             .await?;
         Ok(Json(render_notification_policy(&policy, summary)))
