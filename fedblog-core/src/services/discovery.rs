@@ -371,7 +371,7 @@ impl<'a> Discovery<'a> {
         let mut loaded = Loaded::default();
         let statuses = self
             .visibility
-            .with_visible_originals_loading(viewer, statuses, &mut loaded)
+            .with_visible_originals(viewer, statuses, &mut loaded)
             .await?;
         let statuses = self
             .without_hidden_originals(viewer, statuses, &loaded)

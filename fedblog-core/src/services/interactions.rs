@@ -391,7 +391,7 @@ impl App {
             .await?;
         let shown = self
             .visibility()
-            .without_blocked_domains_loading(viewer, shown, &mut loaded)
+            .without_blocked_domains(viewer, shown, &mut loaded)
             .await?;
         let (ancestors, descendants) = shown.into_iter().partition(|s| ancestors.contains(&s.id));
         Ok(Thread {

@@ -73,11 +73,11 @@ impl<'a> Links<'a> {
         let mut loaded = crate::loaded::Loaded::default();
         let shown = self
             .visibility
-            .without_hidden_authors_loading(viewer, records, &mut loaded)
+            .without_hidden_authors(viewer, records, &mut loaded)
             .await?;
         let shown = self
             .visibility
-            .without_blocked_domains_loading(viewer, shown, &mut loaded)
+            .without_blocked_domains(viewer, shown, &mut loaded)
             .await?;
         Ok(StatusPage {
             statuses: shown,

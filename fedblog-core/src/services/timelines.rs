@@ -210,13 +210,13 @@ impl<'a> Timelines<'a> {
                 Source::Feed(_) => shown,
                 _ => {
                     self.visibility
-                        .without_hidden_authors_loading(viewer, shown, &mut loaded)
+                        .without_hidden_authors(viewer, shown, &mut loaded)
                         .await?
                 }
             };
             let shown = self
                 .visibility
-                .without_blocked_domains_loading(viewer, shown, &mut loaded)
+                .without_blocked_domains(viewer, shown, &mut loaded)
                 .await?;
             if !fill.take(&ids, shown, page, &mut cursor) {
                 break;

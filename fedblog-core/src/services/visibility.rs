@@ -187,20 +187,10 @@ impl<'a> VisibilityRule<'a> {
     }
 
     /// Keeps the statuses that are not reblogs, and the reblogs whose original `viewer` may see
-    /// (with [`VisibilityRule::readable_visibilities`], so that a page of an account's statuses follows the
-    /// same rule as [`VisibilityRule::can_see`]).
+    /// (with [`VisibilityRule::readable_visibilities`], so that a page of an account's statuses
+    /// follows the same rule as [`VisibilityRule::can_see`]); adds the visible originals and what
+    /// reading them loaded to `loaded`.
     pub async fn with_visible_originals(
-        &self,
-        viewer: Option<&AccountRecord>,
-        statuses: Vec<StatusRecord>,
-    ) -> ApiResult<Vec<StatusRecord>> {
-        self.with_visible_originals_loading(viewer, statuses, &mut Loaded::default())
-            .await
-    }
-
-    /// [`VisibilityRule::with_visible_originals`], adding the visible originals and what reading them
-    /// loaded to `loaded`.
-    pub(crate) async fn with_visible_originals_loading(
         &self,
         viewer: Option<&AccountRecord>,
         statuses: Vec<StatusRecord>,
@@ -347,19 +337,9 @@ impl<'a> VisibilityRule<'a> {
     }
 
     /// Removes statuses by accounts hidden from `viewer`, and reblogs of such accounts' statuses
-    /// (no-op for anonymous readers).
+    /// (no-op for anonymous readers), reading only the originals `loaded` lacks and adding them
+    /// to it.
     pub async fn without_hidden_authors(
-        &self,
-        viewer: Option<&AccountRecord>,
-        statuses: Vec<StatusRecord>,
-    ) -> ApiResult<Vec<StatusRecord>> {
-        self.without_hidden_authors_loading(viewer, statuses, &mut Loaded::default())
-            .await
-    }
-
-    /// [`VisibilityRule::without_hidden_authors`], reading only the originals `loaded` lacks and adding
-    /// them to it.
-    pub(crate) async fn without_hidden_authors_loading(
         &self,
         viewer: Option<&AccountRecord>,
         statuses: Vec<StatusRecord>,
@@ -371,31 +351,26 @@ impl<'a> VisibilityRule<'a> {
         if !missing.is_empty() {
             loaded.add_statuses(self.statuses.statuses_by_ids(&missing).await?);
         }
-        let original_author: HashMap<Id, Id> = statuses
-            .iter()
-            .filter_map(|s| s.reblog_of_id)
-            .filter_map(|o| loaded.statuses.get(&o))
-            .map(|o| (o.id, o.account_id))
-            .collect();
         let mut authors: Vec<Id> = statuses.iter().map(|s| s.account_id).collect();
-        authors.extend(original_author.values().copied());
+        authors.extend(
+            statuses
+                .iter()
+                .filter_map(|s| loaded.statuses.get(&s.reblog_of_id?))
+                .map(|o| o.account_id),
+        );
         authors.sort();
         authors.dedup();
         let hidden = self.hidden_for(v, &authors).await?;
         Ok(statuses
             .into_iter()
-            .filter(|s| {
-                !hidden.contains(&s.account_id)
-                    && s.reblog_of_id
-                        .and_then(|o| original_author.get(&o))
-                        .is_none_or(|a| !hidden.contains(a))
-            })
+            .filter(|s| by_shown_authors(s, &hidden, loaded))
             .collect())
     }
 
-    /// [`VisibilityRule::visible_statuses`] without the statuses by accounts hidden from `viewer` and the
-    /// reblogs of their statuses (as [`VisibilityRule::without_hidden_authors`] leaves out), reading the
-    /// viewer's relations with the page's authors once; with the records it loaded, for render.
+    /// [`VisibilityRule::visible_statuses`] without the statuses by accounts hidden from `viewer`
+    /// and the reblogs of their statuses (as [`VisibilityRule::without_hidden_authors`] leaves
+    /// out), reading the viewer's relations with the page's authors once; with the records it
+    /// loaded, for render.
     pub(crate) async fn visible_unhidden_statuses(
         &self,
         viewer: Option<&AccountRecord>,
@@ -407,30 +382,15 @@ impl<'a> VisibilityRule<'a> {
         }
         let shown = visible
             .into_iter()
-            .filter(|s| {
-                !facts.hidden.contains(&s.account_id)
-                    && s.reblog_of_id
-                        .and_then(|o| loaded.statuses.get(&o))
-                        .is_none_or(|o| !facts.hidden.contains(&o.account_id))
-            })
+            .filter(|s| by_shown_authors(s, &facts.hidden, &loaded))
             .collect();
         Ok((shown, loaded))
     }
 
     /// Removes statuses by remote accounts on a domain `viewer` blocks (no-op for anonymous
-    /// readers and for local authors).
+    /// readers and for local authors), reading only the authors `loaded` lacks and adding them to
+    /// it.
     pub async fn without_blocked_domains(
-        &self,
-        viewer: Option<&AccountRecord>,
-        statuses: Vec<StatusRecord>,
-    ) -> ApiResult<Vec<StatusRecord>> {
-        self.without_blocked_domains_loading(viewer, statuses, &mut Loaded::default())
-            .await
-    }
-
-    /// [`VisibilityRule::without_blocked_domains`], reading only the authors `loaded` lacks and adding
-    /// them to it.
-    pub(crate) async fn without_blocked_domains_loading(
         &self,
         viewer: Option<&AccountRecord>,
         statuses: Vec<StatusRecord>,
@@ -474,4 +434,13 @@ impl<'a> VisibilityRule<'a> {
             .filter(|s| !blocked_authors.contains(&s.account_id))
             .collect())
     }
+}
+
+/// Whether `s` is by none of the `hidden` accounts and, for a reblog, neither is its original
+/// (read from `loaded`; an original not there was not found, and hides nothing).
+fn by_shown_authors(s: &StatusRecord, hidden: &HashSet<Id>, loaded: &Loaded) -> bool {
+    !hidden.contains(&s.account_id)
+        && s.reblog_of_id
+            .and_then(|o| loaded.statuses.get(&o))
+            .is_none_or(|o| !hidden.contains(&o.account_id))
 }
