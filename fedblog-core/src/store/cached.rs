@@ -322,6 +322,13 @@ impl<K: Hash + Eq + Clone, V: Clone> Kind<K, V> {
         }
     }
 
+    /// The record of `key` if it is in memory and fresh; nothing is read.
+    fn peek(&self, key: &K) -> Option<V> {
+        let state = self.lock();
+        let (at, v) = state.entries.get(key)?;
+        (at.elapsed() < self.limits.ttl).then(|| v.clone())
+    }
+
     /// Forgets these records.
     fn invalidate(&self, keys: &[K]) {
         let mut state = self.lock();
@@ -357,6 +364,38 @@ impl<K: Hash + Eq + Copy, V: Clone> Kind<K, (K, V)> {
         match found.pop() {
             Some((_, v)) => Ok(v),
             None => load(key).await,
+        }
+    }
+}
+
+impl<K: Hash + Eq + Copy> Kind<K, (K, FeedWindow)> {
+    /// The ids of `page` of the feed or timeline `key`: from its newest entries in memory when
+    /// they decide the page, else from `read` (which reads a page from the store). A page
+    /// starting at the newest entry reads those entries first if they are not in memory (`read`
+    /// with the first [`FEED_WINDOW`]); a page below it (`max_id`) only uses them if they are,
+    /// so that reading deep into a feed costs one read, not two.
+    async fn page<Fut>(
+        &self,
+        key: K,
+        page: Page,
+        read: impl Fn(Page) -> Fut,
+    ) -> StoreResult<Vec<Id>>
+    where
+        Fut: Future<Output = StoreResult<Vec<Id>>>,
+    {
+        let window = match page.max_id {
+            None => {
+                let read = &read;
+                let load = move |_| async move {
+                    Ok(FeedWindow::new(read(Page::first(FEED_WINDOW)).await?))
+                };
+                Some(self.get_one(key, load).await?)
+            }
+            Some(_) => self.peek(&key).map(|(_, w)| w),
+        };
+        match window.and_then(|w| w.page(&page)) {
+            Some(ids) => Ok(ids),
+            None => read(page).await,
         }
     }
 }
@@ -508,21 +547,11 @@ impl Caching {
         filter: PublicTimelineFilter,
         page: Page,
     ) -> StoreResult<Vec<StatusRecord>> {
-        let window = self
+        let ids = self
             .fresh()
             .public_timelines
-            .get_one(filter, |f| async move {
-                let newest = self
-                    .inner
-                    .public_timeline_ids(f, Page::first(FEED_WINDOW))
-                    .await?;
-                Ok(FeedWindow::new(newest))
-            })
+            .page(filter, page, |p| self.inner.public_timeline_ids(filter, p))
             .await?;
-        let ids = match window.page(&page) {
-            Some(ids) => ids,
-            None => self.inner.public_timeline_ids(filter, page).await?,
-        };
         let mut found: HashMap<Id, StatusRecord> = self
             .statuses_by_ids(&ids)
             .await?
@@ -559,18 +588,10 @@ impl Caching {
 impl Caching {
     /// From the feed's newest entries in memory when they decide the page, else from the store.
     async fn home_feed(&self, account_id: Id, page: Page) -> StoreResult<Vec<Id>> {
-        let window = self
-            .fresh()
+        self.fresh()
             .home_feeds
-            .get_one(account_id, |a| async move {
-                let newest = self.inner.home_feed(a, Page::first(FEED_WINDOW)).await?;
-                Ok(FeedWindow::new(newest))
-            })
-            .await?;
-        match window.page(&page) {
-            Some(ids) => Ok(ids),
-            None => self.inner.home_feed(account_id, page).await,
-        }
+            .page(account_id, page, |p| self.inner.home_feed(account_id, p))
+            .await
     }
     async fn insert_feed_entries(
         &self,
@@ -1040,5 +1061,50 @@ mod tests {
             ..Page::first(40)
         };
         assert_eq!(window.page(&deep), None);
+    }
+
+    /// A page below the newest entry does not read the newest entries first; a first page
+    /// reads them once, and later pages they decide are answered from memory.
+    #[tokio::test]
+    async fn a_deep_page_costs_one_read() {
+        let feed: Vec<Id> = (1..=250).rev().map(Id::from_i64).collect();
+        let reads = AtomicUsize::new(0);
+        let windows: Kind<u32, (u32, FeedWindow)> = Kind::new(CacheLimits::default());
+        let read = |page: Page| {
+            reads.fetch_add(1, Ordering::SeqCst);
+            let ids = page.apply(feed.iter().copied(), |id| *id);
+            async move { Ok(ids) }
+        };
+        let deep = Page {
+            max_id: Some(Id::from_i64(100)),
+            ..Page::first(40)
+        };
+        let expected = deep.apply(feed.iter().copied(), |id| *id);
+        assert_eq!(windows.page(1, deep, read).await.expect("deep"), expected);
+        assert_eq!(
+            reads.load(Ordering::SeqCst),
+            1,
+            "a cold deep page is one read"
+        );
+        let first = Page::first(40);
+        let expected = first.apply(feed.iter().copied(), |id| *id);
+        assert_eq!(windows.page(1, first, read).await.expect("first"), expected);
+        assert_eq!(windows.page(1, first, read).await.expect("again"), expected);
+        assert_eq!(
+            reads.load(Ordering::SeqCst),
+            2,
+            "the newest entries are read once"
+        );
+        let next = Page {
+            max_id: expected.last().copied(),
+            ..Page::first(40)
+        };
+        let expected = next.apply(feed.iter().copied(), |id| *id);
+        assert_eq!(windows.page(1, next, read).await.expect("next"), expected);
+        assert_eq!(
+            reads.load(Ordering::SeqCst),
+            2,
+            "the next page comes from memory"
+        );
     }
 }
