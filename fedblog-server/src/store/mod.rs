@@ -209,11 +209,9 @@ pub fn mark_changed(url: &str) -> std::io::Result<()> {
     let marker = change_marker_file(&db);
     // Written anew, and its modification time set to the nanosecond (a file system stamps
     // writes with a coarser clock), so that it moves even when it exists already.
-    std::fs::write(&marker, chrono::Utc::now().to_rfc3339())?;
-    std::fs::File::options()
-        .write(true)
-        .open(&marker)?
-        .set_modified(std::time::SystemTime::now())?;
+    let mut file = std::fs::File::create(&marker)?;
+    std::io::Write::write_all(&mut file, chrono::Utc::now().to_rfc3339().as_bytes())?;
+    file.set_modified(std::time::SystemTime::now())?;
     std::thread::sleep(MARKER_LOOK_INTERVAL * 3);
     Ok(())
 }
