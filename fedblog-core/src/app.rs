@@ -57,6 +57,10 @@ pub struct App {
     /// Where services publish what they did ([`crate::events::DomainEvent`]) for streaming;
     /// an in-process bus by default.
     pub events: Arc<dyn EventBus>,
+    /// How processes sharing the database learn of this one's writes (see
+    /// [`ChangeLog`](crate::store::cached::ChangeLog)); a request that wrote is answered once it
+    /// settled. `None` (the default) for a store no other process caches.
+    pub change_log: Option<Arc<dyn crate::store::cached::ChangeLog>>,
     /// The hash unknown logins are checked against (made on first use).
     pub(crate) stand_in_hash: std::sync::OnceLock<String>,
 }
@@ -77,6 +81,7 @@ impl App {
             rate_limiter: Arc::new(MemoryRateLimiter::default()),
             blocking: Arc::new(Inline),
             events: Arc::new(InProcessBus::new()),
+            change_log: None,
             stand_in_hash: std::sync::OnceLock::new(),
         }
     }
@@ -91,6 +96,13 @@ impl App {
     /// already stored, and streaming is best effort.
     pub async fn publish(&self, event: DomainEvent) {
         crate::events::publish_logged(&*self.events, event).await;
+    }
+
+    /// The same app answering a request that wrote only once `log` settled (give it the log its
+    /// store's cache shares with other processes).
+    pub fn with_change_log(mut self, log: Arc<dyn crate::store::cached::ChangeLog>) -> Self {
+        self.change_log = Some(log);
+        self
     }
 
     /// The same app counting rate limits in another counter store (shared by processes).

@@ -4,7 +4,7 @@
 use std::net::SocketAddr;
 use std::sync::Arc;
 
-use fedblog_core::{App, IdGenerator, Store};
+use fedblog_core::{App, IdGenerator};
 use tokio::sync::oneshot;
 
 use fedblog_core::rate_limit::{MemoryRateLimiter, RateLimiter};
@@ -61,7 +61,7 @@ pub async fn build_app(settings: &Settings) -> Result<Arc<App>, String> {
         .claim_id_node()
         .await
         .map_err(|e| format!("cannot take an id node: {e}"))?;
-    let store: Arc<dyn Store> = store.into_shared();
+    let (store, change_log) = store.into_cached();
     let files = Arc::new(DiskFileStore::new(settings.media_dir.clone()));
     let mut app = App::new(store, settings.instance.clone())
         .with_files(files)
@@ -69,6 +69,9 @@ pub async fn build_app(settings: &Settings) -> Result<Arc<App>, String> {
         .with_rate_limiter(limiter)
         .with_blocking(Arc::new(BlockingPool::per_core()));
     app.ids = IdGenerator::with_node(node);
+    if let Some(log) = change_log {
+        app = app.with_change_log(log);
+    }
     if let Some(t) = &settings.translation {
         let translator = LibreTranslate::new(&t.url, t.api_key.clone(), DEFAULT_TIMEOUT)?;
         app = app.with_translator(Arc::new(translator));

@@ -1,6 +1,7 @@
 //! Several server processes on one PostgreSQL database: a post made through one is read through
-//! the other, each scheduled job runs exactly once with both processes working, and killing a
-//! process that holds jobs loses none of them.
+//! the other, each scheduled job runs exactly once with both processes working, killing a
+//! process that holds jobs loses none of them, and what one process changes is never answered
+//! from another's cache once the change was answered.
 //!
 //! Runs when `FEDBLOG_TEST_DATABASE_URL` names a PostgreSQL server (`.ci/run` always sets it);
 //! otherwise it says that it did not run.
@@ -12,9 +13,14 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use fedblog_core::api::Endpoint;
+use fedblog_core::api::accounts::{
+    update_credentials::UpdateCredentials, verify_credentials::VerifyCredentials,
+};
 use fedblog_core::api::fill_path;
-use fedblog_core::api::statuses::{create_status::CreateStatus, get_status::GetStatus};
-use fedblog_core::api::timelines::home_timeline::HomeTimeline;
+use fedblog_core::api::statuses::{
+    create_status::CreateStatus, delete_status::DeleteStatus, get_status::GetStatus,
+};
+use fedblog_core::api::timelines::{home_timeline::HomeTimeline, public_timeline::PublicTimeline};
 use fedblog_core::store::JobState;
 use fedblog_core::{Id, Store};
 use fedblog_server::store::{ConnectSettings, admin, connect};
@@ -193,41 +199,53 @@ async fn published(store: &dyn Store, account: Id, tag: &str) -> Vec<String> {
     texts
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn two_processes_share_one_database() {
-    let Some(admin_url) = common::TestServer::postgres_or_say("two_processes_share_one_database")
-    else {
-        return;
-    };
+/// A new, migrated database (its name and URL) with one confirmed account, `username`, and a
+/// token of it, made through the CLI.
+async fn database_with_account(
+    admin_url: &str,
+    prefix: &str,
+    username: &str,
+) -> (String, String, String) {
     let name = format!(
-        "fedblog_mp_{}_{}",
+        "{prefix}_{}_{}",
         std::process::id(),
         chrono::Utc::now().timestamp_micros() % 1_000_000_000
     );
-    let db_url = admin::create_database(&admin_url, &name)
+    let db_url = admin::create_database(admin_url, &name)
         .await
         .expect("create database");
     run_cli(&db_url, &["migrate"]);
+    let email = format!("{username}@example.com");
     run_cli(
         &db_url,
         &[
             "accounts",
             "create",
-            "mp",
+            username,
             "--email",
-            "mp@example.com",
+            &email,
             "--password",
             "correct horse battery",
             "--confirmed",
             "--approved",
         ],
     );
-    let token = run_cli(&db_url, &["tokens", "create", "mp"])
+    let token = run_cli(&db_url, &["tokens", "create", username])
         .lines()
         .last()
         .unwrap()
         .trim()
         .to_string();
+    (name, db_url, token)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_processes_share_one_database() {
+    let Some(admin_url) = common::TestServer::postgres_or_say("two_processes_share_one_database")
+    else {
+        return;
+    };
+    let (name, db_url, token) = database_with_account(&admin_url, "fedblog_mp", "mp").await;
     let store: Arc<dyn Store> = Arc::new(
         connect(&db_url, &ConnectSettings::default())
             .await
@@ -343,6 +361,138 @@ async fn two_processes_share_one_database() {
 
     drop(b);
     drop(store);
+    admin::drop_database(&admin_url, &name)
+        .await
+        .expect("drop database");
+}
+
+/// The JSON answer of a `GET`.
+async fn json(client: &Client, path: &str, token: &str) -> serde_json::Value {
+    client
+        .get(path, Some(token))
+        .await
+        .unwrap()
+        .json()
+        .unwrap()
+        .clone()
+}
+
+/// Each process caches what it reads; a change made through one is seen through the other as
+/// soon as its request was answered: a profile edit, a new post in the home timeline and the
+/// public timeline, and a deleted post, each read through the other process right after.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_change_through_one_process_is_never_answered_from_the_others_cache() {
+    let Some(admin_url) = common::TestServer::postgres_or_say(
+        "a_change_through_one_process_is_never_answered_from_the_others_cache",
+    ) else {
+        return;
+    };
+    let (name, db_url, token) = database_with_account(&admin_url, "fedblog_mpc", "mpc").await;
+    let a = start(&db_url).await;
+    let b = start(&db_url).await;
+    let ca = Client::new(&a.base, None).unwrap();
+    let cb = Client::new(&b.base, None).unwrap();
+    let ids_of = |v: &serde_json::Value| -> Vec<String> {
+        v.as_array()
+            .expect("a page")
+            .iter()
+            .map(|s| s["id"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let public = format!("{}?local=true", PublicTimeline::PATH);
+
+    // Eight rounds, four each way (about 110 requests, well within the API's rate limit).
+    for round in 0..8 {
+        // Both read first, so both hold the account, the feeds and the timelines.
+        let (writer, reader) = if round % 2 == 0 {
+            (&ca, &cb)
+        } else {
+            (&cb, &ca)
+        };
+        for c in [&ca, &cb] {
+            c.get(VerifyCredentials::PATH, Some(&token))
+                .await
+                .unwrap()
+                .expect(200)
+                .unwrap();
+            c.get(HomeTimeline::PATH, Some(&token)).await.unwrap();
+            c.get(&public, Some(&token)).await.unwrap();
+        }
+
+        let shown = format!("name {round}");
+        writer
+            .patch(
+                UpdateCredentials::PATH,
+                Some(&token),
+                form(&[("display_name", &shown)]),
+            )
+            .await
+            .unwrap()
+            .expect(200)
+            .unwrap();
+        let me = json(reader, VerifyCredentials::PATH, &token).await;
+        assert_eq!(
+            me["display_name"],
+            shown.as_str(),
+            "round {round}: the edit"
+        );
+
+        let posted = writer
+            .post(
+                CreateStatus::PATH,
+                Some(&token),
+                form(&[("status", &format!("post {round}"))]),
+            )
+            .await
+            .unwrap()
+            .json()
+            .unwrap()["id"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        let home = json(reader, HomeTimeline::PATH, &token).await;
+        assert_eq!(
+            ids_of(&home).first(),
+            Some(&posted),
+            "round {round}: the new post heads the other process's home timeline"
+        );
+        let local = json(reader, &public, &token).await;
+        assert_eq!(
+            ids_of(&local).first(),
+            Some(&posted),
+            "round {round}: and its local timeline"
+        );
+        let me = json(reader, VerifyCredentials::PATH, &token).await;
+        assert_eq!(me["statuses_count"], 1, "round {round}: the count");
+
+        writer
+            .delete(
+                &fill_path(DeleteStatus::PATH, &[("id", &posted)]),
+                Some(&token),
+            )
+            .await
+            .unwrap()
+            .expect(200)
+            .unwrap();
+        reader
+            .get(
+                &fill_path(GetStatus::PATH, &[("id", &posted)]),
+                Some(&token),
+            )
+            .await
+            .unwrap()
+            .expect(404)
+            .unwrap();
+        let home = json(reader, HomeTimeline::PATH, &token).await;
+        assert!(
+            !ids_of(&home).contains(&posted),
+            "round {round}: the deleted post left the other process's home timeline"
+        );
+        let me = json(reader, VerifyCredentials::PATH, &token).await;
+        assert_eq!(me["statuses_count"], 0, "round {round}: the count after");
+    }
+    drop(a);
+    drop(b);
     admin::drop_database(&admin_url, &name)
         .await
         .expect("drop database");

@@ -1,6 +1,7 @@
 //! The store conformance suite against `SeaStore` on SQLite (a fresh temp-file database per check)
 //! as the server uses it, behind the record cache (`SeaStore::into_shared`), and the same suite on
-//! PostgreSQL, uncached, when `FEDBLOG_TEST_DATABASE_URL` names a scratch database.
+//! PostgreSQL as the server uses it too (behind the cache, with the change log that processes
+//! sharing the database keep), when `FEDBLOG_TEST_DATABASE_URL` names a scratch database.
 
 use std::future::Future;
 use std::path::PathBuf;
@@ -550,7 +551,8 @@ macro_rules! suite_checks {
     };
 }
 
-/// The whole conformance suite on PostgreSQL, one fresh schema per check. Runs only when
+/// The whole conformance suite on PostgreSQL as the server uses it (`into_shared`), one fresh
+/// schema per check. Runs only when
 /// `FEDBLOG_TEST_DATABASE_URL` is a `postgres://` URL of a scratch database.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn postgres_conformance() {
@@ -566,7 +568,7 @@ async fn postgres_conformance() {
     drop_schema(&base, "fedblog_check_names").await;
     for (i, (name, check)) in checks.iter().enumerate() {
         let schema = format!("fedblog_check_{i}");
-        let store: Arc<dyn Store> = Arc::new(fresh_postgres_schema(&base, &schema).await);
+        let store = fresh_postgres_schema(&base, &schema).await.into_shared();
         if let Err(e) = tokio::spawn(check(store)).await {
             failures.push(format!("{name}: {e}"));
         }

@@ -56,6 +56,13 @@ impl App {
             }
             caller.uploads = uploads;
             let out = (route.handler)(self.clone(), caller, params).await;
+            if let Some(log) = &self.change_log
+                && route.method != http::Method::GET
+                && route.method != http::Method::HEAD
+            {
+                // Other processes must see what this request wrote once it is answered.
+                log.settle().await;
+            }
             if out.is_err() {
                 // The action did not happen; its own limits count actions, not attempts.
                 for charge in &own {

@@ -11,15 +11,22 @@
 //! a read brings is kept only if the generation did not move while it read.
 //!
 //! Writes by other processes are not seen by themselves: the time to live bounds how long such a
-//! record may be served. A process that writes now and then beside the one serving (the admin CLI
-//! deleting an account while the server runs) says so through a change marker (see
-//! [`CachedStore::with_change_marker`]): when the marker moves, everything cached is forgotten
-//! before the next read. Several server processes on one database (PostgreSQL) must not use it.
+//! record may be served, unless they say so in one of two ways.
+//! - A process that writes now and then beside the one serving (the admin CLI deleting an
+//!   account while the server runs on SQLite) moves a change marker (see
+//!   [`CachedStore::with_change_marker`]): when the marker moves, everything cached is
+//!   forgotten before the next read.
+//! - Processes that all serve one database (PostgreSQL) share a [`ChangeLog`] (see
+//!   [`CachedStore::with_change_log`]): each write that forgets cached records here also takes a
+//!   number in the log, and each process looks at the newest number at most once per
+//!   [`CHANGE_LOOK_INTERVAL`], forgetting everything when another process took one. A request
+//!   that wrote is answered only after [`ChangeLog::settle`], so whatever is asked after it, of
+//!   any process, is answered with its writes.
 //!
 //! The store suite runs against it (over `MemoryStore` and over the server's SQLite store), so
 //! it keeps every contract of the store traits.
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::future::Future;
 use std::hash::Hash;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
@@ -31,6 +38,23 @@ use crate::error::StoreResult;
 use crate::id::Id;
 use crate::pagination::Page;
 use crate::store::*;
+
+/// How long a [`CachedStore`] with a [`ChangeLog`] trusts its last look at the log.
+pub const CHANGE_LOOK_INTERVAL: Duration = Duration::from_millis(1);
+
+/// How processes caching one shared database tell each other that they wrote (the server keeps
+/// it in a PostgreSQL sequence). Numbers only grow, and each is taken once.
+#[async_trait::async_trait]
+pub trait ChangeLog: Send + Sync {
+    /// Takes a new number: this process wrote records that others may hold.
+    async fn record(&self) -> StoreResult<u64>;
+    /// The newest number any process took (0 before the first).
+    async fn newest(&self) -> StoreResult<u64>;
+    /// Returns once every process's next look at the log began after this process's last
+    /// [`ChangeLog::record`] (at least [`CHANGE_LOOK_INTERVAL`] after it): a request that wrote
+    /// waits for it before it is answered.
+    async fn settle(&self) {}
+}
 
 /// How many records of each kind, and for how long, a [`CachedStore`] keeps.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -74,6 +98,22 @@ struct Caching {
     inner: Arc<dyn Store>,
     cache: Records,
     marker: Option<ChangeMarker>,
+    log: Option<SharedLog>,
+}
+
+/// A [`ChangeLog`] and what this process knows of it.
+struct SharedLog {
+    log: Arc<dyn ChangeLog>,
+    state: Mutex<LogState>,
+}
+
+struct LogState {
+    /// When the last look that answered began.
+    looked_at: Option<Instant>,
+    /// The newest number seen; the cache holds nothing older than the writes up to it.
+    known: u64,
+    /// Numbers this process took above `known`: seeing them is no reason to forget.
+    own: BTreeSet<u64>,
 }
 
 impl std::ops::Deref for Caching {
@@ -108,8 +148,24 @@ impl CachedStore {
                 public_timelines: Kind::new(limits),
             },
             marker: None,
+            log: None,
         };
         CachedStore { caching }
+    }
+
+    /// The same cache, shared with other processes through `log`: it takes a number for every
+    /// write that forgets cached records, and forgets everything when another process took one
+    /// (see the module documentation).
+    pub fn with_change_log(mut self, log: Arc<dyn ChangeLog>) -> Self {
+        self.caching.log = Some(SharedLog {
+            log,
+            state: Mutex::new(LogState {
+                looked_at: None,
+                known: 0,
+                own: BTreeSet::new(),
+            }),
+        });
+        self
     }
 
     /// The same cache, forgetting everything whenever `marker` answers something else than it
@@ -126,8 +182,8 @@ impl CachedStore {
 }
 
 impl Caching {
-    /// The cached records, forgotten first if another process marked a change.
-    fn fresh(&self) -> &Records {
+    /// The cached records, forgotten first if another process marked a change or logged one.
+    async fn fresh(&self) -> &Records {
         if let Some((read, seen)) = &self.marker {
             let now = read();
             let mut seen = seen.lock().unwrap_or_else(PoisonError::into_inner);
@@ -136,7 +192,75 @@ impl Caching {
                 self.cache.clear_all();
             }
         }
+        if let Some(log) = &self.log {
+            log.look(&self.cache).await;
+        }
         &self.cache
+    }
+
+    /// Tells the other processes that this one wrote (after forgetting what it cached).
+    async fn wrote(&self) {
+        if let Some(log) = &self.log {
+            log.record().await;
+        }
+    }
+}
+
+impl SharedLog {
+    fn lock(&self) -> MutexGuard<'_, LogState> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Looks at the log unless a look began less than [`CHANGE_LOOK_INTERVAL`] ago, and forgets
+    /// everything when another process took a number since the last look. A failed look forgets
+    /// too (nothing says what changed), and the next read looks again.
+    async fn look(&self, cache: &Records) {
+        let began = Instant::now();
+        if self
+            .lock()
+            .looked_at
+            .is_some_and(|at| began.duration_since(at) < CHANGE_LOOK_INTERVAL)
+        {
+            return;
+        }
+        match self.log.newest().await {
+            Ok(newest) => {
+                let mut state = self.lock();
+                if newest > state.known {
+                    let mine = state.own.range(state.known + 1..=newest).count() as u64;
+                    let others = newest - state.known > mine;
+                    state.own = state.own.split_off(&(newest + 1));
+                    state.known = newest;
+                    if others {
+                        cache.clear_all();
+                    }
+                }
+                if state.looked_at.is_none_or(|at| at < began) {
+                    state.looked_at = Some(began);
+                }
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, "cannot read the change log; forgetting the cache");
+                cache.clear_all();
+            }
+        }
+    }
+
+    /// Takes a number for a write. When that fails the write stands, and other processes may
+    /// serve what it changed until their copies expire.
+    async fn record(&self) {
+        match self.log.record().await {
+            Ok(n) => {
+                let mut state = self.lock();
+                if n > state.known {
+                    state.own.insert(n);
+                }
+            }
+            Err(e) => tracing::warn!(
+                error = %e,
+                "cannot write to the change log; other processes may serve this write's records until they expire"
+            ),
+        }
     }
 }
 
@@ -408,6 +532,7 @@ impl Caching {
     }
     async fn accounts_by_ids(&self, ids: &[Id]) -> StoreResult<Vec<AccountRecord>> {
         self.fresh()
+            .await
             .accounts
             .get_many(
                 ids,
@@ -420,11 +545,13 @@ impl Caching {
         let r = self.inner.update_account(account).await;
         self.cache.accounts.invalidate(&[account.id]);
         self.cache.public_timelines.clear();
+        self.wrote().await;
         r
     }
     async fn user_by_account_id(&self, account_id: Id) -> StoreResult<Option<UserRecord>> {
         Ok(self
             .fresh()
+            .await
             .users
             .get_many(
                 &[account_id],
@@ -444,11 +571,13 @@ impl Caching {
     async fn update_user(&self, user: &UserRecord) -> StoreResult<()> {
         let r = self.inner.update_user(user).await;
         self.cache.users.invalidate(&[user.account_id]);
+        self.wrote().await;
         r
     }
     async fn delete_account(&self, id: Id) -> StoreResult<()> {
         let r = self.inner.delete_account(id).await;
         self.cache.clear_all();
+        self.wrote().await;
         r
     }
 }
@@ -459,6 +588,7 @@ impl Caching {
     async fn app_by_id(&self, id: Id) -> StoreResult<Option<AppRecord>> {
         Ok(self
             .fresh()
+            .await
             .apps
             .get_many(
                 &[id],
@@ -480,6 +610,7 @@ impl Caching {
         ids.sort_unstable();
         ids.dedup();
         self.fresh()
+            .await
             .apps
             .get_many(
                 &ids,
@@ -492,6 +623,7 @@ impl Caching {
         let key = token_hash.to_string();
         Ok(self
             .fresh()
+            .await
             .tokens
             .get_many(
                 std::slice::from_ref(&key),
@@ -518,6 +650,7 @@ impl Caching {
     async fn revoke_token(&self, token_hash: &str, at: DateTime<Utc>) -> StoreResult<bool> {
         let r = self.inner.revoke_token(token_hash, at).await;
         self.cache.tokens.invalidate(&[token_hash.to_string()]);
+        self.wrote().await;
         r
     }
 }
@@ -534,6 +667,7 @@ impl Caching {
             .collect();
         self.cache.statuses.invalidate(&touched);
         self.cache.public_timelines.clear();
+        self.wrote().await;
         r
     }
     async fn status_by_id(&self, id: Id) -> StoreResult<Option<StatusRecord>> {
@@ -549,6 +683,7 @@ impl Caching {
     ) -> StoreResult<Vec<StatusRecord>> {
         let ids = self
             .fresh()
+            .await
             .public_timelines
             .page(filter, page, |p| self.inner.public_timeline_ids(filter, p))
             .await?;
@@ -562,6 +697,7 @@ impl Caching {
     }
     async fn statuses_by_ids(&self, ids: &[Id]) -> StoreResult<Vec<StatusRecord>> {
         self.fresh()
+            .await
             .statuses
             .get_many(
                 ids,
@@ -579,6 +715,7 @@ impl Caching {
         self.cache.home_feeds.clear();
         self.cache.public_timelines.clear();
         self.cache.polls.invalidate(&[id]);
+        self.wrote().await;
         r
     }
 }
@@ -589,6 +726,7 @@ impl Caching {
     /// From the feed's newest entries in memory when they decide the page, else from the store.
     async fn home_feed(&self, account_id: Id, page: Page) -> StoreResult<Vec<Id>> {
         self.fresh()
+            .await
             .home_feeds
             .page(account_id, page, |p| self.inner.home_feed(account_id, p))
             .await
@@ -604,6 +742,7 @@ impl Caching {
             .insert_feed_entries(status_id, author_id, account_ids)
             .await;
         self.cache.home_feeds.invalidate(account_ids);
+        self.wrote().await;
         r
     }
     async fn backfill_feed(&self, feed: Feed, entries: &[(Id, Id)]) -> StoreResult<()> {
@@ -611,11 +750,13 @@ impl Caching {
         if let Feed::Home(account) = feed {
             self.cache.home_feeds.invalidate(&[account]);
         }
+        self.wrote().await;
         r
     }
     async fn remove_author_entries(&self, account: Id, author: Id) -> StoreResult<()> {
         let r = self.inner.remove_author_entries(account, author).await;
         self.cache.home_feeds.invalidate(&[account]);
+        self.wrote().await;
         r
     }
 }
@@ -626,11 +767,13 @@ impl Caching {
     async fn insert_follow(&self, id: Id, follower: Id, target: Id) -> StoreResult<()> {
         let r = self.inner.insert_follow(id, follower, target).await;
         self.cache.accounts.invalidate(&[follower, target]);
+        self.wrote().await;
         r
     }
     async fn delete_follow(&self, follower: Id, target: Id) -> StoreResult<bool> {
         let r = self.inner.delete_follow(follower, target).await;
         self.cache.accounts.invalidate(&[follower, target]);
+        self.wrote().await;
         r
     }
     async fn upsert_follow(&self, follow: &FollowRecord) -> StoreResult<bool> {
@@ -638,6 +781,7 @@ impl Caching {
         self.cache
             .accounts
             .invalidate(&[follow.account_id, follow.target_id]);
+        self.wrote().await;
         r
     }
 }
@@ -650,25 +794,30 @@ impl Caching {
         // Follows both ways end with the block.
         self.cache.accounts.invalidate(&[account, target]);
         self.cache.relations.invalidate(&[account, target]);
+        self.wrote().await;
         r
     }
     async fn delete_block(&self, account: Id, target: Id) -> StoreResult<bool> {
         let r = self.inner.delete_block(account, target).await;
         self.cache.relations.invalidate(&[account, target]);
+        self.wrote().await;
         r
     }
     async fn upsert_mute(&self, mute: &MuteRecord) -> StoreResult<()> {
         let r = self.inner.upsert_mute(mute).await;
         self.cache.relations.invalidate(&[mute.account_id]);
+        self.wrote().await;
         r
     }
     async fn delete_mute(&self, account: Id, target: Id) -> StoreResult<bool> {
         let r = self.inner.delete_mute(account, target).await;
         self.cache.relations.invalidate(&[account]);
+        self.wrote().await;
         r
     }
     async fn has_relations(&self, account: Id) -> StoreResult<bool> {
         self.fresh()
+            .await
             .relations
             .get_one(account, |a| self.inner.has_relations(a))
             .await
@@ -693,6 +842,7 @@ impl Caching {
         let r = self.inner.insert_domain_block(id, account, domain).await;
         // The followers there leave: their counters and `account`'s move.
         self.cache.accounts.clear();
+        self.wrote().await;
         r
     }
 }
@@ -703,11 +853,13 @@ impl Caching {
     async fn insert_favourite(&self, id: Id, account: Id, status: Id) -> StoreResult<bool> {
         let r = self.inner.insert_favourite(id, account, status).await;
         self.cache.statuses.invalidate(&[status]);
+        self.wrote().await;
         r
     }
     async fn delete_favourite(&self, account: Id, status: Id) -> StoreResult<bool> {
         let r = self.inner.delete_favourite(account, status).await;
         self.cache.statuses.invalidate(&[status]);
+        self.wrote().await;
         r
     }
 }
@@ -723,6 +875,7 @@ impl Caching {
         let r = self.inner.update_status(status, revisions).await;
         self.cache.statuses.invalidate(&[status.id]);
         self.cache.public_timelines.clear();
+        self.wrote().await;
         r
     }
 }
@@ -733,11 +886,13 @@ impl Caching {
     async fn insert_poll(&self, poll: &PollRecord) -> StoreResult<()> {
         let r = self.inner.insert_poll(poll).await;
         self.cache.polls.invalidate(&[poll.status_id]);
+        self.wrote().await;
         r
     }
     async fn polls_by_status_ids(&self, status_ids: &[Id]) -> StoreResult<Vec<PollRecord>> {
         let known = self
             .fresh()
+            .await
             .polls
             .get_many(
                 status_ids,
@@ -771,11 +926,13 @@ impl Caching {
             Ok(Some(p)) => self.cache.polls.invalidate(&[p.status_id]),
             _ => self.cache.polls.clear(),
         }
+        self.wrote().await;
         r
     }
     async fn replace_poll(&self, status_id: Id, poll: Option<&PollRecord>) -> StoreResult<()> {
         let r = self.inner.replace_poll(status_id, poll).await;
         self.cache.polls.invalidate(&[status_id]);
+        self.wrote().await;
         r
     }
 }
@@ -786,10 +943,12 @@ impl Caching {
     async fn insert_filter(&self, filter: &FilterRecord) -> StoreResult<()> {
         let r = self.inner.insert_filter(filter).await;
         self.cache.filters.invalidate(&[filter.account_id]);
+        self.wrote().await;
         r
     }
     async fn filters_of(&self, account: Id) -> StoreResult<Vec<FilterRecord>> {
         self.fresh()
+            .await
             .filters
             .get_one(account, |a| self.inner.filters_of(a))
             .await
@@ -807,36 +966,43 @@ impl Caching {
             .await;
         // The owner is not read from `filter`: forget every account's filters (rare).
         self.cache.filters.clear();
+        self.wrote().await;
         r
     }
     async fn delete_filter(&self, id: Id) -> StoreResult<bool> {
         let r = self.inner.delete_filter(id).await;
         self.cache.filters.clear();
+        self.wrote().await;
         r
     }
     async fn insert_filter_keyword(&self, keyword: &FilterKeywordRecord) -> StoreResult<()> {
         let r = self.inner.insert_filter_keyword(keyword).await;
         self.cache.filters.clear();
+        self.wrote().await;
         r
     }
     async fn update_filter_keyword(&self, keyword: &FilterKeywordRecord) -> StoreResult<bool> {
         let r = self.inner.update_filter_keyword(keyword).await;
         self.cache.filters.clear();
+        self.wrote().await;
         r
     }
     async fn delete_filter_keyword(&self, id: Id) -> StoreResult<bool> {
         let r = self.inner.delete_filter_keyword(id).await;
         self.cache.filters.clear();
+        self.wrote().await;
         r
     }
     async fn insert_filter_status(&self, status: &FilterStatusRecord) -> StoreResult<()> {
         let r = self.inner.insert_filter_status(status).await;
         self.cache.filters.clear();
+        self.wrote().await;
         r
     }
     async fn delete_filter_status(&self, id: Id) -> StoreResult<bool> {
         let r = self.inner.delete_filter_status(id).await;
         self.cache.filters.clear();
+        self.wrote().await;
         r
     }
 }
@@ -849,6 +1015,7 @@ impl Caching {
         account: Id,
     ) -> StoreResult<Option<NotificationPolicyRecord>> {
         self.fresh()
+            .await
             .policies
             .get_one(account, |a| self.inner.notification_policy(a))
             .await
@@ -856,6 +1023,7 @@ impl Caching {
     async fn save_notification_policy(&self, policy: &NotificationPolicyRecord) -> StoreResult<()> {
         let r = self.inner.save_notification_policy(policy).await;
         self.cache.policies.invalidate(&[policy.account_id]);
+        self.wrote().await;
         r
     }
 }
@@ -992,6 +1160,106 @@ mod tests {
         );
         tick.store(1, Ordering::SeqCst);
         assert_eq!(cached.account_by_id(a.id).await.expect("read"), Some(a));
+    }
+
+    /// A log in memory that two caches share, as two processes share the database's.
+    #[derive(Default)]
+    struct MemoryLog {
+        newest: std::sync::atomic::AtomicU64,
+        looks: AtomicUsize,
+    }
+
+    #[async_trait::async_trait]
+    impl ChangeLog for MemoryLog {
+        async fn record(&self) -> StoreResult<u64> {
+            Ok(self.newest.fetch_add(1, Ordering::SeqCst) + 1)
+        }
+        async fn newest(&self) -> StoreResult<u64> {
+            self.looks.fetch_add(1, Ordering::SeqCst);
+            Ok(self.newest.load(Ordering::SeqCst))
+        }
+    }
+
+    /// Two caches over one store with one log: what one writes, the other forgets at its next
+    /// look; what a cache writes itself does not make it forget the rest; and it looks at most
+    /// once per interval.
+    #[tokio::test]
+    async fn caches_sharing_a_change_log_forget_what_another_wrote() {
+        use crate::store::{AccountRecord, AccountStore};
+        let inner = Arc::new(crate::MemoryStore::new());
+        let log = Arc::new(MemoryLog::default());
+        let one =
+            CachedStore::new(inner.clone(), CacheLimits::default()).with_change_log(log.clone());
+        let other =
+            CachedStore::new(inner.clone(), CacheLimits::default()).with_change_log(log.clone());
+        let ids = crate::IdGenerator::default();
+        let remote = |name: &str| {
+            let mut a = AccountRecord::new_local(ids.next(), name, chrono::Utc::now());
+            a.domain = Some("far.example".into());
+            a
+        };
+        let (mut a, mut b) = (remote("a"), remote("b"));
+        inner.insert_remote_account(&a).await.expect("insert");
+        inner.insert_remote_account(&b).await.expect("insert");
+        for store in [&one, &other] {
+            assert_eq!(
+                store
+                    .accounts_by_ids(&[a.id, b.id])
+                    .await
+                    .expect("read")
+                    .len(),
+                2
+            );
+        }
+
+        // `other` writes `a`: `one` forgets everything at its next look, and reads both again.
+        a.display_name = "changed by the other".into();
+        other.update_account(&a).await.expect("update");
+        tokio::time::sleep(CHANGE_LOOK_INTERVAL * 2).await;
+        assert_eq!(
+            one.account_by_id(a.id).await.expect("read"),
+            Some(a.clone())
+        );
+        assert_eq!(
+            one.accounts_by_ids(&[a.id, b.id])
+                .await
+                .expect("read")
+                .len(),
+            2
+        );
+
+        // `one` writes `a`, then `b` changes beneath both caches (no log): `one` did not forget
+        // `b` for its own write, so it still answers the `b` it read.
+        a.display_name = "changed by one".into();
+        one.update_account(&a).await.expect("update");
+        b.display_name = "changed beneath".into();
+        inner.update_account(&b).await.expect("update");
+        tokio::time::sleep(CHANGE_LOOK_INTERVAL * 2).await;
+        assert_ne!(
+            one.account_by_id(b.id).await.expect("read"),
+            Some(b.clone()),
+            "its own write kept the rest of its cache"
+        );
+        // `other` saw `one`'s number: it forgot everything, `b` included.
+        assert_eq!(
+            other.account_by_id(a.id).await.expect("read"),
+            Some(a.clone())
+        );
+        assert_eq!(
+            other.account_by_id(b.id).await.expect("read"),
+            Some(b.clone())
+        );
+
+        // Reads close together share looks (one per interval).
+        let looks = log.looks.load(Ordering::SeqCst);
+        for _ in 0..50 {
+            other.account_by_id(a.id).await.expect("read");
+        }
+        assert!(
+            log.looks.load(Ordering::SeqCst) - looks < 25,
+            "looked {} times for 50 reads",
+            log.looks.load(Ordering::SeqCst) - looks
+        );
     }
 
     #[tokio::test]

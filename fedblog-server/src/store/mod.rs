@@ -6,6 +6,7 @@
 //! only in [`connect`] (SQLite pragmas, PostgreSQL statement timeout).
 
 pub mod admin;
+pub mod changes;
 pub mod entity;
 pub mod migration;
 pub mod pg_events;
@@ -198,12 +199,14 @@ const MARKER_LOOK_INTERVAL: Duration = Duration::from_millis(1);
 
 /// Tells the servers running on the SQLite database of `url` that this process wrote to it, so
 /// that they forget the records they cached (see [`SeaStore::into_shared`]). The admin CLI calls
-/// it after every command that writes. Nothing to do for other engines.
+/// it after every command that writes. On PostgreSQL the writes were logged as they were made
+/// (see [`changes::PgChangeLog`]); this only waits.
 ///
-/// Returns only after a server's next look at the marker is due, so whatever asks a server
-/// after the command returned is answered with the change.
+/// Returns only after a server's next look at the marker (or the log) is due, so whatever asks
+/// a server after the command returned is answered with the change.
 pub fn mark_changed(url: &str) -> std::io::Result<()> {
     let Some(db) = sqlite_file(url) else {
+        std::thread::sleep(MARKER_LOOK_INTERVAL * 3);
         return Ok(());
     };
     let marker = change_marker_file(&db);
@@ -281,26 +284,42 @@ impl SeaStore {
             .map_err(backend_err)
     }
 
-    /// The store as the server uses it: on SQLite, which one process owns, behind a
-    /// [`CachedStore`](fedblog_core::store::cached::CachedStore) keeping accounts, logins, tokens,
-    /// applications and statuses in memory; on PostgreSQL, which several processes may share,
-    /// as it is.
-    ///
-    /// The admin CLI writes beside a running server: after it writes it calls
-    /// [`mark_changed`], and the server, which watches that marker before every cached read,
-    /// forgets what it cached.
+    /// The store as the server uses it, behind a
+    /// [`CachedStore`](fedblog_core::store::cached::CachedStore) keeping the records read on
+    /// almost every request in memory. On SQLite, which one server process owns, the admin CLI
+    /// writing beside it calls [`mark_changed`] afterwards, and the server, which watches that
+    /// marker, forgets what it cached. On PostgreSQL, which several processes may share, they
+    /// tell each other through the database's change log (see [`changes::PgChangeLog`]).
     pub fn into_shared(self) -> std::sync::Arc<dyn fedblog_core::Store> {
-        use fedblog_core::store::cached::{CacheLimits, CachedStore};
-        if self.backend_name() != "sqlite" {
-            return std::sync::Arc::new(self);
-        }
+        self.into_cached().0
+    }
+
+    /// [`SeaStore::into_shared`], with the change log its cache shares with other processes
+    /// (PostgreSQL only): give it to the app (`App::with_change_log`), so that a request that
+    /// wrote is answered only once every process will see its writes.
+    pub fn into_cached(
+        self,
+    ) -> (
+        std::sync::Arc<dyn fedblog_core::Store>,
+        Option<std::sync::Arc<dyn fedblog_core::store::cached::ChangeLog>>,
+    ) {
+        use fedblog_core::store::cached::{CacheLimits, CachedStore, ChangeLog};
         let marker = self.sqlite_file.as_deref().map(change_marker_file);
+        let log: Option<std::sync::Arc<dyn ChangeLog>> = match self.backend_name() {
+            "postgres" => Some(std::sync::Arc::new(changes::PgChangeLog::new(
+                self.db.clone(),
+            ))),
+            _ => None,
+        };
         let store: std::sync::Arc<dyn fedblog_core::Store> = std::sync::Arc::new(self);
-        let cached = CachedStore::new(store, CacheLimits::default());
-        std::sync::Arc::new(match marker {
-            Some(path) => cached.with_change_marker(watch_change_marker(path)),
-            None => cached,
-        })
+        let mut cached = CachedStore::new(store, CacheLimits::default());
+        if let Some(path) = marker {
+            cached = cached.with_change_marker(watch_change_marker(path));
+        }
+        if let Some(log) = &log {
+            cached = cached.with_change_log(log.clone());
+        }
+        (std::sync::Arc::new(cached), log)
     }
 
     /// `"sqlite"` or `"postgres"`.
