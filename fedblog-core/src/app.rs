@@ -12,6 +12,8 @@ use crate::id::IdGenerator;
 use crate::media::{MediaProcessor, NoProcessing};
 use crate::params::{Params, Upload};
 use crate::rate_limit::{MemoryRateLimiter, RateLimiter};
+use crate::services::blocks::Blocks;
+use crate::services::lists::Lists;
 use crate::services::notification_policies::NotificationPolicies;
 use crate::store::{AccountRecord, AppRecord, Store, TokenRecord, UserRecord};
 use crate::translation::Translator;
@@ -216,6 +218,16 @@ impl App {
     /// in, and the verdict a new notification gets).
     pub fn notification_policies(&self) -> NotificationPolicies<'_> {
         NotificationPolicies::new(&*self.store, self.conversations(), self.now())
+    }
+
+    /// The blocks area (blocks, mutes and user domain blocks).
+    pub fn blocks(&self) -> Blocks<'_> {
+        Blocks::new(&*self.store, &self.ids, self.now(), &self.config.domain)
+    }
+
+    /// The lists area (an account's lists, their members and their feeds).
+    pub fn lists(&self) -> Lists<'_> {
+        Lists::new(&*self.store, &self.ids, self.timelines())
     }
 
     /// The markers area (read positions).

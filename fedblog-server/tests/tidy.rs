@@ -250,6 +250,8 @@ const AREA_SERVICES: &[&str] = &[
     "filters",
     "discovery",
     "notification_policies",
+    "lists",
+    "blocks",
 ];
 
 #[test]

@@ -15,7 +15,7 @@ use crate::files::{FileError, ImageKind};
 use crate::id::Id;
 use crate::media::{ImageGeometry, ProfileImageFile, image_dimensions};
 use crate::services::oauth::{hash_secret, random_secret};
-use crate::store::{AccountRecord, ProfileField, Role, UserRecord, Visibility};
+use crate::store::{AccountRecord, AccountStore, ProfileField, Role, UserRecord, Visibility};
 
 /// A new local account, from sign-up or the admin CLI.
 pub struct NewAccount {
@@ -715,15 +715,7 @@ impl App {
 
     /// An account by id for the API: 404 when unknown, 410 when suspended.
     pub async fn visible_account(&self, id: Id) -> ApiResult<AccountRecord> {
-        let a = self
-            .store
-            .account_by_id(id)
-            .await?
-            .ok_or_else(ApiError::not_found)?;
-        if a.is_suspended() {
-            return Err(ApiError::gone());
-        }
-        Ok(a)
+        visible_account(&*self.store, id).await
     }
 
     /// Finds an account by `username`, `@username`, `username@domain` (our own domain means local).
@@ -766,6 +758,22 @@ fn new_file_key(which: ProfileImage, kind: ImageKind, with_still: bool) -> Strin
 fn with_still(key: String) -> Vec<String> {
     let still = still_key(&key);
     std::iter::once(key).chain(still).collect()
+}
+
+/// An account by id for the API: 404 when unknown, 410 when suspended (for the area services,
+/// which hold the account store but not the app).
+pub(crate) async fn visible_account(
+    accounts: &dyn AccountStore,
+    id: Id,
+) -> ApiResult<AccountRecord> {
+    let a = accounts
+        .account_by_id(id)
+        .await?
+        .ok_or_else(ApiError::not_found)?;
+    if a.is_suspended() {
+        return Err(ApiError::gone());
+    }
+    Ok(a)
 }
 
 #[cfg(test)]

@@ -7,18 +7,57 @@ use std::collections::HashMap;
 
 use chrono::{DateTime, Utc};
 
-use crate::app::App;
 use crate::error::{ApiError, ApiResult};
-use crate::id::Id;
+use crate::id::{Id, IdGenerator};
 use crate::pagination::Page;
-use crate::services::relationships::AccountPage;
-use crate::store::{AccountRecord, MuteRecord};
+use crate::services::accounts::visible_account;
+use crate::services::fanout::FollowEnding;
+use crate::services::notifications::forget_follow_notifications;
+use crate::services::relationships::{AccountPage, accounts_page};
+use crate::store::{
+    AccountRecord, AccountStore, BlockStore, DomainBlockStore, FeedStore, MuteRecord,
+    NotificationStore, Store,
+};
 
-impl App {
+/// The blocks area: blocks, mutes and user domain blocks.
+pub struct Blocks<'a> {
+    blocks: &'a dyn BlockStore,
+    accounts: &'a dyn AccountStore,
+    domain_blocks: &'a dyn DomainBlockStore,
+    notifications: &'a dyn NotificationStore,
+    feeds: &'a dyn FeedStore,
+    follow_ending: FollowEnding<'a>,
+    ids: &'a IdGenerator,
+    now: DateTime<Utc>,
+    /// This server's domain (it cannot be blocked).
+    domain: &'a str,
+}
+
+impl<'a> Blocks<'a> {
+    /// The area over `store`, making ids with `ids`, at `now`, on the server of `domain`.
+    pub fn new(
+        store: &'a dyn Store,
+        ids: &'a IdGenerator,
+        now: DateTime<Utc>,
+        domain: &'a str,
+    ) -> Self {
+        Blocks {
+            blocks: store,
+            accounts: store,
+            domain_blocks: store,
+            notifications: store,
+            feeds: store,
+            follow_ending: FollowEnding::new(store),
+            ids,
+            now,
+            domain,
+        }
+    }
+
     /// `me` blocks `target`: follows, follow requests and endorsements between them end.
     /// Blocking oneself is a 422.
     pub async fn block(&self, me: &AccountRecord, target_id: Id) -> ApiResult<AccountRecord> {
-        let target = self.visible_account(target_id).await?;
+        let target = visible_account(self.accounts, target_id).await?;
         if target.id == me.id {
             return Err(ApiError::invalid_field(
                 "account",
@@ -26,26 +65,26 @@ impl App {
                 "You cannot block yourself",
             ));
         }
-        self.store
+        self.blocks
             .insert_block(self.ids.next(), me.id, target.id)
             .await?;
         // The follows ended both ways, and what hangs on them ends too (endorsements, places in
         // lists, feed entries).
-        self.follow_ended(me.id, target.id).await?;
-        self.follow_ended(target.id, me.id).await?;
+        self.follow_ending.ended(me.id, target.id).await?;
+        self.follow_ending.ended(target.id, me.id).await?;
         // Nothing from the blocked account stays in `me`'s notifications, nor `me`'s follow in
         // the target's.
-        self.store
+        self.notifications
             .retract_notifications(me.id, target.id, None, None)
             .await?;
-        self.forget_follow_notifications(target.id, me.id).await?;
+        forget_follow_notifications(self.notifications, target.id, me.id).await?;
         Ok(target)
     }
 
     /// `me` lifts a block (no error when there was none).
     pub async fn unblock(&self, me: &AccountRecord, target_id: Id) -> ApiResult<AccountRecord> {
-        let target = self.visible_account(target_id).await?;
-        self.store.delete_block(me.id, target.id).await?;
+        let target = visible_account(self.accounts, target_id).await?;
+        self.blocks.delete_block(me.id, target.id).await?;
         Ok(target)
     }
 
@@ -57,7 +96,7 @@ impl App {
         notifications: bool,
         duration_secs: i64,
     ) -> ApiResult<AccountRecord> {
-        let target = self.visible_account(target_id).await?;
+        let target = visible_account(self.accounts, target_id).await?;
         if target.id == me.id {
             return Err(ApiError::invalid_field(
                 "account",
@@ -68,9 +107,9 @@ impl App {
         // 0 mutes until lifted; anything else must be a duration in range (no overflow).
         let expires_at = match duration_secs {
             0 => None,
-            s => Some(super::durations::seconds_after(self.now(), s, "duration")?),
+            s => Some(super::durations::seconds_after(self.now, s, "duration")?),
         };
-        self.store
+        self.blocks
             .upsert_mute(&MuteRecord {
                 id: self.ids.next(),
                 account_id: me.id,
@@ -80,21 +119,21 @@ impl App {
             })
             .await?;
         // Mastodon clears the muted account from the home and list feeds at once.
-        self.store.remove_author_entries(me.id, target.id).await?;
+        self.feeds.remove_author_entries(me.id, target.id).await?;
         Ok(target)
     }
 
     /// `me` lifts a mute (no error when there was none).
     pub async fn unmute(&self, me: &AccountRecord, target_id: Id) -> ApiResult<AccountRecord> {
-        let target = self.visible_account(target_id).await?;
-        self.store.delete_mute(me.id, target.id).await?;
+        let target = visible_account(self.accounts, target_id).await?;
+        self.blocks.delete_mute(me.id, target.id).await?;
         Ok(target)
     }
 
     /// A page of the accounts `me` blocks.
     pub async fn blocked_accounts(&self, me: &AccountRecord, page: Page) -> ApiResult<AccountPage> {
-        let pairs = self.store.blocks_page(me.id, page).await?;
-        self.accounts_page(&pairs).await
+        let pairs = self.blocks.blocks_page(me.id, page).await?;
+        accounts_page(self.accounts, &pairs).await
     }
 
     /// A page of the accounts `me` mutes (mutes in force).
@@ -103,21 +142,21 @@ impl App {
         me: &AccountRecord,
         page: Page,
     ) -> ApiResult<(AccountPage, HashMap<Id, DateTime<Utc>>)> {
-        let mutes = self.store.mutes_page(me.id, self.now(), page).await?;
+        let mutes = self.blocks.mutes_page(me.id, self.now, page).await?;
         let pairs: Vec<(Id, Id)> = mutes.iter().map(|m| (m.id, m.target_id)).collect();
         let expiries = mutes
             .iter()
             .filter_map(|m| Some((m.target_id, m.expires_at?)))
             .collect();
-        Ok((self.accounts_page(&pairs).await?, expiries))
+        Ok((accounts_page(self.accounts, &pairs).await?, expiries))
     }
 
-    /// `me` blocks a domain (see [`App::normalize_blocked_domain`] for what is accepted): posts from
+    /// `me` blocks a domain (see [`Blocks::normalize_blocked_domain`] for what is accepted): posts from
     /// accounts there leave `me`'s timelines, `me`'s followers there are removed and their
     /// requests dropped, and `me` cannot follow accounts there. Blocking twice is not an error.
     pub async fn block_domain(&self, me: &AccountRecord, raw: &str) -> ApiResult<()> {
         let domain = self.normalize_blocked_domain(raw)?;
-        self.store
+        self.domain_blocks
             .insert_domain_block(self.ids.next(), me.id, &domain)
             .await?;
         Ok(())
@@ -127,7 +166,9 @@ impl App {
     /// blocking).
     pub async fn unblock_domain(&self, me: &AccountRecord, raw: &str) -> ApiResult<()> {
         let domain = self.normalize_blocked_domain(raw)?;
-        self.store.delete_domain_block(me.id, &domain).await?;
+        self.domain_blocks
+            .delete_domain_block(me.id, &domain)
+            .await?;
         Ok(())
     }
 
@@ -137,7 +178,7 @@ impl App {
         me: &AccountRecord,
         page: Page,
     ) -> ApiResult<Vec<(Id, String)>> {
-        Ok(self.store.domain_blocks_page(me.id, page).await?)
+        Ok(self.domain_blocks.domain_blocks_page(me.id, page).await?)
     }
 
     /// The domain of a user domain block, lower case. Accepted: a host name of letters, digits and
@@ -175,7 +216,7 @@ impl App {
         if host.is_empty() || host.len() > 253 || !host.split('.').all(label_ok) {
             return Err(invalid("Domain is not a valid host name"));
         }
-        let own = self.config.domain.to_ascii_lowercase();
+        let own = self.domain.to_ascii_lowercase();
         let own_host = own.split(':').next().unwrap_or(&own);
         if d == own || (port.is_none() && host == own_host) {
             return Err(invalid("You cannot block your own domain"));
@@ -202,7 +243,8 @@ mod tests {
     #[test]
     fn blocked_domains_are_lower_case_host_names() {
         let app = app();
-        let ok = |raw: &str| app.normalize_blocked_domain(raw).ok();
+        let blocks = app.blocks();
+        let ok = |raw: &str| blocks.normalize_blocked_domain(raw).ok();
         assert_eq!(ok(" Spam.Example. ").as_deref(), Some("spam.example"));
         assert_eq!(
             ok("xn--bcher-kva.example").as_deref(),
@@ -231,7 +273,7 @@ mod tests {
             "spam.example:80a",
             "Social.Example",
         ] {
-            let e = app.normalize_blocked_domain(bad).unwrap_err();
+            let e = blocks.normalize_blocked_domain(bad).unwrap_err();
             assert_eq!(e.status.as_u16(), 422, "{bad:?}");
         }
     }

@@ -15,7 +15,10 @@ use crate::app::App;
 use crate::error::ApiResult;
 use crate::id::Id;
 use crate::services::jobs::new_job;
-use crate::store::{Feed, ListRecord, RepliesPolicy, StatusRecord, Visibility};
+use crate::store::{
+    AccountNoteStore, Feed, FeedStore, ListRecord, ListStore, RepliesPolicy, StatusRecord, Store,
+    Visibility,
+};
 
 /// Fills the home feeds of a status's audience; payload `{"status_id": "<id>"}`.
 pub const FAN_OUT: &str = "fan_out";
@@ -259,19 +262,50 @@ impl App {
         target: Id,
         reblogs: bool,
     ) -> ApiResult<()> {
-        let recent = self.backfill_entries(target, reblogs, follower).await?;
+        let recent = self
+            .lists()
+            .backfill_entries(target, reblogs, follower)
+            .await?;
         self.store
             .backfill_feed(Feed::Home(follower), &recent)
             .await?;
         Ok(())
     }
 
+    /// A follow of `target` by `follower` ended (see [`FollowEnding::ended`]).
+    pub(crate) async fn follow_ended(&self, follower: Id, target: Id) -> ApiResult<()> {
+        FollowEnding::new(&*self.store)
+            .ended(follower, target)
+            .await
+    }
+}
+
+/// What ends with a follow: the follower's endorsement of the account, the account's places
+/// in the follower's lists, and its statuses in the follower's feeds.
+pub(crate) struct FollowEnding<'a> {
+    endorsements: &'a dyn AccountNoteStore,
+    lists: &'a dyn ListStore,
+    feeds: &'a dyn FeedStore,
+}
+
+impl<'a> FollowEnding<'a> {
+    /// Over the endorsements, lists and feeds of `store`.
+    pub(crate) fn new(store: &'a dyn Store) -> Self {
+        FollowEnding {
+            endorsements: store,
+            lists: store,
+            feeds: store,
+        }
+    }
+
     /// A follow of `target` by `follower` ended: `follower`'s endorsement of `target` ends,
     /// `target` leaves `follower`'s lists, and its statuses leave `follower`'s feeds.
-    pub(crate) async fn follow_ended(&self, follower: Id, target: Id) -> ApiResult<()> {
-        self.store.delete_endorsement(follower, target).await?;
-        self.store.remove_from_lists(follower, target).await?;
-        self.store.remove_author_entries(follower, target).await?;
+    pub(crate) async fn ended(&self, follower: Id, target: Id) -> ApiResult<()> {
+        self.endorsements
+            .delete_endorsement(follower, target)
+            .await?;
+        self.lists.remove_from_lists(follower, target).await?;
+        self.feeds.remove_author_entries(follower, target).await?;
         Ok(())
     }
 }

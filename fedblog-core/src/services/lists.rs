@@ -1,14 +1,15 @@
 //! Lists: named sets of followed accounts with their own feeds (filled at write time, see
 //! `statuses.rs`), at most [`MAX_LISTS`] per account, the lists collection not paginated.
 
-use crate::app::App;
 use crate::error::{ApiError, ApiResult, StoreError};
-use crate::id::Id;
+use crate::id::{Id, IdGenerator};
 use crate::pagination::Page;
-use crate::services::relationships::AccountPage;
-use crate::services::timelines::StatusPage;
+use crate::services::accounts::visible_account;
+use crate::services::relationships::{AccountPage, accounts_page};
+use crate::services::timelines::{StatusPage, Timelines};
 use crate::store::{
-    AccountRecord, AccountStatusesFilter, Feed, ListRecord, RepliesPolicy, Visibility,
+    AccountRecord, AccountStatusesFilter, AccountStore, Feed, FeedStore, FollowStore, ListRecord,
+    ListStore, RepliesPolicy, StatusStore, Store, Visibility,
 };
 
 /// Lists one account may own (Mastodon's `List::LIMIT`).
@@ -62,15 +63,40 @@ impl ListChanges {
     }
 }
 
-impl App {
+/// The lists area: an account's lists, their members and their feeds.
+pub struct Lists<'a> {
+    lists: &'a dyn ListStore,
+    accounts: &'a dyn AccountStore,
+    follows: &'a dyn FollowStore,
+    statuses: &'a dyn StatusStore,
+    feeds: &'a dyn FeedStore,
+    ids: &'a IdGenerator,
+    timelines: Timelines<'a>,
+}
+
+impl<'a> Lists<'a> {
+    /// The area over the lists, accounts, follows, statuses and feeds of `store`, making ids
+    /// with `ids` and reading list feeds through `timelines`.
+    pub fn new(store: &'a dyn Store, ids: &'a IdGenerator, timelines: Timelines<'a>) -> Self {
+        Lists {
+            lists: store,
+            accounts: store,
+            follows: store,
+            statuses: store,
+            feeds: store,
+            ids,
+            timelines,
+        }
+    }
+
     /// `me`'s lists, oldest first (all of them: the collection is not paginated).
-    pub async fn lists(&self, me: &AccountRecord) -> ApiResult<Vec<ListRecord>> {
-        Ok(self.store.lists_of(me.id).await?)
+    pub async fn all(&self, me: &AccountRecord) -> ApiResult<Vec<ListRecord>> {
+        Ok(self.lists.lists_of(me.id).await?)
     }
 
     /// `me`'s list `id`; another account's or an unknown list is a 404.
     pub async fn own_list(&self, me: &AccountRecord, id: Id) -> ApiResult<ListRecord> {
-        match self.store.list_by_id(id).await? {
+        match self.lists.list_by_id(id).await? {
             Some(l) if l.account_id == me.id => Ok(l),
             _ => Err(ApiError::not_found()),
         }
@@ -95,17 +121,17 @@ impl App {
                 "Validation failed: You have reached the maximum number of lists",
             )
         };
-        if self.store.lists_of(me.id).await?.len() >= MAX_LISTS {
+        if self.lists.lists_of(me.id).await?.len() >= MAX_LISTS {
             return Err(too_many());
         }
-        self.store.insert_list(&list).await?;
-        let lists = self.store.lists_of(me.id).await?;
+        self.lists.insert_list(&list).await?;
+        let lists = self.lists.lists_of(me.id).await?;
         if lists
             .iter()
             .position(|l| l.id == list.id)
             .is_none_or(|i| i >= MAX_LISTS)
         {
-            self.store.delete_list(list.id).await?;
+            self.lists.delete_list(list.id).await?;
             return Err(too_many());
         }
         Ok(list)
@@ -119,7 +145,7 @@ impl App {
         changes: ListChanges,
     ) -> ApiResult<ListRecord> {
         let list = changes.apply_to(self.own_list(me, id).await?)?;
-        if !self.store.update_list(&list).await? {
+        if !self.lists.update_list(&list).await? {
             return Err(ApiError::not_found());
         }
         Ok(list)
@@ -128,7 +154,7 @@ impl App {
     /// Deletes `me`'s list `id` with its members and feed.
     pub async fn delete_list(&self, me: &AccountRecord, id: Id) -> ApiResult<()> {
         let list = self.own_list(me, id).await?;
-        if !self.store.delete_list(list.id).await? {
+        if !self.lists.delete_list(list.id).await? {
             return Err(ApiError::not_found());
         }
         Ok(())
@@ -144,12 +170,12 @@ impl App {
     ) -> ApiResult<AccountPage> {
         let list = self.own_list(me, id).await?;
         let ids = match page {
-            Some(page) => self.store.list_accounts_page(list.id, page).await?,
+            Some(page) => self.lists.list_accounts_page(list.id, page).await?,
             None => {
                 let mut all = vec![];
                 let mut cursor = Page::first(MEMBERS_BATCH);
                 loop {
-                    let batch = self.store.list_accounts_page(list.id, cursor).await?;
+                    let batch = self.lists.list_accounts_page(list.id, cursor).await?;
                     let done = batch.len() < MEMBERS_BATCH;
                     cursor.max_id = batch.last().copied();
                     all.extend(batch);
@@ -161,7 +187,7 @@ impl App {
             }
         };
         let pairs: Vec<(Id, Id)> = ids.iter().map(|a| (*a, *a)).collect();
-        let mut found = self.accounts_page(&pairs).await?;
+        let mut found = accounts_page(self.accounts, &pairs).await?;
         if page.is_none() {
             // Not paginated: no Link header.
             found.first = None;
@@ -183,14 +209,14 @@ impl App {
         let mut wanted = account_ids.to_vec();
         wanted.sort();
         wanted.dedup();
-        let found = self.store.accounts_by_ids(&wanted).await?;
+        let found = self.accounts.accounts_by_ids(&wanted).await?;
         for a in &wanted {
             let known = found.iter().any(|f| f.id == *a && !f.is_suspended());
-            if !known || (*a != me.id && !self.store.follows(me.id, *a).await?) {
+            if !known || (*a != me.id && !self.follows.follows(me.id, *a).await?) {
                 return Err(ApiError::not_found());
             }
         }
-        match self.store.add_list_accounts(list.id, &wanted).await {
+        match self.lists.add_list_accounts(list.id, &wanted).await {
             Err(StoreError::AlreadyExists(_)) => {
                 return Err(ApiError::invalid_field(
                     "account_id",
@@ -202,7 +228,7 @@ impl App {
         }
         for a in &wanted {
             let recent = self.backfill_entries(*a, true, me.id).await?;
-            self.store
+            self.feeds
                 .backfill_feed(Feed::List(list.id), &recent)
                 .await?;
         }
@@ -218,7 +244,7 @@ impl App {
         account_ids: &[Id],
     ) -> ApiResult<()> {
         let list = self.own_list(me, id).await?;
-        self.store
+        self.lists
             .remove_list_accounts(list.id, account_ids)
             .await?;
         Ok(())
@@ -230,9 +256,9 @@ impl App {
         me: &AccountRecord,
         account_id: Id,
     ) -> ApiResult<Vec<ListRecord>> {
-        let account = self.visible_account(account_id).await?;
+        let account = visible_account(self.accounts, account_id).await?;
         Ok(self
-            .store
+            .lists
             .lists_with_member(account.id, Some(me.id))
             .await?)
     }
@@ -245,7 +271,7 @@ impl App {
         page: Page,
     ) -> ApiResult<StatusPage> {
         let list = self.own_list(me, id).await?;
-        self.timelines()
+        self.timelines
             .feed_timeline(me, Feed::List(list.id), page)
             .await
     }
@@ -269,7 +295,7 @@ impl App {
             ..Default::default()
         };
         Ok(self
-            .store
+            .statuses
             .account_statuses(account, &filter, Page::first(BACKFILL))
             .await?
             .into_iter()

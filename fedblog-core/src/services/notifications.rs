@@ -15,8 +15,8 @@ use crate::pagination::Page;
 use crate::services::jobs::new_job;
 use crate::services::timelines::{MAX_READS, PageFill};
 use crate::store::{
-    AccountRecord, NotificationQuery, NotificationRecord, NotificationType, PolicyAction,
-    PollRecord, StatusRecord, Visibility,
+    AccountRecord, NotificationQuery, NotificationRecord, NotificationStore, NotificationType,
+    PolicyAction, PollRecord, StatusRecord, Visibility,
 };
 
 /// Notifies a poll's author and its local voters that it ended; payload `{"poll_id": "<id>"}`.
@@ -240,10 +240,7 @@ impl App {
         followed: Id,
         follower: Id,
     ) -> ApiResult<()> {
-        self.retract_notification(followed, follower, NotificationType::Follow, None)
-            .await?;
-        self.retract_notification(followed, follower, NotificationType::FollowRequest, None)
-            .await
+        forget_follow_notifications(&*self.store, followed, follower).await
     }
 
     /// Whether `me` must not hear from `other`: a mute of its notifications in force, or a block
@@ -502,6 +499,20 @@ impl App {
     }
 }
 
+/// Takes back the follow and follow request `follower` made of `followed` (the follow ended).
+pub(crate) async fn forget_follow_notifications(
+    notifications: &dyn NotificationStore,
+    followed: Id,
+    follower: Id,
+) -> ApiResult<()> {
+    for kind in [NotificationType::Follow, NotificationType::FollowRequest] {
+        notifications
+            .retract_notifications(followed, follower, Some(kind), None)
+            .await?;
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use chrono::Duration;
@@ -564,7 +575,10 @@ mod tests {
                 .expect("vote");
         }
         // A voter who blocked the author since is not told.
-        app.block(&estranged, author.id).await.expect("block");
+        app.blocks()
+            .block(&estranged, author.id)
+            .await
+            .expect("block");
         let payload = json!({"poll_id": poll.id.to_string()});
         app.close_poll(&payload).await.expect("closed");
         app.close_poll(&payload).await.expect("closed again");

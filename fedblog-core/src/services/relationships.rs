@@ -6,7 +6,7 @@ use crate::entities::Relationship;
 use crate::error::{ApiError, ApiResult};
 use crate::id::Id;
 use crate::pagination::Page;
-use crate::store::{AccountRecord, FollowRecord, NotificationType};
+use crate::store::{AccountRecord, AccountStore, FollowRecord, NotificationType};
 
 /// A page of accounts from a list paginated on hidden ids (follows, requests).
 #[derive(Default)]
@@ -411,22 +411,7 @@ impl App {
     }
 
     pub(crate) async fn accounts_page(&self, pairs: &[(Id, Id)]) -> ApiResult<AccountPage> {
-        let ids: Vec<Id> = pairs.iter().map(|(_, a)| *a).collect();
-        let found = self.store.accounts_by_ids(&ids).await?;
-        let accounts = ids
-            .iter()
-            .filter_map(|id| {
-                found
-                    .iter()
-                    .find(|a| a.id == *id && !a.is_suspended())
-                    .cloned()
-            })
-            .collect();
-        Ok(AccountPage {
-            accounts,
-            first: pairs.first().map(|p| p.0),
-            last: pairs.last().map(|p| p.0),
-        })
+        accounts_page(&*self.store, pairs).await
     }
 
     /// The owner of an account collection (followers, following, endorsements) when `viewer` may
@@ -512,4 +497,28 @@ impl App {
         let pairs = self.store.follow_requests_page(me.id, page).await?;
         self.accounts_page(&pairs).await
     }
+}
+
+/// The accounts of a page of `(cursor, account)` pairs, in their order, suspended ones left
+/// out, with the page's cursors.
+pub(crate) async fn accounts_page(
+    accounts: &dyn AccountStore,
+    pairs: &[(Id, Id)],
+) -> ApiResult<AccountPage> {
+    let ids: Vec<Id> = pairs.iter().map(|(_, a)| *a).collect();
+    let found = accounts.accounts_by_ids(&ids).await?;
+    let accounts = ids
+        .iter()
+        .filter_map(|id| {
+            found
+                .iter()
+                .find(|a| a.id == *id && !a.is_suspended())
+                .cloned()
+        })
+        .collect();
+    Ok(AccountPage {
+        accounts,
+        first: pairs.first().map(|p| p.0),
+        last: pairs.last().map(|p| p.0),
+    })
 }

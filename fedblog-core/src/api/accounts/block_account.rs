@@ -31,7 +31,7 @@ impl Endpoint for BlockAccount {
         r: BlockAccountRequest,
     ) -> ApiResult<Self::Response> {
         let me = caller.account()?;
-        let target = app.block(me, path_id(&r.id)?).await?;
+        let target = app.blocks().block(me, path_id(&r.id)?).await?;
         Ok(Json(app.relationship(me, target.id).await?))
     }
 }

@@ -32,6 +32,7 @@ impl Endpoint for GetAccountLists {
         r: GetAccountListsRequest,
     ) -> ApiResult<Self::Response> {
         let lists = app
+            .lists()
             .lists_with_account(caller.account()?, path_id(&r.id)?)
             .await?;
         Ok(Json(render_lists(&lists)))

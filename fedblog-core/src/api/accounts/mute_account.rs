@@ -35,6 +35,7 @@ impl Endpoint for MuteAccount {
     async fn handle(app: &App, caller: &Caller, r: MuteRequest) -> ApiResult<Self::Response> {
         let me = caller.account()?;
         let target = app
+            .blocks()
             .mute(
                 me,
                 path_id(&r.id)?,

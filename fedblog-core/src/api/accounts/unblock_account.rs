@@ -31,7 +31,7 @@ impl Endpoint for UnblockAccount {
         r: UnblockAccountRequest,
     ) -> ApiResult<Self::Response> {
         let me = caller.account()?;
-        let target = app.unblock(me, path_id(&r.id)?).await?;
+        let target = app.blocks().unblock(me, path_id(&r.id)?).await?;
         Ok(Json(app.relationship(me, target.id).await?))
     }
 }

@@ -31,7 +31,7 @@ impl Endpoint for UnmuteAccount {
         r: UnmuteAccountRequest,
     ) -> ApiResult<Self::Response> {
         let me = caller.account()?;
-        let target = app.unmute(me, path_id(&r.id)?).await?;
+        let target = app.blocks().unmute(me, path_id(&r.id)?).await?;
         Ok(Json(app.relationship(me, target.id).await?))
     }
 }

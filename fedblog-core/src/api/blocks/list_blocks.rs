@@ -29,6 +29,7 @@ impl Endpoint for ListBlocks {
 
     async fn handle(app: &App, caller: &Caller, r: ListBlocksRequest) -> ApiResult<Self::Response> {
         let page = app
+            .blocks()
             .blocked_accounts(caller.account()?, r.page.page(40, 80))
             .await?;
         Ok(Paged::accounts(app, caller, page))

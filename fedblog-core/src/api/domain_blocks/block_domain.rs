@@ -37,7 +37,8 @@ impl Endpoint for BlockDomain {
         caller: &Caller,
         r: BlockDomainRequest,
     ) -> ApiResult<Self::Response> {
-        app.block_domain(caller.account()?, r.domain.as_deref().unwrap_or(""))
+        app.blocks()
+            .block_domain(caller.account()?, r.domain.as_deref().unwrap_or(""))
             .await?;
         Ok(Json(Empty {}))
     }

@@ -33,6 +33,7 @@ impl Endpoint for ListDomainBlocks {
         r: ListDomainBlocksRequest,
     ) -> ApiResult<Self::Response> {
         let rows = app
+            .blocks()
             .blocked_domains(caller.account()?, r.page.page(100, 200))
             .await?;
         let link = app.page_link(caller, rows.first().map(|r| r.0), rows.last().map(|r| r.0));

@@ -34,7 +34,8 @@ impl Endpoint for UnblockDomain {
         caller: &Caller,
         r: UnblockDomainRequest,
     ) -> ApiResult<Self::Response> {
-        app.unblock_domain(caller.account()?, r.domain.as_deref().unwrap_or(""))
+        app.blocks()
+            .unblock_domain(caller.account()?, r.domain.as_deref().unwrap_or(""))
             .await?;
         Ok(Json(Empty {}))
     }

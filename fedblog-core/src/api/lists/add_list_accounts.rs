@@ -35,7 +35,8 @@ impl Endpoint for AddListAccounts {
         r: AddListAccountsRequest,
     ) -> ApiResult<Self::Response> {
         let list = path_id(&r.id)?;
-        app.add_list_members(caller.account()?, list, &r.accounts.all()?)
+        app.lists()
+            .add_list_members(caller.account()?, list, &r.accounts.all()?)
             .await?;
         Ok(Json(Empty {}))
     }

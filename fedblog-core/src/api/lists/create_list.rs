@@ -20,7 +20,7 @@ impl Endpoint for CreateList {
     type Response = Json<List>;
 
     async fn handle(app: &App, caller: &Caller, r: ListFields) -> ApiResult<Self::Response> {
-        let list = app.create_list(caller.account()?, r.into()).await?;
+        let list = app.lists().create_list(caller.account()?, r.into()).await?;
         Ok(Json(render_list(&list)))
     }
 }

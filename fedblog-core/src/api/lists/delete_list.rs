@@ -26,7 +26,9 @@ impl Endpoint for DeleteList {
     type Response = Json<Empty>;
 
     async fn handle(app: &App, caller: &Caller, r: DeleteListRequest) -> ApiResult<Self::Response> {
-        app.delete_list(caller.account()?, path_id(&r.id)?).await?;
+        app.lists()
+            .delete_list(caller.account()?, path_id(&r.id)?)
+            .await?;
         Ok(Json(Empty {}))
     }
 }

@@ -27,7 +27,10 @@ impl Endpoint for GetList {
     type Response = Json<List>;
 
     async fn handle(app: &App, caller: &Caller, r: GetListRequest) -> ApiResult<Self::Response> {
-        let list = app.own_list(caller.account()?, path_id(&r.id)?).await?;
+        let list = app
+            .lists()
+            .own_list(caller.account()?, path_id(&r.id)?)
+            .await?;
         Ok(Json(render_list(&list)))
     }
 }

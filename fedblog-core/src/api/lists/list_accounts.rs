@@ -36,6 +36,7 @@ impl Endpoint for ListAccounts {
     ) -> ApiResult<Self::Response> {
         let page = (r.page.limit != Some(0)).then(|| r.page.page(40, 80));
         let members = app
+            .lists()
             .list_members(caller.account()?, path_id(&r.id)?, page)
             .await?;
         Ok(Paged::accounts(app, caller, members))

@@ -19,6 +19,8 @@ impl Endpoint for ListLists {
     type Response = Json<Vec<List>>;
 
     async fn handle(app: &App, caller: &Caller, _: NoParams) -> ApiResult<Self::Response> {
-        Ok(Json(render_lists(&app.lists(caller.account()?).await?)))
+        Ok(Json(render_lists(
+            &app.lists().all(caller.account()?).await?,
+        )))
     }
 }

@@ -35,7 +35,8 @@ impl Endpoint for RemoveListAccounts {
         r: RemoveListAccountsRequest,
     ) -> ApiResult<Self::Response> {
         let list = path_id(&r.id)?;
-        app.remove_list_members(caller.account()?, list, &r.accounts.valid())
+        app.lists()
+            .remove_list_members(caller.account()?, list, &r.accounts.valid())
             .await?;
         Ok(Json(Empty {}))
     }

@@ -32,6 +32,7 @@ impl Endpoint for UpdateList {
 
     async fn handle(app: &App, caller: &Caller, r: UpdateListRequest) -> ApiResult<Self::Response> {
         let list = app
+            .lists()
             .update_list(caller.account()?, path_id(&r.id)?, r.fields.into())
             .await?;
         Ok(Json(render_list(&list)))

@@ -29,6 +29,7 @@ impl Endpoint for ListMutes {
 
     async fn handle(app: &App, caller: &Caller, r: ListMutesRequest) -> ApiResult<Self::Response> {
         let (page, expiries) = app
+            .blocks()
             .muted_accounts(caller.account()?, r.page.page(40, 80))
             .await?;
         Ok(Paged {

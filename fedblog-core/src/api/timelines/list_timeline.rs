@@ -36,6 +36,7 @@ impl Endpoint for ListTimeline {
     ) -> ApiResult<Self::Response> {
         let me = caller.account()?;
         let records = app
+            .lists()
             .list_timeline(me, path_id(&r.list_id)?, r.page.page(20, 40))
             .await?;
         let link = app.page_link(caller, records.first, records.last);
