@@ -14,6 +14,7 @@ use crate::params::{Params, Upload};
 use crate::rate_limit::{MemoryRateLimiter, RateLimiter};
 use crate::services::blocks::Blocks;
 use crate::services::lists::Lists;
+use crate::services::media::Media;
 use crate::services::notification_policies::NotificationPolicies;
 use crate::store::{AccountRecord, AppRecord, Store, TokenRecord, UserRecord};
 use crate::translation::Translator;
@@ -223,6 +224,18 @@ impl App {
     /// The blocks area (blocks, mutes and user domain blocks).
     pub fn blocks(&self) -> Blocks<'_> {
         Blocks::new(&*self.store, &self.ids, self.now(), &self.config.domain)
+    }
+
+    /// The media area (uploads, their processing and removal, a status's media).
+    pub fn media(&self) -> Media<'_> {
+        Media::new(
+            &*self.store,
+            &*self.files,
+            &*self.media,
+            &self.config.limits,
+            &self.ids,
+            self.now(),
+        )
     }
 
     /// The lists area (an account's lists, their members and their feeds).

@@ -182,15 +182,6 @@ mod tests {
         let gate = Arc::new(Gate::default());
         let app = Arc::new(App::new(store, config).with_media_processor(gate.clone()));
         let me = account(&app, "uploader").await;
-        let caller = fedblog_core::Caller {
-            token: None,
-            app: None,
-            account: Some(me),
-            user: None,
-            authorization: None,
-            info: Default::default(),
-            uploads: vec![],
-        };
         for n in 0..3u8 {
             let upload = fedblog_core::params::Upload {
                 name: "file".into(),
@@ -198,7 +189,8 @@ mod tests {
                 content_type: Some("image/png".into()),
                 bytes: fedblog_testkit::conformance::checks::media::png(4, 4, [n, 1, 2]),
             };
-            app.upload_media(&caller, Some(&upload), Default::default())
+            app.media()
+                .upload_media(&me, Some(&upload), Default::default())
                 .await
                 .expect("upload");
         }

@@ -252,6 +252,7 @@ const AREA_SERVICES: &[&str] = &[
     "notification_policies",
     "lists",
     "blocks",
+    "media",
 ];
 
 #[test]

@@ -11,7 +11,7 @@ use crate::app::App;
 use crate::config::RegistrationMode;
 use crate::content;
 use crate::error::{ApiError, ApiResult, StoreError};
-use crate::files::{FileError, ImageKind};
+use crate::files::{FileError, FileStore, ImageKind};
 use crate::id::Id;
 use crate::media::{ImageGeometry, ProfileImageFile, image_dimensions};
 use crate::services::oauth::{hash_secret, random_secret};
@@ -703,14 +703,7 @@ impl App {
     /// Removes stored files, logging (not failing on) errors: a leftover file is harmless, a
     /// failed request after the records changed is not. Returns how many were removed.
     pub(crate) async fn remove_files(&self, keys: &[String]) -> usize {
-        let mut removed = 0;
-        for key in keys {
-            match self.files.delete(key).await {
-                Ok(()) => removed += 1,
-                Err(e) => tracing::warn!(%key, error = %e, "could not remove a stored file"),
-            }
-        }
-        removed
+        remove_files(&*self.files, keys).await
     }
 
     /// An account by id for the API: 404 when unknown, 410 when suspended.
@@ -774,6 +767,19 @@ pub(crate) async fn visible_account(
         return Err(ApiError::gone());
     }
     Ok(a)
+}
+
+/// Removes stored files, logging (not failing on) errors: a leftover file is harmless, a failed
+/// request after the records changed is not. Returns how many were removed.
+pub(crate) async fn remove_files(files: &dyn FileStore, keys: &[String]) -> usize {
+    let mut removed = 0;
+    for key in keys {
+        match files.delete(key).await {
+            Ok(()) => removed += 1,
+            Err(e) => tracing::warn!(%key, error = %e, "could not remove a stored file"),
+        }
+    }
+    removed
 }
 
 #[cfg(test)]

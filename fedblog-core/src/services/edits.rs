@@ -77,6 +77,7 @@ impl App {
         }
         let new_poll = self.check_poll(changes.poll.as_ref())?;
         let mut media = self
+            .media()
             .check_status_media(me, &changes.media_ids, Some(status.id), None)
             .await?;
         let described = self.apply_media_attributes(&mut media, &changes.media_attributes)?;
@@ -196,7 +197,9 @@ impl App {
                     format!("Media with ID {} is not attached to this status", attr.id),
                 ));
             };
-            if self.describe_media(m, attr.description.as_deref(), attr.focus.as_deref())?
+            if self
+                .media()
+                .describe_media(m, attr.description.as_deref(), attr.focus.as_deref())?
                 && !changed.contains(&m.id)
             {
                 changed.push(m.id);

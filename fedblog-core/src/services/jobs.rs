@@ -234,12 +234,14 @@ impl App {
                     .map_err(|e| e.to_string())
             }
             crate::services::media::PROCESS_MEDIA => {
-                self.process_media(crate::services::media::payload_media_id(&payload)?)
+                self.media()
+                    .process_media(crate::services::media::payload_media_id(&payload)?)
                     .await
             }
             crate::services::media::REMOVE_MEDIA => {
                 let id = crate::services::media::payload_media_id(&payload)?;
-                self.remove_unattached_media(&[id])
+                self.media()
+                    .remove_unattached_media(&[id])
                     .await
                     .map(|_| ())
                     .map_err(|e| e.to_string())

@@ -5,14 +5,19 @@
 use chrono::Duration;
 use serde_json::{Value, json};
 
-use crate::app::{App, Caller};
+use chrono::{DateTime, Utc};
+
+use crate::config::Limits;
 use crate::error::{ApiError, ApiResult};
-use crate::id::Id;
-use crate::media::{MediaFormat, image_dimensions};
+use crate::files::FileStore;
+use crate::id::{Id, IdGenerator};
+use crate::media::{MediaFormat, MediaProcessor, image_dimensions};
 use crate::params::Upload;
-use crate::services::accounts::file_failure;
+use crate::services::accounts::{file_failure, remove_files};
 use crate::services::jobs::new_job;
-use crate::store::{AccountRecord, MediaKind, MediaRecord};
+use crate::store::{
+    AccountRecord, JobStore, MediaKind, MediaRecord, MediaStore, StatusEditStore, Store,
+};
 
 /// Makes the preview and BlurHash of an image, or finishes a video or audio upload; payload
 /// `{"media_id": "<id>"}`.
@@ -84,10 +89,45 @@ pub fn payload_media_id(payload: &Value) -> Result<Id, String> {
         .ok_or_else(|| "payload has no media_id".to_string())
 }
 
-impl App {
+/// The media area: uploads, their descriptions and thumbnails, their processing and removal,
+/// and the media a status is posted with.
+pub struct Media<'a> {
+    media: &'a dyn MediaStore,
+    jobs: &'a dyn JobStore,
+    edits: &'a dyn StatusEditStore,
+    files: &'a dyn FileStore,
+    processor: &'a dyn MediaProcessor,
+    limits: &'a Limits,
+    ids: &'a IdGenerator,
+    now: DateTime<Utc>,
+}
+
+impl<'a> Media<'a> {
+    /// The area over the media, jobs and status edits of `store`, keeping files in `files`,
+    /// making previews with `processor`, within `limits`, making ids with `ids`, at `now`.
+    pub fn new(
+        store: &'a dyn Store,
+        files: &'a dyn FileStore,
+        processor: &'a dyn MediaProcessor,
+        limits: &'a Limits,
+        ids: &'a IdGenerator,
+        now: DateTime<Utc>,
+    ) -> Self {
+        Media {
+            media: store,
+            jobs: store,
+            edits: store,
+            files,
+            processor,
+            limits,
+            ids,
+            now,
+        }
+    }
+
     /// Checks the description against the instance's limit; 422 when too long.
     fn check_media_description(&self, description: &str) -> ApiResult<()> {
-        let limit = self.config.limits.max_media_description;
+        let limit = self.limits.max_media_description;
         if description.chars().count() > limit {
             return Err(ApiError::invalid_field(
                 "description",
@@ -127,7 +167,7 @@ impl App {
                 "Thumbnail must be a PNG, JPEG, GIF or WebP image",
             ));
         };
-        if upload.bytes.len() > self.config.limits.image_size_limit {
+        if upload.bytes.len() > self.limits.image_size_limit {
             return Err(ApiError::invalid_field(
                 "thumbnail",
                 "ERR_TOO_LARGE",
@@ -145,21 +185,20 @@ impl App {
             .await
             .map_err(file_failure)?;
         if let Some(old) = media.thumbnail_key.replace(key) {
-            self.remove_files(&[old]).await;
+            remove_files(self.files, &[old]).await;
         }
         Ok(())
     }
 
-    /// Uploads a media attachment for the caller. Images are ready at once; video and audio are
+    /// Uploads a media attachment for `me`. Images are ready at once; video and audio are
     /// finished by a background job (until then `processed` is false). Either way a job makes
     /// the preview, and another removes the upload after a day unless a status uses it.
     pub async fn upload_media(
         &self,
-        caller: &Caller,
+        me: &AccountRecord,
         file: Option<&Upload>,
         changes: MediaChanges,
     ) -> ApiResult<MediaRecord> {
-        let me = caller.account()?;
         let Some(file) = file.filter(|f| !f.bytes.is_empty()) else {
             return Err(file_error("File can't be blank"));
         };
@@ -168,8 +207,8 @@ impl App {
         })?;
         let kind = format.kind();
         let limit = match kind {
-            MediaKind::Image => self.config.limits.image_size_limit,
-            _ => self.config.limits.video_size_limit,
+            MediaKind::Image => self.limits.image_size_limit,
+            _ => self.limits.video_size_limit,
         };
         if file.bytes.len() > limit {
             return Err(ApiError::invalid_field(
@@ -185,7 +224,7 @@ impl App {
             MediaKind::Image => {
                 let (w, h) = image_dimensions(&file.bytes)
                     .ok_or_else(|| file_error("The image could not be read"))?;
-                let limit = self.config.limits.image_matrix_limit;
+                let limit = self.limits.image_matrix_limit;
                 if u64::from(w) * u64::from(h) > limit {
                     return Err(ApiError::invalid_field(
                         "file",
@@ -197,7 +236,7 @@ impl App {
             }
             _ => json!({}),
         };
-        let now = self.now();
+        let now = self.now;
         let id = self.ids.next_at(now.timestamp_millis());
         let mut media = MediaRecord {
             id,
@@ -224,16 +263,19 @@ impl App {
             self.store_thumbnail(&mut media, thumb).await?;
         }
         if let Err(e) = self.files.put(&media.file_key, &file.bytes).await {
-            self.remove_files(&media.thumbnail_key.iter().cloned().collect::<Vec<_>>())
-                .await;
+            remove_files(
+                self.files,
+                &media.thumbnail_key.iter().cloned().collect::<Vec<_>>(),
+            )
+            .await;
             return Err(file_failure(e));
         }
-        if let Err(e) = self.store.insert_media(&media).await {
+        if let Err(e) = self.media.insert_media(&media).await {
             self.remove_media_files(&media).await;
             return Err(e.into());
         }
         let payload = json!({ "media_id": media.id }).to_string();
-        self.store
+        self.jobs
             .enqueue_job(&new_job(self.ids.next(), PROCESS_MEDIA, &payload, now, now))
             .await?;
         self.schedule_media_removal(&[media.id]).await?;
@@ -242,11 +284,11 @@ impl App {
 
     /// Queues the removal of these media in a day, if no status uses them by then.
     pub async fn schedule_media_removal(&self, ids: &[Id]) -> ApiResult<()> {
-        let now = self.now();
+        let now = self.now;
         for id in ids {
             let payload = json!({ "media_id": id }).to_string();
             let at = now + Duration::hours(UNATTACHED_MEDIA_HOURS);
-            self.store
+            self.jobs
                 .enqueue_job(&new_job(self.ids.next(), REMOVE_MEDIA, &payload, at, now))
                 .await?;
         }
@@ -255,7 +297,7 @@ impl App {
 
     /// The caller's own media attachment; 404 for anyone else's.
     pub async fn own_media(&self, me: &AccountRecord, id: Id) -> ApiResult<MediaRecord> {
-        match self.store.media_by_id(id).await? {
+        match self.media.media_by_id(id).await? {
             Some(m) if m.account_id == me.id => Ok(m),
             _ => Err(ApiError::not_found()),
         }
@@ -266,11 +308,10 @@ impl App {
     /// Mastodon (their descriptions change by editing the status).
     pub async fn update_media(
         &self,
-        caller: &Caller,
+        me: &AccountRecord,
         id: Id,
         changes: MediaChanges,
     ) -> ApiResult<MediaRecord> {
-        let me = caller.account()?;
         let mut media = self.own_media(me, id).await?;
         if media.status_id.is_some() {
             return Err(ApiError::not_found());
@@ -283,21 +324,20 @@ impl App {
         if let Some(thumb) = &changes.thumbnail {
             self.store_thumbnail(&mut media, thumb).await?;
         }
-        self.store.update_media(&media).await?;
+        self.media.update_media(&media).await?;
         Ok(media)
     }
 
     /// Deletes one's own upload that no status uses; 422 when a status (or a scheduled status)
     /// uses it, 404 for anyone else's.
-    pub async fn delete_media(&self, caller: &Caller, id: Id) -> ApiResult<()> {
-        let me = caller.account()?;
+    pub async fn delete_media(&self, me: &AccountRecord, id: Id) -> ApiResult<()> {
         let media = self.own_media(me, id).await?;
         if media.status_id.is_some() || media.scheduled_status_id.is_some() {
             return Err(ApiError::unprocessable(
                 "Media attachment is currently used by a status",
             ));
         }
-        match self.store.delete_unattached_media(id).await? {
+        match self.media.delete_unattached_media(id).await? {
             Some(gone) => {
                 self.remove_media_files(&gone).await;
                 Ok(())
@@ -312,14 +352,14 @@ impl App {
     /// Removes the stored files of a media record.
     pub async fn remove_media_files(&self, media: &MediaRecord) {
         let keys: Vec<String> = media.file_keys().map(str::to_string).collect();
-        self.remove_files(&keys).await;
+        remove_files(self.files, &keys).await;
     }
 
     /// Removes these media now if no status uses them (with their files).
     pub async fn remove_unattached_media(&self, ids: &[Id]) -> ApiResult<usize> {
         let mut removed = 0;
         for id in ids {
-            if let Some(gone) = self.store.delete_unattached_media(*id).await? {
+            if let Some(gone) = self.media.delete_unattached_media(*id).await? {
                 self.remove_media_files(&gone).await;
                 removed += 1;
             }
@@ -334,7 +374,7 @@ impl App {
         status: &crate::store::StatusRecord,
     ) -> ApiResult<Vec<Id>> {
         let mut ids = status.media_ids.clone();
-        for r in self.store.status_edits(status.id).await? {
+        for r in self.edits.status_edits(status.id).await? {
             ids.extend(r.media_ids);
         }
         ids.sort();
@@ -358,7 +398,7 @@ impl App {
     /// processing for video and audio. Gone media need nothing.
     pub async fn process_media(&self, id: Id) -> Result<(), String> {
         let Some(mut media) = self
-            .store
+            .media
             .media_by_id(id)
             .await
             .map_err(|e| e.to_string())?
@@ -372,7 +412,7 @@ impl App {
                 .await
                 .map_err(|e| e.to_string())?
                 .ok_or("the original file is missing")?;
-            match self.media.preview(&original, PREVIEW_PIXELS).await {
+            match self.processor.preview(&original, PREVIEW_PIXELS).await {
                 Ok(preview) => {
                     let key = format!(
                         "media_attachments/files/{}/small.{}",
@@ -395,7 +435,7 @@ impl App {
                 }
             }
         }
-        match self.store.finish_media_processing(&media).await {
+        match self.media.finish_media_processing(&media).await {
             Ok(()) | Err(crate::StoreError::NotFound) => Ok(()),
             Err(e) => Err(e.to_string()),
         }
@@ -415,7 +455,7 @@ impl App {
         if media_ids.is_empty() {
             return Ok(Vec::new());
         }
-        let max = self.config.limits.max_media_attachments;
+        let max = self.limits.max_media_attachments;
         if media_ids.len() > max {
             return Err(ApiError::invalid_field(
                 "media_ids",
@@ -441,7 +481,7 @@ impl App {
             }
             ids.push(id);
         }
-        let found = self.store.media_by_ids(&ids).await?;
+        let found = self.media.media_by_ids(&ids).await?;
         let mut out = Vec::with_capacity(ids.len());
         let mut missing = Vec::new();
         for id in &ids {

@@ -189,7 +189,7 @@ impl App {
                 self.store.update_media(&m).await?;
             }
         }
-        self.schedule_media_removal(&ids).await
+        self.media().schedule_media_removal(&ids).await
     }
 
     /// Publishes a scheduled status (the job's work). A cancelled one is already gone: nothing to do.

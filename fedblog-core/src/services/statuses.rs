@@ -291,6 +291,7 @@ impl App {
         }
         let poll = self.check_poll(new.poll.as_ref())?;
         let media = self
+            .media()
             .check_status_media(author, &new.media_ids, None, new.scheduled_status_id)
             .await?;
         self.check_status_text(&new.text, &new.spoiler_text, !media.is_empty())?;

@@ -23,7 +23,8 @@ impl Endpoint for CreateMedia {
 
     async fn handle(app: &App, caller: &Caller, r: MediaFields) -> ApiResult<Self::Response> {
         let media = app
-            .upload_media(caller, caller.upload("file"), r.changes(caller))
+            .media()
+            .upload_media(caller.account()?, caller.upload("file"), r.changes(caller))
             .await?;
         let status = if media.processed {
             StatusCode::OK

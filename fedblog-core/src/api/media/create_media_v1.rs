@@ -24,12 +24,16 @@ impl Endpoint for CreateMediaV1 {
 
     async fn handle(app: &App, caller: &Caller, r: MediaFields) -> ApiResult<Self::Response> {
         let media = app
-            .upload_media(caller, caller.upload("file"), r.changes(caller))
+            .media()
+            .upload_media(caller.account()?, caller.upload("file"), r.changes(caller))
             .await?;
-        app.process_media(media.id).await.map_err(|reason| {
-            tracing::error!(media = %media.id, %reason, "processing an upload failed");
-            ApiError::internal()
-        })?;
+        app.media()
+            .process_media(media.id)
+            .await
+            .map_err(|reason| {
+                tracing::error!(media = %media.id, %reason, "processing an upload failed");
+                ApiError::internal()
+            })?;
         let media = app
             .store
             .media_by_id(media.id)

@@ -29,7 +29,9 @@ impl Endpoint for DeleteMedia {
         caller: &Caller,
         r: DeleteMediaRequest,
     ) -> ApiResult<Self::Response> {
-        app.delete_media(caller, path_id(&r.id)?).await?;
+        app.media()
+            .delete_media(caller.account()?, path_id(&r.id)?)
+            .await?;
         Ok(Json(serde_json::json!({})))
     }
 }

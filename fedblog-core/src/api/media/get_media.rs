@@ -27,7 +27,10 @@ impl Endpoint for GetMedia {
     type Response = JsonWithStatus<MediaAttachment>;
 
     async fn handle(app: &App, caller: &Caller, r: GetMediaRequest) -> ApiResult<Self::Response> {
-        let media = app.own_media(caller.account()?, path_id(&r.id)?).await?;
+        let media = app
+            .media()
+            .own_media(caller.account()?, path_id(&r.id)?)
+            .await?;
         if media.status_id.is_some() {
             return Err(ApiError::not_found());
         }

@@ -37,7 +37,8 @@ impl Endpoint for UpdateMedia {
         r: UpdateMediaRequest,
     ) -> ApiResult<Self::Response> {
         let media = app
-            .update_media(caller, path_id(&r.id)?, r.fields.changes(caller))
+            .media()
+            .update_media(caller.account()?, path_id(&r.id)?, r.fields.changes(caller))
             .await?;
         Ok(Json(app.render_media(&media)))
     }

@@ -41,9 +41,10 @@ impl Endpoint for DeleteStatus {
         let mut out = app
             .render_statuses(std::slice::from_ref(&status), caller.account.as_ref(), true)
             .await?;
-        let media = app.media_ever_attached(&status).await?;
+        let media = app.media().media_ever_attached(&status).await?;
         app.delete_status(&status).await?;
-        app.release_media(&media, r.delete_media.unwrap_or(false))
+        app.media()
+            .release_media(&media, r.delete_media.unwrap_or(false))
             .await?;
         out.pop().map(Json).ok_or_else(ApiError::internal)
     }
