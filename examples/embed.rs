@@ -44,8 +44,9 @@ async fn main() {
         )
         .await
         .expect("account");
-    let client = app.cli_application().await.expect("app");
+    let client = app.oauth().cli_application().await.expect("app");
     let token = app
+        .oauth()
         .issue_token(
             client.id,
             Some(account.id),

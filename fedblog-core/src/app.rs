@@ -16,6 +16,7 @@ use crate::services::blocks::Blocks;
 use crate::services::lists::Lists;
 use crate::services::media::Media;
 use crate::services::notification_policies::NotificationPolicies;
+use crate::services::oauth::OAuth;
 use crate::store::{AccountRecord, AppRecord, Store, TokenRecord, UserRecord};
 use crate::translation::Translator;
 use chrono::{DateTime, Utc};
@@ -219,6 +220,18 @@ impl App {
     /// in, and the verdict a new notification gets).
     pub fn notification_policies(&self) -> NotificationPolicies<'_> {
         NotificationPolicies::new(&*self.store, self.conversations(), self.now())
+    }
+
+    /// The OAuth area (applications, codes, tokens, sign-in, password hashing).
+    pub fn oauth(&self) -> OAuth<'_> {
+        OAuth::new(
+            &*self.store,
+            &self.config,
+            &*self.blocking,
+            &self.stand_in_hash,
+            &self.ids,
+            self.now(),
+        )
     }
 
     /// The blocks area (blocks, mutes and user domain blocks).

@@ -194,8 +194,9 @@ pub async fn run(cli: Cli) -> Result<(), String> {
                 .await
                 .map_err(|e| e.to_string())?
                 .ok_or_else(|| format!("no local account named {username}"))?;
-            let cli_app = app.cli_application().await.map_err(describe)?;
+            let cli_app = app.oauth().cli_application().await.map_err(describe)?;
             let issued = app
+                .oauth()
                 .issue_token(cli_app.id, Some(account.id), &scopes)
                 .await
                 .map_err(describe)?;
@@ -238,7 +239,7 @@ async fn create_many(
     }
     settings.instance.password_hash_memory_kib = RANDOM_PASSWORD_HASH_MEMORY_KIB;
     let app = serve::build_app(&settings).await?;
-    let cli_app = app.cli_application().await.map_err(describe)?;
+    let cli_app = app.oauth().cli_application().await.map_err(describe)?;
     let (app, scopes) = (&app, &scopes);
     let made: Vec<Result<String, String>> = futures_util::stream::iter(usernames.iter())
         .map(|username| async move {
@@ -267,6 +268,7 @@ async fn create_many(
                 }
             };
             let issued = app
+                .oauth()
                 .issue_token(cli_app.id, Some(id), scopes)
                 .await
                 .map_err(|e| format!("cannot issue a token for @{username}: {}", describe(e)))?;

@@ -87,9 +87,10 @@ async fn a_panicking_handler_answers_500_and_logs_its_request_line() {
         )
         .await
         .unwrap();
-    let cli = app.cli_application().await.unwrap();
+    let cli = app.oauth().cli_application().await.unwrap();
     let scopes = fedblog_core::scope::Scopes::parse("read write").unwrap();
     let token = app
+        .oauth()
         .issue_token(cli.id, Some(account.id), &scopes)
         .await
         .unwrap()

@@ -253,6 +253,7 @@ const AREA_SERVICES: &[&str] = &[
     "lists",
     "blocks",
     "media",
+    "oauth",
 ];
 
 #[test]

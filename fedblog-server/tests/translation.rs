@@ -269,10 +269,11 @@ impl Instance {
             )
             .await
             .expect("account");
-        let cli = self.app.cli_application().await.expect("cli app");
+        let cli = self.app.oauth().cli_application().await.expect("cli app");
         let scopes = fedblog_core::scope::Scopes::parse("read write follow push").expect("scopes");
         let token = self
             .app
+            .oauth()
             .issue_token(cli.id, Some(account.id), &scopes)
             .await
             .expect("token")

@@ -352,7 +352,7 @@ impl App {
             ));
         }
         // Off the async workers (and bounded), as sign-in's checks are.
-        let password_hash = self.hash_password(&new.password).await?;
+        let password_hash = self.oauth().hash_password(&new.password).await?;
         let now = self.now();
         let account = AccountRecord::new_local(self.ids.next(), &new.username, now);
         let confirmation = (!new.confirmed).then(random_secret);

@@ -3,15 +3,20 @@
 
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use chrono::{Duration, Utc};
+use chrono::{DateTime, Duration, Utc};
 use http::StatusCode;
 use rand::RngCore;
 use sha2::{Digest, Sha256};
 
-use crate::app::App;
+use crate::blocking::Blocking;
+use crate::config::InstanceConfig;
 use crate::error::{ApiError, ApiResult};
+use crate::id::IdGenerator;
 use crate::scope::Scopes;
-use crate::store::{AccountRecord, AppRecord, AuthorizationRecord, TokenRecord, UserRecord};
+use crate::store::{
+    AccountRecord, AccountStore, AppRecord, AuthorizationRecord, OAuthStore, Store, TokenRecord,
+    UserRecord,
+};
 
 /// The redirect URI that shows the code on a page instead of redirecting.
 pub const OOB_REDIRECT: &str = "urn:ietf:wg:oauth:2.0:oob";
@@ -231,7 +236,42 @@ fn basic_credentials(header: Option<&str>) -> Option<(String, String)> {
     Some((unescape(id), unescape(secret)))
 }
 
-impl App {
+/// The OAuth area: client applications, authorization codes, tokens, sign-in and password
+/// hashing.
+pub struct OAuth<'a> {
+    oauth: &'a dyn OAuthStore,
+    accounts: &'a dyn AccountStore,
+    config: &'a InstanceConfig,
+    blocking: &'a dyn Blocking,
+    /// The hash unknown logins are checked against, made on first use and kept by the app.
+    stand_in_hash: &'a std::sync::OnceLock<String>,
+    ids: &'a IdGenerator,
+    now: DateTime<Utc>,
+}
+
+impl<'a> OAuth<'a> {
+    /// The area over the OAuth and account stores of `store`, with the instance's limits and
+    /// password cost, hashing through `blocking`, keeping the stand-in hash in `stand_in_hash`,
+    /// making ids with `ids`, at `now`.
+    pub fn new(
+        store: &'a dyn Store,
+        config: &'a InstanceConfig,
+        blocking: &'a dyn Blocking,
+        stand_in_hash: &'a std::sync::OnceLock<String>,
+        ids: &'a IdGenerator,
+        now: DateTime<Utc>,
+    ) -> Self {
+        OAuth {
+            oauth: store,
+            accounts: store,
+            config,
+            blocking,
+            stand_in_hash,
+            ids,
+            now,
+        }
+    }
+
     /// Registers a client application (`POST /api/v1/apps`).
     pub async fn create_app(&self, new: NewApp) -> ApiResult<AppRecord> {
         let limits = &self.config.limits;
@@ -322,16 +362,16 @@ impl App {
             scopes: scopes.to_string(),
             client_id: random_secret(),
             client_secret: random_secret(),
-            created_at: self.now(),
+            created_at: self.now,
         };
-        self.store.insert_app(&record).await?;
+        self.oauth.insert_app(&record).await?;
         Ok(record)
     }
 
     /// The application that tokens made by the admin CLI belong to, created on first use.
     pub async fn cli_application(&self) -> ApiResult<AppRecord> {
         const CLIENT_ID: &str = "fedblog-cli";
-        if let Some(app) = self.store.app_by_client_id(CLIENT_ID).await? {
+        if let Some(app) = self.oauth.app_by_client_id(CLIENT_ID).await? {
             return Ok(app);
         }
         let record = AppRecord {
@@ -342,12 +382,12 @@ impl App {
             scopes: "read write follow push admin:read admin:write".into(),
             client_id: CLIENT_ID.into(),
             client_secret: random_secret(),
-            created_at: self.now(),
+            created_at: self.now,
         };
-        match self.store.insert_app(&record).await {
+        match self.oauth.insert_app(&record).await {
             Ok(()) => Ok(record),
             Err(crate::StoreError::AlreadyExists(_)) => self
-                .store
+                .oauth
                 .app_by_client_id(CLIENT_ID)
                 .await?
                 .ok_or_else(ApiError::internal),
@@ -376,7 +416,7 @@ impl App {
             scope.as_deref(),
         );
         let app = match client_id {
-            Some(id) => self.store.app_by_client_id(id).await?,
+            Some(id) => self.oauth.app_by_client_id(id).await?,
             None => None,
         }
         .ok_or_else(|| oauth_err(StatusCode::BAD_REQUEST, "invalid_client", "Client authentication failed due to unknown client, no client authentication included, or unsupported authentication method."))?;
@@ -460,7 +500,7 @@ impl App {
     /// Checks a username-or-email and password for the sign-in form. `None` when they do not match
     /// (the same answer for unknown users and wrong passwords, in the same time: an unknown
     /// login is checked against a stand-in hash of the same cost). The hashing runs through
-    /// [`App::blocking`], off the async workers.
+    /// [`App::blocking`](crate::App::blocking), off the async workers.
     pub async fn sign_in(
         &self,
         login: &str,
@@ -468,10 +508,10 @@ impl App {
     ) -> ApiResult<Option<(AccountRecord, UserRecord)>> {
         let login = login.trim().trim_start_matches('@');
         let user = if login.contains('@') {
-            self.store.user_by_email(login).await?
+            self.accounts.user_by_email(login).await?
         } else {
-            match self.store.account_by_username(login, None).await? {
-                Some(a) => self.store.user_by_account_id(a.id).await?,
+            match self.accounts.account_by_username(login, None).await? {
+                Some(a) => self.accounts.user_by_account_id(a.id).await?,
                 None => None,
             }
         };
@@ -488,7 +528,7 @@ impl App {
             return Ok(None);
         };
         let account = self
-            .store
+            .accounts
             .account_by_id(user.account_id)
             .await?
             .ok_or_else(ApiError::internal)?;
@@ -520,7 +560,7 @@ impl App {
         account_id: crate::Id,
     ) -> ApiResult<String> {
         let code = random_secret();
-        self.store
+        self.oauth
             .insert_authorization(&AuthorizationRecord {
                 code_hash: hash_secret(&code),
                 app_id: req.app.id,
@@ -532,7 +572,7 @@ impl App {
                     .code_challenge
                     .as_ref()
                     .and(req.code_challenge_method.clone()),
-                expires_at: self.now() + Duration::minutes(CODE_LIFETIME_MINUTES),
+                expires_at: self.now + Duration::minutes(CODE_LIFETIME_MINUTES),
             })
             .await?;
         Ok(code)
@@ -552,10 +592,10 @@ impl App {
             app_id,
             account_id,
             scopes: scopes.to_string(),
-            created_at: self.now(),
+            created_at: self.now,
             revoked_at: None,
         };
-        self.store.insert_token(&record).await?;
+        self.oauth.insert_token(&record).await?;
         Ok(IssuedToken {
             access_token,
             record,
@@ -581,7 +621,7 @@ impl App {
         };
         let app = match id {
             Some(id) => self
-                .store
+                .oauth
                 .app_by_client_id(&id)
                 .await?
                 .ok_or_else(invalid)?,
@@ -624,15 +664,13 @@ impl App {
                         )
                     })?;
                 let code_hash = hash_secret(code);
-                let Some(auth) = self.store.take_authorization(&code_hash).await? else {
+                let Some(auth) = self.oauth.take_authorization(&code_hash).await? else {
                     // A code exchanged a second time: revoke the token of the first exchange
                     // (RFC 6749, 4.1.2), since the code may have been stolen.
-                    if let Some(token_hash) = self
-                        .store
-                        .take_code_exchange(&code_hash, self.now())
-                        .await?
+                    if let Some(token_hash) =
+                        self.oauth.take_code_exchange(&code_hash, self.now).await?
                     {
-                        self.store.revoke_token(&token_hash, self.now()).await?;
+                        self.oauth.revoke_token(&token_hash, self.now).await?;
                         tracing::warn!(
                             "an authorization code was exchanged twice; the token it gave is revoked"
                         );
@@ -662,12 +700,12 @@ impl App {
                 let issued = self
                     .issue_token(app.id, Some(auth.account_id), &scopes)
                     .await?;
-                self.store
+                self.oauth
                     .record_code_exchange(
                         &code_hash,
                         &issued.record.token_hash,
-                        self.now(),
-                        self.now() + Duration::days(CODE_EXCHANGE_MEMORY_DAYS),
+                        self.now,
+                        self.now + Duration::days(CODE_EXCHANGE_MEMORY_DAYS),
                     )
                     .await?;
                 Ok(issued)
@@ -730,11 +768,11 @@ impl App {
                 )
             })?;
         let hash = hash_secret(token);
-        match self.store.token_by_hash(&hash).await? {
+        match self.oauth.token_by_hash(&hash).await? {
             // RFC 7009: an unknown token is not an error.
             None => Ok(()),
             Some(t) if t.app_id == app.id => {
-                self.store.revoke_token(&hash, self.now()).await?;
+                self.oauth.revoke_token(&hash, self.now).await?;
                 Ok(())
             }
             Some(_) => Err(oauth_err(
@@ -787,17 +825,30 @@ mod tests {
         let after_sign_up = runs();
         assert_eq!(after_sign_up, 1, "the sign-up's hash runs through blocking");
         assert!(
-            app.sign_in("ada", "wrong password")
+            app.oauth()
+                .sign_in("ada", "wrong password")
                 .await
                 .unwrap()
                 .is_none()
         );
         assert_eq!(runs(), after_sign_up + 1);
         // The stand-in hash is made once, then every unknown login verifies against it.
-        assert!(app.sign_in("nobody", "whatever").await.unwrap().is_none());
+        assert!(
+            app.oauth()
+                .sign_in("nobody", "whatever")
+                .await
+                .unwrap()
+                .is_none()
+        );
         let after_first_unknown = runs();
         assert_eq!(after_first_unknown, after_sign_up + 3);
-        assert!(app.sign_in("nobody@else", "x").await.unwrap().is_none());
+        assert!(
+            app.oauth()
+                .sign_in("nobody@else", "x")
+                .await
+                .unwrap()
+                .is_none()
+        );
         assert_eq!(runs(), after_first_unknown + 1);
         let stand_in = app.stand_in_hash.get().unwrap();
         assert!(
@@ -805,7 +856,8 @@ mod tests {
             "the configured cost: {stand_in}"
         );
         assert!(
-            app.sign_in("ada", "correct horse battery")
+            app.oauth()
+                .sign_in("ada", "correct horse battery")
                 .await
                 .unwrap()
                 .is_some()

@@ -61,8 +61,9 @@ async fn read_as<E: Endpoint>(
     reader: &crate::store::AccountRecord,
     params: Params,
 ) -> crate::api::Reply {
-    let cli = app.cli_application().await.expect("cli app");
+    let cli = app.oauth().cli_application().await.expect("cli app");
     let token = app
+        .oauth()
         .issue_token(
             cli.id,
             Some(reader.id),
@@ -109,6 +110,7 @@ async fn home_page_calls(statuses: usize) -> (usize, BTreeMap<&'static str, usiz
             continue;
         }
         let client = app
+            .oauth()
             .create_app(NewApp {
                 name: format!("client {n}"),
                 redirect_uris: vec!["urn:ietf:wg:oauth:2.0:oob".into()],

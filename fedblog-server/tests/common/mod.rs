@@ -301,9 +301,14 @@ async fn make_user(
         .create_local_account(new, true)
         .await
         .map_err(|e| e.to_string())?;
-    let cli = app.cli_application().await.map_err(|e| e.to_string())?;
+    let cli = app
+        .oauth()
+        .cli_application()
+        .await
+        .map_err(|e| e.to_string())?;
     let scopes = fedblog_core::scope::Scopes::parse(scopes)?;
     let issued = app
+        .oauth()
         .issue_token(cli.id, Some(account.id), &scopes)
         .await
         .map_err(|e| e.to_string())?;

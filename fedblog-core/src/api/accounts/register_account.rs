@@ -59,6 +59,7 @@ impl Endpoint for RegisterAccount {
             .await?;
         let scopes = Scopes::parse(&token.scopes).unwrap_or_default();
         let issued = app
+            .oauth()
             .issue_token(token.app_id, Some(account.id), &scopes)
             .await?;
         Ok(Json(app.render_token(&issued)))

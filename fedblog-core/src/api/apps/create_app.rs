@@ -43,6 +43,7 @@ impl Endpoint for CreateApp {
         req: CreateAppRequest,
     ) -> ApiResult<Self::Response> {
         let record = app
+            .oauth()
             .create_app(NewApp {
                 name: req.client_name.unwrap_or_default(),
                 redirect_uris: req.redirect_uris,

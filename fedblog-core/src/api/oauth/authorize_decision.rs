@@ -81,7 +81,7 @@ impl Endpoint for AuthorizeDecision {
                 .charge(Family::SignInAccount, &named)
                 .await?;
         }
-        let Some((account, user)) = app.sign_in(&login, &password).await? else {
+        let Some((account, user)) = app.oauth().sign_in(&login, &password).await? else {
             return Ok(Redirect::Page(sign_in_form(
                 app,
                 &valid,
@@ -105,7 +105,7 @@ impl Endpoint for AuthorizeDecision {
             html.0 = http::StatusCode::FORBIDDEN;
             return Ok(Redirect::Page(html));
         }
-        let code = app.issue_code(&valid, account.id).await?;
+        let code = app.oauth().issue_code(&valid, account.id).await?;
         if valid.redirect_uri == OOB_REDIRECT {
             let body = format!(
                 "<p>Copy this authorization code and paste it into the application:</p><p><code id=\"code\">{}</code></p>",

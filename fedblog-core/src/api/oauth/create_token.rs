@@ -62,6 +62,7 @@ impl Endpoint for CreateToken {
             scope: r.scope,
         };
         let issued = app
+            .oauth()
             .exchange_token(req, caller.authorization.as_deref())
             .await?;
         Ok(Json(app.render_token(&issued)))

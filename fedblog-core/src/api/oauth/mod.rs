@@ -48,16 +48,17 @@ pub struct AuthorizeParams {
 impl AuthorizeParams {
     /// Validates the request against the registered app.
     pub async fn validate(self, app: &App) -> Result<AuthorizationRequest, AuthorizationError> {
-        app.authorization_request(AuthorizationQuery {
-            response_type: self.response_type,
-            client_id: self.client_id,
-            redirect_uri: self.redirect_uri,
-            scope: self.scope,
-            state: self.state,
-            code_challenge: self.code_challenge,
-            code_challenge_method: self.code_challenge_method,
-        })
-        .await
+        app.oauth()
+            .authorization_request(AuthorizationQuery {
+                response_type: self.response_type,
+                client_id: self.client_id,
+                redirect_uri: self.redirect_uri,
+                scope: self.scope,
+                state: self.state,
+                code_challenge: self.code_challenge,
+                code_challenge_method: self.code_challenge_method,
+            })
+            .await
     }
 }
 

@@ -48,7 +48,8 @@ impl Endpoint for RevokeToken {
             client_secret: r.client_secret,
             ..Default::default()
         };
-        app.revoke(req, &token, caller.authorization.as_deref())
+        app.oauth()
+            .revoke(req, &token, caller.authorization.as_deref())
             .await?;
         Ok(Json(Empty {}))
     }
