@@ -521,7 +521,7 @@ impl<'a> OAuth<'a> {
         };
         let password = password.to_string();
         let matches =
-            crate::blocking::run(&*self.blocking, move || verify_password(&password, &hash))
+            crate::blocking::run(self.blocking, move || verify_password(&password, &hash))
                 .await
                 .ok_or_else(ApiError::internal)?;
         let Some(user) = user.filter(|_| matches) else {
@@ -538,7 +538,7 @@ impl<'a> OAuth<'a> {
     /// Hashes a password at the configured cost, off the async workers.
     pub async fn hash_password(&self, password: &str) -> ApiResult<String> {
         let (password, kib) = (password.to_string(), self.config.password_hash_memory_kib);
-        crate::blocking::run(&*self.blocking, move || hash_password(&password, kib))
+        crate::blocking::run(self.blocking, move || hash_password(&password, kib))
             .await
             .ok_or_else(ApiError::internal)?
     }
