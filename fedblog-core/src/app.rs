@@ -16,6 +16,7 @@ use crate::services::blocks::Blocks;
 use crate::services::lists::Lists;
 use crate::services::media::Media;
 use crate::services::notification_policies::NotificationPolicies;
+use crate::services::notifications::Notifications;
 use crate::services::oauth::OAuth;
 use crate::store::{AccountRecord, AppRecord, Store, TokenRecord, UserRecord};
 use crate::translation::Translator;
@@ -254,6 +255,19 @@ impl App {
     /// The lists area (an account's lists, their members and their feeds).
     pub fn lists(&self) -> Lists<'_> {
         Lists::new(&*self.store, &self.ids, self.timelines())
+    }
+
+    /// The notifications area (making, taking back and reading notifications; closing polls).
+    pub fn notifications(&self) -> Notifications<'_> {
+        Notifications::new(
+            &*self.store,
+            &self.ids,
+            &*self.events,
+            self.visibility(),
+            self.notification_policies(),
+            self.conversations(),
+            self.now(),
+        )
     }
 
     /// The markers area (read positions).

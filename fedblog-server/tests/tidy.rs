@@ -254,6 +254,7 @@ const AREA_SERVICES: &[&str] = &[
     "blocks",
     "media",
     "oauth",
+    "notifications",
 ];
 
 #[test]

@@ -163,13 +163,15 @@ impl App {
                 .map(|p| p.record(self.ids.next_at(now.timestamp_millis()), &edited, now));
             self.store.replace_poll(status.id, record.as_ref()).await?;
             if let Some(poll) = &record {
-                self.schedule_poll_close(poll).await?;
+                self.notifications().schedule_poll_close(poll).await?;
             }
         }
         for m in media.iter().filter(|m| described.contains(&m.id)) {
             self.store.update_media(m).await?;
         }
-        self.notify_edit(me, &status, &edited).await?;
+        self.notifications()
+            .notify_edit(me, &status, &edited)
+            .await?;
         self.publish(crate::events::DomainEvent::StatusEdited {
             status: edited.id,
             author: me.id,

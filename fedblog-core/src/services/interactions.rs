@@ -93,13 +93,14 @@ impl App {
             .insert_favourite(self.ids.next(), me.id, status.id)
             .await?
         {
-            self.notify(
-                &[status.account_id],
-                me,
-                NotificationType::Favourite,
-                Some(&status),
-            )
-            .await?;
+            self.notifications()
+                .notify(
+                    &[status.account_id],
+                    me,
+                    NotificationType::Favourite,
+                    Some(&status),
+                )
+                .await?;
         }
         self.reread(id).await
     }
@@ -110,13 +111,14 @@ impl App {
         let proper = self.proper_id(id).await?;
         if self.store.delete_favourite(me.id, proper).await? {
             let status = self.reread(proper).await?;
-            self.retract_notification(
-                status.account_id,
-                me.id,
-                NotificationType::Favourite,
-                Some(proper),
-            )
-            .await?;
+            self.notifications()
+                .retract_notification(
+                    status.account_id,
+                    me.id,
+                    NotificationType::Favourite,
+                    Some(proper),
+                )
+                .await?;
             return Ok(status);
         }
         self.visibility().visible_status(Some(me), proper).await

@@ -246,7 +246,9 @@ impl App {
                     .map(|_| ())
                     .map_err(|e| e.to_string())
             }
-            crate::services::notifications::CLOSE_POLL => self.close_poll(&payload).await,
+            crate::services::notifications::CLOSE_POLL => {
+                self.notifications().close_poll(&payload).await
+            }
             crate::services::fanout::FAN_OUT => self.run_fan_out(&payload).await,
             other => Err(format!("unknown job kind {other:?}")),
         }

@@ -105,7 +105,7 @@ impl App {
             else {
                 break;
             };
-            let mut shown = self.shown_notifications(me, read).await?;
+            let mut shown = self.notifications().shown_notifications(me, read).await?;
             // Reading order: downwards newest first, upwards (from `min_id`) oldest first.
             if page.ascending() {
                 shown.reverse();
@@ -166,7 +166,7 @@ impl App {
     ) -> ApiResult<NotificationGroup> {
         let notifications = if let Some(id) = key.strip_prefix("ungrouped-") {
             let id = id.parse::<Id>().map_err(|_| ApiError::not_found())?;
-            vec![self.notification(me, id).await?]
+            vec![self.notifications().notification(me, id).await?]
         } else {
             let query = NotificationQuery {
                 group_key: Some(key.to_string()),
@@ -178,7 +178,7 @@ impl App {
                 let read = self.store.notifications_page(me.id, &query, page).await?;
                 let full = read.len() >= GROUP_READ;
                 page.max_id = read.last().map(|n| n.id);
-                all.extend(self.shown_notifications(me, read).await?);
+                all.extend(self.notifications().shown_notifications(me, read).await?);
                 if !full {
                     break;
                 }

@@ -8,15 +8,21 @@ use std::collections::{HashMap, HashSet};
 use chrono::{DateTime, Utc};
 use serde_json::{Value, json};
 
-use crate::app::App;
 use crate::error::{ApiError, ApiResult};
+use crate::events::EventBus;
 use crate::id::Id;
+use crate::id::IdGenerator;
 use crate::pagination::Page;
+use crate::services::conversations::Conversations;
 use crate::services::jobs::new_job;
+use crate::services::notification_policies::NotificationPolicies;
 use crate::services::timelines::{MAX_READS, PageFill};
+use crate::services::visibility::VisibilityRule;
 use crate::store::{
-    AccountRecord, NotificationQuery, NotificationRecord, NotificationStore, NotificationType,
-    PolicyAction, PollRecord, StatusRecord, Visibility,
+    AccountRecord, AccountStore, BlockStore, DomainBlockStore, FollowStore, InteractionStore,
+    JobStore, NotificationPolicyStore, NotificationQuery, NotificationRecord, NotificationStore,
+    NotificationType, PolicyAction, PollRecord, PollStore, StatusRecord, StatusStore, Store,
+    Visibility,
 };
 
 /// Notifies a poll's author and its local voters that it ended; payload `{"poll_id": "<id>"}`.
@@ -59,7 +65,58 @@ pub struct NotificationPage {
     pub last: Option<Id>,
 }
 
-impl App {
+/// The notifications area: making notifications by the rules of who is told, taking them back,
+/// reading them with blocks, mutes and visibility applied, and closing polls.
+pub struct Notifications<'a> {
+    accounts: &'a dyn AccountStore,
+    blocks: &'a dyn BlockStore,
+    domain_blocks: &'a dyn DomainBlockStore,
+    follows: &'a dyn FollowStore,
+    interactions: &'a dyn InteractionStore,
+    jobs: &'a dyn JobStore,
+    policy_store: &'a dyn NotificationPolicyStore,
+    notifications: &'a dyn NotificationStore,
+    polls: &'a dyn PollStore,
+    statuses: &'a dyn StatusStore,
+    ids: &'a IdGenerator,
+    events: &'a dyn EventBus,
+    visibility: VisibilityRule<'a>,
+    policies: NotificationPolicies<'a>,
+    conversations: Conversations<'a>,
+    now: DateTime<Utc>,
+}
+
+impl<'a> Notifications<'a> {
+    /// The area over `store`, making ids with `ids`, publishing on `events`, deciding through
+    /// `visibility` and `policies`, adding direct messages to `conversations`, at `now`.
+    pub fn new(
+        store: &'a dyn Store,
+        ids: &'a IdGenerator,
+        events: &'a dyn EventBus,
+        visibility: VisibilityRule<'a>,
+        policies: NotificationPolicies<'a>,
+        conversations: Conversations<'a>,
+        now: DateTime<Utc>,
+    ) -> Self {
+        Notifications {
+            accounts: store,
+            blocks: store,
+            domain_blocks: store,
+            follows: store,
+            interactions: store,
+            jobs: store,
+            policy_store: store,
+            notifications: store,
+            polls: store,
+            statuses: store,
+            ids,
+            events,
+            visibility,
+            policies,
+            conversations,
+            now,
+        }
+    }
     /// Notifies `recipients` that `from` did `kind` (about `status`). Left out: accounts that are
     /// not local or are suspended, `from` itself (except for its own ended poll), and recipients
     /// that block `from` or are blocked by it, mute its notifications, block its domain, or
@@ -82,14 +139,14 @@ impl App {
             return Ok(vec![]);
         }
         let blocked: HashSet<Id> = self
-            .store
+            .blocks
             .blocked_either_way(from.id, &ids)
             .await?
             .into_iter()
             .collect();
-        let now = self.now();
+        let now = self.now;
         let mut out = Vec::new();
-        for r in self.store.accounts_by_ids(&ids).await? {
+        for r in self.accounts.accounts_by_ids(&ids).await? {
             if !r.is_local() || r.suspended_at.is_some() || blocked.contains(&r.id) {
                 continue;
             }
@@ -99,7 +156,7 @@ impl App {
             if let Some(s) = status {
                 let thread = crate::store::conversation_of(s);
                 if !self
-                    .store
+                    .interactions
                     .muted_conversations_among(r.id, &[thread])
                     .await?
                     .is_empty()
@@ -107,11 +164,7 @@ impl App {
                     continue;
                 }
             }
-            let filtered = match self
-                .notification_policies()
-                .policy_verdict(&r, from, kind, status)
-                .await?
-            {
+            let filtered = match self.policies.policy_verdict(&r, from, kind, status).await? {
                 PolicyAction::Drop => continue,
                 PolicyAction::Filter => true,
                 PolicyAction::Accept => false,
@@ -130,7 +183,7 @@ impl App {
             });
         }
         if !out.is_empty() {
-            self.store.insert_notifications(&out).await?;
+            self.notifications.insert_notifications(&out).await?;
         }
         // Filtered mentions wait in a request per sender (Mastodon makes requests of mentions
         // only; other filtered notifications show with `include_filtered`).
@@ -138,12 +191,17 @@ impl App {
             .iter()
             .filter(|n| n.filtered && n.kind == NotificationType::Mention)
         {
-            self.store
+            self.policy_store
                 .note_notification_request(self.ids.next(), n.account_id, from.id, n.status_id, now)
                 .await?;
         }
         self.publish_notifications(&out).await;
         Ok(out)
+    }
+
+    /// Publishes what this area did (see [`crate::App::publish`]).
+    async fn publish(&self, event: crate::events::DomainEvent) {
+        crate::events::publish_logged(self.events, event).await;
     }
 
     /// Tells streaming of new notifications, those their policy did not filter.
@@ -181,14 +239,14 @@ impl App {
                 .filter(|n| !n.filtered)
                 .map(|n| n.account_id)
                 .collect();
-            self.conversations().add(status, &recipients).await?;
+            self.conversations.add(status, &recipients).await?;
         }
         let own_thread = status.in_reply_to_account_id.is_none_or(|a| a == author.id);
         if status.visibility == Visibility::Direct || !own_thread {
             return Ok(());
         }
         let subscribers: Vec<Id> = self
-            .store
+            .follows
             .notified_follower_ids(author.id)
             .await?
             .into_iter()
@@ -218,7 +276,7 @@ impl App {
         let mut rebloggers = Vec::new();
         let mut page = Page::first(REBLOGGERS_PER_READ);
         loop {
-            let read = self.store.reblogged_by_page(after.id, page).await?;
+            let read = self.interactions.reblogged_by_page(after.id, page).await?;
             let Some(&(oldest, _)) = read.last() else {
                 break;
             };
@@ -234,15 +292,6 @@ impl App {
         Ok(())
     }
 
-    /// Takes back the follow and follow request `follower` made of `followed` (the follow ended).
-    pub(crate) async fn forget_follow_notifications(
-        &self,
-        followed: Id,
-        follower: Id,
-    ) -> ApiResult<()> {
-        forget_follow_notifications(&*self.store, followed, follower).await
-    }
-
     /// Whether `me` must not hear from `other`: a mute of its notifications in force, or a block
     /// of its domain.
     async fn mutes_notifications_of(
@@ -252,7 +301,7 @@ impl App {
         now: DateTime<Utc>,
     ) -> ApiResult<bool> {
         if self
-            .store
+            .blocks
             .mute_of(me.id, other.id, now)
             .await?
             .is_some_and(|m| m.notifications)
@@ -261,7 +310,7 @@ impl App {
         }
         Ok(match &other.domain {
             Some(d) => {
-                self.store
+                self.domain_blocks
                     .domain_blocked(me.id, &d.to_ascii_lowercase())
                     .await?
             }
@@ -278,7 +327,7 @@ impl App {
         kind: NotificationType,
         status: Option<Id>,
     ) -> ApiResult<()> {
-        self.store
+        self.notifications
             .retract_notifications(account, from, Some(kind), status)
             .await?;
         Ok(())
@@ -288,7 +337,7 @@ impl App {
     /// from accounts blocked either way, whose notifications `me` mutes, suspended or on a
     /// domain `me` blocks, or about a status `me` can no longer see. When those hide entries,
     /// older ones are read to fill the page (a few reads at most).
-    pub async fn notifications(
+    pub async fn page(
         &self,
         me: &AccountRecord,
         query: &NotificationQuery,
@@ -297,7 +346,10 @@ impl App {
         let mut fill = PageFill::new();
         let mut cursor = page;
         for _ in 0..MAX_READS {
-            let read = self.store.notifications_page(me.id, query, cursor).await?;
+            let read = self
+                .notifications
+                .notifications_page(me.id, query, cursor)
+                .await?;
             let ids: Vec<Id> = read.iter().map(|n| n.id).collect();
             let shown = self.shown_notifications(me, read).await?;
             if !fill.take(&ids, shown, page, &mut cursor) {
@@ -320,21 +372,21 @@ impl App {
         let mut senders: Vec<Id> = read.iter().map(|n| n.from_account_id).collect();
         senders.sort();
         senders.dedup();
-        let now = self.now();
+        let now = self.now;
         let blocked: HashSet<Id> = self
-            .store
+            .blocks
             .blocked_either_way(me.id, &senders)
             .await?
             .into_iter()
             .collect();
         let muted: HashSet<Id> = self
-            .store
+            .blocks
             .muted_among(me.id, &senders, now)
             .await?
             .into_iter()
             .collect();
         let mut audible: HashSet<Id> = HashSet::new();
-        for a in self.store.accounts_by_ids(&senders).await? {
+        for a in self.accounts.accounts_by_ids(&senders).await? {
             let hidden = a.suspended_at.is_some()
                 || (a.id != me.id
                     && (blocked.contains(&a.id)
@@ -346,7 +398,7 @@ impl App {
         }
         let status_ids: Vec<Id> = read.iter().filter_map(|n| n.status_id).collect();
         let visible: HashSet<Id> = self
-            .visibility()
+            .visibility
             .visible_statuses(Some(me), &status_ids)
             .await?
             .into_iter()
@@ -364,7 +416,7 @@ impl App {
     /// One of `me`'s notifications; 404 for another account's, or one `me` may not see.
     pub async fn notification(&self, me: &AccountRecord, id: Id) -> ApiResult<NotificationRecord> {
         let n = self
-            .store
+            .notifications
             .notification_by_id(id)
             .await?
             .filter(|n| n.account_id == me.id)
@@ -377,7 +429,7 @@ impl App {
 
     /// Dismisses one of `me`'s notifications; 404 when it is not `me`'s (it stays).
     pub async fn dismiss_notification(&self, me: &AccountRecord, id: Id) -> ApiResult<()> {
-        if self.store.dismiss_notification(me.id, id).await? {
+        if self.notifications.dismiss_notification(me.id, id).await? {
             Ok(())
         } else {
             Err(ApiError::not_found())
@@ -387,14 +439,14 @@ impl App {
     /// Dismisses several of `me`'s notifications; ids that are not `me`'s are ignored.
     pub async fn dismiss_notifications(&self, me: &AccountRecord, ids: &[Id]) -> ApiResult<()> {
         for id in ids {
-            self.store.dismiss_notification(me.id, *id).await?;
+            self.notifications.dismiss_notification(me.id, *id).await?;
         }
         Ok(())
     }
 
     /// Removes all of `me`'s notifications.
     pub async fn clear_notifications(&self, me: &AccountRecord) -> ApiResult<()> {
-        self.store.clear_notifications(me.id).await?;
+        self.notifications.clear_notifications(me.id).await?;
         Ok(())
     }
 
@@ -408,7 +460,7 @@ impl App {
         limit: u64,
     ) -> ApiResult<u64> {
         Ok(self
-            .store
+            .notifications
             .count_notifications(me.id, query, after, limit)
             .await?)
     }
@@ -419,13 +471,13 @@ impl App {
             return Ok(());
         };
         let payload = json!({ "poll_id": poll.id.to_string() }).to_string();
-        self.store
+        self.jobs
             .enqueue_job(&new_job(
                 self.ids.next(),
                 CLOSE_POLL,
                 &payload,
                 at,
-                self.now(),
+                self.now,
             ))
             .await?;
         Ok(())
@@ -444,18 +496,18 @@ impl App {
     }
 
     async fn close_poll_now(&self, id: Id) -> ApiResult<()> {
-        let Some(poll) = self.store.poll_by_id(id).await? else {
+        let Some(poll) = self.polls.poll_by_id(id).await? else {
             return Ok(());
         };
         let Some(ends) = poll.expires_at else {
             return Ok(());
         };
-        if ends > self.now() {
+        if ends > self.now {
             return self.schedule_poll_close(&poll).await;
         }
         let (Some(status), Some(author)) = (
-            self.store.status_by_id(poll.status_id).await?,
-            self.store.account_by_id(poll.account_id).await?,
+            self.statuses.status_by_id(poll.status_id).await?,
+            self.accounts.account_by_id(poll.account_id).await?,
         ) else {
             return Ok(());
         };
@@ -467,7 +519,7 @@ impl App {
             ..Default::default()
         };
         let mut seen = self
-            .store
+            .notifications
             .notifications_page(author.id, &told, Page::first(80))
             .await?
             .into_iter()
@@ -475,12 +527,12 @@ impl App {
         if seen.next().is_some() {
             return Ok(());
         }
-        let mut recipients = self.store.poll_voters(poll.id).await?;
+        let mut recipients = self.polls.poll_voters(poll.id).await?;
         recipients.push(author.id);
         // Voters who can no longer see the status are not told.
         let mut told_ok: Vec<Id> = Vec::with_capacity(recipients.len());
         let accounts: HashMap<Id, AccountRecord> = self
-            .store
+            .accounts
             .accounts_by_ids(&recipients)
             .await?
             .into_iter()
@@ -488,7 +540,7 @@ impl App {
             .collect();
         for r in &recipients {
             if let Some(a) = accounts.get(r)
-                && self.visibility().can_see(Some(a), &status, &author).await?
+                && self.visibility.can_see(Some(a), &status, &author).await?
             {
                 told_ok.push(*r);
             }
@@ -515,6 +567,7 @@ pub(crate) async fn forget_follow_notifications(
 
 #[cfg(test)]
 mod tests {
+    use crate::App;
     use chrono::Duration;
     use serde_json::json;
 
@@ -580,8 +633,14 @@ mod tests {
             .await
             .expect("block");
         let payload = json!({"poll_id": poll.id.to_string()});
-        app.close_poll(&payload).await.expect("closed");
-        app.close_poll(&payload).await.expect("closed again");
+        app.notifications()
+            .close_poll(&payload)
+            .await
+            .expect("closed");
+        app.notifications()
+            .close_poll(&payload)
+            .await
+            .expect("closed again");
         for who in [&voter, &author] {
             let told = polls_told(&app, who).await;
             assert_eq!(told.len(), 1, "{} told once: {told:?}", who.username);
@@ -609,7 +668,8 @@ mod tests {
             .vote_in_poll(&voter, poll.id, &["1".into()])
             .await
             .expect("vote");
-        app.close_poll(&json!({"poll_id": poll.id.to_string()}))
+        app.notifications()
+            .close_poll(&json!({"poll_id": poll.id.to_string()}))
             .await
             .expect("put off");
         assert!(polls_told(&app, &voter).await.is_empty());
@@ -624,8 +684,13 @@ mod tests {
             2,
             "the first job and the one putting it off: {jobs:?}"
         );
-        assert!(app.close_poll(&json!({"poll_id": "12345"})).await.is_ok());
-        assert!(app.close_poll(&json!({})).await.is_err());
+        assert!(
+            app.notifications()
+                .close_poll(&json!({"poll_id": "12345"}))
+                .await
+                .is_ok()
+        );
+        assert!(app.notifications().close_poll(&json!({})).await.is_err());
     }
 
     #[test]

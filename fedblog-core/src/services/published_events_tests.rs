@@ -61,6 +61,7 @@ async fn statuses_notifications_conversations_and_filters_are_published() {
         other => panic!("posting a mention published {other:?}"),
     };
     let shown = app
+        .notifications()
         .notification(&bob, mention)
         .await
         .expect("bob's mention");

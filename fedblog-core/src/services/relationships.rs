@@ -6,6 +6,7 @@ use crate::entities::Relationship;
 use crate::error::{ApiError, ApiResult};
 use crate::id::Id;
 use crate::pagination::Page;
+use crate::services::notifications::forget_follow_notifications;
 use crate::store::{AccountRecord, AccountStore, FollowRecord, NotificationType};
 
 /// A page of accounts from a list paginated on hidden ids (follows, requests).
@@ -148,7 +149,8 @@ impl App {
                 .await?
                 && !asked_before
             {
-                self.notify(&[target.id], me, NotificationType::FollowRequest, None)
+                self.notifications()
+                    .notify(&[target.id], me, NotificationType::FollowRequest, None)
                     .await?;
             }
         } else {
@@ -167,9 +169,11 @@ impl App {
             if self.store.upsert_follow(&follow).await? {
                 self.follow_began(me.id, target.id, follow.show_reblogs)
                     .await?;
-                self.retract_notification(target.id, me.id, NotificationType::FollowRequest, None)
+                self.notifications()
+                    .retract_notification(target.id, me.id, NotificationType::FollowRequest, None)
                     .await?;
-                self.notify(&[target.id], me, NotificationType::Follow, None)
+                self.notifications()
+                    .notify(&[target.id], me, NotificationType::Follow, None)
                     .await?;
             }
         }
@@ -184,7 +188,7 @@ impl App {
         self.store.delete_follow(me.id, target.id).await?;
         self.store.delete_follow_request(me.id, target.id).await?;
         self.follow_ended(me.id, target.id).await?;
-        self.forget_follow_notifications(target.id, me.id).await?;
+        forget_follow_notifications(&*self.store, target.id, me.id).await?;
         Ok(target)
     }
 
@@ -198,7 +202,7 @@ impl App {
         let target = self.visible_account(target_id).await?;
         self.store.delete_follow(target.id, me.id).await?;
         self.follow_ended(target.id, me.id).await?;
-        self.forget_follow_notifications(me.id, target.id).await?;
+        forget_follow_notifications(&*self.store, me.id, target.id).await?;
         Ok(target)
     }
 
@@ -228,7 +232,8 @@ impl App {
         {
             self.follow_began(requester, me.id, reblogs).await?;
         }
-        self.retract_notification(me.id, requester, NotificationType::FollowRequest, None)
+        self.notifications()
+            .retract_notification(me.id, requester, NotificationType::FollowRequest, None)
             .await?;
         Ok(())
     }
@@ -238,7 +243,8 @@ impl App {
         if !self.store.delete_follow_request(requester, me.id).await? {
             return Err(ApiError::not_found());
         }
-        self.retract_notification(me.id, requester, NotificationType::FollowRequest, None)
+        self.notifications()
+            .retract_notification(me.id, requester, NotificationType::FollowRequest, None)
             .await?;
         Ok(())
     }

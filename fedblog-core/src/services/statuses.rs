@@ -427,7 +427,9 @@ impl App {
         }
         self.links().record_link(&record).await?;
         self.fan_out(&record).await?;
-        self.notify_new_status(author, &record).await?;
+        self.notifications()
+            .notify_new_status(author, &record)
+            .await?;
         self.publish(DomainEvent::StatusCreated {
             status: record.id,
             author: author.id,
@@ -443,7 +445,7 @@ impl App {
         let mut tries = 0;
         loop {
             match self.store.insert_poll(&record).await {
-                Ok(()) => return self.schedule_poll_close(&record).await,
+                Ok(()) => return self.notifications().schedule_poll_close(&record).await,
                 Err(crate::StoreError::AlreadyExists(_)) if tries < 3 => {
                     tries += 1;
                     // Taken by another status's poll, or this status already has one.
@@ -691,13 +693,14 @@ impl App {
             }
         }
         self.fan_out_reblog(&record, &original).await?;
-        self.notify(
-            &[original.account_id],
-            me,
-            NotificationType::Reblog,
-            Some(&original),
-        )
-        .await?;
+        self.notifications()
+            .notify(
+                &[original.account_id],
+                me,
+                NotificationType::Reblog,
+                Some(&original),
+            )
+            .await?;
         self.publish(DomainEvent::StatusCreated {
             status: record.id,
             author: me.id,

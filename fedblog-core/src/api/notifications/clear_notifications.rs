@@ -27,7 +27,9 @@ impl Endpoint for ClearNotifications {
         caller: &Caller,
         _r: ClearNotificationsRequest,
     ) -> ApiResult<Self::Response> {
-        app.clear_notifications(caller.account()?).await?;
+        app.notifications()
+            .clear_notifications(caller.account()?)
+            .await?;
         Ok(Json(Empty {}))
     }
 }

@@ -23,7 +23,8 @@ impl Endpoint for DeleteNotification {
         caller: &Caller,
         r: DismissNotificationRequest,
     ) -> ApiResult<Self::Response> {
-        app.dismiss_notification(caller.account()?, path_id(&r.id)?)
+        app.notifications()
+            .dismiss_notification(caller.account()?, path_id(&r.id)?)
             .await?;
         Ok(Json(Empty {}))
     }

@@ -31,7 +31,8 @@ impl Endpoint for DismissNotification {
         caller: &Caller,
         r: DismissNotificationRequest,
     ) -> ApiResult<Self::Response> {
-        app.dismiss_notification(caller.account()?, path_id(&r.id)?)
+        app.notifications()
+            .dismiss_notification(caller.account()?, path_id(&r.id)?)
             .await?;
         Ok(Json(Empty {}))
     }

@@ -36,7 +36,9 @@ impl Endpoint for DismissNotifications {
         r: DismissNotificationsRequest,
     ) -> ApiResult<Self::Response> {
         let ids: Vec<Id> = r.ids.iter().filter_map(|s| s.parse().ok()).collect();
-        app.dismiss_notifications(caller.account()?, &ids).await?;
+        app.notifications()
+            .dismiss_notifications(caller.account()?, &ids)
+            .await?;
         Ok(Json(Empty {}))
     }
 }

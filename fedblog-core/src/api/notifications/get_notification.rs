@@ -32,7 +32,10 @@ impl Endpoint for GetNotification {
         r: GetNotificationRequest,
     ) -> ApiResult<Self::Response> {
         let me = caller.account()?;
-        let n = app.notification(me, path_id(&r.id)?).await?;
+        let n = app
+            .notifications()
+            .notification(me, path_id(&r.id)?)
+            .await?;
         app.render_notifications(me, std::slice::from_ref(&n))
             .await?
             .pop()

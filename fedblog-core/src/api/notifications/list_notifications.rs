@@ -45,7 +45,10 @@ impl Endpoint for ListNotifications {
     ) -> ApiResult<Self::Response> {
         let me = caller.account()?;
         let query = r.filter.query(r.include_filtered.unwrap_or(false));
-        let page = app.notifications(me, &query, r.page.page(40, 80)).await?;
+        let page = app
+            .notifications()
+            .page(me, &query, r.page.page(40, 80))
+            .await?;
         Ok(Paged {
             link: app.page_link(caller, page.first, page.last),
             items: app.render_notifications(me, &page.notifications).await?,

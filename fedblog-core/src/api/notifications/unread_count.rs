@@ -48,6 +48,7 @@ impl Endpoint for UnreadCount {
         let limit = unread_limit(r.limit);
         let after = app.markers().last_read_notification(me).await?;
         let count = app
+            .notifications()
             .count_notifications(me, &r.filter.query(false), after, limit)
             .await?;
         Ok(Json(UnreadCountResponse { count }))
