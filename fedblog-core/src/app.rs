@@ -15,6 +15,7 @@ use crate::rate_limit::{MemoryRateLimiter, RateLimiter};
 use crate::services::blocks::Blocks;
 use crate::services::lists::Lists;
 use crate::services::media::Media;
+use crate::services::notification_groups::NotificationGroups;
 use crate::services::notification_policies::NotificationPolicies;
 use crate::services::notifications::Notifications;
 use crate::services::oauth::OAuth;
@@ -268,6 +269,11 @@ impl App {
             self.conversations(),
             self.now(),
         )
+    }
+
+    /// The grouped notifications area (pages of groups, one group, dismissing, counting).
+    pub fn notification_groups(&self) -> NotificationGroups<'_> {
+        NotificationGroups::new(&*self.store, self.notifications(), self.markers())
     }
 
     /// The markers area (read positions).

@@ -255,6 +255,7 @@ const AREA_SERVICES: &[&str] = &[
     "media",
     "oauth",
     "notifications",
+    "notification_groups",
 ];
 
 #[test]

@@ -4,11 +4,15 @@
 
 use std::collections::HashMap;
 
-use crate::app::App;
 use crate::error::{ApiError, ApiResult};
 use crate::id::Id;
 use crate::pagination::Page;
-use crate::store::{AccountRecord, NotificationQuery, NotificationRecord, NotificationType};
+use crate::services::markers::Markers;
+use crate::services::notifications::Notifications;
+use crate::store::{
+    AccountRecord, NotificationQuery, NotificationRecord, NotificationStore, NotificationType,
+    Store,
+};
 
 /// The types grouped unless a client asks for fewer (`grouped_types[]`).
 pub const GROUPABLE_TYPES: [NotificationType; 4] = [
@@ -78,12 +82,33 @@ pub fn shown_group_key(n: &NotificationRecord, grouped: &[NotificationType]) -> 
     }
 }
 
-impl App {
+/// The grouped notifications area (Mastodon 4.3's `/api/v2/notifications`): pages of groups,
+/// one group, dismissing a group, counting unread groups.
+pub struct NotificationGroups<'a> {
+    notification_store: &'a dyn NotificationStore,
+    notifications: Notifications<'a>,
+    markers: Markers<'a>,
+}
+
+impl<'a> NotificationGroups<'a> {
+    /// The area over the notifications of `store`, showing them as `notifications` does, and
+    /// reading the notifications marker through `markers`.
+    pub fn new(
+        store: &'a dyn Store,
+        notifications: Notifications<'a>,
+        markers: Markers<'a>,
+    ) -> Self {
+        NotificationGroups {
+            notification_store: store,
+            notifications,
+            markers,
+        }
+    }
     /// One page of `me`'s notifications as groups: notifications are read in order (newest
     /// first; from `min_id` upwards when paging back) and gathered under their keys until
     /// `page.limit` groups are found; the page covers the notifications read up to there. Read
     /// filters are those of [`App::notifications`].
-    pub async fn notification_groups(
+    pub async fn page(
         &self,
         me: &AccountRecord,
         query: &NotificationQuery,
@@ -98,14 +123,17 @@ impl App {
             ..page
         };
         'reads: for _ in 0..MAX_GROUP_READS {
-            let read = self.store.notifications_page(me.id, query, cursor).await?;
+            let read = self
+                .notification_store
+                .notifications_page(me.id, query, cursor)
+                .await?;
             let full = read.len() >= GROUP_READ;
             let (Some(newest), Some(oldest)) =
                 (read.first().map(|n| n.id), read.last().map(|n| n.id))
             else {
                 break;
             };
-            let mut shown = self.notifications().shown_notifications(me, read).await?;
+            let mut shown = self.notifications.shown_notifications(me, read).await?;
             // Reading order: downwards newest first, upwards (from `min_id`) oldest first.
             if page.ascending() {
                 shown.reverse();
@@ -166,7 +194,7 @@ impl App {
     ) -> ApiResult<NotificationGroup> {
         let notifications = if let Some(id) = key.strip_prefix("ungrouped-") {
             let id = id.parse::<Id>().map_err(|_| ApiError::not_found())?;
-            vec![self.notifications().notification(me, id).await?]
+            vec![self.notifications.notification(me, id).await?]
         } else {
             let query = NotificationQuery {
                 group_key: Some(key.to_string()),
@@ -175,10 +203,13 @@ impl App {
             let mut all = Vec::new();
             let mut page = Page::first(GROUP_READ);
             for _ in 0..MAX_GROUP_READS {
-                let read = self.store.notifications_page(me.id, &query, page).await?;
+                let read = self
+                    .notification_store
+                    .notifications_page(me.id, &query, page)
+                    .await?;
                 let full = read.len() >= GROUP_READ;
                 page.max_id = read.last().map(|n| n.id);
-                all.extend(self.notifications().shown_notifications(me, read).await?);
+                all.extend(self.notifications.shown_notifications(me, read).await?);
                 if !full {
                     break;
                 }
@@ -201,9 +232,17 @@ impl App {
         let gone = match key.strip_prefix("ungrouped-") {
             Some(id) => {
                 let id = id.parse::<Id>().map_err(|_| ApiError::not_found())?;
-                u64::from(self.store.dismiss_notification(me.id, id).await?)
+                u64::from(
+                    self.notification_store
+                        .dismiss_notification(me.id, id)
+                        .await?,
+                )
             }
-            None => self.store.dismiss_notification_group(me.id, key).await?,
+            None => {
+                self.notification_store
+                    .dismiss_notification_group(me.id, key)
+                    .await?
+            }
         };
         if gone == 0 {
             return Err(ApiError::not_found());
@@ -220,14 +259,17 @@ impl App {
         grouped: &[NotificationType],
         limit: u64,
     ) -> ApiResult<u64> {
-        let after = self.markers().last_read_notification(me).await?;
+        let after = self.markers.last_read_notification(me).await?;
         let mut keys = std::collections::HashSet::new();
         let mut page = Page {
             min_id: after,
             ..Page::first(GROUP_READ)
         };
         for _ in 0..MAX_GROUP_READS * 4 {
-            let read = self.store.notifications_page(me.id, query, page).await?;
+            let read = self
+                .notification_store
+                .notifications_page(me.id, query, page)
+                .await?;
             let full = read.len() >= GROUP_READ;
             page.min_id = read.first().map(|n| n.id).or(page.min_id);
             for n in &read {

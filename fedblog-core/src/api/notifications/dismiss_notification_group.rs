@@ -24,7 +24,8 @@ impl Endpoint for DismissNotificationGroup {
         caller: &Caller,
         r: NotificationGroupRequest,
     ) -> ApiResult<Self::Response> {
-        app.dismiss_notification_group(caller.account()?, &r.group_key)
+        app.notification_groups()
+            .dismiss_notification_group(caller.account()?, &r.group_key)
             .await?;
         Ok(Json(Empty {}))
     }

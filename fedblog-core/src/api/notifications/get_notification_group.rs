@@ -32,7 +32,10 @@ impl Endpoint for GetNotificationGroup {
         r: NotificationGroupRequest,
     ) -> ApiResult<Self::Response> {
         let me = caller.account()?;
-        let group = app.notification_group(me, &r.group_key).await?;
+        let group = app
+            .notification_groups()
+            .notification_group(me, &r.group_key)
+            .await?;
         Ok(Json(
             app.render_notification_groups(me, std::slice::from_ref(&group), false)
                 .await?,

@@ -53,7 +53,8 @@ impl Endpoint for ListNotificationGroups {
         let query = r.filter.query(r.include_filtered.unwrap_or(false));
         let grouped = grouped_types(&r.grouped_types);
         let page = app
-            .notification_groups(me, &query, &grouped, r.page.page(40, 80))
+            .notification_groups()
+            .page(me, &query, &grouped, r.page.page(40, 80))
             .await?;
         let partial = r.expand_accounts.as_deref() == Some("partial_avatars");
         let body = app

@@ -25,7 +25,10 @@ impl Endpoint for NotificationGroupAccounts {
         r: NotificationGroupRequest,
     ) -> ApiResult<Self::Response> {
         let me = caller.account()?;
-        let group = app.notification_group(me, &r.group_key).await?;
+        let group = app
+            .notification_groups()
+            .notification_group(me, &r.group_key)
+            .await?;
         let mut ids = Vec::new();
         for n in &group.notifications {
             if !ids.contains(&n.from_account_id) {

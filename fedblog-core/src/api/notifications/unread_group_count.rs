@@ -43,6 +43,7 @@ impl Endpoint for UnreadGroupCount {
     ) -> ApiResult<Self::Response> {
         let limit = unread_limit(r.limit);
         let count = app
+            .notification_groups()
             .count_notification_groups(
                 caller.account()?,
                 &r.filter.query(false),
