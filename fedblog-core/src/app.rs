@@ -13,6 +13,7 @@ use crate::media::{MediaProcessor, NoProcessing};
 use crate::params::{Params, Upload};
 use crate::rate_limit::{MemoryRateLimiter, RateLimiter};
 use crate::services::blocks::Blocks;
+use crate::services::interactions::Interactions;
 use crate::services::lists::Lists;
 use crate::services::media::Media;
 use crate::services::notification_groups::NotificationGroups;
@@ -274,6 +275,16 @@ impl App {
     /// The grouped notifications area (pages of groups, one group, dismissing, counting).
     pub fn notification_groups(&self) -> NotificationGroups<'_> {
         NotificationGroups::new(&*self.store, self.notifications(), self.markers())
+    }
+
+    /// The interactions area (favourites, bookmarks, pins, thread mutes, thread context).
+    pub fn interactions(&self) -> Interactions<'_> {
+        Interactions::new(
+            &*self.store,
+            &self.ids,
+            self.visibility(),
+            self.notifications(),
+        )
     }
 
     /// The markers area (read positions).

@@ -256,6 +256,7 @@ const AREA_SERVICES: &[&str] = &[
     "oauth",
     "notifications",
     "notification_groups",
+    "interactions",
 ];
 
 #[test]

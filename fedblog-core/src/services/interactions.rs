@@ -8,15 +8,20 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::app::App;
 use crate::error::{ApiError, ApiResult};
-use crate::id::Id;
+use crate::id::{Id, IdGenerator};
 use crate::loaded::Loaded;
 use crate::pagination::Page;
-use crate::services::relationships::AccountPage;
+use crate::services::notifications::Notifications;
+use crate::services::relationships::{AccountPage, accounts_page};
+use crate::services::statuses::proper_status;
 use crate::services::timelines::StatusPage;
+use crate::services::visibility::VisibilityRule;
 use crate::store::conversation_of;
-use crate::store::{AccountRecord, NotificationType, StatusRecord, Visibility};
+use crate::store::{
+    AccountRecord, AccountStore, BlockStore, InteractionStore, NotificationType, StatusRecord,
+    StatusStore, Store, Visibility,
+};
 
 /// At most this many statuses pinned per account (Mastodon's default); deleted statuses lose
 /// their pins, so they do not count.
@@ -65,16 +70,46 @@ pub struct Thread {
     pub loaded: Loaded,
 }
 
-impl App {
+/// The interactions area: favourites, reblogs' lists, bookmarks, pins, muting a thread, and a
+/// status's thread context.
+pub struct Interactions<'a> {
+    blocks: &'a dyn BlockStore,
+    interactions: &'a dyn InteractionStore,
+    statuses: &'a dyn StatusStore,
+    accounts: &'a dyn AccountStore,
+    ids: &'a IdGenerator,
+    visibility: VisibilityRule<'a>,
+    notifications: Notifications<'a>,
+}
+
+impl<'a> Interactions<'a> {
+    /// The area over `store`, making ids with `ids`, deciding through `visibility`, telling
+    /// through `notifications`.
+    pub fn new(
+        store: &'a dyn Store,
+        ids: &'a IdGenerator,
+        visibility: VisibilityRule<'a>,
+        notifications: Notifications<'a>,
+    ) -> Self {
+        Interactions {
+            blocks: store,
+            interactions: store,
+            statuses: store,
+            accounts: store,
+            ids,
+            visibility,
+            notifications,
+        }
+    }
     /// A status `me` may see (the original, when `id` names a reblog), 404 otherwise.
     async fn visible_proper(&self, me: &AccountRecord, id: Id) -> ApiResult<StatusRecord> {
-        let named = self.visibility().visible_status(Some(me), id).await?;
-        self.proper_status(named).await
+        let named = self.visibility.visible_status(Some(me), id).await?;
+        proper_status(self.statuses, named).await
     }
 
     /// A status as stored now (after an action changed its counters); 404 if it went meanwhile.
     async fn reread(&self, id: Id) -> ApiResult<StatusRecord> {
-        self.store
+        self.statuses
             .status_by_id(id)
             .await?
             .ok_or_else(ApiError::not_found)
@@ -85,15 +120,15 @@ impl App {
     /// be favourited (403, as Mastodon).
     pub async fn favourite(&self, me: &AccountRecord, id: Id) -> ApiResult<StatusRecord> {
         let status = self.visible_proper(me, id).await?;
-        if status.account_id != me.id && self.store.blocks(me.id, status.account_id).await? {
+        if status.account_id != me.id && self.blocks.blocks(me.id, status.account_id).await? {
             return Err(ApiError::forbidden());
         }
         if self
-            .store
+            .interactions
             .insert_favourite(self.ids.next(), me.id, status.id)
             .await?
         {
-            self.notifications()
+            self.notifications
                 .notify(
                     &[status.account_id],
                     me,
@@ -109,9 +144,9 @@ impl App {
     /// must be visible (else 404); with one, this succeeds even when `me` lost access to it.
     pub async fn unfavourite(&self, me: &AccountRecord, id: Id) -> ApiResult<StatusRecord> {
         let proper = self.proper_id(id).await?;
-        if self.store.delete_favourite(me.id, proper).await? {
+        if self.interactions.delete_favourite(me.id, proper).await? {
             let status = self.reread(proper).await?;
-            self.notifications()
+            self.notifications
                 .retract_notification(
                     status.account_id,
                     me.id,
@@ -121,14 +156,14 @@ impl App {
                 .await?;
             return Ok(status);
         }
-        self.visibility().visible_status(Some(me), proper).await
+        self.visibility.visible_status(Some(me), proper).await
     }
 
     /// `me` bookmarks a status it may see (the original, when `id` names a reblog) and gets the
     /// status named. Bookmarking again changes nothing.
     pub async fn bookmark(&self, me: &AccountRecord, id: Id) -> ApiResult<StatusRecord> {
         let status = self.visible_proper(me, id).await?;
-        self.store
+        self.interactions
             .insert_bookmark(self.ids.next(), me.id, status.id)
             .await?;
         self.reread(id).await
@@ -138,16 +173,16 @@ impl App {
     /// be visible (else 404); with one, this succeeds even when `me` lost access to it.
     pub async fn unbookmark(&self, me: &AccountRecord, id: Id) -> ApiResult<StatusRecord> {
         let proper = self.proper_id(id).await?;
-        if self.store.delete_bookmark(me.id, proper).await? {
+        if self.interactions.delete_bookmark(me.id, proper).await? {
             return self.reread(proper).await;
         }
-        self.visibility().visible_status(Some(me), proper).await
+        self.visibility.visible_status(Some(me), proper).await
     }
 
     /// The id of the status `id` names, or of its original when it is a reblog; 404 if unknown.
     async fn proper_id(&self, id: Id) -> ApiResult<Id> {
         let named = self
-            .store
+            .statuses
             .status_by_id(id)
             .await?
             .ok_or_else(ApiError::not_found)?;
@@ -158,7 +193,7 @@ impl App {
     /// reblog, someone else's status, a direct status, or when [`MAX_PINNED_STATUSES`] are
     /// pinned already. Followers-only statuses can be pinned. Pinning again changes nothing.
     pub async fn pin(&self, me: &AccountRecord, id: Id) -> ApiResult<StatusRecord> {
-        let status = self.visibility().visible_status(Some(me), id).await?;
+        let status = self.visibility.visible_status(Some(me), id).await?;
         let refuse = |msg: &str| Err(ApiError::invalid_field("status", "ERR_INVALID", msg));
         if status.reblog_of_id.is_some() {
             return refuse("Boosts cannot be pinned");
@@ -169,22 +204,22 @@ impl App {
         if status.visibility == Visibility::Direct {
             return refuse("Posts that are only visible to mentioned users cannot be pinned");
         }
-        let pinned = self.store.pinned_status_ids(me.id).await?;
+        let pinned = self.interactions.pinned_status_ids(me.id).await?;
         if pinned.contains(&status.id) {
             return Ok(status);
         }
         if pinned.len() >= MAX_PINNED_STATUSES {
             return refuse("You have already pinned the maximum number of posts");
         }
-        self.store
+        self.interactions
             .insert_pin(self.ids.next(), me.id, status.id)
             .await?;
         // Pins made at the same moment by other requests may have passed the check too: the
         // oldest pins keep their places, and a pin beyond the limit is taken back.
-        let pinned = self.store.pinned_status_ids(me.id).await?;
+        let pinned = self.interactions.pinned_status_ids(me.id).await?;
         let excess = pinned.len().saturating_sub(MAX_PINNED_STATUSES);
         if pinned[..excess].contains(&status.id) {
-            self.store.delete_pin(me.id, status.id).await?;
+            self.interactions.delete_pin(me.id, status.id).await?;
             return refuse("You have already pinned the maximum number of posts");
         }
         Ok(status)
@@ -192,17 +227,17 @@ impl App {
 
     /// `me` unpins a status; not pinned is not an error. 404 if `me` may not see it.
     pub async fn unpin(&self, me: &AccountRecord, id: Id) -> ApiResult<StatusRecord> {
-        let status = self.visibility().visible_status(Some(me), id).await?;
-        self.store.delete_pin(me.id, status.id).await?;
+        let status = self.visibility.visible_status(Some(me), id).await?;
+        self.interactions.delete_pin(me.id, status.id).await?;
         Ok(status)
     }
 
     /// `me` mutes the thread of a status it may see (no notifications from it; the status then
     /// renders `muted: true`) and gets the status. Muting again changes nothing.
     pub async fn mute_conversation(&self, me: &AccountRecord, id: Id) -> ApiResult<StatusRecord> {
-        let named = self.visibility().visible_status(Some(me), id).await?;
-        let proper = self.proper_status(named.clone()).await?;
-        self.store
+        let named = self.visibility.visible_status(Some(me), id).await?;
+        let proper = proper_status(self.statuses, named.clone()).await?;
+        self.interactions
             .mute_conversation(me.id, conversation_of(&proper))
             .await?;
         Ok(named)
@@ -210,9 +245,9 @@ impl App {
 
     /// `me` unmutes the thread of a status it may see; not muted is not an error.
     pub async fn unmute_conversation(&self, me: &AccountRecord, id: Id) -> ApiResult<StatusRecord> {
-        let named = self.visibility().visible_status(Some(me), id).await?;
-        let proper = self.proper_status(named.clone()).await?;
-        self.store
+        let named = self.visibility.visible_status(Some(me), id).await?;
+        let proper = proper_status(self.statuses, named.clone()).await?;
+        self.interactions
             .unmute_conversation(me.id, conversation_of(&proper))
             .await?;
         Ok(named)
@@ -227,10 +262,13 @@ impl App {
         id: Id,
         page: Page,
     ) -> ApiResult<AccountPage> {
-        let named = self.visibility().visible_status(viewer, id).await?;
-        let status = self.proper_status(named).await?;
-        let pairs = self.store.favourited_by_page(status.id, page).await?;
-        let page = self.accounts_page(&pairs).await?;
+        let named = self.visibility.visible_status(viewer, id).await?;
+        let status = proper_status(self.statuses, named).await?;
+        let pairs = self
+            .interactions
+            .favourited_by_page(status.id, page)
+            .await?;
+        let page = accounts_page(self.accounts, &pairs).await?;
         self.without_hidden_accounts(viewer, page).await
     }
 
@@ -244,12 +282,12 @@ impl App {
         id: Id,
         page: Page,
     ) -> ApiResult<AccountPage> {
-        let named = self.visibility().visible_status(viewer, id).await?;
-        let status = self.proper_status(named).await?;
-        let pairs = self.store.reblogged_by_page(status.id, page).await?;
+        let named = self.visibility.visible_status(viewer, id).await?;
+        let status = proper_status(self.statuses, named).await?;
+        let pairs = self.interactions.reblogged_by_page(status.id, page).await?;
         let reblog_ids: Vec<Id> = pairs.iter().map(|(r, _)| *r).collect();
         let listed: HashSet<Id> = self
-            .store
+            .statuses
             .statuses_by_ids(&reblog_ids)
             .await?
             .into_iter()
@@ -259,7 +297,7 @@ impl App {
             })
             .map(|r| r.id)
             .collect();
-        let mut page = self.accounts_page(&pairs).await?;
+        let mut page = accounts_page(self.accounts, &pairs).await?;
         let shown: HashSet<Id> = pairs
             .iter()
             .filter(|(r, _)| listed.contains(r))
@@ -277,7 +315,7 @@ impl App {
     ) -> ApiResult<AccountPage> {
         let Some(v) = viewer else { return Ok(page) };
         let ids: Vec<Id> = page.accounts.iter().map(|a| a.id).collect();
-        let hidden = self.visibility().hidden_for(v, &ids).await?;
+        let hidden = self.visibility.hidden_for(v, &ids).await?;
         page.accounts.retain(|a| !hidden.contains(&a.id));
         Ok(page)
     }
@@ -286,13 +324,13 @@ impl App {
     /// `me` may no longer see are left out, and so are deleted ones (their favourites go with
     /// them); the cursors stay those of the page read.
     pub async fn favourites(&self, me: &AccountRecord, page: Page) -> ApiResult<StatusPage> {
-        let pairs = self.store.favourites_page(me.id, page).await?;
+        let pairs = self.interactions.favourites_page(me.id, page).await?;
         self.status_pairs_page(me, &pairs).await
     }
 
     /// A page of `me`'s bookmarks, as [`App::favourites`].
     pub async fn bookmarks(&self, me: &AccountRecord, page: Page) -> ApiResult<StatusPage> {
-        let pairs = self.store.bookmarks_page(me.id, page).await?;
+        let pairs = self.interactions.bookmarks_page(me.id, page).await?;
         self.status_pairs_page(me, &pairs).await
     }
 
@@ -304,7 +342,7 @@ impl App {
     ) -> ApiResult<StatusPage> {
         let ids: Vec<Id> = pairs.iter().map(|(_, s)| *s).collect();
         let (statuses, loaded) = self
-            .visibility()
+            .visibility
             .visible_statuses_loading(Some(me), &ids)
             .await?;
         Ok(StatusPage {
@@ -321,8 +359,8 @@ impl App {
     /// blocked either way or muted, or on a domain the viewer blocks are left out (each on its
     /// own: a visible reply to a hidden one still shows, as Mastodon).
     pub async fn context(&self, viewer: Option<&AccountRecord>, id: Id) -> ApiResult<Thread> {
-        let named = self.visibility().visible_status(viewer, id).await?;
-        let status = self.proper_status(named).await?;
+        let named = self.visibility.visible_status(viewer, id).await?;
+        let status = proper_status(self.statuses, named).await?;
         let bounds = ContextBounds::for_caller(viewer.is_some());
 
         // Ancestors: follow in_reply_to_id upwards (one read per level) until the thread's
@@ -334,7 +372,7 @@ impl App {
             if ancestor_ids.len() >= bounds.ancestors || !seen.insert(parent_id) {
                 break;
             }
-            let Some(parent) = self.store.status_by_id(parent_id).await? else {
+            let Some(parent) = self.statuses.status_by_id(parent_id).await? else {
                 break;
             };
             ancestor_ids.push(parent.id);
@@ -350,7 +388,7 @@ impl App {
             if level.is_empty() {
                 break;
             }
-            let replies = self.store.replies_to(&level).await?;
+            let replies = self.interactions.replies_to(&level).await?;
             level = Vec::new();
             for r in replies {
                 if read >= bounds.descendants {
@@ -388,11 +426,11 @@ impl App {
             });
         }
         let (shown, mut loaded) = self
-            .visibility()
+            .visibility
             .visible_unhidden_statuses(viewer, &ids)
             .await?;
         let shown = self
-            .visibility()
+            .visibility
             .without_blocked_domains(viewer, shown, &mut loaded)
             .await?;
         let (ancestors, descendants) = shown.into_iter().partition(|s| ancestors.contains(&s.id));
@@ -461,20 +499,24 @@ mod tests {
             chain.push(next.id);
         }
         let anonymous = ContextBounds::for_caller(false);
-        let thread = app.context(None, root.id).await.unwrap();
+        let thread = app.interactions().context(None, root.id).await.unwrap();
         let ids: Vec<Id> = thread.descendants.iter().map(|s| s.id).collect();
         assert_eq!(ids, chain[1..=anonymous.depth].to_vec());
-        let thread = app.context(Some(&me), root.id).await.unwrap();
+        let thread = app
+            .interactions()
+            .context(Some(&me), root.id)
+            .await
+            .unwrap();
         assert_eq!(thread.descendants.len(), 45);
 
         let last = *chain.last().unwrap();
-        let thread = app.context(None, last).await.unwrap();
+        let thread = app.interactions().context(None, last).await.unwrap();
         let ids: Vec<Id> = thread.ancestors.iter().map(|s| s.id).collect();
         assert_eq!(
             ids,
             chain[chain.len() - 1 - anonymous.ancestors..chain.len() - 1]
         );
-        let thread = app.context(Some(&me), last).await.unwrap();
+        let thread = app.interactions().context(Some(&me), last).await.unwrap();
         assert_eq!(thread.ancestors.len(), 45);
         assert_eq!(thread.ancestors[0].id, root.id);
     }
@@ -487,12 +529,19 @@ mod tests {
             ids.push(reply(&app, &me, None).await.id);
         }
         for id in &ids[..MAX_PINNED_STATUSES] {
-            app.pin(&me, *id).await.unwrap();
+            app.interactions().pin(&me, *id).await.unwrap();
         }
-        let refused = app.pin(&me, ids[MAX_PINNED_STATUSES]).await.unwrap_err();
+        let refused = app
+            .interactions()
+            .pin(&me, ids[MAX_PINNED_STATUSES])
+            .await
+            .unwrap_err();
         assert_eq!(refused.status.as_u16(), 422);
         app.store.delete_status(ids[0]).await.unwrap();
-        app.pin(&me, ids[MAX_PINNED_STATUSES]).await.unwrap();
+        app.interactions()
+            .pin(&me, ids[MAX_PINNED_STATUSES])
+            .await
+            .unwrap();
         let pinned = app.store.pinned_status_ids(me.id).await.unwrap();
         assert_eq!(pinned.len(), MAX_PINNED_STATUSES);
         assert_eq!(pinned[0], ids[MAX_PINNED_STATUSES]);

@@ -579,14 +579,7 @@ impl App {
     /// The status a reblog reblogged, or the status itself when it is not a reblog; 404 when the
     /// original is gone.
     pub async fn proper_status(&self, status: StatusRecord) -> ApiResult<StatusRecord> {
-        match status.reblog_of_id {
-            None => Ok(status),
-            Some(of) => self
-                .store
-                .status_by_id(of)
-                .await?
-                .ok_or_else(ApiError::not_found),
-        }
+        proper_status(&*self.store, status).await
     }
 
     /// `caller` reblogs a status it may see (the original, when `id` names a reblog) and gets the
@@ -738,5 +731,20 @@ impl App {
                     .await
             }
         }
+    }
+}
+
+/// The status a reblog reblogged, or the status itself when it is not a reblog; 404 when the
+/// original is gone.
+pub(crate) async fn proper_status(
+    statuses: &dyn crate::store::StatusStore,
+    status: StatusRecord,
+) -> ApiResult<StatusRecord> {
+    match status.reblog_of_id {
+        None => Ok(status),
+        Some(of) => statuses
+            .status_by_id(of)
+            .await?
+            .ok_or_else(ApiError::not_found),
     }
 }

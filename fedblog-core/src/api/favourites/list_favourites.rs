@@ -36,7 +36,10 @@ impl Endpoint for ListFavourites {
         r: ListFavouritesRequest,
     ) -> ApiResult<Self::Response> {
         let me = caller.account()?;
-        let page = app.favourites(me, r.page.page(20, 40)).await?;
+        let page = app
+            .interactions()
+            .favourites(me, r.page.page(20, 40))
+            .await?;
         Ok(Paged {
             link: app.page_link(caller, page.first, page.last),
             items: app.render_page(page, Some(me)).await?,

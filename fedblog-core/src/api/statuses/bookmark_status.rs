@@ -33,7 +33,7 @@ impl Endpoint for BookmarkStatus {
         r: BookmarkStatusRequest,
     ) -> ApiResult<Self::Response> {
         let me = caller.account()?;
-        let status = app.bookmark(me, path_id(&r.id)?).await?;
+        let status = app.interactions().bookmark(me, path_id(&r.id)?).await?;
         Ok(Json(app.render_status(&status, Some(me)).await?))
     }
 }

@@ -33,7 +33,7 @@ impl Endpoint for FavouriteStatus {
         r: FavouriteStatusRequest,
     ) -> ApiResult<Self::Response> {
         let me = caller.account()?;
-        let status = app.favourite(me, path_id(&r.id)?).await?;
+        let status = app.interactions().favourite(me, path_id(&r.id)?).await?;
         Ok(Json(app.render_status(&status, Some(me)).await?))
     }
 }

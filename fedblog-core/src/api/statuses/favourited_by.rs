@@ -38,6 +38,7 @@ impl Endpoint for FavouritedBy {
         r: FavouritedByRequest,
     ) -> ApiResult<Self::Response> {
         let page = app
+            .interactions()
             .favourited_by(
                 caller.account.as_ref(),
                 path_id(&r.id)?,

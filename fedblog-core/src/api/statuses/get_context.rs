@@ -32,7 +32,7 @@ impl Endpoint for GetContext {
 
     async fn handle(app: &App, caller: &Caller, r: GetContextRequest) -> ApiResult<Self::Response> {
         let viewer = caller.account.as_ref();
-        let thread = app.context(viewer, path_id(&r.id)?).await?;
+        let thread = app.interactions().context(viewer, path_id(&r.id)?).await?;
         Ok(Json(app.render_context(thread, viewer).await?))
     }
 }

@@ -33,7 +33,10 @@ impl Endpoint for MuteConversation {
         r: MuteConversationRequest,
     ) -> ApiResult<Self::Response> {
         let me = caller.account()?;
-        let status = app.mute_conversation(me, path_id(&r.id)?).await?;
+        let status = app
+            .interactions()
+            .mute_conversation(me, path_id(&r.id)?)
+            .await?;
         Ok(Json(app.render_status(&status, Some(me)).await?))
     }
 }

@@ -30,7 +30,7 @@ impl Endpoint for PinStatus {
 
     async fn handle(app: &App, caller: &Caller, r: PinStatusRequest) -> ApiResult<Self::Response> {
         let me = caller.account()?;
-        let status = app.pin(me, path_id(&r.id)?).await?;
+        let status = app.interactions().pin(me, path_id(&r.id)?).await?;
         Ok(Json(app.render_status(&status, Some(me)).await?))
     }
 }

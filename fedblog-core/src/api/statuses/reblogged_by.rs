@@ -38,6 +38,7 @@ impl Endpoint for RebloggedBy {
         r: RebloggedByRequest,
     ) -> ApiResult<Self::Response> {
         let page = app
+            .interactions()
             .reblogged_by(
                 caller.account.as_ref(),
                 path_id(&r.id)?,

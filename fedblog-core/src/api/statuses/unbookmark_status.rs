@@ -33,7 +33,7 @@ impl Endpoint for UnbookmarkStatus {
         r: UnbookmarkStatusRequest,
     ) -> ApiResult<Self::Response> {
         let me = caller.account()?;
-        let status = app.unbookmark(me, path_id(&r.id)?).await?;
+        let status = app.interactions().unbookmark(me, path_id(&r.id)?).await?;
         Ok(Json(app.render_status(&status, Some(me)).await?))
     }
 }

@@ -33,7 +33,7 @@ impl Endpoint for UnfavouriteStatus {
         r: UnfavouriteStatusRequest,
     ) -> ApiResult<Self::Response> {
         let me = caller.account()?;
-        let status = app.unfavourite(me, path_id(&r.id)?).await?;
+        let status = app.interactions().unfavourite(me, path_id(&r.id)?).await?;
         Ok(Json(app.render_status(&status, Some(me)).await?))
     }
 }

@@ -32,7 +32,10 @@ impl Endpoint for UnmuteConversation {
         r: UnmuteConversationRequest,
     ) -> ApiResult<Self::Response> {
         let me = caller.account()?;
-        let status = app.unmute_conversation(me, path_id(&r.id)?).await?;
+        let status = app
+            .interactions()
+            .unmute_conversation(me, path_id(&r.id)?)
+            .await?;
         Ok(Json(app.render_status(&status, Some(me)).await?))
     }
 }

@@ -32,7 +32,7 @@ impl Endpoint for UnpinStatus {
         r: UnpinStatusRequest,
     ) -> ApiResult<Self::Response> {
         let me = caller.account()?;
-        let status = app.unpin(me, path_id(&r.id)?).await?;
+        let status = app.interactions().unpin(me, path_id(&r.id)?).await?;
         Ok(Json(app.render_status(&status, Some(me)).await?))
     }
 }
