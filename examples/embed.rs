@@ -30,6 +30,7 @@ async fn main() {
 
     // An account and a token, as the admin CLI would make them.
     let (account, _, _) = app
+        .accounts()
         .create_local_account(
             NewAccount {
                 username: "ada".into(),

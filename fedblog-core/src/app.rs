@@ -12,6 +12,7 @@ use crate::id::IdGenerator;
 use crate::media::{MediaProcessor, NoProcessing};
 use crate::params::{Params, Upload};
 use crate::rate_limit::{MemoryRateLimiter, RateLimiter};
+use crate::services::accounts::Accounts;
 use crate::services::blocks::Blocks;
 use crate::services::interactions::Interactions;
 use crate::services::lists::Lists;
@@ -24,20 +25,7 @@ use crate::store::{AccountRecord, AppRecord, Store, TokenRecord, UserRecord};
 use crate::translation::Translator;
 use chrono::{DateTime, Utc};
 
-/// Sends the e-mails a server sends. The default writes them to the log.
-pub trait Mailer: Send + Sync {
-    /// Sends the address-confirmation message with its link.
-    fn send_confirmation(&self, to: &str, username: &str, link: &str);
-}
-
-/// A mailer that logs messages instead of sending them (development and small servers).
-pub struct LogMailer;
-
-impl Mailer for LogMailer {
-    fn send_confirmation(&self, _to: &str, username: &str, link: &str) {
-        tracing::info!(%username, %link, "confirm the e-mail address by opening this link");
-    }
-}
+pub use crate::mail::{LogMailer, Mailer};
 
 /// The application: everything an endpoint needs.
 pub struct App {
@@ -223,6 +211,20 @@ impl App {
     /// in, and the verdict a new notification gets).
     pub fn notification_policies(&self) -> NotificationPolicies<'_> {
         NotificationPolicies::new(&*self.store, self.conversations(), self.now())
+    }
+
+    /// The accounts area (local accounts, sign-up, confirmation, profiles, deletion, lookup).
+    pub fn accounts(&self) -> Accounts<'_> {
+        Accounts::new(
+            &*self.store,
+            &*self.files,
+            &*self.media,
+            &*self.mailer,
+            &self.config,
+            self.oauth(),
+            &self.ids,
+            self.now(),
+        )
     }
 
     /// The OAuth area (applications, codes, tokens, sign-in, password hashing).

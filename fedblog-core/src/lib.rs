@@ -16,6 +16,7 @@ pub mod events;
 pub mod files;
 pub mod id;
 pub mod loaded;
+pub mod mail;
 pub mod media;
 pub mod pagination;
 pub mod params;

@@ -20,21 +20,22 @@ pub fn app(domain: &str) -> App {
 
 /// A confirmed, approved local user `name`.
 pub async fn account(app: &App, name: &str) -> AccountRecord {
-    app.create_local_account(
-        NewAccount {
-            username: name.to_string(),
-            email: format!("{name}@example.test"),
-            password: "correct horse battery".into(),
-            role: Role::User,
-            confirmed: true,
-            approved: true,
-            locale: "en".into(),
-        },
-        false,
-    )
-    .await
-    .expect("account")
-    .0
+    app.accounts()
+        .create_local_account(
+            NewAccount {
+                username: name.to_string(),
+                email: format!("{name}@example.test"),
+                password: "correct horse battery".into(),
+                role: Role::User,
+                confirmed: true,
+                approved: true,
+                locale: "en".into(),
+            },
+            false,
+        )
+        .await
+        .expect("account")
+        .0
 }
 
 /// A caller signed in as `account` (no token or app), for services that take a caller.

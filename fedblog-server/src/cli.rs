@@ -128,6 +128,7 @@ pub async fn run(cli: Cli) -> Result<(), String> {
                 format!("unknown role {role:?}: use owner, admin, moderator or user")
             })?;
             let (account, _, confirmation) = app
+                .accounts()
                 .create_local_account(
                     NewAccount {
                         username,
@@ -169,7 +170,11 @@ pub async fn run(cli: Cli) -> Result<(), String> {
                 .await
                 .map_err(|e| e.to_string())?
                 .ok_or_else(|| format!("no local account named @{name}"))?;
-            let deleted = app.delete_account(account.id).await.map_err(describe)?;
+            let deleted = app
+                .accounts()
+                .delete_account(account.id)
+                .await
+                .map_err(describe)?;
             store::mark_changed(&settings.database_url).map_err(marker_failed)?;
             let a = &deleted.account;
             println!(
@@ -261,6 +266,7 @@ async fn create_many(
                         locale: "en".into(),
                     };
                     let (account, _, _) = app
+                        .accounts()
                         .create_local_account(new, true)
                         .await
                         .map_err(|e| format!("cannot create @{username}: {}", describe(e)))?;

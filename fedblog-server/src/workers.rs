@@ -136,21 +136,22 @@ mod tests {
     use fedblog_core::{InstanceConfig, MemoryStore};
 
     async fn account(app: &App, name: &str) -> AccountRecord {
-        app.create_local_account(
-            NewAccount {
-                username: name.into(),
-                email: format!("{name}@example.test"),
-                password: "correct horse battery".into(),
-                role: Role::User,
-                confirmed: true,
-                approved: true,
-                locale: "en".into(),
-            },
-            false,
-        )
-        .await
-        .expect("account")
-        .0
+        app.accounts()
+            .create_local_account(
+                NewAccount {
+                    username: name.into(),
+                    email: format!("{name}@example.test"),
+                    password: "correct horse battery".into(),
+                    role: Role::User,
+                    confirmed: true,
+                    approved: true,
+                    locale: "en".into(),
+                },
+                false,
+            )
+            .await
+            .expect("account")
+            .0
     }
 
     /// A media processor that holds the job running it at a gate until the test opens it.

@@ -126,6 +126,7 @@ impl Instance {
     async fn user(&self, username: &str) -> (Id, String) {
         let (account, _, _) = self
             .app
+            .accounts()
             .create_local_account(
                 NewAccount {
                     username: username.into(),
@@ -345,7 +346,12 @@ async fn scenario(s: &Instance, via_cli: bool) {
             "{stdout}"
         );
     } else {
-        let deleted = s.app.delete_account(alice).await.expect("delete");
+        let deleted = s
+            .app
+            .accounts()
+            .delete_account(alice)
+            .await
+            .expect("delete");
         assert_eq!(deleted.account.username, "alice");
         assert_eq!(deleted.files_removed, 2);
     }

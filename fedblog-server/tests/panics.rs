@@ -73,6 +73,7 @@ async fn a_panicking_handler_answers_500_and_logs_its_request_line() {
         App::new(Arc::new(MemoryStore::new()), config).with_translator(Arc::new(Exploding)),
     );
     let (account, _, _) = app
+        .accounts()
         .create_local_account(
             NewAccount {
                 username: "ada".into(),

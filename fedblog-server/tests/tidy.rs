@@ -257,6 +257,7 @@ const AREA_SERVICES: &[&str] = &[
     "notifications",
     "notification_groups",
     "interactions",
+    "accounts",
 ];
 
 #[test]

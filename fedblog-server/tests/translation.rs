@@ -255,6 +255,7 @@ impl Instance {
     async fn user(&self, username: &str) -> (String, String) {
         let (account, _, _) = self
             .app
+            .accounts()
             .create_local_account(
                 fedblog_core::services::accounts::NewAccount {
                     username: username.into(),

@@ -5,17 +5,20 @@
 use std::sync::OnceLock;
 
 use base64::Engine as _;
+use chrono::{DateTime, Utc};
 use regex::Regex;
 
-use crate::app::App;
-use crate::config::RegistrationMode;
+use crate::config::{InstanceConfig, RegistrationMode};
 use crate::content;
 use crate::error::{ApiError, ApiResult, StoreError};
 use crate::files::{FileError, FileStore, ImageKind};
-use crate::id::Id;
-use crate::media::{ImageGeometry, ProfileImageFile, image_dimensions};
-use crate::services::oauth::{hash_secret, random_secret};
-use crate::store::{AccountRecord, AccountStore, ProfileField, Role, UserRecord, Visibility};
+use crate::id::{Id, IdGenerator};
+use crate::mail::Mailer;
+use crate::media::{ImageGeometry, MediaProcessor, ProfileImageFile, image_dimensions};
+use crate::services::oauth::{OAuth, hash_secret, random_secret};
+use crate::store::{
+    AccountRecord, AccountStore, MediaStore, ProfileField, Role, Store, UserRecord, Visibility,
+};
 
 /// A new local account, from sign-up or the admin CLI.
 pub struct NewAccount {
@@ -199,12 +202,11 @@ impl ProfileImage {
     /// Sizes a checked image with the app's media processor (a 422 when it cannot be decoded).
     async fn process(
         self,
-        app: &App,
+        processor: &dyn MediaProcessor,
         bytes: Vec<u8>,
         kind: ImageKind,
     ) -> ApiResult<ProfileImageFile> {
-        let out = app
-            .media
+        let out = processor
             .profile_image(bytes, kind, self.geometry())
             .await
             .map_err(|reason| {
@@ -299,7 +301,48 @@ fn language_ok(lang: &str) -> bool {
     lang.len() == 2 && lang.chars().all(|c| c.is_ascii_lowercase())
 }
 
-impl App {
+/// The accounts area: local accounts and their logins (creation, sign-up, e-mail confirmation),
+/// profiles and their images, deletion, and finding an account by id or name.
+pub struct Accounts<'a> {
+    accounts: &'a dyn AccountStore,
+    media: &'a dyn MediaStore,
+    files: &'a dyn FileStore,
+    processor: &'a dyn MediaProcessor,
+    mailer: &'a dyn Mailer,
+    config: &'a InstanceConfig,
+    oauth: OAuth<'a>,
+    ids: &'a IdGenerator,
+    now: DateTime<Utc>,
+}
+
+impl<'a> Accounts<'a> {
+    /// The area over the accounts and media of `store`, keeping files in `files`, making
+    /// profile images with `processor`, sending mail through `mailer`, with the instance's
+    /// `config`, hashing passwords through `oauth`, making ids with `ids`, at `now`.
+    // One argument per dependency the area holds, as every area's constructor does.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        store: &'a dyn Store,
+        files: &'a dyn FileStore,
+        processor: &'a dyn MediaProcessor,
+        mailer: &'a dyn Mailer,
+        config: &'a InstanceConfig,
+        oauth: OAuth<'a>,
+        ids: &'a IdGenerator,
+        now: DateTime<Utc>,
+    ) -> Self {
+        Accounts {
+            accounts: store,
+            media: store,
+            files,
+            processor,
+            mailer,
+            config,
+            oauth,
+            ids,
+            now,
+        }
+    }
     /// Creates a local account with its login. Validation failures are 422 with field details.
     pub async fn create_local_account(
         &self,
@@ -352,8 +395,8 @@ impl App {
             ));
         }
         // Off the async workers (and bounded), as sign-in's checks are.
-        let password_hash = self.oauth().hash_password(&new.password).await?;
-        let now = self.now();
+        let password_hash = self.oauth.hash_password(&new.password).await?;
+        let now = self.now;
         let account = AccountRecord::new_local(self.ids.next(), &new.username, now);
         let confirmation = (!new.confirmed).then(random_secret);
         let user = UserRecord {
@@ -368,7 +411,7 @@ impl App {
             locale: new.locale,
             created_at: now,
         };
-        match self.store.insert_local_account(&account, &user).await {
+        match self.accounts.insert_local_account(&account, &user).await {
             Ok(()) => Ok((account, user, confirmation)),
             Err(StoreError::AlreadyExists(what)) if what == "email" => Err(
                 ApiError::invalid_field("email", "ERR_TAKEN", "Email has already been taken"),
@@ -423,7 +466,7 @@ impl App {
     fn send_confirmation(&self, account: &AccountRecord, user: &UserRecord, token: &str) {
         let link = format!(
             "{}/auth/confirmation?confirmation_token={}",
-            self.base_url(),
+            self.config.base_url(),
             token
         );
         self.mailer
@@ -455,7 +498,7 @@ impl App {
         }
         let token = random_secret();
         user.confirmation_token_hash = Some(hash_secret(&token));
-        match self.store.update_user(&user).await {
+        match self.accounts.update_user(&user).await {
             Err(StoreError::AlreadyExists(_)) => {
                 return Err(ApiError::invalid_field(
                     "email",
@@ -466,7 +509,7 @@ impl App {
             other => other?,
         }
         let account = self
-            .store
+            .accounts
             .account_by_id(user.account_id)
             .await?
             .ok_or_else(ApiError::not_found)?;
@@ -477,14 +520,14 @@ impl App {
     /// Confirms an e-mail address by the token from the link. Returns the account on success.
     pub async fn confirm_email(&self, token: &str) -> ApiResult<AccountRecord> {
         let mut user = self
-            .store
+            .accounts
             .user_by_confirmation_token(&hash_secret(token))
             .await?
             .ok_or_else(ApiError::not_found)?;
-        user.confirmed_at = Some(self.now());
+        user.confirmed_at = Some(self.now);
         user.confirmation_token_hash = None;
-        self.store.update_user(&user).await?;
-        self.store
+        self.accounts.update_user(&user).await?;
+        self.accounts
             .account_by_id(user.account_id)
             .await?
             .ok_or_else(ApiError::not_found)
@@ -501,7 +544,7 @@ impl App {
         // The caller's record was read at authentication; start from the newest one so an
         // image changed since then is neither lost nor left pointing at a removed file.
         let before = self
-            .store
+            .accounts
             .account_by_id(account.id)
             .await?
             .ok_or_else(ApiError::not_found)?;
@@ -620,7 +663,7 @@ impl App {
         // Every field is valid: now the images are decoded and sized (the costly part).
         let mut processed: Vec<(ProfileImage, ProfileImageFile)> = Vec::new();
         for (which, bytes, kind) in images {
-            processed.push((which, which.process(self, bytes, kind).await?));
+            processed.push((which, which.process(self.processor, bytes, kind).await?));
         }
         let mut stored: Vec<String> = Vec::new();
         for (which, file) in &processed {
@@ -628,16 +671,16 @@ impl App {
             let still = still_key(&key).zip(file.still_png.as_deref());
             for (k, bytes) in std::iter::once((key.clone(), file.bytes.as_slice())).chain(still) {
                 if let Err(e) = self.files.put(&k, bytes).await {
-                    self.remove_files(&stored).await;
+                    remove_files(self.files, &stored).await;
                     return Err(file_failure(e));
                 }
                 stored.push(k);
             }
             *which.key_of_mut(&mut a) = Some(key);
         }
-        a.updated_at = self.now();
-        if let Err(e) = self.store.update_account(&a).await {
-            self.remove_files(&stored).await;
+        a.updated_at = self.now;
+        if let Err(e) = self.accounts.update_account(&a).await {
+            remove_files(self.files, &stored).await;
             return Err(e.into());
         }
         let replaced: Vec<String> = [ProfileImage::Avatar, ProfileImage::Header]
@@ -648,8 +691,8 @@ impl App {
             })
             .flat_map(with_still)
             .collect();
-        self.remove_files(&replaced).await;
-        self.store
+        remove_files(self.files, &replaced).await;
+        self.accounts
             .account_by_id(a.id)
             .await?
             .ok_or_else(ApiError::not_found)
@@ -663,16 +706,16 @@ impl App {
         which: ProfileImage,
     ) -> ApiResult<AccountRecord> {
         let mut a = self
-            .store
+            .accounts
             .account_by_id(account.id)
             .await?
             .ok_or_else(ApiError::not_found)?;
         let Some(old) = which.key_of_mut(&mut a).take() else {
             return Ok(a);
         };
-        a.updated_at = self.now();
-        self.store.update_account(&a).await?;
-        self.remove_files(&with_still(old)).await;
+        a.updated_at = self.now;
+        self.accounts.update_account(&a).await?;
+        remove_files(self.files, &with_still(old)).await;
         Ok(a)
     }
 
@@ -681,34 +724,28 @@ impl App {
     /// Mastodon has no client-API method for this; the admin CLI and embedders call it.
     pub async fn delete_account(&self, id: Id) -> ApiResult<DeletedAccount> {
         let account = self
-            .store
+            .accounts
             .account_by_id(id)
             .await?
             .ok_or_else(ApiError::not_found)?;
-        let media = self.store.account_media(id).await?;
-        self.store.delete_account(id).await?;
+        let media = self.media.account_media(id).await?;
+        self.accounts.delete_account(id).await?;
         let keys: Vec<String> = [account.avatar.clone(), account.header.clone()]
             .into_iter()
             .flatten()
             .flat_map(with_still)
             .chain(media.iter().flat_map(|m| m.file_keys().map(str::to_string)))
             .collect();
-        let files_removed = self.remove_files(&keys).await;
+        let files_removed = remove_files(self.files, &keys).await;
         Ok(DeletedAccount {
             account,
             files_removed,
         })
     }
 
-    /// Removes stored files, logging (not failing on) errors: a leftover file is harmless, a
-    /// failed request after the records changed is not. Returns how many were removed.
-    pub(crate) async fn remove_files(&self, keys: &[String]) -> usize {
-        remove_files(&*self.files, keys).await
-    }
-
     /// An account by id for the API: 404 when unknown, 410 when suspended.
     pub async fn visible_account(&self, id: Id) -> ApiResult<AccountRecord> {
-        visible_account(&*self.store, id).await
+        visible_account(self.accounts, id).await
     }
 
     /// Finds an account by `username`, `@username`, `username@domain` (our own domain means local).
@@ -723,7 +760,7 @@ impl App {
             return Err(ApiError::not_found());
         }
         let a = self
-            .store
+            .accounts
             .account_by_username(user, domain)
             .await?
             .ok_or_else(ApiError::not_found)?;
@@ -784,6 +821,7 @@ pub(crate) async fn remove_files(files: &dyn FileStore, keys: &[String]) -> usiz
 
 #[cfg(test)]
 mod tests {
+    use crate::App;
     use std::sync::Arc;
 
     use super::*;
@@ -872,6 +910,7 @@ mod tests {
         config.password_hash_memory_kib = 64;
         let app = App::new(Arc::new(MemoryStore::new()), config).with_files(files.clone());
         let (account, _, _) = app
+            .accounts()
             .create_local_account(
                 NewAccount {
                     username: "pic".into(),
@@ -893,6 +932,7 @@ mod tests {
     async fn images_are_stored_replaced_and_removed() {
         let (app, files, account) = app_with_user().await;
         let a = app
+            .accounts()
             .update_profile(
                 &account,
                 ProfileUpdate {
@@ -920,6 +960,7 @@ mod tests {
 
         // Replacing the avatar stores a new key and removes the old file; the header stays.
         let b = app
+            .accounts()
             .update_profile(
                 &account,
                 ProfileUpdate {
@@ -936,6 +977,7 @@ mod tests {
 
         // A bad image changes nothing and stores nothing.
         let err = app
+            .accounts()
             .update_profile(
                 &account,
                 ProfileUpdate {
@@ -954,12 +996,14 @@ mod tests {
 
         // Deleting the header removes its file; deleting again is fine.
         let c = app
+            .accounts()
             .delete_profile_image(&account, ProfileImage::Header)
             .await
             .unwrap();
         assert_eq!(c.header, None);
         assert_eq!(files.len(), 1);
-        app.delete_profile_image(&account, ProfileImage::Header)
+        app.accounts()
+            .delete_profile_image(&account, ProfileImage::Header)
             .await
             .unwrap();
         assert!(
@@ -969,12 +1013,13 @@ mod tests {
         );
 
         // Deleting the account removes the remaining file.
-        let gone = app.delete_account(account.id).await.unwrap();
+        let gone = app.accounts().delete_account(account.id).await.unwrap();
         assert_eq!(gone.files_removed, 1);
         assert!(files.is_empty());
         assert!(app.store.account_by_id(account.id).await.unwrap().is_none());
         assert_eq!(
-            app.delete_account(account.id)
+            app.accounts()
+                .delete_account(account.id)
                 .await
                 .unwrap_err()
                 .status
@@ -989,6 +1034,7 @@ mod tests {
         let limit = app.config.limits.image_matrix_limit;
         // A valid avatar and header first (a 1x1 image is already within the size: kept as is).
         let a = app
+            .accounts()
             .update_profile(
                 &account,
                 ProfileUpdate {
@@ -1015,7 +1061,11 @@ mod tests {
                 ProfileImage::Avatar => u.avatar = Some(bomb.clone()),
                 ProfileImage::Header => u.header = Some(bomb.clone()),
             }
-            let err = app.update_profile(&account, u).await.unwrap_err();
+            let err = app
+                .accounts()
+                .update_profile(&account, u)
+                .await
+                .unwrap_err();
             assert_eq!(err.status.as_u16(), 422);
             assert!(
                 err.message.starts_with("Validation failed: "),
@@ -1042,6 +1092,7 @@ mod tests {
             png_declaring(0, 10),
         ] {
             let err = app
+                .accounts()
                 .update_profile(
                     &account,
                     ProfileUpdate {
@@ -1075,6 +1126,7 @@ mod tests {
         let (app, files, account) = app_with_user().await;
         let app = app.with_media_processor(Arc::new(Animated));
         let a = app
+            .accounts()
             .update_profile(
                 &account,
                 ProfileUpdate {
@@ -1099,19 +1151,21 @@ mod tests {
         assert_eq!(still_key("media_attachments/files/1/original.gif"), None);
 
         // Replacing removes both files; deleting the new one removes its pair too.
-        app.update_profile(
-            &account,
-            ProfileUpdate {
-                avatar: Some(PNG.to_vec()),
-                ..Default::default()
-            },
-        )
-        .await
-        .unwrap();
+        app.accounts()
+            .update_profile(
+                &account,
+                ProfileUpdate {
+                    avatar: Some(PNG.to_vec()),
+                    ..Default::default()
+                },
+            )
+            .await
+            .unwrap();
         assert_eq!(files.get(&key).await.unwrap(), None);
         assert_eq!(files.get(&still).await.unwrap(), None);
         assert_eq!(files.len(), 2);
-        app.delete_profile_image(&account, ProfileImage::Avatar)
+        app.accounts()
+            .delete_profile_image(&account, ProfileImage::Avatar)
             .await
             .unwrap();
         assert!(files.is_empty());

@@ -457,6 +457,7 @@ mod tests {
         config.password_hash_memory_kib = 64;
         let app = App::new(Arc::new(MemoryStore::new()), config);
         let (a, _, _) = app
+            .accounts()
             .create_local_account(
                 NewAccount {
                     username: name.to_string(),

@@ -114,7 +114,7 @@ impl App {
         target_id: Id,
         options: FollowOptions,
     ) -> ApiResult<AccountRecord> {
-        let target = self.visible_account(target_id).await?;
+        let target = self.accounts().visible_account(target_id).await?;
         if target.id == me.id {
             return Err(ApiError::invalid_field(
                 "account",
@@ -184,7 +184,7 @@ impl App {
     /// `target`, `target`'s places in `me`'s lists and its statuses in `me`'s feeds end with the
     /// follow. Not following is not an error.
     pub async fn unfollow(&self, me: &AccountRecord, target_id: Id) -> ApiResult<AccountRecord> {
-        let target = self.visible_account(target_id).await?;
+        let target = self.accounts().visible_account(target_id).await?;
         self.store.delete_follow(me.id, target.id).await?;
         self.store.delete_follow_request(me.id, target.id).await?;
         self.follow_ended(me.id, target.id).await?;
@@ -199,7 +199,7 @@ impl App {
         me: &AccountRecord,
         target_id: Id,
     ) -> ApiResult<AccountRecord> {
-        let target = self.visible_account(target_id).await?;
+        let target = self.accounts().visible_account(target_id).await?;
         self.store.delete_follow(target.id, me.id).await?;
         self.follow_ended(target.id, me.id).await?;
         forget_follow_notifications(&*self.store, me.id, target.id).await?;
@@ -263,7 +263,7 @@ impl App {
                 "Uri can't be blank",
             ));
         }
-        let target = self.lookup_account(acct).await?;
+        let target = self.accounts().lookup_account(acct).await?;
         self.follow(me, target.id, FollowOptions::default()).await
     }
 
@@ -274,7 +274,7 @@ impl App {
         target_id: Id,
         comment: &str,
     ) -> ApiResult<AccountRecord> {
-        let target = self.visible_account(target_id).await?;
+        let target = self.accounts().visible_account(target_id).await?;
         if comment.chars().count() > MAX_NOTE_CHARS {
             return Err(ApiError::invalid_field(
                 "comment",
@@ -291,7 +291,7 @@ impl App {
     /// `me` features `target` on its profile. As Mastodon, only an account `me` follows can be
     /// endorsed (422 otherwise); endorsing twice is not an error. There is no limit on the number.
     pub async fn endorse(&self, me: &AccountRecord, target_id: Id) -> ApiResult<AccountRecord> {
-        let target = self.visible_account(target_id).await?;
+        let target = self.accounts().visible_account(target_id).await?;
         if !self.store.follows(me.id, target.id).await? {
             return Err(ApiError::unprocessable(
                 "Validation failed: You must be already following the person you want to endorse",
@@ -305,7 +305,7 @@ impl App {
 
     /// `me` stops featuring `target` (no error when it did not).
     pub async fn unendorse(&self, me: &AccountRecord, target_id: Id) -> ApiResult<AccountRecord> {
-        let target = self.visible_account(target_id).await?;
+        let target = self.accounts().visible_account(target_id).await?;
         self.store.delete_endorsement(me.id, target.id).await?;
         Ok(target)
     }

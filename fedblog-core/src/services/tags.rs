@@ -350,6 +350,7 @@ mod tests {
         let mut accounts = Vec::new();
         for name in names {
             let (a, _, _) = app
+                .accounts()
                 .create_local_account(
                     NewAccount {
                         username: name.to_string(),

@@ -298,6 +298,7 @@ async fn make_user(
         locale: "en".into(),
     };
     let (account, _, _) = app
+        .accounts()
         .create_local_account(new, true)
         .await
         .map_err(|e| e.to_string())?;

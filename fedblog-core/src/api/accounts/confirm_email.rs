@@ -40,7 +40,7 @@ impl Endpoint for ConfirmEmail {
                 ),
             ));
         };
-        Ok(match app.confirm_email(&token).await {
+        Ok(match app.accounts().confirm_email(&token).await {
             Ok(account) => Html(
                 StatusCode::OK,
                 page(

@@ -30,7 +30,7 @@ impl Endpoint for GetAccount {
         _caller: &Caller,
         r: GetAccountRequest,
     ) -> ApiResult<Self::Response> {
-        let account = app.visible_account(path_id(&r.id)?).await?;
+        let account = app.accounts().visible_account(path_id(&r.id)?).await?;
         Ok(Json(app.render_account(&account)))
     }
 }

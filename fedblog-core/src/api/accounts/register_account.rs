@@ -49,6 +49,7 @@ impl Endpoint for RegisterAccount {
     async fn handle(app: &App, caller: &Caller, r: RegisterRequest) -> ApiResult<Self::Response> {
         let token = caller.token.as_ref().ok_or_else(ApiError::invalid_token)?;
         let (account, _user) = app
+            .accounts()
             .register(
                 r.username.unwrap_or_default(),
                 r.email.unwrap_or_default(),

@@ -34,7 +34,7 @@ impl Endpoint for ResendConfirmation {
 
     async fn handle(app: &App, caller: &Caller, r: ResendRequest) -> ApiResult<Self::Response> {
         let user = caller.user.as_ref().ok_or_else(ApiError::invalid_token)?;
-        app.resend_confirmation(user, r.email).await?;
+        app.accounts().resend_confirmation(user, r.email).await?;
         Ok(Json(Empty {}))
     }
 }

@@ -141,7 +141,10 @@ impl Endpoint for UpdateCredentials {
             avatar,
             header,
         };
-        let account = app.update_profile(caller.account()?, update).await?;
+        let account = app
+            .accounts()
+            .update_profile(caller.account()?, update)
+            .await?;
         let user = caller.user.as_ref().ok_or_else(ApiError::invalid_token)?;
         Ok(Json(app.render_credential_account(&account, user)))
     }

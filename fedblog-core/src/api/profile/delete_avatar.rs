@@ -20,6 +20,7 @@ impl Endpoint for DeleteAvatar {
 
     async fn handle(app: &App, caller: &Caller, _req: NoParams) -> ApiResult<Self::Response> {
         let account = app
+            .accounts()
             .delete_profile_image(caller.account()?, ProfileImage::Avatar)
             .await?;
         let user = caller.user.as_ref().ok_or_else(ApiError::invalid_token)?;
