@@ -14,13 +14,20 @@ use crate::params::{Params, Upload};
 use crate::rate_limit::{MemoryRateLimiter, RateLimiter};
 use crate::services::accounts::Accounts;
 use crate::services::blocks::Blocks;
+use crate::services::edits::Edits;
+use crate::services::fanout::Fanout;
 use crate::services::interactions::Interactions;
+use crate::services::jobs::JobQueue;
 use crate::services::lists::Lists;
 use crate::services::media::Media;
 use crate::services::notification_groups::NotificationGroups;
 use crate::services::notification_policies::NotificationPolicies;
 use crate::services::notifications::Notifications;
 use crate::services::oauth::OAuth;
+use crate::services::relationships::Relationships;
+use crate::services::scheduled::Scheduled;
+use crate::services::statuses::{StatusAreas, Statuses};
+use crate::services::tags::Tags;
 use crate::store::{AccountRecord, AppRecord, Store, TokenRecord, UserRecord};
 use crate::translation::Translator;
 use chrono::{DateTime, Utc};
@@ -147,11 +154,7 @@ impl App {
 
     /// The instance area (what the instance tells about itself).
     pub fn instance(&self) -> crate::services::instance::Instance<'_> {
-        crate::services::instance::Instance::new(
-            &*self.store,
-            &self.config,
-            self.translator.is_some(),
-        )
+        crate::services::instance::Instance::new(&*self.store, self.translator.is_some())
     }
 
     /// The translation area (translating statuses through the configured translator).
@@ -286,6 +289,90 @@ impl App {
             &self.ids,
             self.visibility(),
             self.notifications(),
+        )
+    }
+
+    /// The job queue areas put their background work on.
+    pub fn job_queue(&self) -> JobQueue<'_> {
+        JobQueue::new(&*self.store, &self.job_signal, self.now())
+    }
+
+    /// The fan-out area (a new status's and reblog's feeds; feeds when a follow begins or ends).
+    pub fn fanout(&self) -> Fanout<'_> {
+        // One clock reading for both, so that a job due "now" is due for the queue too.
+        let now = self.now();
+        Fanout::new(
+            &*self.store,
+            self.lists(),
+            JobQueue::new(&*self.store, &self.job_signal, now),
+            self.config.fanout_inline_max,
+            &self.ids,
+            now,
+        )
+    }
+
+    /// The relationships area (follows and requests, notes, endorsements, follower lists).
+    pub fn relationships(&self) -> Relationships<'_> {
+        Relationships::new(
+            &*self.store,
+            self.fanout(),
+            self.notifications(),
+            self.visibility(),
+            &self.config.domain,
+            &self.ids,
+            self.now(),
+        )
+    }
+
+    /// The tags area (tag pages, followed and featured tags).
+    pub fn tags(&self) -> Tags<'_> {
+        Tags::new(&*self.store, &self.ids, self.now())
+    }
+
+    /// The areas posting and editing hand work to.
+    fn status_areas(&self) -> StatusAreas<'_> {
+        StatusAreas {
+            media: self.media(),
+            visibility: self.visibility(),
+            tags: self.tags(),
+            links: self.links(),
+            fanout: self.fanout(),
+            notifications: self.notifications(),
+        }
+    }
+
+    /// The statuses area (posting and its checks, reblogs, deletion).
+    pub fn statuses(&self) -> Statuses<'_> {
+        Statuses::new(
+            &*self.store,
+            self.status_areas(),
+            &*self.events,
+            &self.config,
+            &self.ids,
+            self.now(),
+        )
+    }
+
+    /// The edits area (editing one's statuses, revisions, source).
+    pub fn edits(&self) -> Edits<'_> {
+        Edits::new(
+            &*self.store,
+            self.statuses(),
+            self.status_areas(),
+            &*self.events,
+            &self.ids,
+            self.now(),
+        )
+    }
+
+    /// The scheduled statuses area (scheduling, rescheduling, cancelling, publishing).
+    pub fn scheduled(&self) -> Scheduled<'_> {
+        Scheduled::new(
+            &*self.store,
+            self.statuses(),
+            self.media(),
+            &self.ids,
+            self.now(),
         )
     }
 

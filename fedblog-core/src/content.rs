@@ -420,6 +420,14 @@ pub fn html_to_plain(html: &str) -> String {
     html_escape::decode_html_entities(out.trim_end()).into_owned()
 }
 
+/// The profile page of an account: its own `url` (a remote account's), else
+/// `<base_url>/@<username>`.
+pub fn account_url(base_url: &str, a: &crate::store::AccountRecord) -> String {
+    a.url
+        .clone()
+        .unwrap_or_else(|| format!("{base_url}/@{}", a.username))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -16,7 +16,7 @@ use crate::entities::Account;
 use crate::error::{ApiError, ApiResult};
 use crate::params::Params;
 use crate::rate_limit::Family;
-use crate::services::relationships::AccountPage;
+use crate::services::accounts::AccountPage;
 
 /// Who may call an endpoint, and with which scope (`""` = no scope needed).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,5 +1,7 @@
 //! The only place where store records become API entities.
 
+mod instance;
+
 use std::collections::{HashMap, HashSet};
 
 use chrono::{DateTime, SecondsFormat, Utc};
@@ -27,9 +29,7 @@ pub const MISSING_HEADER: &str = "/headers/original/missing.png";
 impl App {
     /// Profile URL of an account.
     pub fn account_url(&self, a: &AccountRecord) -> String {
-        a.url
-            .clone()
-            .unwrap_or_else(|| format!("{}/@{}", self.base_url(), a.username))
+        content::account_url(&self.base_url(), a)
     }
 
     /// ActivityPub id of an account.
@@ -317,7 +317,7 @@ impl App {
             let ids: Vec<Id> = std::iter::once(st.id)
                 .chain(st.reblog.as_ref().map(|r| r.id))
                 .collect();
-            let text = crate::services::filters::searchable_text(proper);
+            let text = searchable_text(proper);
             filters
                 .matches(&text, &ids)
                 .into_iter()
@@ -543,6 +543,31 @@ pub fn render_v1_filter(
     }
 }
 
+/// The API form of how one account stands to another: follow options come from the follow, or
+/// from the pending request while there is one.
+pub fn render_relationship(standing: crate::services::relationships::Standing) -> Relationship {
+    let options = standing.follow.as_ref().or(standing.request.as_ref());
+    let mute = standing.mute.as_ref();
+    Relationship {
+        id: standing.other,
+        following: standing.follow.is_some(),
+        showing_reblogs: options.is_some_and(|f| f.show_reblogs),
+        notifying: options.is_some_and(|f| f.notify),
+        languages: options.and_then(|f| f.languages.clone()),
+        followed_by: standing.followed_by,
+        blocking: standing.blocking,
+        blocked_by: standing.blocked_by,
+        muting: mute.is_some(),
+        muting_notifications: mute.is_some_and(|m| m.notifications),
+        muting_expires_at: mute.and_then(|m| m.expires_at).map(timestamp),
+        requested: standing.request.is_some(),
+        requested_by: standing.requested_by,
+        domain_blocking: standing.domain_blocking,
+        endorsed: standing.endorsed,
+        note: standing.note.unwrap_or_default(),
+    }
+}
+
 /// Renders a list.
 pub fn render_list(list: &crate::store::ListRecord) -> List {
     List {
@@ -577,24 +602,18 @@ pub fn render_role(role: RoleRecord) -> Role {
 
 impl App {
     /// Renders a hashtag: `name` is its display form, `url` the tag page of the normalised name;
-    /// `history` holds `(midnight UTC, use)` per day, newest first; `following` and `featuring`
-    /// are `None` for an anonymous caller.
-    pub fn render_tag(
-        &self,
-        tag: &crate::store::TagRecord,
-        history: &[(DateTime<Utc>, crate::store::TagUsage)],
-        following: Option<bool>,
-        featuring: Option<bool>,
-    ) -> Tag {
+    /// `following` and `featuring` are left out for an anonymous caller.
+    pub fn render_tag(&self, view: &crate::services::tags::TagView) -> Tag {
         Tag {
-            id: tag.id,
-            name: tag.display_name.clone(),
+            id: view.tag.id,
+            name: view.tag.display_name.clone(),
             url: format!(
                 "{}/tags/{}",
                 self.base_url(),
-                content::tag_url_segment(&tag.name)
+                content::tag_url_segment(&view.tag.name)
             ),
-            history: history
+            history: view
+                .history
                 .iter()
                 .map(|(day, usage)| TagHistory {
                     day: day.timestamp().to_string(),
@@ -602,32 +621,43 @@ impl App {
                     accounts: usage.accounts.to_string(),
                 })
                 .collect(),
-            following,
-            featuring,
+            following: view.following,
+            featuring: view.featuring,
         }
     }
 
-    /// Renders a featured tag of `owner`, with the tag's display name and the owner's public and
-    /// unlisted use of it (`statuses_count`, and the newest such status, given as a day).
+    /// Renders hashtags in order.
+    pub fn render_tags(&self, views: &[crate::services::tags::TagView]) -> Vec<Tag> {
+        views.iter().map(|v| self.render_tag(v)).collect()
+    }
+
+    /// Renders a featured tag with the tag's display name and the owner's public and unlisted
+    /// use of it (`statuses_count`, and the newest such status, given as a day).
     pub fn render_featured_tag(
         &self,
-        featured: &crate::store::FeaturedTagRecord,
-        display_name: &str,
-        owner: &AccountRecord,
-        statuses_count: i64,
-        last_status_at: Option<DateTime<Utc>>,
+        view: &crate::services::tags::FeaturedTagView,
     ) -> FeaturedTag {
         FeaturedTag {
-            id: featured.id,
-            name: display_name.to_string(),
+            id: view.featured.id,
+            name: view.display_name.clone(),
             url: format!(
                 "{}/tagged/{}",
-                self.account_url(owner),
-                content::tag_url_segment(&featured.name)
+                self.account_url(&view.owner),
+                content::tag_url_segment(&view.featured.name)
             ),
-            statuses_count: statuses_count.to_string(),
-            last_status_at: last_status_at.map(|t| t.format("%Y-%m-%d").to_string()),
+            statuses_count: view.statuses_count.to_string(),
+            last_status_at: view
+                .last_status_at
+                .map(|t| t.format("%Y-%m-%d").to_string()),
         }
+    }
+
+    /// Renders featured tags in order.
+    pub fn render_featured_tags(
+        &self,
+        views: &[crate::services::tags::FeaturedTagView],
+    ) -> Vec<FeaturedTag> {
+        views.iter().map(|v| self.render_featured_tag(v)).collect()
     }
 }
 
@@ -858,6 +888,34 @@ impl App {
     }
 }
 
+/// What keywords are matched against in a rendered status (a reblog's original): its content
+/// warning, its text, its poll's options and its media's descriptions.
+fn searchable_text(status: &Status) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    if !status.spoiler_text.is_empty() {
+        parts.push(status.spoiler_text.clone());
+    }
+    parts.push(crate::content::html_to_plain(&status.content));
+    if let Some(p) = &status.poll {
+        parts.extend(p.options.iter().map(|o| o.title.clone()));
+    }
+    parts.extend(
+        status
+            .media_attachments
+            .iter()
+            .filter_map(|m| m.description.clone()),
+    );
+    parts.join("\n\n")
+}
+
+/// Whether a status matched a `hide` filter of `context`.
+fn hidden_in(results: &[FilterResult], context: FilterContext) -> bool {
+    results.iter().any(|r| {
+        r.filter.filter_action == crate::store::FilterAction::Hide.as_str()
+            && r.filter.context.iter().any(|c| c == context.as_str())
+    })
+}
+
 /// Of statuses rendered for `viewer` in `context`, those to show: a status by someone else that
 /// matches one of the viewer's `hide` filters of that context is left out.
 pub(crate) fn without_hidden_in(
@@ -876,7 +934,7 @@ pub(crate) fn without_hidden_in(
                 || !st
                     .filtered
                     .as_deref()
-                    .is_some_and(|r| crate::services::filters::hidden_in(r, context))
+                    .is_some_and(|r| hidden_in(r, context))
         })
         .collect()
 }

@@ -38,19 +38,6 @@ pub async fn account(app: &App, name: &str) -> AccountRecord {
         .0
 }
 
-/// A caller signed in as `account` (no token or app), for services that take a caller.
-pub fn caller(account: &AccountRecord) -> crate::app::Caller {
-    crate::app::Caller {
-        token: None,
-        app: None,
-        account: Some(account.clone()),
-        user: None,
-        authorization: None,
-        info: Default::default(),
-        uploads: vec![],
-    }
-}
-
 /// A status by `author` with `text` and, if given, a poll (the `poll` parameter of posting).
 pub async fn post(
     app: &App,
@@ -58,10 +45,9 @@ pub async fn post(
     text: &str,
     poll: Option<Value>,
 ) -> StatusRecord {
-    app.publish_status(
+    post_new(
+        app,
         author,
-        None,
-        None,
         NewStatus {
             text: text.into(),
             poll,
@@ -69,7 +55,14 @@ pub async fn post(
         },
     )
     .await
-    .expect("posted")
+}
+
+/// `new`, posted by `author` now (no app, no idempotency key).
+pub async fn post_new(app: &App, author: &AccountRecord, new: NewStatus) -> StatusRecord {
+    app.statuses()
+        .publish_status(author, None, None, new)
+        .await
+        .expect("posted")
 }
 
 /// The poll of `status`.

@@ -278,7 +278,8 @@ mod tests {
         let mut followers = vec![];
         for n in 0..2 {
             let f = account(&app, &format!("f{n}")).await;
-            app.follow(&f, author.id, FollowOptions::default())
+            app.relationships()
+                .follow(&f, author.id, FollowOptions::default())
                 .await
                 .expect("follow");
             followers.push(f);
@@ -294,6 +295,7 @@ mod tests {
         tokio::time::sleep(Duration::from_millis(100)).await;
         let started = std::time::Instant::now();
         let status = app
+            .statuses()
             .publish_status(
                 &author,
                 None,

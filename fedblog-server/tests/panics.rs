@@ -97,6 +97,7 @@ async fn a_panicking_handler_answers_500_and_logs_its_request_line() {
         .unwrap()
         .access_token;
     let status = app
+        .statuses()
         .publish_status(
             &account,
             None,

@@ -211,6 +211,37 @@ fn entities_are_built_only_in_render() {
     }
 }
 
+/// Services load and decide; API entities are made by render (and by `presenting.rs`, which
+/// loads what render needs and hands it over). One exception: a scheduled status keeps its
+/// `params` in the API's own shape, as Mastodon stores them, so `scheduled.rs` names that type.
+#[test]
+fn services_make_no_api_entities() {
+    for (path, text) in all_sources() {
+        let Some(file) = path.strip_prefix("fedblog-core/src/services/") else {
+            continue;
+        };
+        if file == "presenting.rs" || file.ends_with("_tests.rs") {
+            continue;
+        }
+        let code = text.split("#[cfg(test)]").next().unwrap_or("");
+        let allowed = if file == "scheduled.rs" {
+            "crate::entities::ScheduledParams;"
+        } else {
+            ""
+        };
+        let named = code
+            .lines()
+            .filter(|l| {
+                l.contains("crate::entities") && (allowed.is_empty() || !l.contains(allowed))
+            })
+            .count();
+        assert_eq!(
+            named, 0,
+            "{path} names crate::entities: a service returns records or loaded views, render makes entities"
+        );
+    }
+}
+
 /// The API layer (`api/` and the `endpoint` vocabulary it speaks) is the top of core: app,
 /// services, render and the store never name it, so no import cycle runs through the endpoints
 /// and an endpoint file can be read without the rest of the route table.
@@ -258,7 +289,110 @@ const AREA_SERVICES: &[&str] = &[
     "notification_groups",
     "interactions",
     "accounts",
+    "fanout",
+    "relationships",
+    "tags",
+    "statuses",
+    "edits",
+    "scheduled",
 ];
+
+/// The modules of core a module names (`crate::x` or `crate::x::y`, down to the deepest one that
+/// exists), outside its unit tests.
+fn core_module_graph() -> std::collections::BTreeMap<String, std::collections::BTreeSet<String>> {
+    let mut texts = std::collections::BTreeMap::new();
+    for (path, text) in all_sources() {
+        let Some(file) = path.strip_prefix("fedblog-core/src/") else {
+            continue;
+        };
+        let module = file
+            .trim_end_matches(".rs")
+            .trim_end_matches("/mod")
+            .replace('/', "::");
+        let code = text.split("#[cfg(test)]").next().unwrap_or("").to_string();
+        texts.insert(module, code);
+    }
+    let mut graph = std::collections::BTreeMap::new();
+    for (module, code) in &texts {
+        let mut named = std::collections::BTreeSet::new();
+        for (at, _) in code.match_indices("crate::") {
+            let path: String = code[at + 7..]
+                .chars()
+                .take_while(|c| c.is_ascii_lowercase() || *c == '_' || *c == ':')
+                .collect();
+            let mut parts: Vec<&str> = path.split("::").filter(|p| !p.is_empty()).collect();
+            while !parts.is_empty() && !texts.contains_key(&parts.join("::")) {
+                parts.pop();
+            }
+            let target = parts.join("::");
+            if !target.is_empty() && &target != module {
+                named.insert(target);
+            }
+        }
+        graph.insert(module.clone(), named);
+    }
+    graph
+}
+
+/// The modules from which `start` can be reached, `start` included.
+fn reaching(
+    graph: &std::collections::BTreeMap<String, std::collections::BTreeSet<String>>,
+    start: &str,
+) -> std::collections::BTreeSet<String> {
+    let mut seen = std::collections::BTreeSet::from([start.to_string()]);
+    let mut grew = true;
+    while grew {
+        grew = false;
+        for (module, named) in graph {
+            if !seen.contains(module) && named.iter().any(|n| seen.contains(n)) {
+                seen.insert(module.clone());
+                grew = true;
+            }
+        }
+    }
+    seen
+}
+
+/// `app` and the area services form no import cycle: `app.rs` builds the services, and a
+/// service reaches another only by holding it, never through `App`. (The API layer, above
+/// them, is held out by `nothing_below_the_api_layer_names_it`.)
+#[test]
+fn app_and_the_services_form_no_import_cycle() {
+    let graph = core_module_graph();
+    assert!(graph.contains_key("app") && graph.contains_key("services::statuses"));
+    for module in graph.keys() {
+        if module != "app" && !module.starts_with("services::") {
+            continue;
+        }
+        // Modules `module` names (directly or not) that also name `module`: a cycle.
+        let back = reaching(&graph, module);
+        let mut cycle: Vec<&String> = graph[module].iter().filter(|n| back.contains(*n)).collect();
+        cycle.sort();
+        assert!(
+            cycle.is_empty(),
+            "{module} is in an import cycle through {cycle:?}"
+        );
+    }
+}
+
+/// Only the two services that reach every area stay methods on `App`, as dispatch does: the job
+/// workers (a job's kind names its area) and presenting (loading for render).
+#[test]
+fn only_the_workers_and_presenting_are_methods_on_app() {
+    for (path, text) in all_sources() {
+        let Some(file) = path.strip_prefix("fedblog-core/src/services/") else {
+            continue;
+        };
+        if matches!(file, "job_runner.rs" | "presenting.rs") {
+            continue;
+        }
+        let code = text.split("#[cfg(test)]").next().unwrap_or("");
+        assert!(
+            !code.contains("impl App"),
+            "{path} adds methods to App: an area is a service value (ARCHITECTURE.md)"
+        );
+    }
+}
 
 #[test]
 fn area_services_name_no_app() {

@@ -750,24 +750,7 @@ impl<'a> Accounts<'a> {
 
     /// Finds an account by `username`, `@username`, `username@domain` (our own domain means local).
     pub async fn lookup_account(&self, acct: &str) -> ApiResult<AccountRecord> {
-        let acct = acct.trim().trim_start_matches('@');
-        let (user, domain) = match acct.split_once('@') {
-            Some((u, d)) if d.eq_ignore_ascii_case(&self.config.domain) => (u, None),
-            Some((u, d)) => (u, Some(d)),
-            None => (acct, None),
-        };
-        if user.is_empty() {
-            return Err(ApiError::not_found());
-        }
-        let a = self
-            .accounts
-            .account_by_username(user, domain)
-            .await?
-            .ok_or_else(ApiError::not_found)?;
-        if a.is_suspended() {
-            return Err(ApiError::gone());
-        }
-        Ok(a)
+        lookup_account(self.accounts, &self.config.domain, acct).await
     }
 }
 
@@ -788,6 +771,74 @@ fn new_file_key(which: ProfileImage, kind: ImageKind, with_still: bool) -> Strin
 fn with_still(key: String) -> Vec<String> {
     let still = still_key(&key);
     std::iter::once(key).chain(still).collect()
+}
+
+/// A page of accounts from a list paginated on hidden ids (follows, requests).
+#[derive(Default)]
+pub struct AccountPage {
+    /// The accounts, in list order.
+    pub accounts: Vec<AccountRecord>,
+    /// The hidden cursor of the first item.
+    pub first: Option<Id>,
+    /// The hidden cursor of the last item.
+    pub last: Option<Id>,
+}
+
+impl AccountPage {
+    /// No accounts (and so no `Link` header).
+    pub fn empty() -> Self {
+        Self::default()
+    }
+}
+
+/// The accounts of a page of `(cursor, account)` pairs, in their order, suspended ones left
+/// out, with the page's cursors.
+pub(crate) async fn accounts_page(
+    accounts: &dyn AccountStore,
+    pairs: &[(Id, Id)],
+) -> ApiResult<AccountPage> {
+    let ids: Vec<Id> = pairs.iter().map(|(_, a)| *a).collect();
+    let found = accounts.accounts_by_ids(&ids).await?;
+    let accounts = ids
+        .iter()
+        .filter_map(|id| {
+            found
+                .iter()
+                .find(|a| a.id == *id && !a.is_suspended())
+                .cloned()
+        })
+        .collect();
+    Ok(AccountPage {
+        accounts,
+        first: pairs.first().map(|p| p.0),
+        last: pairs.last().map(|p| p.0),
+    })
+}
+
+/// The account `acct` names (`user`, `@user`, `user@domain`; `our_domain` means local): 404 when
+/// unknown, 410 when suspended.
+pub(crate) async fn lookup_account(
+    accounts: &dyn AccountStore,
+    our_domain: &str,
+    acct: &str,
+) -> ApiResult<AccountRecord> {
+    let acct = acct.trim().trim_start_matches('@');
+    let (user, domain) = match acct.split_once('@') {
+        Some((u, d)) if d.eq_ignore_ascii_case(our_domain) => (u, None),
+        Some((u, d)) => (u, Some(d)),
+        None => (acct, None),
+    };
+    if user.is_empty() {
+        return Err(ApiError::not_found());
+    }
+    let a = accounts
+        .account_by_username(user, domain)
+        .await?
+        .ok_or_else(ApiError::not_found)?;
+    if a.is_suspended() {
+        return Err(ApiError::gone());
+    }
+    Ok(a)
 }
 
 /// An account by id for the API: 404 when unknown, 410 when suspended (for the area services,

@@ -11,9 +11,9 @@ use crate::error::{ApiError, ApiResult};
 use crate::id::{Id, IdGenerator};
 use crate::pagination::Page;
 use crate::services::accounts::visible_account;
+use crate::services::accounts::{AccountPage, accounts_page};
 use crate::services::fanout::FollowEnding;
 use crate::services::notifications::forget_follow_notifications;
-use crate::services::relationships::{AccountPage, accounts_page};
 use crate::store::{
     AccountRecord, AccountStore, BlockStore, DomainBlockStore, FeedStore, MuteRecord,
     NotificationStore, Store,

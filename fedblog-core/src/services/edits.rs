@@ -2,11 +2,18 @@
 //! of one's own status while keeping every revision, reading the revision history, and reading
 //! the source.
 
-use crate::app::{App, Caller};
+use chrono::{DateTime, Utc};
+
 use crate::error::{ApiError, ApiResult};
-use crate::id::Id;
-use crate::services::statuses::{NewPoll, parse_language, parse_visibility, poll_given};
-use crate::store::{AccountRecord, MediaRecord, PollRecord, StatusEditRecord, StatusRecord};
+use crate::events::{DomainEvent, EventBus, publish_logged};
+use crate::id::{Id, IdGenerator};
+use crate::services::statuses::{
+    NewPoll, StatusAreas, Statuses, parse_language, parse_visibility, poll_given,
+};
+use crate::store::{
+    AccountRecord, AccountStore, MediaRecord, MediaStore, PollRecord, PollStore, StatusEditRecord,
+    StatusEditStore, StatusRecord, StatusStore, Store,
+};
 
 /// An edit (`PUT /api/v1/statuses/:id`). As in Mastodon the edit replaces the status's text,
 /// content warning, sensitivity, media and poll as a whole (an absent `spoiler_text` clears it,
@@ -43,11 +50,50 @@ pub struct MediaAttribute {
     pub focus: Option<String>,
 }
 
-impl App {
+/// The edits area: editing one's own statuses, their revision history, their source.
+pub struct Edits<'a> {
+    statuses: &'a dyn StatusStore,
+    edits: &'a dyn StatusEditStore,
+    polls: &'a dyn PollStore,
+    media_store: &'a dyn MediaStore,
+    accounts: &'a dyn AccountStore,
+    /// The checks and text rendering a new status goes through.
+    posting: Statuses<'a>,
+    areas: StatusAreas<'a>,
+    events: &'a dyn EventBus,
+    ids: &'a IdGenerator,
+    now: DateTime<Utc>,
+}
+
+impl<'a> Edits<'a> {
+    /// The area over `store`, checking edits as `posting` checks new statuses and handing work
+    /// to `areas`.
+    pub fn new(
+        store: &'a dyn Store,
+        posting: Statuses<'a>,
+        areas: StatusAreas<'a>,
+        events: &'a dyn EventBus,
+        ids: &'a IdGenerator,
+        now: DateTime<Utc>,
+    ) -> Self {
+        Edits {
+            statuses: store,
+            edits: store,
+            polls: store,
+            media_store: store,
+            accounts: store,
+            posting,
+            areas,
+            events,
+            ids,
+            now,
+        }
+    }
+
     /// The caller's own status (not a reblog) with this id; 404 for anything else, so that the
     /// answer says nothing about other accounts' statuses.
     async fn own_editable_status(&self, me: &AccountRecord, id: Id) -> ApiResult<StatusRecord> {
-        match self.store.status_by_id(id).await? {
+        match self.statuses.status_by_id(id).await? {
             Some(s) if s.account_id == me.id && s.reblog_of_id.is_none() => Ok(s),
             _ => Err(ApiError::not_found()),
         }
@@ -62,11 +108,10 @@ impl App {
     /// keeps its votes and end; a changed poll starts over (votes cleared, a new end).
     pub async fn edit_status(
         &self,
-        caller: &Caller,
+        me: &AccountRecord,
         id: Id,
         changes: StatusChanges,
     ) -> ApiResult<StatusRecord> {
-        let me = caller.account()?;
         let status = self.own_editable_status(me, id).await?;
         if !changes.media_ids.is_empty() && poll_given(changes.poll.as_ref()) {
             return Err(ApiError::invalid_field(
@@ -75,13 +120,15 @@ impl App {
                 "A status cannot have both media attachments and a poll",
             ));
         }
-        let new_poll = self.check_poll(changes.poll.as_ref())?;
+        let new_poll = self.posting.check_poll(changes.poll.as_ref())?;
         let mut media = self
-            .media()
+            .areas
+            .media
             .check_status_media(me, &changes.media_ids, Some(status.id), None)
             .await?;
         let described = self.apply_media_attributes(&mut media, &changes.media_attributes)?;
-        self.check_status_text(&changes.text, &changes.spoiler_text, !media.is_empty())?;
+        self.posting
+            .check_status_text(&changes.text, &changes.spoiler_text, !media.is_empty())?;
         if let Some(v) = parse_visibility(changes.visibility.as_deref())?
             && v != status.visibility
         {
@@ -97,7 +144,7 @@ impl App {
             || !spoiler_text.is_empty()
             || me.sensitized_at.is_some();
         let media_ids: Vec<Id> = media.iter().map(|m| m.id).collect();
-        let old_poll = self.store.polls_by_status_ids(&[status.id]).await?.pop();
+        let old_poll = self.polls.polls_by_status_ids(&[status.id]).await?.pop();
         let poll_kept = match (&old_poll, &new_poll) {
             (None, None) => true,
             (Some(old), Some(new)) => same_poll(old, new),
@@ -113,8 +160,8 @@ impl App {
         {
             return Ok(status);
         }
-        let rendered = self.render_status_text(&changes.text).await?;
-        let now = self.now();
+        let rendered = self.posting.render_status_text(&changes.text).await?;
+        let now = self.now;
         let edited = StatusRecord {
             text: changes.text.clone(),
             content: rendered.content,
@@ -134,7 +181,7 @@ impl App {
             new_poll.as_ref().map(|p| p.options.clone())
         };
         let mut revisions = Vec::with_capacity(2);
-        if self.store.status_edits(status.id).await?.is_empty() {
+        if self.edits.status_edits(status.id).await?.is_empty() {
             revisions.push(revision(
                 self.ids.next(),
                 &status,
@@ -144,8 +191,8 @@ impl App {
         }
         revisions.push(revision(self.ids.next(), &edited, new_options, now));
         // The new hashtags exist as tags before the status uses them (tag pages, follows).
-        self.record_status_tags(&edited.text).await?;
-        match self.store.update_status(&edited, &revisions).await {
+        self.areas.tags.record_status_tags(&edited.text).await?;
+        match self.edits.update_status(&edited, &revisions).await {
             Ok(()) => {}
             Err(crate::StoreError::AlreadyExists(what)) if what == "media" => {
                 return Err(ApiError::invalid_field(
@@ -156,26 +203,30 @@ impl App {
             }
             Err(e) => return Err(e.into()),
         }
-        self.links().record_link(&edited).await?;
+        self.areas.links.record_link(&edited).await?;
         if !poll_kept {
             let record = new_poll
                 .as_ref()
                 .map(|p| p.record(self.ids.next_at(now.timestamp_millis()), &edited, now));
-            self.store.replace_poll(status.id, record.as_ref()).await?;
+            self.polls.replace_poll(status.id, record.as_ref()).await?;
             if let Some(poll) = &record {
-                self.notifications().schedule_poll_close(poll).await?;
+                self.areas.notifications.schedule_poll_close(poll).await?;
             }
         }
         for m in media.iter().filter(|m| described.contains(&m.id)) {
-            self.store.update_media(m).await?;
+            self.media_store.update_media(m).await?;
         }
-        self.notifications()
+        self.areas
+            .notifications
             .notify_edit(me, &status, &edited)
             .await?;
-        self.publish(crate::events::DomainEvent::StatusEdited {
-            status: edited.id,
-            author: me.id,
-        })
+        publish_logged(
+            self.events,
+            DomainEvent::StatusEdited {
+                status: edited.id,
+                author: me.id,
+            },
+        )
         .await;
         Ok(edited)
     }
@@ -199,10 +250,11 @@ impl App {
                     format!("Media with ID {} is not attached to this status", attr.id),
                 ));
             };
-            if self
-                .media()
-                .describe_media(m, attr.description.as_deref(), attr.focus.as_deref())?
-                && !changed.contains(&m.id)
+            if self.areas.media.describe_media(
+                m,
+                attr.description.as_deref(),
+                attr.focus.as_deref(),
+            )? && !changed.contains(&m.id)
             {
                 changed.push(m.id);
             }
@@ -217,23 +269,23 @@ impl App {
         viewer: Option<&AccountRecord>,
         id: Id,
     ) -> ApiResult<(StatusRecord, AccountRecord, Vec<StatusEditRecord>)> {
-        let named = self.visibility().visible_status(viewer, id).await?;
+        let named = self.areas.visibility.visible_status(viewer, id).await?;
         let status = match named.reblog_of_id {
             None => named,
-            Some(of) => self.visibility().visible_status(viewer, of).await?,
+            Some(of) => self.areas.visibility.visible_status(viewer, of).await?,
         };
         let author = self
-            .store
+            .accounts
             .account_by_id(status.account_id)
             .await?
             .ok_or_else(ApiError::not_found)?;
-        let revisions = self.store.status_edits(status.id).await?;
+        let revisions = self.edits.status_edits(status.id).await?;
         Ok((status, author, revisions))
     }
 
     /// The caller's own status, for reading its source; 404 for anyone else's and for boosts.
-    pub async fn status_source(&self, caller: &Caller, id: Id) -> ApiResult<StatusRecord> {
-        self.own_editable_status(caller.account()?, id).await
+    pub async fn status_source(&self, me: &AccountRecord, id: Id) -> ApiResult<StatusRecord> {
+        self.own_editable_status(me, id).await
     }
 }
 
@@ -243,7 +295,7 @@ pub(crate) fn revision(
     id: Id,
     status: &StatusRecord,
     poll_options: Option<Vec<String>>,
-    at: chrono::DateTime<chrono::Utc>,
+    at: DateTime<Utc>,
 ) -> StatusEditRecord {
     StatusEditRecord {
         id,

@@ -11,13 +11,15 @@ use std::collections::HashSet;
 
 use serde_json::{Value, json};
 
-use crate::app::App;
+use chrono::{DateTime, Utc};
+
 use crate::error::ApiResult;
-use crate::id::Id;
-use crate::services::jobs::new_job;
+use crate::id::{Id, IdGenerator};
+use crate::services::jobs::{JobQueue, new_job};
+use crate::services::lists::Lists;
 use crate::store::{
-    AccountNoteStore, Feed, FeedStore, ListRecord, ListStore, RepliesPolicy, StatusRecord, Store,
-    Visibility,
+    AccountNoteStore, Feed, FeedStore, FollowStore, ListRecord, ListStore, RepliesPolicy,
+    StatusRecord, StatusStore, Store, Visibility,
 };
 
 /// Fills the home feeds of a status's audience; payload `{"status_id": "<id>"}`.
@@ -34,16 +36,56 @@ struct Audience {
     lists: Vec<Id>,
 }
 
-impl App {
-    /// Inserts a new status into feeds (see [`App::status_audience`] for which), its followers'
+/// The fan-out area: which feeds a new status or reblog goes to, filling them (at once or
+/// through a [`FAN_OUT`] job), and the feeds' upkeep when a follow begins or ends.
+pub struct Fanout<'a> {
+    statuses: &'a dyn StatusStore,
+    follows: &'a dyn FollowStore,
+    lists: &'a dyn ListStore,
+    feeds: &'a dyn FeedStore,
+    list_area: Lists<'a>,
+    follow_ending: FollowEnding<'a>,
+    queue: JobQueue<'a>,
+    /// Most home feeds filled inside a request (see `InstanceConfig::fanout_inline_max`).
+    inline_max: usize,
+    ids: &'a IdGenerator,
+    now: DateTime<Utc>,
+}
+
+impl<'a> Fanout<'a> {
+    /// The area over `store`, reading recent statuses through `list_area`, queueing on `queue`,
+    /// filling at most `inline_max` home feeds inside a request.
+    pub fn new(
+        store: &'a dyn Store,
+        list_area: Lists<'a>,
+        queue: JobQueue<'a>,
+        inline_max: usize,
+        ids: &'a IdGenerator,
+        now: DateTime<Utc>,
+    ) -> Self {
+        Fanout {
+            statuses: store,
+            follows: store,
+            lists: store,
+            feeds: store,
+            list_area,
+            follow_ending: FollowEnding::new(store),
+            queue,
+            inline_max,
+            ids,
+            now,
+        }
+    }
+
+    /// Inserts a new status into feeds (see [`Fanout::status_audience`] for which), its followers'
     /// home feeds through a [`FAN_OUT`] job when they are many.
     pub(crate) async fn fan_out(&self, status: &StatusRecord) -> ApiResult<()> {
         let audience = self.status_audience(status).await?;
         self.deliver(status, audience).await
     }
 
-    /// Inserts a new reblog into feeds (see [`App::reblog_audience_of`] for which), as
-    /// [`App::fan_out`] does.
+    /// Inserts a new reblog into feeds (see [`Fanout::reblog_audience_of`] for which), as
+    /// [`Fanout::fan_out`] does.
     pub(crate) async fn fan_out_reblog(
         &self,
         reblog: &StatusRecord,
@@ -58,21 +100,22 @@ impl App {
     /// through a [`FAN_OUT`] job.
     async fn deliver(&self, status: &StatusRecord, audience: Audience) -> ApiResult<()> {
         let author = status.account_id;
-        self.store
+        self.feeds
             .insert_list_entries(status.id, author, &audience.lists)
             .await?;
-        if audience.home.len() <= self.config.fanout_inline_max {
-            self.store
+        if audience.home.len() <= self.inline_max {
+            self.feeds
                 .insert_feed_entries(status.id, author, &audience.home)
                 .await?;
             return Ok(());
         }
-        self.store
+        self.feeds
             .insert_feed_entries(status.id, author, &[author])
             .await?;
-        let now = self.now();
+        let now = self.now;
         let payload = json!({ "status_id": status.id }).to_string();
-        self.enqueue(&new_job(self.ids.next(), FAN_OUT, &payload, now, now))
+        self.queue
+            .enqueue(&new_job(self.ids.next(), FAN_OUT, &payload, now, now))
             .await
     }
 
@@ -85,19 +128,19 @@ impl App {
             .and_then(|s| s.parse::<Id>().ok())
             .ok_or("payload has no status_id")?;
         let fail = |e: crate::StoreError| e.to_string();
-        let Some(status) = self.store.status_by_id(id).await.map_err(fail)? else {
+        let Some(status) = self.statuses.status_by_id(id).await.map_err(fail)? else {
             return Ok(());
         };
         let audience = match status.reblog_of_id {
             None => self.status_audience(&status).await,
-            Some(of) => match self.store.status_by_id(of).await.map_err(fail)? {
+            Some(of) => match self.statuses.status_by_id(of).await.map_err(fail)? {
                 Some(original) => self.reblog_audience_of(&status, &original).await,
                 None => return Ok(()),
             },
         }
         .map_err(|e| e.to_string())?;
         for batch in audience.home.chunks(FAN_OUT_BATCH) {
-            self.store
+            self.feeds
                 .insert_feed_entries(status.id, status.account_id, batch)
                 .await
                 .map_err(fail)?;
@@ -116,12 +159,12 @@ impl App {
     async fn status_audience(&self, status: &StatusRecord) -> ApiResult<Audience> {
         let author = status.account_id;
         let direct = status.visibility == Visibility::Direct;
-        let followers = self.store.local_follower_ids(author).await?;
+        let followers = self.follows.local_follower_ids(author).await?;
         let reply_to = status.in_reply_to_account_id.filter(|to| *to != author);
         let reply_audience = match reply_to {
             Some(to) if !direct => {
                 let mut audience: HashSet<Id> = self
-                    .store
+                    .follows
                     .local_follower_ids(to)
                     .await?
                     .into_iter()
@@ -134,7 +177,7 @@ impl App {
         let lists = if direct {
             vec![]
         } else {
-            self.store.lists_with_member(author, None).await?
+            self.lists.lists_with_member(author, None).await?
         };
         let exclusive: HashSet<Id> = lists
             .iter()
@@ -144,7 +187,7 @@ impl App {
         // Followers asking for other languages only (a status without a language reaches all).
         let other_languages: HashSet<Id> = match &status.language {
             Some(lang) => self
-                .store
+                .follows
                 .language_restricted_followers(author)
                 .await?
                 .into_iter()
@@ -187,7 +230,7 @@ impl App {
             .iter()
             .any(|l| l.replies_policy == RepliesPolicy::List)
         {
-            self.store
+            self.lists
                 .lists_with_member(to, None)
                 .await?
                 .into_iter()
@@ -224,13 +267,13 @@ impl App {
         original: &StatusRecord,
     ) -> ApiResult<Audience> {
         let audience: HashSet<Id> = self
-            .store
-            .reblog_audience(reblog.account_id, original.account_id, self.now())
+            .follows
+            .reblog_audience(reblog.account_id, original.account_id, self.now)
             .await?
             .into_iter()
             .collect();
         let lists: Vec<ListRecord> = self
-            .store
+            .lists
             .lists_with_member(reblog.account_id, None)
             .await?
             .into_iter()
@@ -263,10 +306,10 @@ impl App {
         reblogs: bool,
     ) -> ApiResult<()> {
         let recent = self
-            .lists()
+            .list_area
             .backfill_entries(target, reblogs, follower)
             .await?;
-        self.store
+        self.feeds
             .backfill_feed(Feed::Home(follower), &recent)
             .await?;
         Ok(())
@@ -274,9 +317,7 @@ impl App {
 
     /// A follow of `target` by `follower` ended (see [`FollowEnding::ended`]).
     pub(crate) async fn follow_ended(&self, follower: Id, target: Id) -> ApiResult<()> {
-        FollowEnding::new(&*self.store)
-            .ended(follower, target)
-            .await
+        self.follow_ending.ended(follower, target).await
     }
 }
 
@@ -313,6 +354,7 @@ impl<'a> FollowEnding<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::app::App;
     use crate::pagination::Page;
     use crate::services::relationships::FollowOptions;
     use crate::store::{AccountRecord, JobState};
@@ -326,7 +368,8 @@ mod tests {
         let mut followers = vec![];
         for n in 0..3 {
             let f = account(&app, &format!("follower{n}")).await;
-            app.follow(&f, author.id, FollowOptions::default())
+            app.relationships()
+                .follow(&f, author.id, FollowOptions::default())
                 .await
                 .expect("follow");
             followers.push(f);
@@ -392,9 +435,9 @@ mod tests {
         let (app, author, followers) = setup().await;
         let other = account(&app, "other").await;
         let original = post(&app, &other, "worth a reblog", None).await;
-        let caller = crate::test_support::caller(&author);
         let reblog = app
-            .reblog(&caller, original.id, None)
+            .statuses()
+            .reblog(&author, None, original.id, None)
             .await
             .expect("reblog");
         assert!(!home_has(&app, &followers[0], reblog.id).await);
@@ -410,7 +453,7 @@ mod tests {
     async fn a_status_deleted_before_its_job_runs_is_not_fanned_out() {
         let (app, author, followers) = setup().await;
         let status = post(&app, &author, "gone soon", None).await;
-        app.delete_status(&status).await.expect("delete");
+        app.statuses().delete_status(&status).await.expect("delete");
         let round = app
             .run_due_jobs("w", 10, chrono::Duration::seconds(60))
             .await

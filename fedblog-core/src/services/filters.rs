@@ -14,7 +14,6 @@ use std::collections::HashSet;
 use chrono::{DateTime, Utc};
 use regex::{Regex, RegexBuilder};
 
-use crate::entities::Status;
 use crate::error::{ApiError, ApiResult, StoreError};
 use crate::events::{DomainEvent, EventBus, publish_logged};
 use crate::id::{Id, IdGenerator};
@@ -667,34 +666,6 @@ impl ActiveFilters {
             })
             .collect()
     }
-}
-
-/// What keywords are matched against in a rendered status (a reblog's original): its content
-/// warning, its text, its poll's options and its media's descriptions.
-pub fn searchable_text(status: &Status) -> String {
-    let mut parts: Vec<String> = Vec::new();
-    if !status.spoiler_text.is_empty() {
-        parts.push(status.spoiler_text.clone());
-    }
-    parts.push(crate::content::html_to_plain(&status.content));
-    if let Some(p) = &status.poll {
-        parts.extend(p.options.iter().map(|o| o.title.clone()));
-    }
-    parts.extend(
-        status
-            .media_attachments
-            .iter()
-            .filter_map(|m| m.description.clone()),
-    );
-    parts.join("\n\n")
-}
-
-/// Whether a status matched a `hide` filter of `context`.
-pub fn hidden_in(results: &[crate::entities::FilterResult], context: FilterContext) -> bool {
-    results.iter().any(|r| {
-        r.filter.filter_action == FilterAction::Hide.as_str()
-            && r.filter.context.iter().any(|c| c == context.as_str())
-    })
 }
 
 #[cfg(test)]

@@ -12,8 +12,8 @@ use crate::error::{ApiError, ApiResult};
 use crate::id::{Id, IdGenerator};
 use crate::loaded::Loaded;
 use crate::pagination::Page;
+use crate::services::accounts::{AccountPage, accounts_page};
 use crate::services::notifications::Notifications;
-use crate::services::relationships::{AccountPage, accounts_page};
 use crate::services::statuses::proper_status;
 use crate::services::timelines::StatusPage;
 use crate::services::visibility::VisibilityRule;
@@ -476,18 +476,12 @@ mod tests {
     }
 
     async fn reply(app: &App, author: &AccountRecord, parent: Option<Id>) -> StatusRecord {
-        app.publish_status(
-            author,
-            None,
-            None,
-            NewStatus {
-                text: "in a thread".into(),
-                in_reply_to_id: parent,
-                ..Default::default()
-            },
-        )
-        .await
-        .unwrap()
+        let new = NewStatus {
+            text: "in a thread".into(),
+            in_reply_to_id: parent,
+            ..Default::default()
+        };
+        crate::test_support::post_new(app, author, new).await
     }
 
     #[tokio::test]

@@ -5,7 +5,7 @@ use crate::error::{ApiError, ApiResult, StoreError};
 use crate::id::{Id, IdGenerator};
 use crate::pagination::Page;
 use crate::services::accounts::visible_account;
-use crate::services::relationships::{AccountPage, accounts_page};
+use crate::services::accounts::{AccountPage, accounts_page};
 use crate::services::timelines::{StatusPage, Timelines};
 use crate::store::{
     AccountRecord, AccountStatusesFilter, AccountStore, Feed, FeedStore, FollowStore, ListRecord,

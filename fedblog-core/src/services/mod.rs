@@ -10,6 +10,7 @@ pub mod fanout;
 pub mod filters;
 pub mod instance;
 pub mod interactions;
+pub mod job_runner;
 pub mod jobs;
 pub mod links;
 pub mod lists;

@@ -100,11 +100,13 @@ async fn home_page_calls(statuses: usize) -> (usize, BTreeMap<&'static str, usiz
     let shared = crate::test_support::post(&app, &outsider, "worth a reblog", None).await;
     for n in 0..statuses {
         let author = crate::test_support::account(&app, &format!("author{n}")).await;
-        app.follow(&reader, author.id, FollowOptions::default())
+        app.relationships()
+            .follow(&reader, author.id, FollowOptions::default())
             .await
             .expect("follow");
         if n % 3 == 1 {
-            app.reblog(&crate::test_support::caller(&author), shared.id, None)
+            app.statuses()
+                .reblog(&author, None, shared.id, None)
                 .await
                 .expect("reblog");
             continue;
@@ -120,18 +122,19 @@ async fn home_page_calls(statuses: usize) -> (usize, BTreeMap<&'static str, usiz
             .await
             .expect("app");
         let poll = (n % 3 == 2).then(|| json!({"options": ["a", "b"], "expires_in": 3600}));
-        app.publish_status(
-            &author,
-            Some(client.id),
-            None,
-            NewStatus {
-                text: format!("post {n} #tag @reader"),
-                poll,
-                ..Default::default()
-            },
-        )
-        .await
-        .expect("posted");
+        app.statuses()
+            .publish_status(
+                &author,
+                Some(client.id),
+                None,
+                NewStatus {
+                    text: format!("post {n} #tag @reader"),
+                    poll,
+                    ..Default::default()
+                },
+            )
+            .await
+            .expect("posted");
     }
     let reply = read_page::<HomeTimeline>(&app, &store, &reader).await;
     let shown = reply.json().and_then(|v| v.as_array().map(Vec::len));
@@ -188,6 +191,7 @@ async fn one_status_reads_each_kind_once() {
     let author = crate::test_support::account(&app, "author").await;
     let booster = crate::test_support::account(&app, "booster").await;
     let original = app
+        .statuses()
         .publish_status(
             &author,
             None,
@@ -201,7 +205,8 @@ async fn one_status_reads_each_kind_once() {
         .await
         .expect("posted");
     let reblog = app
-        .reblog(&crate::test_support::caller(&booster), original.id, None)
+        .statuses()
+        .reblog(&booster, None, original.id, None)
         .await
         .expect("reblog");
     let mut params = Params::new();
@@ -242,19 +247,21 @@ async fn context_calls(replies: usize) -> (usize, BTreeMap<&'static str, usize>,
         ..Default::default()
     };
     let middle = app
+        .statuses()
         .publish_status(&author, None, None, reply_to(root.id, "middle".into()))
         .await
         .expect("middle");
     for n in 0..replies {
         let replier = crate::test_support::account(&app, &format!("replier{n}")).await;
-        app.publish_status(
-            &replier,
-            None,
-            None,
-            reply_to(middle.id, format!("reply {n}")),
-        )
-        .await
-        .expect("reply");
+        app.statuses()
+            .publish_status(
+                &replier,
+                None,
+                None,
+                reply_to(middle.id, format!("reply {n}")),
+            )
+            .await
+            .expect("reply");
     }
     let route = crate::api::route::<GetContext>();
     let mut params = Params::new();
@@ -303,23 +310,25 @@ async fn mentioned_page_calls<E: Endpoint>(
     for n in 0..senders {
         let sender = crate::test_support::account(&app, &format!("sender{n}")).await;
         // Private mentions from strangers are filtered into requests by default.
-        app.follow(&reader, sender.id, FollowOptions::default())
+        app.relationships()
+            .follow(&reader, sender.id, FollowOptions::default())
             .await
             .expect("follow");
         let poll = (n % 2 == 1).then(|| json!({"options": ["a", "b"], "expires_in": 3600}));
-        app.publish_status(
-            &sender,
-            None,
-            None,
-            NewStatus {
-                text: format!("@reader message {n}"),
-                visibility: Some("direct".into()),
-                poll,
-                ..Default::default()
-            },
-        )
-        .await
-        .expect("posted");
+        app.statuses()
+            .publish_status(
+                &sender,
+                None,
+                None,
+                NewStatus {
+                    text: format!("@reader message {n}"),
+                    visibility: Some("direct".into()),
+                    poll,
+                    ..Default::default()
+                },
+            )
+            .await
+            .expect("posted");
     }
     let reply = read_page::<E>(&app, &store, &reader).await;
     (store.take(), reply.json().unwrap_or_default())

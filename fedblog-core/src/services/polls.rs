@@ -191,7 +191,7 @@ mod tests {
     #[test]
     fn poll_parameters_are_checked() {
         let app = app();
-        let ok = |v: serde_json::Value| app.check_poll(Some(&v));
+        let ok = |v: serde_json::Value| app.statuses().check_poll(Some(&v));
         let p = ok(json!({"options": [" a ", "b"], "expires_in": "300", "multiple": "1"}))
             .unwrap()
             .unwrap();
@@ -199,9 +199,9 @@ mod tests {
         assert!(p.multiple && !p.hide_totals);
         assert_eq!(p.expires_in, 300);
         assert!(ok(json!({"options": {"1": "b", "0": "a"}, "expires_in": 2_629_746})).is_ok());
-        assert_eq!(app.check_poll(None).unwrap(), None);
-        assert_eq!(app.check_poll(Some(&json!(null))).unwrap(), None);
-        assert_eq!(app.check_poll(Some(&json!(""))).unwrap(), None);
+        assert_eq!(app.statuses().check_poll(None).unwrap(), None);
+        assert_eq!(app.statuses().check_poll(Some(&json!(null))).unwrap(), None);
+        assert_eq!(app.statuses().check_poll(Some(&json!(""))).unwrap(), None);
         for bad in [
             json!({"options": ["a"], "expires_in": 300}),
             json!({"options": ["a", "b", "c", "d", "e"], "expires_in": 300}),
@@ -215,7 +215,7 @@ mod tests {
             json!({"options": ["a", {"x": 1}], "expires_in": 300}),
             json!("yes"),
         ] {
-            let e = app.check_poll(Some(&bad)).unwrap_err();
+            let e = app.statuses().check_poll(Some(&bad)).unwrap_err();
             assert_eq!(e.status.as_u16(), 422, "{bad}");
         }
         assert!(ok(json!({"options": ["a", "é".repeat(50)], "expires_in": 300})).is_ok());

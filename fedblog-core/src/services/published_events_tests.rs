@@ -7,7 +7,7 @@ use crate::services::filters::FilterChanges;
 use crate::services::notification_policies::PolicyChanges;
 use crate::services::statuses::NewStatus;
 use crate::store::AccountRecord;
-use crate::test_support::{account, app, caller, post};
+use crate::test_support::{account, app, post};
 use crate::{App, Id};
 
 /// Every domain event published so far, in order.
@@ -23,19 +23,12 @@ fn drain(events: &mut Subscription) -> Vec<DomainEvent> {
 }
 
 async fn direct(app: &App, author: &AccountRecord, text: &str) -> Id {
-    app.publish_status(
-        author,
-        None,
-        None,
-        NewStatus {
-            text: text.into(),
-            visibility: Some("direct".into()),
-            ..Default::default()
-        },
-    )
-    .await
-    .expect("posted")
-    .id
+    let new = NewStatus {
+        text: text.into(),
+        visibility: Some("direct".into()),
+        ..Default::default()
+    };
+    crate::test_support::post_new(app, author, new).await.id
 }
 
 #[tokio::test]
@@ -67,16 +60,17 @@ async fn statuses_notifications_conversations_and_filters_are_published() {
         .expect("bob's mention");
     assert_eq!(shown.status_id, Some(hello.id));
 
-    app.edit_status(
-        &caller(&alice),
-        hello.id,
-        StatusChanges {
-            text: "hello again @bob".into(),
-            ..Default::default()
-        },
-    )
-    .await
-    .expect("edit");
+    app.edits()
+        .edit_status(
+            &alice,
+            hello.id,
+            StatusChanges {
+                text: "hello again @bob".into(),
+                ..Default::default()
+            },
+        )
+        .await
+        .expect("edit");
     let got = drain(&mut events);
     assert!(
         got.contains(&DomainEvent::StatusEdited {
@@ -87,7 +81,8 @@ async fn statuses_notifications_conversations_and_filters_are_published() {
     );
 
     let reblog = app
-        .reblog(&caller(&bob), hello.id, None)
+        .statuses()
+        .reblog(&bob, None, hello.id, None)
         .await
         .expect("reblog");
     let got = drain(&mut events);
@@ -98,7 +93,10 @@ async fn statuses_notifications_conversations_and_filters_are_published() {
         ] if *account == alice.id && *status == reblog.id && *author == bob.id),
         "reblogging published {got:?}"
     );
-    app.unreblog(&bob, hello.id).await.expect("unreblog");
+    app.statuses()
+        .unreblog(&bob, hello.id)
+        .await
+        .expect("unreblog");
     assert_eq!(
         drain(&mut events),
         vec![DomainEvent::StatusDeleted {
@@ -110,7 +108,8 @@ async fn statuses_notifications_conversations_and_filters_are_published() {
     );
 
     // Private mentions from people one does not follow are filtered by default: bob follows.
-    app.follow(&bob, alice.id, Default::default())
+    app.relationships()
+        .follow(&bob, alice.id, Default::default())
         .await
         .expect("follow");
     drain(&mut events);
@@ -132,7 +131,7 @@ async fn statuses_notifications_conversations_and_filters_are_published() {
     );
 
     let status = app.store.status_by_id(hello.id).await.unwrap().unwrap();
-    app.delete_status(&status).await.expect("delete");
+    app.statuses().delete_status(&status).await.expect("delete");
     assert_eq!(
         drain(&mut events),
         vec![DomainEvent::StatusDeleted {

@@ -1,23 +1,65 @@
 //! Follows (with their options) and follow requests between accounts, private notes,
 //! endorsements, familiar followers, and the relationship between two accounts.
 
-use crate::app::App;
-use crate::entities::Relationship;
-use crate::error::{ApiError, ApiResult};
-use crate::id::Id;
-use crate::pagination::Page;
-use crate::services::notifications::forget_follow_notifications;
-use crate::store::{AccountRecord, AccountStore, FollowRecord, NotificationType};
+use chrono::{DateTime, Utc};
 
-/// A page of accounts from a list paginated on hidden ids (follows, requests).
-#[derive(Default)]
-pub struct AccountPage {
-    /// The accounts, in list order.
-    pub accounts: Vec<AccountRecord>,
-    /// The hidden cursor of the first item.
-    pub first: Option<Id>,
-    /// The hidden cursor of the last item.
-    pub last: Option<Id>,
+use crate::error::{ApiError, ApiResult};
+use crate::id::{Id, IdGenerator};
+use crate::pagination::Page;
+pub use crate::services::accounts::AccountPage;
+use crate::services::accounts::{accounts_page, lookup_account, visible_account};
+use crate::services::fanout::Fanout;
+use crate::services::notifications::{Notifications, forget_follow_notifications};
+use crate::services::visibility::VisibilityRule;
+use crate::store::{
+    AccountNoteStore, AccountRecord, AccountStore, BlockStore, DomainBlockStore, FollowRecord,
+    FollowStore, MuteRecord, NotificationStore, NotificationType, Store,
+};
+
+/// How one account stands to another, as read from the store (render makes the API's
+/// `Relationship` of it).
+#[derive(Clone, Debug)]
+pub struct Standing {
+    /// The other account.
+    pub other: Id,
+    /// The follow of the other account, if any.
+    pub follow: Option<FollowRecord>,
+    /// The pending request to follow it, while there is no follow.
+    pub request: Option<FollowRecord>,
+    /// The mute of the other account, if any.
+    pub mute: Option<MuteRecord>,
+    /// The other account follows this one.
+    pub followed_by: bool,
+    /// This account blocks the other.
+    pub blocking: bool,
+    /// The other account blocks this one.
+    pub blocked_by: bool,
+    /// The other account asks to follow this one.
+    pub requested_by: bool,
+    /// This account blocks the other's domain.
+    pub domain_blocking: bool,
+    /// This account features the other on its profile.
+    pub endorsed: bool,
+    /// This account's private note on the other.
+    pub note: Option<String>,
+}
+
+/// The relationships area: follows and follow requests, private notes, endorsements, familiar
+/// followers, follower and following lists, and how two accounts stand.
+pub struct Relationships<'a> {
+    accounts: &'a dyn AccountStore,
+    follows: &'a dyn FollowStore,
+    blocks: &'a dyn BlockStore,
+    domain_blocks: &'a dyn DomainBlockStore,
+    notes: &'a dyn AccountNoteStore,
+    notification_store: &'a dyn NotificationStore,
+    fanout: Fanout<'a>,
+    notifications: Notifications<'a>,
+    visibility: VisibilityRule<'a>,
+    /// This server's domain (an `acct` on it is local).
+    domain: &'a str,
+    ids: &'a IdGenerator,
+    now: DateTime<Utc>,
 }
 
 /// The options of a follow as a request gives them; `None` leaves a value as it is (a new follow
@@ -96,14 +138,34 @@ pub const MAX_NOTE_CHARS: usize = 2000;
 /// Most accounts shown per account by `familiar_followers`.
 const FAMILIAR_FOLLOWERS_LIMIT: u64 = 80;
 
-impl AccountPage {
-    /// No accounts (and so no `Link` header).
-    pub fn empty() -> Self {
-        Self::default()
+impl<'a> Relationships<'a> {
+    /// The area over `store`, with the fan-out and notifications areas, the visibility rule, on
+    /// the server of `domain`.
+    pub fn new(
+        store: &'a dyn Store,
+        fanout: Fanout<'a>,
+        notifications: Notifications<'a>,
+        visibility: VisibilityRule<'a>,
+        domain: &'a str,
+        ids: &'a IdGenerator,
+        now: DateTime<Utc>,
+    ) -> Self {
+        Relationships {
+            accounts: store,
+            follows: store,
+            blocks: store,
+            domain_blocks: store,
+            notes: store,
+            notification_store: store,
+            fanout,
+            notifications,
+            visibility,
+            domain,
+            ids,
+            now,
+        }
     }
-}
 
-impl App {
     /// `me` follows `target` with `options`: at once, or as a request carrying the options when
     /// `target` is locked. Following again is not an error: it updates the options of the follow
     /// (or of the pending request). Following oneself is a 422; following an account blocked
@@ -114,7 +176,7 @@ impl App {
         target_id: Id,
         options: FollowOptions,
     ) -> ApiResult<AccountRecord> {
-        let target = self.accounts().visible_account(target_id).await?;
+        let target = visible_account(self.accounts, target_id).await?;
         if target.id == me.id {
             return Err(ApiError::invalid_field(
                 "account",
@@ -123,33 +185,34 @@ impl App {
             ));
         }
         let options = options.validated()?;
-        if let Some(existing) = self.store.follow_of(me.id, target.id).await? {
-            self.store
+        if let Some(existing) = self.follows.follow_of(me.id, target.id).await? {
+            self.follows
                 .upsert_follow(&options.apply_to(existing))
                 .await?;
             return Ok(target);
         }
-        if self.store.blocks(me.id, target.id).await? || self.store.blocks(target.id, me.id).await?
+        if self.blocks.blocks(me.id, target.id).await?
+            || self.blocks.blocks(target.id, me.id).await?
         {
             return Err(ApiError::forbidden());
         }
         if let Some(domain) = &target.domain
-            && self.store.domain_blocked(me.id, domain).await?
+            && self.domain_blocks.domain_blocked(me.id, domain).await?
         {
             return Err(ApiError::forbidden());
         }
-        let pending = self.store.follow_request_of(me.id, target.id).await?;
+        let pending = self.follows.follow_request_of(me.id, target.id).await?;
         if target.locked {
             let asked_before = pending.is_some();
             let request =
                 pending.unwrap_or_else(|| FollowRecord::new(self.ids.next(), me.id, target.id));
             if self
-                .store
+                .follows
                 .upsert_follow_request(&options.apply_to(request))
                 .await?
                 && !asked_before
             {
-                self.notifications()
+                self.notifications
                     .notify(&[target.id], me, NotificationType::FollowRequest, None)
                     .await?;
             }
@@ -157,7 +220,7 @@ impl App {
             // A request left from when the target was locked becomes the follow, options kept.
             let base = match pending {
                 Some(p) => {
-                    self.store.delete_follow_request(me.id, target.id).await?;
+                    self.follows.delete_follow_request(me.id, target.id).await?;
                     FollowRecord {
                         id: self.ids.next(),
                         ..p
@@ -166,13 +229,14 @@ impl App {
                 None => FollowRecord::new(self.ids.next(), me.id, target.id),
             };
             let follow = options.apply_to(base);
-            if self.store.upsert_follow(&follow).await? {
-                self.follow_began(me.id, target.id, follow.show_reblogs)
+            if self.follows.upsert_follow(&follow).await? {
+                self.fanout
+                    .follow_began(me.id, target.id, follow.show_reblogs)
                     .await?;
-                self.notifications()
+                self.notifications
                     .retract_notification(target.id, me.id, NotificationType::FollowRequest, None)
                     .await?;
-                self.notifications()
+                self.notifications
                     .notify(&[target.id], me, NotificationType::Follow, None)
                     .await?;
             }
@@ -184,11 +248,11 @@ impl App {
     /// `target`, `target`'s places in `me`'s lists and its statuses in `me`'s feeds end with the
     /// follow. Not following is not an error.
     pub async fn unfollow(&self, me: &AccountRecord, target_id: Id) -> ApiResult<AccountRecord> {
-        let target = self.accounts().visible_account(target_id).await?;
-        self.store.delete_follow(me.id, target.id).await?;
-        self.store.delete_follow_request(me.id, target.id).await?;
-        self.follow_ended(me.id, target.id).await?;
-        forget_follow_notifications(&*self.store, target.id, me.id).await?;
+        let target = visible_account(self.accounts, target_id).await?;
+        self.follows.delete_follow(me.id, target.id).await?;
+        self.follows.delete_follow_request(me.id, target.id).await?;
+        self.fanout.follow_ended(me.id, target.id).await?;
+        forget_follow_notifications(self.notification_store, target.id, me.id).await?;
         Ok(target)
     }
 
@@ -199,10 +263,10 @@ impl App {
         me: &AccountRecord,
         target_id: Id,
     ) -> ApiResult<AccountRecord> {
-        let target = self.accounts().visible_account(target_id).await?;
-        self.store.delete_follow(target.id, me.id).await?;
-        self.follow_ended(target.id, me.id).await?;
-        forget_follow_notifications(&*self.store, me.id, target.id).await?;
+        let target = visible_account(self.accounts, target_id).await?;
+        self.follows.delete_follow(target.id, me.id).await?;
+        self.fanout.follow_ended(target.id, me.id).await?;
+        forget_follow_notifications(self.notification_store, me.id, target.id).await?;
         Ok(target)
     }
 
@@ -214,25 +278,25 @@ impl App {
         requester: Id,
     ) -> ApiResult<()> {
         let request = self
-            .store
+            .follows
             .follow_request_of(requester, me.id)
             .await?
             .ok_or_else(ApiError::not_found)?;
-        if !self.store.delete_follow_request(requester, me.id).await? {
+        if !self.follows.delete_follow_request(requester, me.id).await? {
             return Err(ApiError::not_found());
         }
         let reblogs = request.show_reblogs;
         if self
-            .store
+            .follows
             .upsert_follow(&FollowRecord {
                 id: self.ids.next(),
                 ..request
             })
             .await?
         {
-            self.follow_began(requester, me.id, reblogs).await?;
+            self.fanout.follow_began(requester, me.id, reblogs).await?;
         }
-        self.notifications()
+        self.notifications
             .retract_notification(me.id, requester, NotificationType::FollowRequest, None)
             .await?;
         Ok(())
@@ -240,10 +304,10 @@ impl App {
 
     /// Declines `requester`'s pending request to follow `me`; 404 when there is none.
     pub async fn reject_follow_request(&self, me: &AccountRecord, requester: Id) -> ApiResult<()> {
-        if !self.store.delete_follow_request(requester, me.id).await? {
+        if !self.follows.delete_follow_request(requester, me.id).await? {
             return Err(ApiError::not_found());
         }
-        self.notifications()
+        self.notifications
             .retract_notification(me.id, requester, NotificationType::FollowRequest, None)
             .await?;
         Ok(())
@@ -263,7 +327,7 @@ impl App {
                 "Uri can't be blank",
             ));
         }
-        let target = self.accounts().lookup_account(acct).await?;
+        let target = lookup_account(self.accounts, self.domain, acct).await?;
         self.follow(me, target.id, FollowOptions::default()).await
     }
 
@@ -274,7 +338,7 @@ impl App {
         target_id: Id,
         comment: &str,
     ) -> ApiResult<AccountRecord> {
-        let target = self.accounts().visible_account(target_id).await?;
+        let target = visible_account(self.accounts, target_id).await?;
         if comment.chars().count() > MAX_NOTE_CHARS {
             return Err(ApiError::invalid_field(
                 "comment",
@@ -282,7 +346,7 @@ impl App {
                 format!("Comment is too long (maximum is {MAX_NOTE_CHARS} characters)"),
             ));
         }
-        self.store
+        self.notes
             .set_account_note(me.id, target.id, comment)
             .await?;
         Ok(target)
@@ -291,13 +355,13 @@ impl App {
     /// `me` features `target` on its profile. As Mastodon, only an account `me` follows can be
     /// endorsed (422 otherwise); endorsing twice is not an error. There is no limit on the number.
     pub async fn endorse(&self, me: &AccountRecord, target_id: Id) -> ApiResult<AccountRecord> {
-        let target = self.accounts().visible_account(target_id).await?;
-        if !self.store.follows(me.id, target.id).await? {
+        let target = visible_account(self.accounts, target_id).await?;
+        if !self.follows.follows(me.id, target.id).await? {
             return Err(ApiError::unprocessable(
                 "Validation failed: You must be already following the person you want to endorse",
             ));
         }
-        self.store
+        self.notes
             .insert_endorsement(self.ids.next(), me.id, target.id)
             .await?;
         Ok(target)
@@ -305,8 +369,8 @@ impl App {
 
     /// `me` stops featuring `target` (no error when it did not).
     pub async fn unendorse(&self, me: &AccountRecord, target_id: Id) -> ApiResult<AccountRecord> {
-        let target = self.accounts().visible_account(target_id).await?;
-        self.store.delete_endorsement(me.id, target.id).await?;
+        let target = visible_account(self.accounts, target_id).await?;
+        self.notes.delete_endorsement(me.id, target.id).await?;
         Ok(target)
     }
 
@@ -322,11 +386,11 @@ impl App {
         let Some(owner) = self.collection_owner(viewer, owner_id, false).await? else {
             return Ok(AccountPage::empty());
         };
-        let pairs = self.store.endorsements_page(owner.id, page).await?;
-        let mut page = self.accounts_page(&pairs).await?;
+        let pairs = self.notes.endorsements_page(owner.id, page).await?;
+        let mut page = accounts_page(self.accounts, &pairs).await?;
         if let Some(v) = viewer {
             let ids: Vec<Id> = page.accounts.iter().map(|a| a.id).collect();
-            let hidden = self.store.blocked_either_way(v.id, &ids).await?;
+            let hidden = self.blocks.blocked_either_way(v.id, &ids).await?;
             page.accounts.retain(|a| !hidden.contains(&a.id));
         }
         Ok(page)
@@ -340,22 +404,22 @@ impl App {
         me: &AccountRecord,
         ids: &[Id],
     ) -> ApiResult<Vec<(Id, Vec<AccountRecord>)>> {
-        let found = self.store.accounts_by_ids(ids).await?;
+        let found = self.accounts.accounts_by_ids(ids).await?;
         let mut out = Vec::new();
         for id in ids {
             if !found.iter().any(|a| a.id == *id && !a.is_suspended()) {
                 continue;
             }
             let followers = self
-                .store
+                .follows
                 .familiar_followers(me.id, *id, FAMILIAR_FOLLOWERS_LIMIT)
                 .await?;
-            let hidden = self.visibility().hidden_for(me, &followers).await?;
+            let hidden = self.visibility.hidden_for(me, &followers).await?;
             let shown: Vec<Id> = followers
                 .into_iter()
                 .filter(|f| !hidden.contains(f))
                 .collect();
-            let records = self.store.accounts_by_ids(&shown).await?;
+            let records = self.accounts.accounts_by_ids(&shown).await?;
             let accounts = shown
                 .iter()
                 .filter_map(|f| {
@@ -370,54 +434,37 @@ impl App {
         Ok(out)
     }
 
-    /// The relationship of `me` to `other`: follow options come from the follow, or from the
-    /// pending request while there is one.
-    pub async fn relationship(&self, me: &AccountRecord, other: Id) -> ApiResult<Relationship> {
-        let follow = self.store.follow_of(me.id, other).await?;
+    /// How `me` stands to `other`: the follow (or, while there is none, the pending request),
+    /// the mute, blocks both ways, the domain block, endorsement and note.
+    pub async fn standing(&self, me: &AccountRecord, other: Id) -> ApiResult<Standing> {
+        let follow = self.follows.follow_of(me.id, other).await?;
         let request = match follow {
             Some(_) => None,
-            None => self.store.follow_request_of(me.id, other).await?,
+            None => self.follows.follow_request_of(me.id, other).await?,
         };
-        let options = follow.as_ref().or(request.as_ref());
-        let mute = self.store.mute_of(me.id, other, self.now()).await?;
-        let domain_blocking = match self.store.account_by_id(other).await? {
+        let domain_blocking = match self.accounts.account_by_id(other).await? {
             Some(AccountRecord {
                 domain: Some(d), ..
             }) => {
-                self.store
+                self.domain_blocks
                     .domain_blocked(me.id, &d.to_ascii_lowercase())
                     .await?
             }
             _ => false,
         };
-        Ok(Relationship {
-            id: other,
-            following: follow.is_some(),
-            showing_reblogs: options.is_some_and(|f| f.show_reblogs),
-            notifying: options.is_some_and(|f| f.notify),
-            languages: options.and_then(|f| f.languages.clone()),
-            followed_by: self.store.follows(other, me.id).await?,
-            blocking: self.store.blocks(me.id, other).await?,
-            blocked_by: self.store.blocks(other, me.id).await?,
-            muting: mute.is_some(),
-            muting_notifications: mute.as_ref().is_some_and(|m| m.notifications),
-            muting_expires_at: mute
-                .and_then(|m| m.expires_at)
-                .map(crate::render::timestamp),
-            requested: request.is_some(),
-            requested_by: self.store.follow_requested(other, me.id).await?,
+        Ok(Standing {
+            other,
+            follow,
+            request,
+            mute: self.blocks.mute_of(me.id, other, self.now).await?,
+            followed_by: self.follows.follows(other, me.id).await?,
+            blocking: self.blocks.blocks(me.id, other).await?,
+            blocked_by: self.blocks.blocks(other, me.id).await?,
+            requested_by: self.follows.follow_requested(other, me.id).await?,
             domain_blocking,
-            endorsed: self.store.endorses(me.id, other).await?,
-            note: self
-                .store
-                .account_note(me.id, other)
-                .await?
-                .unwrap_or_default(),
+            endorsed: self.notes.endorses(me.id, other).await?,
+            note: self.notes.account_note(me.id, other).await?,
         })
-    }
-
-    pub(crate) async fn accounts_page(&self, pairs: &[(Id, Id)]) -> ApiResult<AccountPage> {
-        accounts_page(&*self.store, pairs).await
     }
 
     /// The owner of an account collection (followers, following, endorsements) when `viewer` may
@@ -430,7 +477,7 @@ impl App {
         follow_lists: bool,
     ) -> ApiResult<Option<AccountRecord>> {
         let owner = self
-            .store
+            .accounts
             .account_by_id(owner_id)
             .await?
             .ok_or_else(ApiError::not_found)?;
@@ -438,7 +485,7 @@ impl App {
         let hidden = owner.is_suspended()
             || (follow_lists && !is_owner && owner.hide_collections == Some(true))
             || match viewer {
-                Some(v) if !is_owner => self.store.blocks(owner.id, v.id).await?,
+                Some(v) if !is_owner => self.blocks.blocks(owner.id, v.id).await?,
                 _ => false,
             };
         Ok(if hidden { None } else { Some(owner) })
@@ -454,8 +501,8 @@ impl App {
         let Some(owner) = self.collection_owner(viewer, target_id, true).await? else {
             return Ok(AccountPage::empty());
         };
-        let pairs = self.store.followers_page(owner.id, page).await?;
-        self.visible_in_list(viewer, &owner, self.accounts_page(&pairs).await?)
+        let pairs = self.follows.followers_page(owner.id, page).await?;
+        self.visible_in_list(viewer, &owner, accounts_page(self.accounts, &pairs).await?)
             .await
     }
 
@@ -469,8 +516,8 @@ impl App {
         let Some(owner) = self.collection_owner(viewer, target_id, true).await? else {
             return Ok(AccountPage::empty());
         };
-        let pairs = self.store.following_page(owner.id, page).await?;
-        self.visible_in_list(viewer, &owner, self.accounts_page(&pairs).await?)
+        let pairs = self.follows.following_page(owner.id, page).await?;
+        self.visible_in_list(viewer, &owner, accounts_page(self.accounts, &pairs).await?)
             .await
     }
 
@@ -486,13 +533,13 @@ impl App {
         let Some(v) = viewer else { return Ok(page) };
         let ids: Vec<Id> = page.accounts.iter().map(|a| a.id).collect();
         let mut hidden: std::collections::HashSet<Id> = self
-            .store
+            .blocks
             .blocked_either_way(v.id, &ids)
             .await?
             .into_iter()
             .collect();
         if v.id == owner.id {
-            hidden.extend(self.store.muted_among(v.id, &ids, self.now()).await?);
+            hidden.extend(self.blocks.muted_among(v.id, &ids, self.now).await?);
         }
         page.accounts.retain(|a| !hidden.contains(&a.id));
         Ok(page)
@@ -500,31 +547,7 @@ impl App {
 
     /// A page of the requests to follow `me`.
     pub async fn follow_requests(&self, me: &AccountRecord, page: Page) -> ApiResult<AccountPage> {
-        let pairs = self.store.follow_requests_page(me.id, page).await?;
-        self.accounts_page(&pairs).await
+        let pairs = self.follows.follow_requests_page(me.id, page).await?;
+        accounts_page(self.accounts, &pairs).await
     }
-}
-
-/// The accounts of a page of `(cursor, account)` pairs, in their order, suspended ones left
-/// out, with the page's cursors.
-pub(crate) async fn accounts_page(
-    accounts: &dyn AccountStore,
-    pairs: &[(Id, Id)],
-) -> ApiResult<AccountPage> {
-    let ids: Vec<Id> = pairs.iter().map(|(_, a)| *a).collect();
-    let found = accounts.accounts_by_ids(&ids).await?;
-    let accounts = ids
-        .iter()
-        .filter_map(|id| {
-            found
-                .iter()
-                .find(|a| a.id == *id && !a.is_suspended())
-                .cloned()
-        })
-        .collect();
-    Ok(AccountPage {
-        accounts,
-        first: pairs.first().map(|p| p.0),
-        last: pairs.last().map(|p| p.0),
-    })
 }

@@ -3,14 +3,17 @@
 
 use chrono::{DateTime, Duration, Utc};
 
-use crate::app::App;
 use crate::entities::ScheduledParams;
 use crate::error::{ApiError, ApiResult};
-use crate::id::Id;
+use crate::id::{Id, IdGenerator};
 use crate::pagination::Page;
 use crate::services::jobs::{PUBLISH_SCHEDULED_STATUS, new_job};
-use crate::services::statuses::NewStatus;
-use crate::store::{AccountRecord, ScheduledStatusRecord, StatusRecord};
+use crate::services::media::Media;
+use crate::services::statuses::{NewStatus, Statuses};
+use crate::store::{
+    AccountRecord, AccountStore, JobStore, MediaStore, ScheduledStatusRecord, ScheduledStatusStore,
+    StatusRecord, Store,
+};
 
 /// A status can be scheduled this long ahead at the soonest.
 pub const MIN_LEAD_MINUTES: i64 = 5;
@@ -37,9 +40,43 @@ pub fn scheduled_media_ids(params: &ScheduledParams) -> Vec<Id> {
         .collect()
 }
 
-impl App {
+/// The scheduled statuses area: scheduling (with every check of posting done at once),
+/// rescheduling, cancelling, and the publication its job runs.
+pub struct Scheduled<'a> {
+    scheduled: &'a dyn ScheduledStatusStore,
+    jobs: &'a dyn JobStore,
+    media_store: &'a dyn MediaStore,
+    accounts: &'a dyn AccountStore,
+    statuses: Statuses<'a>,
+    media: Media<'a>,
+    ids: &'a IdGenerator,
+    now: DateTime<Utc>,
+}
+
+impl<'a> Scheduled<'a> {
+    /// The area over `store`, checking and publishing through `statuses`, releasing media
+    /// through `media`.
+    pub fn new(
+        store: &'a dyn Store,
+        statuses: Statuses<'a>,
+        media: Media<'a>,
+        ids: &'a IdGenerator,
+        now: DateTime<Utc>,
+    ) -> Self {
+        Scheduled {
+            scheduled: store,
+            jobs: store,
+            media_store: store,
+            accounts: store,
+            statuses,
+            media,
+            ids,
+            now,
+        }
+    }
+
     fn check_schedule_time(&self, at: DateTime<Utc>) -> ApiResult<()> {
-        if at < self.now() + Duration::minutes(MIN_LEAD_MINUTES) {
+        if at < self.now + Duration::minutes(MIN_LEAD_MINUTES) {
             return Err(ApiError::invalid_field(
                 "scheduled_at",
                 "ERR_INVALID",
@@ -58,7 +95,7 @@ impl App {
         except: Option<Id>,
     ) -> ApiResult<()> {
         let mine: Vec<ScheduledStatusRecord> = self
-            .store
+            .scheduled
             .scheduled_statuses(account_id, Page::first(MAX_SCHEDULED_TOTAL + 1))
             .await?
             .into_iter()
@@ -98,7 +135,7 @@ impl App {
     ) -> ApiResult<ScheduledStatusRecord> {
         let at = parse_time(new.scheduled_at.as_deref().unwrap_or_default())?;
         self.check_schedule_time(at)?;
-        let checked = self.check_new_status(author, &new).await?;
+        let checked = self.statuses.check_new_status(author, &new).await?;
         self.check_schedule_limits(author.id, at, None).await?;
         let params = ScheduledParams {
             text: new.text.clone(),
@@ -121,24 +158,24 @@ impl App {
             scheduled_at: at,
             params: serde_json::to_string(&params).map_err(|_| ApiError::internal())?,
             application_id,
-            created_at: self.now(),
+            created_at: self.now,
         };
-        self.store.insert_scheduled_status(&record).await?;
+        self.scheduled.insert_scheduled_status(&record).await?;
         let job = new_job(
             record.id,
             PUBLISH_SCHEDULED_STATUS,
             &serde_json::json!({ "scheduled_status_id": record.id }).to_string(),
             at,
-            self.now(),
+            self.now,
         );
-        if let Err(e) = self.store.enqueue_job(&job).await {
-            self.store.delete_scheduled_status(record.id).await?;
+        if let Err(e) = self.jobs.enqueue_job(&job).await {
+            self.scheduled.delete_scheduled_status(record.id).await?;
             return Err(e.into());
         }
         // The media wait for the publication, reserved so no other status takes them.
         for mut m in checked.media {
             m.scheduled_status_id = Some(record.id);
-            self.store.update_media(&m).await?;
+            self.media_store.update_media(&m).await?;
         }
         Ok(record)
     }
@@ -149,7 +186,7 @@ impl App {
         me: &AccountRecord,
         id: Id,
     ) -> ApiResult<ScheduledStatusRecord> {
-        match self.store.scheduled_status_by_id(id).await? {
+        match self.scheduled.scheduled_status_by_id(id).await? {
             Some(s) if s.account_id == me.id => Ok(s),
             _ => Err(ApiError::not_found()),
         }
@@ -166,41 +203,41 @@ impl App {
         let at = parse_time(scheduled_at)?;
         self.check_schedule_time(at)?;
         self.check_schedule_limits(me.id, at, Some(id)).await?;
-        if !self.store.reschedule_job(id, at).await? {
+        if !self.jobs.reschedule_job(id, at).await? {
             // Its job is already running: too late to move it.
             return Err(ApiError::not_found());
         }
         s.scheduled_at = at;
-        self.store.update_scheduled_status(&s).await?;
+        self.scheduled.update_scheduled_status(&s).await?;
         Ok(s)
     }
 
     /// Cancels a scheduled status. Its media are released, and removed in a day unless posted.
     pub async fn cancel_scheduled_status(&self, me: &AccountRecord, id: Id) -> ApiResult<()> {
         let s = self.own_scheduled_status(me, id).await?;
-        self.store.cancel_job(id).await?;
-        self.store.delete_scheduled_status(id).await?;
+        self.jobs.cancel_job(id).await?;
+        self.scheduled.delete_scheduled_status(id).await?;
         let ids = serde_json::from_str::<ScheduledParams>(&s.params)
             .map(|p| scheduled_media_ids(&p))
             .unwrap_or_default();
-        for mut m in self.store.media_by_ids(&ids).await? {
+        for mut m in self.media_store.media_by_ids(&ids).await? {
             if m.scheduled_status_id == Some(id) {
                 m.scheduled_status_id = None;
-                self.store.update_media(&m).await?;
+                self.media_store.update_media(&m).await?;
             }
         }
-        self.media().schedule_media_removal(&ids).await
+        self.media.schedule_media_removal(&ids).await
     }
 
     /// Publishes a scheduled status (the job's work). A cancelled one is already gone: nothing to do.
     /// The publication carries the idempotency key `scheduled:<id>`, so a retry after a crash
     /// between publishing and finishing the job does not publish twice.
     pub async fn publish_scheduled_status(&self, id: Id) -> ApiResult<Option<StatusRecord>> {
-        let Some(s) = self.store.scheduled_status_by_id(id).await? else {
+        let Some(s) = self.scheduled.scheduled_status_by_id(id).await? else {
             return Ok(None);
         };
-        let Some(author) = self.store.account_by_id(s.account_id).await? else {
-            self.store.delete_scheduled_status(id).await?;
+        let Some(author) = self.accounts.account_by_id(s.account_id).await? else {
+            self.scheduled.delete_scheduled_status(id).await?;
             return Ok(None);
         };
         let p: ScheduledParams =
@@ -218,6 +255,7 @@ impl App {
             ..Default::default()
         };
         let published = match self
+            .statuses
             .publish_status(
                 &author,
                 s.application_id,
@@ -236,7 +274,7 @@ impl App {
             }
             Err(e) => return Err(e),
         };
-        self.store.delete_scheduled_status(id).await?;
+        self.scheduled.delete_scheduled_status(id).await?;
         Ok(published)
     }
 }

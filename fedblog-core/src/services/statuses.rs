@@ -8,15 +8,21 @@ use serde::Deserialize;
 use serde_json::Value;
 use unicode_segmentation::UnicodeSegmentation;
 
-use crate::app::{App, Caller};
+use crate::config::InstanceConfig;
 use crate::content::{self, MentionLink};
 use crate::error::{ApiError, ApiResult};
-use crate::events::DomainEvent;
-use crate::id::Id;
+use crate::events::{DomainEvent, EventBus, publish_logged};
+use crate::id::{Id, IdGenerator};
 use crate::params::de;
+use crate::services::fanout::Fanout;
+use crate::services::links::Links;
+use crate::services::media::Media;
+use crate::services::notifications::Notifications;
+use crate::services::tags::Tags;
+use crate::services::visibility::VisibilityRule;
 use crate::store::{
-    AccountRecord, MediaRecord, NotificationType, PollRecord, ScheduledStatusRecord, StatusRecord,
-    Visibility,
+    AccountRecord, AccountStore, BlockStore, InteractionStore, MediaRecord, NotificationType,
+    PollRecord, PollStore, StatusRecord, StatusStore, Store, Visibility,
 };
 
 /// A new status (`POST /api/v1/statuses`).
@@ -175,18 +181,79 @@ pub fn parse_language(given: Option<&str>) -> ApiResult<Option<String>> {
     }
 }
 
-/// What posting did.
-pub enum Posted {
-    /// Published now.
-    Now(Box<StatusRecord>),
-    /// Scheduled for later.
-    Scheduled(Box<ScheduledStatusRecord>),
-}
-
 /// How long an `Idempotency-Key` is remembered.
 const IDEMPOTENCY_HOURS: i64 = 1;
 
-impl App {
+/// The statuses area: posting (with the checks a new status passes, which edits and scheduled
+/// statuses share), reblogs, and deletion.
+pub struct Statuses<'a> {
+    statuses: &'a dyn StatusStore,
+    polls: &'a dyn PollStore,
+    accounts: &'a dyn AccountStore,
+    blocks: &'a dyn BlockStore,
+    interactions: &'a dyn InteractionStore,
+    media: Media<'a>,
+    visibility: VisibilityRule<'a>,
+    tags: Tags<'a>,
+    links: Links<'a>,
+    fanout: Fanout<'a>,
+    notifications: Notifications<'a>,
+    events: &'a dyn EventBus,
+    config: &'a InstanceConfig,
+    ids: &'a IdGenerator,
+    now: DateTime<Utc>,
+}
+
+/// The areas the statuses area hands work to.
+pub struct StatusAreas<'a> {
+    /// Checking and attaching media.
+    pub media: Media<'a>,
+    /// Who may see a parent or a reblogged status.
+    pub visibility: VisibilityRule<'a>,
+    /// The tags a status names.
+    pub tags: Tags<'a>,
+    /// The link a status carries.
+    pub links: Links<'a>,
+    /// The feeds a status goes to.
+    pub fanout: Fanout<'a>,
+    /// Who is told.
+    pub notifications: Notifications<'a>,
+}
+
+impl<'a> Statuses<'a> {
+    /// The area over `store`, handing work to `areas`, publishing events on `events`, with the
+    /// limits and domain of `config`.
+    pub fn new(
+        store: &'a dyn Store,
+        areas: StatusAreas<'a>,
+        events: &'a dyn EventBus,
+        config: &'a InstanceConfig,
+        ids: &'a IdGenerator,
+        now: DateTime<Utc>,
+    ) -> Self {
+        Statuses {
+            statuses: store,
+            polls: store,
+            accounts: store,
+            blocks: store,
+            interactions: store,
+            media: areas.media,
+            visibility: areas.visibility,
+            tags: areas.tags,
+            links: areas.links,
+            fanout: areas.fanout,
+            notifications: areas.notifications,
+            events,
+            config,
+            ids,
+            now,
+        }
+    }
+
+    async fn publish(&self, event: DomainEvent) {
+        publish_logged(self.events, event).await;
+    }
+
     /// Checks the `poll` parameter of a new status (`None` when none was sent): 2 to
     /// `max_poll_options` options, each of 1 to `max_poll_option_characters` characters
     /// (grapheme clusters, surrounding white space trimmed) and all different; `expires_in`
@@ -258,26 +325,6 @@ impl App {
         }))
     }
 
-    /// Posts a status for the caller now, or schedules it when `scheduled_at` is given.
-    pub async fn create_status(&self, caller: &Caller, new: NewStatus) -> ApiResult<Posted> {
-        let author = caller.account()?.clone();
-        let key = caller
-            .info
-            .idempotency_key
-            .clone()
-            .filter(|k| !k.is_empty());
-        let app_id = caller.app.as_ref().map(|a| a.id);
-        if new.scheduled_at.is_some() {
-            return self
-                .schedule_status(&author, app_id, key, new)
-                .await
-                .map(|s| Posted::Scheduled(Box::new(s)));
-        }
-        self.publish_status(&author, app_id, key, new)
-            .await
-            .map(|s| Posted::Now(Box::new(s)))
-    }
-
     /// Validates a new status for an author without storing anything.
     pub async fn check_new_status(
         &self,
@@ -291,7 +338,7 @@ impl App {
         }
         let poll = self.check_poll(new.poll.as_ref())?;
         let media = self
-            .media()
+            .media
             .check_status_media(author, &new.media_ids, None, new.scheduled_status_id)
             .await?;
         self.check_status_text(&new.text, &new.spoiler_text, !media.is_empty())?;
@@ -305,7 +352,7 @@ impl App {
             None => None,
             // A reply to a reblog answers the reblogged status.
             Some(id) => {
-                let named = self.visibility().visible_status(Some(author), id).await?;
+                let named = self.visibility.visible_status(Some(author), id).await?;
                 Some(self.proper_status(named).await?)
             }
         };
@@ -330,11 +377,11 @@ impl App {
     ) -> ApiResult<StatusRecord> {
         if let Some(k) = &key
             && let Some(existing) = self
-                .store
+                .statuses
                 .status_by_idempotency_key(
                     author.id,
                     k,
-                    self.now() - Duration::hours(IDEMPOTENCY_HOURS),
+                    self.now - Duration::hours(IDEMPOTENCY_HOURS),
                 )
                 .await?
         {
@@ -343,14 +390,14 @@ impl App {
             // is idempotent.
             if let Ok(Some(poll)) = self.check_poll(new.poll.as_ref())
                 && self
-                    .store
+                    .polls
                     .polls_by_status_ids(&[existing.id])
                     .await?
                     .is_empty()
             {
                 self.insert_poll_of(&existing, &poll).await?;
             }
-            self.fan_out(&existing).await?;
+            self.fanout.fan_out(&existing).await?;
             return Ok(existing);
         }
         let CheckedStatus {
@@ -363,7 +410,7 @@ impl App {
 
         let rendered = self.render_status_text(&new.text).await?;
 
-        let now = self.now();
+        let now = self.now;
         let mut record = StatusRecord {
             id: self.ids.next_at(now.timestamp_millis()),
             account_id: author.id,
@@ -396,11 +443,11 @@ impl App {
         let thread = parent.as_ref().map(|p| p.conversation_id.unwrap_or(p.id));
         record.conversation_id = Some(thread.unwrap_or(record.id));
         // The status's hashtags exist as tags before the status does (tag pages, follows).
-        self.record_status_tags(&new.text).await?;
+        self.tags.record_status_tags(&new.text).await?;
         // Another process may have made the same id in the same millisecond: take a new one.
         let mut tries = 0;
         loop {
-            match self.store.insert_status(&record).await {
+            match self.statuses.insert_status(&record).await {
                 Ok(()) => break,
                 Err(crate::StoreError::AlreadyExists(what)) if what == "status" && tries < 3 => {
                     tries += 1;
@@ -422,12 +469,12 @@ impl App {
             && let Err(e) = self.insert_poll_of(&record, poll).await
         {
             // A status without the poll it was posted with must not stay.
-            let _ = self.store.delete_status(record.id).await;
+            let _ = self.statuses.delete_status(record.id).await;
             return Err(e);
         }
-        self.links().record_link(&record).await?;
-        self.fan_out(&record).await?;
-        self.notifications()
+        self.links.record_link(&record).await?;
+        self.fanout.fan_out(&record).await?;
+        self.notifications
             .notify_new_status(author, &record)
             .await?;
         self.publish(DomainEvent::StatusCreated {
@@ -440,17 +487,17 @@ impl App {
 
     /// Stores the poll of a status just published (a new id on the rare id collision).
     async fn insert_poll_of(&self, status: &StatusRecord, poll: &NewPoll) -> ApiResult<()> {
-        let now = self.now();
+        let now = self.now;
         let mut record = poll.record(self.ids.next_at(now.timestamp_millis()), status, now);
         let mut tries = 0;
         loop {
-            match self.store.insert_poll(&record).await {
-                Ok(()) => return self.notifications().schedule_poll_close(&record).await,
+            match self.polls.insert_poll(&record).await {
+                Ok(()) => return self.notifications.schedule_poll_close(&record).await,
                 Err(crate::StoreError::AlreadyExists(_)) if tries < 3 => {
                     tries += 1;
                     // Taken by another status's poll, or this status already has one.
                     if !self
-                        .store
+                        .polls
                         .polls_by_status_ids(&[status.id])
                         .await?
                         .is_empty()
@@ -505,7 +552,7 @@ impl App {
                 .clone()
                 .filter(|d| !d.eq_ignore_ascii_case(&self.config.domain));
             if let Some(a) = self
-                .store
+                .accounts
                 .account_by_username(&user, dom.as_deref())
                 .await?
                 && !a.is_suspended()
@@ -513,12 +560,12 @@ impl App {
                 mentioned.insert((user.to_lowercase(), domain.map(|d| d.to_lowercase())), a);
             }
         }
-        let base = self.base_url();
+        let base = self.config.base_url();
         let html = content::render_html(text, &base, &|u, d| {
             mentioned
                 .get(&(u.to_lowercase(), d.map(str::to_lowercase)))
                 .map(|a| MentionLink {
-                    url: self.account_url(a),
+                    url: content::account_url(&base, a),
                     username: a.username.clone(),
                 })
         });
@@ -539,22 +586,21 @@ impl App {
 
     /// The caller's own status (a reblog too) that it asks to delete. Others' statuses: 404 if
     /// invisible, 403 if visible.
-    pub async fn status_to_delete(&self, caller: &Caller, id: Id) -> ApiResult<StatusRecord> {
-        let me = caller.account()?;
-        match self.store.status_by_id(id).await? {
+    pub async fn status_to_delete(&self, me: &AccountRecord, id: Id) -> ApiResult<StatusRecord> {
+        match self.statuses.status_by_id(id).await? {
             Some(s) if s.account_id == me.id => Ok(s),
             _ => {
-                self.visibility().visible_status(Some(me), id).await?;
+                self.visibility.visible_status(Some(me), id).await?;
                 Err(ApiError::forbidden())
             }
         }
     }
 
-    /// Deletes a status found by [`App::status_to_delete`]. The store takes its favourites,
+    /// Deletes a status found by [`Statuses::status_to_delete`]. The store takes its favourites,
     /// bookmarks, pins, feed entries, edits, poll and reblogs with it; replies to it stay. A
     /// concurrent deletion is not an error.
     pub async fn delete_status(&self, status: &StatusRecord) -> ApiResult<()> {
-        match self.store.delete_status(status.id).await {
+        match self.statuses.delete_status(status.id).await {
             Ok(()) => {
                 self.publish_deletion(status).await;
                 Ok(())
@@ -579,23 +625,23 @@ impl App {
     /// The status a reblog reblogged, or the status itself when it is not a reblog; 404 when the
     /// original is gone.
     pub async fn proper_status(&self, status: StatusRecord) -> ApiResult<StatusRecord> {
-        proper_status(&*self.store, status).await
+        proper_status(self.statuses, status).await
     }
 
-    /// `caller` reblogs a status it may see (the original, when `id` names a reblog) and gets the
+    /// `me` reblogs a status it may see (the original, when `id` names a reblog) and gets the
     /// reblog. `visibility` is `public`, `unlisted` or `private` (anything else: 422); without it,
-    /// the caller's default visibility (`private` when that is `direct`). A reblog of one's own
+    /// `me`'s default visibility (`private` when that is `direct`). A reblog of one's own
     /// private status stays private. Others' private statuses and direct statuses cannot be
     /// reblogged (422); reblogging a status whose author the caller blocks is a 403, as Mastodon.
     /// Reblogging again returns the existing reblog unchanged.
     pub async fn reblog(
         &self,
-        caller: &Caller,
+        me: &AccountRecord,
+        application_id: Option<Id>,
         id: Id,
         visibility: Option<&str>,
     ) -> ApiResult<StatusRecord> {
-        let me = caller.account()?;
-        let named = self.visibility().visible_status(Some(me), id).await?;
+        let named = self.visibility.visible_status(Some(me), id).await?;
         let original = self.proper_status(named).await?;
         let chosen = match visibility.map(str::trim) {
             None | Some("") => match me.default_privacy {
@@ -630,13 +676,13 @@ impl App {
             }
             _ => {}
         }
-        if original.account_id != me.id && self.store.blocks(me.id, original.account_id).await? {
+        if original.account_id != me.id && self.blocks.blocks(me.id, original.account_id).await? {
             return Err(ApiError::forbidden());
         }
-        if let Some(existing) = self.store.reblog_by(me.id, original.id).await? {
+        if let Some(existing) = self.interactions.reblog_by(me.id, original.id).await? {
             return Ok(existing);
         }
-        let now = self.now();
+        let now = self.now;
         let mut record = StatusRecord {
             id: self.ids.next_at(now.timestamp_millis()),
             account_id: me.id,
@@ -653,7 +699,7 @@ impl App {
             language: None,
             in_reply_to_id: None,
             in_reply_to_account_id: None,
-            application_id: caller.app.as_ref().map(|a| a.id),
+            application_id,
             mentions: vec![],
             tags: vec![],
             media_ids: Vec::new(),
@@ -669,7 +715,7 @@ impl App {
         };
         let mut tries = 0;
         loop {
-            match self.store.insert_status(&record).await {
+            match self.statuses.insert_status(&record).await {
                 Ok(()) => break,
                 Err(crate::StoreError::AlreadyExists(what)) if what == "status" && tries < 3 => {
                     tries += 1;
@@ -677,7 +723,7 @@ impl App {
                 }
                 // Two requests raced: the other one made the reblog.
                 Err(crate::StoreError::AlreadyExists(what)) if what == "reblog" => {
-                    if let Some(existing) = self.store.reblog_by(me.id, original.id).await? {
+                    if let Some(existing) = self.interactions.reblog_by(me.id, original.id).await? {
                         return Ok(existing);
                     }
                     return Err(ApiError::unavailable());
@@ -685,8 +731,8 @@ impl App {
                 Err(e) => return Err(e.into()),
             }
         }
-        self.fan_out_reblog(&record, &original).await?;
-        self.notifications()
+        self.fanout.fan_out_reblog(&record, &original).await?;
+        self.notifications
             .notify(
                 &[original.account_id],
                 me,
@@ -708,28 +754,24 @@ impl App {
     /// (blocked by its author, unfollowed from a private post).
     pub async fn unreblog(&self, me: &AccountRecord, id: Id) -> ApiResult<StatusRecord> {
         let named = self
-            .store
+            .statuses
             .status_by_id(id)
             .await?
             .ok_or_else(ApiError::not_found)?;
         let original_id = named.reblog_of_id.unwrap_or(named.id);
-        match self.store.reblog_by(me.id, original_id).await? {
+        match self.interactions.reblog_by(me.id, original_id).await? {
             Some(reblog) => {
-                match self.store.delete_status(reblog.id).await {
+                match self.statuses.delete_status(reblog.id).await {
                     Ok(()) => self.publish_deletion(&reblog).await,
                     Err(crate::StoreError::NotFound) => {}
                     Err(e) => return Err(e.into()),
                 }
-                self.store
+                self.statuses
                     .status_by_id(original_id)
                     .await?
                     .ok_or_else(ApiError::not_found)
             }
-            None => {
-                self.visibility()
-                    .visible_status(Some(me), original_id)
-                    .await
-            }
+            None => self.visibility.visible_status(Some(me), original_id).await,
         }
     }
 }

@@ -6,13 +6,13 @@ use std::collections::HashSet;
 
 use chrono::{DateTime, Duration, Utc};
 
-use crate::app::App;
 use crate::content;
-use crate::entities::{FeaturedTag, Tag};
 use crate::error::{ApiError, ApiResult, StoreError};
-use crate::id::Id;
+use crate::id::{Id, IdGenerator};
 use crate::pagination::Page;
-use crate::store::{AccountRecord, FeaturedTagRecord, TagRecord, TagUsage};
+use crate::store::{
+    AccountRecord, AccountStore, FeaturedTagRecord, Store, TagRecord, TagStore, TagUsage,
+};
 
 /// Days of use a Tag entity reports (`history`), today first.
 const HISTORY_DAYS: i64 = 7;
@@ -23,10 +23,38 @@ const SUGGESTION_DAYS: i64 = 28;
 /// How many featured-tag suggestions are offered (as Mastodon).
 const MAX_SUGGESTIONS: usize = 10;
 
+/// A tag as a viewer sees it, loaded for render.
+#[derive(Clone, Debug)]
+pub struct TagView {
+    /// The tag.
+    pub tag: TagRecord,
+    /// `(midnight UTC, use)` per day of the last week, today first.
+    pub history: Vec<(DateTime<Utc>, TagUsage)>,
+    /// Whether the viewer follows it (`None` for an anonymous viewer).
+    pub following: Option<bool>,
+    /// Whether the viewer features it (`None` for an anonymous viewer).
+    pub featuring: Option<bool>,
+}
+
+/// A featured tag with what its entity shows, loaded for render.
+#[derive(Clone, Debug)]
+pub struct FeaturedTagView {
+    /// The featured tag.
+    pub featured: FeaturedTagRecord,
+    /// The tag's display name.
+    pub display_name: String,
+    /// The account featuring it.
+    pub owner: AccountRecord,
+    /// The owner's public and unlisted statuses with the tag.
+    pub statuses_count: i64,
+    /// When the newest of them was posted.
+    pub last_status_at: Option<DateTime<Utc>>,
+}
+
 /// A page of followed tags, paginated on the hidden ids of the follows.
 pub struct TagPage {
     /// The tags, most recently followed first.
-    pub tags: Vec<Tag>,
+    pub tags: Vec<TagView>,
     /// The hidden cursor of the first item.
     pub first: Option<Id>,
     /// The hidden cursor of the last item.
@@ -37,7 +65,25 @@ fn invalid_tag_name() -> ApiError {
     ApiError::invalid_field("name", "ERR_INVALID", "Tag is invalid")
 }
 
-impl App {
+/// The tags area: tag pages, followed tags and featured tags.
+pub struct Tags<'a> {
+    tags: &'a dyn TagStore,
+    accounts: &'a dyn AccountStore,
+    ids: &'a IdGenerator,
+    now: DateTime<Utc>,
+}
+
+impl<'a> Tags<'a> {
+    /// The area over `store`, making ids with `ids`, at `now`.
+    pub fn new(store: &'a dyn Store, ids: &'a IdGenerator, now: DateTime<Utc>) -> Self {
+        Tags {
+            tags: store,
+            accounts: store,
+            ids,
+            now,
+        }
+    }
+
     /// The tag a path names (`/api/v1/tags/:id`, where the id is the name; the transport
     /// percent-decodes path segments). A valid name not yet known is created, so the answer always has a real id; a name
     /// that is not a valid hashtag is a 404.
@@ -48,16 +94,16 @@ impl App {
 
     /// The tag with this normalised name, created with this display name if unknown.
     async fn tag_named(&self, name: String, display_name: String) -> ApiResult<TagRecord> {
-        if let Some(tag) = self.store.tag_by_name(&name).await? {
+        if let Some(tag) = self.tags.tag_by_name(&name).await? {
             return Ok(tag);
         }
         Ok(self
-            .store
+            .tags
             .find_or_create_tag(&TagRecord {
                 id: self.ids.next(),
                 name,
                 display_name,
-                created_at: self.now(),
+                created_at: self.now,
             })
             .await?)
     }
@@ -73,7 +119,7 @@ impl App {
 
     /// Use of a tag per day over the last week, today (from midnight UTC) first.
     async fn tag_history(&self, name: &str) -> ApiResult<Vec<(DateTime<Utc>, TagUsage)>> {
-        let now = self.now();
+        let now = self.now;
         let today = now
             .date_naive()
             .and_hms_opt(0, 0, 0)
@@ -83,7 +129,7 @@ impl App {
         for back in 0..HISTORY_DAYS {
             let from = today - Duration::days(back);
             let usage = self
-                .store
+                .tags
                 .tag_usage(name, from, from + Duration::days(1))
                 .await?;
             days.push((from, usage));
@@ -91,15 +137,15 @@ impl App {
         Ok(days)
     }
 
-    /// Tag entities for a viewer (`following` and `featuring` only when signed in).
-    pub async fn tag_entities(
+    /// Tags as a viewer sees them (`following` and `featuring` only when signed in).
+    pub async fn tag_views(
         &self,
         tags: &[TagRecord],
         viewer: Option<&AccountRecord>,
-    ) -> ApiResult<Vec<Tag>> {
+    ) -> ApiResult<Vec<TagView>> {
         let featured: HashSet<Id> = match viewer {
             Some(v) => self
-                .store
+                .tags
                 .featured_tags(v.id)
                 .await?
                 .into_iter()
@@ -112,68 +158,78 @@ impl App {
             let history = self.tag_history(&tag.name).await?;
             let (following, featuring) = match viewer {
                 Some(v) => (
-                    Some(self.store.follows_tag(v.id, tag.id).await?),
+                    Some(self.tags.follows_tag(v.id, tag.id).await?),
                     Some(featured.contains(&tag.id)),
                 ),
                 None => (None, None),
             };
-            out.push(self.render_tag(tag, &history, following, featuring));
+            out.push(TagView {
+                tag: tag.clone(),
+                history,
+                following,
+                featuring,
+            });
         }
         Ok(out)
     }
 
-    /// One Tag entity for a viewer.
-    pub async fn tag_entity(
+    /// One tag as a viewer sees it.
+    pub async fn tag_view(
         &self,
         tag: &TagRecord,
         viewer: Option<&AccountRecord>,
-    ) -> ApiResult<Tag> {
-        let mut v = self.tag_entities(std::slice::from_ref(tag), viewer).await?;
+    ) -> ApiResult<TagView> {
+        let mut v = self.tag_views(std::slice::from_ref(tag), viewer).await?;
         v.pop().ok_or_else(ApiError::internal)
     }
 
     /// `GET /api/v1/tags/:id`: the tag a path names, for a viewer.
-    pub async fn show_hashtag(&self, viewer: Option<&AccountRecord>, raw: &str) -> ApiResult<Tag> {
+    pub async fn show_hashtag(
+        &self,
+        viewer: Option<&AccountRecord>,
+        raw: &str,
+    ) -> ApiResult<TagView> {
         let tag = self.tag_from_path(raw).await?;
-        self.tag_entity(&tag, viewer).await
+        self.tag_view(&tag, viewer).await
     }
 
     /// `me` follows a tag (following twice is not an error).
-    pub async fn follow_hashtag(&self, me: &AccountRecord, raw: &str) -> ApiResult<Tag> {
+    pub async fn follow_hashtag(&self, me: &AccountRecord, raw: &str) -> ApiResult<TagView> {
         let tag = self.tag_from_path(raw).await?;
-        self.store
-            .follow_tag(self.ids.next(), me.id, tag.id)
-            .await?;
-        self.tag_entity(&tag, Some(me)).await
+        self.tags.follow_tag(self.ids.next(), me.id, tag.id).await?;
+        self.tag_view(&tag, Some(me)).await
     }
 
     /// `me` stops following a tag (not following is not an error).
-    pub async fn unfollow_hashtag(&self, me: &AccountRecord, raw: &str) -> ApiResult<Tag> {
+    pub async fn unfollow_hashtag(&self, me: &AccountRecord, raw: &str) -> ApiResult<TagView> {
         let tag = self.tag_from_path(raw).await?;
-        self.store.unfollow_tag(me.id, tag.id).await?;
-        self.tag_entity(&tag, Some(me)).await
+        self.tags.unfollow_tag(me.id, tag.id).await?;
+        self.tag_view(&tag, Some(me)).await
     }
 
     /// A page of the tags `me` follows, most recently followed first.
     pub async fn followed_hashtags(&self, me: &AccountRecord, page: Page) -> ApiResult<TagPage> {
-        let rows = self.store.followed_tags_page(me.id, page).await?;
+        let rows = self.tags.followed_tags_page(me.id, page).await?;
         let first = rows.first().map(|(id, _)| *id);
         let last = rows.last().map(|(id, _)| *id);
         let tags: Vec<TagRecord> = rows.into_iter().map(|(_, t)| t).collect();
         Ok(TagPage {
-            tags: self.tag_entities(&tags, Some(me)).await?,
+            tags: self.tag_views(&tags, Some(me)).await?,
             first,
             last,
         })
     }
 
-    /// An account's featured tags as entities, ordered by recent use: the newest public or
+    /// An account's featured tags ordered by recent use: the newest public or
     /// unlisted status with the tag first, tags never used last, then the most recently featured.
-    async fn featured_tags_ordered(&self, owner: &AccountRecord) -> ApiResult<Vec<FeaturedTag>> {
+    async fn featured_tags_ordered(
+        &self,
+        owner: &AccountRecord,
+    ) -> ApiResult<Vec<FeaturedTagView>> {
         let mut rows = Vec::new();
-        for featured in self.store.featured_tags(owner.id).await? {
+        for featured in self.tags.featured_tags(owner.id).await? {
             let (count, last) = self
-                .store
+                .tags
                 .account_tag_stats(owner.id, &featured.name)
                 .await?;
             rows.push((featured, count, last));
@@ -182,38 +238,44 @@ impl App {
         let mut out = Vec::with_capacity(rows.len());
         for (featured, count, last) in rows {
             out.push(
-                self.featured_tag_entity(owner, &featured, count, last)
+                self.featured_tag_view(owner, &featured, count, last)
                     .await?,
             );
         }
         Ok(out)
     }
 
-    async fn featured_tag_entity(
+    async fn featured_tag_view(
         &self,
         owner: &AccountRecord,
         featured: &FeaturedTagRecord,
         count: i64,
         last: Option<DateTime<Utc>>,
-    ) -> ApiResult<FeaturedTag> {
+    ) -> ApiResult<FeaturedTagView> {
         let display_name = self
-            .store
+            .tags
             .tag_by_id(featured.tag_id)
             .await?
             .map(|t| t.display_name)
             .unwrap_or_else(|| featured.name.clone());
-        Ok(self.render_featured_tag(featured, &display_name, owner, count, last))
+        Ok(FeaturedTagView {
+            featured: featured.clone(),
+            display_name,
+            owner: owner.clone(),
+            statuses_count: count,
+            last_status_at: last,
+        })
     }
 
     /// `GET /api/v1/featured_tags`: the caller's featured tags, by recent use.
-    pub async fn own_featured_tags(&self, me: &AccountRecord) -> ApiResult<Vec<FeaturedTag>> {
+    pub async fn own_featured_tags(&self, me: &AccountRecord) -> ApiResult<Vec<FeaturedTagView>> {
         self.featured_tags_ordered(me).await
     }
 
     /// `GET /api/v1/accounts/:id/featured_tags`: public; unknown account 404, suspended `[]`.
-    pub async fn account_featured_tags(&self, account_id: Id) -> ApiResult<Vec<FeaturedTag>> {
+    pub async fn account_featured_tags(&self, account_id: Id) -> ApiResult<Vec<FeaturedTagView>> {
         let owner = self
-            .store
+            .accounts
             .account_by_id(account_id)
             .await?
             .ok_or_else(ApiError::not_found)?;
@@ -225,7 +287,7 @@ impl App {
 
     /// Features `tag` on `me`'s profile. `Ok(false)` if it already was; 422 beyond the limit.
     async fn insert_featured(&self, me: &AccountRecord, tag: &TagRecord) -> ApiResult<bool> {
-        let existing = self.store.featured_tags(me.id).await?;
+        let existing = self.tags.featured_tags(me.id).await?;
         if existing.iter().any(|f| f.tag_id == tag.id) {
             return Ok(false);
         }
@@ -241,9 +303,9 @@ impl App {
             account_id: me.id,
             tag_id: tag.id,
             name: tag.name.clone(),
-            created_at: self.now(),
+            created_at: self.now,
         };
-        match self.store.insert_featured_tag(&record).await {
+        match self.tags.insert_featured_tag(&record).await {
             Ok(()) => Ok(true),
             // A concurrent request featured it first.
             Err(StoreError::AlreadyExists(_)) => Ok(false),
@@ -257,7 +319,7 @@ impl App {
         &self,
         me: &AccountRecord,
         name: &str,
-    ) -> ApiResult<FeaturedTag> {
+    ) -> ApiResult<FeaturedTagView> {
         let (name, display_name) =
             content::parse_tag_name(name.trim()).ok_or_else(invalid_tag_name)?;
         let tag = self.tag_named(name, display_name).await?;
@@ -269,19 +331,19 @@ impl App {
             ));
         }
         let featured = self
-            .store
+            .tags
             .featured_tags(me.id)
             .await?
             .into_iter()
             .find(|f| f.tag_id == tag.id)
             .ok_or_else(ApiError::not_found)?;
-        let (count, last) = self.store.account_tag_stats(me.id, &tag.name).await?;
-        self.featured_tag_entity(me, &featured, count, last).await
+        let (count, last) = self.tags.account_tag_stats(me.id, &tag.name).await?;
+        self.featured_tag_view(me, &featured, count, last).await
     }
 
     /// `DELETE /api/v1/featured_tags/:id`: another account's or an unknown featured tag is a 404.
     pub async fn delete_featured_tag(&self, me: &AccountRecord, id: Id) -> ApiResult<()> {
-        if self.store.delete_featured_tag(me.id, id).await? {
+        if self.tags.delete_featured_tag(me.id, id).await? {
             Ok(())
         } else {
             Err(ApiError::not_found())
@@ -290,35 +352,35 @@ impl App {
 
     /// `POST /api/v1/tags/:id/feature`: features the tag the path names; featuring it twice is
     /// not an error; beyond [`MAX_FEATURED_TAGS`] a 422.
-    pub async fn feature_hashtag(&self, me: &AccountRecord, raw: &str) -> ApiResult<Tag> {
+    pub async fn feature_hashtag(&self, me: &AccountRecord, raw: &str) -> ApiResult<TagView> {
         let tag = self.tag_from_path(raw).await?;
         self.insert_featured(me, &tag).await?;
-        self.tag_entity(&tag, Some(me)).await
+        self.tag_view(&tag, Some(me)).await
     }
 
     /// `POST /api/v1/tags/:id/unfeature`: stops featuring the tag (not featured is not an error).
-    pub async fn unfeature_hashtag(&self, me: &AccountRecord, raw: &str) -> ApiResult<Tag> {
+    pub async fn unfeature_hashtag(&self, me: &AccountRecord, raw: &str) -> ApiResult<TagView> {
         let tag = self.tag_from_path(raw).await?;
-        let featured = self.store.featured_tags(me.id).await?;
+        let featured = self.tags.featured_tags(me.id).await?;
         for f in featured.iter().filter(|f| f.tag_id == tag.id) {
-            self.store.delete_featured_tag(me.id, f.id).await?;
+            self.tags.delete_featured_tag(me.id, f.id).await?;
         }
-        self.tag_entity(&tag, Some(me)).await
+        self.tag_view(&tag, Some(me)).await
     }
 
     /// `GET /api/v1/featured_tags/suggestions`: the tags `me` used most in the last four weeks
     /// and does not feature yet, most used first, up to ten.
-    pub async fn featured_tag_suggestions(&self, me: &AccountRecord) -> ApiResult<Vec<Tag>> {
+    pub async fn featured_tag_suggestions(&self, me: &AccountRecord) -> ApiResult<Vec<TagView>> {
         let featured: HashSet<String> = self
-            .store
+            .tags
             .featured_tags(me.id)
             .await?
             .into_iter()
             .map(|f| f.name)
             .collect();
-        let since = self.now() - Duration::days(SUGGESTION_DAYS);
+        let since = self.now - Duration::days(SUGGESTION_DAYS);
         let names = self
-            .store
+            .tags
             .most_used_tags(me.id, since, (MAX_SUGGESTIONS + featured.len()) as u64)
             .await?;
         let mut tags = Vec::new();
@@ -329,7 +391,7 @@ impl App {
             // Statuses keep normalised names, which are valid display names too.
             tags.push(self.tag_named(name.clone(), name).await?);
         }
-        self.tag_entities(&tags, Some(me)).await
+        self.tag_views(&tags, Some(me)).await
     }
 }
 
@@ -371,18 +433,12 @@ mod tests {
     }
 
     async fn post(app: &App, author: &AccountRecord, text: &str) {
-        app.publish_status(
-            author,
-            None,
-            None,
-            NewStatus {
-                text: text.into(),
-                visibility: Some("public".into()),
-                ..Default::default()
-            },
-        )
-        .await
-        .unwrap();
+        let public = NewStatus {
+            text: text.into(),
+            visibility: Some("public".into()),
+            ..Default::default()
+        };
+        crate::test_support::post_new(app, author, public).await;
     }
 
     #[tokio::test]
@@ -391,7 +447,12 @@ mod tests {
         post(&app, &a[0], "hello #RustLang and #Café").await;
         let tag = app.store.tag_by_name("rustlang").await.unwrap().unwrap();
         assert_eq!(tag.display_name, "RustLang");
-        let shown = app.show_hashtag(None, "RUSTLANG").await.unwrap();
+        let shown = app
+            .tags()
+            .show_hashtag(None, "RUSTLANG")
+            .await
+            .map(|v| app.render_tag(&v))
+            .unwrap();
         assert_eq!(shown.id, tag.id);
         assert_eq!(shown.name, "RustLang");
         assert_eq!(shown.url, "https://tags.test/tags/rustlang");
@@ -404,10 +465,16 @@ mod tests {
             ("1", "1")
         );
         assert!(shown.following.is_none() && shown.featuring.is_none());
-        let cafe = app.show_hashtag(Some(&a[0]), "Café").await.unwrap();
-        assert_eq!(cafe.name, "Café");
+        let cafe = app.tags().show_hashtag(Some(&a[0]), "Café").await.unwrap();
+        assert_eq!(cafe.tag.display_name, "Café");
         assert_eq!(cafe.following, Some(false));
-        assert!(app.show_hashtag(None, "123").await.is_err());
+        assert!(
+            app.tags()
+                .show_hashtag(None, "123")
+                .await
+                .map(|v| app.render_tag(&v))
+                .is_err()
+        );
     }
 
     #[tokio::test]
@@ -415,19 +482,21 @@ mod tests {
         let (app, a) = app_with(&["owner"]).await;
         let me = &a[0];
         for name in ["unused", "old", "new"] {
-            app.create_featured_tag(me, name).await.unwrap();
+            app.tags().create_featured_tag(me, name).await.unwrap();
         }
         post(&app, me, "#old").await;
         post(&app, me, "#new #new").await;
         let names: Vec<String> = app
+            .tags()
             .own_featured_tags(me)
             .await
             .unwrap()
             .into_iter()
-            .map(|f| f.name)
+            .map(|f| f.display_name)
             .collect();
         assert_eq!(names, ["new", "old", "unused"]);
-        let listed = app.account_featured_tags(me.id).await.unwrap();
+        let listed =
+            app.render_featured_tags(&app.tags().account_featured_tags(me.id).await.unwrap());
         assert_eq!(listed[0].statuses_count, "1");
         assert_eq!(listed[0].url, "https://tags.test/@owner/tagged/new");
         assert!(listed[2].last_status_at.is_none());
@@ -435,9 +504,16 @@ mod tests {
         let mut suspended = app.store.account_by_id(me.id).await.unwrap().unwrap();
         suspended.suspended_at = Some(app.now());
         app.store.update_account(&suspended).await.unwrap();
-        assert!(app.account_featured_tags(me.id).await.unwrap().is_empty());
+        assert!(
+            app.tags()
+                .account_featured_tags(me.id)
+                .await
+                .unwrap()
+                .is_empty()
+        );
         assert_eq!(
-            app.account_featured_tags(crate::Id(1))
+            app.tags()
+                .account_featured_tags(crate::Id(1))
                 .await
                 .unwrap_err()
                 .status,
@@ -452,29 +528,45 @@ mod tests {
         post(&app, me, "#alpha #beta").await;
         post(&app, me, "#alpha").await;
         let sugg: Vec<String> = app
+            .tags()
             .featured_tag_suggestions(me)
             .await
             .unwrap()
             .into_iter()
-            .map(|t| t.name)
+            .map(|t| t.tag.display_name)
             .collect();
         assert_eq!(sugg, ["alpha", "beta"]);
-        app.create_featured_tag(me, "#Alpha").await.unwrap();
-        let err = app.create_featured_tag(me, "alpha").await.unwrap_err();
+        app.tags().create_featured_tag(me, "#Alpha").await.unwrap();
+        let err = app
+            .tags()
+            .create_featured_tag(me, "alpha")
+            .await
+            .unwrap_err();
         assert_eq!(err.status, http::StatusCode::UNPROCESSABLE_ENTITY);
-        let sugg = app.featured_tag_suggestions(me).await.unwrap();
+        let sugg = app.tags().featured_tag_suggestions(me).await.unwrap();
         assert_eq!(sugg.len(), 1);
-        assert_eq!(sugg[0].name, "beta");
+        assert_eq!(sugg[0].tag.display_name, "beta");
         for i in 1..MAX_FEATURED_TAGS {
-            app.create_featured_tag(me, &format!("t{i}")).await.unwrap();
+            app.tags()
+                .create_featured_tag(me, &format!("t{i}"))
+                .await
+                .unwrap();
         }
-        let err = app.create_featured_tag(me, "onemore").await.unwrap_err();
+        let err = app
+            .tags()
+            .create_featured_tag(me, "onemore")
+            .await
+            .unwrap_err();
         assert_eq!(err.status, http::StatusCode::UNPROCESSABLE_ENTITY);
-        let err = app.feature_hashtag(me, "onemore").await.unwrap_err();
+        let err = app.tags().feature_hashtag(me, "onemore").await.unwrap_err();
         assert_eq!(err.status, http::StatusCode::UNPROCESSABLE_ENTITY);
         // Featuring an already featured tag by name is not an error, even at the limit.
         assert_eq!(
-            app.feature_hashtag(me, "ALPHA").await.unwrap().featuring,
+            app.tags()
+                .feature_hashtag(me, "ALPHA")
+                .await
+                .unwrap()
+                .featuring,
             Some(true)
         );
     }

@@ -44,7 +44,7 @@ impl Endpoint for GetFamiliarFollowers {
                 .filter(|id| seen.insert(*id))
                 .take(crate::api::accounts::get_accounts::MAX_IDS)
                 .collect();
-        let found = app.familiar_followers(me, &ids).await?;
+        let found = app.relationships().familiar_followers(me, &ids).await?;
         Ok(Json(
             found
                 .iter()

@@ -8,6 +8,7 @@ use crate::endpoint::{Auth, Endpoint, Json, path_id};
 use crate::entities::Relationship;
 use crate::error::ApiResult;
 use crate::params::de;
+use crate::render::render_relationship;
 use crate::services::relationships::FollowOptions;
 
 /// Follow an account (a request carrying the options when it is locked); following again is not
@@ -56,7 +57,12 @@ impl Endpoint for FollowAccount {
             notify: r.notify,
             languages: r.languages,
         };
-        let target = app.follow(me, path_id(&r.id)?, options).await?;
-        Ok(Json(app.relationship(me, target.id).await?))
+        let target = app
+            .relationships()
+            .follow(me, path_id(&r.id)?, options)
+            .await?;
+        Ok(Json(render_relationship(
+            app.relationships().standing(me, target.id).await?,
+        )))
     }
 }

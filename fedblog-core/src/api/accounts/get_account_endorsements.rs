@@ -37,6 +37,7 @@ impl Endpoint for GetAccountEndorsements {
         r: GetAccountEndorsementsRequest,
     ) -> ApiResult<Self::Response> {
         let page = app
+            .relationships()
             .endorsements(
                 caller.account.as_ref(),
                 path_id(&r.id)?,

@@ -30,6 +30,7 @@ impl Endpoint for GetFeaturedTags {
         _caller: &Caller,
         r: GetFeaturedTagsRequest,
     ) -> ApiResult<Self::Response> {
-        Ok(Json(app.account_featured_tags(path_id(&r.id)?).await?))
+        let tags = app.tags().account_featured_tags(path_id(&r.id)?).await?;
+        Ok(Json(app.render_featured_tags(&tags)))
     }
 }

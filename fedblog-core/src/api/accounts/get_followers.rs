@@ -35,6 +35,7 @@ impl Endpoint for GetFollowers {
         r: GetFollowersRequest,
     ) -> ApiResult<Self::Response> {
         let page = app
+            .relationships()
             .followers(
                 caller.account.as_ref(),
                 path_id(&r.id)?,

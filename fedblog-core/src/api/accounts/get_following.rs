@@ -35,6 +35,7 @@ impl Endpoint for GetFollowing {
         r: GetFollowingRequest,
     ) -> ApiResult<Self::Response> {
         let page = app
+            .relationships()
             .following(
                 caller.account.as_ref(),
                 path_id(&r.id)?,

@@ -7,6 +7,7 @@ use crate::app::{App, Caller};
 use crate::endpoint::{Auth, Endpoint, Json, path_id};
 use crate::entities::Relationship;
 use crate::error::ApiResult;
+use crate::render::render_relationship;
 
 /// Stop following an account, or withdraw the request. <https://docs.joinmastodon.org/methods/accounts/#unfollow>
 pub struct UnfollowAccount;
@@ -31,7 +32,9 @@ impl Endpoint for UnfollowAccount {
         r: UnfollowAccountRequest,
     ) -> ApiResult<Self::Response> {
         let me = caller.account()?;
-        let target = app.unfollow(me, path_id(&r.id)?).await?;
-        Ok(Json(app.relationship(me, target.id).await?))
+        let target = app.relationships().unfollow(me, path_id(&r.id)?).await?;
+        Ok(Json(render_relationship(
+            app.relationships().standing(me, target.id).await?,
+        )))
     }
 }

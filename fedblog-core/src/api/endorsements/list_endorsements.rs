@@ -35,6 +35,7 @@ impl Endpoint for ListEndorsements {
     ) -> ApiResult<Self::Response> {
         let me = caller.account()?;
         let page = app
+            .relationships()
             .endorsements(Some(me), me.id, r.page.page(40, 80))
             .await?;
         Ok(Paged::accounts(app, caller, page))

@@ -33,8 +33,10 @@ impl Endpoint for CreateFeaturedTag {
         r: CreateFeaturedTagRequest,
     ) -> ApiResult<Self::Response> {
         let name = r.name.unwrap_or_default();
-        Ok(Json(
-            app.create_featured_tag(caller.account()?, &name).await?,
-        ))
+        let tag = app
+            .tags()
+            .create_featured_tag(caller.account()?, &name)
+            .await?;
+        Ok(Json(app.render_featured_tag(&tag)))
     }
 }

@@ -30,7 +30,8 @@ impl Endpoint for DeleteFeaturedTag {
         caller: &Caller,
         r: DeleteFeaturedTagRequest,
     ) -> ApiResult<Self::Response> {
-        app.delete_featured_tag(caller.account()?, path_id(&r.id)?)
+        app.tags()
+            .delete_featured_tag(caller.account()?, path_id(&r.id)?)
             .await?;
         Ok(Json(Empty {}))
     }

@@ -18,6 +18,10 @@ impl Endpoint for FeaturedTagSuggestions {
     type Response = Json<Vec<Tag>>;
 
     async fn handle(app: &App, caller: &Caller, _: NoParams) -> ApiResult<Self::Response> {
-        Ok(Json(app.featured_tag_suggestions(caller.account()?).await?))
+        let tags = app
+            .tags()
+            .featured_tag_suggestions(caller.account()?)
+            .await?;
+        Ok(Json(app.render_tags(&tags)))
     }
 }

@@ -18,6 +18,7 @@ impl Endpoint for ListFeaturedTags {
     type Response = Json<Vec<FeaturedTag>>;
 
     async fn handle(app: &App, caller: &Caller, _: NoParams) -> ApiResult<Self::Response> {
-        Ok(Json(app.own_featured_tags(caller.account()?).await?))
+        let tags = app.tags().own_featured_tags(caller.account()?).await?;
+        Ok(Json(app.render_featured_tags(&tags)))
     }
 }

@@ -29,6 +29,7 @@ impl Endpoint for ListFollowRequests {
 
     async fn handle(app: &App, caller: &Caller, r: ListRequest) -> ApiResult<Self::Response> {
         let page = app
+            .relationships()
             .follow_requests(caller.account()?, r.page.page(40, 80))
             .await?;
         Ok(Paged::accounts(app, caller, page))

@@ -33,11 +33,12 @@ impl Endpoint for ListFollowedTags {
         r: ListFollowedTagsRequest,
     ) -> ApiResult<Self::Response> {
         let page = app
+            .tags()
             .followed_hashtags(caller.account()?, r.page.page(100, 200))
             .await?;
         let link = app.page_link(caller, page.first, page.last);
         Ok(Paged {
-            items: page.tags,
+            items: app.render_tags(&page.tags),
             link,
         })
     }

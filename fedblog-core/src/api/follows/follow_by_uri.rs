@@ -40,6 +40,7 @@ impl Endpoint for FollowByUri {
     ) -> ApiResult<Self::Response> {
         let me = caller.account()?;
         let target = app
+            .relationships()
             .follow_by_uri(me, r.uri.as_deref().unwrap_or(""))
             .await?;
         Ok(Json(app.render_account(&target)))

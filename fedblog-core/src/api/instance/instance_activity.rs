@@ -17,6 +17,7 @@ impl Endpoint for InstanceActivity {
     type Response = Json<serde_json::Value>;
 
     async fn handle(app: &App, _caller: &Caller, _req: NoParams) -> ApiResult<Self::Response> {
-        Ok(Json(app.instance().instance_activity().await?))
+        let weeks = app.instance().activity().await?;
+        Ok(Json(app.render_activity(&weeks)))
     }
 }

@@ -18,6 +18,6 @@ impl Endpoint for InstanceRules {
     type Response = Json<Vec<Rule>>;
 
     async fn handle(app: &App, _caller: &Caller, _req: NoParams) -> ApiResult<Self::Response> {
-        Ok(Json(app.instance().rules()))
+        Ok(Json(app.render_rules()))
     }
 }

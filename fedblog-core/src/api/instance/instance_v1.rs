@@ -17,6 +17,7 @@ impl Endpoint for InstanceV1 {
     type Response = Json<serde_json::Value>;
 
     async fn handle(app: &App, _caller: &Caller, _req: NoParams) -> ApiResult<Self::Response> {
-        Ok(Json(app.instance().instance_v1().await?))
+        let totals = app.instance().totals().await?;
+        Ok(Json(app.render_instance_v1(totals)))
     }
 }

@@ -17,6 +17,8 @@ impl Endpoint for InstanceV2 {
     type Response = Json<serde_json::Value>;
 
     async fn handle(app: &App, _caller: &Caller, _req: NoParams) -> ApiResult<Self::Response> {
-        Ok(Json(app.instance().instance_v2().await?))
+        let area = app.instance();
+        let active = area.active_month().await?;
+        Ok(Json(app.render_instance_v2(active, area.translation())))
     }
 }

@@ -17,6 +17,8 @@ impl Endpoint for Nodeinfo {
     type Response = Json<serde_json::Value>;
 
     async fn handle(app: &App, _caller: &Caller, _req: NoParams) -> ApiResult<Self::Response> {
-        Ok(Json(app.instance().nodeinfo().await?))
+        let area = app.instance();
+        let (totals, active) = (area.totals().await?, area.active_users().await?);
+        Ok(Json(app.render_nodeinfo(totals, active)))
     }
 }

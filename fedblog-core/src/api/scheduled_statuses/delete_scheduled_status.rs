@@ -26,7 +26,8 @@ impl Endpoint for DeleteScheduledStatus {
     type Response = Json<Empty>;
 
     async fn handle(app: &App, caller: &Caller, r: DeleteRequest) -> ApiResult<Self::Response> {
-        app.cancel_scheduled_status(caller.account()?, path_id(&r.id)?)
+        app.scheduled()
+            .cancel_scheduled_status(caller.account()?, path_id(&r.id)?)
             .await?;
         Ok(Json(Empty {}))
     }

@@ -27,6 +27,7 @@ impl Endpoint for GetScheduledStatus {
 
     async fn handle(app: &App, caller: &Caller, r: GetRequest) -> ApiResult<Self::Response> {
         let s = app
+            .scheduled()
             .own_scheduled_status(caller.account()?, path_id(&r.id)?)
             .await?;
         Ok(Json(app.render_scheduled_status(&s).await?))

@@ -34,16 +34,20 @@ impl Endpoint for UpdateScheduledStatus {
         let me = caller.account()?;
         let Some(at) = r.scheduled_at else {
             // Nothing to change.
-            let s = app.own_scheduled_status(me, id).await?;
+            let s = app.scheduled().own_scheduled_status(me, id).await?;
             return Ok(Json(app.render_scheduled_status(&s).await?));
         };
-        let s = app.reschedule_status(me, id, &at).await.map_err(|e| {
-            if e.status == http::StatusCode::NOT_FOUND {
-                ApiError::not_found()
-            } else {
-                e
-            }
-        })?;
+        let s = app
+            .scheduled()
+            .reschedule_status(me, id, &at)
+            .await
+            .map_err(|e| {
+                if e.status == http::StatusCode::NOT_FOUND {
+                    ApiError::not_found()
+                } else {
+                    e
+                }
+            })?;
         Ok(Json(app.render_scheduled_status(&s).await?))
     }
 }

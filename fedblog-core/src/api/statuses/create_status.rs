@@ -9,7 +9,7 @@ use crate::endpoint::{Auth, Endpoint, Json, path_id};
 use crate::entities::{ScheduledStatus, Status};
 use crate::error::{ApiError, ApiResult};
 use crate::params::de;
-use crate::services::statuses::{NewStatus, Posted};
+use crate::services::statuses::NewStatus;
 
 /// What posting answers: the status, or the scheduled status when `scheduled_at` was given.
 #[derive(Debug, Serialize)]
@@ -82,23 +82,36 @@ impl Endpoint for CreateStatus {
             scheduled_at: r.scheduled_at,
             scheduled_status_id: None,
         };
-        match app.create_status(caller, new).await? {
-            Posted::Now(record) => {
-                let mut rendered = app
-                    .render_statuses(
-                        std::slice::from_ref(&record),
-                        caller.account.as_ref(),
-                        false,
-                    )
-                    .await?;
-                rendered
-                    .pop()
-                    .map(|s| Json(Created::Status(Box::new(s))))
-                    .ok_or_else(ApiError::internal)
-            }
-            Posted::Scheduled(s) => Ok(Json(Created::Scheduled(Box::new(
+        let author = caller.account()?;
+        let key = caller
+            .info
+            .idempotency_key
+            .clone()
+            .filter(|k| !k.is_empty());
+        let app_id = caller.app.as_ref().map(|a| a.id);
+        if new.scheduled_at.is_some() {
+            let s = app
+                .scheduled()
+                .schedule_status(author, app_id, key, new)
+                .await?;
+            return Ok(Json(Created::Scheduled(Box::new(
                 app.render_scheduled_status(&s).await?,
-            )))),
+            ))));
         }
+        let record = app
+            .statuses()
+            .publish_status(author, app_id, key, new)
+            .await?;
+        let mut rendered = app
+            .render_statuses(
+                std::slice::from_ref(&record),
+                caller.account.as_ref(),
+                false,
+            )
+            .await?;
+        rendered
+            .pop()
+            .map(|s| Json(Created::Status(Box::new(s))))
+            .ok_or_else(ApiError::internal)
     }
 }

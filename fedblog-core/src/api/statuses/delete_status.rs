@@ -36,13 +36,16 @@ impl Endpoint for DeleteStatus {
         caller: &Caller,
         r: DeleteStatusRequest,
     ) -> ApiResult<Self::Response> {
-        let status = app.status_to_delete(caller, path_id(&r.id)?).await?;
+        let status = app
+            .statuses()
+            .status_to_delete(caller.account()?, path_id(&r.id)?)
+            .await?;
         // Rendered before the deletion, so the answer still carries the poll (delete and redraft).
         let mut out = app
             .render_statuses(std::slice::from_ref(&status), caller.account.as_ref(), true)
             .await?;
         let media = app.media().media_ever_attached(&status).await?;
-        app.delete_status(&status).await?;
+        app.statuses().delete_status(&status).await?;
         app.media()
             .release_media(&media, r.delete_media.unwrap_or(false))
             .await?;

@@ -88,7 +88,10 @@ impl Endpoint for EditStatus {
                 .collect(),
             poll: r.poll,
         };
-        let status = app.edit_status(caller, id, changes).await?;
+        let status = app
+            .edits()
+            .edit_status(caller.account()?, id, changes)
+            .await?;
         let mut out = app
             .render_statuses(&[status], caller.account.as_ref(), false)
             .await?;

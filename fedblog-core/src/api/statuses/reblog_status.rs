@@ -43,7 +43,13 @@ impl Endpoint for ReblogStatus {
         r: ReblogStatusRequest,
     ) -> ApiResult<Self::Response> {
         let reblog = app
-            .reblog(caller, path_id(&r.id)?, r.visibility.as_deref())
+            .statuses()
+            .reblog(
+                caller.account()?,
+                caller.app.as_ref().map(|a| a.id),
+                path_id(&r.id)?,
+                r.visibility.as_deref(),
+            )
             .await?;
         Ok(Json(
             app.render_status(&reblog, caller.account.as_ref()).await?,

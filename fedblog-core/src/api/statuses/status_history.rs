@@ -32,6 +32,7 @@ impl Endpoint for GetStatusHistory {
         r: StatusHistoryRequest,
     ) -> ApiResult<Self::Response> {
         let (status, author, revisions) = app
+            .edits()
             .status_history(caller.account.as_ref(), path_id(&r.id)?)
             .await?;
         Ok(Json(

@@ -30,7 +30,10 @@ impl Endpoint for GetStatusSource {
         caller: &Caller,
         r: StatusSourceRequest,
     ) -> ApiResult<Self::Response> {
-        let status = app.status_source(caller, path_id(&r.id)?).await?;
+        let status = app
+            .edits()
+            .status_source(caller.account()?, path_id(&r.id)?)
+            .await?;
         Ok(Json(app.render_status_source(&status)))
     }
 }

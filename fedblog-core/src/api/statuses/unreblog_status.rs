@@ -35,7 +35,7 @@ impl Endpoint for UnreblogStatus {
         r: UnreblogStatusRequest,
     ) -> ApiResult<Self::Response> {
         let me = caller.account()?;
-        let status = app.unreblog(me, path_id(&r.id)?).await?;
+        let status = app.statuses().unreblog(me, path_id(&r.id)?).await?;
         Ok(Json(app.render_status(&status, Some(me)).await?))
     }
 }

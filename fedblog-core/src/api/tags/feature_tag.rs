@@ -26,6 +26,7 @@ impl Endpoint for FeatureTag {
     type Response = Json<Tag>;
 
     async fn handle(app: &App, caller: &Caller, r: FeatureTagRequest) -> ApiResult<Self::Response> {
-        Ok(Json(app.feature_hashtag(caller.account()?, &r.id).await?))
+        let tag = app.tags().feature_hashtag(caller.account()?, &r.id).await?;
+        Ok(Json(app.render_tag(&tag)))
     }
 }

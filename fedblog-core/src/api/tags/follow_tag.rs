@@ -26,6 +26,7 @@ impl Endpoint for FollowTag {
     type Response = Json<Tag>;
 
     async fn handle(app: &App, caller: &Caller, r: FollowTagRequest) -> ApiResult<Self::Response> {
-        Ok(Json(app.follow_hashtag(caller.account()?, &r.id).await?))
+        let tag = app.tags().follow_hashtag(caller.account()?, &r.id).await?;
+        Ok(Json(app.render_tag(&tag)))
     }
 }

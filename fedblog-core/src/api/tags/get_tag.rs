@@ -26,8 +26,10 @@ impl Endpoint for GetTag {
     type Response = Json<Tag>;
 
     async fn handle(app: &App, caller: &Caller, r: GetTagRequest) -> ApiResult<Self::Response> {
-        Ok(Json(
-            app.show_hashtag(caller.account.as_ref(), &r.id).await?,
-        ))
+        let tag = app
+            .tags()
+            .show_hashtag(caller.account.as_ref(), &r.id)
+            .await?;
+        Ok(Json(app.render_tag(&tag)))
     }
 }

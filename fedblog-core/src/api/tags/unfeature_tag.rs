@@ -30,6 +30,10 @@ impl Endpoint for UnfeatureTag {
         caller: &Caller,
         r: UnfeatureTagRequest,
     ) -> ApiResult<Self::Response> {
-        Ok(Json(app.unfeature_hashtag(caller.account()?, &r.id).await?))
+        let tag = app
+            .tags()
+            .unfeature_hashtag(caller.account()?, &r.id)
+            .await?;
+        Ok(Json(app.render_tag(&tag)))
     }
 }

@@ -30,6 +30,10 @@ impl Endpoint for UnfollowTag {
         caller: &Caller,
         r: UnfollowTagRequest,
     ) -> ApiResult<Self::Response> {
-        Ok(Json(app.unfollow_hashtag(caller.account()?, &r.id).await?))
+        let tag = app
+            .tags()
+            .unfollow_hashtag(caller.account()?, &r.id)
+            .await?;
+        Ok(Json(app.render_tag(&tag)))
     }
 }
