@@ -71,7 +71,7 @@ FACTORY="'$BIN' accounts create {username} --email {username}@example.com --pass
 echo "== fedblog-conformance against fedblog-server ($BASE), expecting $BASELINE"
 set +e
 "$CONF" --base-url "$BASE" --account-factory "$FACTORY" --factory-password "$PASSWORD" \
-    --admin-token "$ADMIN_TOKEN" --expect "$BASELINE" --report "$WORK/fedblog-report.jsonl" \
+    --admin-token="$ADMIN_TOKEN" --expect "$BASELINE" --report "$WORK/fedblog-report.jsonl" \
     --markdown "$WORK/fedblog-summary.md" 2>"$WORK/fedblog-progress.log"
 fedblog_rc=$?
 set -e
@@ -97,7 +97,7 @@ MOCK_ADMIN="$("$VENV/bin/python" "$HERE/mock_factory.py" "$MBASE" --admin)"
 echo "== fedblog-conformance against mastodon_mock ($MBASE), expecting $MOCK_BASELINE"
 set +e
 "$CONF" --base-url "$MBASE" --account-factory "$MOCK_FACTORY {username}" \
-    --factory-password "$PASSWORD" --admin-token "$MOCK_ADMIN" --expect "$MOCK_BASELINE" \
+    --factory-password "$PASSWORD" --admin-token="$MOCK_ADMIN" --expect "$MOCK_BASELINE" \
     --report "$WORK/mock-report.jsonl" --markdown "$WORK/mock-summary.md" 2>"$WORK/mock-progress.log"
 mock_rc=$?
 set -e

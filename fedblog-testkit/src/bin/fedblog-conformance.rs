@@ -33,17 +33,22 @@ struct Args {
     #[arg(long, required_unless_present = "list")]
     base_url: Option<String>,
     /// A user token, for checks that need one user when no account factory is given.
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     token: Option<String>,
     /// An administrator's token (admin:read admin:write), for checks whose set-up needs
     /// moderation, such as suspending an account; without it they end not-run.
-    #[arg(long)]
+    // A token is random text and may begin with `-`.
+    #[arg(long, allow_hyphen_values = true)]
     admin_token: Option<String>,
     /// A shell command that creates a confirmed account named {username} and prints its token on the last line.
     #[arg(long)]
     account_factory: Option<String>,
     /// The password of accounts the factory makes (lets the authorization-code checks sign in).
-    #[arg(long, env = "FEDBLOG_CONFORMANCE_FACTORY_PASSWORD")]
+    #[arg(
+        long,
+        env = "FEDBLOG_CONFORMANCE_FACTORY_PASSWORD",
+        allow_hyphen_values = true
+    )]
     factory_password: Option<String>,
     /// Where to write the JSON-lines report.
     #[arg(long, default_value = "conformance-report.jsonl")]
@@ -226,5 +231,30 @@ async fn main() -> std::process::ExitCode {
         std::process::ExitCode::SUCCESS
     } else {
         std::process::ExitCode::FAILURE
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Tokens and passwords are random text: one beginning with `-` is a value, not a flag.
+    #[test]
+    fn tokens_and_passwords_may_begin_with_a_hyphen() {
+        let args = Args::try_parse_from([
+            "fedblog-conformance",
+            "--base-url",
+            "http://127.0.0.1:1",
+            "--token",
+            "-user",
+            "--admin-token",
+            "-Jadmin",
+            "--factory-password",
+            "--secret",
+        ])
+        .expect("parsed");
+        assert_eq!(args.token.as_deref(), Some("-user"));
+        assert_eq!(args.admin_token.as_deref(), Some("-Jadmin"));
+        assert_eq!(args.factory_password.as_deref(), Some("--secret"));
     }
 }
