@@ -355,25 +355,12 @@ impl App {
 
     /// The edits area (editing one's statuses, revisions, source).
     pub fn edits(&self) -> Edits<'_> {
-        Edits::new(
-            &*self.store,
-            self.statuses(),
-            self.status_areas(),
-            &*self.events,
-            &self.ids,
-            self.now(),
-        )
+        Edits::new(&*self.store, self.statuses(), &self.ids, self.now())
     }
 
     /// The scheduled statuses area (scheduling, rescheduling, cancelling, publishing).
     pub fn scheduled(&self) -> Scheduled<'_> {
-        Scheduled::new(
-            &*self.store,
-            self.statuses(),
-            self.media(),
-            &self.ids,
-            self.now(),
-        )
+        Scheduled::new(&*self.store, self.statuses(), &self.ids, self.now())
     }
 
     /// The markers area (read positions).

@@ -224,16 +224,10 @@ fn services_make_no_api_entities() {
             continue;
         }
         let code = text.split("#[cfg(test)]").next().unwrap_or("");
-        let allowed = if file == "scheduled.rs" {
-            "crate::entities::ScheduledParams;"
-        } else {
-            ""
-        };
+        let allowed = (file == "scheduled.rs").then_some("crate::entities::ScheduledParams;");
         let named = code
             .lines()
-            .filter(|l| {
-                l.contains("crate::entities") && (allowed.is_empty() || !l.contains(allowed))
-            })
+            .filter(|l| l.contains("crate::entities") && allowed.is_none_or(|a| !l.contains(a)))
             .count();
         assert_eq!(
             named, 0,

@@ -94,8 +94,9 @@ impl App {
         })
     }
 
-    /// `GET /api/v1/instance` (deprecated but still read by many clients).
-    pub fn render_instance_v1(&self, totals: Totals) -> Value {
+    /// `GET /api/v1/instance` (deprecated but still read by many clients), with the local totals
+    /// and the number of known domains.
+    pub fn render_instance_v1(&self, totals: Totals, domains: usize) -> Value {
         let c = &self.config;
         let (accounts, statuses, media, polls) = self.limits_json();
         json!({
@@ -109,7 +110,7 @@ impl App {
             "stats": {
                 "user_count": totals.users,
                 "status_count": totals.statuses,
-                "domain_count": totals.domains,
+                "domain_count": domains,
             },
             "thumbnail": format!("{}/thumbnail.png", c.base_url()),
             "languages": ["en"],

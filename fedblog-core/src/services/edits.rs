@@ -5,7 +5,7 @@
 use chrono::{DateTime, Utc};
 
 use crate::error::{ApiError, ApiResult};
-use crate::events::{DomainEvent, EventBus, publish_logged};
+use crate::events::DomainEvent;
 use crate::id::{Id, IdGenerator};
 use crate::services::statuses::{
     NewPoll, StatusAreas, Statuses, parse_language, parse_visibility, poll_given,
@@ -57,22 +57,18 @@ pub struct Edits<'a> {
     polls: &'a dyn PollStore,
     media_store: &'a dyn MediaStore,
     accounts: &'a dyn AccountStore,
-    /// The checks and text rendering a new status goes through.
+    /// The checks, text rendering and areas a new status goes through.
     posting: Statuses<'a>,
-    areas: StatusAreas<'a>,
-    events: &'a dyn EventBus,
     ids: &'a IdGenerator,
     now: DateTime<Utc>,
 }
 
 impl<'a> Edits<'a> {
     /// The area over `store`, checking edits as `posting` checks new statuses and handing work
-    /// to `areas`.
+    /// to its areas.
     pub fn new(
         store: &'a dyn Store,
         posting: Statuses<'a>,
-        areas: StatusAreas<'a>,
-        events: &'a dyn EventBus,
         ids: &'a IdGenerator,
         now: DateTime<Utc>,
     ) -> Self {
@@ -83,11 +79,13 @@ impl<'a> Edits<'a> {
             media_store: store,
             accounts: store,
             posting,
-            areas,
-            events,
             ids,
             now,
         }
+    }
+
+    fn areas(&self) -> &StatusAreas<'a> {
+        self.posting.areas()
     }
 
     /// The caller's own status (not a reblog) with this id; 404 for anything else, so that the
@@ -122,7 +120,7 @@ impl<'a> Edits<'a> {
         }
         let new_poll = self.posting.check_poll(changes.poll.as_ref())?;
         let mut media = self
-            .areas
+            .areas()
             .media
             .check_status_media(me, &changes.media_ids, Some(status.id), None)
             .await?;
@@ -191,7 +189,7 @@ impl<'a> Edits<'a> {
         }
         revisions.push(revision(self.ids.next(), &edited, new_options, now));
         // The new hashtags exist as tags before the status uses them (tag pages, follows).
-        self.areas.tags.record_status_tags(&edited.text).await?;
+        self.areas().tags.record_status_tags(&edited.text).await?;
         match self.edits.update_status(&edited, &revisions).await {
             Ok(()) => {}
             Err(crate::StoreError::AlreadyExists(what)) if what == "media" => {
@@ -203,31 +201,29 @@ impl<'a> Edits<'a> {
             }
             Err(e) => return Err(e.into()),
         }
-        self.areas.links.record_link(&edited).await?;
+        self.areas().links.record_link(&edited).await?;
         if !poll_kept {
             let record = new_poll
                 .as_ref()
                 .map(|p| p.record(self.ids.next_at(now.timestamp_millis()), &edited, now));
             self.polls.replace_poll(status.id, record.as_ref()).await?;
             if let Some(poll) = &record {
-                self.areas.notifications.schedule_poll_close(poll).await?;
+                self.areas().notifications.schedule_poll_close(poll).await?;
             }
         }
         for m in media.iter().filter(|m| described.contains(&m.id)) {
             self.media_store.update_media(m).await?;
         }
-        self.areas
+        self.areas()
             .notifications
             .notify_edit(me, &status, &edited)
             .await?;
-        publish_logged(
-            self.events,
-            DomainEvent::StatusEdited {
+        self.posting
+            .publish(DomainEvent::StatusEdited {
                 status: edited.id,
                 author: me.id,
-            },
-        )
-        .await;
+            })
+            .await;
         Ok(edited)
     }
 
@@ -250,7 +246,7 @@ impl<'a> Edits<'a> {
                     format!("Media with ID {} is not attached to this status", attr.id),
                 ));
             };
-            if self.areas.media.describe_media(
+            if self.areas().media.describe_media(
                 m,
                 attr.description.as_deref(),
                 attr.focus.as_deref(),
@@ -269,10 +265,10 @@ impl<'a> Edits<'a> {
         viewer: Option<&AccountRecord>,
         id: Id,
     ) -> ApiResult<(StatusRecord, AccountRecord, Vec<StatusEditRecord>)> {
-        let named = self.areas.visibility.visible_status(viewer, id).await?;
+        let named = self.areas().visibility.visible_status(viewer, id).await?;
         let status = match named.reblog_of_id {
             None => named,
-            Some(of) => self.areas.visibility.visible_status(viewer, of).await?,
+            Some(of) => self.areas().visibility.visible_status(viewer, of).await?,
         };
         let author = self
             .accounts

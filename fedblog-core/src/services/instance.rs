@@ -24,15 +24,13 @@ pub const SOURCE_URL: &str = "https://github.com/fedblog/fedblog";
 /// Weeks of activity `GET /api/v1/instance/activity` reports.
 const ACTIVITY_WEEKS: usize = 12;
 
-/// The local figures the instance documents report.
+/// The local accounts and statuses the instance documents report.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Totals {
     /// Local accounts.
     pub users: i64,
     /// Local statuses.
     pub statuses: i64,
-    /// Domains of known remote accounts.
-    pub domains: usize,
 }
 
 /// Local accounts active in the last month and half-year, as NodeInfo reports them.
@@ -85,13 +83,17 @@ impl<'a> Instance<'a> {
         })
     }
 
-    /// Local accounts and statuses, and known domains.
+    /// Local accounts and statuses.
     pub async fn totals(&self) -> ApiResult<Totals> {
         Ok(Totals {
             users: self.stats.count_local_accounts().await?,
             statuses: self.stats.count_local_statuses().await?,
-            domains: self.stats.known_domains().await?.len(),
         })
+    }
+
+    /// How many domains the known remote accounts are on.
+    pub async fn domain_count(&self) -> ApiResult<usize> {
+        Ok(self.stats.known_domains().await?.len())
     }
 
     /// The last 12 weeks (from Monday 00:00 UTC), newest first.

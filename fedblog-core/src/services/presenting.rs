@@ -18,6 +18,12 @@ use crate::store::{
 };
 
 impl App {
+    /// How `me` stands to `other`, as the API shows it.
+    pub async fn relationship(&self, me: &AccountRecord, other: Id) -> ApiResult<Relationship> {
+        let standing = self.relationships().standing(me, other).await?;
+        Ok(crate::render::render_relationship(standing))
+    }
+
     /// Renders a scheduled status with the media it will post.
     pub async fn render_scheduled_status(
         &self,

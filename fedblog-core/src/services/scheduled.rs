@@ -8,7 +8,6 @@ use crate::error::{ApiError, ApiResult};
 use crate::id::{Id, IdGenerator};
 use crate::pagination::Page;
 use crate::services::jobs::{PUBLISH_SCHEDULED_STATUS, new_job};
-use crate::services::media::Media;
 use crate::services::statuses::{NewStatus, Statuses};
 use crate::store::{
     AccountRecord, AccountStore, JobStore, MediaStore, ScheduledStatusRecord, ScheduledStatusStore,
@@ -48,18 +47,16 @@ pub struct Scheduled<'a> {
     media_store: &'a dyn MediaStore,
     accounts: &'a dyn AccountStore,
     statuses: Statuses<'a>,
-    media: Media<'a>,
     ids: &'a IdGenerator,
     now: DateTime<Utc>,
 }
 
 impl<'a> Scheduled<'a> {
-    /// The area over `store`, checking and publishing through `statuses`, releasing media
-    /// through `media`.
+    /// The area over `store`, checking and publishing through `statuses` (and releasing media
+    /// through its media area).
     pub fn new(
         store: &'a dyn Store,
         statuses: Statuses<'a>,
-        media: Media<'a>,
         ids: &'a IdGenerator,
         now: DateTime<Utc>,
     ) -> Self {
@@ -69,7 +66,6 @@ impl<'a> Scheduled<'a> {
             media_store: store,
             accounts: store,
             statuses,
-            media,
             ids,
             now,
         }
@@ -226,7 +222,11 @@ impl<'a> Scheduled<'a> {
                 self.media_store.update_media(&m).await?;
             }
         }
-        self.media.schedule_media_removal(&ids).await
+        self.statuses
+            .areas()
+            .media
+            .schedule_media_removal(&ids)
+            .await
     }
 
     /// Publishes a scheduled status (the job's work). A cancelled one is already gone: nothing to do.

@@ -192,12 +192,7 @@ pub struct Statuses<'a> {
     accounts: &'a dyn AccountStore,
     blocks: &'a dyn BlockStore,
     interactions: &'a dyn InteractionStore,
-    media: Media<'a>,
-    visibility: VisibilityRule<'a>,
-    tags: Tags<'a>,
-    links: Links<'a>,
-    fanout: Fanout<'a>,
-    notifications: Notifications<'a>,
+    areas: StatusAreas<'a>,
     events: &'a dyn EventBus,
     config: &'a InstanceConfig,
     ids: &'a IdGenerator,
@@ -237,12 +232,7 @@ impl<'a> Statuses<'a> {
             accounts: store,
             blocks: store,
             interactions: store,
-            media: areas.media,
-            visibility: areas.visibility,
-            tags: areas.tags,
-            links: areas.links,
-            fanout: areas.fanout,
-            notifications: areas.notifications,
+            areas,
             events,
             config,
             ids,
@@ -250,7 +240,13 @@ impl<'a> Statuses<'a> {
         }
     }
 
-    async fn publish(&self, event: DomainEvent) {
+    /// The areas posting hands work to (edits and scheduled statuses hand theirs to the same).
+    pub(crate) fn areas(&self) -> &StatusAreas<'a> {
+        &self.areas
+    }
+
+    /// Publishes `event` for streaming (logged, never failing the request).
+    pub(crate) async fn publish(&self, event: DomainEvent) {
         publish_logged(self.events, event).await;
     }
 
@@ -338,6 +334,7 @@ impl<'a> Statuses<'a> {
         }
         let poll = self.check_poll(new.poll.as_ref())?;
         let media = self
+            .areas
             .media
             .check_status_media(author, &new.media_ids, None, new.scheduled_status_id)
             .await?;
@@ -352,7 +349,11 @@ impl<'a> Statuses<'a> {
             None => None,
             // A reply to a reblog answers the reblogged status.
             Some(id) => {
-                let named = self.visibility.visible_status(Some(author), id).await?;
+                let named = self
+                    .areas
+                    .visibility
+                    .visible_status(Some(author), id)
+                    .await?;
                 Some(self.proper_status(named).await?)
             }
         };
@@ -397,7 +398,7 @@ impl<'a> Statuses<'a> {
             {
                 self.insert_poll_of(&existing, &poll).await?;
             }
-            self.fanout.fan_out(&existing).await?;
+            self.areas.fanout.fan_out(&existing).await?;
             return Ok(existing);
         }
         let CheckedStatus {
@@ -443,7 +444,7 @@ impl<'a> Statuses<'a> {
         let thread = parent.as_ref().map(|p| p.conversation_id.unwrap_or(p.id));
         record.conversation_id = Some(thread.unwrap_or(record.id));
         // The status's hashtags exist as tags before the status does (tag pages, follows).
-        self.tags.record_status_tags(&new.text).await?;
+        self.areas.tags.record_status_tags(&new.text).await?;
         // Another process may have made the same id in the same millisecond: take a new one.
         let mut tries = 0;
         loop {
@@ -472,9 +473,10 @@ impl<'a> Statuses<'a> {
             let _ = self.statuses.delete_status(record.id).await;
             return Err(e);
         }
-        self.links.record_link(&record).await?;
-        self.fanout.fan_out(&record).await?;
-        self.notifications
+        self.areas.links.record_link(&record).await?;
+        self.areas.fanout.fan_out(&record).await?;
+        self.areas
+            .notifications
             .notify_new_status(author, &record)
             .await?;
         self.publish(DomainEvent::StatusCreated {
@@ -492,7 +494,7 @@ impl<'a> Statuses<'a> {
         let mut tries = 0;
         loop {
             match self.polls.insert_poll(&record).await {
-                Ok(()) => return self.notifications.schedule_poll_close(&record).await,
+                Ok(()) => return self.areas.notifications.schedule_poll_close(&record).await,
                 Err(crate::StoreError::AlreadyExists(_)) if tries < 3 => {
                     tries += 1;
                     // Taken by another status's poll, or this status already has one.
@@ -590,7 +592,7 @@ impl<'a> Statuses<'a> {
         match self.statuses.status_by_id(id).await? {
             Some(s) if s.account_id == me.id => Ok(s),
             _ => {
-                self.visibility.visible_status(Some(me), id).await?;
+                self.areas.visibility.visible_status(Some(me), id).await?;
                 Err(ApiError::forbidden())
             }
         }
@@ -641,7 +643,7 @@ impl<'a> Statuses<'a> {
         id: Id,
         visibility: Option<&str>,
     ) -> ApiResult<StatusRecord> {
-        let named = self.visibility.visible_status(Some(me), id).await?;
+        let named = self.areas.visibility.visible_status(Some(me), id).await?;
         let original = self.proper_status(named).await?;
         let chosen = match visibility.map(str::trim) {
             None | Some("") => match me.default_privacy {
@@ -731,8 +733,9 @@ impl<'a> Statuses<'a> {
                 Err(e) => return Err(e.into()),
             }
         }
-        self.fanout.fan_out_reblog(&record, &original).await?;
-        self.notifications
+        self.areas.fanout.fan_out_reblog(&record, &original).await?;
+        self.areas
+            .notifications
             .notify(
                 &[original.account_id],
                 me,
@@ -771,7 +774,12 @@ impl<'a> Statuses<'a> {
                     .await?
                     .ok_or_else(ApiError::not_found)
             }
-            None => self.visibility.visible_status(Some(me), original_id).await,
+            None => {
+                self.areas
+                    .visibility
+                    .visible_status(Some(me), original_id)
+                    .await
+            }
         }
     }
 }

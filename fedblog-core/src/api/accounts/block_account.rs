@@ -7,7 +7,6 @@ use crate::app::{App, Caller};
 use crate::endpoint::{Auth, Endpoint, Json, path_id};
 use crate::entities::Relationship;
 use crate::error::ApiResult;
-use crate::render::render_relationship;
 
 /// Block an account: follows both ways end, and neither sees the other's posts in timelines. <https://docs.joinmastodon.org/methods/accounts/#block>
 pub struct BlockAccount;
@@ -33,8 +32,6 @@ impl Endpoint for BlockAccount {
     ) -> ApiResult<Self::Response> {
         let me = caller.account()?;
         let target = app.blocks().block(me, path_id(&r.id)?).await?;
-        Ok(Json(render_relationship(
-            app.relationships().standing(me, target.id).await?,
-        )))
+        Ok(Json(app.relationship(me, target.id).await?))
     }
 }

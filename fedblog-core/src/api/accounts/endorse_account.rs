@@ -7,7 +7,6 @@ use crate::app::{App, Caller};
 use crate::endpoint::{Auth, Endpoint, Json, path_id};
 use crate::entities::Relationship;
 use crate::error::ApiResult;
-use crate::render::render_relationship;
 
 /// Feature an account on the caller's profile: only an account the caller follows (422
 /// otherwise); endorsing twice is not an error. <https://docs.joinmastodon.org/methods/accounts/#endorse>
@@ -34,8 +33,6 @@ impl Endpoint for EndorseAccount {
     ) -> ApiResult<Self::Response> {
         let me = caller.account()?;
         let target = app.relationships().endorse(me, path_id(&r.id)?).await?;
-        Ok(Json(render_relationship(
-            app.relationships().standing(me, target.id).await?,
-        )))
+        Ok(Json(app.relationship(me, target.id).await?))
     }
 }

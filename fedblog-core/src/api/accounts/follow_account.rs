@@ -8,7 +8,6 @@ use crate::endpoint::{Auth, Endpoint, Json, path_id};
 use crate::entities::Relationship;
 use crate::error::ApiResult;
 use crate::params::de;
-use crate::render::render_relationship;
 use crate::services::relationships::FollowOptions;
 
 /// Follow an account (a request carrying the options when it is locked); following again is not
@@ -61,8 +60,6 @@ impl Endpoint for FollowAccount {
             .relationships()
             .follow(me, path_id(&r.id)?, options)
             .await?;
-        Ok(Json(render_relationship(
-            app.relationships().standing(me, target.id).await?,
-        )))
+        Ok(Json(app.relationship(me, target.id).await?))
     }
 }

@@ -9,7 +9,6 @@ use crate::entities::Relationship;
 use crate::error::ApiResult;
 use crate::id::Id;
 use crate::params::de;
-use crate::render::render_relationship;
 
 /// Relationships with the given accounts, in the order asked; unknown ids are skipped, and
 /// suspended accounts too unless `with_suspended` is true.
@@ -54,9 +53,7 @@ impl Endpoint for GetRelationships {
                 .iter()
                 .any(|a| a.id == id && (r.with_suspended || !a.is_suspended()))
             {
-                out.push(render_relationship(
-                    app.relationships().standing(me, id).await?,
-                ));
+                out.push(app.relationship(me, id).await?);
             }
         }
         Ok(Json(out))

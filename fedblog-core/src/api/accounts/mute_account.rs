@@ -8,7 +8,6 @@ use crate::endpoint::{Auth, Endpoint, Json, path_id};
 use crate::entities::Relationship;
 use crate::error::ApiResult;
 use crate::params::de;
-use crate::render::render_relationship;
 
 /// Mutes an account: its posts leave the caller's timelines; muting again changes the settings.
 pub struct MuteAccount;
@@ -44,8 +43,6 @@ impl Endpoint for MuteAccount {
                 r.duration.unwrap_or(0),
             )
             .await?;
-        Ok(Json(render_relationship(
-            app.relationships().standing(me, target.id).await?,
-        )))
+        Ok(Json(app.relationship(me, target.id).await?))
     }
 }

@@ -7,7 +7,6 @@ use crate::app::{App, Caller};
 use crate::endpoint::{Auth, Endpoint, Json, path_id};
 use crate::entities::Relationship;
 use crate::error::ApiResult;
-use crate::render::render_relationship;
 
 /// Make an account stop following the caller (its endorsement of the caller ends too); not being
 /// followed is not an error. <https://docs.joinmastodon.org/methods/accounts/#remove_from_followers>
@@ -37,8 +36,6 @@ impl Endpoint for RemoveFromFollowers {
             .relationships()
             .remove_from_followers(me, path_id(&r.id)?)
             .await?;
-        Ok(Json(render_relationship(
-            app.relationships().standing(me, target.id).await?,
-        )))
+        Ok(Json(app.relationship(me, target.id).await?))
     }
 }

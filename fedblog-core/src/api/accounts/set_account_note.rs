@@ -8,7 +8,6 @@ use crate::endpoint::{Auth, Endpoint, Json, path_id};
 use crate::entities::Relationship;
 use crate::error::ApiResult;
 use crate::params::de;
-use crate::render::render_relationship;
 
 /// Set the caller's private note on an account (at most 2000 characters, else 422; an empty or
 /// absent `comment` removes it); the answer shows it in `note`. <https://docs.joinmastodon.org/methods/accounts/#note>
@@ -42,8 +41,6 @@ impl Endpoint for SetAccountNote {
             .relationships()
             .set_account_note(me, path_id(&r.id)?, &comment)
             .await?;
-        Ok(Json(render_relationship(
-            app.relationships().standing(me, target.id).await?,
-        )))
+        Ok(Json(app.relationship(me, target.id).await?))
     }
 }

@@ -7,7 +7,6 @@ use crate::app::{App, Caller};
 use crate::endpoint::{Auth, Endpoint, Json, path_id};
 use crate::entities::Relationship;
 use crate::error::ApiResult;
-use crate::render::render_relationship;
 
 /// Stop featuring an account on the caller's profile; not featuring it is not an error. <https://docs.joinmastodon.org/methods/accounts/#unendorse>
 pub struct UnendorseAccount;
@@ -33,8 +32,6 @@ impl Endpoint for UnendorseAccount {
     ) -> ApiResult<Self::Response> {
         let me = caller.account()?;
         let target = app.relationships().unendorse(me, path_id(&r.id)?).await?;
-        Ok(Json(render_relationship(
-            app.relationships().standing(me, target.id).await?,
-        )))
+        Ok(Json(app.relationship(me, target.id).await?))
     }
 }

@@ -7,7 +7,6 @@ use crate::app::{App, Caller};
 use crate::endpoint::{Auth, Endpoint, Json, path_id};
 use crate::entities::Relationship;
 use crate::error::ApiResult;
-use crate::render::render_relationship;
 
 /// Stop following an account, or withdraw the request. <https://docs.joinmastodon.org/methods/accounts/#unfollow>
 pub struct UnfollowAccount;
@@ -33,8 +32,6 @@ impl Endpoint for UnfollowAccount {
     ) -> ApiResult<Self::Response> {
         let me = caller.account()?;
         let target = app.relationships().unfollow(me, path_id(&r.id)?).await?;
-        Ok(Json(render_relationship(
-            app.relationships().standing(me, target.id).await?,
-        )))
+        Ok(Json(app.relationship(me, target.id).await?))
     }
 }

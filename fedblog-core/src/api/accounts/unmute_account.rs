@@ -7,7 +7,6 @@ use crate::app::{App, Caller};
 use crate::endpoint::{Auth, Endpoint, Json, path_id};
 use crate::entities::Relationship;
 use crate::error::ApiResult;
-use crate::render::render_relationship;
 
 /// Lift a mute. <https://docs.joinmastodon.org/methods/accounts/#unmute>
 pub struct UnmuteAccount;
@@ -33,8 +32,6 @@ impl Endpoint for UnmuteAccount {
     ) -> ApiResult<Self::Response> {
         let me = caller.account()?;
         let target = app.blocks().unmute(me, path_id(&r.id)?).await?;
-        Ok(Json(render_relationship(
-            app.relationships().standing(me, target.id).await?,
-        )))
+        Ok(Json(app.relationship(me, target.id).await?))
     }
 }

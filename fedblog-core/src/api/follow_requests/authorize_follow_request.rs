@@ -7,7 +7,6 @@ use crate::app::{App, Caller};
 use crate::endpoint::{Auth, Endpoint, Json, path_id};
 use crate::entities::Relationship;
 use crate::error::ApiResult;
-use crate::render::render_relationship;
 
 /// Accept a follow request; the answer is the updated relationship (404 without a request). <https://docs.joinmastodon.org/methods/follow_requests/#accept>
 pub struct AuthorizeFollowRequest;
@@ -36,8 +35,6 @@ impl Endpoint for AuthorizeFollowRequest {
         app.relationships()
             .authorize_follow_request(me, requester)
             .await?;
-        Ok(Json(render_relationship(
-            app.relationships().standing(me, requester).await?,
-        )))
+        Ok(Json(app.relationship(me, requester).await?))
     }
 }

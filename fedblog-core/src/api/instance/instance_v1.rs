@@ -17,7 +17,8 @@ impl Endpoint for InstanceV1 {
     type Response = Json<serde_json::Value>;
 
     async fn handle(app: &App, _caller: &Caller, _req: NoParams) -> ApiResult<Self::Response> {
-        let totals = app.instance().totals().await?;
-        Ok(Json(app.render_instance_v1(totals)))
+        let area = app.instance();
+        let (totals, domains) = (area.totals().await?, area.domain_count().await?);
+        Ok(Json(app.render_instance_v1(totals, domains)))
     }
 }
