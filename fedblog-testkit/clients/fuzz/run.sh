@@ -123,8 +123,9 @@ echo "run.sh: accounts $USERNAME (fuzzed with), fuzzfriend and fuzzstranger read
 
 # --- seed data, and a schemathesis config that feeds its ids to the fuzzer ---------------------
 # (so requests reach existing statuses, lists, filters, ... rather than a 404 for a random id)
-"$VENV/bin/python" "$HERE/fuzz.py" seed "$BASE" "$TOKEN" "$FRIEND_TOKEN" "$STRANGER_TOKEN" \
-    "$LOG_DIR/schemathesis.toml" --journal "$JOURNAL"
+# `--` ends the options: a token is random text and may begin with `-`.
+"$VENV/bin/python" "$HERE/fuzz.py" seed --journal "$JOURNAL" -- "$BASE" "$TOKEN" "$FRIEND_TOKEN" \
+    "$STRANGER_TOKEN" "$LOG_DIR/schemathesis.toml"
 
 # --- schemathesis -------------------------------------------------------------------------
 # Operations left out, by operationId:
