@@ -59,6 +59,8 @@ pub struct App {
     /// Where services publish what they did ([`crate::events::DomainEvent`]) for streaming;
     /// an in-process bus by default.
     pub events: Arc<dyn EventBus>,
+    /// This process's streaming connections (see [`crate::streaming`]).
+    pub streams: Arc<crate::streaming::StreamHub>,
     /// How processes sharing the database learn of this one's writes (see
     /// [`ChangeLog`](crate::store::cached::ChangeLog)); a request that wrote is answered once it
     /// settled. `None` (the default) for a store no other process caches.
@@ -71,6 +73,10 @@ impl App {
     /// An app over a store with a configuration, logging e-mails and keeping uploaded files in
     /// memory (a server replaces `files` with a store on disk, see [`App::with_files`]).
     pub fn new(store: Arc<dyn Store>, config: InstanceConfig) -> Self {
+        let streams = Arc::new(crate::streaming::StreamHub::new(
+            config.streaming.outbox,
+            config.streaming.connections_per_token,
+        ));
         App {
             store,
             files: Arc::new(MemoryFileStore::new()),
@@ -83,6 +89,7 @@ impl App {
             rate_limiter: Arc::new(MemoryRateLimiter::default()),
             blocking: Arc::new(Inline),
             events: Arc::new(InProcessBus::new()),
+            streams,
             change_log: None,
             stand_in_hash: std::sync::OnceLock::new(),
         }
@@ -238,6 +245,7 @@ impl App {
             &*self.blocking,
             &self.stand_in_hash,
             &self.ids,
+            &*self.events,
             self.now(),
         )
     }
@@ -262,6 +270,15 @@ impl App {
     /// The lists area (an account's lists, their members and their feeds).
     pub fn lists(&self) -> Lists<'_> {
         Lists::new(&*self.store, &self.ids, self.timelines())
+    }
+
+    /// The streaming area (which channels an event reaches, who may listen to which).
+    pub fn streaming(&self) -> crate::services::streaming::Streaming<'_> {
+        crate::services::streaming::Streaming::new(
+            &*self.store,
+            self.fanout(),
+            self.config.streaming.public_needs_token,
+        )
     }
 
     /// The notifications area (making, taking back and reading notifications; closing polls).

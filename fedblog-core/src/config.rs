@@ -121,6 +121,30 @@ pub struct InstanceConfig {
     pub fanout_inline_max: usize,
     /// Rate limits (Mastodon's by default).
     pub rate_limits: crate::rate_limit::RateLimits,
+    /// Streaming connections.
+    pub streaming: StreamingConfig,
+}
+
+/// How streaming connections are served.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StreamingConfig {
+    /// Whether the public and hashtag streams need an access token too (by default anyone may
+    /// listen to them, as anyone may read the public timelines).
+    pub public_needs_token: bool,
+    /// Streaming connections one token may hold at once.
+    pub connections_per_token: usize,
+    /// Messages a connection may have waiting before it is closed as too slow.
+    pub outbox: usize,
+}
+
+impl Default for StreamingConfig {
+    fn default() -> Self {
+        StreamingConfig {
+            public_needs_token: false,
+            connections_per_token: crate::streaming::DEFAULT_CONNECTIONS_PER_TOKEN,
+            outbox: crate::streaming::DEFAULT_OUTBOX,
+        }
+    }
 }
 
 impl InstanceConfig {
@@ -146,6 +170,7 @@ impl InstanceConfig {
             password_hash_memory_kib: 19 * 1024,
             fanout_inline_max: 1000,
             rate_limits: crate::rate_limit::RateLimits::default(),
+            streaming: StreamingConfig::default(),
         }
     }
 

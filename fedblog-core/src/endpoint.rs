@@ -62,6 +62,8 @@ pub enum Body {
     Json(String),
     /// `text/html; charset=utf-8`.
     Html(String),
+    /// `text/plain; charset=utf-8` (a health check's `OK`).
+    Text(String),
     /// Messages sent as they come, for as long as the connection lasts (see [`StreamBody`]).
     Stream(StreamBody),
     /// No body.
@@ -78,6 +80,53 @@ pub struct StreamMessage {
     pub event: String,
     /// The payload: JSON text, or a plain id for `delete`.
     pub payload: String,
+}
+
+impl StreamMessage {
+    /// A request of the client's that failed (a WebSocket `subscribe` to a stream it may not
+    /// read), with its HTTP status: sent as Mastodon does, `{"error": ..., "status": ...}`.
+    pub fn error(status: u16, error: &str) -> StreamMessage {
+        StreamMessage {
+            stream: Vec::new(),
+            event: ERROR_EVENT.to_string(),
+            payload: serde_json::json!({ "error": error, "status": status }).to_string(),
+        }
+    }
+
+    /// Whether it reports a failed request (see [`StreamMessage::error`]); server-sent events
+    /// have no way to send one.
+    pub fn is_error(&self) -> bool {
+        self.event == ERROR_EVENT && self.stream.is_empty()
+    }
+
+    /// The message as a WebSocket text frame, as Mastodon sends it: `{"stream": [...], "event":
+    /// ..., "payload": "..."}` (no `payload` when it is empty), or the error object.
+    pub fn websocket_text(&self) -> String {
+        if self.is_error() {
+            return self.payload.clone();
+        }
+        let mut frame = serde_json::json!({ "stream": self.stream, "event": self.event });
+        if !self.payload.is_empty() {
+            frame["payload"] = self.payload.clone().into();
+        }
+        frame.to_string()
+    }
+}
+
+/// The event name of [`StreamMessage::error`].
+const ERROR_EVENT: &str = "error";
+
+/// A plain-text answer with status 200.
+pub struct Text(pub String);
+
+impl IntoReply for Text {
+    fn into_reply(self) -> ApiResult<Reply> {
+        Ok(Reply {
+            status: StatusCode::OK,
+            headers: vec![],
+            body: Body::Text(self.0),
+        })
+    }
 }
 
 /// Where a streaming reply's messages come from. The transport frames them (server-sent

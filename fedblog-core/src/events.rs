@@ -113,10 +113,21 @@ pub enum DomainEvent {
         /// Whose filters.
         account: crate::Id,
     },
+    /// A token was revoked: the streams opened with it are closed (no client event).
+    TokenRevoked {
+        /// The token's id.
+        token: crate::Id,
+    },
+    /// An account was suspended or deleted: its streams are closed (no client event).
+    AccountClosed {
+        /// The account.
+        account: crate::Id,
+    },
 }
 
 impl DomainEvent {
-    /// The Mastodon streaming event it becomes.
+    /// The Mastodon streaming event it becomes (`fedblog.*` for the events that only close
+    /// streams).
     pub fn mastodon_event(&self) -> &'static str {
         match self {
             DomainEvent::StatusCreated { .. } => "update",
@@ -125,6 +136,8 @@ impl DomainEvent {
             DomainEvent::Notification { .. } => "notification",
             DomainEvent::Conversation { .. } => "conversation",
             DomainEvent::FiltersChanged { .. } => "filters_changed",
+            DomainEvent::TokenRevoked { .. } => "fedblog.token_revoked",
+            DomainEvent::AccountClosed { .. } => "fedblog.account_closed",
         }
     }
 

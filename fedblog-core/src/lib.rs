@@ -25,6 +25,7 @@ pub mod render;
 pub mod scope;
 pub mod services;
 pub mod store;
+pub mod streaming;
 pub mod translation;
 
 #[cfg(test)]

@@ -15,6 +15,7 @@ use crate::http::{self, HttpOptions, Server};
 use crate::media::ImageProcessor;
 use crate::redis_limits::RedisRateLimiter;
 use crate::settings::Settings;
+use crate::store::pg_events::PgEventBus;
 use crate::store::{self, ConnectSettings, SeaStore};
 use crate::translation::{DEFAULT_TIMEOUT, LibreTranslate};
 use crate::workers::Workers;
@@ -61,6 +62,7 @@ pub async fn build_app(settings: &Settings) -> Result<Arc<App>, String> {
         .claim_id_node()
         .await
         .map_err(|e| format!("cannot take an id node: {e}"))?;
+    let backend = store.backend_name();
     let (store, change_log) = store.into_cached();
     let files = Arc::new(DiskFileStore::new(settings.media_dir.clone()));
     let mut app = App::new(store, settings.instance.clone())
@@ -71,6 +73,12 @@ pub async fn build_app(settings: &Settings) -> Result<Arc<App>, String> {
     app.ids = IdGenerator::with_node(node);
     if let Some(log) = change_log {
         app = app.with_change_log(log);
+    }
+    // Streaming events reach every process sharing a PostgreSQL database through it; on the
+    // embedded default the process's own bus is all there is.
+    if backend == "postgres" {
+        let bus = PgEventBus::connect(&settings.database_url).await?;
+        app = app.with_events(Arc::new(bus));
     }
     if let Some(t) = &settings.translation {
         let translator = LibreTranslate::new(&t.url, t.api_key.clone(), DEFAULT_TIMEOUT)?;
@@ -88,6 +96,8 @@ pub struct Running {
     pub app: Arc<App>,
     stop: Option<oneshot::Sender<()>>,
     task: tokio::task::JoinHandle<()>,
+    /// The stream runner, when this server started it.
+    runner: Option<tokio::task::JoinHandle<()>>,
 }
 
 impl Running {
@@ -96,12 +106,16 @@ impl Running {
         format!("http://{}", self.addr)
     }
 
-    /// Stops accepting, finishes open requests, and waits.
+    /// Stops accepting, closes the streaming connections, finishes open requests, and waits.
     pub async fn stop(mut self) {
         if let Some(s) = self.stop.take() {
             let _ = s.send(());
         }
+        self.app.streams.shut_down();
         let _ = self.task.await;
+        if let Some(runner) = self.runner.take() {
+            runner.abort();
+        }
     }
 }
 
@@ -142,6 +156,12 @@ pub async fn spawn_server(
     let app = server.app().clone();
     let addr = listener.local_addr().map_err(|e| e.to_string())?;
     let (tx, rx) = oneshot::channel::<()>();
+    // One stream runner per app: it renders the bus's events for this process's streams.
+    let runner = app.streams.claim_runner().then(|| {
+        let app = app.clone();
+        let events = app.events.subscribe();
+        tokio::spawn(async move { app.run_streams(events).await })
+    });
     let task = tokio::spawn(http::run(server, listener, async move {
         let _ = rx.await;
     }));
@@ -150,6 +170,7 @@ pub async fn spawn_server(
         app,
         stop: Some(tx),
         task,
+        runner,
     })
 }
 

@@ -88,6 +88,12 @@ pub struct SettingsArgs {
     /// [default: 10].
     #[arg(long, env = "FEDBLOG_READ_TIMEOUT_SECS", global = true)]
     pub read_timeout_secs: Option<u64>,
+    /// Whether the public and hashtag streams need an access token too [default: false].
+    #[arg(long, env = "FEDBLOG_STREAMING_PUBLIC_NEEDS_TOKEN", global = true)]
+    pub streaming_public_needs_token: Option<bool>,
+    /// Streaming connections one access token may hold at once [default: 32].
+    #[arg(long, env = "FEDBLOG_STREAMING_CONNECTIONS_PER_TOKEN", global = true)]
+    pub streaming_connections_per_token: Option<usize>,
 }
 
 #[derive(Deserialize, Default, Debug)]
@@ -113,6 +119,8 @@ struct FileSettings {
     redis_url: Option<String>,
     trusted_proxies: Option<String>,
     read_timeout_secs: Option<u64>,
+    streaming_public_needs_token: Option<bool>,
+    streaming_connections_per_token: Option<usize>,
 }
 
 /// Where statuses are translated (`FEDBLOG_TRANSLATION_URL`, `FEDBLOG_TRANSLATION_API_KEY`).
@@ -241,6 +249,18 @@ impl SettingsArgs {
         if let Some(text) = self.rate_limits.clone().or(file.rate_limits) {
             instance.rate_limits = fedblog_core::rate_limit::RateLimits::parse(&text)
                 .map_err(|e| format!("FEDBLOG_RATE_LIMITS: {e}"))?;
+        }
+        if let Some(needs) = self
+            .streaming_public_needs_token
+            .or(file.streaming_public_needs_token)
+        {
+            instance.streaming.public_needs_token = needs;
+        }
+        if let Some(n) = self
+            .streaming_connections_per_token
+            .or(file.streaming_connections_per_token)
+        {
+            instance.streaming.connections_per_token = n.max(1);
         }
         let mut http = crate::http::HttpOptions::default();
         if let Some(text) = self.trusted_proxies.clone().or(file.trusted_proxies) {

@@ -31,6 +31,7 @@ pub mod polls;
 pub mod profile;
 pub mod scheduled_statuses;
 pub mod statuses;
+pub mod streaming;
 pub mod suggestions;
 pub mod tags;
 pub mod timelines;
@@ -68,8 +69,6 @@ pub mod unserved {
     pub const REPORTS: &str = "/api/v1/reports";
     /// `GET`: search accounts, statuses and hashtags.
     pub const SEARCH_V2: &str = "/api/v2/search";
-    /// `GET`: whether the streaming server is up.
-    pub const STREAMING_HEALTH: &str = "/api/v1/streaming/health";
     /// `GET`: trending statuses, tags or links (`:kind`).
     pub const TRENDS: &str = "/api/v1/trends/:kind";
 }
@@ -197,6 +196,18 @@ pub fn routes() -> Vec<Route> {
         route::<timelines::list_timeline::ListTimeline>(),
         route::<timelines::tag_timeline::TagTimeline>(),
         route::<timelines::link_timeline::LinkTimeline>(),
+        // Streaming
+        route::<streaming::health::StreamingHealth>(),
+        route::<streaming::stream_websocket::StreamWebSocket>(),
+        route::<streaming::stream_user::StreamUser>(),
+        route::<streaming::stream_user_notification::StreamUserNotification>(),
+        route::<streaming::stream_public::StreamPublic>(),
+        route::<streaming::stream_public_local::StreamPublicLocal>(),
+        route::<streaming::stream_public_remote::StreamPublicRemote>(),
+        route::<streaming::stream_hashtag::StreamHashtag>(),
+        route::<streaming::stream_hashtag_local::StreamHashtagLocal>(),
+        route::<streaming::stream_list::StreamList>(),
+        route::<streaming::stream_direct::StreamDirect>(),
         route::<lists::list_lists::ListLists>(),
         route::<lists::create_list::CreateList>(),
         route::<lists::get_list::GetList>(),

@@ -730,6 +730,7 @@ impl<'a> Accounts<'a> {
             .ok_or_else(ApiError::not_found)?;
         let media = self.media.account_media(id).await?;
         self.accounts.delete_account(id).await?;
+        self.oauth.access_ended(id).await;
         let keys: Vec<String> = [account.avatar.clone(), account.header.clone()]
             .into_iter()
             .flatten()

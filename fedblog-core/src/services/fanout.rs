@@ -119,6 +119,22 @@ impl<'a> Fanout<'a> {
             .await
     }
 
+    /// The home feeds (account ids) and lists a status or reblog goes to, by the rules of
+    /// [`Fanout::fan_out`]: what streaming sends it to. `None` when a reblog's original is gone.
+    pub(crate) async fn audience_of(
+        &self,
+        status: &StatusRecord,
+    ) -> ApiResult<Option<(Vec<Id>, Vec<Id>)>> {
+        let audience = match status.reblog_of_id {
+            None => self.status_audience(status).await?,
+            Some(of) => match self.statuses.status_by_id(of).await? {
+                Some(original) => self.reblog_audience_of(status, &original).await?,
+                None => return Ok(None),
+            },
+        };
+        Ok(Some((audience.home, audience.lists)))
+    }
+
     /// The [`FAN_OUT`] job: inserts the status into the home feeds of its audience as it is
     /// now, in batches. A status (or a reblog's original) deleted meanwhile has nothing left to
     /// do; running twice inserts nothing twice (feed insertion is idempotent).

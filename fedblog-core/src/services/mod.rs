@@ -30,6 +30,8 @@ pub mod rate_limits;
 pub mod relationships;
 pub mod scheduled;
 pub mod statuses;
+pub mod stream_runner;
+pub mod streaming;
 pub mod tags;
 pub mod timelines;
 pub mod translation;

@@ -246,6 +246,8 @@ pub struct OAuth<'a> {
     /// The hash unknown logins are checked against, made on first use and kept by the app.
     stand_in_hash: &'a std::sync::OnceLock<String>,
     ids: &'a IdGenerator,
+    /// Where the end of a token's or an account's access is told (their streams close).
+    events: &'a dyn crate::events::EventBus,
     now: DateTime<Utc>,
 }
 
@@ -259,6 +261,7 @@ impl<'a> OAuth<'a> {
         blocking: &'a dyn Blocking,
         stand_in_hash: &'a std::sync::OnceLock<String>,
         ids: &'a IdGenerator,
+        events: &'a dyn crate::events::EventBus,
         now: DateTime<Utc>,
     ) -> Self {
         OAuth {
@@ -268,8 +271,29 @@ impl<'a> OAuth<'a> {
             blocking,
             stand_in_hash,
             ids,
+            events,
             now,
         }
+    }
+
+    /// Revokes `token` and closes its streams.
+    async fn revoke_token(&self, token: &crate::store::TokenRecord) -> ApiResult<()> {
+        self.oauth.revoke_token(&token.token_hash, self.now).await?;
+        crate::events::publish_logged(
+            self.events,
+            crate::events::DomainEvent::TokenRevoked { token: token.id },
+        )
+        .await;
+        Ok(())
+    }
+
+    /// Tells that `account` can no longer act (deleted or suspended): its streams close.
+    pub(crate) async fn access_ended(&self, account: crate::Id) {
+        crate::events::publish_logged(
+            self.events,
+            crate::events::DomainEvent::AccountClosed { account },
+        )
+        .await;
     }
 
     /// Registers a client application (`POST /api/v1/apps`).
@@ -670,7 +694,9 @@ impl<'a> OAuth<'a> {
                     if let Some(token_hash) =
                         self.oauth.take_code_exchange(&code_hash, self.now).await?
                     {
-                        self.oauth.revoke_token(&token_hash, self.now).await?;
+                        if let Some(token) = self.oauth.token_by_hash(&token_hash).await? {
+                            self.revoke_token(&token).await?;
+                        }
                         tracing::warn!(
                             "an authorization code was exchanged twice; the token it gave is revoked"
                         );
@@ -771,10 +797,7 @@ impl<'a> OAuth<'a> {
         match self.oauth.token_by_hash(&hash).await? {
             // RFC 7009: an unknown token is not an error.
             None => Ok(()),
-            Some(t) if t.app_id == app.id => {
-                self.oauth.revoke_token(&hash, self.now).await?;
-                Ok(())
-            }
+            Some(t) if t.app_id == app.id => self.revoke_token(&t).await,
             Some(_) => Err(oauth_err(
                 StatusCode::FORBIDDEN,
                 "unauthorized_client",

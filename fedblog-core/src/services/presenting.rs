@@ -233,6 +233,60 @@ impl App {
             .ok_or_else(ApiError::not_found)
     }
 
+    /// `status` as JSON text for a streaming listener `viewer` in `context`, by the read path of
+    /// the timelines: `None` when the viewer may not see it (visibility, blocks either way,
+    /// mutes, domain blocks) or a `hide` filter of the context hides it.
+    pub async fn render_streamed_status(
+        &self,
+        status: &StatusRecord,
+        viewer: Option<&AccountRecord>,
+        context: FilterContext,
+    ) -> ApiResult<Option<String>> {
+        let rule = self.visibility();
+        let (shown, mut loaded) = rule.visible_unhidden_statuses(viewer, &[status.id]).await?;
+        let shown = rule
+            .without_blocked_domains(viewer, shown, &mut loaded)
+            .await?;
+        if shown.is_empty() {
+            return Ok(None);
+        }
+        let rendered = self
+            .render_loaded_in(&shown, loaded, viewer, context)
+            .await?;
+        json_text(rendered.first())
+    }
+
+    /// The notification `id` as JSON text for `me`'s streams; `None` when it is not `me`'s or
+    /// `me` may not see it (its sender or status hidden since).
+    pub async fn render_streamed_notification(
+        &self,
+        me: &AccountRecord,
+        id: Id,
+    ) -> ApiResult<Option<String>> {
+        let n = match self.notifications().notification(me, id).await {
+            Ok(n) => n,
+            Err(e) if e.status == http::StatusCode::NOT_FOUND => return Ok(None),
+            Err(e) => return Err(e),
+        };
+        let rendered = self.render_notifications(me, &[n]).await?;
+        json_text(rendered.first())
+    }
+
+    /// `me`'s conversation `id` as JSON text for the `direct` stream; `None` when gone.
+    pub async fn render_streamed_conversation(
+        &self,
+        me: &AccountRecord,
+        id: Id,
+    ) -> ApiResult<Option<String>> {
+        let conversation = match self.conversations().own(me, id).await {
+            Ok(c) => c,
+            Err(e) if e.status == http::StatusCode::NOT_FOUND => return Ok(None),
+            Err(e) => return Err(e),
+        };
+        let rendered = self.render_conversations(me, &[conversation]).await?;
+        json_text(rendered.first())
+    }
+
     /// Renders the thread around a status for a viewer, both sides in one pass.
     pub async fn render_context(
         &self,
@@ -487,4 +541,12 @@ impl App {
         };
         Ok(self.render_poll(poll, viewer, own_votes))
     }
+}
+
+/// A rendered entity as the JSON text a stream carries.
+fn json_text<T: serde::Serialize>(entity: Option<&T>) -> ApiResult<Option<String>> {
+    entity
+        .map(serde_json::to_string)
+        .transpose()
+        .map_err(|_| ApiError::internal())
 }

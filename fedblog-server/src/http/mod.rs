@@ -12,6 +12,7 @@ pub mod reply;
 pub mod request;
 pub mod router;
 pub mod uploads;
+pub mod websocket;
 
 use std::convert::Infallible;
 use std::net::SocketAddr;
@@ -21,7 +22,7 @@ use std::time::{Duration, Instant};
 use bytes::Bytes;
 use fedblog_core::App;
 use fedblog_core::api::error_reply;
-use fedblog_core::api::{Auth, BodyKind, SMALL_BODY_BYTES};
+use fedblog_core::api::{Auth, Body, BodyKind, SMALL_BODY_BYTES};
 use fedblog_core::app::{bearer_token, query_token};
 use fedblog_core::error::ApiError;
 use fedblog_core::params::Params;
@@ -112,9 +113,25 @@ impl Server {
         S: futures_util::Stream<Item = Result<B, warp::Error>> + Send,
         B: warp::Buf,
     {
+        self.serve_upgradable(head, body, None).await
+    }
+
+    /// [`Server::serve`] for a request that may be a WebSocket upgrade (`ws`): a streaming
+    /// answer to one is sent over the socket.
+    pub async fn serve_upgradable<S, B>(
+        &self,
+        mut head: RawHead,
+        body: S,
+        ws: Option<warp::ws::Ws>,
+    ) -> HttpResponse
+    where
+        S: futures_util::Stream<Item = Result<B, warp::Error>> + Send,
+        B: warp::Buf,
+    {
         let started = Instant::now();
         let (method, path) = (head.method.clone(), head.path.clone());
-        let answer = std::panic::AssertUnwindSafe(self.answer(head, body))
+        let protocol = ws.as_ref().and_then(|_| websocket_token(&mut head));
+        let answer = std::panic::AssertUnwindSafe(self.answer(head, body, ws, protocol))
             .catch_unwind()
             .await;
         let response = answer.unwrap_or_else(|panic| {
@@ -130,7 +147,13 @@ impl Server {
         response
     }
 
-    async fn answer<S, B>(&self, head: RawHead, body: S) -> HttpResponse
+    async fn answer<S, B>(
+        &self,
+        head: RawHead,
+        body: S,
+        ws: Option<warp::ws::Ws>,
+        protocol: Option<String>,
+    ) -> HttpResponse
     where
         S: futures_util::Stream<Item = Result<B, warp::Error>> + Send,
         B: warp::Buf,
@@ -221,8 +244,31 @@ impl Server {
                 Err(e) => error_reply(e),
             },
         };
-        to_http(reply)
+        match (ws, &reply.body) {
+            (Some(ws), Body::Stream(stream)) => match stream.take() {
+                Some(source) => websocket::upgrade(ws, source, protocol),
+                None => to_http(error_reply(ApiError::internal())),
+            },
+            _ => to_http(reply),
+        }
     }
+}
+
+/// The token a WebSocket client sent as its subprotocol (`Sec-WebSocket-Protocol`, as
+/// Mastodon's web client does), made the request's bearer token when it carries no other; the
+/// protocol to echo in the answer.
+fn websocket_token(head: &mut RawHead) -> Option<String> {
+    let protocol = request::header(&head.headers, "sec-websocket-protocol")?;
+    let protocol = protocol.split(',').next()?.trim().to_string();
+    let has_token = head.headers.contains_key(http::header::AUTHORIZATION)
+        || query_token(&head.query).is_some();
+    if !has_token
+        && !protocol.is_empty()
+        && let Ok(value) = http::HeaderValue::from_str(&format!("Bearer {protocol}"))
+    {
+        head.headers.insert(http::header::AUTHORIZATION, value);
+    }
+    Some(protocol)
 }
 
 /// Reads a body up to `limit` bytes (a larger one is a 413), each piece within `timeout` (a
@@ -329,11 +375,14 @@ pub fn filter(
     server: Arc<Server>,
 ) -> impl Filter<Extract = (HttpResponse,), Error = Infallible> + Clone {
     let query = warp::query::raw().or(warp::any().map(String::new)).unify();
+    // A WebSocket upgrade request, if it is one.
+    let upgrade = warp::ws().map(Some).or(warp::any().map(|| None)).unify();
     warp::method()
         .and(warp::path::full())
         .and(query)
         .and(warp::header::headers_cloned())
         .and(warp::ext::optional::<Peer>())
+        .and(upgrade)
         .and(warp::body::stream())
         .then(
             move |method: Method,
@@ -341,6 +390,7 @@ pub fn filter(
                   query: String,
                   headers: HeaderMap,
                   peer: Option<Peer>,
+                  ws: Option<warp::ws::Ws>,
                   body| {
                 let server = server.clone();
                 async move {
@@ -351,7 +401,7 @@ pub fn filter(
                         headers,
                         remote: peer.map(|p| p.0),
                     };
-                    server.serve(head, body).await
+                    server.serve_upgradable(head, body, ws).await
                 }
             },
         )

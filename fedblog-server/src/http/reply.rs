@@ -38,6 +38,7 @@ pub fn to_http(reply: Reply) -> HttpResponse {
     let (content_type, body) = match reply.body {
         Body::Json(text) => ("application/json; charset=utf-8", text.into_bytes()),
         Body::Html(h) => ("text/html; charset=utf-8", h.into_bytes()),
+        Body::Text(t) => ("text/plain; charset=utf-8", t.into_bytes()),
         Body::Empty => ("text/plain; charset=utf-8", Vec::new()),
         Body::Stream(stream) => return server_sent_events(reply.status, reply.headers, stream),
     };
@@ -76,8 +77,14 @@ fn server_sent_events(
     let mut messages = pump(source);
     let events = futures_util::stream::poll_fn(move |cx| {
         messages.poll_recv(cx).map(|m| {
+            // `event: name` and `data: payload`, with the space after the colon that some
+            // clients (Mastodon.py) split on; by the SSE rules it is not part of the value.
             m.map(|m| {
-                Ok::<_, Infallible>(warp::sse::Event::default().event(m.event).data(m.payload))
+                Ok::<_, Infallible>(
+                    warp::sse::Event::default()
+                        .event(format!(" {}", m.event))
+                        .data(format!(" {}", m.payload)),
+                )
             })
         })
     });

@@ -16,6 +16,7 @@ use fedblog_core::api::statuses::{
     bookmark_status::BookmarkStatus, create_status::CreateStatus, delete_status::DeleteStatus,
     favourite_status::FavouriteStatus,
 };
+use fedblog_core::api::streaming::health::StreamingHealth;
 use fedblog_core::api::{DROPPED_FEDERATION_ENDPOINTS, Endpoint, fill_path, unserved};
 use serde_json::Value;
 
@@ -687,8 +688,13 @@ async fn custom_emojis(cx: &Cx) -> CheckResult {
 }
 
 async fn streaming_health(cx: &Cx) -> CheckResult {
-    let r = cx.client.get(unserved::STREAMING_HEALTH, None).await?;
+    let r = cx.client.get(&path::<StreamingHealth>(&[]), None).await?;
     answered_200(&r, "GET /api/v1/streaming/health")?;
+    ensure!(
+        r.text.trim() == "OK",
+        "GET /api/v1/streaming/health answered {:?} (expected OK)",
+        crate::client::truncate(&r.text)
+    );
     Ok(())
 }
 

@@ -1,0 +1,200 @@
+//! The stream runner: reads the domain events of the bus (from every process sharing it) and
+//! hands each to this process's streaming connections that may see it, rendered for each
+//! listener by the read path of the REST API. It is a method on `App`, as the job workers are,
+//! because rendering reaches every area.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use crate::app::App;
+use crate::error::ApiResult;
+use crate::events::{DomainEvent, Subscription};
+use crate::id::Id;
+use crate::store::StatusRecord;
+use crate::streaming::{Channel, Closed, Listener, Outgoing};
+
+/// A message of `channel`.
+fn message(channel: &Channel, event: &str, payload: String) -> Outgoing {
+    Outgoing::Event {
+        stream: channel.stream(),
+        event: event.to_string(),
+        payload,
+    }
+}
+
+impl App {
+    /// Delivers the events of `events` (a subscription to [`App::events`], made before the
+    /// first stream opens) to this process's streaming connections until the bus is gone. One
+    /// runner serves a process: run it on a task of its own once
+    /// [`StreamHub::claim_runner`](crate::streaming::StreamHub::claim_runner) says so.
+    pub async fn run_streams(&self, mut events: Subscription) {
+        let mut lagged = 0;
+        while let Some(event) = events.recv().await {
+            if events.lagged() > lagged {
+                tracing::warn!(
+                    lost = events.lagged() - lagged,
+                    "streaming fell behind the event bus; events were not streamed"
+                );
+                lagged = events.lagged();
+            }
+            let Some(domain) = DomainEvent::from_event(&event) else {
+                continue;
+            };
+            if let Err(error) = self.stream_event(&domain).await {
+                tracing::warn!(%error, event = domain.mastodon_event(), "an event could not be streamed");
+            }
+        }
+    }
+
+    /// Hands one event to the connections it concerns, rendered for each listener.
+    pub async fn stream_event(&self, event: &DomainEvent) -> ApiResult<()> {
+        let listeners = self.streams.listeners();
+        if listeners.is_empty() {
+            return Ok(());
+        }
+        match event {
+            DomainEvent::StatusCreated { status, .. } => {
+                self.stream_status(*status, "update", &listeners).await
+            }
+            DomainEvent::StatusEdited { status, .. } => {
+                self.stream_status(*status, "status.update", &listeners)
+                    .await
+            }
+            DomainEvent::StatusDeleted {
+                status,
+                author,
+                visibility,
+                mentions,
+            } => {
+                let targets = self
+                    .streaming()
+                    .deletion_targets(*author, visibility, mentions)
+                    .await?;
+                for l in &listeners {
+                    for c in l.channels() {
+                        if targets.reaches(&c, l.viewer_id()) {
+                            l.send(message(&c, "delete", status.to_string()));
+                        }
+                    }
+                }
+                Ok(())
+            }
+            DomainEvent::Notification {
+                notification,
+                account,
+            } => {
+                let mut payload = None;
+                for l in listeners_of(&listeners, *account) {
+                    if !l.grants().notifications {
+                        continue;
+                    }
+                    for c in l.channels() {
+                        if !matches!(c, Channel::User | Channel::UserNotification) {
+                            continue;
+                        }
+                        let Some(me) = l.viewer() else { continue };
+                        if payload.is_none() {
+                            payload =
+                                Some(self.render_streamed_notification(me, *notification).await?);
+                        }
+                        if let Some(Some(text)) = &payload {
+                            l.send(message(&c, "notification", text.clone()));
+                        }
+                    }
+                }
+                Ok(())
+            }
+            DomainEvent::Conversation {
+                conversation,
+                account,
+                ..
+            } => {
+                let mut payload = None;
+                for l in listeners_of(&listeners, *account) {
+                    let (Some(me), true) = (l.viewer(), l.channels().contains(&Channel::Direct))
+                    else {
+                        continue;
+                    };
+                    if payload.is_none() {
+                        payload = Some(self.render_streamed_conversation(me, *conversation).await?);
+                    }
+                    if let Some(Some(text)) = &payload {
+                        l.send(message(&Channel::Direct, "conversation", text.clone()));
+                    }
+                }
+                Ok(())
+            }
+            DomainEvent::FiltersChanged { account } => {
+                for l in listeners_of(&listeners, *account) {
+                    if l.channels().contains(&Channel::User) {
+                        l.send(message(&Channel::User, "filters_changed", String::new()));
+                    }
+                }
+                Ok(())
+            }
+            DomainEvent::TokenRevoked { token } => {
+                self.streams
+                    .close_where(Closed::AccessEnded, |l| l.token() == Some(*token));
+                Ok(())
+            }
+            DomainEvent::AccountClosed { account } => {
+                self.streams
+                    .close_where(Closed::AccessEnded, |l| l.viewer_id() == Some(*account));
+                Ok(())
+            }
+        }
+    }
+
+    /// Streams a new or edited status as `event` to every channel it reaches, rendered once
+    /// per listening account and filter context.
+    async fn stream_status(
+        &self,
+        id: Id,
+        event: &str,
+        listeners: &[Arc<Listener>],
+    ) -> ApiResult<()> {
+        let Some(targets) = self.streaming().status_targets(id).await? else {
+            return Ok(());
+        };
+        let mut rendered: HashMap<(Option<Id>, &'static str), Option<String>> = HashMap::new();
+        for l in listeners {
+            for c in l.channels() {
+                if !targets.reaches(&c, l.viewer_id()) {
+                    continue;
+                }
+                let context = c.filter_context();
+                let key = (l.viewer_id(), context.as_str());
+                let payload = match rendered.get(&key) {
+                    Some(p) => p.clone(),
+                    None => {
+                        let p = self.stream_payload(&targets.status, l, context).await?;
+                        rendered.insert(key, p.clone());
+                        p
+                    }
+                };
+                if let Some(text) = payload {
+                    l.send(message(&c, event, text));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// `status` rendered for `listener` in `context`, if it may see it.
+    async fn stream_payload(
+        &self,
+        status: &StatusRecord,
+        listener: &Listener,
+        context: crate::store::FilterContext,
+    ) -> ApiResult<Option<String>> {
+        self.render_streamed_status(status, listener.viewer(), context)
+            .await
+    }
+}
+
+/// The connections of `account`.
+fn listeners_of(listeners: &[Arc<Listener>], account: Id) -> impl Iterator<Item = &Arc<Listener>> {
+    listeners
+        .iter()
+        .filter(move |l| l.viewer_id() == Some(account))
+}
