@@ -298,20 +298,20 @@ impl Listener {
     /// Queues a message. A full outbox closes the connection ([`Closed::TooSlow`]); a closed
     /// connection takes nothing. Whether the message was queued.
     pub fn send(&self, message: Outgoing) -> bool {
-        let waker = {
+        let (queued, waker) = {
             let mut out = lock(&self.outbox);
             if out.closed.is_some() {
                 return false;
             }
-            if out.queue.len() >= self.capacity {
+            let queued = out.queue.len() < self.capacity;
+            if queued {
+                out.queue.push_back(message);
+            } else {
                 out.closed = Some(Closed::TooSlow);
                 out.queue.clear();
-            } else {
-                out.queue.push_back(message);
             }
-            out.waker.take()
+            (queued, out.waker.take())
         };
-        let queued = self.closed().is_none();
         if let Some(w) = waker {
             w.wake();
         }
@@ -337,6 +337,15 @@ impl Listener {
     /// Why the connection was closed, if it was.
     pub fn closed(&self) -> Option<Closed> {
         lock(&self.outbox).closed
+    }
+
+    /// The next message if one is waiting, without waiting (`None` also once closed).
+    pub fn try_recv(&self) -> Option<Outgoing> {
+        let mut out = lock(&self.outbox);
+        if out.closed.is_some() {
+            return None;
+        }
+        out.queue.pop_front()
     }
 
     /// The next message to send; `None` once the connection is closed. Cancel-safe.

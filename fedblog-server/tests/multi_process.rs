@@ -497,3 +497,73 @@ async fn a_change_through_one_process_is_never_answered_from_the_others_cache() 
         .await
         .expect("drop database");
 }
+
+/// Reads `response` (server-sent events) until its text holds `needle`, for at most 10 s.
+async fn sse_until(response: &mut reqwest::Response, needle: &str) -> Result<String, String> {
+    let mut text = String::new();
+    let read = tokio::time::timeout(Duration::from_secs(10), async {
+        while !text.contains(needle) {
+            match response.chunk().await {
+                Ok(Some(chunk)) => text.push_str(&String::from_utf8_lossy(&chunk)),
+                _ => return false,
+            }
+        }
+        true
+    })
+    .await;
+    match read {
+        Ok(true) => Ok(text),
+        _ => Err(format!("no {needle:?} in {text:?}")),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_post_through_one_process_reaches_the_streams_of_the_other() {
+    let Some(admin_url) = common::TestServer::postgres_or_say(
+        "a_post_through_one_process_reaches_the_streams_of_the_other",
+    ) else {
+        return;
+    };
+    let (name, db_url, token) = database_with_account(&admin_url, "fedblog_mps", "streamer").await;
+    let a = start(&db_url).await;
+    let b = start(&db_url).await;
+    let http = reqwest::Client::new();
+    let mut home = http
+        .get(format!("{}/api/v1/streaming/user", a.base))
+        .bearer_auth(&token)
+        .send()
+        .await
+        .unwrap();
+    let mut local = http
+        .get(format!("{}/api/v1/streaming/public/local", a.base))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        (home.status().as_u16(), local.status().as_u16()),
+        (200, 200)
+    );
+
+    let cb = Client::new(&b.base, Some(common::openapi())).unwrap();
+    // The event travels by id through PostgreSQL; process A renders it for its listeners.
+    let r = cb
+        .post(
+            CreateStatus::PATH,
+            Some(&token),
+            form(&[("status", "through B")]),
+        )
+        .await
+        .unwrap();
+    let id = r.json().unwrap()["id"].as_str().unwrap().to_string();
+    let frame = format!("event: update\ndata: {{\"id\":\"{id}\"");
+    let outcome = (
+        sse_until(&mut home, &frame).await,
+        sse_until(&mut local, &frame).await,
+    );
+    drop((home, local, a, b));
+    admin::drop_database(&admin_url, &name)
+        .await
+        .expect("drop database");
+    outcome.0.expect("A's user stream got B's post");
+    outcome.1.expect("A's public:local stream got B's post");
+}

@@ -31,6 +31,8 @@ pub mod relationships;
 pub mod scheduled;
 pub mod statuses;
 pub mod stream_runner;
+#[cfg(test)]
+mod stream_runner_tests;
 pub mod streaming;
 pub mod tags;
 pub mod timelines;

@@ -8,8 +8,10 @@
 //! sees the events of the channel in the same (commit) order.
 //!
 //! Limits: PostgreSQL refuses `NOTIFY` payloads of [`MAX_NOTIFY_PAYLOAD_BYTES`] + 1 (8000) bytes
-//! or more, so `publish` fails for an event whose JSON encoding is that large: large payloads
-//! must be sent by reference (an id the subscriber looks up). Notifications are not persisted:
+//! or more, so an event whose JSON encoding is that large goes by reference: `publish` stores it
+//! in `fedblog_large_events` (migration m0020) and notifies `{"ref": id}`, and each listener
+//! reads it from there (rows older than [`LARGE_EVENT_KEPT`] are removed as new ones come). On
+//! a database without that table, publishing a large event fails. Notifications are not persisted:
 //! while the `LISTEN` connection is down (it is re-established automatically, with back-off),
 //! events published elsewhere are not delivered to this process.
 
@@ -28,6 +30,21 @@ pub const CHANNEL: &str = "fedblog_events";
 /// The largest JSON-encoded event, in bytes, that PostgreSQL accepts as a `NOTIFY` payload
 /// (payloads must be shorter than 8000 bytes).
 pub const MAX_NOTIFY_PAYLOAD_BYTES: usize = 7999;
+
+/// How long an event sent by reference is kept for the listeners to read.
+pub const LARGE_EVENT_KEPT: Duration = Duration::from_secs(300);
+
+/// A notification's payload: an event, or the row of one too large to be sent itself.
+#[derive(serde::Serialize, serde::Deserialize)]
+#[serde(untagged)]
+enum Wire {
+    /// The row id in `fedblog_large_events`.
+    Ref {
+        #[serde(rename = "ref")]
+        id: i64,
+    },
+    Event(Event),
+}
 
 /// Connections of the pool `publish` uses.
 const PUBLISH_CONNECTIONS: u32 = 4;
@@ -84,6 +101,7 @@ impl PgEventBus {
         let local = InProcessBus::new();
         let task = tokio::spawn(forward(
             listener,
+            pool.clone(),
             url.to_owned(),
             channel.to_owned(),
             local.clone(),
@@ -94,6 +112,26 @@ impl PgEventBus {
             channel: channel.to_owned(),
             listener: task,
         })
+    }
+
+    /// Keeps an event too large for a `NOTIFY` in `fedblog_large_events`, removing those older
+    /// than [`LARGE_EVENT_KEPT`]; the payload that refers to it.
+    async fn store_large(&self, encoded: &str) -> Result<String, String> {
+        let fail = |e: sqlx::Error| format!("event bus: cannot keep a large event: {e}");
+        sqlx::query(
+            "DELETE FROM fedblog_large_events WHERE created_at < now() - make_interval(secs => $1)",
+        )
+        .bind(LARGE_EVENT_KEPT.as_secs_f64())
+        .execute(&self.pool)
+        .await
+        .map_err(fail)?;
+        let id: i64 =
+            sqlx::query_scalar("INSERT INTO fedblog_large_events (event) VALUES ($1) RETURNING id")
+                .bind(encoded)
+                .fetch_one(&self.pool)
+                .await
+                .map_err(fail)?;
+        serde_json::to_string(&Wire::Ref { id }).map_err(|e| e.to_string())
     }
 
     /// The `NOTIFY` channel of this bus.
@@ -120,19 +158,16 @@ impl fmt::Debug for PgEventBus {
 #[async_trait]
 impl EventBus for PgEventBus {
     /// Sends the event as a `NOTIFY`; it reaches this process's subscriptions through the
-    /// database like everyone else's. Fails, publishing nothing, if its JSON encoding is larger
-    /// than [`MAX_NOTIFY_PAYLOAD_BYTES`].
+    /// database like everyone else's. An event whose JSON encoding is larger than
+    /// [`MAX_NOTIFY_PAYLOAD_BYTES`] goes by reference (see the module's documentation).
     async fn publish(&self, event: Event) -> Result<(), String> {
-        let payload =
+        let encoded =
             serde_json::to_string(&event).map_err(|e| format!("cannot encode event: {e}"))?;
-        if payload.len() > MAX_NOTIFY_PAYLOAD_BYTES {
-            return Err(format!(
-                "event of {} bytes (JSON) exceeds the PostgreSQL NOTIFY payload limit of {} bytes \
-                 (payloads must be shorter than 8000 bytes); send large payloads by reference",
-                payload.len(),
-                MAX_NOTIFY_PAYLOAD_BYTES
-            ));
-        }
+        let payload = if encoded.len() > MAX_NOTIFY_PAYLOAD_BYTES {
+            self.store_large(&encoded).await?
+        } else {
+            encoded
+        };
         sqlx::query("SELECT pg_notify($1, $2)")
             .bind(&self.channel)
             .bind(payload)
@@ -147,6 +182,24 @@ impl EventBus for PgEventBus {
     }
 }
 
+/// The event a notification carries, read from `fedblog_large_events` when it came by
+/// reference.
+async fn decode(payload: &str, pool: &PgPool) -> Result<Event, String> {
+    match serde_json::from_str::<Wire>(payload).map_err(|e| e.to_string())? {
+        Wire::Event(event) => Ok(event),
+        Wire::Ref { id } => {
+            let encoded: Option<String> =
+                sqlx::query_scalar("SELECT event FROM fedblog_large_events WHERE id = $1")
+                    .bind(id)
+                    .fetch_optional(pool)
+                    .await
+                    .map_err(|e| format!("cannot read large event {id}: {e}"))?;
+            let encoded = encoded.ok_or_else(|| format!("large event {id} is gone"))?;
+            serde_json::from_str(&encoded).map_err(|e| e.to_string())
+        }
+    }
+}
+
 /// A new `LISTEN` connection on `channel`.
 async fn listen(url: &str, channel: &str) -> Result<PgListener, sqlx::Error> {
     let mut listener = PgListener::connect(url).await?;
@@ -156,14 +209,20 @@ async fn listen(url: &str, channel: &str) -> Result<PgListener, sqlx::Error> {
 
 /// The listener task: delivers every notification of `channel` to `local`, forever, surviving
 /// connection loss and errors.
-async fn forward(mut listener: PgListener, url: String, channel: String, local: InProcessBus) {
+async fn forward(
+    mut listener: PgListener,
+    pool: PgPool,
+    url: String,
+    channel: String,
+    local: InProcessBus,
+) {
     loop {
         match listener.try_recv().await {
             Ok(Some(notification)) => {
                 if notification.channel() != channel {
                     continue;
                 }
-                match serde_json::from_str::<Event>(notification.payload()) {
+                match decode(notification.payload(), &pool).await {
                     Ok(event) => local.broadcast(event),
                     Err(error) => tracing::warn!(
                         channel = %channel,
