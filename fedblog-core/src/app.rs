@@ -220,7 +220,12 @@ impl App {
     /// The notification policies area (policies, the requests filtered notifications gather
     /// in, and the verdict a new notification gets).
     pub fn notification_policies(&self) -> NotificationPolicies<'_> {
-        NotificationPolicies::new(&*self.store, self.conversations(), self.now())
+        NotificationPolicies::new(
+            &*self.store,
+            self.conversations(),
+            &*self.events,
+            self.now(),
+        )
     }
 
     /// The accounts area (local accounts, sign-up, confirmation, profiles, deletion, lookup).

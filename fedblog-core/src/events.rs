@@ -113,6 +113,12 @@ pub enum DomainEvent {
         /// Whose filters.
         account: crate::Id,
     },
+    /// `account` accepted notification requests: their notifications joined its list
+    /// (`notifications_merged`).
+    NotificationsMerged {
+        /// Whose notifications.
+        account: crate::Id,
+    },
     /// A token was revoked: the streams opened with it are closed (no client event).
     TokenRevoked {
         /// The token's id.
@@ -136,6 +142,7 @@ impl DomainEvent {
             DomainEvent::Notification { .. } => "notification",
             DomainEvent::Conversation { .. } => "conversation",
             DomainEvent::FiltersChanged { .. } => "filters_changed",
+            DomainEvent::NotificationsMerged { .. } => "notifications_merged",
             DomainEvent::TokenRevoked { .. } => "fedblog.token_revoked",
             DomainEvent::AccountClosed { .. } => "fedblog.account_closed",
         }

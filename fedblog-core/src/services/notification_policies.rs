@@ -96,13 +96,22 @@ pub struct NotificationPolicies<'a> {
     accounts: &'a dyn AccountStore,
     statuses: &'a dyn StatusStore,
     conversations: Conversations<'a>,
+    /// Where accepting requests is told (`notifications_merged`).
+    events: &'a dyn crate::events::EventBus,
     now: DateTime<Utc>,
 }
 
 impl<'a> NotificationPolicies<'a> {
-    /// The area over `store`, adding accepted mentions to `conversations`, at `now`.
-    pub fn new(store: &'a dyn Store, conversations: Conversations<'a>, now: DateTime<Utc>) -> Self {
+    /// The area over `store`, adding accepted mentions to `conversations`, telling `events`
+    /// when accepted requests bring notifications back, at `now`.
+    pub fn new(
+        store: &'a dyn Store,
+        conversations: Conversations<'a>,
+        events: &'a dyn crate::events::EventBus,
+        now: DateTime<Utc>,
+    ) -> Self {
         NotificationPolicies {
+            events,
             policies: store,
             follows: store,
             accounts: store,
@@ -345,6 +354,12 @@ impl<'a> NotificationPolicies<'a> {
                 }
             }
         }
+        // Clients reload their notifications: the accepted ones are back among them.
+        crate::events::publish_logged(
+            self.events,
+            crate::events::DomainEvent::NotificationsMerged { account: me.id },
+        )
+        .await;
         Ok(())
     }
 

@@ -132,6 +132,20 @@ impl App {
                 }
                 Ok(())
             }
+            DomainEvent::NotificationsMerged { account } => {
+                // Mastodon's payload: a "1", telling clients to reload their notifications.
+                for l in listeners_of(&listeners, *account) {
+                    if !l.grants().notifications {
+                        continue;
+                    }
+                    for c in l.channels() {
+                        if matches!(c, Channel::User | Channel::UserNotification) {
+                            l.send(message(&c, "notifications_merged", "1".into()));
+                        }
+                    }
+                }
+                Ok(())
+            }
             DomainEvent::TokenRevoked { token } => {
                 self.streams
                     .close_where(Closed::AccessEnded, |l| l.token() == Some(*token));

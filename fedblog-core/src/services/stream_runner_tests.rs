@@ -349,3 +349,32 @@ async fn revoked_tokens_and_closed_accounts_end_their_streams() {
     assert_eq!(b.closed(), Some(Closed::AccessEnded));
     assert_eq!(a.recv().await, None);
 }
+
+#[tokio::test]
+async fn accepting_notification_requests_tells_the_notification_streams() {
+    let app = app("stream.test");
+    let bob = account(&app, "bob").await;
+    let stranger = account(&app, "stranger").await;
+    post_as(&app, &stranger, "psst @bob", "direct").await;
+    let policies = app.notification_policies();
+    let requests = policies
+        .notification_requests(&bob, crate::pagination::Page::first(10))
+        .await
+        .expect("requests");
+    assert_eq!(requests.requests.len(), 1, "the private mention was filtered");
+    let mut events = app.events.subscribe();
+    let b = listen(&app, Some(&bob), &["user:notification"]);
+    policies
+        .accept_notification_requests(&bob, &[requests.requests[0].id], true)
+        .await
+        .expect("accept");
+    stream(&app, &mut events).await;
+    assert_eq!(
+        received(&b),
+        vec![(
+            "user:notification".to_string(),
+            "notifications_merged".to_string(),
+            "1".to_string()
+        )]
+    );
+}
