@@ -78,12 +78,18 @@ fn server_sent_events(
     let events = futures_util::stream::poll_fn(move |cx| {
         messages.poll_recv(cx).map(|m| {
             // `event: name` and `data: payload`, with the space after the colon that some
-            // clients (Mastodon.py) split on; by the SSE rules it is not part of the value.
+            // clients (Mastodon.py) split on; by the SSE rules it is not part of the value. An
+            // event without a payload (`filters_changed`) says `undefined`, as Mastodon's does:
+            // clients that parse every payload as JSON take that for none.
             m.map(|m| {
+                let payload = match m.payload.as_str() {
+                    "" => "undefined",
+                    p => p,
+                };
                 Ok::<_, Infallible>(
                     warp::sse::Event::default()
                         .event(format!(" {}", m.event))
-                        .data(format!(" {}", m.payload)),
+                        .data(format!(" {payload}")),
                 )
             })
         })
