@@ -218,7 +218,7 @@ async fn a_streaming_reply_is_sent_as_server_sent_events_and_ends_with_its_sourc
         .filter(|e| !e.trim().is_empty())
         .map(|e| {
             let field = |name: &str| e.lines().find_map(|l| l.strip_prefix(name)).unwrap_or("");
-            (field("event:"), field("data:"))
+            (field("event: "), field("data: "))
         })
         .collect();
     assert_eq!(events.len(), 3, "three events: {text:?}");
@@ -243,7 +243,7 @@ async fn an_endless_stream_s_source_is_dropped_when_the_client_goes() {
         .expect("a first message")
         .expect("chunk")
         .expect("not the end");
-    assert!(String::from_utf8_lossy(&first).contains("event:update"));
+    assert!(String::from_utf8_lossy(&first).contains("event: update"));
     drop(r);
     let gone = async {
         while !dropped.load(Ordering::SeqCst) {
