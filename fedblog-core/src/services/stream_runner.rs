@@ -10,7 +10,9 @@ use crate::app::App;
 use crate::error::ApiResult;
 use crate::events::{DomainEvent, Subscription};
 use crate::id::Id;
-use crate::store::StatusRecord;
+use futures_util::{StreamExt, TryStreamExt};
+
+use crate::store::FilterContext;
 use crate::streaming::{Channel, Closed, Listener, Outgoing};
 
 /// A message of `channel`.
@@ -160,7 +162,7 @@ impl App {
     }
 
     /// Streams a new or edited status as `event` to every channel it reaches, rendered once
-    /// per listening account and filter context.
+    /// per listening account and filter context, [`RENDER_CONCURRENCY`] renders at a time.
     async fn stream_status(
         &self,
         id: Id,
@@ -170,41 +172,50 @@ impl App {
         let Some(targets) = self.streaming().status_targets(id).await? else {
             return Ok(());
         };
-        let mut rendered: HashMap<(Option<Id>, &'static str), Option<String>> = HashMap::new();
+        let mut deliveries: Vec<(&Arc<Listener>, Channel, RenderKey)> = Vec::new();
+        let mut wanted: HashMap<RenderKey, (&Listener, FilterContext)> = HashMap::new();
         for l in listeners {
             for c in l.channels() {
                 if !targets.reaches(&c, l.viewer_id()) {
                     continue;
                 }
                 let context = c.filter_context();
-                let key = (l.viewer_id(), context.as_str());
-                let payload = match rendered.get(&key) {
-                    Some(p) => p.clone(),
-                    None => {
-                        let p = self.stream_payload(&targets.status, l, context).await?;
-                        rendered.insert(key, p.clone());
-                        p
-                    }
-                };
-                if let Some(text) = payload {
-                    l.send(message(&c, event, text));
-                }
+                let key = (l.viewer_id(), context);
+                wanted.entry(key).or_insert((l, context));
+                deliveries.push((l, c, key));
+            }
+        }
+        let status = &targets.status;
+        // Boxed, so that the runner's future stays `Send` (a closure's future is not proven to
+        // be for every lifetime).
+        let renders: Vec<
+            futures_util::future::BoxFuture<'_, ApiResult<(RenderKey, Option<String>)>>,
+        > = wanted
+            .into_iter()
+            .map(|(key, (l, context))| {
+                let render = self.render_streamed_status(status, l.viewer(), context);
+                Box::pin(async move { render.await.map(|p| (key, p)) }) as _
+            })
+            .collect();
+        let rendered: HashMap<RenderKey, Option<String>> = futures_util::stream::iter(renders)
+            .buffer_unordered(RENDER_CONCURRENCY)
+            .try_collect()
+            .await?;
+        for (l, c, key) in deliveries {
+            if let Some(Some(text)) = rendered.get(&key) {
+                l.send(message(&c, event, text.clone()));
             }
         }
         Ok(())
     }
-
-    /// `status` rendered for `listener` in `context`, if it may see it.
-    async fn stream_payload(
-        &self,
-        status: &StatusRecord,
-        listener: &Listener,
-        context: crate::store::FilterContext,
-    ) -> ApiResult<Option<String>> {
-        self.render_streamed_status(status, listener.viewer(), context)
-            .await
-    }
 }
+
+/// Renders of one event that run at once: enough to keep the database's connections busy
+/// while one is rendered, few enough not to take them all from requests.
+const RENDER_CONCURRENCY: usize = 16;
+
+/// One render of a status: for whom, in which filter context.
+type RenderKey = (Option<Id>, FilterContext);
 
 /// The connections of `account`.
 fn listeners_of(listeners: &[Arc<Listener>], account: Id) -> impl Iterator<Item = &Arc<Listener>> {

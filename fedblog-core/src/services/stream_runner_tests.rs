@@ -361,7 +361,11 @@ async fn accepting_notification_requests_tells_the_notification_streams() {
         .notification_requests(&bob, crate::pagination::Page::first(10))
         .await
         .expect("requests");
-    assert_eq!(requests.requests.len(), 1, "the private mention was filtered");
+    assert_eq!(
+        requests.requests.len(),
+        1,
+        "the private mention was filtered"
+    );
     let mut events = app.events.subscribe();
     let b = listen(&app, Some(&bob), &["user:notification"]);
     policies

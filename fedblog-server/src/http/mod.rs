@@ -122,7 +122,7 @@ impl Server {
         &self,
         mut head: RawHead,
         body: S,
-        ws: Option<warp::ws::Ws>,
+        ws: Option<websocket::WsUpgrade>,
     ) -> HttpResponse
     where
         S: futures_util::Stream<Item = Result<B, warp::Error>> + Send,
@@ -151,7 +151,7 @@ impl Server {
         &self,
         head: RawHead,
         body: S,
-        ws: Option<warp::ws::Ws>,
+        ws: Option<websocket::WsUpgrade>,
         protocol: Option<String>,
     ) -> HttpResponse
     where
@@ -347,6 +347,9 @@ pub async fn run(
         let svc =
             hyper::service::service_fn(move |mut req: http::Request<hyper::body::Incoming>| {
                 req.extensions_mut().insert(Peer(peer));
+                if let Some(upgrade) = websocket::WsUpgrade::from_request(&mut req) {
+                    req.extensions_mut().insert(upgrade);
+                }
                 let mut service = service.clone();
                 async move { service.call(req).await }
             });
@@ -375,8 +378,8 @@ pub fn filter(
     server: Arc<Server>,
 ) -> impl Filter<Extract = (HttpResponse,), Error = Infallible> + Clone {
     let query = warp::query::raw().or(warp::any().map(String::new)).unify();
-    // A WebSocket upgrade request, if it is one.
-    let upgrade = warp::ws().map(Some).or(warp::any().map(|| None)).unify();
+    // A WebSocket upgrade request, if it is one (taken from the request by `run`).
+    let upgrade = warp::ext::optional::<websocket::WsUpgrade>();
     warp::method()
         .and(warp::path::full())
         .and(query)
@@ -390,7 +393,7 @@ pub fn filter(
                   query: String,
                   headers: HeaderMap,
                   peer: Option<Peer>,
-                  ws: Option<warp::ws::Ws>,
+                  ws: Option<websocket::WsUpgrade>,
                   body| {
                 let server = server.clone();
                 async move {
