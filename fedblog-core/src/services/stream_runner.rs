@@ -188,9 +188,7 @@ impl App {
         let status = &targets.status;
         // Boxed, so that the runner's future stays `Send` (a closure's future is not proven to
         // be for every lifetime).
-        let renders: Vec<
-            futures_util::future::BoxFuture<'_, ApiResult<(RenderKey, Option<String>)>>,
-        > = wanted
+        let renders: Vec<Render<'_>> = wanted
             .into_iter()
             .map(|(key, (l, context))| {
                 let render = self.render_streamed_status(status, l.viewer(), context);
@@ -216,6 +214,9 @@ const RENDER_CONCURRENCY: usize = 16;
 
 /// One render of a status: for whom, in which filter context.
 type RenderKey = (Option<Id>, FilterContext);
+
+/// A render under way: its key and the JSON text (`None`: not for that listener).
+type Render<'a> = futures_util::future::BoxFuture<'a, ApiResult<(RenderKey, Option<String>)>>;
 
 /// The connections of `account`.
 fn listeners_of(listeners: &[Arc<Listener>], account: Id) -> impl Iterator<Item = &Arc<Listener>> {

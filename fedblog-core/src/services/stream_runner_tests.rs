@@ -289,6 +289,17 @@ async fn edits_deletions_conversations_and_filter_changes() {
         .expect("own");
     app.statuses().delete_status(&doomed).await.expect("delete");
     stream(&app, &mut events).await;
+    // Deleting an unlisted status tells the followers, not the public streams it never
+    // reached.
+    let quiet = post_as(&app, &alice, "quiet", "unlisted").await;
+    stream(&app, &mut events).await;
+    let quiet = app
+        .statuses()
+        .status_to_delete(&alice, quiet)
+        .await
+        .unwrap();
+    app.statuses().delete_status(&quiet).await.expect("delete");
+    stream(&app, &mut events).await;
     post_as(&app, &alice, "hi @bob", "direct").await;
     app.filters()
         .create_filter(
@@ -315,6 +326,8 @@ async fn edits_deletions_conversations_and_filter_changes() {
         vec![
             "user update",
             "user status.update",
+            "user delete",
+            "user update",
             "user delete",
             "user notification",
             "direct conversation",

@@ -68,6 +68,7 @@ impl DeletionTargets {
             Channel::User => viewer.is_some_and(|v| self.home.contains(&v)),
             Channel::List(list) => self.lists.contains(list),
             // A public status's id was public: every public and hashtag listener may drop it.
+            // (An unlisted one never reached them.)
             Channel::Public { .. } | Channel::Hashtag { .. } => self.public,
             Channel::UserNotification | Channel::Direct => false,
         }
@@ -123,8 +124,9 @@ impl<'a> Streaming<'a> {
 
     /// Where the deletion of a status by `author` of `visibility` mentioning `mentions` goes:
     /// the author's, its local followers' (not for a direct status) and the mentioned accounts'
-    /// home feeds, the lists holding the author (not for a direct status), and for a public or
-    /// unlisted status the public and hashtag streams.
+    /// home feeds, the lists holding the author (not for a direct status), and for a public
+    /// status the public and hashtag streams (an unlisted one was never on them: its id stays
+    /// unknown there).
     pub async fn deletion_targets(
         &self,
         author: Id,
@@ -148,8 +150,7 @@ impl<'a> Streaming<'a> {
         Ok(DeletionTargets {
             home,
             lists,
-            public: visibility == Visibility::Public.as_str()
-                || visibility == Visibility::Unlisted.as_str(),
+            public: visibility == Visibility::Public.as_str(),
         })
     }
 }
