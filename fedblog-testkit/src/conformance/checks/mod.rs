@@ -25,6 +25,7 @@ pub mod schema;
 pub mod seed_rules;
 pub mod social;
 pub mod statuses;
+pub mod streaming;
 pub mod tags;
 pub mod threads;
 pub mod timelines;
@@ -63,6 +64,7 @@ pub fn all() -> Vec<Check> {
     v.extend(conversations::checks());
     v.extend(tags::checks());
     v.extend(visibility::checks());
+    v.extend(streaming::checks());
     v.extend(translation::checks());
     v.extend(seed_rules::checks());
     // Last: it judges the answers every check before it received.

@@ -13,7 +13,8 @@ use crate::conformance::{Check, CheckResult, Cx, Failure};
 /// The ids of this area's checks: `schema/` and an operation the suite exercises, as the OpenAPI
 /// document labels it, in path order.
 /// The reference server's conformance test fails when a run receives an answer from an
-/// operation not listed here, so the list grows with the suite.
+/// operation not listed here, so the list grows with the suite. Endpoints whose answers are not
+/// JSON (`GET /api/v1/streaming/health`'s `OK`, the streams) have nothing for the schema to judge.
 pub const OPERATIONS: &[&str] = &[
     "schema/GET /.well-known/oauth-authorization-server",
     "schema/GET /api/v1/accounts",
@@ -126,7 +127,6 @@ pub const OPERATIONS: &[&str] = &[
     "schema/POST /api/v1/statuses/{id}/unmute",
     "schema/POST /api/v1/statuses/{id}/unpin",
     "schema/POST /api/v1/statuses/{id}/unreblog",
-    "schema/GET /api/v1/streaming/health",
     "schema/GET /api/v1/suggestions",
     "schema/DELETE /api/v1/suggestions/{account_id}",
     "schema/POST /api/v1/tags/{id}/feature",

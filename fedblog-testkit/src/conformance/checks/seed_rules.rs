@@ -1,7 +1,8 @@
 //! Rules of the service specification (`SEED.md`) that no other check file covers: suspended
-//! accounts, push subscriptions, v2 search, trends, reports, administration, custom emojis,
-//! streaming and the mechanisms federation dropped. Each check is named after its rule;
-//! [`crate::conformance::seed`] maps every observable rule to the checks that hold a server to it.
+//! accounts, push subscriptions, v2 search, trends, reports, administration, custom emojis
+//! and the mechanisms federation dropped (the streaming rule's check, `streaming/health`, is in
+//! [`super::streaming`]). Each check is named after its rule; [`crate::conformance::seed`] maps
+//! every observable rule to the checks that hold a server to it.
 
 use fedblog_core::api::accounts::{
     follow_account::FollowAccount, get_account::GetAccount,
@@ -16,7 +17,6 @@ use fedblog_core::api::statuses::{
     bookmark_status::BookmarkStatus, create_status::CreateStatus, delete_status::DeleteStatus,
     favourite_status::FavouriteStatus,
 };
-use fedblog_core::api::streaming::health::StreamingHealth;
 use fedblog_core::api::{DROPPED_FEDERATION_ENDPOINTS, Endpoint, fill_path, unserved};
 use serde_json::Value;
 
@@ -114,11 +114,6 @@ pub fn checks() -> Vec<Check> {
             "custom_emojis/list-public",
             "GET /api/v1/custom_emojis answers a list without a token",
             custom_emojis
-        ),
-        check!(
-            "streaming/health",
-            "the streaming endpoint exists: GET /api/v1/streaming/health answers 200",
-            streaming_health
         ),
         check!(
             "federation/salmon-pubsubhubbub-not-supported",
@@ -682,17 +677,6 @@ async fn custom_emojis(cx: &Cx) -> CheckResult {
         r.status == 200 && r.json()?.is_array(),
         "GET /api/v1/custom_emojis: HTTP {} {}",
         r.status,
-        crate::client::truncate(&r.text)
-    );
-    Ok(())
-}
-
-async fn streaming_health(cx: &Cx) -> CheckResult {
-    let r = cx.client.get(&path::<StreamingHealth>(&[]), None).await?;
-    answered_200(&r, "GET /api/v1/streaming/health")?;
-    ensure!(
-        r.text.trim() == "OK",
-        "GET /api/v1/streaming/health answered {:?} (expected OK)",
         crate::client::truncate(&r.text)
     );
     Ok(())

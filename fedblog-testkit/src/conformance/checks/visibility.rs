@@ -4,6 +4,11 @@
 //! `visibility.tsv`; one check per read path asserts every cell of its rows and reports every
 //! cell that fails, not only the first.
 //!
+//! The streams are read paths too (`stream-user`, `stream-public-local`, `stream-hashtag`):
+//! each viewer connects before the statuses are posted, and a status is visible when the
+//! viewer's stream carries its `update`, hidden when it does not within a short wait
+//! ([`LISTEN`]), 401 when the stream is refused so.
+//!
 //! Read paths added when the endpoint lands: the tag timeline (`timelines/tag/:hashtag`),
 //! search (v2) and translation.
 //! `statuses/:id/source` is left out: fedblog answers it for the author only (404 to everyone
@@ -28,19 +33,28 @@ use fedblog_core::api::statuses::{
     favourited_by::FavouritedBy, get_context::GetContext, get_status::GetStatus,
     get_statuses::GetStatuses, reblogged_by::RebloggedBy, status_history::GetStatusHistory,
 };
+use fedblog_core::api::streaming::{
+    stream_hashtag::StreamHashtag, stream_public_local::StreamPublicLocal, stream_user::StreamUser,
+};
 use fedblog_core::api::timelines::{
     home_timeline::HomeTimeline, link_timeline::LinkTimeline, list_timeline::ListTimeline,
     public_timeline::PublicTimeline,
 };
 
 use crate::check;
-use crate::client::{Response, form, truncate};
+use crate::client::{Response, form, query, truncate};
 use crate::conformance::checks::polls::status_json;
 use crate::conformance::checks::social::act;
-use crate::conformance::{Check, CheckResult, Cx, Failure, User, path, str_of};
+use crate::conformance::checks::streaming::{self, Auth, Opened};
+use crate::conformance::{Check, CheckResult, Cx, Failure, Feature, User, path, str_of};
 
 /// The expected outcomes, one row per read path and visibility, one column per viewer.
 const TABLE: &str = include_str!("visibility.tsv");
+
+/// How long the streams are read after the last status is posted, at least: an `update` the
+/// table does not expect that has not come by then is taken as never sent. (One it expects is
+/// awaited for longer, up to the streaming checks' wait.)
+const LISTEN: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// The checks of this area: one per read path.
 pub fn checks() -> Vec<Check> {
@@ -124,6 +138,21 @@ pub fn checks() -> Vec<Check> {
             "visibility/matrix/list",
             "a list timeline holding the author shows its owner the author's posts the owner may see, never direct ones; viewers who may not add the author, a blocked one and anonymous callers get nothing",
             list
+        ),
+        check!(
+            "visibility/matrix/stream-user",
+            "the user stream, open before the statuses are posted, carries the `update` of exactly what the home timeline would show: the author's own posts and, for followers, the posts they may see; mentions alone and blocked viewers get none, anonymous callers a 401",
+            stream_user
+        ),
+        check!(
+            "visibility/matrix/stream-public-local",
+            "the public:local stream, open before the statuses are posted, carries the `update` of public posts only, to every viewer (anonymous too) but one blocked by the author",
+            stream_public_local
+        ),
+        check!(
+            "visibility/matrix/stream-hashtag",
+            "the hashtag stream of a tag every status carries, open before they are posted, carries the `update` of the public one only, to every viewer (anonymous too) but one blocked by the author",
+            stream_hashtag
         ),
     ]
 }
@@ -236,9 +265,12 @@ enum ReadPath {
     List,
     Conversations,
     LinkTimeline,
+    StreamUser,
+    StreamPublicLocal,
+    StreamHashtag,
 }
 
-const READ_PATHS: [ReadPath; 16] = [
+const READ_PATHS: [ReadPath; 19] = [
     ReadPath::GetStatus,
     ReadPath::MultiGet,
     ReadPath::Context,
@@ -255,6 +287,9 @@ const READ_PATHS: [ReadPath; 16] = [
     ReadPath::List,
     ReadPath::Conversations,
     ReadPath::LinkTimeline,
+    ReadPath::StreamUser,
+    ReadPath::StreamPublicLocal,
+    ReadPath::StreamHashtag,
 ];
 
 impl ReadPath {
@@ -276,6 +311,31 @@ impl ReadPath {
             ReadPath::Notifications => "notifications",
             ReadPath::Conversations => "conversations",
             ReadPath::LinkTimeline => "link-timeline",
+            ReadPath::StreamUser => "stream-user",
+            ReadPath::StreamPublicLocal => "stream-public-local",
+            ReadPath::StreamHashtag => "stream-hashtag",
+        }
+    }
+
+    /// Whether it is a stream, read by connecting before the statuses are posted.
+    fn is_stream(self) -> bool {
+        matches!(
+            self,
+            ReadPath::StreamUser | ReadPath::StreamPublicLocal | ReadPath::StreamHashtag
+        )
+    }
+
+    /// The stream's path and query (`tag` for the hashtag stream), if it is a stream.
+    fn stream_path(self, tag: &str) -> Option<String> {
+        match self {
+            ReadPath::StreamUser => Some(path::<StreamUser>(&[])),
+            ReadPath::StreamPublicLocal => Some(path::<StreamPublicLocal>(&[])),
+            ReadPath::StreamHashtag => Some(format!(
+                "{}?{}",
+                path::<StreamHashtag>(&[]),
+                query(&[("tag", tag)])
+            )),
+            _ => None,
         }
     }
 
@@ -362,6 +422,9 @@ struct World {
     lists: Vec<(Viewer, String)>,
     /// The link every status carries, its author discoverable (link-timeline check only).
     link: Option<String>,
+    /// What each viewer's stream carried (stream checks only): the ids of the statuses whose
+    /// `update` came, or the outcome of a stream refused.
+    streamed: Vec<(Viewer, Result<HashSet<String>, Outcome>)>,
 }
 
 impl World {
@@ -466,13 +529,38 @@ async fn world(cx: &Cx, read_path: ReadPath) -> Result<World, Failure> {
     } else {
         None
     };
+    // Every viewer connects to the stream before anything is posted.
+    let tag = match read_path {
+        ReadPath::StreamHashtag => cx.unique("matrix").replace('_', ""),
+        _ => String::new(),
+    };
+    let mut streams = Vec::new();
+    if let Some(stream_path) = read_path.stream_path(&tag) {
+        for (viewer, user) in [
+            (Viewer::Author, Some(&author)),
+            (Viewer::Follower, Some(&follower)),
+            (Viewer::NonFollower, Some(&non_follower)),
+            (Viewer::Mentioned, Some(&mentioned)),
+            (Viewer::Anonymous, None),
+            (Viewer::Blocked, Some(&blocked)),
+        ] {
+            let token = user.map(|u| u.token.as_str());
+            streams.push((
+                viewer,
+                streaming::sse(cx, &stream_path, Auth::of(token)).await?,
+            ));
+        }
+    }
     let mut statuses = Vec::new();
     let mut polls = Vec::new();
     for vis in VISIBILITIES {
-        let text = match &link {
+        let mut text = match &link {
             Some(l) => format!("@{} matrix {} {l}", mentioned.username, vis.name()),
             None => format!("@{} matrix {}", mentioned.username, vis.name()),
         };
+        if read_path == ReadPath::StreamHashtag {
+            text.push_str(&format!(" #{tag}"));
+        }
         let mut pairs = vec![("status", text.as_str()), ("visibility", vis.name())];
         if let Some(r) = &root {
             pairs.push(("in_reply_to_id", r.as_str()));
@@ -506,6 +594,46 @@ async fn world(cx: &Cx, read_path: ReadPath) -> Result<World, Failure> {
         }
         statuses.push((vis, str_of(&s, "id")?));
     }
+    // What each stream carried, all read at once (a connection not read is not read ahead
+    // either): at least for LISTEN after the last post, and up to the streaming checks' WAIT
+    // while an `update` the table expects has not come.
+    let matrix = parse_table(TABLE).unwrap_or_default();
+    let now = tokio::time::Instant::now();
+    let (soon, late) = (now + LISTEN, now + streaming::WAIT);
+    let statuses_ref = &statuses;
+    let matrix_ref = &matrix;
+    let streamed =
+        futures_util::future::join_all(streams.into_iter().map(|(viewer, opened)| async move {
+            let mut s = match opened {
+                Opened::Stream(s) => s,
+                Opened::Refused(r, _) => return (viewer, Err(refused(&r))),
+            };
+            let expected: Vec<&String> = statuses_ref
+                .iter()
+                .filter(|(vis, _)| {
+                    matrix_ref.get(&(read_path, *vis, viewer)) == Some(&Outcome::Visible)
+                })
+                .map(|(_, id)| id)
+                .collect();
+            let mut ids = HashSet::new();
+            loop {
+                let until = match expected.iter().all(|id| ids.contains(*id)) {
+                    true => soon,
+                    false => late,
+                };
+                match s.next(until).await {
+                    Some(e) if e.event == "update" => {
+                        if let Some(id) = e.json()["id"].as_str() {
+                            ids.insert(id.to_string());
+                        }
+                    }
+                    Some(_) => {}
+                    None => break,
+                }
+            }
+            (viewer, Ok(ids))
+        }))
+        .await;
     Ok(World {
         author,
         follower,
@@ -517,7 +645,20 @@ async fn world(cx: &Cx, read_path: ReadPath) -> Result<World, Failure> {
         polls,
         lists,
         link,
+        streamed,
     })
+}
+
+/// What a stream refused says: 401 with an error body unauthorized, anything else described.
+fn refused(r: &Response) -> Outcome {
+    match r.status {
+        401 if r.error_text().is_some_and(|e| !e.is_empty()) => Outcome::Unauthorized,
+        s => Outcome::Other(format!(
+            "HTTP {s} ({}) {} instead of a stream",
+            r.header("content-type").unwrap_or("no content type"),
+            truncate(&r.text)
+        )),
+    }
 }
 
 /// What one answer about one status says: 200 (with the status itself when `id` is given) is
@@ -695,6 +836,25 @@ async fn observe(
             let r = statuses_under(cx.client.get(&url, token).await?, "status");
             listed(&r, &w.statuses, as_list)
         }
+        ReadPath::StreamUser | ReadPath::StreamPublicLocal | ReadPath::StreamHashtag => {
+            let seen = w
+                .streamed
+                .iter()
+                .find(|(v, _)| *v == viewer)
+                .map(|(_, seen)| seen)
+                .ok_or_else(|| Failure::Fail(format!("set-up: no stream of {}", viewer.name())))?;
+            w.statuses
+                .iter()
+                .map(|(vis, id)| {
+                    let o = match seen {
+                        Ok(ids) if ids.contains(id) => Outcome::Visible,
+                        Ok(_) => Outcome::Hidden,
+                        Err(o) => o.clone(),
+                    };
+                    (*vis, o)
+                })
+                .collect()
+        }
     })
 }
 
@@ -728,6 +888,9 @@ fn status_path<E: Endpoint>(id: &str) -> String {
 /// Runs the cells of one read path: builds a world, observes every viewer and compares every
 /// cell with the table; fails with the list of all cells that differ.
 async fn run_path(cx: &Cx, read_path: ReadPath) -> CheckResult {
+    if read_path.is_stream() && cx.lacks(Feature::Streaming) {
+        return Err(Feature::Streaming.absent());
+    }
     let matrix = parse_table(TABLE).map_err(|e| Failure::Fail(format!("visibility.tsv: {e}")))?;
     let w = world(cx, read_path).await?;
     let mut failures = Vec::new();
@@ -833,6 +996,18 @@ async fn conversations(cx: &Cx) -> CheckResult {
 
 async fn link_timeline(cx: &Cx) -> CheckResult {
     run_path(cx, ReadPath::LinkTimeline).await
+}
+
+async fn stream_user(cx: &Cx) -> CheckResult {
+    run_path(cx, ReadPath::StreamUser).await
+}
+
+async fn stream_public_local(cx: &Cx) -> CheckResult {
+    run_path(cx, ReadPath::StreamPublicLocal).await
+}
+
+async fn stream_hashtag(cx: &Cx) -> CheckResult {
+    run_path(cx, ReadPath::StreamHashtag).await
 }
 
 #[cfg(test)]
