@@ -18,8 +18,13 @@ follow poster); read benchmarks of --duration seconds on --connections connectio
 timeline limit=40, public local timeline limit=40, one status, verify_credentials); posting
 throughput (poster posts --post-count statuses one after another on one connection); fan-out
 time (big_author posts; time until the post is in the home feed of 50 probe followers, then all
-followers checked once); the server's peak RSS and CPU per request when --pid is given. Missing a target is not an
-error; the exit status is non-zero only when the run itself failed.";
+followers checked once); the server's peak RSS and CPU per request when --pid is given; then
+streaming: --streaming-idle idle WebSocket connections on the user streams of accounts that do
+not follow poster (the server's RSS before and with them open when --pid is given), the first
+--streaming-followers followers follow poster and each listens on its user stream, then
+--streaming-public public:local listeners (half WebSocket, half server-sent events) while poster
+posts --streaming-posts times; each delivery timed from the POST's answer. Missing a target is
+not an error; the exit status is non-zero only when the run itself failed.";
 
 /// Load benchmark for fedblog-server or any Mastodon-compatible server.
 #[derive(Parser, Debug)]
@@ -154,6 +159,101 @@ impl LoadArgs {
     }
 }
 
+/// The streaming benchmark (shared by `run` and `local`): idle WebSocket connections, then
+/// deliveries to followers' user streams and to `public:local` listeners.
+#[derive(Args, Debug, Clone, Default)]
+pub struct StreamArgs {
+    /// Idle WebSocket connections held open on user streams of accounts that do not follow
+    /// poster, the server's RSS read before and after opening them [default: 10000; 200 with
+    /// --small; 0 skips them].
+    #[arg(long, value_name = "N")]
+    pub streaming_idle: Option<usize>,
+    /// Followers of poster each connected on its own user stream (half over WebSocket, half over
+    /// server-sent events) while poster posts [default: 1000, at most --followers; 50 with
+    /// --small; 0 skips them].
+    #[arg(long, value_name = "N")]
+    pub streaming_followers: Option<usize>,
+    /// Listeners of the `public:local` stream without a token (half over WebSocket, half over
+    /// server-sent events) while poster posts [default: 1000; 50 with --small; 0 skips them].
+    #[arg(long, value_name = "N")]
+    pub streaming_public: Option<usize>,
+    /// Posts per delivery benchmark, each delivered to every connection [default: 5].
+    #[arg(long, value_name = "N")]
+    pub streaming_posts: Option<usize>,
+    /// Streaming connections opened at once.
+    #[arg(long, value_name = "N", default_value_t = 200)]
+    pub streaming_open_at_once: usize,
+    /// Skip the streaming benchmark (as --streaming-idle 0 --streaming-followers 0
+    /// --streaming-public 0).
+    #[arg(long)]
+    pub no_streaming: bool,
+}
+
+/// Resolved streaming settings.
+#[derive(Debug, Clone, Copy, serde::Serialize)]
+pub struct Streaming {
+    /// Idle WebSocket connections.
+    pub idle: usize,
+    /// Followers of poster listening on their user streams.
+    pub followers: usize,
+    /// `public:local` listeners.
+    pub public: usize,
+    /// Posts per delivery benchmark.
+    pub posts: usize,
+    /// Connections opened at once.
+    pub open_at_once: usize,
+}
+
+impl Streaming {
+    /// Whether any part of the streaming benchmark runs.
+    pub fn any(&self) -> bool {
+        self.idle + self.followers + self.public > 0
+    }
+}
+
+impl StreamArgs {
+    /// Applies the defaults (full or `--small`); the followers are at most `scale.followers`
+    /// (an error when given explicitly above it).
+    pub fn resolve(&self, scale: &Scale) -> Result<Streaming, String> {
+        if self.no_streaming {
+            return Ok(Streaming {
+                idle: 0,
+                followers: 0,
+                public: 0,
+                posts: 0,
+                open_at_once: self.streaming_open_at_once.max(1),
+            });
+        }
+        let pick = |given: Option<usize>, full: usize, small: usize| {
+            given.unwrap_or(if scale.small { small } else { full })
+        };
+        let followers = match self.streaming_followers {
+            Some(n) if n > scale.followers => {
+                return Err(format!(
+                    "--streaming-followers {n} is more than the {} followers (--followers)",
+                    scale.followers
+                ));
+            }
+            Some(n) => n,
+            None => pick(None, 1000, 50).min(scale.followers),
+        };
+        let posts = self.streaming_posts.unwrap_or(5);
+        if posts == 0 {
+            return Err("--streaming-posts must be at least 1".into());
+        }
+        if self.streaming_open_at_once == 0 {
+            return Err("--streaming-open-at-once must be at least 1".into());
+        }
+        Ok(Streaming {
+            idle: pick(self.streaming_idle, 10_000, 200),
+            followers,
+            public: pick(self.streaming_public, 1000, 50),
+            posts,
+            open_at_once: self.streaming_open_at_once,
+        })
+    }
+}
+
 /// `seed` arguments.
 #[derive(Args, Debug)]
 pub struct SeedArgs {
@@ -190,6 +290,9 @@ pub struct RunArgs {
     /// Measurements.
     #[command(flatten)]
     pub load: LoadArgs,
+    /// Streaming.
+    #[command(flatten)]
+    pub streaming: StreamArgs,
 }
 
 /// `local` arguments.
@@ -212,6 +315,9 @@ pub struct LocalArgs {
     /// Measurements.
     #[command(flatten)]
     pub load: LoadArgs,
+    /// Streaming.
+    #[command(flatten)]
+    pub streaming: StreamArgs,
 }
 
 #[cfg(test)]
@@ -274,5 +380,50 @@ mod tests {
             small: false,
         };
         assert!(zero.resolve().unwrap_err().contains("--authors"));
+    }
+
+    #[test]
+    fn streaming_defaults_small_values_and_limits() {
+        let resolve = |args: &[&str]| {
+            let cli = Cli::parse_from(args);
+            let Command::Local(a) = cli.command else {
+                panic!("local expected");
+            };
+            let scale = a.scale.resolve()?;
+            a.streaming.resolve(&scale)
+        };
+        let full = resolve(&["fedblog-bench", "local"]).unwrap();
+        assert_eq!(
+            (full.idle, full.followers, full.public, full.posts),
+            (10_000, 1000, 1000, 5)
+        );
+        let small = resolve(&["fedblog-bench", "local", "--small"]).unwrap();
+        assert_eq!(
+            (
+                small.idle,
+                small.followers,
+                small.public,
+                small.open_at_once
+            ),
+            (200, 50, 50, 200)
+        );
+        // The default follows a smaller --followers; an explicit value above it is an error.
+        let few = resolve(&["fedblog-bench", "local", "--followers", "300"]).unwrap();
+        assert_eq!(few.followers, 300);
+        let err = resolve(&[
+            "fedblog-bench",
+            "local",
+            "--followers",
+            "300",
+            "--streaming-followers",
+            "400",
+        ])
+        .unwrap_err();
+        assert!(err.contains("--streaming-followers 400"), "{err}");
+        let off = resolve(&["fedblog-bench", "local", "--no-streaming"]).unwrap();
+        assert!(!off.any());
+        let some = resolve(&["fedblog-bench", "local", "--streaming-idle", "0"]).unwrap();
+        assert!(some.any() && some.idle == 0);
+        assert!(resolve(&["fedblog-bench", "local", "--streaming-posts", "0"]).is_err());
     }
 }

@@ -79,7 +79,7 @@ impl Measured {
 }
 
 /// Nearest-rank percentile of sorted values.
-fn percentile(sorted: &[u64], p: f64) -> Option<u64> {
+pub(crate) fn percentile(sorted: &[u64], p: f64) -> Option<u64> {
     if sorted.is_empty() {
         return None;
     }

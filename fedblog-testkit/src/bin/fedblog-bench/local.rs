@@ -18,6 +18,7 @@ const START_TIMEOUT: Duration = Duration::from_secs(60);
 pub async fn command(args: LocalArgs) -> Result<(), String> {
     let scale = args.scale.resolve()?;
     let load = args.load.resolve(&scale)?;
+    let streaming = args.streaming.resolve(&scale)?;
     let server_bin = match args.server_bin {
         Some(p) if p.is_file() => p,
         Some(p) => return Err(format!("no server binary at {}", p.display())),
@@ -54,6 +55,7 @@ pub async fn command(args: LocalArgs) -> Result<(), String> {
         Some(server.pid()),
         &scale,
         &load,
+        &streaming,
         Some(seeded.elapsed),
     )
     .await;

@@ -47,6 +47,18 @@
 //! are then checked once, untimed. Peak RSS is the server's `VmHWM` from `/proc/PID/status`; the
 //! server's CPU per request is its user and system time (`/proc/PID/stat`) over a read benchmark
 //! divided by the answers.
+//!
+//! Streaming, last (`--streaming-idle`, `--streaming-followers`, `--streaming-public`,
+//! `--streaming-posts`; `--no-streaming` skips it): 10,000 idle WebSocket connections (200 with
+//! `--small`) on the user streams of accounts that do not follow poster, opened 200 at a time,
+//! with the server's `VmRSS` before and a second after, kept open to the end; then the first
+//! 1,000 followers (50 with `--small`) follow poster and each listens on its user stream (even
+//! ones over WebSocket, odd ones over server-sent events) while poster posts 5 times, one post at
+//! a time; then the same with 1,000 `public:local` listeners without a token (50 with
+//! `--small`). Each delivery is timed from the POST's answer to the frame's arrival (one that
+//! comes earlier counts as 0 ms), and p50/p95/p99/max are over every delivery of every post.
+//! The program raises its open files limit to the hard limit first; the server `local` starts
+//! inherits it.
 
 mod api;
 mod cli;
@@ -56,6 +68,7 @@ mod pool;
 mod report;
 mod run;
 mod seed;
+mod streaming;
 mod tokens;
 
 use clap::Parser;
@@ -64,6 +77,17 @@ use crate::cli::{Cli, Command};
 
 fn main() -> std::process::ExitCode {
     let cli = Cli::parse();
+    if !matches!(cli.command, Command::Seed(_)) {
+        // Thousands of streaming connections need as many descriptors, here and in the server
+        // `local` starts (it inherits the limit).
+        match streaming::raise_open_files_limit() {
+            Ok((before, after)) if after > before => {
+                println!("open files limit raised from {before} to {after}")
+            }
+            Ok(_) => {}
+            Err(e) => eprintln!("fedblog-bench: {e}"),
+        }
+    }
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

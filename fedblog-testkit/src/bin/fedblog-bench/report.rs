@@ -5,7 +5,7 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use crate::cli::Scale;
+use crate::cli::{Scale, Streaming};
 use crate::load::Measured;
 
 /// Home timeline: at least this many requests per second...
@@ -18,6 +18,10 @@ pub const FANOUT_TARGET_MS: f64 = 1000.0;
 pub const POSTING_TARGET: f64 = 200.0;
 /// The server's peak RSS under load, in MB (1 MB = 1024 KiB as /proc counts).
 pub const RSS_TARGET_MB: f64 = 100.0;
+/// The server's RSS with the idle streaming connections open, in MB.
+pub const STREAMING_IDLE_RSS_TARGET_MB: f64 = 250.0;
+/// A streamed post's 99th percentile delivery latency after the POST's answer, in ms.
+pub const STREAMING_P99_TARGET_MS: f64 = 100.0;
 
 /// Everything a run measured.
 #[derive(Debug, Serialize)]
@@ -42,8 +46,10 @@ pub struct Report {
     pub posting: PostingFigures,
     /// The fan-out measurement.
     pub fanout: FanoutFigures,
-    /// The server's memory.
+    /// The server's memory (read before the streaming benchmark).
     pub rss: RssFigures,
+    /// The streaming benchmark; `None` when skipped.
+    pub streaming: Option<StreamingFigures>,
 }
 
 /// The sanity check of the home timeline.
@@ -201,6 +207,290 @@ pub struct RssFigures {
     pub note: Option<String>,
 }
 
+/// The streaming benchmark.
+#[derive(Debug, Serialize)]
+pub struct StreamingFigures {
+    /// Its settings.
+    pub settings: Streaming,
+    /// This process's open files limit (soft, after raising it to the hard limit).
+    pub open_files_limit: Option<u64>,
+    /// The server's open files limit (soft), when its pid is known.
+    pub server_open_files_limit: Option<u64>,
+    /// The idle WebSocket connections.
+    pub idle: Option<IdleFigures>,
+    /// Deliveries to followers on their user streams.
+    pub followers: Option<DeliveryFigures>,
+    /// Deliveries to `public:local` listeners.
+    pub public: Option<DeliveryFigures>,
+}
+
+impl StreamingFigures {
+    fn rows(&self, rows: &mut Vec<Row>) {
+        if let Some(idle) = &self.idle {
+            rows.push(judged(
+                "streaming: idle WebSocket connections open",
+                format!(
+                    "{} of {} ({} failed{})",
+                    idle.opened,
+                    idle.connections,
+                    idle.failed,
+                    first_error(&idle.first_error)
+                ),
+                "all",
+                idle.failed == 0,
+            ));
+            let with = format!(
+                "streaming: server RSS with {} idle connections (VmRSS)",
+                idle.opened
+            );
+            match idle.rss_after_mb {
+                Some(after) => rows.push(judged(
+                    with,
+                    format!(
+                        "{after:.1} MB ({} before, {} per connection)",
+                        mb(idle.rss_before_mb),
+                        idle.kb_per_connection
+                            .map_or("n/a".into(), |kb| format!("{kb:.1} KB"))
+                    ),
+                    format!("<= {STREAMING_IDLE_RSS_TARGET_MB:.0} MB"),
+                    idle.failed == 0 && after <= STREAMING_IDLE_RSS_TARGET_MB,
+                )),
+                None => rows.push(Row {
+                    figure: with,
+                    value: "not measured (no --pid)".into(),
+                    target: format!("<= {STREAMING_IDLE_RSS_TARGET_MB:.0} MB"),
+                    result: None,
+                }),
+            }
+            rows.push(row(
+                "streaming: idle connections at the end",
+                format!(
+                    "{} still open, {} messages received, server RSS {}",
+                    idle.opened.saturating_sub(idle.closed_early),
+                    idle.stray_messages,
+                    mb(idle.rss_end_mb)
+                ),
+            ));
+        }
+        for d in [&self.followers, &self.public].into_iter().flatten() {
+            d.rows(rows);
+        }
+    }
+}
+
+/// Idle WebSocket connections and the server's memory with them.
+#[derive(Debug, Serialize)]
+pub struct IdleFigures {
+    /// Connections asked for.
+    pub connections: usize,
+    /// Distinct tokens they used.
+    pub tokens: usize,
+    /// Connections that opened.
+    pub opened: usize,
+    /// Connections that did not open.
+    pub failed: usize,
+    /// Why the first one did not open.
+    pub first_error: Option<String>,
+    /// Time to open them all.
+    pub open_secs: f64,
+    /// The server's `VmRSS` before opening them, in MB.
+    pub rss_before_mb: Option<f64>,
+    /// The server's `VmRSS` with them open (a second after the last opened), in MB.
+    pub rss_after_mb: Option<f64>,
+    /// `(after - before) / opened`, in KB.
+    pub kb_per_connection: Option<f64>,
+    /// The server's `VmRSS` after the delivery benchmarks, with them still open, in MB.
+    pub rss_end_mb: Option<f64>,
+    /// Connections the server closed (or that broke) before the end.
+    pub closed_early: usize,
+    /// Messages they received (none expected).
+    pub stray_messages: u64,
+}
+
+impl IdleFigures {
+    /// One line for the progress output.
+    pub fn line(&self) -> String {
+        format!(
+            "{} of {} idle WebSocket connections open ({} failed{}); server RSS {} before, {} with them open ({} per connection)",
+            self.opened,
+            self.connections,
+            self.failed,
+            first_error(&self.first_error),
+            mb(self.rss_before_mb),
+            mb(self.rss_after_mb),
+            self.kb_per_connection
+                .map_or("n/a".into(), |kb| format!("{kb:.1} KB"))
+        )
+    }
+}
+
+/// Latencies of deliveries, in milliseconds.
+#[derive(Debug, Serialize)]
+pub struct Latencies {
+    /// Deliveries measured.
+    pub count: u64,
+    /// Median.
+    pub p50_ms: Option<f64>,
+    /// 95th percentile.
+    pub p95_ms: Option<f64>,
+    /// 99th percentile.
+    pub p99_ms: Option<f64>,
+    /// The slowest.
+    pub max_ms: Option<f64>,
+}
+
+impl Latencies {
+    /// `p50 / p95 / p99 / max`.
+    pub fn show(&self) -> String {
+        format!(
+            "{} / {} / {} / {}",
+            ms(self.p50_ms),
+            ms(self.p95_ms),
+            ms(self.p99_ms),
+            ms(self.max_ms)
+        )
+    }
+}
+
+/// Posts delivered to a group of streaming connections.
+#[derive(Debug, Serialize)]
+pub struct DeliveryFigures {
+    /// The group, short.
+    pub label: String,
+    /// Who listens.
+    pub audience: String,
+    /// Connections asked for.
+    pub connections: usize,
+    /// Connections that opened.
+    pub opened: usize,
+    /// Connections that did not open.
+    pub open_failed: usize,
+    /// Why the first one did not open.
+    pub first_open_error: Option<String>,
+    /// Time to open them.
+    pub open_secs: f64,
+    /// Open connections over WebSocket.
+    pub websocket_connections: usize,
+    /// Open connections over server-sent events.
+    pub sse_connections: usize,
+    /// Posts made.
+    pub posts: usize,
+    /// Posts that failed.
+    pub post_errors: usize,
+    /// The first failure.
+    pub first_post_error: Option<String>,
+    /// Median latency of the POST itself.
+    pub post_p50_ms: Option<f64>,
+    /// Deliveries expected: open connections times successful posts.
+    pub expected: u64,
+    /// Deliveries seen in time.
+    pub delivered: u64,
+    /// Deliveries that came before the POST's answer (counted as 0 ms after it).
+    pub before_answer: u64,
+    /// Deliveries that came after their post's time limit, or twice.
+    pub late: u64,
+    /// The first post that did not reach every connection in time.
+    pub missing_note: Option<String>,
+    /// From the POST's answer to the receipt, every delivery.
+    pub after_answer: Latencies,
+    /// The same over WebSocket.
+    pub websocket: Latencies,
+    /// The same over server-sent events.
+    pub sse: Latencies,
+    /// From sending the POST to the receipt.
+    pub since_sent: Latencies,
+    /// Connections that ended (closed by the server, or broken) before the end.
+    pub closed_early: usize,
+    /// Messages that were not a benchmark post's update.
+    pub stray_messages: u64,
+    /// The server's CPU time per post (posting, rendering and sending to every connection).
+    pub server_cpu_ms_per_post: Option<f64>,
+}
+
+impl DeliveryFigures {
+    /// One line for the progress output.
+    pub fn line(&self) -> String {
+        format!(
+            "{}: {} of {} deliveries; after the POST's answer p50/p95/p99/max {} (WebSocket {}, SSE {}); from sending the POST {}; {} before the answer; POST p50 {}; server CPU {} per post; {} closed early, {} stray messages{}",
+            self.label,
+            self.delivered,
+            self.expected,
+            self.after_answer.show(),
+            self.websocket.show(),
+            self.sse.show(),
+            self.since_sent.show(),
+            self.before_answer,
+            ms(self.post_p50_ms),
+            ms(self.server_cpu_ms_per_post),
+            self.closed_early,
+            self.stray_messages,
+            first_error(&self.first_post_error)
+        )
+    }
+
+    /// Whether every connection opened and got every post.
+    fn complete(&self) -> bool {
+        self.open_failed == 0 && self.post_errors == 0 && self.delivered == self.expected
+    }
+
+    fn rows(&self, rows: &mut Vec<Row>) {
+        let name = format!("streaming to {}", self.audience);
+        rows.push(judged(
+            format!("{name}: connections open"),
+            format!(
+                "{} of {} ({} WebSocket, {} SSE; {} failed{})",
+                self.opened,
+                self.connections,
+                self.websocket_connections,
+                self.sse_connections,
+                self.open_failed,
+                first_error(&self.first_open_error)
+            ),
+            "all",
+            self.open_failed == 0,
+        ));
+        rows.push(judged(
+            format!("{name}: deliveries"),
+            format!(
+                "{} of {} ({} posts)",
+                self.delivered, self.expected, self.posts
+            ),
+            "all",
+            self.complete() && self.expected > 0,
+        ));
+        rows.push(judged(
+            format!("{name}: p50/p95/p99/max after the POST"),
+            self.after_answer.show(),
+            format!("p99 <= {STREAMING_P99_TARGET_MS:.0} ms"),
+            self.complete()
+                && self
+                    .after_answer
+                    .p99_ms
+                    .is_some_and(|p| p <= STREAMING_P99_TARGET_MS),
+        ));
+        rows.push(row(
+            format!("{name}: p99 WebSocket / SSE"),
+            format!("{} / {}", ms(self.websocket.p99_ms), ms(self.sse.p99_ms)),
+        ));
+        rows.push(row(
+            format!("{name}: p50 / p99 from sending the POST"),
+            format!(
+                "{} / {} (POST p50 {})",
+                ms(self.since_sent.p50_ms),
+                ms(self.since_sent.p99_ms),
+                ms(self.post_p50_ms)
+            ),
+        ));
+        rows.push(row(
+            format!("{name}: server CPU per post"),
+            match self.server_cpu_ms_per_post {
+                Some(v) => format!("{v:.1} ms"),
+                None => "not measured".into(),
+            },
+        ));
+    }
+}
+
 /// One row of the summary table.
 #[derive(Debug, Serialize)]
 pub struct Row {
@@ -240,6 +530,11 @@ fn judged(
 fn ms(v: Option<f64>) -> String {
     v.map(|v| format!("{v:.2} ms"))
         .unwrap_or_else(|| "n/a".into())
+}
+
+fn mb(v: Option<f64>) -> String {
+    v.map(|v| format!("{v:.1} MB"))
+        .unwrap_or_else(|| "not measured".into())
 }
 
 fn first_error(e: &Option<String>) -> String {
@@ -377,6 +672,9 @@ impl Report {
                 result: None,
             }),
         }
+        if let Some(s) = &self.streaming {
+            s.rows(&mut rows);
+        }
         rows
     }
 
@@ -407,6 +705,12 @@ impl Report {
             self.connections,
             self.read_duration_secs
         );
+        if let Some(s) = &self.streaming {
+            println!(
+                "streaming: {} idle WebSocket connections, {} followers and {} public:local listeners (half WebSocket, half SSE), {} posts each",
+                s.settings.idle, s.settings.followers, s.settings.public, s.settings.posts
+            );
+        }
         println!(
             "{:<w0$}  {:<w1$}  {:<w2$}  {}",
             header[0], header[1], header[2], header[3]
@@ -519,6 +823,73 @@ mod tests {
                 current_mb: None,
                 note: Some("not measured (no --pid)".into()),
             },
+            streaming: Some(StreamingFigures {
+                settings: Streaming {
+                    idle: 10_000,
+                    followers: 1000,
+                    public: 1000,
+                    posts: 5,
+                    open_at_once: 200,
+                },
+                open_files_limit: Some(20_000),
+                server_open_files_limit: None,
+                idle: Some(IdleFigures {
+                    connections: 10_000,
+                    tokens: 9_000,
+                    opened: 10_000,
+                    failed: 0,
+                    first_error: None,
+                    open_secs: 5.0,
+                    rss_before_mb: Some(70.0),
+                    rss_after_mb: Some(260.0),
+                    kb_per_connection: Some(19.5),
+                    rss_end_mb: Some(262.0),
+                    closed_early: 0,
+                    stray_messages: 0,
+                }),
+                followers: Some(delivery("followers", 1000, Some(80.0))),
+                public: Some(delivery("public", 999, Some(20.0))),
+            }),
+        }
+    }
+
+    fn latencies(p99_ms: Option<f64>) -> Latencies {
+        Latencies {
+            count: 5000,
+            p50_ms: p99_ms.map(|p| p / 4.0),
+            p95_ms: p99_ms.map(|p| p / 2.0),
+            p99_ms,
+            max_ms: p99_ms.map(|p| p * 2.0),
+        }
+    }
+
+    fn delivery(audience: &str, opened: usize, p99_ms: Option<f64>) -> DeliveryFigures {
+        DeliveryFigures {
+            label: audience.into(),
+            audience: audience.into(),
+            connections: 1000,
+            opened,
+            open_failed: 1000 - opened,
+            first_open_error: None,
+            open_secs: 1.0,
+            websocket_connections: 500,
+            sse_connections: opened - 500,
+            posts: 5,
+            post_errors: 0,
+            first_post_error: None,
+            post_p50_ms: Some(5.0),
+            expected: opened as u64 * 5,
+            delivered: opened as u64 * 5,
+            before_answer: 0,
+            late: 0,
+            missing_note: None,
+            after_answer: latencies(p99_ms),
+            websocket: latencies(p99_ms),
+            sse: latencies(p99_ms),
+            since_sent: latencies(p99_ms),
+            closed_early: 0,
+            stray_messages: 0,
+            server_cpu_ms_per_post: Some(50.0),
         }
     }
 
@@ -550,5 +921,45 @@ mod tests {
         );
         let json = serde_json::to_value(sample()).unwrap();
         assert_eq!(json["fanout"]["probes_reached"], 49);
+        assert_eq!(json["streaming"]["idle"]["opened"], 10_000);
+    }
+
+    #[test]
+    fn streaming_rows_judge_rss_delivery_and_p99() {
+        let rows = sample().rows();
+        let row = |prefix: &str| {
+            rows.iter()
+                .find(|r| r.figure.starts_with(prefix))
+                .unwrap_or_else(|| panic!("no row {prefix}"))
+        };
+        assert_eq!(row("streaming: idle WebSocket").result, Some("PASS"));
+        let rss = row("streaming: server RSS with 10000 idle");
+        assert_eq!(rss.result, Some("MISS"));
+        assert!(rss.value.starts_with("260.0 MB (70.0 MB before"));
+        assert_eq!(
+            row("streaming to followers: p50/p95/p99/max").result,
+            Some("PASS")
+        );
+        assert_eq!(
+            row("streaming to followers: p50/p95/p99/max").value,
+            "20.00 ms / 40.00 ms / 80.00 ms / 160.00 ms"
+        );
+        // A connection that did not open fails the public group's rows, fast as it was.
+        assert_eq!(
+            row("streaming to public: connections open").result,
+            Some("MISS")
+        );
+        assert_eq!(
+            row("streaming to public: p50/p95/p99/max").result,
+            Some("MISS")
+        );
+        let mut skipped = sample();
+        skipped.streaming = None;
+        assert!(
+            !skipped
+                .rows()
+                .iter()
+                .any(|r| r.figure.starts_with("streaming"))
+        );
     }
 }

@@ -1,5 +1,5 @@
-//! `run`: set-up through the Mastodon API, the read benchmarks, posting throughput, fan-out time
-//! and the server's RSS, then the summary. Talks only the Mastodon HTTP API.
+//! `run`: set-up through the Mastodon API, the read benchmarks, posting throughput, fan-out time,
+//! the server's RSS and the streaming benchmark, then the summary. Talks only the Mastodon API.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -7,14 +7,15 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 use crate::api::{self, Api};
-use crate::cli::{Load, RunArgs, Scale};
+use crate::cli::{Load, RunArgs, Scale, Streaming};
 use crate::load;
 use crate::pool;
 use crate::report::{FanoutFigures, HomeAnswer, PostingFigures, ReadFigures, Report, RssFigures};
+use crate::streaming;
 use crate::tokens::Tokens;
 
 /// Followers who also follow `poster` (the posting target is for an author with 100 followers).
-const POSTER_FOLLOWERS: usize = 100;
+pub(crate) const POSTER_FOLLOWERS: usize = 100;
 /// Followers polled while timing the fan-out.
 const FANOUT_PROBES: usize = 50;
 /// Pause between two polls of one probe's home feed.
@@ -26,8 +27,18 @@ const FANOUT_TIMEOUT: Duration = Duration::from_secs(60);
 pub async fn command(args: RunArgs) -> Result<(), String> {
     let scale = args.scale.resolve()?;
     let load = args.load.resolve(&scale)?;
+    let streaming = args.streaming.resolve(&scale)?;
     let tokens = Tokens::read(&args.tokens)?.for_scale(&scale)?;
-    let report = run(&args.base_url, &tokens, args.pid, &scale, &load, None).await?;
+    let report = run(
+        &args.base_url,
+        &tokens,
+        args.pid,
+        &scale,
+        &load,
+        &streaming,
+        None,
+    )
+    .await?;
     finish(&report, &load)
 }
 
@@ -58,6 +69,7 @@ pub async fn run(
     pid: Option<u32>,
     scale: &Scale,
     load: &Load,
+    stream: &Streaming,
     seed: Option<Duration>,
 ) -> Result<Report, String> {
     let api = Api::new(base_url, load.connections)?;
@@ -171,6 +183,12 @@ pub async fn run(
         }
     };
 
+    // After the RSS above, so that its peak is the REST benchmarks' alone.
+    let streaming = match stream.any() {
+        true => Some(streaming::run(&api, tokens, pid, stream, load.connections, &tag).await?),
+        false => None,
+    };
+
     Ok(Report {
         base_url: api.base().to_string(),
         scale: *scale,
@@ -183,6 +201,7 @@ pub async fn run(
         posting,
         fanout,
         rss,
+        streaming,
     })
 }
 
@@ -473,7 +492,7 @@ async fn feed_has(
 const USER_HZ: f64 = 100.0;
 
 /// The CPU time a process has used so far (user and system, every thread), in seconds.
-fn cpu_secs(pid: u32) -> Result<f64, String> {
+pub(crate) fn cpu_secs(pid: u32) -> Result<f64, String> {
     let path = format!("/proc/{pid}/stat");
     let text = std::fs::read_to_string(&path).map_err(|e| format!("cannot read {path}: {e}"))?;
     // The command name (field 2) may hold spaces; the fields after its `)` are fixed.
@@ -493,7 +512,7 @@ fn cpu_secs(pid: u32) -> Result<f64, String> {
 }
 
 /// `VmHWM` and `VmRSS` of a process, in MB (1024 KiB).
-fn read_rss(pid: u32) -> Result<(f64, f64), String> {
+pub(crate) fn read_rss(pid: u32) -> Result<(f64, f64), String> {
     let path = format!("/proc/{pid}/status");
     let text = std::fs::read_to_string(&path).map_err(|e| format!("cannot read {path}: {e}"))?;
     let field = |name: &str| {
