@@ -420,6 +420,7 @@ impl App {
 }
 
 /// What the viewer did with the statuses of one rendered page.
+#[derive(Default)]
 pub(crate) struct ViewerFlags {
     pub(crate) favourited: HashSet<Id>,
     pub(crate) reblogged: HashSet<Id>,

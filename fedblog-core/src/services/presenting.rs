@@ -79,13 +79,15 @@ impl App {
         loaded: Loaded,
     ) -> ApiResult<Vec<Status>> {
         let batch = self
-            .load_batch(statuses, viewer, with_source, loaded)
+            .load_batch(statuses, viewer, with_source, loaded, false)
             .await?;
         Ok(self.render_batch(statuses, &batch))
     }
 
     /// Everything rendering `statuses` for `viewer` needs, each kind read once: what `loaded`
-    /// lacks of the originals and accounts, then the apps, the viewer's interactions, the polls
+    /// lacks of the originals and accounts, then the apps, the viewer's interactions (none to
+    /// read when the statuses are `untouched`: new, and neither reblogs nor replies, so that
+    /// nobody could have favourited, bookmarked, reblogged, pinned or muted them yet), the polls
     /// (with the viewer's votes), the media and the viewer's filters.
     async fn load_batch<'v>(
         &self,
@@ -93,6 +95,7 @@ impl App {
         viewer: Option<&'v AccountRecord>,
         with_source: bool,
         mut loaded: Loaded,
+        untouched: bool,
     ) -> ApiResult<StatusBatch<'v>> {
         let original_ids = unique_ids(statuses.iter().filter_map(|s| s.reblog_of_id));
         let missing = loaded.missing_statuses(original_ids.iter().copied());
@@ -132,6 +135,7 @@ impl App {
                 .collect()
         };
         let flags = match viewer {
+            Some(_) if untouched => Some(ViewerFlags::default()),
             Some(v) => Some(self.viewer_flags(v, &all).await?),
             None => None,
         };
@@ -235,12 +239,14 @@ impl App {
 
     /// `status` as JSON text for a streaming listener `viewer` in `context`, by the read path of
     /// the timelines: `None` when the viewer may not see it (visibility, blocks either way,
-    /// mutes, domain blocks) or a `hide` filter of the context hides it.
+    /// mutes, domain blocks) or a `hide` filter of the context hides it. `new`: it was just
+    /// posted (not edited).
     pub async fn render_streamed_status(
         &self,
         status: &StatusRecord,
         viewer: Option<&AccountRecord>,
         context: FilterContext,
+        new: bool,
     ) -> ApiResult<Option<String>> {
         let rule = self.visibility();
         let (shown, mut loaded) = rule.visible_unhidden_statuses(viewer, &[status.id]).await?;
@@ -250,9 +256,14 @@ impl App {
         if shown.is_empty() {
             return Ok(None);
         }
-        let rendered = self
-            .render_loaded_in(&shown, loaded, viewer, context)
+        // A status just posted, not a reblog nor a reply (which joins a thread one may have
+        // muted): nobody has acted on it yet, so there are no interactions to read.
+        let untouched = new && status.reblog_of_id.is_none() && status.in_reply_to_id.is_none();
+        let batch = self
+            .load_batch(&shown, viewer, false, loaded, untouched)
             .await?;
+        let rendered =
+            crate::render::without_hidden_in(self.render_batch(&shown, &batch), viewer, context);
         json_text(rendered.first())
     }
 

@@ -56,10 +56,11 @@ impl App {
         }
         match event {
             DomainEvent::StatusCreated { status, .. } => {
-                self.stream_status(*status, "update", &listeners).await
+                self.stream_status(*status, "update", &listeners, true)
+                    .await
             }
             DomainEvent::StatusEdited { status, .. } => {
-                self.stream_status(*status, "status.update", &listeners)
+                self.stream_status(*status, "status.update", &listeners, false)
                     .await
             }
             DomainEvent::StatusDeleted {
@@ -168,6 +169,7 @@ impl App {
         id: Id,
         event: &str,
         listeners: &[Arc<Listener>],
+        new: bool,
     ) -> ApiResult<()> {
         let Some(targets) = self.streaming().status_targets(id).await? else {
             return Ok(());
@@ -191,7 +193,7 @@ impl App {
         let renders: Vec<Render<'_>> = wanted
             .into_iter()
             .map(|(key, (l, context))| {
-                let render = self.render_streamed_status(status, l.viewer(), context);
+                let render = self.render_streamed_status(status, l.viewer(), context, new);
                 Box::pin(async move { render.await.map(|p| (key, p)) }) as _
             })
             .collect();

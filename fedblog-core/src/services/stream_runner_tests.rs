@@ -395,3 +395,41 @@ async fn accepting_notification_requests_tells_the_notification_streams() {
         )]
     );
 }
+
+#[tokio::test]
+async fn a_new_status_carries_each_listeners_own_state_of_its_thread() {
+    let app = app("stream.test");
+    let alice = account(&app, "alice").await;
+    let bob = account(&app, "bob").await;
+    let carol = account(&app, "carol").await;
+    follow(&app, &bob, &alice, true).await;
+    follow(&app, &carol, &alice, true).await;
+    let root = post(&app, &alice, "a thread", None).await;
+    app.interactions()
+        .mute_conversation(&bob, root.id)
+        .await
+        .expect("mute the thread");
+    let mut events = app.events.subscribe();
+    let b = listen(&app, Some(&bob), &["user"]);
+    let c = listen(&app, Some(&carol), &["user"]);
+    let reply = NewStatus {
+        text: "and more".into(),
+        in_reply_to_id: Some(root.id),
+        ..Default::default()
+    };
+    post_new(&app, &alice, reply).await;
+    post(&app, &alice, "a new thread", None).await;
+    stream(&app, &mut events).await;
+
+    let muted = |got: Vec<(String, String, String)>| -> Vec<bool> {
+        got.iter()
+            .map(|(_, _, p)| serde_json::from_str::<Value>(p).unwrap()["muted"] == true)
+            .collect()
+    };
+    assert_eq!(
+        muted(received(&b)),
+        vec![true, false],
+        "bob muted the thread"
+    );
+    assert_eq!(muted(received(&c)), vec![false, false]);
+}
