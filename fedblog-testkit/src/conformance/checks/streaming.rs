@@ -777,6 +777,11 @@ async fn post(cx: &Cx, who: &User, pairs: &[(&str, &str)]) -> Result<String, Fai
     str_of(&cx.post_status(who, pairs).await?, "id").setup("reading the new status's id")
 }
 
+/// Posts `text` as `who` with `visibility`; the new status's id.
+async fn post_as(cx: &Cx, who: &User, text: &str, visibility: &str) -> Result<String, Failure> {
+    post(cx, who, &[("status", text), ("visibility", visibility)]).await
+}
+
 /// Whether an event is the `update` of status `id`.
 fn update_of(id: &str) -> impl Fn(&Event) -> bool + '_ {
     move |e| e.is("update", id)
@@ -985,18 +990,8 @@ async fn public_local(cx: &Cx) -> CheckResult {
         Auth::Bearer(&reader.token),
     )
     .await?;
-    let unlisted = post(
-        cx,
-        &author,
-        &[("status", "quietly local"), ("visibility", "unlisted")],
-    )
-    .await?;
-    let public = post(
-        cx,
-        &author,
-        &[("status", "loudly local"), ("visibility", "public")],
-    )
-    .await?;
+    let unlisted = post_as(cx, &author, "quietly local", "unlisted").await?;
+    let public = post_as(cx, &author, "loudly local", "public").await?;
     s.expect(
         &format!("`update` of the public status {public}"),
         WAIT,
@@ -1153,19 +1148,9 @@ async fn private_not_leaked(cx: &Cx) -> CheckResult {
         Auth::Bearer(&stranger.token),
     )
     .await?;
-    let private = post(
-        cx,
-        &author,
-        &[("status", "for followers only"), ("visibility", "private")],
-    )
-    .await?;
+    let private = post_as(cx, &author, "for followers only", "private").await?;
     // The sentinel: the public streams carry it after the private status, had they carried that.
-    let sentinel = post(
-        cx,
-        &author,
-        &[("status", "for everyone"), ("visibility", "public")],
-    )
-    .await?;
+    let sentinel = post_as(cx, &author, "for everyone", "public").await?;
     followers
         .expect(
             &format!("`update` of the private status {private} (the follower may see it)"),
