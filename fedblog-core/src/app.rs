@@ -277,6 +277,15 @@ impl App {
         Lists::new(&*self.store, &self.ids, self.timelines())
     }
 
+    /// The WebFinger area (which local account a resource names).
+    pub fn webfinger(&self) -> crate::services::webfinger::Webfinger<'_> {
+        crate::services::webfinger::Webfinger::new(
+            &*self.store,
+            &self.config.domain,
+            self.base_url(),
+        )
+    }
+
     /// The streaming area (which channels an event reaches, who may listen to which).
     pub fn streaming(&self) -> crate::services::streaming::Streaming<'_> {
         crate::services::streaming::Streaming::new(

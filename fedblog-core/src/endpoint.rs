@@ -64,6 +64,8 @@ pub enum Body {
     Html(String),
     /// `text/plain; charset=utf-8` (a health check's `OK`).
     Text(String),
+    /// Text of another media type, named (`application/jrd+json`, `application/xrd+xml`).
+    Typed(&'static str, String),
     /// Messages sent as they come, for as long as the connection lasts (see [`StreamBody`]).
     Stream(StreamBody),
     /// No body.
@@ -125,6 +127,20 @@ impl IntoReply for Text {
             status: StatusCode::OK,
             headers: vec![],
             body: Body::Text(self.0),
+        })
+    }
+}
+
+/// An answer of another media type than JSON, HTML or plain text, with status 200: the media
+/// type and the text.
+pub struct Typed(pub &'static str, pub String);
+
+impl IntoReply for Typed {
+    fn into_reply(self) -> ApiResult<Reply> {
+        Ok(Reply {
+            status: StatusCode::OK,
+            headers: vec![],
+            body: Body::Typed(self.0, self.1),
         })
     }
 }

@@ -1,6 +1,7 @@
 //! The only place where store records become API entities.
 
 mod instance;
+pub mod webfinger;
 
 use std::collections::{HashMap, HashSet};
 

@@ -290,6 +290,7 @@ const AREA_SERVICES: &[&str] = &[
     "edits",
     "scheduled",
     "streaming",
+    "webfinger",
 ];
 
 /// The modules of core a module names (`crate::x` or `crate::x::y`, down to the deepest one that

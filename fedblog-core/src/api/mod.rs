@@ -35,6 +35,7 @@ pub mod streaming;
 pub mod suggestions;
 pub mod tags;
 pub mod timelines;
+pub mod well_known;
 
 pub use dispatch::error_reply;
 
@@ -276,6 +277,11 @@ pub fn routes() -> Vec<Route> {
         route::<instance::translation_languages::TranslationLanguages>(),
         route::<instance::nodeinfo_discovery::NodeinfoDiscovery>(),
         route::<instance::nodeinfo::Nodeinfo>(),
+        route::<instance::nodeinfo_21::Nodeinfo21>(),
+        // Discovery by other servers
+        route::<well_known::webfinger::GetWebfinger>(),
+        route::<well_known::host_meta::HostMeta>(),
+        route::<well_known::host_meta_json::HostMetaJson>(),
     ]
 }
 

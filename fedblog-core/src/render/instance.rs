@@ -138,11 +138,17 @@ impl App {
             .collect()
     }
 
-    /// The NodeInfo 2.0 document.
-    pub fn render_nodeinfo(&self, totals: Totals, active: ActiveUsers) -> Value {
+    /// The NodeInfo document of schema `version` (`2.0`, or `2.1`, which adds the software's
+    /// repository and homepage).
+    pub fn render_nodeinfo(&self, version: &str, totals: Totals, active: ActiveUsers) -> Value {
+        let mut software = json!({ "name": "fedblog", "version": FEDBLOG_VERSION });
+        if version != "2.0" {
+            software["repository"] = SOURCE_URL.into();
+            software["homepage"] = SOURCE_URL.into();
+        }
         json!({
-            "version": "2.0",
-            "software": { "name": "fedblog", "version": FEDBLOG_VERSION },
+            "version": version,
+            "software": software,
             "protocols": ["activitypub"],
             "services": { "outbound": [], "inbound": [] },
             "usage": {

@@ -38,3 +38,4 @@ pub mod tags;
 pub mod timelines;
 pub mod translation;
 pub mod visibility;
+pub mod webfinger;

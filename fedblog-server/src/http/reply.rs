@@ -39,6 +39,7 @@ pub fn to_http(reply: Reply) -> HttpResponse {
         Body::Json(text) => ("application/json; charset=utf-8", text.into_bytes()),
         Body::Html(h) => ("text/html; charset=utf-8", h.into_bytes()),
         Body::Text(t) => ("text/plain; charset=utf-8", t.into_bytes()),
+        Body::Typed(media_type, t) => (media_type, t.into_bytes()),
         Body::Empty => ("text/plain; charset=utf-8", Vec::new()),
         Body::Stream(stream) => return server_sent_events(reply.status, reply.headers, stream),
     };

@@ -5,5 +5,6 @@ pub mod instance_rules;
 pub mod instance_v1;
 pub mod instance_v2;
 pub mod nodeinfo;
+pub mod nodeinfo_21;
 pub mod nodeinfo_discovery;
 pub mod translation_languages;

@@ -19,6 +19,6 @@ impl Endpoint for Nodeinfo {
     async fn handle(app: &App, _caller: &Caller, _req: NoParams) -> ApiResult<Self::Response> {
         let area = app.instance();
         let (totals, active) = (area.totals().await?, area.active_users().await?);
-        Ok(Json(app.render_nodeinfo(totals, active)))
+        Ok(Json(app.render_nodeinfo("2.0", totals, active)))
     }
 }

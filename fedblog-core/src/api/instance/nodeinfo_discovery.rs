@@ -18,8 +18,12 @@ impl Endpoint for NodeinfoDiscovery {
     type Response = Json<serde_json::Value>;
 
     async fn handle(app: &App, _caller: &Caller, _req: NoParams) -> ApiResult<Self::Response> {
-        Ok(Json(
-            json!({ "links": [{ "rel": "http://nodeinfo.diaspora.software/ns/schema/2.0", "href": format!("{}/nodeinfo/2.0", app.base_url()) }] }),
-        ))
+        let link = |version: &str| {
+            json!({
+                "rel": format!("http://nodeinfo.diaspora.software/ns/schema/{version}"),
+                "href": format!("{}/nodeinfo/{version}", app.base_url()),
+            })
+        };
+        Ok(Json(json!({ "links": [link("2.0"), link("2.1")] })))
     }
 }
