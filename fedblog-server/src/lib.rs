@@ -9,6 +9,7 @@ pub mod cli;
 pub mod files;
 pub mod http;
 pub mod media;
+pub mod outbound;
 pub mod redis_limits;
 pub mod serve;
 pub mod settings;
