@@ -476,6 +476,20 @@ impl Stream {
         )))
     }
 
+    /// Expects the `update` of status `shown.1` (`shown.0` describes it), then fails if the
+    /// stream carried the `update` of status `hidden.1` before it.
+    pub(crate) async fn update_without(
+        &mut self,
+        shown: (&str, &str),
+        hidden: (&str, &str),
+    ) -> CheckResult {
+        let (what, id) = shown;
+        self.expect(&format!("`update` of {what}{id}"), WAIT, update_of(id))
+            .await?;
+        let (what, id) = hidden;
+        self.never(&format!("{what}{id}"), update_of(id))
+    }
+
     /// Every event that comes before `until`.
     pub(crate) async fn drain_until(&mut self, until: Instant) -> Vec<Event> {
         let mut out = Vec::new();
@@ -992,16 +1006,11 @@ async fn public_local(cx: &Cx) -> CheckResult {
     .await?;
     let unlisted = post_as(cx, &author, "quietly local", "unlisted").await?;
     let public = post_as(cx, &author, "loudly local", "public").await?;
-    s.expect(
-        &format!("`update` of the public status {public}"),
-        WAIT,
-        update_of(&public),
+    s.update_without(
+        ("the public status ", &public),
+        ("the unlisted status ", &unlisted),
     )
-    .await?;
-    s.never(
-        &format!("the unlisted status {unlisted}"),
-        update_of(&unlisted),
-    )
+    .await
 }
 
 async fn hashtag(cx: &Cx) -> CheckResult {
@@ -1013,16 +1022,11 @@ async fn hashtag(cx: &Cx) -> CheckResult {
     let untagged = post(cx, &author, &[("status", "no tag here")]).await?;
     let text = format!("tagged #{tag}");
     let tagged = post(cx, &author, &[("status", text.as_str())]).await?;
-    s.expect(
-        &format!("`update` of the tagged status {tagged}"),
-        WAIT,
-        update_of(&tagged),
+    s.update_without(
+        ("the tagged status ", &tagged),
+        ("the untagged status ", &untagged),
     )
-    .await?;
-    s.never(
-        &format!("the untagged status {untagged}"),
-        update_of(&untagged),
-    )
+    .await
 }
 
 async fn hashtag_local(cx: &Cx) -> CheckResult {
