@@ -70,7 +70,7 @@ fedblog_core::delegate_store!(ToyStore => rest:
     AccountStore, OAuthStore, StatusStore, FollowStore, BlockStore, FeedStore, StatsStore,
     ScheduledStatusStore, AccountNoteStore, DomainBlockStore, TagStore, DirectoryStore,
     InteractionStore, StatusEditStore, PollStore, MediaStore, NotificationStore, MarkerStore,
-    ListStore, FilterStore, ConversationStore, LinkStore, NotificationPolicyStore);
+    ListStore, FilterStore, ConversationStore, LinkStore, NotificationPolicyStore, FederationStore);
 
 #[async_trait]
 impl JobStore for ToyStore {

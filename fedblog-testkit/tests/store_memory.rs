@@ -47,6 +47,7 @@ fn suite_lists_every_check() {
         "conversations",
         "links",
         "notification_policies",
+        "federation",
     ] {
         let path = dir.join(format!("{area}.rs"));
         let source =
@@ -785,6 +786,17 @@ mod faulty {
         DismissAccepts,
         RequestsOldestFirst,
         DeleteAccountKeepsNotificationRequests,
+        // federation
+        /// `insert_actor_key` answers the key given, not the one kept.
+        ActorKeyAnswersGiven,
+        RemoteActorsRepeats,
+        /// Delivers to each follower's own inbox, its server's shared one ignored.
+        SharedInboxIgnored,
+        ActivityAlwaysNew,
+        FollowUriKeepsFirst,
+        /// A failure of a failing host starts its period anew.
+        HostFailureRestarts,
+        DeleteAccountKeepsFollowUris,
     }
 
     /// What the wrapper remembers to fake its faults.
@@ -887,6 +899,8 @@ mod faulty {
         filter_statuses: Vec<FilterStatusRecord>,
         /// Every add to a conversation: (account, thread, participants, status, unread).
         conversation_adds: Vec<(Id, Id, Vec<Id>, Id, bool)>,
+        /// (follower, target) -> the ActivityPub id of the follow last set
+        follow_uris: BTreeMap<(Id, Id), String>,
     }
 
     /// A [`MemoryStore`] that breaks one contract: every store method goes to [`Faults`],
@@ -911,7 +925,7 @@ mod faulty {
         JobStore, ScheduledStatusStore, AccountNoteStore, DomainBlockStore, TagStore,
         DirectoryStore, InteractionStore, StatusEditStore, PollStore, MediaStore,
         NotificationStore, MarkerStore, ListStore, FilterStore, ConversationStore, LinkStore,
-        NotificationPolicyStore);
+        NotificationPolicyStore, FederationStore);
 
     /// The faults' state and the methods they change.
     pub struct Faults {
@@ -6097,6 +6111,86 @@ mod faulty {
                 return Ok(known);
             }
             self.inner.dismiss_notification_request(id).await
+        }
+    }
+
+    /// The faulty behaviours of the federation methods.
+    impl Faults {
+        async fn insert_actor_key(&self, key: &ActorKeyRecord) -> StoreResult<ActorKeyRecord> {
+            let kept = self.inner.insert_actor_key(key).await?;
+            if self.is(Fault::ActorKeyAnswersGiven) {
+                return Ok(key.clone());
+            }
+            Ok(kept)
+        }
+
+        async fn remote_actors(&self, accounts: &[Id]) -> StoreResult<Vec<RemoteActorRecord>> {
+            if self.is(Fault::RemoteActorsRepeats) {
+                let mut out = vec![];
+                for id in accounts {
+                    out.extend(self.inner.remote_actor(*id).await?);
+                }
+                return Ok(out);
+            }
+            self.inner.remote_actors(accounts).await
+        }
+
+        async fn follower_inboxes(&self, account: Id) -> StoreResult<Vec<String>> {
+            if self.is(Fault::SharedInboxIgnored) {
+                let followers: Vec<Id> = self
+                    .inner
+                    .followers_page(account, everything())
+                    .await?
+                    .into_iter()
+                    .map(|(_, follower)| follower)
+                    .collect();
+                let inboxes: BTreeSet<String> = self
+                    .inner
+                    .remote_actors(&followers)
+                    .await?
+                    .into_iter()
+                    .map(|a| a.inbox)
+                    .collect();
+                return Ok(inboxes.into_iter().collect());
+            }
+            self.inner.follower_inboxes(account).await
+        }
+
+        async fn note_activity(&self, id: &str, at: DateTime<Utc>) -> StoreResult<bool> {
+            let new = self.inner.note_activity(id, at).await?;
+            Ok(new || self.is(Fault::ActivityAlwaysNew))
+        }
+
+        async fn follow_uri(&self, follower: Id, target: Id) -> StoreResult<Option<String>> {
+            let uri = self.inner.follow_uri(follower, target).await?;
+            if uri.is_none() && self.is(Fault::DeleteAccountKeepsFollowUris) {
+                return Ok(self.log().follow_uris.get(&(follower, target)).cloned());
+            }
+            Ok(uri)
+        }
+
+        async fn set_follow_uri(&self, follower: Id, target: Id, uri: &str) -> StoreResult<()> {
+            if self.is(Fault::FollowUriKeepsFirst)
+                && self.inner.follow_uri(follower, target).await?.is_some()
+            {
+                return Ok(());
+            }
+            self.inner.set_follow_uri(follower, target, uri).await?;
+            self.log()
+                .follow_uris
+                .insert((follower, target), uri.to_string());
+            Ok(())
+        }
+
+        async fn note_host_failure(
+            &self,
+            host: &str,
+            at: DateTime<Utc>,
+        ) -> StoreResult<DateTime<Utc>> {
+            if self.is(Fault::HostFailureRestarts) {
+                self.inner.note_host_success(host).await?;
+            }
+            self.inner.note_host_failure(host, at).await
         }
     }
 }

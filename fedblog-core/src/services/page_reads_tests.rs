@@ -41,7 +41,7 @@ crate::delegate_store!(Counting => inner, observe = note:
     JobStore, ScheduledStatusStore, AccountNoteStore, DomainBlockStore, TagStore,
     DirectoryStore, InteractionStore, StatusEditStore, PollStore, MediaStore,
     NotificationStore, MarkerStore, ListStore, FilterStore, ConversationStore, LinkStore,
-    NotificationPolicyStore);
+    NotificationPolicyStore, FederationStore);
 
 /// `reader`'s `GET` of `E` with `limit=40`, the calls counted so far forgotten first.
 async fn read_page<E: Endpoint>(

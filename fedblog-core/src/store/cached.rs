@@ -88,7 +88,7 @@ crate::delegate_store!(CachedStore => caching:
     JobStore, ScheduledStatusStore, AccountNoteStore, DomainBlockStore, TagStore,
     DirectoryStore, InteractionStore, StatusEditStore, PollStore, MediaStore,
     NotificationStore, MarkerStore, ListStore, FilterStore, ConversationStore, LinkStore,
-    NotificationPolicyStore);
+    NotificationPolicyStore, FederationStore);
 
 /// The cache and the wrapped store. It implements no store trait, so a method it does not write
 /// goes, through `Deref`, to the wrapped store and cannot call itself; the methods it writes
@@ -577,6 +577,24 @@ impl Caching {
     async fn delete_account(&self, id: Id) -> StoreResult<()> {
         let r = self.inner.delete_account(id).await;
         self.cache.clear_all();
+        self.wrote().await;
+        r
+    }
+}
+
+/// The cached methods of [`FederationStore`]: a refreshed remote actor changes its account.
+#[deny(dead_code)]
+impl Caching {
+    async fn save_remote_actor(
+        &self,
+        account: &AccountRecord,
+        actor: &RemoteActorRecord,
+    ) -> StoreResult<AccountRecord> {
+        let r = self.inner.save_remote_actor(account, actor).await;
+        if let Ok(saved) = &r {
+            self.cache.accounts.invalidate(&[saved.id]);
+            self.cache.public_timelines.clear();
+        }
         self.wrote().await;
         r
     }

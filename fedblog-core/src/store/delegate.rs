@@ -22,7 +22,7 @@
 ///     JobStore, ScheduledStatusStore, AccountNoteStore, DomainBlockStore, TagStore,
 ///     DirectoryStore, InteractionStore, StatusEditStore, PollStore, MediaStore,
 ///     NotificationStore, ListStore, FilterStore, ConversationStore, LinkStore,
-///     NotificationPolicyStore);
+///     NotificationPolicyStore, FederationStore);
 ///
 /// #[async_trait]
 /// impl MarkerStore for Markers {
@@ -324,6 +324,26 @@ macro_rules! __delegate_trait {
             fn notification_requests_page(&self, account: Id, page: Page) -> StoreResult<Vec<NotificationRequestRecord>>;
             fn accept_notification_request(&self, id: Id) -> StoreResult<Vec<NotificationRecord>>;
             fn dismiss_notification_request(&self, id: Id) -> StoreResult<bool>;
+        } }
+    };
+    (FederationStore, $ty:ty, $field:ident $(, $observe:ident)?) => {
+        $crate::__delegate_impl! { FederationStore for $ty => $field [$($observe)?] {
+            fn actor_key(&self, owner: Id) -> StoreResult<Option<ActorKeyRecord>>;
+            fn insert_actor_key(&self, key: &ActorKeyRecord) -> StoreResult<ActorKeyRecord>;
+            fn remote_actor(&self, account: Id) -> StoreResult<Option<RemoteActorRecord>>;
+            fn remote_actors(&self, accounts: &[Id]) -> StoreResult<Vec<RemoteActorRecord>>;
+            fn remote_actor_by_uri(&self, uri: &str) -> StoreResult<Option<RemoteActorRecord>>;
+            fn remote_actor_by_key_id(&self, key_id: &str) -> StoreResult<Option<RemoteActorRecord>>;
+            fn save_remote_actor(&self, account: &AccountRecord, actor: &RemoteActorRecord) -> StoreResult<AccountRecord>;
+            fn follower_inboxes(&self, account: Id) -> StoreResult<Vec<String>>;
+            fn status_by_uri(&self, uri: &str) -> StoreResult<Option<StatusRecord>>;
+            fn note_activity(&self, id: &str, at: DateTime<Utc>) -> StoreResult<bool>;
+            fn prune_activities(&self, before: DateTime<Utc>) -> StoreResult<u64>;
+            fn follow_uri(&self, follower: Id, target: Id) -> StoreResult<Option<String>>;
+            fn set_follow_uri(&self, follower: Id, target: Id, uri: &str) -> StoreResult<()>;
+            fn note_host_failure(&self, host: &str, at: DateTime<Utc>) -> StoreResult<DateTime<Utc>>;
+            fn note_host_success(&self, host: &str) -> StoreResult<bool>;
+            fn host_failing_since(&self, host: &str) -> StoreResult<Option<DateTime<Utc>>>;
         } }
     };
     (StatsStore, $ty:ty, $field:ident $(, $observe:ident)?) => {

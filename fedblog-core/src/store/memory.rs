@@ -75,6 +75,16 @@ struct Inner {
     notification_permissions: BTreeSet<(Id, Id)>,
     /// Requests, their counts left at 0 (counted when read).
     notification_requests: BTreeMap<Id, NotificationRequestRecord>,
+    /// owner -> key pair
+    actor_keys: BTreeMap<Id, ActorKeyRecord>,
+    /// account -> remote actor
+    remote_actors: BTreeMap<Id, RemoteActorRecord>,
+    /// activity id -> when applied
+    activities: HashMap<String, DateTime<Utc>>,
+    /// (follower, target) -> ActivityPub id of the follow
+    follow_uris: BTreeMap<(Id, Id), String>,
+    /// host -> failing since
+    failing_hosts: HashMap<String, DateTime<Utc>>,
 }
 
 /// Keeps everything in memory behind one lock. Cloning is not offered: share it in an `Arc`.
@@ -411,6 +421,9 @@ impl AccountStore for MemoryStore {
             return Err(StoreError::NotFound);
         }
         g.users.remove(&id);
+        g.actor_keys.remove(&id);
+        g.remote_actors.remove(&id);
+        g.follow_uris.retain(|(a, b), _| *a != id && *b != id);
         g.tokens.retain(|_, t| t.account_id != Some(id));
         g.authorizations.retain(|_, a| a.account_id != id);
         let votes: Vec<((Id, Id), Vec<usize>)> = g
@@ -2884,5 +2897,178 @@ impl NotificationPolicyStore for MemoryStore {
         };
         g.notifications.retain(|_, n| !gathered_by(n, &r));
         Ok(true)
+    }
+}
+
+#[async_trait]
+impl FederationStore for MemoryStore {
+    async fn actor_key(&self, owner: Id) -> StoreResult<Option<ActorKeyRecord>> {
+        Ok(self.read()?.actor_keys.get(&owner).cloned())
+    }
+
+    async fn insert_actor_key(&self, key: &ActorKeyRecord) -> StoreResult<ActorKeyRecord> {
+        Ok(self
+            .write()?
+            .actor_keys
+            .entry(key.owner)
+            .or_insert_with(|| key.clone())
+            .clone())
+    }
+
+    async fn remote_actor(&self, account: Id) -> StoreResult<Option<RemoteActorRecord>> {
+        Ok(self.read()?.remote_actors.get(&account).cloned())
+    }
+
+    async fn remote_actors(&self, accounts: &[Id]) -> StoreResult<Vec<RemoteActorRecord>> {
+        let g = self.read()?;
+        Ok(accounts
+            .iter()
+            .collect::<BTreeSet<_>>()
+            .into_iter()
+            .filter_map(|id| g.remote_actors.get(id).cloned())
+            .collect())
+    }
+
+    async fn remote_actor_by_uri(&self, uri: &str) -> StoreResult<Option<RemoteActorRecord>> {
+        Ok(self
+            .read()?
+            .remote_actors
+            .values()
+            .find(|a| a.uri == uri)
+            .cloned())
+    }
+
+    async fn remote_actor_by_key_id(&self, key_id: &str) -> StoreResult<Option<RemoteActorRecord>> {
+        Ok(self
+            .read()?
+            .remote_actors
+            .values()
+            .find(|a| a.key_id == key_id)
+            .cloned())
+    }
+
+    async fn save_remote_actor(
+        &self,
+        account: &AccountRecord,
+        actor: &RemoteActorRecord,
+    ) -> StoreResult<AccountRecord> {
+        let mut g = self.write()?;
+        let known = g
+            .remote_actors
+            .values()
+            .find(|a| a.uri == actor.uri)
+            .map(|a| a.account_id);
+        let id = known.unwrap_or(account.id);
+        if g.remote_actors
+            .values()
+            .any(|a| a.uri != actor.uri && a.key_id == actor.key_id)
+        {
+            return Err(StoreError::AlreadyExists("key_id".into()));
+        }
+        if g.accounts
+            .values()
+            .any(|a| a.id != id && same_name(a, &account.username, account.domain.as_deref()))
+        {
+            return Err(StoreError::AlreadyExists("username".into()));
+        }
+        let saved = match g.accounts.get(&id) {
+            Some(old) => AccountRecord {
+                id,
+                created_at: old.created_at,
+                statuses_count: old.statuses_count,
+                followers_count: old.followers_count,
+                following_count: old.following_count,
+                last_status_at: old.last_status_at,
+                ..account.clone()
+            },
+            None if known.is_some() => return Err(StoreError::NotFound),
+            None => {
+                if g.accounts.contains_key(&id) {
+                    return Err(StoreError::AlreadyExists("account".into()));
+                }
+                account.clone()
+            }
+        };
+        g.accounts.insert(id, saved.clone());
+        g.remote_actors.insert(
+            id,
+            RemoteActorRecord {
+                account_id: id,
+                ..actor.clone()
+            },
+        );
+        Ok(saved)
+    }
+
+    async fn follower_inboxes(&self, account: Id) -> StoreResult<Vec<String>> {
+        let g = self.read()?;
+        let inboxes: BTreeSet<String> = g
+            .follows
+            .keys()
+            .filter(|(_, target)| *target == account)
+            .filter_map(|(follower, _)| g.remote_actors.get(follower))
+            .map(|a| a.shared_inbox.clone().unwrap_or_else(|| a.inbox.clone()))
+            .collect();
+        Ok(inboxes.into_iter().collect())
+    }
+
+    async fn status_by_uri(&self, uri: &str) -> StoreResult<Option<StatusRecord>> {
+        Ok(self
+            .read()?
+            .statuses
+            .values()
+            .find(|s| s.uri.as_deref() == Some(uri))
+            .cloned())
+    }
+
+    async fn note_activity(&self, id: &str, at: DateTime<Utc>) -> StoreResult<bool> {
+        let mut g = self.write()?;
+        if g.activities.contains_key(id) {
+            return Ok(false);
+        }
+        g.activities.insert(id.to_string(), at);
+        Ok(true)
+    }
+
+    async fn prune_activities(&self, before: DateTime<Utc>) -> StoreResult<u64> {
+        let mut g = self.write()?;
+        let n = g.activities.len();
+        g.activities.retain(|_, at| *at >= before);
+        Ok((n - g.activities.len()) as u64)
+    }
+
+    async fn follow_uri(&self, follower: Id, target: Id) -> StoreResult<Option<String>> {
+        Ok(self.read()?.follow_uris.get(&(follower, target)).cloned())
+    }
+
+    async fn set_follow_uri(&self, follower: Id, target: Id, uri: &str) -> StoreResult<()> {
+        self.write()?
+            .follow_uris
+            .insert((follower, target), uri.to_string());
+        Ok(())
+    }
+
+    async fn note_host_failure(&self, host: &str, at: DateTime<Utc>) -> StoreResult<DateTime<Utc>> {
+        Ok(*self
+            .write()?
+            .failing_hosts
+            .entry(host.to_ascii_lowercase())
+            .or_insert(at))
+    }
+
+    async fn note_host_success(&self, host: &str) -> StoreResult<bool> {
+        Ok(self
+            .write()?
+            .failing_hosts
+            .remove(&host.to_ascii_lowercase())
+            .is_some())
+    }
+
+    async fn host_failing_since(&self, host: &str) -> StoreResult<Option<DateTime<Utc>>> {
+        Ok(self
+            .read()?
+            .failing_hosts
+            .get(&host.to_ascii_lowercase())
+            .copied())
     }
 }

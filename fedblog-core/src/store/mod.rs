@@ -979,6 +979,59 @@ pub trait ScheduledStatusStore: Send + Sync {
     async fn delete_scheduled_status(&self, id: Id) -> StoreResult<bool>;
 }
 
+/// ActivityPub state: the key pairs of local actors, what is known of remote actors, the
+/// activities already applied, the ActivityPub ids of follows across servers, and the servers
+/// deliveries are failing to.
+#[async_trait]
+pub trait FederationStore: Send + Sync {
+    /// The key pair of a local account, or of the instance actor ([`INSTANCE_ACTOR`]).
+    async fn actor_key(&self, owner: Id) -> StoreResult<Option<ActorKeyRecord>>;
+    /// Keeps `key` unless its owner has a key already, and returns the owner's key either way,
+    /// so that two processes making a key at once agree on one.
+    async fn insert_actor_key(&self, key: &ActorKeyRecord) -> StoreResult<ActorKeyRecord>;
+    /// What is known of the actor behind a remote account.
+    async fn remote_actor(&self, account: Id) -> StoreResult<Option<RemoteActorRecord>>;
+    /// The actors behind these remote accounts, in no particular order; others are skipped.
+    async fn remote_actors(&self, accounts: &[Id]) -> StoreResult<Vec<RemoteActorRecord>>;
+    /// The remote actor with this ActivityPub id.
+    async fn remote_actor_by_uri(&self, uri: &str) -> StoreResult<Option<RemoteActorRecord>>;
+    /// The remote actor whose public key has this id.
+    async fn remote_actor_by_key_id(&self, key_id: &str) -> StoreResult<Option<RemoteActorRecord>>;
+    /// Stores a remote account with its actor, atomically. For a new `actor.uri`, the account
+    /// is inserted with `account.id` (`AlreadyExists("username")` when another actor holds
+    /// `username@domain`, `AlreadyExists("key_id")` when another actor has that key id); for a
+    /// known one, the stored account keeps its id, counters and
+    /// `created_at` and takes every other field of `account` (username included), and the
+    /// actor record is replaced. Returns the account as stored.
+    async fn save_remote_actor(
+        &self,
+        account: &AccountRecord,
+        actor: &RemoteActorRecord,
+    ) -> StoreResult<AccountRecord>;
+    /// The inboxes to deliver `account`'s posts to its remote followers: for each follower, its
+    /// server's shared inbox when known, else its own inbox; each once.
+    async fn follower_inboxes(&self, account: Id) -> StoreResult<Vec<String>>;
+    /// The remote status with this ActivityPub id.
+    async fn status_by_uri(&self, uri: &str) -> StoreResult<Option<StatusRecord>>;
+    /// Notes that the activity `id` was applied at `at`; `false` when it had been already.
+    async fn note_activity(&self, id: &str, at: DateTime<Utc>) -> StoreResult<bool>;
+    /// Forgets the activities noted before `before`; returns how many.
+    async fn prune_activities(&self, before: DateTime<Utc>) -> StoreResult<u64>;
+    /// The ActivityPub id of the `Follow` of `follower` to `target` (a follow or a request),
+    /// when one crossed servers.
+    async fn follow_uri(&self, follower: Id, target: Id) -> StoreResult<Option<String>>;
+    /// Records it (replacing an earlier one).
+    async fn set_follow_uri(&self, follower: Id, target: Id, uri: &str) -> StoreResult<()>;
+    /// Notes a failed delivery to `host` at `at`; returns since when the host has been failing
+    /// (the first failure since its last success).
+    async fn note_host_failure(&self, host: &str, at: DateTime<Utc>) -> StoreResult<DateTime<Utc>>;
+    /// Notes that `host` answered (a delivery succeeded, or it sent us something); returns
+    /// whether it had been failing.
+    async fn note_host_success(&self, host: &str) -> StoreResult<bool>;
+    /// Since when deliveries to `host` have been failing, if they are.
+    async fn host_failing_since(&self, host: &str) -> StoreResult<Option<DateTime<Utc>>>;
+}
+
 /// Everything a fedblog store provides.
 pub trait Store:
     AccountStore
@@ -1005,6 +1058,7 @@ pub trait Store:
     + ConversationStore
     + LinkStore
     + NotificationPolicyStore
+    + FederationStore
     + Send
     + Sync
     + 'static
@@ -1036,6 +1090,7 @@ impl<T> Store for T where
         + ConversationStore
         + LinkStore
         + NotificationPolicyStore
+        + FederationStore
         + Send
         + Sync
         + 'static

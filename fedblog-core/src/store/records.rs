@@ -1211,3 +1211,49 @@ pub struct NotificationRequestRecord {
 pub fn conversation_of(s: &StatusRecord) -> Id {
     s.conversation_id.unwrap_or(s.id)
 }
+
+/// The id under which the instance actor's key pair is kept (no account has it): the actor that
+/// signs fetches made on nobody's behalf.
+pub const INSTANCE_ACTOR: Id = Id(0);
+
+/// The RSA key pair of a local actor (an account, or the instance actor under
+/// [`INSTANCE_ACTOR`]), PEM-encoded: PKCS#8 for the private key, SPKI for the public key, as
+/// ActivityPub servers publish it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ActorKeyRecord {
+    /// The account (or [`INSTANCE_ACTOR`]).
+    pub owner: Id,
+    /// `-----BEGIN PRIVATE KEY-----` ...
+    pub private_key_pem: String,
+    /// `-----BEGIN PUBLIC KEY-----` ...
+    pub public_key_pem: String,
+    /// Made.
+    pub created_at: DateTime<Utc>,
+}
+
+/// What this server knows of the ActivityPub actor behind a remote account.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RemoteActorRecord {
+    /// The remote account.
+    pub account_id: Id,
+    /// The actor's ActivityPub id, unique.
+    pub uri: String,
+    /// `Person`, `Service`, `Application`, `Group` or `Organization`.
+    pub actor_type: String,
+    /// Its own inbox.
+    pub inbox: String,
+    /// Its server's shared inbox, if it has one.
+    pub shared_inbox: Option<String>,
+    /// Its outbox collection.
+    pub outbox: Option<String>,
+    /// Its followers collection (the addressee of its followers-only posts).
+    pub followers: Option<String>,
+    /// Its following collection.
+    pub following: Option<String>,
+    /// The id of its public key (`keyId` of its signatures), unique.
+    pub key_id: String,
+    /// Its public key, PEM-encoded.
+    pub public_key_pem: String,
+    /// When it was last fetched (refreshed when a day old).
+    pub fetched_at: DateTime<Utc>,
+}

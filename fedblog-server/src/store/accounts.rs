@@ -11,9 +11,10 @@ use serde_json::{Value, json};
 
 use super::conversations::delete_account_conversations;
 use super::entity::{
-    account_domain_blocks, account_notes, accounts, authorizations, blocks, endorsements,
-    featured_tags, follow_requests, follows, home_feed, list_accounts, markers, mutes,
-    notifications, scheduled_statuses, suggestion_dismissals, tag_follows, tokens, users,
+    account_domain_blocks, account_notes, accounts, actor_keys, authorizations, blocks,
+    endorsements, featured_tags, follow_requests, follow_uris, follows, home_feed, list_accounts,
+    markers, mutes, notifications, scheduled_statuses, suggestion_dismissals, tag_follows, tokens,
+    users,
 };
 use super::filters::{delete_filters, filters_of_account};
 use super::follows::decrement_each;
@@ -69,7 +70,7 @@ pub(super) fn parse_visibility(s: &str, column: &str) -> StoreResult<Visibility>
 }
 
 /// The columns `update_account` replaces (everything but identity, creation time and counters).
-fn profile_columns(a: &AccountRecord) -> accounts::ActiveModel {
+pub(super) fn profile_columns(a: &AccountRecord) -> accounts::ActiveModel {
     accounts::ActiveModel {
         display_name: Set(a.display_name.clone()),
         note: Set(a.note.clone()),
@@ -93,7 +94,7 @@ fn profile_columns(a: &AccountRecord) -> accounts::ActiveModel {
     }
 }
 
-fn account_row(a: &AccountRecord) -> accounts::ActiveModel {
+pub(super) fn account_row(a: &AccountRecord) -> accounts::ActiveModel {
     accounts::ActiveModel {
         id: Set(a.id.as_i64()),
         username: Set(a.username.clone()),
@@ -305,6 +306,12 @@ async fn delete_account_rows<C: ConnectionTrait>(db: &C, id: Id) -> StoreResult<
         .await
         .map_err(backend_err)?;
     delete_account_policies(db, id).await.map_err(backend_err)?;
+
+    // Its key pair and the ActivityPub ids of its follows both ways (its remote actor goes
+    // with the account, by the foreign key's cascade).
+    delete_where::<_, actor_keys::Entity>(db, actor_keys::Column::Owner, id).await?;
+    delete_where::<_, follow_uris::Entity>(db, follow_uris::Column::Follower, id).await?;
+    delete_where::<_, follow_uris::Entity>(db, follow_uris::Column::Target, id).await?;
 
     // Its login and credentials, then the account.
     delete_where::<_, tokens::Entity>(db, tokens::Column::AccountId, id).await?;

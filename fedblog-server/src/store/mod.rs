@@ -17,6 +17,7 @@ mod blocks;
 mod conversations;
 mod directory;
 mod domain_blocks;
+mod federation;
 mod feeds;
 mod filters;
 mod follows;

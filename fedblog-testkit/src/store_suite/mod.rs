@@ -25,7 +25,7 @@
 //! `blocks`, `feeds`, `stats`, `jobs`, `scheduled_statuses`, `notes`, `domain_blocks`, `tags`,
 //! `directory`, `interactions`, `edits`, `polls`, `media`, `notifications`, `markers`,
 //! `lists`, `tag_timelines`, `filters`, `conversations`, `links`,
-//! `notification_policies`), each
+//! `notification_policies`, `federation`), each
 //! holding one `#[test]` per check, so `cargo test` reports every check by name
 //! (`accounts::email_is_unique_case_insensitively ... ok`) and `cargo test feeds::` runs one
 //! area. Each test runs its check on a current-thread Tokio runtime of its own, as
@@ -115,6 +115,7 @@ pub mod conversations;
 pub mod directory;
 pub mod domain_blocks;
 pub mod edits;
+pub mod federation;
 pub mod feeds;
 pub mod filters;
 pub mod follows;
@@ -519,6 +520,20 @@ macro_rules! __store_suite_for_each_check {
                 dismiss_notification_request_drops_its_notifications,
                 notification_requests_page_by_id,
                 delete_account_removes_policies_both_ways,
+            }
+            federation {
+                insert_actor_key_keeps_the_first_key,
+                racing_inserts_of_one_actor_key_agree_on_one,
+                save_remote_actor_inserts_the_account_and_its_actor,
+                save_remote_actor_refresh_keeps_id_counters_and_created_at,
+                save_remote_actor_refuses_a_username_another_actor_holds,
+                remote_actors_answers_the_known_ones_once,
+                follower_inboxes_dedupe_shared_and_fall_back_to_own,
+                status_by_uri_finds_the_status_with_that_id,
+                note_activity_is_new_once_and_prune_forgets_older_ones,
+                follow_uri_is_set_and_replaced_per_pair,
+                host_failure_keeps_the_first_time_until_a_success,
+                delete_account_removes_its_actor_key_and_follow_uris,
             }
         }
     };

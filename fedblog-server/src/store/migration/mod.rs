@@ -22,6 +22,7 @@ mod m0017_code_exchanges;
 mod m0018_public_timeline_indexes;
 mod m0019_change_log;
 mod m0020_large_events;
+mod m0021_federation;
 
 /// A named index on `table` over `cols` (shared by the migrations).
 fn index(name: &'static str, table: &'static str, cols: &[&'static str]) -> IndexCreateStatement {
@@ -60,6 +61,7 @@ impl MigratorTrait for Migrator {
             Box::new(m0018_public_timeline_indexes::Migration),
             Box::new(m0019_change_log::Migration),
             Box::new(m0020_large_events::Migration),
+            Box::new(m0021_federation::Migration),
         ]
     }
 }
