@@ -65,6 +65,8 @@ pub struct App {
     /// [`ChangeLog`](crate::store::cached::ChangeLog)); a request that wrote is answered once it
     /// settled. `None` (the default) for a store no other process caches.
     pub change_log: Option<Arc<dyn crate::store::cached::ChangeLog>>,
+    /// How federation reaches other servers; `None` (the default): the app does not federate.
+    pub transport: Option<Arc<dyn crate::federation::Transport>>,
     /// The hash unknown logins are checked against (made on first use).
     pub(crate) stand_in_hash: std::sync::OnceLock<String>,
 }
@@ -91,6 +93,7 @@ impl App {
             events: Arc::new(InProcessBus::new()),
             streams,
             change_log: None,
+            transport: None,
             stand_in_hash: std::sync::OnceLock::new(),
         }
     }
@@ -123,6 +126,12 @@ impl App {
     /// The same app running CPU-heavy work through `blocking`.
     pub fn with_blocking(mut self, blocking: Arc<dyn Blocking>) -> Self {
         self.blocking = blocking;
+        self
+    }
+
+    /// The same app federating through `transport` (see [`crate::federation`]).
+    pub fn with_transport(mut self, transport: Arc<dyn crate::federation::Transport>) -> Self {
+        self.transport = Some(transport);
         self
     }
 
@@ -257,7 +266,13 @@ impl App {
 
     /// The blocks area (blocks, mutes and user domain blocks).
     pub fn blocks(&self) -> Blocks<'_> {
-        Blocks::new(&*self.store, &self.ids, self.now(), &self.config.domain)
+        Blocks::new(
+            &*self.store,
+            &self.ids,
+            self.now(),
+            &self.config.domain,
+            self.outbox(),
+        )
     }
 
     /// The media area (uploads, their processing and removal, a status's media).
@@ -320,6 +335,7 @@ impl App {
             &self.ids,
             self.visibility(),
             self.notifications(),
+            self.outbox(),
         )
     }
 
@@ -352,6 +368,7 @@ impl App {
             &self.config.domain,
             &self.ids,
             self.now(),
+            self.outbox(),
         )
     }
 
@@ -369,6 +386,7 @@ impl App {
             links: self.links(),
             fanout: self.fanout(),
             notifications: self.notifications(),
+            outbox: self.outbox(),
         }
     }
 
@@ -392,6 +410,42 @@ impl App {
     /// The scheduled statuses area (scheduling, rescheduling, cancelling, publishing).
     pub fn scheduled(&self) -> Scheduled<'_> {
         Scheduled::new(&*self.store, self.statuses(), &self.ids, self.now())
+    }
+
+    /// The federation area (keys, remote actors, signatures, deliveries).
+    pub fn federation(&self) -> crate::services::federation::Federation<'_> {
+        crate::services::federation::Federation::new(
+            &*self.store,
+            self.transport.as_deref(),
+            &*self.blocking,
+            &self.ids,
+            &self.config,
+            self.now(),
+        )
+    }
+
+    /// The outbox (what local actions tell other servers).
+    pub fn outbox(&self) -> crate::services::outbox::Outbox<'_> {
+        crate::services::outbox::Outbox::new(
+            &*self.store,
+            self.job_queue(),
+            &self.ids,
+            self.transport.is_some(),
+            self.base_url(),
+            self.now(),
+        )
+    }
+
+    /// The remote statuses area (posts, reblogs and edits from other servers).
+    pub fn remote(&self) -> crate::services::remote::Remote<'_> {
+        crate::services::remote::Remote::new(
+            &*self.store,
+            self.status_areas(),
+            &*self.events,
+            &self.ids,
+            self.base_url(),
+            self.now(),
+        )
     }
 
     /// The markers area (read positions).
@@ -469,28 +523,7 @@ pub struct RequestInfo {
     pub raw: Option<Arc<RawBody>>,
 }
 
-/// A request as it arrived, for an endpoint that needs its exact bytes (a signed delivery).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct RawBody {
-    /// The method (`POST`).
-    pub method: String,
-    /// The path and query as sent (`/inbox?x=1`), what a signature's `(request-target)` names.
-    pub target: String,
-    /// Every header, names in lower case, in the order sent (a repeated header repeats).
-    pub headers: Vec<(String, String)>,
-    /// The body's bytes.
-    pub bytes: Vec<u8>,
-}
-
-impl RawBody {
-    /// The first value of the header `name` (any case).
-    pub fn header(&self, name: &str) -> Option<&str> {
-        self.headers
-            .iter()
-            .find(|(k, _)| k.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v.as_str())
-    }
-}
+pub use crate::federation::RawBody;
 
 /// Who is calling: the token, its app and its user, as authentication found them.
 #[derive(Clone, Debug)]

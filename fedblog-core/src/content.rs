@@ -420,6 +420,65 @@ pub fn html_to_plain(html: &str) -> String {
     html_escape::decode_html_entities(out.trim_end()).into_owned()
 }
 
+/// HTML from another server (a remote post, bio or profile field) made safe to show, as
+/// Mastodon keeps it: paragraphs, line breaks, links (made `nofollow noopener`, opening
+/// elsewhere), the `h-card`/`mention`/`hashtag`/`invisible`/`ellipsis` classes of mentions and
+/// links, and simple formatting; scripts, styles, images and other attributes go.
+pub fn sanitize_remote_html(html: &str) -> String {
+    use std::collections::HashSet;
+    let classes: HashSet<&str> = [
+        "h-card",
+        "u-url",
+        "mention",
+        "hashtag",
+        "invisible",
+        "ellipsis",
+        "quote-inline",
+    ]
+    .into_iter()
+    .collect();
+    ammonia::Builder::default()
+        .tags(
+            [
+                "p",
+                "br",
+                "span",
+                "a",
+                "del",
+                "s",
+                "pre",
+                "code",
+                "em",
+                "strong",
+                "b",
+                "i",
+                "u",
+                "ul",
+                "ol",
+                "li",
+                "blockquote",
+            ]
+            .into_iter()
+            .collect(),
+        )
+        .generic_attributes(HashSet::new())
+        .tag_attributes(
+            [("a", ["href"].into_iter().collect::<HashSet<_>>())]
+                .into_iter()
+                .collect(),
+        )
+        .allowed_classes(
+            [("a", classes.clone()), ("span", classes)]
+                .into_iter()
+                .collect(),
+        )
+        .url_schemes(["http", "https"].into_iter().collect())
+        .link_rel(Some("nofollow noopener"))
+        .set_tag_attribute_value("a", "target", "_blank")
+        .clean(html)
+        .to_string()
+}
+
 /// The profile page of an account: its own `url` (a remote account's), else
 /// `<base_url>/@<username>`.
 pub fn account_url(base_url: &str, a: &crate::store::AccountRecord) -> String {

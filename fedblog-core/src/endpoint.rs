@@ -145,6 +145,42 @@ impl IntoReply for Typed {
     }
 }
 
+/// `202 Accepted` with no body (an inbox took an activity).
+pub struct Accepted;
+
+impl IntoReply for Accepted {
+    fn into_reply(self) -> ApiResult<Reply> {
+        Ok(Reply {
+            status: StatusCode::ACCEPTED,
+            headers: vec![],
+            body: Body::Empty,
+        })
+    }
+}
+
+/// The media type of ActivityPub documents we serve.
+pub const ACTIVITY_JSON_UTF8: &str = "application/activity+json; charset=utf-8";
+
+/// An ActivityPub document, or the HTML page of the same thing, as the request's `Accept`
+/// asked; either way with `Vary: Accept`, so that caches keep the two apart.
+pub enum Negotiated {
+    /// ActivityStreams JSON.
+    Activity(String),
+    /// The page for browsers.
+    Page(Html),
+}
+
+impl IntoReply for Negotiated {
+    fn into_reply(self) -> ApiResult<Reply> {
+        let mut reply = match self {
+            Negotiated::Activity(json) => Typed(ACTIVITY_JSON_UTF8, json).into_reply()?,
+            Negotiated::Page(page) => page.into_reply()?,
+        };
+        reply.headers.push(("Vary".into(), "Accept".into()));
+        Ok(reply)
+    }
+}
+
 /// Where a streaming reply's messages come from. The transport frames them (server-sent
 /// events: `event:` and `data:` lines, with a heartbeat comment while idle; a WebSocket: one
 /// text message each) and hands back what a WebSocket client sends.

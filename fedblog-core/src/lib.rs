@@ -13,6 +13,7 @@ pub mod endpoint;
 pub mod entities;
 pub mod error;
 pub mod events;
+pub mod federation;
 pub mod files;
 pub mod id;
 pub mod loaded;

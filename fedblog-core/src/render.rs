@@ -1,5 +1,6 @@
 //! The only place where store records become API entities.
 
+pub mod activitypub;
 mod instance;
 pub mod webfinger;
 

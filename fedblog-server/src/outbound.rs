@@ -123,6 +123,46 @@ impl OutboundClient {
             .send()
             .await
             .map_err(|e| classify(&e))?;
+        self.read(response).await
+    }
+}
+
+impl OutboundClient {
+    /// Sends a request as given (core signs it), reading at most `max_body` bytes of the
+    /// answer. `Host` is left to the client, which writes the same authority the signature
+    /// names.
+    pub async fn send(
+        &self,
+        method: http::Method,
+        url: &str,
+        headers: &[(String, String)],
+        body: Option<Vec<u8>>,
+    ) -> Result<Fetched, OutboundError> {
+        let parsed =
+            reqwest::Url::parse(url).map_err(|_| OutboundError::NotHttp(url.to_string()))?;
+        if !matches!(parsed.scheme(), "http" | "https") {
+            return Err(OutboundError::NotHttp(url.to_string()));
+        }
+        if let Some(e) = literal_address_refused(&parsed, self.options.allow_private) {
+            return Err(OutboundError::Forbidden(e));
+        }
+        let method = reqwest::Method::from_bytes(method.as_str().as_bytes())
+            .map_err(|e| OutboundError::Transport(e.to_string()))?;
+        let mut request = self.client.request(method, parsed);
+        for (name, value) in headers {
+            if !name.eq_ignore_ascii_case("host") {
+                request = request.header(name.as_str(), value.as_str());
+            }
+        }
+        if let Some(body) = body {
+            request = request.body(body);
+        }
+        let response = request.send().await.map_err(|e| classify(&e))?;
+        self.read(response).await
+    }
+
+    /// Reads an answer whole, within `max_body`.
+    async fn read(&self, response: reqwest::Response) -> Result<Fetched, OutboundError> {
         let status = response.status().as_u16();
         let content_type = response
             .headers()
@@ -147,6 +187,29 @@ impl OutboundClient {
             content_type,
             body,
         })
+    }
+}
+
+/// Federation reaches other servers through the outbound client.
+#[async_trait::async_trait]
+impl fedblog_core::federation::Transport for OutboundClient {
+    async fn send(
+        &self,
+        req: fedblog_core::federation::OutboundRequest,
+    ) -> Result<fedblog_core::federation::OutboundResponse, fedblog_core::federation::TransportError>
+    {
+        use fedblog_core::federation::TransportError;
+        match OutboundClient::send(self, req.method, &req.url, &req.headers, req.body).await {
+            Ok(f) => Ok(fedblog_core::federation::OutboundResponse {
+                status: f.status,
+                content_type: f.content_type,
+                body: f.body,
+            }),
+            Err(OutboundError::Forbidden(e)) => Err(TransportError::Refused(e)),
+            Err(OutboundError::NotHttp(e)) => Err(TransportError::Refused(e)),
+            Err(OutboundError::TooLarge(_)) => Err(TransportError::TooLarge),
+            Err(OutboundError::Transport(e)) => Err(TransportError::Network(e)),
+        }
     }
 }
 

@@ -80,6 +80,15 @@ pub async fn build_app(settings: &Settings) -> Result<Arc<App>, String> {
         let bus = PgEventBus::connect(&settings.database_url).await?;
         app = app.with_events(Arc::new(bus));
     }
+    // Federation: fetches and deliveries through the outbound client and its address rule.
+    let mut outbound = crate::outbound::OutboundOptions::new(&settings.instance.base_url());
+    outbound.allow_private = settings.allow_private_addresses;
+    if outbound.allow_private {
+        tracing::warn!(
+            "FEDBLOG_ALLOW_PRIVATE_ADDRESSES is on: other servers' URLs may reach private addresses"
+        );
+    }
+    app = app.with_transport(Arc::new(crate::outbound::OutboundClient::new(outbound)?));
     if let Some(t) = &settings.translation {
         let translator = LibreTranslate::new(&t.url, t.api_key.clone(), DEFAULT_TIMEOUT)?;
         app = app.with_translator(Arc::new(translator));

@@ -94,6 +94,10 @@ pub struct SettingsArgs {
     /// Streaming connections one access token may hold at once [default: 32].
     #[arg(long, env = "FEDBLOG_STREAMING_CONNECTIONS_PER_TOKEN", global = true)]
     pub streaming_connections_per_token: Option<usize>,
+    /// Whether fetches and deliveries to other servers may reach loopback, private and other
+    /// non-public addresses (tests, private networks) [default: false].
+    #[arg(long, env = "FEDBLOG_ALLOW_PRIVATE_ADDRESSES", global = true)]
+    pub allow_private_addresses: Option<bool>,
 }
 
 #[derive(Deserialize, Default, Debug)]
@@ -121,6 +125,7 @@ struct FileSettings {
     read_timeout_secs: Option<u64>,
     streaming_public_needs_token: Option<bool>,
     streaming_connections_per_token: Option<usize>,
+    allow_private_addresses: Option<bool>,
 }
 
 /// Where statuses are translated (`FEDBLOG_TRANSLATION_URL`, `FEDBLOG_TRANSLATION_API_KEY`).
@@ -168,6 +173,8 @@ pub struct Settings {
     pub redis_url: Option<String>,
     /// What the HTTP layer allows.
     pub http: crate::http::HttpOptions,
+    /// Whether requests to other servers may reach non-public addresses.
+    pub allow_private_addresses: bool,
 }
 
 impl SettingsArgs {
@@ -316,6 +323,10 @@ impl SettingsArgs {
             translation,
             redis_url,
             http,
+            allow_private_addresses: self
+                .allow_private_addresses
+                .or(file.allow_private_addresses)
+                .unwrap_or(false),
         })
     }
 }

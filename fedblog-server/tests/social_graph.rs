@@ -326,8 +326,10 @@ async fn follow_by_address(s: &TestServer) {
         assert_eq!(v["id"], alice.id.to_string().as_str(), "{uri}: {v}");
         assert_eq!(v["acct"], "alice@remote.example");
     }
+    // A remote account's server decides: the follow waits for its `Accept`.
     let rel = relationship(s, &token, alice.id).await;
-    assert_eq!(rel["following"], true, "{rel}");
+    assert_eq!(rel["requested"], true, "{rel}");
+    assert_eq!(rel["following"], false, "{rel}");
     let r = s
         .client
         .post(

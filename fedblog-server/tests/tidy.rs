@@ -291,6 +291,9 @@ const AREA_SERVICES: &[&str] = &[
     "scheduled",
     "streaming",
     "webfinger",
+    "federation",
+    "outbox",
+    "remote",
 ];
 
 /// The modules of core a module names (`crate::x` or `crate::x::y`, down to the deepest one that
@@ -373,14 +376,18 @@ fn app_and_the_services_form_no_import_cycle() {
 
 /// Only the services that reach every area stay methods on `App`, as dispatch does: the job
 /// workers (a job's kind names its area), the stream runner (an event is rendered for each
-/// listener by any area's render) and presenting (loading for render).
+/// listener by any area's render), the federation runner (an incoming activity is applied
+/// through any area, an outgoing one rendered) and presenting (loading for render).
 #[test]
 fn only_the_runners_and_presenting_are_methods_on_app() {
     for (path, text) in all_sources() {
         let Some(file) = path.strip_prefix("fedblog-core/src/services/") else {
             continue;
         };
-        if matches!(file, "job_runner.rs" | "stream_runner.rs" | "presenting.rs") {
+        if matches!(
+            file,
+            "job_runner.rs" | "stream_runner.rs" | "federation_runner.rs" | "presenting.rs"
+        ) {
             continue;
         }
         let code = text.split("#[cfg(test)]").next().unwrap_or("");

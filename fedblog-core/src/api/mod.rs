@@ -4,6 +4,7 @@
 //! Paths are written once, here, in Mastodon's `:param` notation.
 
 pub mod accounts;
+pub mod activitypub;
 pub mod apps;
 pub mod blocks;
 pub mod bookmarks;
@@ -19,6 +20,7 @@ pub mod filters_v1;
 pub mod follow_requests;
 pub mod followed_tags;
 pub mod follows;
+pub mod in_process;
 pub mod instance;
 pub mod lists;
 pub mod markers;
@@ -282,6 +284,19 @@ pub fn routes() -> Vec<Route> {
         route::<well_known::webfinger::GetWebfinger>(),
         route::<well_known::host_meta::HostMeta>(),
         route::<well_known::host_meta_json::HostMetaJson>(),
+        // ActivityPub
+        route::<activitypub::actor::ActorDocument>(),
+        route::<activitypub::profile_page::ProfilePage>(),
+        route::<activitypub::note::NoteDocument>(),
+        route::<activitypub::status_page::StatusPage>(),
+        route::<activitypub::inbox::PersonalInbox>(),
+        route::<activitypub::shared_inbox::SharedInbox>(),
+        route::<activitypub::instance_actor::InstanceActor>(),
+        route::<activitypub::outbox::OutboxCollection>(),
+        route::<activitypub::followers::FollowersCollection>(),
+        route::<activitypub::following::FollowingCollection>(),
+        route::<activitypub::featured::FeaturedCollection>(),
+        route::<activitypub::featured_tags::FeaturedTagsCollection>(),
     ]
 }
 

@@ -31,6 +31,7 @@ pub struct Blocks<'a> {
     now: DateTime<Utc>,
     /// This server's domain (it cannot be blocked).
     domain: &'a str,
+    outbox: crate::services::outbox::Outbox<'a>,
 }
 
 impl<'a> Blocks<'a> {
@@ -40,6 +41,7 @@ impl<'a> Blocks<'a> {
         ids: &'a IdGenerator,
         now: DateTime<Utc>,
         domain: &'a str,
+        outbox: crate::services::outbox::Outbox<'a>,
     ) -> Self {
         Blocks {
             blocks: store,
@@ -51,6 +53,7 @@ impl<'a> Blocks<'a> {
             ids,
             now,
             domain,
+            outbox,
         }
     }
 
@@ -78,13 +81,18 @@ impl<'a> Blocks<'a> {
             .retract_notifications(me.id, target.id, None, None)
             .await?;
         forget_follow_notifications(self.notifications, target.id, me.id).await?;
+        if me.is_local() {
+            self.outbox.blocked(me.id, target.id).await?;
+        }
         Ok(target)
     }
 
     /// `me` lifts a block (no error when there was none).
     pub async fn unblock(&self, me: &AccountRecord, target_id: Id) -> ApiResult<AccountRecord> {
         let target = visible_account(self.accounts, target_id).await?;
-        self.blocks.delete_block(me.id, target.id).await?;
+        if self.blocks.delete_block(me.id, target.id).await? && me.is_local() {
+            self.outbox.unblocked(me.id, target.id).await?;
+        }
         Ok(target)
     }
 

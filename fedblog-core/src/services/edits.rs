@@ -218,6 +218,7 @@ impl<'a> Edits<'a> {
             .notifications
             .notify_edit(me, &status, &edited)
             .await?;
+        self.areas().outbox.status_edited(&edited).await?;
         self.posting
             .publish(DomainEvent::StatusEdited {
                 status: edited.id,

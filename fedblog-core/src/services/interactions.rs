@@ -80,6 +80,7 @@ pub struct Interactions<'a> {
     ids: &'a IdGenerator,
     visibility: VisibilityRule<'a>,
     notifications: Notifications<'a>,
+    outbox: crate::services::outbox::Outbox<'a>,
 }
 
 impl<'a> Interactions<'a> {
@@ -90,6 +91,7 @@ impl<'a> Interactions<'a> {
         ids: &'a IdGenerator,
         visibility: VisibilityRule<'a>,
         notifications: Notifications<'a>,
+        outbox: crate::services::outbox::Outbox<'a>,
     ) -> Self {
         Interactions {
             blocks: store,
@@ -99,6 +101,7 @@ impl<'a> Interactions<'a> {
             ids,
             visibility,
             notifications,
+            outbox,
         }
     }
     /// A status `me` may see (the original, when `id` names a reblog), 404 otherwise.
@@ -136,6 +139,7 @@ impl<'a> Interactions<'a> {
                     Some(&status),
                 )
                 .await?;
+            self.outbox.favourited(me, &status).await?;
         }
         self.reread(id).await
     }
@@ -154,6 +158,7 @@ impl<'a> Interactions<'a> {
                     Some(proper),
                 )
                 .await?;
+            self.outbox.unfavourited(me, &status).await?;
             return Ok(status);
         }
         self.visibility.visible_status(Some(me), proper).await

@@ -60,8 +60,14 @@ impl App {
             let recorded = match &outcome {
                 Ok(()) => self.store.complete_job(job.id, worker, self.now()).await,
                 Err(error) => {
-                    let retry = (job.attempts < job.max_attempts)
-                        .then(|| self.now() + backoff(job.attempts));
+                    let retry = (job.attempts < job.max_attempts).then(|| {
+                        self.now()
+                            + if job.kind == crate::services::outbox::DELIVER {
+                                crate::services::outbox::delivery_backoff(job.attempts)
+                            } else {
+                                backoff(job.attempts)
+                            }
+                    });
                     tracing::warn!(job = %job.id, kind = %job.kind, attempts = job.attempts, %error, retry = retry.is_some(), "job failed");
                     self.store
                         .fail_job(job.id, worker, error, retry, self.now())
@@ -133,6 +139,8 @@ impl App {
                 self.notifications().close_poll(&payload).await
             }
             crate::services::fanout::FAN_OUT => self.fanout().run_fan_out(&payload).await,
+            crate::services::outbox::FEDERATE => self.run_federate(&payload).await,
+            crate::services::outbox::DELIVER => self.run_delivery(&payload).await,
             other => Err(format!("unknown job kind {other:?}")),
         }
     }

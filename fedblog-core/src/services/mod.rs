@@ -7,6 +7,10 @@ pub mod discovery;
 pub mod durations;
 pub mod edits;
 pub mod fanout;
+pub mod federation;
+pub mod federation_runner;
+#[cfg(test)]
+mod federation_tests;
 pub mod filters;
 pub mod instance;
 pub mod interactions;
@@ -20,6 +24,7 @@ pub mod notification_groups;
 pub mod notification_policies;
 pub mod notifications;
 pub mod oauth;
+pub mod outbox;
 #[cfg(test)]
 mod page_reads_tests;
 pub mod polls;
@@ -28,6 +33,7 @@ pub mod presenting;
 mod published_events_tests;
 pub mod rate_limits;
 pub mod relationships;
+pub mod remote;
 pub mod scheduled;
 pub mod statuses;
 pub mod stream_runner;

@@ -60,6 +60,8 @@ pub struct Relationships<'a> {
     domain: &'a str,
     ids: &'a IdGenerator,
     now: DateTime<Utc>,
+    /// What other servers are told.
+    outbox: crate::services::outbox::Outbox<'a>,
 }
 
 /// The options of a follow as a request gives them; `None` leaves a value as it is (a new follow
@@ -140,7 +142,8 @@ const FAMILIAR_FOLLOWERS_LIMIT: u64 = 80;
 
 impl<'a> Relationships<'a> {
     /// The area over `store`, with the fan-out and notifications areas, the visibility rule, on
-    /// the server of `domain`.
+    /// the server of `domain`, telling other servers through `outbox`.
+    #[allow(clippy::too_many_arguments)]
     pub fn new(
         store: &'a dyn Store,
         fanout: Fanout<'a>,
@@ -149,8 +152,10 @@ impl<'a> Relationships<'a> {
         domain: &'a str,
         ids: &'a IdGenerator,
         now: DateTime<Utc>,
+        outbox: crate::services::outbox::Outbox<'a>,
     ) -> Self {
         Relationships {
+            outbox,
             accounts: store,
             follows: store,
             blocks: store,
@@ -202,7 +207,15 @@ impl<'a> Relationships<'a> {
             return Err(ApiError::forbidden());
         }
         let pending = self.follows.follow_request_of(me.id, target.id).await?;
-        if target.locked {
+        if !target.is_local() {
+            // Another server answers: the follow waits for its `Accept`.
+            let request =
+                pending.unwrap_or_else(|| FollowRecord::new(self.ids.next(), me.id, target.id));
+            self.follows
+                .upsert_follow_request(&options.apply_to(request))
+                .await?;
+            self.outbox.followed(me.id, target.id).await?;
+        } else if target.locked {
             let asked_before = pending.is_some();
             let request =
                 pending.unwrap_or_else(|| FollowRecord::new(self.ids.next(), me.id, target.id));
@@ -230,9 +243,11 @@ impl<'a> Relationships<'a> {
             };
             let follow = options.apply_to(base);
             if self.follows.upsert_follow(&follow).await? {
-                self.fanout
-                    .follow_began(me.id, target.id, follow.show_reblogs)
-                    .await?;
+                if me.is_local() {
+                    self.fanout
+                        .follow_began(me.id, target.id, follow.show_reblogs)
+                        .await?;
+                }
                 self.notifications
                     .retract_notification(target.id, me.id, NotificationType::FollowRequest, None)
                     .await?;
@@ -249,8 +264,11 @@ impl<'a> Relationships<'a> {
     /// follow. Not following is not an error.
     pub async fn unfollow(&self, me: &AccountRecord, target_id: Id) -> ApiResult<AccountRecord> {
         let target = visible_account(self.accounts, target_id).await?;
-        self.follows.delete_follow(me.id, target.id).await?;
-        self.follows.delete_follow_request(me.id, target.id).await?;
+        let followed = self.follows.delete_follow(me.id, target.id).await?;
+        let requested = self.follows.delete_follow_request(me.id, target.id).await?;
+        if followed || requested {
+            self.outbox.unfollowed(me.id, target.id).await?;
+        }
         self.fanout.follow_ended(me.id, target.id).await?;
         forget_follow_notifications(self.notification_store, target.id, me.id).await?;
         Ok(target)
@@ -264,7 +282,9 @@ impl<'a> Relationships<'a> {
         target_id: Id,
     ) -> ApiResult<AccountRecord> {
         let target = visible_account(self.accounts, target_id).await?;
-        self.follows.delete_follow(target.id, me.id).await?;
+        if self.follows.delete_follow(target.id, me.id).await? {
+            self.outbox.rejected(target.id, me.id).await?;
+        }
         self.fanout.follow_ended(target.id, me.id).await?;
         forget_follow_notifications(self.notification_store, me.id, target.id).await?;
         Ok(target)
@@ -299,6 +319,7 @@ impl<'a> Relationships<'a> {
         self.notifications
             .retract_notification(me.id, requester, NotificationType::FollowRequest, None)
             .await?;
+        self.outbox.accepted(requester, me.id).await?;
         Ok(())
     }
 
@@ -310,12 +331,13 @@ impl<'a> Relationships<'a> {
         self.notifications
             .retract_notification(me.id, requester, NotificationType::FollowRequest, None)
             .await?;
+        self.outbox.rejected(requester, me.id).await?;
         Ok(())
     }
 
     /// `POST /api/v1/follows`: follows the account named by `uri`, which is `user`, `@user`,
     /// `user@domain` or `acct:user@domain` (our own domain means local; a remote account must
-    /// already be known, since nothing is fetched yet). Unknown: 404. Already following: no error,
+    /// be known: the endpoint looks it up on its server first). Unknown: 404. Already following: no error,
     /// the options of the follow are kept.
     pub async fn follow_by_uri(&self, me: &AccountRecord, uri: &str) -> ApiResult<AccountRecord> {
         let acct = uri.trim();

@@ -213,6 +213,8 @@ pub struct StatusAreas<'a> {
     pub fanout: Fanout<'a>,
     /// Who is told.
     pub notifications: Notifications<'a>,
+    /// What other servers are told.
+    pub outbox: crate::services::outbox::Outbox<'a>,
 }
 
 impl<'a> Statuses<'a> {
@@ -479,6 +481,7 @@ impl<'a> Statuses<'a> {
             .notifications
             .notify_new_status(author, &record)
             .await?;
+        self.areas.outbox.status_created(&record).await?;
         self.publish(DomainEvent::StatusCreated {
             status: record.id,
             author: author.id,
@@ -602,6 +605,11 @@ impl<'a> Statuses<'a> {
     /// bookmarks, pins, feed entries, edits, poll and reblogs with it; replies to it stay. A
     /// concurrent deletion is not an error.
     pub async fn delete_status(&self, status: &StatusRecord) -> ApiResult<()> {
+        if status.local
+            && let Some(author) = self.accounts.account_by_id(status.account_id).await?
+        {
+            self.areas.outbox.status_deleting(status, &author).await?;
+        }
         match self.statuses.delete_status(status.id).await {
             Ok(()) => {
                 self.publish_deletion(status).await;
@@ -734,6 +742,7 @@ impl<'a> Statuses<'a> {
             }
         }
         self.areas.fanout.fan_out_reblog(&record, &original).await?;
+        self.areas.outbox.status_created(&record).await?;
         self.areas
             .notifications
             .notify(
@@ -764,6 +773,7 @@ impl<'a> Statuses<'a> {
         let original_id = named.reblog_of_id.unwrap_or(named.id);
         match self.interactions.reblog_by(me.id, original_id).await? {
             Some(reblog) => {
+                self.areas.outbox.status_deleting(&reblog, me).await?;
                 match self.statuses.delete_status(reblog.id).await {
                     Ok(()) => self.publish_deletion(&reblog).await,
                     Err(crate::StoreError::NotFound) => {}

@@ -117,6 +117,24 @@ impl<'a> Tags<'a> {
         Ok(())
     }
 
+    /// Makes sure each hashtag named (as another server wrote it, `#` or not) exists as a tag;
+    /// returns their normalised names, each once, leaving out names that are not valid tags.
+    pub async fn record_tag_names(&self, names: &[String]) -> ApiResult<Vec<String>> {
+        let mut out: Vec<String> = Vec::with_capacity(names.len());
+        for raw in names {
+            let shown = raw.trim().trim_start_matches('#');
+            if !content::is_valid_tag_name(shown) {
+                continue;
+            }
+            let name = content::normalize_tag(shown);
+            if !out.contains(&name) {
+                self.tag_named(name.clone(), shown.to_string()).await?;
+                out.push(name);
+            }
+        }
+        Ok(out)
+    }
+
     /// Use of a tag per day over the last week, today (from midnight UTC) first.
     async fn tag_history(&self, name: &str) -> ApiResult<Vec<(DateTime<Utc>, TagUsage)>> {
         let now = self.now;

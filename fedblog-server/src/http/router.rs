@@ -35,7 +35,11 @@ fn to_matchit(path: &str) -> String {
     path.split('/')
         .map(|seg| match seg.strip_prefix(':') {
             Some(name) => format!("{{{name}}}"),
-            None => seg.to_string(),
+            // A parameter after a fixed prefix within the segment: `@:username`.
+            None => match seg.split_once(":") {
+                Some((prefix, name)) if !prefix.is_empty() => format!("{prefix}{{{name}}}"),
+                _ => seg.to_string(),
+            },
         })
         .collect::<Vec<_>>()
         .join("/")

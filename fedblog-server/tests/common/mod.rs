@@ -100,7 +100,16 @@ impl TestServer {
     ) -> TestServer {
         let dir = temp_dir();
         let url = format!("sqlite://{}?mode=rwc", dir.join("test.sqlite").display());
-        Self::start_on(&url, dir, None, adjust, mailer, HttpOptions::default()).await
+        Self::start_on(
+            &url,
+            dir,
+            None,
+            adjust,
+            mailer,
+            HttpOptions::default(),
+            None,
+        )
+        .await
     }
 
     /// Starts a server with an adjusted configuration and HTTP options of the test's own.
@@ -110,7 +119,7 @@ impl TestServer {
     ) -> TestServer {
         let dir = temp_dir();
         let url = format!("sqlite://{}?mode=rwc", dir.join("test.sqlite").display());
-        Self::start_on(&url, dir, None, adjust, None, http).await
+        Self::start_on(&url, dir, None, adjust, None, http, None).await
     }
 
     /// Starts a server over a new PostgreSQL database on the server of `admin_url`; `stop` drops it.
@@ -130,6 +139,41 @@ impl TestServer {
             |_| {},
             None,
             HttpOptions::default(),
+            None,
+        )
+        .await
+    }
+
+    /// Starts a server that federates through the reference server's outbound client, on
+    /// SQLite, or on a new PostgreSQL database of `pg_admin`'s server; `allow_private` is
+    /// `FEDBLOG_ALLOW_PRIVATE_ADDRESSES` (on, for servers on loopback to reach each other).
+    pub async fn start_federating(pg_admin: Option<&str>, allow_private: bool) -> TestServer {
+        let dir = temp_dir();
+        let (url, pg) = match pg_admin {
+            Some(admin_url) => {
+                let name = format!(
+                    "fedblog_t_{}_{}",
+                    std::process::id(),
+                    chrono::Utc::now().timestamp_micros() % 1_000_000_000
+                );
+                let url = fedblog_server::store::admin::create_database(admin_url, &name)
+                    .await
+                    .expect("create database");
+                (url, Some((admin_url.to_string(), name)))
+            }
+            None => (
+                format!("sqlite://{}?mode=rwc", dir.join("test.sqlite").display()),
+                None,
+            ),
+        };
+        Self::start_on(
+            &url,
+            dir,
+            pg,
+            |_| {},
+            None,
+            HttpOptions::default(),
+            Some(allow_private),
         )
         .await
     }
@@ -141,6 +185,7 @@ impl TestServer {
         adjust: impl FnOnce(&mut fedblog_core::InstanceConfig),
         mailer: Option<Arc<dyn fedblog_core::app::Mailer>>,
         http: HttpOptions,
+        federate: Option<bool>,
     ) -> TestServer {
         let store = connect(url, &ConnectSettings::default())
             .await
@@ -161,6 +206,14 @@ impl TestServer {
             .with_media_processor(Arc::new(fedblog_server::media::ImageProcessor));
         if let Some(m) = mailer {
             app.mailer = m;
+        }
+        if let Some(allow_private) = federate {
+            let mut options =
+                fedblog_server::outbound::OutboundOptions::new(&app.config.base_url());
+            options.allow_private = allow_private;
+            options.timeout = std::time::Duration::from_secs(5);
+            let client = fedblog_server::outbound::OutboundClient::new(options).expect("client");
+            app = app.with_transport(Arc::new(client));
         }
         let app = Arc::new(app);
         let running = spawn_with(app.clone(), listener, http)

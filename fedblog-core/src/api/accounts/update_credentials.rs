@@ -145,6 +145,7 @@ impl Endpoint for UpdateCredentials {
             .accounts()
             .update_profile(caller.account()?, update)
             .await?;
+        app.outbox().profile_updated(&account).await?;
         let user = caller.user.as_ref().ok_or_else(ApiError::invalid_token)?;
         Ok(Json(app.render_credential_account(&account, user)))
     }

@@ -10,8 +10,8 @@ use crate::error::ApiResult;
 use crate::params::de;
 
 /// Follow an account by address: `uri` is `user`, `@user`, `user@domain` or `acct:user@domain`,
-/// where this server's domain means a local account and another domain a remote account already
-/// known here (nothing is fetched yet). Unknown: 404; blank: 422. Succeeds without error when
+/// where this server's domain means a local account and another domain a remote account, looked
+/// up on its server (WebFinger) when this server federates. Unknown: 404; blank: 422. Succeeds without error when
 /// already following (the follow's options stay); a locked account gets a request. Answers the
 /// followed Account.
 pub struct FollowByUri;
@@ -39,6 +39,18 @@ impl Endpoint for FollowByUri {
         r: FollowByUriRequest,
     ) -> ApiResult<Self::Response> {
         let me = caller.account()?;
+        // A handle on another server is looked up there first (WebFinger, then its actor).
+        let acct = r.uri.as_deref().unwrap_or("").trim();
+        let acct = acct
+            .strip_prefix("acct:")
+            .unwrap_or(acct)
+            .trim_start_matches('@');
+        if let Some((user, host)) = acct.rsplit_once('@')
+            && !host.eq_ignore_ascii_case(&app.config.domain)
+            && app.federation().enabled()
+        {
+            app.federation().resolve_handle(user, host).await?;
+        }
         let target = app
             .relationships()
             .follow_by_uri(me, r.uri.as_deref().unwrap_or(""))

@@ -83,6 +83,7 @@ impl Endpoint for CreateStatus {
             scheduled_status_id: None,
         };
         let author = caller.account()?;
+        app.federation().resolve_mentions(&new.text).await;
         let key = caller
             .info
             .idempotency_key

@@ -88,6 +88,7 @@ impl Endpoint for EditStatus {
                 .collect(),
             poll: r.poll,
         };
+        app.federation().resolve_mentions(&changes.text).await;
         let status = app
             .edits()
             .edit_status(caller.account()?, id, changes)

@@ -1,0 +1,34 @@
+//! `GET /users/:username/collections/tags`: An account's featured hashtags.
+
+use http::Method;
+
+use super::{CollectionPath, local_account};
+use crate::app::{App, Caller};
+use crate::endpoint::{Auth, BodyKind, Endpoint, Negotiated};
+use crate::error::ApiResult;
+use crate::services::federation_runner::Collection;
+
+/// An account's featured hashtags. Paged as an `OrderedCollection`.
+pub struct FeaturedTagsCollection;
+
+impl Endpoint for FeaturedTagsCollection {
+    const METHOD: Method = Method::GET;
+    const PATH: &'static str = "/users/:username/collections/tags";
+    const AUTH: Auth = Auth::Public;
+    const BODY: BodyKind = BodyKind::Raw;
+    type Request = CollectionPath;
+    type Response = Negotiated;
+
+    async fn handle(app: &App, _caller: &Caller, r: CollectionPath) -> ApiResult<Negotiated> {
+        let account = local_account(app, &r.username).await?;
+        let doc = app
+            .render_ap_collection(
+                Collection::FeaturedTags,
+                &account,
+                r.page.is_some(),
+                r.max_id.as_deref(),
+            )
+            .await?;
+        Ok(Negotiated::Activity(doc.to_string()))
+    }
+}

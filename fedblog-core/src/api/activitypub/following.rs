@@ -1,0 +1,34 @@
+//! `GET /users/:username/following`: The accounts an account follows (only their number when it hides its collections).
+
+use http::Method;
+
+use super::{CollectionPath, local_account};
+use crate::app::{App, Caller};
+use crate::endpoint::{Auth, BodyKind, Endpoint, Negotiated};
+use crate::error::ApiResult;
+use crate::services::federation_runner::Collection;
+
+/// The accounts an account follows (only their number when it hides its collections). Paged as an `OrderedCollection`.
+pub struct FollowingCollection;
+
+impl Endpoint for FollowingCollection {
+    const METHOD: Method = Method::GET;
+    const PATH: &'static str = "/users/:username/following";
+    const AUTH: Auth = Auth::Public;
+    const BODY: BodyKind = BodyKind::Raw;
+    type Request = CollectionPath;
+    type Response = Negotiated;
+
+    async fn handle(app: &App, _caller: &Caller, r: CollectionPath) -> ApiResult<Negotiated> {
+        let account = local_account(app, &r.username).await?;
+        let doc = app
+            .render_ap_collection(
+                Collection::Following,
+                &account,
+                r.page.is_some(),
+                r.max_id.as_deref(),
+            )
+            .await?;
+        Ok(Negotiated::Activity(doc.to_string()))
+    }
+}

@@ -1,0 +1,184 @@
+//! Where a local actor's ActivityPub documents live, as Mastodon lays them out: one place that
+//! writes the URLs and reads them back.
+
+use crate::id::Id;
+
+/// The actor of the local account `username`: `BASE/users/username`.
+pub fn actor(base: &str, username: &str) -> String {
+    format!("{base}/users/{username}")
+}
+
+/// Its public key's id (`keyId` of its signatures).
+pub fn key_id(actor_url: &str) -> String {
+    format!("{actor_url}#main-key")
+}
+
+/// Its inbox.
+pub fn inbox(actor_url: &str) -> String {
+    format!("{actor_url}/inbox")
+}
+
+/// Its outbox.
+pub fn outbox(actor_url: &str) -> String {
+    format!("{actor_url}/outbox")
+}
+
+/// Its followers collection.
+pub fn followers(actor_url: &str) -> String {
+    format!("{actor_url}/followers")
+}
+
+/// Its following collection.
+pub fn following(actor_url: &str) -> String {
+    format!("{actor_url}/following")
+}
+
+/// Its pinned posts.
+pub fn featured(actor_url: &str) -> String {
+    format!("{actor_url}/collections/featured")
+}
+
+/// Its featured hashtags.
+pub fn featured_tags(actor_url: &str) -> String {
+    format!("{actor_url}/collections/tags")
+}
+
+/// The shared inbox of this server.
+pub fn shared_inbox(base: &str) -> String {
+    format!("{base}/inbox")
+}
+
+/// The instance actor, which signs fetches made on nobody's behalf.
+pub fn instance_actor(base: &str) -> String {
+    format!("{base}/actor")
+}
+
+/// A local status: `BASE/users/username/statuses/id`.
+pub fn status(base: &str, username: &str, id: Id) -> String {
+    format!("{}/statuses/{id}", actor(base, username))
+}
+
+/// The activity that created (or, for a reblog, announced) a local status.
+pub fn status_activity(status_url: &str) -> String {
+    format!("{status_url}/activity")
+}
+
+/// An activity of a local actor that has no other home (a follow, a like, an undo, an
+/// acceptance...): `actor#kind/id`, as Mastodon writes them.
+pub fn activity(actor_url: &str, kind: &str, id: Id) -> String {
+    format!("{actor_url}#{kind}/{id}")
+}
+
+/// What a URL of this server names, for the URLs other servers send back to us.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Local {
+    /// A local actor, by username.
+    Actor(String),
+    /// A local status, by id.
+    Status(Id),
+    /// The instance actor.
+    InstanceActor,
+}
+
+/// What `url` names on the server at `base`, if it is one of ours (`BASE/users/name`,
+/// `BASE/@name`, `BASE/users/name/statuses/id`, `BASE/@name/id`, `BASE/actor`). A fragment is
+/// ignored, so a key id names its actor.
+pub fn parse_local(base: &str, url: &str) -> Option<Local> {
+    let url = url.split('#').next().unwrap_or(url);
+    let path = url.strip_prefix(base)?;
+    if path == "/actor" {
+        return Some(Local::InstanceActor);
+    }
+    let rest = path
+        .strip_prefix("/users/")
+        .or_else(|| path.strip_prefix("/@"))?;
+    let mut parts = rest.split('/');
+    let name = parts.next().filter(|n| !n.is_empty())?;
+    match (parts.next(), parts.next(), parts.next()) {
+        (None, _, _) => Some(Local::Actor(name.to_string())),
+        (Some("statuses"), Some(id), None) => id.parse().ok().map(Local::Status),
+        (Some(id), None, _) if path.starts_with("/@") => id.parse().ok().map(Local::Status),
+        _ => None,
+    }
+}
+
+/// The host (with its port, if any) of an absolute URL, lower-cased.
+pub fn host_of(url: &str) -> Option<String> {
+    let rest = url
+        .strip_prefix("https://")
+        .or_else(|| url.strip_prefix("http://"))?;
+    let authority = rest.split(['/', '?', '#']).next()?;
+    let authority = authority.rsplit('@').next()?;
+    (!authority.is_empty()).then(|| authority.to_ascii_lowercase())
+}
+
+/// The scheme a server at `host` is reached with when only its name is known (a handle's
+/// domain): `http` for loopback names and addresses, as tests run them, `https` otherwise.
+pub fn scheme_for(host: &str) -> &'static str {
+    let name = host
+        .rsplit_once(':')
+        .filter(|(_, port)| port.chars().all(|c| c.is_ascii_digit()))
+        .map_or(host, |(name, _)| name);
+    let name = name.trim_start_matches('[').trim_end_matches(']');
+    if name == "localhost" || name.starts_with("127.") || name == "::1" {
+        "http"
+    } else {
+        "https"
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const BASE: &str = "https://example.test";
+
+    #[test]
+    fn local_urls_are_read_back() {
+        let alice = actor(BASE, "alice");
+        assert_eq!(
+            parse_local(BASE, &alice),
+            Some(Local::Actor("alice".into()))
+        );
+        assert_eq!(
+            parse_local(BASE, &key_id(&alice)),
+            Some(Local::Actor("alice".into()))
+        );
+        assert_eq!(
+            parse_local(BASE, &status(BASE, "alice", Id(42))),
+            Some(Local::Status(Id(42)))
+        );
+        assert_eq!(
+            parse_local(BASE, "https://example.test/@alice/42"),
+            Some(Local::Status(Id(42)))
+        );
+        assert_eq!(
+            parse_local(BASE, "https://example.test/@alice"),
+            Some(Local::Actor("alice".into()))
+        );
+        assert_eq!(
+            parse_local(BASE, &instance_actor(BASE)),
+            Some(Local::InstanceActor)
+        );
+        assert_eq!(parse_local(BASE, "https://other.test/users/alice"), None);
+        assert_eq!(parse_local(BASE, &inbox(&alice)), None);
+        assert_eq!(parse_local(BASE, "https://example.test/@alice/x"), None);
+    }
+
+    #[test]
+    fn hosts_and_schemes() {
+        assert_eq!(
+            host_of("https://A.test:8443/x?y"),
+            Some("a.test:8443".into())
+        );
+        assert_eq!(
+            host_of("http://127.0.0.1:3000"),
+            Some("127.0.0.1:3000".into())
+        );
+        assert_eq!(host_of("ftp://a.test/"), None);
+        assert_eq!(scheme_for("127.0.0.1:3000"), "http");
+        assert_eq!(scheme_for("localhost"), "http");
+        assert_eq!(scheme_for("[::1]:80"), "http");
+        assert_eq!(scheme_for("mastodon.social"), "https");
+    }
+}

@@ -1,0 +1,302 @@
+//! What other servers read of ours: our accounts as ActivityPub actors, our statuses as notes
+//! and the activities that carry them, and the simple HTML pages browsers get at the same URLs.
+
+use serde_json::Value;
+
+use crate::app::App;
+use crate::content;
+use crate::federation::paths;
+use crate::federation::vocab::{self, ActorDoc, NoteDoc};
+use crate::render::{render_field_value, timestamp};
+use crate::store::{AccountRecord, ActorKeyRecord, StatusRecord};
+
+/// A status with what its note names, loaded (see `App::note_parts`).
+#[derive(Clone, Debug)]
+pub struct NoteParts {
+    /// The status.
+    pub status: StatusRecord,
+    /// Its author.
+    pub author: AccountRecord,
+    /// The accounts it mentions.
+    pub mentions: Vec<AccountRecord>,
+    /// The ActivityPub id of the status it replies to.
+    pub in_reply_to: Option<String>,
+}
+
+impl App {
+    /// The ActivityPub id of an account (ours, or a remote one's own).
+    pub fn actor_id(&self, account: &AccountRecord) -> String {
+        match &account.uri {
+            Some(uri) => uri.clone(),
+            None => paths::actor(&self.base_url(), &account.username),
+        }
+    }
+
+    /// An image of ours as an absolute URL with its media type, if the account has one.
+    fn profile_image(&self, key: &Option<String>) -> Option<(String, String)> {
+        let key = key.as_ref()?;
+        let url = self.files.public_url(&self.base_url(), key);
+        let media_type = match key
+            .rsplit('.')
+            .next()
+            .map(str::to_ascii_lowercase)
+            .as_deref()
+        {
+            Some("png") => "image/png",
+            Some("gif") => "image/gif",
+            Some("webp") => "image/webp",
+            _ => "image/jpeg",
+        };
+        Some((url, media_type.to_string()))
+    }
+
+    /// A local account as an ActivityPub actor (`Person`, or `Service` for a bot).
+    pub fn render_ap_actor(&self, a: &AccountRecord, key: &ActorKeyRecord) -> Value {
+        let base = self.base_url();
+        let id = paths::actor(&base, &a.username);
+        ActorDoc {
+            kind: if a.bot { "Service" } else { "Person" }.to_string(),
+            preferred_username: a.username.clone(),
+            name: a.display_name.clone(),
+            summary_html: content::render_html(&a.note, &base, &|_, _| None),
+            url: content::account_url(&base, a),
+            inbox: paths::inbox(&id),
+            outbox: paths::outbox(&id),
+            followers: paths::followers(&id),
+            following: paths::following(&id),
+            featured: paths::featured(&id),
+            featured_tags: paths::featured_tags(&id),
+            shared_inbox: paths::shared_inbox(&base),
+            manually_approves_followers: a.locked,
+            discoverable: a.discoverable.unwrap_or(false),
+            indexable: a.indexable,
+            published: a.created_at,
+            public_key_id: paths::key_id(&id),
+            public_key_pem: key.public_key_pem.clone(),
+            icon: self.profile_image(&a.avatar),
+            image: self.profile_image(&a.header),
+            fields: a
+                .fields
+                .iter()
+                .map(|f| (f.name.clone(), render_field_value(&f.value, &base)))
+                .collect(),
+            also_known_as: vec![],
+            id,
+        }
+        .to_json()
+    }
+
+    /// The instance actor, which signs the fetches made on nobody's behalf.
+    pub fn render_instance_actor(&self, key: &ActorKeyRecord) -> Value {
+        let base = self.base_url();
+        let id = paths::instance_actor(&base);
+        let mut doc = ActorDoc {
+            kind: "Application".to_string(),
+            preferred_username: self.config.domain.clone(),
+            name: String::new(),
+            summary_html: String::new(),
+            url: format!("{base}/about"),
+            inbox: format!("{id}/inbox"),
+            outbox: format!("{id}/outbox"),
+            followers: String::new(),
+            following: String::new(),
+            featured: String::new(),
+            featured_tags: String::new(),
+            shared_inbox: paths::shared_inbox(&base),
+            manually_approves_followers: true,
+            discoverable: false,
+            indexable: false,
+            published: chrono::DateTime::UNIX_EPOCH,
+            public_key_id: paths::key_id(&id),
+            public_key_pem: key.public_key_pem.clone(),
+            icon: None,
+            image: None,
+            fields: vec![],
+            also_known_as: vec![],
+            id,
+        }
+        .to_json();
+        if let Some(o) = doc.as_object_mut() {
+            for empty in ["followers", "following", "featured", "featuredTags"] {
+                o.remove(empty);
+            }
+        }
+        doc
+    }
+
+    /// A status as a note.
+    pub fn render_ap_note(&self, parts: &NoteParts) -> NoteDoc {
+        let base = self.base_url();
+        let s = &parts.status;
+        let author = &parts.author;
+        let actor = self.actor_id(author);
+        let id = s
+            .uri
+            .clone()
+            .unwrap_or_else(|| paths::status(&base, &author.username, s.id));
+        let mentioned: Vec<String> = parts.mentions.iter().map(|m| self.actor_id(m)).collect();
+        let (to, cc) = vocab::addressing(s.visibility, &paths::followers(&actor), &mentioned);
+        NoteDoc {
+            url: format!("{base}/@{}/{}", author.username, s.id),
+            attributed_to: actor,
+            content_html: s.content.clone(),
+            summary: (!s.spoiler_text.is_empty()).then(|| s.spoiler_text.clone()),
+            sensitive: s.sensitive,
+            published: s.created_at,
+            updated: s.edited_at,
+            in_reply_to: parts.in_reply_to.clone(),
+            to,
+            cc,
+            mentions: parts
+                .mentions
+                .iter()
+                .map(|m| (self.actor_id(m), format!("@{}", self.full_acct(m))))
+                .collect(),
+            hashtags: s
+                .tags
+                .iter()
+                .map(|t| {
+                    (
+                        format!("{base}/tags/{}", content::tag_url_segment(t)),
+                        format!("#{t}"),
+                    )
+                })
+                .collect(),
+            attachments: vec![],
+            language: s.language.clone(),
+            conversation: None,
+            replies: None,
+            id,
+        }
+    }
+
+    /// `user@domain` for any account (ours with our domain).
+    fn full_acct(&self, a: &AccountRecord) -> String {
+        match &a.domain {
+            Some(d) => format!("{}@{d}", a.username),
+            None => format!("{}@{}", a.username, self.config.domain),
+        }
+    }
+
+    /// The note alone, with its `@context`, as its URL serves it.
+    pub fn render_ap_note_document(&self, parts: &NoteParts) -> Value {
+        self.render_ap_note(parts).to_json(true)
+    }
+
+    /// `Create` of a status.
+    pub fn render_ap_create(&self, parts: &NoteParts) -> Value {
+        let note = self.render_ap_note(parts);
+        vocab::activity(
+            &paths::status_activity(&note.id),
+            "Create",
+            &note.attributed_to,
+            note.to_json(false),
+            &note.to,
+            &note.cc,
+            Some(note.published),
+        )
+    }
+
+    /// `Update` of an edited status.
+    pub fn render_ap_update(&self, parts: &NoteParts) -> Value {
+        let note = self.render_ap_note(parts);
+        let at = note.updated.unwrap_or(note.published);
+        vocab::activity(
+            &format!("{}#updates/{}", note.id, at.timestamp()),
+            "Update",
+            &note.attributed_to,
+            note.to_json(false),
+            &note.to,
+            &note.cc,
+            Some(at),
+        )
+    }
+
+    /// The HTML page of a local account, for browsers: name, bio, and links to the actor.
+    pub fn render_profile_page(&self, a: &AccountRecord) -> String {
+        let base = self.base_url();
+        let name = if a.display_name.is_empty() {
+            &a.username
+        } else {
+            &a.display_name
+        };
+        let bio = content::render_html(&a.note, &base, &|_, _| None);
+        let plain_bio = content::html_to_plain(&bio);
+        page(
+            &format!("{name} (@{})", self.full_acct(a)),
+            &plain_bio,
+            &content::account_url(&base, a),
+            &paths::actor(&base, &a.username),
+            &format!(
+                "<h1>{}</h1><p>@{}</p><div>{bio}</div><p>{} posts, {} followers, {} following</p>",
+                esc(name),
+                esc(&self.full_acct(a)),
+                a.statuses_count,
+                a.followers_count,
+                a.following_count
+            ),
+        )
+    }
+
+    /// The HTML page of a public status, for browsers.
+    pub fn render_status_page(&self, parts: &NoteParts) -> String {
+        let base = self.base_url();
+        let a = &parts.author;
+        let s = &parts.status;
+        let name = if a.display_name.is_empty() {
+            &a.username
+        } else {
+            &a.display_name
+        };
+        let url = format!("{base}/@{}/{}", a.username, s.id);
+        let description = if s.spoiler_text.is_empty() {
+            content::html_to_plain(&s.content)
+        } else {
+            s.spoiler_text.clone()
+        };
+        let body = if s.spoiler_text.is_empty() {
+            s.content.clone()
+        } else {
+            format!(
+                "<details><summary>{}</summary>{}</details>",
+                esc(&s.spoiler_text),
+                s.content
+            )
+        };
+        page(
+            &format!("{name} (@{})", self.full_acct(a)),
+            &description,
+            &url,
+            &paths::status(&base, &a.username, s.id),
+            &format!(
+                "<article><header><a href=\"{}\">{}</a> <time datetime=\"{t}\">{t}</time></header>{body}</article>",
+                esc(&content::account_url(&base, a)),
+                esc(name),
+                t = timestamp(s.created_at),
+            ),
+        )
+    }
+}
+
+fn esc(text: &str) -> String {
+    html_escape::encode_text(text).into_owned()
+}
+
+/// A page with OpenGraph tags and a `rel="alternate"` link to the ActivityPub document.
+fn page(title: &str, description: &str, url: &str, activity: &str, body: &str) -> String {
+    let attr = |v: &str| html_escape::encode_double_quoted_attribute(v).into_owned();
+    format!(
+        "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>{}</title>\
+         <meta property=\"og:title\" content=\"{}\">\
+         <meta property=\"og:description\" content=\"{}\">\
+         <meta property=\"og:url\" content=\"{}\">\
+         <meta property=\"og:type\" content=\"website\">\
+         <link rel=\"alternate\" type=\"application/activity+json\" href=\"{}\">\
+         </head><body>{body}</body></html>\n",
+        esc(title),
+        attr(title),
+        attr(description),
+        attr(url),
+        attr(activity),
+    )
+}

@@ -1,0 +1,516 @@
+//! The federation area: our actors' keys, other servers' actors (fetched, stored, refreshed when
+//! a day old), the signature on what other servers send us, and the signed requests we make
+//! (fetches and deliveries) through the embedder's [`Transport`]. What an activity means is the
+//! federation runner's; what to send after a local action is the outbox's.
+
+use std::time::Duration as StdDuration;
+
+use chrono::{DateTime, Duration, Utc};
+use http::{Method, StatusCode};
+use serde_json::Value;
+
+use crate::blocking::Blocking;
+use crate::config::InstanceConfig;
+use crate::content::{self, sanitize_remote_html};
+use crate::error::{ApiError, ApiResult};
+use crate::federation::keys::{PrivateKey, generate_key_pair};
+use crate::federation::paths::{self, Local};
+use crate::federation::signatures::{sign_request, signature_key_id, verify_request};
+use crate::federation::vocab::{self, ACTIVITY_JSON, Actor};
+use crate::federation::{OutboundRequest, Transport, TransportError};
+use crate::id::{Id, IdGenerator};
+use crate::services::outbox::Delivery;
+use crate::store::{
+    AccountRecord, ActorKeyRecord, INSTANCE_ACTOR, ProfileField, RemoteActorRecord, Store,
+    Visibility,
+};
+
+/// A remote actor is fetched again when its copy is older than this.
+pub const ACTOR_MAX_AGE: Duration = Duration::hours(24);
+
+/// How far a signature's date may be from our clock (Mastodon allows 12 hours; we allow one
+/// either way, which every server we know keeps to).
+pub const SIGNATURE_MAX_SKEW: Duration = Duration::hours(1);
+
+/// A server deliveries have failed to for this long is skipped until it answers again.
+pub const UNAVAILABLE_AFTER: Duration = Duration::days(7);
+
+/// The largest activity an inbox takes.
+pub const MAX_ACTIVITY_BYTES: usize = 1024 * 1024;
+
+/// The federation area: `app.federation()`.
+pub struct Federation<'a> {
+    store: &'a dyn Store,
+    transport: Option<&'a dyn Transport>,
+    blocking: &'a dyn Blocking,
+    ids: &'a IdGenerator,
+    config: &'a InstanceConfig,
+    now: DateTime<Utc>,
+}
+
+/// How a delivery ended, for the job that made it.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Delivered {
+    /// The inbox took it.
+    Yes,
+    /// The inbox refused it for good (a 4xx other than 408/429), or its server has been
+    /// unavailable for long: not retried.
+    Dropped(String),
+}
+
+fn unauthorized(message: impl Into<String>) -> ApiError {
+    ApiError::new(StatusCode::UNAUTHORIZED, message)
+}
+
+impl<'a> Federation<'a> {
+    /// The area over `store`, reaching other servers through `transport` (none: federation is
+    /// off, and nothing is fetched or delivered).
+    pub fn new(
+        store: &'a dyn Store,
+        transport: Option<&'a dyn Transport>,
+        blocking: &'a dyn Blocking,
+        ids: &'a IdGenerator,
+        config: &'a InstanceConfig,
+        now: DateTime<Utc>,
+    ) -> Self {
+        Federation {
+            store,
+            transport,
+            blocking,
+            ids,
+            config,
+            now,
+        }
+    }
+
+    /// Whether this app federates (it has a transport).
+    pub fn enabled(&self) -> bool {
+        self.transport.is_some()
+    }
+
+    fn base(&self) -> String {
+        self.config.base_url()
+    }
+
+    fn transport(&self) -> ApiResult<&'a dyn Transport> {
+        self.transport
+            .ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, "Federation is off"))
+    }
+
+    /// The key pair of a local account (or of [`INSTANCE_ACTOR`]), made on first use and kept:
+    /// an RSA key is costly to make, so accounts that never federate never pay for one.
+    pub async fn local_key(&self, owner: Id) -> ApiResult<ActorKeyRecord> {
+        if let Some(key) = self.store.actor_key(owner).await? {
+            return Ok(key);
+        }
+        let pair = crate::blocking::run(self.blocking, generate_key_pair)
+            .await
+            .ok_or_else(ApiError::internal)?
+            .map_err(|e| {
+                tracing::error!("cannot make a key pair: {e}");
+                ApiError::internal()
+            })?;
+        Ok(self
+            .store
+            .insert_actor_key(&ActorKeyRecord {
+                owner,
+                private_key_pem: pair.private_key_pem,
+                public_key_pem: pair.public_key_pem,
+                created_at: self.now,
+            })
+            .await?)
+    }
+
+    /// The key id and private key `owner` signs with.
+    async fn signing_key(&self, owner: Id) -> ApiResult<(String, PrivateKey)> {
+        let actor = if owner == INSTANCE_ACTOR {
+            paths::instance_actor(&self.base())
+        } else {
+            let account = self
+                .store
+                .account_by_id(owner)
+                .await?
+                .filter(AccountRecord::is_local)
+                .ok_or_else(ApiError::not_found)?;
+            paths::actor(&self.base(), &account.username)
+        };
+        let key = self.local_key(owner).await?;
+        let private = PrivateKey::from_pem(&key.private_key_pem).map_err(|e| {
+            tracing::error!("the key of {owner} is unreadable: {e}");
+            ApiError::internal()
+        })?;
+        Ok((paths::key_id(&actor), private))
+    }
+
+    /// GETs an ActivityPub document, signed by the instance actor (servers in secure mode
+    /// answer only signed fetches). 404 when it is not there, 422 for anything else.
+    pub async fn fetch(&self, url: &str) -> ApiResult<Value> {
+        let transport = self.transport()?;
+        let (key_id, key) = self.signing_key(INSTANCE_ACTOR).await?;
+        let mut headers = sign_request("GET", url, None, &key_id, &key, self.now)
+            .map_err(|e| ApiError::unprocessable(format!("Cannot sign a fetch of {url}: {e}")))?;
+        headers.push(("Accept".into(), vocab::LD_JSON.into()));
+        let answer = transport
+            .send(OutboundRequest {
+                method: Method::GET,
+                url: url.to_string(),
+                headers,
+                body: None,
+            })
+            .await
+            .map_err(|e| ApiError::unprocessable(format!("Cannot fetch {url}: {e}")))?;
+        match answer.status {
+            200..=299 => {}
+            404 | 410 => return Err(ApiError::not_found()),
+            n => {
+                return Err(ApiError::unprocessable(format!(
+                    "Fetching {url} answered {n}"
+                )));
+            }
+        }
+        serde_json::from_slice(&answer.body)
+            .map_err(|e| ApiError::unprocessable(format!("{url} is not JSON: {e}")))
+    }
+
+    /// A GET of a JSON document without a signature (WebFinger).
+    async fn fetch_plain(&self, url: &str, accept: &str) -> ApiResult<Value> {
+        let answer = self
+            .transport()?
+            .send(OutboundRequest {
+                method: Method::GET,
+                url: url.to_string(),
+                headers: vec![("Accept".into(), accept.into())],
+                body: None,
+            })
+            .await
+            .map_err(|e| ApiError::unprocessable(format!("Cannot fetch {url}: {e}")))?;
+        if answer.status == 404 {
+            return Err(ApiError::not_found());
+        }
+        if !(200..300).contains(&answer.status) {
+            return Err(ApiError::unprocessable(format!(
+                "Fetching {url} answered {}",
+                answer.status
+            )));
+        }
+        serde_json::from_slice(&answer.body)
+            .map_err(|e| ApiError::unprocessable(format!("{url} is not JSON: {e}")))
+    }
+
+    /// The account behind the actor `uri`: a local one, or a remote one known and fresh, or
+    /// fetched now (and stored).
+    pub async fn resolve_actor(&self, uri: &str) -> ApiResult<AccountRecord> {
+        if let Some(local) = self.local_account_of(uri).await? {
+            return Ok(local);
+        }
+        if let Some(known) = self.store.remote_actor_by_uri(uri).await?
+            && known.fetched_at + ACTOR_MAX_AGE > self.now
+            && let Some(account) = self.store.account_by_id(known.account_id).await?
+        {
+            return Ok(account);
+        }
+        self.refresh_actor(uri).await
+    }
+
+    /// The local account a URL of ours names, if it does.
+    pub async fn local_account_of(&self, uri: &str) -> ApiResult<Option<AccountRecord>> {
+        match paths::parse_local(&self.base(), uri) {
+            Some(Local::Actor(name)) => Ok(self.store.account_by_username(&name, None).await?),
+            _ => Ok(None),
+        }
+    }
+
+    /// Fetches the actor `uri` and stores it (a key document leads to its owner).
+    pub async fn refresh_actor(&self, uri: &str) -> ApiResult<AccountRecord> {
+        let mut doc = self.fetch(uri).await?;
+        if doc.get("inbox").is_none()
+            && let Some(owner) = doc.get("owner").and_then(vocab::id_of)
+        {
+            doc = self.fetch(&owner).await?;
+        }
+        let actor = Actor::from_json(&doc)
+            .map_err(|e| ApiError::unprocessable(format!("{uri} is not an actor: {e}")))?;
+        self.store_actor(&actor, uri).await
+    }
+
+    /// Stores what an actor document says, refusing one whose id is on another server than the
+    /// URL it came from (a server speaks only for its own actors).
+    pub async fn store_actor(&self, actor: &Actor, fetched_from: &str) -> ApiResult<AccountRecord> {
+        let host = paths::host_of(&actor.id)
+            .ok_or_else(|| ApiError::unprocessable("The actor id is not an http(s) URL"))?;
+        if paths::host_of(fetched_from).as_deref() != Some(host.as_str()) {
+            return Err(ApiError::unprocessable(format!(
+                "{fetched_from} answered with an actor of another server ({})",
+                actor.id
+            )));
+        }
+        if paths::parse_local(&self.base(), &actor.id).is_some() {
+            return Err(ApiError::unprocessable(
+                "An actor of ours cannot be fetched",
+            ));
+        }
+        let existing = match self.store.remote_actor_by_uri(&actor.id).await? {
+            Some(known) => self.store.account_by_id(known.account_id).await?,
+            None => None,
+        };
+        let mut account = existing
+            .clone()
+            .unwrap_or_else(|| AccountRecord::new_local(self.ids.next(), "", self.now));
+        account.username = actor.preferred_username.clone();
+        account.domain = Some(host);
+        account.display_name = actor.name.clone().unwrap_or_default();
+        account.note = sanitize_remote_html(actor.summary_html.as_deref().unwrap_or(""));
+        account.locked = actor.manually_approves_followers;
+        account.bot = actor.bot;
+        account.discoverable = actor.discoverable;
+        account.indexable = actor.indexable;
+        account.fields = actor
+            .fields
+            .iter()
+            .map(|(name, value)| ProfileField {
+                name: name.clone(),
+                value: sanitize_remote_html(value),
+            })
+            .collect();
+        account.uri = Some(actor.id.clone());
+        account.url = actor.url.clone().or_else(|| Some(actor.id.clone()));
+        account.avatar = actor.icon_url.clone();
+        account.header = actor.image_url.clone();
+        if existing.is_none()
+            && let Some(published) = actor.published
+        {
+            account.created_at = published;
+        }
+        account.updated_at = self.now;
+        let record = RemoteActorRecord {
+            account_id: account.id,
+            uri: actor.id.clone(),
+            actor_type: actor.kind.clone(),
+            inbox: actor.inbox.clone(),
+            shared_inbox: actor.shared_inbox.clone(),
+            outbox: actor.outbox.clone(),
+            followers: actor.followers.clone(),
+            following: actor.following.clone(),
+            key_id: actor.public_key_id.clone(),
+            public_key_pem: actor.public_key_pem.clone(),
+            fetched_at: self.now,
+        };
+        Ok(self.store.save_remote_actor(&account, &record).await?)
+    }
+
+    /// The account `username@host` names: ours, a remote one known and fresh, or looked up by
+    /// WebFinger and fetched now. 404 when the server knows no such account.
+    pub async fn resolve_handle(&self, username: &str, host: &str) -> ApiResult<AccountRecord> {
+        let host = host.to_ascii_lowercase();
+        if host == self.config.domain.to_ascii_lowercase() {
+            return self
+                .store
+                .account_by_username(username, None)
+                .await?
+                .ok_or_else(ApiError::not_found);
+        }
+        if let Some(known) = self
+            .store
+            .account_by_username(username, Some(&host))
+            .await?
+            && let Some(actor) = self.store.remote_actor(known.id).await?
+            && actor.fetched_at + ACTOR_MAX_AGE > self.now
+        {
+            return Ok(known);
+        }
+        let resource = format!("acct:{username}@{host}");
+        let url = format!(
+            "{}://{host}/.well-known/webfinger?resource={}",
+            paths::scheme_for(&host),
+            form_urlencoded::byte_serialize(resource.as_bytes()).collect::<String>()
+        );
+        let jrd = self.fetch_plain(&url, "application/jrd+json").await?;
+        let actor_url = jrd["links"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .find(|l| {
+                l["rel"] == "self"
+                    && l["type"]
+                        .as_str()
+                        .is_some_and(vocab::is_activity_content_type)
+            })
+            .and_then(|l| l["href"].as_str())
+            .ok_or_else(|| ApiError::unprocessable(format!("{resource} has no actor")))?
+            .to_string();
+        self.refresh_actor(&actor_url).await
+    }
+
+    /// Looks up, by WebFinger, the remote accounts a status text mentions (`@user@host`) that
+    /// this server does not know yet, so that posting links and notifies them; a handle that
+    /// cannot be found stays plain text, as Mastodon leaves it. At most 20 lookups.
+    pub async fn resolve_mentions(&self, text: &str) {
+        if !self.enabled() {
+            return;
+        }
+        let ours = self.config.domain.to_ascii_lowercase();
+        let mut asked = 0;
+        for (username, domain) in content::extract_mentions(text) {
+            let Some(domain) = domain.map(|d| d.to_ascii_lowercase()) else {
+                continue;
+            };
+            if domain == ours || asked >= 20 {
+                continue;
+            }
+            if matches!(
+                self.store
+                    .account_by_username(&username, Some(&domain))
+                    .await,
+                Ok(Some(_))
+            ) {
+                continue;
+            }
+            asked += 1;
+            if let Err(e) = self.resolve_handle(&username, &domain).await {
+                tracing::info!(
+                    "cannot resolve the mention @{username}@{domain}: {}",
+                    e.message
+                );
+            }
+        }
+    }
+
+    /// Who signed a request to an inbox (or a fetch of something not public): the signature is
+    /// checked against the signer's key, fetched if unknown and fetched again once if it does
+    /// not verify (the key may have been rotated). 401 for a missing or bad signature.
+    pub async fn authenticate(&self, raw: &crate::federation::RawBody) -> ApiResult<AccountRecord> {
+        let key_id = signature_key_id(raw).map_err(|e| unauthorized(e.to_string()))?;
+        let skew = SIGNATURE_MAX_SKEW;
+        let scheme = self.config.scheme.as_str();
+        let known = self.store.remote_actor_by_key_id(&key_id).await?;
+        if let Some(actor) = &known
+            && verify_request(raw, scheme, &actor.public_key_pem, self.now, skew).is_ok()
+        {
+            return self.account_of(actor).await;
+        }
+        let actor_url = key_id.split('#').next().unwrap_or(&key_id).to_string();
+        let account = self
+            .refresh_actor(&actor_url)
+            .await
+            .map_err(|e| unauthorized(format!("The signer's key cannot be had: {}", e.message)))?;
+        let actor = self
+            .store
+            .remote_actor(account.id)
+            .await?
+            .ok_or_else(|| unauthorized("The signer is not a remote actor"))?;
+        if actor.key_id != key_id {
+            return Err(unauthorized(format!(
+                "The signer's actor does not publish the key {key_id}"
+            )));
+        }
+        verify_request(raw, scheme, &actor.public_key_pem, self.now, skew)
+            .map_err(|e| unauthorized(format!("The signature does not verify: {e}")))?;
+        Ok(account)
+    }
+
+    async fn account_of(&self, actor: &RemoteActorRecord) -> ApiResult<AccountRecord> {
+        self.store
+            .account_by_id(actor.account_id)
+            .await?
+            .ok_or_else(|| unauthorized("The signer is unknown"))
+    }
+
+    /// Delivers one activity to one inbox, signed by its local author. A 2xx is done; a 4xx
+    /// other than 408 and 429 is dropped (the inbox will never take it); anything else is an
+    /// error for the job to retry. A server failing for a week is skipped until it answers.
+    pub async fn deliver(&self, delivery: &Delivery) -> Result<Delivered, String> {
+        let transport = self.transport().map_err(|e| e.message.to_string())?;
+        let host = paths::host_of(&delivery.inbox)
+            .ok_or_else(|| format!("{} is not an http(s) URL", delivery.inbox))?;
+        if let Some(since) = self
+            .store
+            .host_failing_since(&host)
+            .await
+            .map_err(|e| e.to_string())?
+            && since + UNAVAILABLE_AFTER < self.now
+        {
+            return Ok(Delivered::Dropped(format!(
+                "{host} has been unavailable since {since}"
+            )));
+        }
+        let (key_id, key) = self
+            .signing_key(delivery.signer)
+            .await
+            .map_err(|e| e.message.to_string())?;
+        let body = delivery.body.as_bytes();
+        let mut headers =
+            sign_request("POST", &delivery.inbox, Some(body), &key_id, &key, self.now)
+                .map_err(|e| e.to_string())?;
+        headers.push(("Content-Type".into(), ACTIVITY_JSON.into()));
+        let sent = transport
+            .send(OutboundRequest {
+                method: Method::POST,
+                url: delivery.inbox.clone(),
+                headers,
+                body: Some(body.to_vec()),
+            })
+            .await;
+        let status = match sent {
+            Ok(answer) => answer.status,
+            Err(TransportError::Refused(why)) => {
+                return Ok(Delivered::Dropped(format!("refused: {why}")));
+            }
+            Err(e) => {
+                self.host_failed(&host).await;
+                return Err(e.to_string());
+            }
+        };
+        match status {
+            200..=299 => {
+                self.host_answered(&host).await;
+                Ok(Delivered::Yes)
+            }
+            408 | 429 | 500..=599 => {
+                self.host_failed(&host).await;
+                Err(format!("{} answered {status}", delivery.inbox))
+            }
+            _ => {
+                self.host_answered(&host).await;
+                Ok(Delivered::Dropped(format!(
+                    "{} answered {status}",
+                    delivery.inbox
+                )))
+            }
+        }
+    }
+
+    async fn host_failed(&self, host: &str) {
+        if let Err(e) = self.store.note_host_failure(host, self.now).await {
+            tracing::warn!("cannot note the failure of {host}: {e}");
+        }
+    }
+
+    /// Notes that `host` answered or sent us something: it is available again.
+    pub async fn host_answered(&self, host: &str) {
+        match self.store.note_host_success(host).await {
+            Ok(true) => tracing::info!("{host} is available again"),
+            Ok(false) => {}
+            Err(e) => tracing::warn!("cannot note that {host} answered: {e}"),
+        }
+    }
+
+    /// Notes activity `id` as applied; `false` when it had been already.
+    pub async fn first_time(&self, id: &str) -> ApiResult<bool> {
+        Ok(self.store.note_activity(id, self.now).await?)
+    }
+
+    /// The visibility of a remote status from its addressing and its author's followers.
+    pub fn visibility_of(
+        &self,
+        to: &[String],
+        cc: &[String],
+        followers: Option<&str>,
+    ) -> Visibility {
+        vocab::visibility_of(to, cc, followers)
+    }
+
+    /// How long a delivery may take before the job gives up on it.
+    pub fn delivery_timeout(&self) -> StdDuration {
+        StdDuration::from_secs(30)
+    }
+}

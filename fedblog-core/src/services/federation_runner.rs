@@ -1,0 +1,871 @@
+//! The federation runner. Inbound: an activity another server POSTs to an inbox is checked
+//! (size, signature, signer = actor, seen before) and applied through the areas, as if its
+//! actor had acted here, so every rule of the client API holds for it. Outbound: the
+//! `federate` jobs the outbox queued are rendered and become one `deliver` job per inbox, each
+//! signed and sent on its own, with retries over days.
+
+use chrono::Utc;
+use http::StatusCode;
+use serde_json::Value;
+
+use crate::app::App;
+use crate::content::sanitize_remote_html;
+use crate::error::{ApiError, ApiResult};
+use crate::federation::RawBody;
+use crate::federation::paths;
+use crate::federation::vocab::{self, Activity, Actor, Note};
+use crate::id::Id;
+use crate::render::activitypub::NoteParts;
+use crate::services::federation::{Delivered, MAX_ACTIVITY_BYTES};
+use crate::services::jobs::new_job;
+use crate::services::outbox::{DELIVER, DELIVERY_ATTEMPTS, Delivery, Federate, Outgoing};
+use crate::services::relationships::FollowOptions;
+use crate::services::remote::RemoteStatus;
+use crate::store::{AccountRecord, StatusRecord};
+
+/// The collections of a local actor.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Collection {
+    /// Its public posts.
+    Outbox,
+    /// Its followers.
+    Followers,
+    /// Whom it follows.
+    Following,
+    /// Its pinned posts.
+    Featured,
+    /// Its featured hashtags.
+    FeaturedTags,
+}
+
+/// Items per page of a collection.
+const COLLECTION_PAGE: usize = 20;
+
+fn forbidden(message: &str) -> ApiError {
+    ApiError::new(StatusCode::FORBIDDEN, message)
+}
+
+/// A 404 from an area means "nothing to do" for an activity about something gone.
+fn gone_is_fine<T>(r: ApiResult<T>) -> ApiResult<()> {
+    match r {
+        Ok(_) => Ok(()),
+        Err(e) if e.status == StatusCode::NOT_FOUND => Ok(()),
+        Err(e) => Err(e),
+    }
+}
+
+impl App {
+    /// An activity POSTed to an inbox: refused when too large (413), unsigned or badly signed
+    /// (401), or signed by someone other than its actor (401); ignored when seen before or of a
+    /// type we do not act on; applied otherwise.
+    pub async fn receive_activity(&self, raw: &RawBody) -> ApiResult<()> {
+        if raw.bytes.len() > MAX_ACTIVITY_BYTES {
+            return Err(ApiError::new(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "The activity is too large",
+            ));
+        }
+        let federation = self.federation();
+        if !federation.enabled() {
+            return Err(ApiError::not_found());
+        }
+        let value: Value = serde_json::from_slice(&raw.bytes)
+            .map_err(|e| ApiError::bad_request(format!("The body is not JSON: {e}")))?;
+        let activity = Activity::from_json(&value)
+            .map_err(|e| ApiError::bad_request(format!("The body is not an activity: {e}")))?;
+        let signer = federation.authenticate(raw).await?;
+        if signer.uri.as_deref() != Some(activity.actor.as_str()) {
+            return Err(ApiError::new(
+                StatusCode::UNAUTHORIZED,
+                "The request is not signed by the activity's actor",
+            ));
+        }
+        if let Some(host) = signer.domain.as_deref() {
+            federation.host_answered(host).await;
+        }
+        if let Some(id) = &activity.id
+            && !federation.first_time(id).await?
+        {
+            return Ok(());
+        }
+        self.apply_activity(&signer, &activity).await
+    }
+
+    /// The local account an actor URL of ours names.
+    async fn local_target(&self, uri: Option<String>) -> ApiResult<Option<AccountRecord>> {
+        match uri {
+            Some(uri) => Ok(self
+                .federation()
+                .local_account_of(&uri)
+                .await?
+                .filter(|a| !a.is_suspended())),
+            None => Ok(None),
+        }
+    }
+
+    async fn apply_activity(&self, signer: &AccountRecord, activity: &Activity) -> ApiResult<()> {
+        match activity.kind.as_str() {
+            "Follow" => self.receive_follow(signer, activity).await,
+            "Accept" => self.receive_answer(signer, activity, true).await,
+            "Reject" => self.receive_answer(signer, activity, false).await,
+            "Undo" => self.receive_undo(signer, activity).await,
+            "Create" => self.receive_create(signer, activity).await,
+            "Update" => self.receive_update(signer, activity).await,
+            "Delete" => self.receive_delete(signer, activity).await,
+            "Like" => {
+                let Some(status) = self.status_named(activity.object_id()).await? else {
+                    return Ok(());
+                };
+                gone_is_fine(self.interactions().favourite(signer, status.id).await)
+            }
+            "Announce" => self.receive_announce(signer, activity).await,
+            "Block" => match self.local_target(activity.object_id()).await? {
+                Some(target) => gone_is_fine(self.blocks().block(signer, target.id).await),
+                None => Ok(()),
+            },
+            other => {
+                tracing::debug!("ignoring a {other} activity from {}", signer.acct());
+                Ok(())
+            }
+        }
+    }
+
+    /// The status an ActivityPub id names (ours, or a remote one stored).
+    async fn status_named(&self, uri: Option<String>) -> ApiResult<Option<StatusRecord>> {
+        match uri {
+            Some(uri) => self.remote().status_by_uri(&uri).await,
+            None => Ok(None),
+        }
+    }
+
+    async fn receive_follow(&self, signer: &AccountRecord, activity: &Activity) -> ApiResult<()> {
+        let Some(target) = self.local_target(activity.object_id()).await? else {
+            return Ok(());
+        };
+        if let Some(id) = &activity.id {
+            self.store.set_follow_uri(signer.id, target.id, id).await?;
+        }
+        let refused = self.store.blocks(target.id, signer.id).await?
+            || match signer.domain.as_deref() {
+                Some(domain) => self.store.domain_blocked(target.id, domain).await?,
+                None => false,
+            };
+        if refused {
+            return self.outbox().rejected(signer.id, target.id).await;
+        }
+        match self
+            .relationships()
+            .follow(signer, target.id, FollowOptions::default())
+            .await
+        {
+            Ok(_) => {}
+            Err(e) if e.status == StatusCode::FORBIDDEN => {
+                return self.outbox().rejected(signer.id, target.id).await;
+            }
+            Err(e) => return Err(e),
+        }
+        if self.store.follows(signer.id, target.id).await? {
+            self.outbox().accepted(signer.id, target.id).await?;
+        }
+        Ok(())
+    }
+
+    /// An `Accept` or `Reject` of one of our follows (the follower is ours, the signer the
+    /// account followed).
+    async fn receive_answer(
+        &self,
+        signer: &AccountRecord,
+        activity: &Activity,
+        accepted: bool,
+    ) -> ApiResult<()> {
+        if activity.object_kind().is_some_and(|k| k != "Follow") {
+            return Ok(());
+        }
+        let follower_uri = activity.object["actor"]
+            .as_str()
+            .map(str::to_string)
+            .or_else(|| activity.object_id());
+        let Some(follower) = self.local_target(follower_uri).await? else {
+            return Ok(());
+        };
+        let relationships = self.relationships();
+        if accepted {
+            gone_is_fine(
+                relationships
+                    .authorize_follow_request(signer, follower.id)
+                    .await,
+            )
+        } else {
+            gone_is_fine(
+                relationships
+                    .reject_follow_request(signer, follower.id)
+                    .await,
+            )?;
+            gone_is_fine(
+                relationships
+                    .remove_from_followers(signer, follower.id)
+                    .await,
+            )
+        }
+    }
+
+    async fn receive_undo(&self, signer: &AccountRecord, activity: &Activity) -> ApiResult<()> {
+        let inner = &activity.object;
+        let inner_object = inner.get("object").and_then(vocab::id_of);
+        match activity.object_kind().as_deref() {
+            Some("Follow") => match self.local_target(inner_object).await? {
+                Some(target) => {
+                    gone_is_fine(self.relationships().unfollow(signer, target.id).await)
+                }
+                None => Ok(()),
+            },
+            Some("Like") => match self.status_named(inner_object).await? {
+                Some(status) => {
+                    gone_is_fine(self.interactions().unfavourite(signer, status.id).await)
+                }
+                None => Ok(()),
+            },
+            Some("Announce") => {
+                let Some(id) = activity.object_id() else {
+                    return Ok(());
+                };
+                match self.store.status_by_uri(&id).await? {
+                    Some(reblog) if reblog.account_id == signer.id => {
+                        self.statuses().delete_status(&reblog).await
+                    }
+                    Some(_) => Err(forbidden("An actor may only undo its own announcements")),
+                    None => Ok(()),
+                }
+            }
+            Some("Block") => match self.local_target(inner_object).await? {
+                Some(target) => gone_is_fine(self.blocks().unblock(signer, target.id).await),
+                None => Ok(()),
+            },
+            _ => Ok(()),
+        }
+    }
+
+    /// The note an activity carries (embedded, or fetched by its id), which must be the
+    /// signer's own.
+    async fn note_of(
+        &self,
+        signer: &AccountRecord,
+        activity: &Activity,
+    ) -> ApiResult<Option<Note>> {
+        let object = if activity.object.is_object() {
+            activity.object.clone()
+        } else {
+            match activity.object_id() {
+                Some(id) => self.federation().fetch(&id).await?,
+                None => return Ok(None),
+            }
+        };
+        let Ok(note) = Note::from_json(&object) else {
+            return Ok(None);
+        };
+        if signer.uri.as_deref() != Some(note.attributed_to.as_str()) {
+            return Err(forbidden("An actor may only post as itself"));
+        }
+        Ok(Some(note))
+    }
+
+    /// What we keep of a remote note: its text made safe, its mentions of accounts we know,
+    /// its visibility from its addressing.
+    async fn remote_status(&self, signer: &AccountRecord, note: Note) -> ApiResult<RemoteStatus> {
+        let mut mentions: Vec<Id> = vec![];
+        let federation = self.federation();
+        for m in &note.mentions {
+            let account = match federation.local_account_of(&m.href).await? {
+                Some(local) => Some(local.id),
+                None => self
+                    .store
+                    .remote_actor_by_uri(&m.href)
+                    .await?
+                    .map(|a| a.account_id),
+            };
+            if let Some(id) = account
+                && !mentions.contains(&id)
+            {
+                mentions.push(id);
+            }
+        }
+        let followers = self
+            .store
+            .remote_actor(signer.id)
+            .await?
+            .and_then(|a| a.followers);
+        let now = Utc::now();
+        Ok(RemoteStatus {
+            uri: note.id,
+            content: sanitize_remote_html(&note.content_html),
+            spoiler_text: note.summary.unwrap_or_default(),
+            sensitive: note.sensitive,
+            language: note.language,
+            visibility: vocab::visibility_of(&note.to, &note.cc, followers.as_deref()),
+            in_reply_to: note.in_reply_to,
+            mentions,
+            tags: note.hashtags,
+            published: note.published.unwrap_or(now),
+            updated: note.updated,
+        })
+    }
+
+    async fn receive_create(&self, signer: &AccountRecord, activity: &Activity) -> ApiResult<()> {
+        let Some(note) = self.note_of(signer, activity).await? else {
+            return Ok(());
+        };
+        let status = self.remote_status(signer, note).await?;
+        self.remote()
+            .receive_status(signer, status)
+            .await
+            .map(|_| ())
+    }
+
+    async fn receive_update(&self, signer: &AccountRecord, activity: &Activity) -> ApiResult<()> {
+        let object_id = activity.object_id();
+        if object_id.is_some() && object_id == signer.uri {
+            if !activity.object.is_object() {
+                return Ok(());
+            }
+            let actor = Actor::from_json(&activity.object)
+                .map_err(|e| ApiError::bad_request(format!("The actor is invalid: {e}")))?;
+            let from = signer.uri.clone().unwrap_or_default();
+            return self
+                .federation()
+                .store_actor(&actor, &from)
+                .await
+                .map(|_| ());
+        }
+        let Some(note) = self.note_of(signer, activity).await? else {
+            return Ok(());
+        };
+        let Some(status) = self.store.status_by_uri(&note.id).await? else {
+            return Ok(());
+        };
+        if status.account_id != signer.id {
+            return Err(forbidden("An actor may only edit its own posts"));
+        }
+        let new = self.remote_status(signer, note).await?;
+        self.remote().receive_edit(&status, new).await.map(|_| ())
+    }
+
+    async fn receive_delete(&self, signer: &AccountRecord, activity: &Activity) -> ApiResult<()> {
+        let Some(id) = activity.object_id() else {
+            return Ok(());
+        };
+        if signer.uri.as_deref() == Some(id.as_str()) {
+            self.store.delete_account(signer.id).await?;
+            self.publish(crate::events::DomainEvent::AccountClosed { account: signer.id })
+                .await;
+            return Ok(());
+        }
+        match self.store.status_by_uri(&id).await? {
+            Some(status) if status.account_id == signer.id => {
+                self.statuses().delete_status(&status).await
+            }
+            Some(_) => Err(forbidden("An actor may only delete its own posts")),
+            None => Ok(()),
+        }
+    }
+
+    async fn receive_announce(&self, signer: &AccountRecord, activity: &Activity) -> ApiResult<()> {
+        let Some(id) = activity.id.clone() else {
+            return Ok(());
+        };
+        let original = match self.status_named(activity.object_id()).await? {
+            Some(s) => s,
+            None => {
+                // A remote post we have not seen: fetch it, with its author.
+                let Some(uri) = activity.object_id() else {
+                    return Ok(());
+                };
+                let doc = self.federation().fetch(&uri).await?;
+                let Ok(note) = Note::from_json(&doc) else {
+                    return Ok(());
+                };
+                if paths::host_of(&note.id) != paths::host_of(&uri) {
+                    return Ok(());
+                }
+                let author = self.federation().resolve_actor(&note.attributed_to).await?;
+                if author.is_local() {
+                    return Ok(());
+                }
+                let status = self.remote_status(&author, note).await?;
+                self.remote().receive_status(&author, status).await?
+            }
+        };
+        let followers = self
+            .store
+            .remote_actor(signer.id)
+            .await?
+            .and_then(|a| a.followers);
+        let visibility = vocab::visibility_of(&activity.to, &activity.cc, followers.as_deref());
+        let published = activity.published.unwrap_or_else(Utc::now);
+        match self
+            .remote()
+            .receive_reblog(signer, &original, &id, visibility, published)
+            .await
+        {
+            Ok(_) => Ok(()),
+            Err(e) if e.status == StatusCode::FORBIDDEN => Ok(()),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// A `federate` job: renders the activity and queues one delivery per inbox.
+    pub(crate) async fn run_federate(&self, payload: &Value) -> Result<(), String> {
+        let job: Federate =
+            serde_json::from_value(payload.clone()).map_err(|e| format!("bad payload: {e}"))?;
+        let Some((signer, body)) = self
+            .render_outgoing(&job.activity)
+            .await
+            .map_err(|e| e.to_string())?
+        else {
+            return Ok(());
+        };
+        let body = body.to_string();
+        let now = self.now();
+        for inbox in job.inboxes {
+            let delivery = Delivery {
+                inbox,
+                signer,
+                body: body.clone(),
+            };
+            let payload = serde_json::to_string(&delivery).map_err(|e| e.to_string())?;
+            let mut record = new_job(self.ids.next(), DELIVER, &payload, now, now);
+            record.max_attempts = DELIVERY_ATTEMPTS;
+            self.job_queue()
+                .enqueue(&record)
+                .await
+                .map_err(|e| e.to_string())?;
+        }
+        Ok(())
+    }
+
+    /// A `deliver` job.
+    pub(crate) async fn run_delivery(&self, payload: &Value) -> Result<(), String> {
+        let delivery: Delivery =
+            serde_json::from_value(payload.clone()).map_err(|e| format!("bad payload: {e}"))?;
+        match self.federation().deliver(&delivery).await? {
+            Delivered::Yes => Ok(()),
+            Delivered::Dropped(why) => {
+                tracing::info!("delivery to {} dropped: {why}", delivery.inbox);
+                Ok(())
+            }
+        }
+    }
+
+    /// The local URL of an account's actor, for activities.
+    fn actor_of(&self, account: &AccountRecord) -> String {
+        match &account.uri {
+            Some(uri) => uri.clone(),
+            None => paths::actor(&self.base_url(), &account.username),
+        }
+    }
+
+    async fn account(&self, id: Id) -> ApiResult<Option<AccountRecord>> {
+        Ok(self.store.account_by_id(id).await?)
+    }
+
+    /// The signer and JSON of an outgoing activity; `None` when what it is about is gone.
+    async fn render_outgoing(&self, activity: &Outgoing) -> ApiResult<Option<(Id, Value)>> {
+        let base = self.base_url();
+        Ok(match activity {
+            Outgoing::Create { status } | Outgoing::Update { status } => {
+                let Some(parts) = self.note_parts(*status).await? else {
+                    return Ok(None);
+                };
+                let value = if matches!(activity, Outgoing::Create { .. }) {
+                    self.render_ap_create(&parts)
+                } else {
+                    self.render_ap_update(&parts)
+                };
+                Some((parts.author.id, value))
+            }
+            Outgoing::Delete { uri, author } => {
+                let Some(a) = self.account(*author).await? else {
+                    return Ok(None);
+                };
+                let actor = self.actor_of(&a);
+                let value = vocab::activity(
+                    &format!("{uri}#delete"),
+                    "Delete",
+                    &actor,
+                    vocab::tombstone(uri),
+                    &[vocab::PUBLIC.to_string()],
+                    &[],
+                    None,
+                );
+                Some((a.id, value))
+            }
+            Outgoing::Announce { reblog } => {
+                let Some(r) = self.store.status_by_id(*reblog).await? else {
+                    return Ok(None);
+                };
+                let Some(original_id) = r.reblog_of_id else {
+                    return Ok(None);
+                };
+                let (Some(a), Some(original)) = (
+                    self.account(r.account_id).await?,
+                    self.store.status_by_id(original_id).await?,
+                ) else {
+                    return Ok(None);
+                };
+                let Some(original_uri) = self.status_uri(&original).await? else {
+                    return Ok(None);
+                };
+                let actor = self.actor_of(&a);
+                let id = paths::status_activity(&paths::status(&base, &a.username, r.id));
+                let (to, cc) = vocab::addressing(
+                    r.visibility,
+                    &paths::followers(&actor),
+                    &[self.actor_uri_of(original.account_id).await?],
+                );
+                let value = vocab::activity(
+                    &id,
+                    "Announce",
+                    &actor,
+                    Value::String(original_uri),
+                    &to,
+                    &cc,
+                    Some(r.created_at),
+                );
+                Some((a.id, value))
+            }
+            Outgoing::UndoAnnounce {
+                reblog,
+                author,
+                object,
+            } => {
+                let Some(a) = self.account(*author).await? else {
+                    return Ok(None);
+                };
+                let actor = self.actor_of(&a);
+                let announce_id =
+                    paths::status_activity(&paths::status(&base, &a.username, *reblog));
+                let announce = vocab::activity(
+                    &announce_id,
+                    "Announce",
+                    &actor,
+                    Value::String(object.clone()),
+                    &[vocab::PUBLIC.to_string()],
+                    &[],
+                    None,
+                );
+                Some((a.id, self.undo(&actor, &announce_id, announce)))
+            }
+            Outgoing::Like { account, status } | Outgoing::UndoLike { account, status } => {
+                let (Some(a), Some(s)) = (
+                    self.account(*account).await?,
+                    self.store.status_by_id(*status).await?,
+                ) else {
+                    return Ok(None);
+                };
+                let Some(object) = self.status_uri(&s).await? else {
+                    return Ok(None);
+                };
+                let actor = self.actor_of(&a);
+                let like_id = format!("{actor}#likes/{}", s.id);
+                let undo = matches!(activity, Outgoing::UndoLike { .. });
+                Some((a.id, self.about(undo, &like_id, "Like", &actor, object)))
+            }
+            Outgoing::Follow { follower, target } | Outgoing::UndoFollow { follower, target } => {
+                let (Some(f), Some(t)) =
+                    (self.account(*follower).await?, self.account(*target).await?)
+                else {
+                    return Ok(None);
+                };
+                let actor = self.actor_of(&f);
+                let follow_id = match self.store.follow_uri(f.id, t.id).await? {
+                    Some(id) if matches!(activity, Outgoing::UndoFollow { .. }) => id,
+                    _ => paths::activity(&actor, "follows", self.ids.next()),
+                };
+                if matches!(activity, Outgoing::Follow { .. }) {
+                    self.store.set_follow_uri(f.id, t.id, &follow_id).await?;
+                }
+                let undo = matches!(activity, Outgoing::UndoFollow { .. });
+                let object = self.actor_of(&t);
+                Some((f.id, self.about(undo, &follow_id, "Follow", &actor, object)))
+            }
+            Outgoing::Accept { follower, target } | Outgoing::Reject { follower, target } => {
+                let (Some(f), Some(t)) =
+                    (self.account(*follower).await?, self.account(*target).await?)
+                else {
+                    return Ok(None);
+                };
+                let actor = self.actor_of(&t);
+                let follower_actor = self.actor_of(&f);
+                let follow_id = self
+                    .store
+                    .follow_uri(f.id, t.id)
+                    .await?
+                    .unwrap_or_else(|| format!("{follower_actor}#follows/{}", t.id));
+                let follow = vocab::activity(
+                    &follow_id,
+                    "Follow",
+                    &follower_actor,
+                    Value::String(actor.clone()),
+                    &[],
+                    &[],
+                    None,
+                );
+                let kind = if matches!(activity, Outgoing::Accept { .. }) {
+                    "Accept"
+                } else {
+                    "Reject"
+                };
+                let id = paths::activity(&actor, &kind.to_ascii_lowercase(), self.ids.next());
+                let value = vocab::activity(
+                    &id,
+                    kind,
+                    &actor,
+                    vocab::strip_context(follow),
+                    &[follower_actor],
+                    &[],
+                    None,
+                );
+                Some((t.id, value))
+            }
+            Outgoing::Block { account, target } | Outgoing::UndoBlock { account, target } => {
+                let (Some(a), Some(t)) =
+                    (self.account(*account).await?, self.account(*target).await?)
+                else {
+                    return Ok(None);
+                };
+                let actor = self.actor_of(&a);
+                let block_id = format!("{actor}#blocks/{}", t.id);
+                let undo = matches!(activity, Outgoing::UndoBlock { .. });
+                let object = self.actor_of(&t);
+                Some((a.id, self.about(undo, &block_id, "Block", &actor, object)))
+            }
+            Outgoing::UpdateActor { account } => {
+                let Some(a) = self.account(*account).await? else {
+                    return Ok(None);
+                };
+                let key = self.federation().local_key(a.id).await?;
+                let actor = self.actor_of(&a);
+                let doc = vocab::strip_context(self.render_ap_actor(&a, &key));
+                let id = paths::activity(&actor, "updates", self.ids.next());
+                let value = vocab::activity(
+                    &id,
+                    "Update",
+                    &actor,
+                    doc,
+                    &[vocab::PUBLIC.to_string()],
+                    &[],
+                    None,
+                );
+                Some((a.id, value))
+            }
+        })
+    }
+
+    /// An activity of `actor` about one object (a `Like`, a `Follow`, a `Block`), or, with
+    /// `undo`, its `Undo`.
+    fn about(&self, undo: bool, id: &str, kind: &str, actor: &str, object: String) -> Value {
+        let inner = vocab::activity(id, kind, actor, Value::String(object), &[], &[], None);
+        if undo {
+            self.undo(actor, id, inner)
+        } else {
+            inner
+        }
+    }
+
+    /// `Undo` of `inner` (whose id is `inner_id`) by `actor`.
+    fn undo(&self, actor: &str, inner_id: &str, inner: Value) -> Value {
+        vocab::activity(
+            &format!("{inner_id}/undo"),
+            "Undo",
+            actor,
+            vocab::strip_context(inner),
+            &[],
+            &[],
+            None,
+        )
+    }
+
+    /// A status with what its note names, for rendering; `None` when it or its author is gone.
+    pub async fn note_parts(&self, id: Id) -> ApiResult<Option<NoteParts>> {
+        let Some(status) = self.store.status_by_id(id).await? else {
+            return Ok(None);
+        };
+        let Some(author) = self.account(status.account_id).await? else {
+            return Ok(None);
+        };
+        let mentions = self.store.accounts_by_ids(&status.mentions).await?;
+        let in_reply_to = match status.in_reply_to_id {
+            Some(p) => match self.store.status_by_id(p).await? {
+                Some(parent) => self.status_uri(&parent).await?,
+                None => None,
+            },
+            None => None,
+        };
+        Ok(Some(NoteParts {
+            status,
+            author,
+            mentions,
+            in_reply_to,
+        }))
+    }
+
+    /// A collection of a local account: the collection (its size and where its first page is)
+    /// or, with `page`, one page of it, older than `max_id`. Followers and following show only
+    /// their size when the account hides its collections.
+    pub async fn render_ap_collection(
+        &self,
+        kind: Collection,
+        account: &AccountRecord,
+        page: bool,
+        max_id: Option<&str>,
+    ) -> ApiResult<Value> {
+        let actor = paths::actor(&self.base_url(), &account.username);
+        let id = match kind {
+            Collection::Outbox => paths::outbox(&actor),
+            Collection::Followers => paths::followers(&actor),
+            Collection::Following => paths::following(&actor),
+            Collection::Featured => paths::featured(&actor),
+            Collection::FeaturedTags => paths::featured_tags(&actor),
+        };
+        let max_id: Option<Id> = max_id.and_then(|m| m.parse().ok());
+        let with_context = |mut v: Value| {
+            if let Some(o) = v.as_object_mut() {
+                o.insert(
+                    "@context".into(),
+                    Value::String(vocab::ACTIVITY_STREAMS.into()),
+                );
+            }
+            v
+        };
+        match kind {
+            Collection::Featured => {
+                let ids = self.store.pinned_status_ids(account.id).await?;
+                let mut items = vec![];
+                for sid in ids {
+                    if let Some(parts) = self.note_parts(sid).await?
+                        && matches!(
+                            parts.status.visibility,
+                            crate::store::Visibility::Public | crate::store::Visibility::Unlisted
+                        )
+                    {
+                        items.push(self.render_ap_note(&parts).to_json(false));
+                    }
+                }
+                return Ok(with_context(serde_json::json!({
+                    "id": id, "type": "OrderedCollection",
+                    "totalItems": items.len(), "orderedItems": items,
+                })));
+            }
+            Collection::FeaturedTags => {
+                let base = self.base_url();
+                let items: Vec<Value> = self
+                    .store
+                    .featured_tags(account.id)
+                    .await?
+                    .into_iter()
+                    .map(|t| {
+                        serde_json::json!({
+                            "type": "Hashtag",
+                            "href": format!("{base}/tags/{}", crate::content::tag_url_segment(&t.name)),
+                            "name": format!("#{}", t.name),
+                        })
+                    })
+                    .collect();
+                return Ok(with_context(serde_json::json!({
+                    "id": id, "type": "Collection",
+                    "totalItems": items.len(), "items": items,
+                })));
+            }
+            _ => {}
+        }
+        let hidden = account.hide_collections == Some(true)
+            && matches!(kind, Collection::Followers | Collection::Following);
+        let total = match kind {
+            Collection::Outbox => account.statuses_count,
+            Collection::Followers => account.followers_count,
+            _ => account.following_count,
+        };
+        if !page || hidden {
+            let first = (!hidden).then(|| format!("{id}?page=true"));
+            return Ok(vocab::ordered_collection(
+                &id,
+                Some(total.max(0) as u64),
+                first,
+            ));
+        }
+        let cursor = crate::pagination::Page {
+            max_id,
+            since_id: None,
+            min_id: None,
+            limit: COLLECTION_PAGE,
+        };
+        let (items, last): (Vec<Value>, Option<Id>) = match kind {
+            Collection::Outbox => {
+                let filter = crate::store::AccountStatusesFilter {
+                    visibilities: vec![
+                        crate::store::Visibility::Public,
+                        crate::store::Visibility::Unlisted,
+                    ],
+                    exclude_reblogs: true,
+                    ..Default::default()
+                };
+                let statuses = self
+                    .store
+                    .account_statuses(account.id, &filter, cursor)
+                    .await?;
+                let last = statuses.last().map(|s| s.id);
+                let mut items = vec![];
+                for s in statuses {
+                    if let Some(parts) = self.note_parts(s.id).await? {
+                        items.push(vocab::strip_context(self.render_ap_create(&parts)));
+                    }
+                }
+                (items, last)
+            }
+            _ => {
+                let pairs = if kind == Collection::Followers {
+                    self.store.followers_page(account.id, cursor).await?
+                } else {
+                    self.store.following_page(account.id, cursor).await?
+                };
+                let last = pairs.last().map(|(f, _)| *f);
+                let ids: Vec<Id> = pairs.iter().map(|(_, a)| *a).collect();
+                let accounts = self.store.accounts_by_ids(&ids).await?;
+                let items = ids
+                    .iter()
+                    .filter_map(|i| accounts.iter().find(|a| a.id == *i))
+                    .map(|a| Value::String(self.actor_id(a)))
+                    .collect();
+                (items, last)
+            }
+        };
+        let next = (items.len() == COLLECTION_PAGE)
+            .then(|| last.map(|l| format!("{id}?page=true&max_id={l}")))
+            .flatten();
+        let page_id = match max_id {
+            Some(m) => format!("{id}?page=true&max_id={m}"),
+            None => format!("{id}?page=true"),
+        };
+        Ok(vocab::ordered_collection_page(
+            &page_id, &id, items, next, None,
+        ))
+    }
+
+    /// The ActivityPub id of an account (ours or remote).
+    async fn actor_uri_of(&self, id: Id) -> ApiResult<String> {
+        Ok(match self.account(id).await? {
+            Some(a) => self.actor_of(&a),
+            None => String::new(),
+        })
+    }
+
+    /// The ActivityPub id of a status (ours or remote).
+    async fn status_uri(&self, s: &StatusRecord) -> ApiResult<Option<String>> {
+        if let Some(uri) = &s.uri {
+            return Ok(Some(uri.clone()));
+        }
+        Ok(self
+            .account(s.account_id)
+            .await?
+            .map(|a| paths::status(&self.base_url(), &a.username, s.id)))
+    }
+}

@@ -1,0 +1,290 @@
+//! Two apps federating in one process (through [`InProcessNetwork`], every request signed and
+//! checked as over HTTP): follows by handle, posts, favourites, replies, boosts, edits,
+//! deletions, unfollows, and the refusals of what is unsigned or not the signer's to change.
+
+use std::sync::Arc;
+
+use chrono::Duration;
+
+use crate::api::in_process::InProcessNetwork;
+use crate::app::App;
+use crate::pagination::Page;
+use crate::services::relationships::FollowOptions;
+use crate::services::statuses::NewStatus;
+use crate::store::{AccountRecord, NotificationQuery, NotificationType, StatusRecord};
+use crate::test_support::{account, app, post, post_new};
+
+/// Apps on `a.test` and `b.test` that reach each other.
+fn pair() -> (Arc<App>, Arc<App>) {
+    let net = InProcessNetwork::new();
+    let a = Arc::new(app("a.test").with_transport(net.transport()));
+    let b = Arc::new(app("b.test").with_transport(net.transport()));
+    net.join(&a);
+    net.join(&b);
+    (a, b)
+}
+
+/// Runs the jobs of both apps until none is left (deliveries make more jobs).
+async fn drain(apps: &[&Arc<App>]) {
+    for _ in 0..20 {
+        let mut claimed = 0;
+        for app in apps {
+            let report = app
+                .run_due_jobs("test", 100, Duration::seconds(60))
+                .await
+                .expect("jobs run");
+            assert_eq!(report.failed, 0, "a job failed on {}", app.config.domain);
+            claimed += report.claimed;
+        }
+        if claimed == 0 {
+            return;
+        }
+    }
+    panic!("jobs kept coming");
+}
+
+/// `name@host` as `app` knows it (fetched by WebFinger if need be).
+async fn remote(app: &App, name: &str, host: &str) -> AccountRecord {
+    app.federation()
+        .resolve_handle(name, host)
+        .await
+        .expect("resolved")
+}
+
+async fn notifications(
+    app: &App,
+    me: &AccountRecord,
+) -> Vec<(NotificationType, Option<crate::Id>)> {
+    app.store
+        .notifications_page(me.id, &NotificationQuery::default(), Page::first(40))
+        .await
+        .expect("notifications")
+        .into_iter()
+        .map(|n| (n.kind, n.status_id))
+        .collect()
+}
+
+async fn home(app: &App, me: &AccountRecord) -> Vec<StatusRecord> {
+    app.timelines()
+        .home_timeline(me, Page::first(40))
+        .await
+        .expect("home")
+        .statuses
+}
+
+#[tokio::test]
+async fn a_follow_post_favourite_reply_edit_and_deletion_cross_servers() {
+    let (a, b) = pair();
+    let alice = account(&a, "alice").await;
+    let bob = account(&b, "bob").await;
+
+    // alice follows bob@b.test by handle: pending until b accepts.
+    let bob_at_a = remote(&a, "bob", "b.test").await;
+    assert_eq!(bob_at_a.acct(), "bob@b.test");
+    a.relationships()
+        .follow(&alice, bob_at_a.id, FollowOptions::default())
+        .await
+        .expect("follow");
+    assert!(
+        a.store
+            .follow_requested(alice.id, bob_at_a.id)
+            .await
+            .unwrap()
+    );
+    drain(&[&a, &b]).await;
+    assert!(
+        a.store.follows(alice.id, bob_at_a.id).await.unwrap(),
+        "accepted"
+    );
+    let alice_at_b = b
+        .store
+        .account_by_username("alice", Some("a.test"))
+        .await
+        .unwrap()
+        .expect("alice known at b");
+    assert!(b.store.follows(alice_at_b.id, bob.id).await.unwrap());
+    assert!(
+        notifications(&b, &bob)
+            .await
+            .contains(&(NotificationType::Follow, None))
+    );
+
+    // bob posts: it lands in alice's home feed.
+    let hello = post(&b, &bob, "Hello from b #federation", None).await;
+    drain(&[&a, &b]).await;
+    let feed = home(&a, &alice).await;
+    let copy = feed
+        .iter()
+        .find(|s| s.account_id == bob_at_a.id)
+        .expect("bob's post in alice's home feed")
+        .clone();
+    assert!(copy.content.contains("Hello from b"));
+    assert_eq!(copy.tags, vec!["federation".to_string()]);
+    assert!(!copy.local);
+
+    // alice favourites and replies: bob is told of both.
+    a.interactions()
+        .favourite(&alice, copy.id)
+        .await
+        .expect("favourite");
+    let reply = post_new(
+        &a,
+        &alice,
+        NewStatus {
+            text: "@bob@b.test nice one".into(),
+            in_reply_to_id: Some(copy.id),
+            ..Default::default()
+        },
+    )
+    .await;
+    drain(&[&a, &b]).await;
+    let told = notifications(&b, &bob).await;
+    assert!(
+        told.contains(&(NotificationType::Favourite, Some(hello.id))),
+        "{told:?}"
+    );
+    let reply_at_b = b
+        .store
+        .status_by_uri(&format!("https://a.test/users/alice/statuses/{}", reply.id))
+        .await
+        .unwrap()
+        .expect("the reply reached b");
+    assert_eq!(reply_at_b.in_reply_to_id, Some(hello.id));
+    assert!(
+        told.contains(&(NotificationType::Mention, Some(reply_at_b.id))),
+        "{told:?}"
+    );
+    assert_eq!(
+        b.store
+            .status_by_id(hello.id)
+            .await
+            .unwrap()
+            .unwrap()
+            .favourites_count,
+        1
+    );
+
+    // bob edits: alice's copy changes and keeps its history.
+    b.edits()
+        .edit_status(
+            &bob,
+            hello.id,
+            crate::services::edits::StatusChanges {
+                text: "Hello again from b".into(),
+                ..Default::default()
+            },
+        )
+        .await
+        .expect("edit");
+    drain(&[&a, &b]).await;
+    let edited = a.store.status_by_id(copy.id).await.unwrap().unwrap();
+    assert!(edited.content.contains("Hello again"), "{}", edited.content);
+    assert_eq!(a.store.status_edits(copy.id).await.unwrap().len(), 2);
+
+    // bob deletes it: gone at a too.
+    let gone = b.store.status_by_id(hello.id).await.unwrap().unwrap();
+    b.statuses().delete_status(&gone).await.expect("delete");
+    drain(&[&a, &b]).await;
+    assert!(a.store.status_by_id(copy.id).await.unwrap().is_none());
+
+    // alice unfollows: bob stops delivering to a.
+    a.relationships()
+        .unfollow(&alice, bob_at_a.id)
+        .await
+        .expect("unfollow");
+    drain(&[&a, &b]).await;
+    assert!(!b.store.follows(alice_at_b.id, bob.id).await.unwrap());
+    post(&b, &bob, "after the unfollow", None).await;
+    let queued = b
+        .store
+        .claim_jobs("peek", b.now(), b.now(), 10)
+        .await
+        .unwrap();
+    assert!(queued.is_empty(), "nothing to deliver: {queued:?}");
+}
+
+#[tokio::test]
+async fn a_locked_account_answers_a_remote_follow_when_it_decides() {
+    let (a, b) = pair();
+    let alice = account(&a, "alice").await;
+    let mut carol = account(&b, "carol").await;
+    carol.locked = true;
+    b.store.update_account(&carol).await.unwrap();
+    let carol_at_a = remote(&a, "carol", "b.test").await;
+    assert!(carol_at_a.locked);
+    a.relationships()
+        .follow(&alice, carol_at_a.id, FollowOptions::default())
+        .await
+        .unwrap();
+    drain(&[&a, &b]).await;
+    assert!(!a.store.follows(alice.id, carol_at_a.id).await.unwrap());
+    let alice_at_b = b
+        .store
+        .account_by_username("alice", Some("a.test"))
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(
+        b.store
+            .follow_requested(alice_at_b.id, carol.id)
+            .await
+            .unwrap()
+    );
+    b.relationships()
+        .authorize_follow_request(&carol, alice_at_b.id)
+        .await
+        .unwrap();
+    drain(&[&a, &b]).await;
+    assert!(a.store.follows(alice.id, carol_at_a.id).await.unwrap());
+}
+
+#[tokio::test]
+async fn a_boost_reaches_the_author_and_a_block_stops_the_follow() {
+    let (a, b) = pair();
+    let alice = account(&a, "alice").await;
+    let bob = account(&b, "bob").await;
+    let bob_at_a = remote(&a, "bob", "b.test").await;
+    a.relationships()
+        .follow(&alice, bob_at_a.id, FollowOptions::default())
+        .await
+        .unwrap();
+    drain(&[&a, &b]).await;
+    let hello = post(&b, &bob, "boost me", None).await;
+    drain(&[&a, &b]).await;
+    let copy = a
+        .store
+        .status_by_uri(&format!("https://b.test/users/bob/statuses/{}", hello.id))
+        .await
+        .unwrap()
+        .unwrap();
+    a.statuses()
+        .reblog(&alice, None, copy.id, None)
+        .await
+        .unwrap();
+    drain(&[&a, &b]).await;
+    assert!(
+        notifications(&b, &bob)
+            .await
+            .contains(&(NotificationType::Reblog, Some(hello.id)))
+    );
+    assert_eq!(
+        b.store
+            .status_by_id(hello.id)
+            .await
+            .unwrap()
+            .unwrap()
+            .reblogs_count,
+        1
+    );
+    // bob blocks alice: her follow ends on both sides.
+    let alice_at_b = b
+        .store
+        .account_by_username("alice", Some("a.test"))
+        .await
+        .unwrap()
+        .unwrap();
+    b.blocks().block(&bob, alice_at_b.id).await.unwrap();
+    drain(&[&a, &b]).await;
+    assert!(!a.store.follows(alice.id, bob_at_a.id).await.unwrap());
+    assert!(a.store.blocks(bob_at_a.id, alice.id).await.unwrap());
+}

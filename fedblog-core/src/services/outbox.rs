@@ -1,0 +1,435 @@
+//! What local actions tell other servers. An action whose audience reaches another server puts
+//! one `federate` job on the durable queue, naming the activity ([`Outgoing`]) and the inboxes
+//! it goes to (worked out now, while what they depend on still exists: a deleted status's
+//! audience cannot be read after the deletion). The federation runner renders the activity and
+//! makes one `deliver` job per inbox, each retried on its own.
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+use crate::error::ApiResult;
+use crate::id::{Id, IdGenerator};
+use crate::services::jobs::{JobQueue, new_job};
+use crate::store::{AccountRecord, StatusRecord, Store, Visibility};
+
+/// A job that renders one activity and queues its deliveries; payload [`Federate`].
+pub const FEDERATE: &str = "federate";
+
+/// A job that delivers one signed activity to one inbox; payload [`Delivery`].
+pub const DELIVER: &str = "deliver";
+
+/// An activity of a local actor for other servers.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Outgoing {
+    /// A new status (`Create`).
+    Create {
+        /// The status.
+        status: Id,
+    },
+    /// An edited status (`Update`).
+    Update {
+        /// The status.
+        status: Id,
+    },
+    /// A deleted status (`Delete` of a `Tombstone`).
+    Delete {
+        /// The status's ActivityPub id.
+        uri: String,
+        /// Its author.
+        author: Id,
+    },
+    /// A reblog (`Announce`).
+    Announce {
+        /// The reblog.
+        reblog: Id,
+    },
+    /// A reblog taken back (`Undo` of the `Announce`).
+    UndoAnnounce {
+        /// The reblog's id (gone by now).
+        reblog: Id,
+        /// Who had reblogged.
+        author: Id,
+        /// The ActivityPub id of the reblogged status.
+        object: String,
+    },
+    /// A favourite (`Like`).
+    Like {
+        /// Who.
+        account: Id,
+        /// Of what.
+        status: Id,
+    },
+    /// A favourite taken back.
+    UndoLike {
+        /// Who.
+        account: Id,
+        /// Of what.
+        status: Id,
+    },
+    /// A follow of a remote account (pending until it answers).
+    Follow {
+        /// Who follows.
+        follower: Id,
+        /// Whom.
+        target: Id,
+    },
+    /// An unfollow (or a request withdrawn).
+    UndoFollow {
+        /// Who followed.
+        follower: Id,
+        /// Whom.
+        target: Id,
+    },
+    /// A remote account's follow accepted.
+    Accept {
+        /// The remote follower.
+        follower: Id,
+        /// The local account followed.
+        target: Id,
+    },
+    /// A remote account's follow rejected (or a follower removed).
+    Reject {
+        /// The remote follower.
+        follower: Id,
+        /// The local account.
+        target: Id,
+    },
+    /// A block of a remote account.
+    Block {
+        /// Who blocks.
+        account: Id,
+        /// Whom.
+        target: Id,
+    },
+    /// A block lifted.
+    UndoBlock {
+        /// Who blocked.
+        account: Id,
+        /// Whom.
+        target: Id,
+    },
+    /// A changed profile (`Update` of the actor).
+    UpdateActor {
+        /// The account.
+        account: Id,
+    },
+}
+
+/// The payload of a [`FEDERATE`] job.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Federate {
+    /// What to send.
+    pub activity: Outgoing,
+    /// To which inboxes, each once.
+    pub inboxes: Vec<String>,
+}
+
+/// The payload of a [`DELIVER`] job.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Delivery {
+    /// The inbox.
+    pub inbox: String,
+    /// The local account that signs (its actor is the activity's).
+    pub signer: Id,
+    /// The activity, as JSON text.
+    pub body: String,
+}
+
+/// Deliveries are tried this many times (about a week with [`delivery_backoff`]).
+pub const DELIVERY_ATTEMPTS: i32 = 16;
+
+/// The wait before retry number `attempts` of a delivery: `attempts⁴ + 15` seconds, as
+/// Sidekiq (and so Mastodon) waits: 16 s, 31 s, 96 s, ... 18 hours before the 16th; about five
+/// days in all.
+pub fn delivery_backoff(attempts: i32) -> chrono::Duration {
+    let n = i64::from(attempts.clamp(1, DELIVERY_ATTEMPTS));
+    chrono::Duration::seconds(n.pow(4) + 15)
+}
+
+/// The outbox: `app.outbox()`. Does nothing without a transport (an embedder that does not
+/// federate).
+pub struct Outbox<'a> {
+    store: &'a dyn Store,
+    jobs: JobQueue<'a>,
+    ids: &'a IdGenerator,
+    enabled: bool,
+    base_url: String,
+    now: DateTime<Utc>,
+}
+
+impl<'a> Outbox<'a> {
+    /// The outbox over `store`, queueing on `jobs`, for the server at `base_url`; `enabled`
+    /// when the app federates.
+    pub fn new(
+        store: &'a dyn Store,
+        jobs: JobQueue<'a>,
+        ids: &'a IdGenerator,
+        enabled: bool,
+        base_url: String,
+        now: DateTime<Utc>,
+    ) -> Self {
+        Outbox {
+            store,
+            jobs,
+            ids,
+            enabled,
+            base_url,
+            now,
+        }
+    }
+
+    /// Queues `activity` for `inboxes` (nothing when there are none).
+    async fn send(&self, activity: Outgoing, mut inboxes: Vec<String>) -> ApiResult<()> {
+        inboxes.sort();
+        inboxes.dedup();
+        if !self.enabled || inboxes.is_empty() {
+            return Ok(());
+        }
+        let payload = serde_json::to_string(&Federate { activity, inboxes }).map_err(|e| {
+            tracing::error!("cannot write a federation job: {e}");
+            crate::error::ApiError::internal()
+        })?;
+        self.jobs
+            .enqueue(&new_job(
+                self.ids.next(),
+                FEDERATE,
+                &payload,
+                self.now,
+                self.now,
+            ))
+            .await
+    }
+
+    /// The inbox of each remote account among `accounts`.
+    async fn inboxes_of(&self, accounts: &[Id]) -> ApiResult<Vec<String>> {
+        if !self.enabled || accounts.is_empty() {
+            return Ok(vec![]);
+        }
+        Ok(self
+            .store
+            .remote_actors(accounts)
+            .await?
+            .into_iter()
+            .map(|a| a.inbox)
+            .collect())
+    }
+
+    /// Who hears of a local status on other servers: the servers of the author's followers
+    /// (unless it is direct), the mentioned remote accounts, and the author replied to when the
+    /// status is public or unlisted. A followers-only or direct status goes only to servers
+    /// with a recipient.
+    async fn audience(&self, status: &StatusRecord) -> ApiResult<Vec<String>> {
+        if !self.enabled || !status.local {
+            return Ok(vec![]);
+        }
+        let mut accounts = status.mentions.clone();
+        let mut inboxes = vec![];
+        if status.visibility != Visibility::Direct {
+            inboxes = self.store.follower_inboxes(status.account_id).await?;
+        }
+        if matches!(status.visibility, Visibility::Public | Visibility::Unlisted)
+            && let Some(parent_author) = status.in_reply_to_account_id
+        {
+            accounts.push(parent_author);
+        }
+        inboxes.extend(self.inboxes_of(&accounts).await?);
+        Ok(inboxes)
+    }
+
+    /// A local status was posted.
+    pub async fn status_created(&self, status: &StatusRecord) -> ApiResult<()> {
+        if status.reblog_of_id.is_some() {
+            return self.reblogged(status).await;
+        }
+        let inboxes = self.audience(status).await?;
+        self.send(Outgoing::Create { status: status.id }, inboxes)
+            .await
+    }
+
+    /// A local status was edited.
+    pub async fn status_edited(&self, status: &StatusRecord) -> ApiResult<()> {
+        let inboxes = self.audience(status).await?;
+        self.send(Outgoing::Update { status: status.id }, inboxes)
+            .await
+    }
+
+    /// A local status is about to be deleted (called before, while its audience can be read).
+    pub async fn status_deleting(
+        &self,
+        status: &StatusRecord,
+        author: &AccountRecord,
+    ) -> ApiResult<()> {
+        if !author.is_local() {
+            return Ok(());
+        }
+        if let Some(original) = status.reblog_of_id {
+            return self.unreblogging(status, original).await;
+        }
+        let inboxes = self.audience(status).await?;
+        let uri = crate::federation::paths::status(&self.base_url, &author.username, status.id);
+        self.send(
+            Outgoing::Delete {
+                uri,
+                author: author.id,
+            },
+            inboxes,
+        )
+        .await
+    }
+
+    /// A local account reblogged a status.
+    async fn reblogged(&self, reblog: &StatusRecord) -> ApiResult<()> {
+        let Some(original_id) = reblog.reblog_of_id else {
+            return Ok(());
+        };
+        if !self.enabled || !reblog.local {
+            return Ok(());
+        }
+        let mut inboxes = self.store.follower_inboxes(reblog.account_id).await?;
+        if let Some(original) = self.store.status_by_id(original_id).await? {
+            inboxes.extend(self.inboxes_of(&[original.account_id]).await?);
+        }
+        self.send(Outgoing::Announce { reblog: reblog.id }, inboxes)
+            .await
+    }
+
+    async fn unreblogging(&self, reblog: &StatusRecord, original_id: Id) -> ApiResult<()> {
+        if !self.enabled {
+            return Ok(());
+        }
+        let Some(original) = self.store.status_by_id(original_id).await? else {
+            return Ok(());
+        };
+        let mut inboxes = self.store.follower_inboxes(reblog.account_id).await?;
+        inboxes.extend(self.inboxes_of(&[original.account_id]).await?);
+        let object = match &original.uri {
+            Some(uri) => uri.clone(),
+            None => match self.store.account_by_id(original.account_id).await? {
+                Some(author) => {
+                    crate::federation::paths::status(&self.base_url, &author.username, original.id)
+                }
+                None => return Ok(()),
+            },
+        };
+        self.send(
+            Outgoing::UndoAnnounce {
+                reblog: reblog.id,
+                author: reblog.account_id,
+                object,
+            },
+            inboxes,
+        )
+        .await
+    }
+
+    /// A local account favourited a status (told to a remote author).
+    pub async fn favourited(
+        &self,
+        account: &AccountRecord,
+        status: &StatusRecord,
+    ) -> ApiResult<()> {
+        self.to_author(
+            account,
+            status,
+            Outgoing::Like {
+                account: account.id,
+                status: status.id,
+            },
+        )
+        .await
+    }
+
+    /// A local account took its favourite back.
+    pub async fn unfavourited(
+        &self,
+        account: &AccountRecord,
+        status: &StatusRecord,
+    ) -> ApiResult<()> {
+        self.to_author(
+            account,
+            status,
+            Outgoing::UndoLike {
+                account: account.id,
+                status: status.id,
+            },
+        )
+        .await
+    }
+
+    async fn to_author(
+        &self,
+        account: &AccountRecord,
+        status: &StatusRecord,
+        activity: Outgoing,
+    ) -> ApiResult<()> {
+        if !account.is_local() || status.local {
+            return Ok(());
+        }
+        let inboxes = self.inboxes_of(&[status.account_id]).await?;
+        self.send(activity, inboxes).await
+    }
+
+    /// Sends `activity` to `target`'s inbox when `actor` is local and `target` remote.
+    async fn between(&self, actor: Id, target: Id, activity: Outgoing) -> ApiResult<()> {
+        if !self.enabled {
+            return Ok(());
+        }
+        if self.store.remote_actor(actor).await?.is_some() {
+            return Ok(());
+        }
+        let inboxes = self.inboxes_of(&[target]).await?;
+        self.send(activity, inboxes).await
+    }
+
+    /// A local account asked to follow a remote one.
+    pub async fn followed(&self, follower: Id, target: Id) -> ApiResult<()> {
+        self.between(follower, target, Outgoing::Follow { follower, target })
+            .await
+    }
+
+    /// A local account stopped following (or withdrew its request to follow) a remote one.
+    pub async fn unfollowed(&self, follower: Id, target: Id) -> ApiResult<()> {
+        self.between(follower, target, Outgoing::UndoFollow { follower, target })
+            .await
+    }
+
+    /// A local account accepted a remote account's follow.
+    pub async fn accepted(&self, follower: Id, target: Id) -> ApiResult<()> {
+        self.between(target, follower, Outgoing::Accept { follower, target })
+            .await
+    }
+
+    /// A local account rejected a remote account's follow, or removed it from its followers.
+    pub async fn rejected(&self, follower: Id, target: Id) -> ApiResult<()> {
+        self.between(target, follower, Outgoing::Reject { follower, target })
+            .await
+    }
+
+    /// A local account blocked a remote one.
+    pub async fn blocked(&self, account: Id, target: Id) -> ApiResult<()> {
+        self.between(account, target, Outgoing::Block { account, target })
+            .await
+    }
+
+    /// A local account lifted its block of a remote one.
+    pub async fn unblocked(&self, account: Id, target: Id) -> ApiResult<()> {
+        self.between(account, target, Outgoing::UndoBlock { account, target })
+            .await
+    }
+
+    /// A local account changed its profile.
+    pub async fn profile_updated(&self, account: &AccountRecord) -> ApiResult<()> {
+        if !self.enabled || !account.is_local() {
+            return Ok(());
+        }
+        let inboxes = self.store.follower_inboxes(account.id).await?;
+        self.send(
+            Outgoing::UpdateActor {
+                account: account.id,
+            },
+            inboxes,
+        )
+        .await
+    }
+}

@@ -1,0 +1,296 @@
+//! Statuses from other servers: a remote post, reblog, edit or deletion stored and handed to
+//! the same fan-out, notifications and streams as a local one. The federation runner reads the
+//! activities; this area applies them.
+
+use chrono::{DateTime, Utc};
+
+use crate::error::{ApiError, ApiResult};
+use crate::events::{DomainEvent, EventBus, publish_logged};
+use crate::federation::paths::{self, Local};
+use crate::id::{Id, IdGenerator};
+use crate::services::statuses::StatusAreas;
+use crate::store::{
+    AccountRecord, NotificationType, StatusEditRecord, StatusRecord, Store, Visibility,
+};
+
+/// A remote post as the runner read it, its references resolved.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RemoteStatus {
+    /// Its ActivityPub id.
+    pub uri: String,
+    /// Sanitised HTML.
+    pub content: String,
+    /// Content warning.
+    pub spoiler_text: String,
+    /// Sensitive.
+    pub sensitive: bool,
+    /// ISO 639-1 language, if known.
+    pub language: Option<String>,
+    /// Visibility, from its addressing.
+    pub visibility: Visibility,
+    /// The ActivityPub id of the status it replies to.
+    pub in_reply_to: Option<String>,
+    /// The accounts it mentions that this server knows.
+    pub mentions: Vec<Id>,
+    /// Hashtag names as sent.
+    pub tags: Vec<String>,
+    /// When it was published (now if not said, or if said to be in the future).
+    pub published: DateTime<Utc>,
+    /// When it was last edited, if it was.
+    pub updated: Option<DateTime<Utc>>,
+}
+
+/// The remote statuses area: `app.remote()`.
+pub struct Remote<'a> {
+    store: &'a dyn Store,
+    areas: StatusAreas<'a>,
+    events: &'a dyn EventBus,
+    ids: &'a IdGenerator,
+    base_url: String,
+    now: DateTime<Utc>,
+}
+
+impl<'a> Remote<'a> {
+    /// The area over `store`, handing work to `areas`, publishing on `events`, for the server
+    /// at `base_url`.
+    pub fn new(
+        store: &'a dyn Store,
+        areas: StatusAreas<'a>,
+        events: &'a dyn EventBus,
+        ids: &'a IdGenerator,
+        base_url: String,
+        now: DateTime<Utc>,
+    ) -> Self {
+        Remote {
+            store,
+            areas,
+            events,
+            ids,
+            base_url,
+            now,
+        }
+    }
+
+    /// The status an ActivityPub id names: one of ours by its URL, or a remote one stored.
+    pub async fn status_by_uri(&self, uri: &str) -> ApiResult<Option<StatusRecord>> {
+        match paths::parse_local(&self.base_url, uri) {
+            Some(Local::Status(id)) => Ok(self
+                .store
+                .status_by_id(id)
+                .await?
+                .filter(|s| s.local && s.reblog_of_id.is_none())),
+            Some(_) => Ok(None),
+            None => Ok(self.store.status_by_uri(uri).await?),
+        }
+    }
+
+    /// Stores a remote post by `author` (once: a known uri gives the stored status) and hands it
+    /// to fan-out, notifications and streams.
+    pub async fn receive_status(
+        &self,
+        author: &AccountRecord,
+        new: RemoteStatus,
+    ) -> ApiResult<StatusRecord> {
+        if let Some(known) = self.store.status_by_uri(&new.uri).await? {
+            return Ok(known);
+        }
+        let parent = match &new.in_reply_to {
+            Some(uri) => self.status_by_uri(uri).await?,
+            None => None,
+        };
+        let tags = self.areas.tags.record_tag_names(&new.tags).await?;
+        let published = new.published.min(self.now);
+        let mut record = StatusRecord {
+            id: self.ids.next_at(published.timestamp_millis()),
+            account_id: author.id,
+            uri: Some(new.uri.clone()),
+            text: String::new(),
+            content: new.content,
+            spoiler_text: new.spoiler_text,
+            visibility: new.visibility,
+            sensitive: new.sensitive || author.sensitized_at.is_some(),
+            language: new.language,
+            in_reply_to_id: parent.as_ref().map(|p| p.id),
+            in_reply_to_account_id: parent.as_ref().map(|p| p.account_id),
+            application_id: None,
+            mentions: new.mentions,
+            tags,
+            media_ids: vec![],
+            idempotency_key: None,
+            local: false,
+            created_at: published,
+            edited_at: new.updated.filter(|u| *u > published),
+            reblog_of_id: None,
+            conversation_id: None,
+            replies_count: 0,
+            reblogs_count: 0,
+            favourites_count: 0,
+        };
+        let thread = parent.as_ref().map(|p| p.conversation_id.unwrap_or(p.id));
+        record.conversation_id = Some(thread.unwrap_or(record.id));
+        self.insert(&mut record, thread).await?;
+        self.areas.links.record_link(&record).await?;
+        self.areas.fanout.fan_out(&record).await?;
+        self.areas
+            .notifications
+            .notify_new_status(author, &record)
+            .await?;
+        publish_logged(
+            self.events,
+            DomainEvent::StatusCreated {
+                status: record.id,
+                author: author.id,
+            },
+        )
+        .await;
+        Ok(record)
+    }
+
+    /// Inserts, taking a new id should the one made be taken.
+    async fn insert(&self, record: &mut StatusRecord, thread: Option<Id>) -> ApiResult<()> {
+        let mut tries = 0;
+        loop {
+            match self.store.insert_status(record).await {
+                Ok(()) => return Ok(()),
+                Err(crate::StoreError::AlreadyExists(what)) if what == "status" && tries < 3 => {
+                    tries += 1;
+                    record.id = self.ids.next();
+                    if record.reblog_of_id.is_none() {
+                        record.conversation_id = Some(thread.unwrap_or(record.id));
+                    }
+                }
+                Err(e) => return Err(e.into()),
+            }
+        }
+    }
+
+    /// A remote account reblogged `original` (the `Announce` with id `uri`). Only public and
+    /// unlisted statuses can be; a second `Announce` of the same status by the same account
+    /// gives the first reblog.
+    pub async fn receive_reblog(
+        &self,
+        booster: &AccountRecord,
+        original: &StatusRecord,
+        uri: &str,
+        visibility: Visibility,
+        published: DateTime<Utc>,
+    ) -> ApiResult<StatusRecord> {
+        if let Some(known) = self.store.status_by_uri(uri).await? {
+            return Ok(known);
+        }
+        if !matches!(
+            original.visibility,
+            Visibility::Public | Visibility::Unlisted
+        ) {
+            return Err(ApiError::forbidden());
+        }
+        if let Some(existing) = self.store.reblog_by(booster.id, original.id).await? {
+            return Ok(existing);
+        }
+        let published = published.min(self.now);
+        let mut record = StatusRecord {
+            id: self.ids.next_at(published.timestamp_millis()),
+            account_id: booster.id,
+            uri: Some(uri.to_string()),
+            text: String::new(),
+            content: String::new(),
+            spoiler_text: String::new(),
+            visibility,
+            sensitive: false,
+            language: None,
+            in_reply_to_id: None,
+            in_reply_to_account_id: None,
+            application_id: None,
+            mentions: vec![],
+            tags: vec![],
+            media_ids: vec![],
+            idempotency_key: None,
+            local: false,
+            created_at: published,
+            edited_at: None,
+            reblog_of_id: Some(original.id),
+            conversation_id: None,
+            replies_count: 0,
+            reblogs_count: 0,
+            favourites_count: 0,
+        };
+        match self.insert(&mut record, None).await {
+            Ok(()) => {}
+            Err(e) => {
+                if let Some(existing) = self.store.reblog_by(booster.id, original.id).await? {
+                    return Ok(existing);
+                }
+                return Err(e);
+            }
+        }
+        self.areas.fanout.fan_out_reblog(&record, original).await?;
+        self.areas
+            .notifications
+            .notify(
+                &[original.account_id],
+                booster,
+                NotificationType::Reblog,
+                Some(original),
+            )
+            .await?;
+        publish_logged(
+            self.events,
+            DomainEvent::StatusCreated {
+                status: record.id,
+                author: booster.id,
+            },
+        )
+        .await;
+        Ok(record)
+    }
+
+    /// A remote author edited `status`: the version before is kept in its history (the
+    /// original first, as Mastodon keeps it), and the status takes the new text.
+    pub async fn receive_edit(
+        &self,
+        status: &StatusRecord,
+        new: RemoteStatus,
+    ) -> ApiResult<StatusRecord> {
+        let edited_at = new.updated.unwrap_or(self.now).min(self.now);
+        if status.edited_at.is_some_and(|t| t >= edited_at) {
+            return Ok(status.clone());
+        }
+        let mut revisions = vec![];
+        if self.store.status_edits(status.id).await?.is_empty() {
+            revisions.push(revision(self.ids.next(), status, status.created_at));
+        }
+        let mut updated = status.clone();
+        updated.content = new.content;
+        updated.spoiler_text = new.spoiler_text;
+        updated.sensitive = new.sensitive;
+        updated.language = new.language.or(updated.language);
+        updated.edited_at = Some(edited_at);
+        revisions.push(revision(self.ids.next(), &updated, edited_at));
+        self.store.update_status(&updated, &revisions).await?;
+        publish_logged(
+            self.events,
+            DomainEvent::StatusEdited {
+                status: updated.id,
+                author: updated.account_id,
+            },
+        )
+        .await;
+        Ok(updated)
+    }
+}
+
+/// A revision of `status` as it is.
+fn revision(id: Id, status: &StatusRecord, at: DateTime<Utc>) -> StatusEditRecord {
+    StatusEditRecord {
+        id,
+        status_id: status.id,
+        account_id: status.account_id,
+        text: String::new(),
+        content: status.content.clone(),
+        spoiler_text: status.spoiler_text.clone(),
+        sensitive: status.sensitive,
+        media_ids: status.media_ids.clone(),
+        poll_options: None,
+        created_at: at,
+    }
+}
