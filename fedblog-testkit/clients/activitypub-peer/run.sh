@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# Run the ActivityPub federation scenario: an independent Fedify peer against a freshly started
+# fedblog server, both on loopback.
+#
+#   bash fedblog-testkit/clients/activitypub-peer/run.sh /path/to/fedblog-server-binary
+#
+# Installs the pinned npm packages (package-lock.json; `npm ci`, skipped while node_modules
+# matches the lock), starts the server on a free loopback port with a throwaway data dir and
+# FEDBLOG_ALLOW_PRIVATE_ADDRESSES=true (so it may reach the peer on 127.0.0.1), creates a
+# confirmed+approved account (alice) with a token from the CLI, and runs peer.mjs: it serves the
+# peer on another free port and checks WebFinger, follows both ways, delivery of a post, a reply,
+# a like and its undo, all with signed requests (see README.md). Stops the server, prints the
+# server log's tail if the scenario failed, checks that no token or password reached the log, and
+# exits with the scenario's exit code. Set KEEP_TMP=1 to keep the data dir and server log;
+# PEER_LOG=info (or debug) shows more of Fedify's log.
+set -euo pipefail
+
+if [[ $# -ne 1 ]]; then
+    echo "usage: bash $0 /path/to/fedblog-server-binary" >&2
+    exit 2
+fi
+
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# shellcheck source=../lib.sh
+source "$HERE/../lib.sh"
+server_binary "$1"
+
+NODE="${NODE:-node}"
+NPM="${NPM:-npm}"
+PASSWORD="correct horse battery"
+USERNAME="alice"
+
+# --- npm packages (Fedify, pinned by package-lock.json) --------------------------------------
+if ! command -v "$NODE" >/dev/null || ! command -v "$NPM" >/dev/null; then
+    echo "run.sh: node and npm are needed (Node 20 or later)" >&2
+    exit 2
+fi
+NODE_MAJOR="$("$NODE" -p 'process.versions.node.split(".")[0]')"
+if ((NODE_MAJOR < 20)); then
+    echo "run.sh: Node 20 or later is needed, not $("$NODE" --version)" >&2
+    exit 2
+fi
+# A stamp in node_modules names the package-lock.json it was installed from; while it matches
+# (and the packages are there), nothing needs installing.
+LOCK_STAMP="$HERE/node_modules/.fedblog-lock.sha256"
+LOCK_SUM="$(sha256sum "$HERE/package-lock.json" | cut -d' ' -f1)"
+if [[ -d "$HERE/node_modules/@fedify/fedify" && -f "$LOCK_STAMP" && "$(cat "$LOCK_STAMP")" == "$LOCK_SUM" ]]; then
+    echo "run.sh: node_modules matches package-lock.json; not installing"
+else
+    echo "run.sh: npm ci in $HERE"
+    (cd "$HERE" && "$NPM" ci --no-audit --no-fund --loglevel=error)
+    echo "$LOCK_SUM" >"$LOCK_STAMP"
+fi
+
+# --- temp data dir, ports, server ---------------------------------------------------------
+server_run_dirs activitypub-peer
+# The peer runs in the background too: stop it (then the server, as lib.sh does) at exit.
+PEER_PID=""
+_peer_run_cleanup() {
+    local rc=$?
+    if [[ -n "$PEER_PID" ]]; then stop_process "$PEER_PID"; fi
+    # _server_run_cleanup reads the exit code from $? (and exits with it): set it back, with
+    # errexit off so that a failing code does not end the trap here.
+    set +e
+    (exit "$rc")
+    _server_run_cleanup
+}
+trap _peer_run_cleanup EXIT
+
+PORT="$(free_port)"
+PEER_PORT="$(free_port)"
+while [[ "$PEER_PORT" == "$PORT" ]]; do PEER_PORT="$(free_port)"; done
+BASE="http://127.0.0.1:$PORT"
+
+export FEDBLOG_LISTEN="127.0.0.1:$PORT"
+export FEDBLOG_DOMAIN="127.0.0.1:$PORT"
+export FEDBLOG_DATA_DIR="$DATA_DIR"
+export FEDBLOG_RATE_LIMITS="$TEST_RATE_LIMITS"
+export FEDBLOG_ALLOW_PRIVATE_ADDRESSES=true
+
+echo "run.sh: starting $BIN serve on $BASE (data dir $DATA_DIR)"
+"$BIN" serve >"$LOG" 2>&1 &
+SERVER_PID=$!
+
+# --- wait for GET /api/v1/instance -> 200 (max 30 s) --------------------------------------
+wait_ready "$BASE/api/v1/instance" "$SERVER_PID" "$LOG" 30 || exit 1
+echo "run.sh: server ready"
+
+# --- alice, with a token from the CLI (the token is its last line) --------------------------
+"$BIN" accounts create "$USERNAME" --email "$USERNAME@example.com" --password "$PASSWORD" \
+    --confirmed --approved >>"$ACCOUNTS_LOG" 2>&1 || {
+    echo "run.sh: creating $USERNAME failed:" >&2
+    cat "$ACCOUNTS_LOG" >&2
+    exit 1
+}
+TOKEN="$("$BIN" tokens create "$USERNAME" 2>>"$ACCOUNTS_LOG" | tail -n 1)"
+if [[ -z "$TOKEN" ]]; then
+    echo "run.sh: no token for $USERNAME:" >&2
+    cat "$ACCOUNTS_LOG" >&2
+    exit 1
+fi
+echo "run.sh: $USERNAME with a token ready; the peer will be http://127.0.0.1:$PEER_PORT"
+
+# --- scenario (the peer runs inside it and stops with it) -----------------------------------
+PEER_PORT="$PEER_PORT" FEDBLOG_BASE="$BASE" FEDBLOG_USER="$USERNAME" FEDBLOG_TOKEN="$TOKEN" \
+    "$NODE" "$HERE/peer.mjs" &
+PEER_PID=$!
+set +e
+wait "$PEER_PID"
+rc=$?
+set -e
+PEER_PID=""
+if [[ "$rc" != 0 ]]; then
+    echo "run.sh: activitypub-peer scenario failed with exit code $rc" >&2
+    print_log_tail
+    exit "$rc"
+fi
+
+# --- nothing secret in the log ----------------------------------------------------------------
+no_secrets_in "$LOG" "$PASSWORD" "$TOKEN"
+exit 0
