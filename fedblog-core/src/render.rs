@@ -209,13 +209,24 @@ impl App {
     pub fn render_media(&self, m: &MediaRecord) -> MediaAttachment {
         let base = self.base_url();
         let url_of = |key: &str| self.files.public_url(&base, key);
-        let url = (m.processed || m.kind == MediaKind::Image).then(|| url_of(&m.file_key));
-        let preview_url = m
-            .thumbnail_key
-            .as_deref()
-            .or(m.preview_key.as_deref())
-            .map(url_of)
-            .or_else(|| (m.kind == MediaKind::Image).then(|| url_of(&m.file_key)));
+        // A remote post's attachment is kept by URL only (no file here): it is shown from there.
+        let remote_only = m.file_key.is_empty() && m.remote_url.is_some();
+        let url = if remote_only {
+            m.remote_url.clone()
+        } else {
+            (m.processed || m.kind == MediaKind::Image).then(|| url_of(&m.file_key))
+        };
+        let preview_url = if remote_only {
+            (m.kind == MediaKind::Image)
+                .then(|| m.remote_url.clone())
+                .flatten()
+        } else {
+            m.thumbnail_key
+                .as_deref()
+                .or(m.preview_key.as_deref())
+                .map(url_of)
+                .or_else(|| (m.kind == MediaKind::Image).then(|| url_of(&m.file_key)))
+        };
         let mut meta: serde_json::Value =
             serde_json::from_str(&m.meta).unwrap_or_else(|_| serde_json::json!({}));
         if let (Some((x, y)), Some(obj)) = (m.focus, meta.as_object_mut()) {

@@ -6,9 +6,9 @@ use serde_json::Value;
 use crate::app::App;
 use crate::content;
 use crate::federation::paths;
-use crate::federation::vocab::{self, ActorDoc, NoteDoc};
+use crate::federation::vocab::{self, ActorDoc, AttachmentDoc, NoteDoc};
 use crate::render::{render_field_value, timestamp};
-use crate::store::{AccountRecord, ActorKeyRecord, StatusRecord};
+use crate::store::{AccountRecord, ActorKeyRecord, MediaKind, MediaRecord, StatusRecord};
 
 /// A status with what its note names, loaded (see `App::note_parts`).
 #[derive(Clone, Debug)]
@@ -21,6 +21,8 @@ pub struct NoteParts {
     pub mentions: Vec<AccountRecord>,
     /// The ActivityPub id of the status it replies to.
     pub in_reply_to: Option<String>,
+    /// Its media attachments, in order.
+    pub media: Vec<MediaRecord>,
 }
 
 impl App {
@@ -162,11 +164,51 @@ impl App {
                     )
                 })
                 .collect(),
-            attachments: vec![],
+            attachments: parts
+                .media
+                .iter()
+                .map(|m| self.render_ap_attachment(m))
+                .collect(),
             language: s.language.clone(),
             conversation: None,
             replies: None,
             id,
+        }
+    }
+
+    /// A media attachment as a `Document`, with the fields Mastodon sends.
+    fn render_ap_attachment(&self, m: &MediaRecord) -> AttachmentDoc {
+        let url = match (&m.remote_url, m.file_key.is_empty()) {
+            (Some(remote), true) => remote.clone(),
+            _ => self.files.public_url(&self.base_url(), &m.file_key),
+        };
+        let ext = url.rsplit('.').next().unwrap_or("").to_ascii_lowercase();
+        let media_type = match (m.kind, ext.as_str()) {
+            (MediaKind::Image, "png") => Some("image/png"),
+            (MediaKind::Image, "gif") => Some("image/gif"),
+            (MediaKind::Image, "webp") => Some("image/webp"),
+            (MediaKind::Image, _) => Some("image/jpeg"),
+            (MediaKind::Video | MediaKind::Gifv, "webm") => Some("video/webm"),
+            (MediaKind::Video | MediaKind::Gifv, _) => Some("video/mp4"),
+            (MediaKind::Audio, "ogg") => Some("audio/ogg"),
+            (MediaKind::Audio, _) => Some("audio/mpeg"),
+            (MediaKind::Unknown, _) => None,
+        };
+        let meta: Value = serde_json::from_str(&m.meta).unwrap_or(Value::Null);
+        let dimension = |k: &str| {
+            meta["original"][k]
+                .as_u64()
+                .and_then(|v| u32::try_from(v).ok())
+        };
+        AttachmentDoc {
+            url,
+            media_type: media_type.map(str::to_string),
+            kind: "Document".into(),
+            description: m.description.clone(),
+            blurhash: m.blurhash.clone(),
+            width: dimension("width"),
+            height: dimension("height"),
+            focal_point: m.focus,
         }
     }
 

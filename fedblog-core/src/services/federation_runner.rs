@@ -20,7 +20,7 @@ use crate::services::federation::{Delivered, MAX_ACTIVITY_BYTES};
 use crate::services::jobs::new_job;
 use crate::services::outbox::{DELIVER, DELIVERY_ATTEMPTS, Delivery, Federate, Outgoing};
 use crate::services::relationships::FollowOptions;
-use crate::services::remote::RemoteStatus;
+use crate::services::remote::{RemoteAttachment, RemoteStatus};
 use crate::store::{AccountRecord, StatusRecord};
 
 /// The collections of a local actor.
@@ -307,6 +307,19 @@ impl App {
             tags: note.hashtags,
             published: note.published.unwrap_or(now),
             updated: note.updated,
+            attachments: note
+                .attachments
+                .into_iter()
+                .filter(|a| a.url.starts_with("https://") || a.url.starts_with("http://"))
+                .map(|a| RemoteAttachment {
+                    url: a.url,
+                    media_type: a.media_type,
+                    description: a.description,
+                    blurhash: a.blurhash,
+                    size: a.width.zip(a.height),
+                    focus: a.focal_point,
+                })
+                .collect(),
         })
     }
 
@@ -700,11 +713,14 @@ impl App {
             },
             None => None,
         };
+        let mut media = self.store.media_by_ids(&status.media_ids).await?;
+        media.sort_by_key(|m| status.media_ids.iter().position(|id| *id == m.id));
         Ok(Some(NoteParts {
             status,
             author,
             mentions,
             in_reply_to,
+            media,
         }))
     }
 

@@ -288,3 +288,79 @@ async fn a_boost_reaches_the_author_and_a_block_stops_the_follow() {
     assert!(!a.store.follows(alice.id, bob_at_a.id).await.unwrap());
     assert!(a.store.blocks(bob_at_a.id, alice.id).await.unwrap());
 }
+
+#[tokio::test]
+async fn a_remote_posts_attachments_are_kept_by_url() {
+    let (a, b) = pair();
+    let alice = account(&a, "alice").await;
+    let bob = account(&b, "bob").await;
+    let bob_at_a = remote(&a, "bob", "b.test").await;
+    a.relationships()
+        .follow(&alice, bob_at_a.id, FollowOptions::default())
+        .await
+        .unwrap();
+    drain(&[&a, &b]).await;
+    // bob's server sends a post with a picture (signed by bob, as any delivery).
+    let note = serde_json::json!({
+        "@context": "https://www.w3.org/ns/activitystreams",
+        "id": "https://b.test/users/bob/statuses/1#create",
+        "type": "Create",
+        "actor": "https://b.test/users/bob",
+        "to": ["https://www.w3.org/ns/activitystreams#Public"],
+        "object": {
+            "id": "https://b.test/users/bob/statuses/1",
+            "type": "Note",
+            "attributedTo": "https://b.test/users/bob",
+            "content": "<p>a picture</p>",
+            "to": ["https://www.w3.org/ns/activitystreams#Public"],
+            "attachment": [{
+                "type": "Document", "mediaType": "image/png",
+                "url": "https://b.test/files/cat.png", "name": "a cat",
+                "blurhash": "LEHV6nWB2yk8pyo0adR*.7kCMdnj", "width": 640, "height": 480,
+                "focalPoint": [0.5, -0.25],
+            }],
+        },
+    });
+    let sent = b
+        .federation()
+        .deliver(&crate::services::outbox::Delivery {
+            inbox: "https://a.test/inbox".into(),
+            signer: bob.id,
+            body: note.to_string(),
+        })
+        .await
+        .expect("delivered");
+    assert_eq!(sent, crate::services::federation::Delivered::Yes);
+    let copy = a
+        .store
+        .status_by_uri("https://b.test/users/bob/statuses/1")
+        .await
+        .unwrap()
+        .expect("stored");
+    assert_eq!(copy.media_ids.len(), 1);
+    let media = a
+        .store
+        .media_by_id(copy.media_ids[0])
+        .await
+        .unwrap()
+        .unwrap();
+    let shown = a.render_media(&media);
+    assert_eq!(shown.kind, "image");
+    assert_eq!(shown.url.as_deref(), Some("https://b.test/files/cat.png"));
+    assert_eq!(
+        shown.remote_url.as_deref(),
+        Some("https://b.test/files/cat.png")
+    );
+    assert_eq!(shown.description.as_deref(), Some("a cat"));
+    assert_eq!(shown.meta["original"]["width"], 640);
+    assert_eq!(shown.meta["focus"]["y"], -0.25);
+    // And it goes out again with the same fields when rendered as a note.
+    let parts = a.note_parts(copy.id).await.unwrap().unwrap();
+    let doc = a.render_ap_note(&parts).to_json(false);
+    assert_eq!(doc["attachment"][0]["url"], "https://b.test/files/cat.png");
+    assert_eq!(doc["attachment"][0]["mediaType"], "image/png");
+    assert_eq!(
+        doc["attachment"][0]["blurhash"],
+        "LEHV6nWB2yk8pyo0adR*.7kCMdnj"
+    );
+}

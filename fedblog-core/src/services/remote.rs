@@ -10,7 +10,8 @@ use crate::federation::paths::{self, Local};
 use crate::id::{Id, IdGenerator};
 use crate::services::statuses::StatusAreas;
 use crate::store::{
-    AccountRecord, NotificationType, StatusEditRecord, StatusRecord, Store, Visibility,
+    AccountRecord, MediaKind, MediaRecord, NotificationType, StatusEditRecord, StatusRecord, Store,
+    Visibility,
 };
 
 /// A remote post as the runner read it, its references resolved.
@@ -38,6 +39,38 @@ pub struct RemoteStatus {
     pub published: DateTime<Utc>,
     /// When it was last edited, if it was.
     pub updated: Option<DateTime<Utc>>,
+    /// Its attachments, kept by URL (at most [`MAX_REMOTE_ATTACHMENTS`]).
+    pub attachments: Vec<RemoteAttachment>,
+}
+
+/// A remote post's attachment: the file stays on its server.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RemoteAttachment {
+    /// The file's URL.
+    pub url: String,
+    /// Its media type, if said (`image/png`).
+    pub media_type: Option<String>,
+    /// Alternative text.
+    pub description: Option<String>,
+    /// BlurHash.
+    pub blurhash: Option<String>,
+    /// Width and height, if said.
+    pub size: Option<(u32, u32)>,
+    /// Focal point.
+    pub focus: Option<(f64, f64)>,
+}
+
+/// Attachments of a remote post kept at most (Mastodon keeps four).
+pub const MAX_REMOTE_ATTACHMENTS: usize = 4;
+
+/// What kind of attachment a media type is.
+fn media_kind(media_type: Option<&str>) -> MediaKind {
+    match media_type.map(|t| t.split('/').next().unwrap_or("")) {
+        Some("image") => MediaKind::Image,
+        Some("video") => MediaKind::Video,
+        Some("audio") => MediaKind::Audio,
+        _ => MediaKind::Unknown,
+    }
 }
 
 /// The remote statuses area: `app.remote()`.
@@ -100,6 +133,7 @@ impl<'a> Remote<'a> {
         };
         let tags = self.areas.tags.record_tag_names(&new.tags).await?;
         let published = new.published.min(self.now);
+        let media_ids = self.store_attachments(author, &new.attachments).await?;
         let mut record = StatusRecord {
             id: self.ids.next_at(published.timestamp_millis()),
             account_id: author.id,
@@ -115,7 +149,7 @@ impl<'a> Remote<'a> {
             application_id: None,
             mentions: new.mentions,
             tags,
-            media_ids: vec![],
+            media_ids,
             idempotency_key: None,
             local: false,
             created_at: published,
@@ -144,6 +178,46 @@ impl<'a> Remote<'a> {
         )
         .await;
         Ok(record)
+    }
+
+    /// Stores the attachments of a remote post by URL (nothing is downloaded) and returns their
+    /// ids, in order.
+    async fn store_attachments(
+        &self,
+        author: &AccountRecord,
+        attachments: &[RemoteAttachment],
+    ) -> ApiResult<Vec<Id>> {
+        let mut ids = Vec::new();
+        for a in attachments.iter().take(MAX_REMOTE_ATTACHMENTS) {
+            let meta = match a.size {
+                Some((w, h)) if h > 0 => serde_json::json!({
+                    "original": { "width": w, "height": h, "size": format!("{w}x{h}"),
+                                  "aspect": f64::from(w) / f64::from(h) }
+                }),
+                _ => serde_json::json!({}),
+            };
+            let media = MediaRecord {
+                id: self.ids.next(),
+                account_id: author.id,
+                status_id: None,
+                scheduled_status_id: None,
+                kind: media_kind(a.media_type.as_deref()),
+                file_key: String::new(),
+                file_size: 0,
+                preview_key: None,
+                thumbnail_key: None,
+                description: a.description.clone().filter(|d| !d.is_empty()),
+                focus: a.focus,
+                meta: meta.to_string(),
+                blurhash: a.blurhash.clone(),
+                processed: true,
+                remote_url: Some(a.url.clone()),
+                created_at: self.now,
+            };
+            self.store.insert_media(&media).await?;
+            ids.push(media.id);
+        }
+        Ok(ids)
     }
 
     /// Inserts, taking a new id should the one made be taken.
