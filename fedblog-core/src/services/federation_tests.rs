@@ -364,3 +364,75 @@ async fn a_remote_posts_attachments_are_kept_by_url() {
         "LEHV6nWB2yk8pyo0adR*.7kCMdnj"
     );
 }
+
+#[tokio::test]
+async fn a_followers_only_post_is_served_only_to_a_signed_follower() {
+    let net = InProcessNetwork::new();
+    let a = Arc::new(app("a.test").with_transport(net.transport()));
+    let b = Arc::new(app("b.test").with_transport(net.transport()));
+    net.join(&a);
+    net.join(&b);
+    let alice = account(&a, "alice").await;
+    let mallory = account(&a, "mallory").await;
+    let bob = account(&b, "bob").await;
+    let bob_at_a = remote(&a, "bob", "b.test").await;
+    a.relationships()
+        .follow(&alice, bob_at_a.id, FollowOptions::default())
+        .await
+        .unwrap();
+    drain(&[&a, &b]).await;
+    let secret = post_new(
+        &b,
+        &bob,
+        NewStatus {
+            text: "followers only".into(),
+            visibility: Some("private".into()),
+            ..Default::default()
+        },
+    )
+    .await;
+    let url = format!("https://b.test/users/bob/statuses/{}", secret.id);
+    let fetch = |signer: Option<AccountRecord>| {
+        let (a, net, url) = (a.clone(), net.clone(), url.clone());
+        async move {
+            let mut headers = vec![(
+                "Accept".to_string(),
+                crate::federation::vocab::ACTIVITY_JSON.to_string(),
+            )];
+            if let Some(signer) = signer {
+                let key = a.federation().local_key(signer.id).await.unwrap();
+                let private =
+                    crate::federation::keys::PrivateKey::from_pem(&key.private_key_pem).unwrap();
+                let key_id = format!("https://a.test/users/{}#main-key", signer.username);
+                headers.extend(
+                    crate::federation::signatures::sign_request(
+                        "GET",
+                        &url,
+                        None,
+                        &key_id,
+                        &private,
+                        a.now(),
+                    )
+                    .unwrap(),
+                );
+            }
+            net.transport()
+                .send(crate::federation::OutboundRequest {
+                    method: http::Method::GET,
+                    url,
+                    headers,
+                    body: None,
+                })
+                .await
+                .unwrap()
+                .status
+        }
+    };
+    assert_eq!(fetch(None).await, 404, "never served unsigned");
+    assert_eq!(
+        fetch(Some(mallory)).await,
+        404,
+        "not to someone who does not follow"
+    );
+    assert_eq!(fetch(Some(alice)).await, 200, "to a follower, signed");
+}

@@ -90,24 +90,31 @@ async fn actor_or_page(app: &App, caller: &Caller, username: &str) -> ApiResult<
     }
 }
 
-/// A public (or unlisted) local status as a note or as its page; anything else is a 404,
-/// since statuses that are not public are never served unsigned.
+/// A local status as a note or as its page. Public and unlisted ones are served to anyone; a
+/// followers-only or direct one only as a note to a request signed by an account that may see
+/// it (a follower, someone mentioned); anything else is a 404.
 async fn note_or_page(app: &App, caller: &Caller, p: &StatusPath) -> ApiResult<Negotiated> {
     let account = local_account(app, &p.username).await?;
     let id = p.id.parse().map_err(|_| ApiError::not_found())?;
     let parts = app
         .note_parts(id)
         .await?
-        .filter(|n| {
-            n.author.id == account.id
-                && n.status.local
-                && n.status.reblog_of_id.is_none()
-                && matches!(
-                    n.status.visibility,
-                    crate::store::Visibility::Public | crate::store::Visibility::Unlisted
-                )
-        })
+        .filter(|n| n.author.id == account.id && n.status.local && n.status.reblog_of_id.is_none())
         .ok_or_else(ApiError::not_found)?;
+    let public = matches!(
+        parts.status.visibility,
+        crate::store::Visibility::Public | crate::store::Visibility::Unlisted
+    );
+    if !public {
+        let signed = caller.info.raw.as_ref().filter(|raw| {
+            raw.header("signature").is_some() || raw.header("signature-input").is_some()
+        });
+        let (Some(raw), true) = (signed, wants_json(caller)) else {
+            return Err(ApiError::not_found());
+        };
+        let signer = app.federation().authenticate(raw).await?;
+        app.visibility().visible_status(Some(&signer), id).await?;
+    }
     if wants_json(caller) {
         Ok(Negotiated::Activity(
             app.render_ap_note_document(&parts).to_string(),
