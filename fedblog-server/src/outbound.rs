@@ -234,12 +234,29 @@ const REFUSED: &str = "not a public address: ";
 /// the resolver for those).
 fn literal_address_refused(url: &reqwest::Url, allow: bool) -> Option<String> {
     let host = url.host_str()?;
+    if let Some(refusal) = special_use_name_refused(host, allow) {
+        return Some(refusal);
+    }
     let ip: IpAddr = host
         .trim_start_matches('[')
         .trim_end_matches(']')
         .parse()
         .ok()?;
     (!allow && !is_public(ip)).then(|| format!("{REFUSED}{ip}"))
+}
+
+/// The refusal of a name under a special-use domain (RFC 2606, RFC 6761, RFC 7686), without
+/// asking DNS: `.example` and `.invalid` never name a server, `.onion` is not reached this way,
+/// and `.localhost`, `.test`, `.local`, `.internal` and `.home.arpa` name private ones (allowed
+/// with the private addresses).
+fn special_use_name_refused(host: &str, allow: bool) -> Option<String> {
+    let name = host.trim_end_matches('.').to_ascii_lowercase();
+    let under = |tld: &str| name == tld || name.ends_with(&format!(".{tld}"));
+    let never = ["example", "invalid", "onion"].iter().any(|t| under(t));
+    let private = ["localhost", "test", "local", "internal", "home.arpa"]
+        .iter()
+        .any(|t| under(t));
+    (never || (private && !allow)).then(|| format!("{REFUSED}{host} (a special-use name)"))
 }
 
 /// A resolver that hands reqwest only the public addresses of a name (all of them when
@@ -320,6 +337,28 @@ pub fn is_public(ip: IpAddr) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn special_use_names_are_refused_without_dns() {
+        for (host, allow, refused) in [
+            ("unknown.example", true, true),
+            ("a.b.invalid", true, true),
+            ("x.onion", true, true),
+            ("db.internal", false, true),
+            ("db.internal", true, false),
+            ("localhost", false, true),
+            ("host.test", false, true),
+            ("host.test", true, false),
+            ("mastodon.social", false, false),
+            ("examples.com", false, false),
+        ] {
+            assert_eq!(
+                special_use_name_refused(host, allow).is_some(),
+                refused,
+                "{host} (private allowed: {allow})"
+            );
+        }
+    }
 
     #[test]
     fn only_public_addresses_are_public() {

@@ -88,7 +88,11 @@ pub async fn build_app(settings: &Settings) -> Result<Arc<App>, String> {
             "FEDBLOG_ALLOW_PRIVATE_ADDRESSES is on: other servers' URLs may reach private addresses"
         );
     }
-    app = app.with_transport(Arc::new(crate::outbound::OutboundClient::new(outbound)?));
+    if settings.federation {
+        app = app.with_transport(Arc::new(crate::outbound::OutboundClient::new(outbound)?));
+    } else {
+        tracing::info!("FEDBLOG_FEDERATION is off: this server reaches no other server");
+    }
     if let Some(t) = &settings.translation {
         let translator = LibreTranslate::new(&t.url, t.api_key.clone(), DEFAULT_TIMEOUT)?;
         app = app.with_translator(Arc::new(translator));

@@ -98,6 +98,10 @@ pub struct SettingsArgs {
     /// non-public addresses (tests, private networks) [default: false].
     #[arg(long, env = "FEDBLOG_ALLOW_PRIVATE_ADDRESSES", global = true)]
     pub allow_private_addresses: Option<bool>,
+    /// Whether this server federates (ActivityPub inboxes, deliveries, remote lookups); off, it
+    /// reaches no other server [default: true].
+    #[arg(long, env = "FEDBLOG_FEDERATION", global = true)]
+    pub federation: Option<bool>,
 }
 
 #[derive(Deserialize, Default, Debug)]
@@ -126,6 +130,7 @@ struct FileSettings {
     streaming_public_needs_token: Option<bool>,
     streaming_connections_per_token: Option<usize>,
     allow_private_addresses: Option<bool>,
+    federation: Option<bool>,
 }
 
 /// Where statuses are translated (`FEDBLOG_TRANSLATION_URL`, `FEDBLOG_TRANSLATION_API_KEY`).
@@ -175,6 +180,8 @@ pub struct Settings {
     pub http: crate::http::HttpOptions,
     /// Whether requests to other servers may reach non-public addresses.
     pub allow_private_addresses: bool,
+    /// Whether this server federates.
+    pub federation: bool,
 }
 
 impl SettingsArgs {
@@ -327,6 +334,7 @@ impl SettingsArgs {
                 .allow_private_addresses
                 .or(file.allow_private_addresses)
                 .unwrap_or(false),
+            federation: self.federation.or(file.federation).unwrap_or(true),
         })
     }
 }

@@ -639,8 +639,17 @@ async fn inboxes_refuse_what_is_not_signed_by_its_actor() {
             &[("uri", &format!("bob@{}", b.domain))],
         )
         .await;
-    assert_eq!(s, 422, "{r}");
-    assert!(r["error"].as_str().unwrap_or("").contains("refused"), "{r}");
+    assert_eq!(
+        s, 404,
+        "an account that cannot be looked up is not found: {r}"
+    );
+    let refused = c
+        .app()
+        .federation()
+        .resolve_handle("bob", &b.domain)
+        .await
+        .expect_err("refused");
+    assert!(refused.message.contains("refused"), "{}", refused.message);
     let (s, _) = c
         .call(
             "GET",

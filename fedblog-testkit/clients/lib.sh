@@ -4,6 +4,11 @@
 # The rate limits of the servers these scripts start (FEDBLOG_RATE_LIMITS), as the Rust test
 # servers have them (fedblog-server/tests/common): posting and following keep Mastodon's
 # limits, the rest are raised, since a whole suite runs from one address with a few accounts.
+# The servers these scenarios start reach no other server: a client may name any address
+# (`POST /api/v1/follows uri=x@host`, a mention of @x@host), and tests send traffic only to
+# loopback. The ActivityPub scenario turns federation back on for its loopback peer.
+export FEDBLOG_FEDERATION=false
+
 TEST_RATE_LIMITS='*=100000/1m,statuses=300/3h,follows=400/1d'
 
 # abs_path PATH_OR_COMMAND: an absolute path (a bare name is looked up on PATH); empty if none.

@@ -77,6 +77,7 @@ export FEDBLOG_DOMAIN="127.0.0.1:$PORT"
 export FEDBLOG_DATA_DIR="$DATA_DIR"
 export FEDBLOG_RATE_LIMITS="$TEST_RATE_LIMITS"
 export FEDBLOG_ALLOW_PRIVATE_ADDRESSES=true
+export FEDBLOG_FEDERATION=true
 
 echo "run.sh: starting $BIN serve on $BASE (data dir $DATA_DIR)"
 "$BIN" serve >"$LOG" 2>&1 &

@@ -49,7 +49,11 @@ impl Endpoint for FollowByUri {
             && !host.eq_ignore_ascii_case(&app.config.domain)
             && app.federation().enabled()
         {
-            app.federation().resolve_handle(user, host).await?;
+            // One its server does not know (or that cannot be reached) is a 404 below, as
+            // Mastodon answers.
+            if let Err(e) = app.federation().resolve_handle(user, host).await {
+                tracing::info!("cannot look up {user}@{host}: {}", e.message);
+            }
         }
         let target = app
             .relationships()

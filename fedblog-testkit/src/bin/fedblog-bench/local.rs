@@ -167,6 +167,8 @@ impl Server {
             .env("FEDBLOG_DATABASE_URL", database_url)
             .env("FEDBLOG_LISTEN", listen)
             .env("FEDBLOG_DOMAIN", listen)
+            // The load run reaches no other server.
+            .env("FEDBLOG_FEDERATION", "false")
             .env("FEDBLOG_LOG", "warn")
             // The benchmark measures the server, not its limits (one account makes thousands of
             // requests a minute).
