@@ -1,4 +1,5 @@
-//! The command line: `seed`, `run` and `local`, the scale flags they share and their defaults.
+//! The command line: `seed`, `run`, `local` and `federation`, the scale flags they share and their
+//! defaults.
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -47,6 +48,10 @@ pub enum Command {
     /// Seed a fresh database, start fedblog-server on it, run the benchmark, stop the server and
     /// remove the data folder: the one documented command.
     Local(LocalArgs),
+    /// Start fedblog-server federating on loopback and measure issue 23's two federation figures
+    /// (inbound signed Creates per second; one post delivered to 1,000 servers), the bench
+    /// playing the other servers.
+    Federation(FederationArgs),
 }
 
 /// How big the benchmark is.
@@ -318,6 +323,59 @@ pub struct LocalArgs {
     /// Streaming.
     #[command(flatten)]
     pub streaming: StreamArgs,
+}
+
+/// `federation` arguments.
+#[derive(Args, Debug)]
+pub struct FederationArgs {
+    /// The server binary [default: `fedblog-server` next to this executable].
+    #[arg(long)]
+    pub server_bin: Option<PathBuf>,
+    /// The server's database [default: SQLite in a temporary data folder]: `postgres://...`
+    /// (give a new, empty database).
+    #[arg(long, value_name = "URL")]
+    pub database_url: Option<String>,
+    /// Signed `Create` activities POSTed to the shared inbox [default: 3000; 200 with --small].
+    #[arg(long, value_name = "N")]
+    pub activities: Option<usize>,
+    /// Local accounts following the remote author of those activities [default: 20; 5 with
+    /// --small].
+    #[arg(long, value_name = "L")]
+    pub local_followers: Option<usize>,
+    /// Concurrent connections sending the activities.
+    #[arg(long, value_name = "C", default_value_t = 16)]
+    pub connections: usize,
+    /// Remote servers (loopback ports) whose actor follows the local author [default: 1000; 50
+    /// with --small].
+    #[arg(long, value_name = "S")]
+    pub servers: Option<usize>,
+    /// Follows the remote servers send at once.
+    #[arg(long, value_name = "N", default_value_t = 32)]
+    pub follow_concurrency: usize,
+    /// The server's background workers (`FEDBLOG_WORKERS`), which make the deliveries (4 was
+    /// fastest on 2 cores: 1 → 2.8 s, 4 → 1.5 s, 16 → 2.9 s, 32 → 3.1 s for 1,000 servers).
+    #[arg(long, value_name = "N", default_value_t = 4)]
+    pub workers: usize,
+    /// The server's idle worker poll interval (`FEDBLOG_WORKER_POLL_MS`).
+    #[arg(long, value_name = "MS", default_value_t = 100)]
+    pub worker_poll_ms: u64,
+    /// Skip the inbound measurement.
+    #[arg(long)]
+    pub no_inbound: bool,
+    /// Skip the outbound measurement.
+    #[arg(long)]
+    pub no_outbound: bool,
+    /// A quick smoke run: 200 activities, 5 local followers, 50 remote servers (flags given
+    /// explicitly still win).
+    #[arg(long)]
+    pub small: bool,
+    /// Also write the settings and the summary as JSON to this file.
+    #[arg(long)]
+    pub json: Option<PathBuf>,
+    /// Write the server's log (`FEDBLOG_LOG=warn`) to this file and keep it [default: in the
+    /// temporary data folder, summarised and removed].
+    #[arg(long, value_name = "FILE")]
+    pub server_log: Option<PathBuf>,
 }
 
 #[cfg(test)]

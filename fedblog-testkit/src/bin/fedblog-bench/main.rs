@@ -24,6 +24,8 @@
 //!   it measures any Mastodon-compatible server for which you have such tokens. It sets up the
 //!   graph and the posts through the API, then measures (see `run --help`).
 //! - `local`: `seed`, start the server, `run`, stop, clean up.
+//! - `federation [--small]`: starts `fedblog-server` federating on loopback and measures issue
+//!   23's federation figures, the bench playing the other servers (see `federation.rs`).
 //!
 //! # The tokens file
 //!
@@ -62,6 +64,7 @@
 
 mod api;
 mod cli;
+mod federation;
 mod load;
 mod local;
 mod pool;
@@ -103,6 +106,7 @@ fn main() -> std::process::ExitCode {
             Command::Seed(args) => seed::command(args).await,
             Command::Run(args) => run::command(args).await,
             Command::Local(args) => local::command(args).await,
+            Command::Federation(args) => federation::command(args).await,
         }
     });
     match outcome {
