@@ -69,6 +69,8 @@ pub struct App {
     pub transport: Option<Arc<dyn crate::federation::Transport>>,
     /// The hash unknown logins are checked against (made on first use).
     pub(crate) stand_in_hash: std::sync::OnceLock<String>,
+    /// Held while a key pair is made, so that callers needing one at once make one between them.
+    pub(crate) key_making: futures_util::lock::Mutex<()>,
 }
 
 impl App {
@@ -95,6 +97,7 @@ impl App {
             change_log: None,
             transport: None,
             stand_in_hash: std::sync::OnceLock::new(),
+            key_making: futures_util::lock::Mutex::new(()),
         }
     }
 
@@ -418,6 +421,7 @@ impl App {
             &*self.store,
             self.transport.as_deref(),
             &*self.blocking,
+            &self.key_making,
             &self.ids,
             &self.config,
             self.now(),

@@ -43,6 +43,7 @@ pub struct Federation<'a> {
     store: &'a dyn Store,
     transport: Option<&'a dyn Transport>,
     blocking: &'a dyn Blocking,
+    key_making: &'a futures_util::lock::Mutex<()>,
     ids: &'a IdGenerator,
     config: &'a InstanceConfig,
     now: DateTime<Utc>,
@@ -64,11 +65,14 @@ fn unauthorized(message: impl Into<String>) -> ApiError {
 
 impl<'a> Federation<'a> {
     /// The area over `store`, reaching other servers through `transport` (none: federation is
-    /// off, and nothing is fetched or delivered).
+    /// off, and nothing is fetched or delivered), making key pairs through `blocking` one at a
+    /// time in this process (`key_making`).
+    #[allow(clippy::too_many_arguments)]
     pub fn new(
         store: &'a dyn Store,
         transport: Option<&'a dyn Transport>,
         blocking: &'a dyn Blocking,
+        key_making: &'a futures_util::lock::Mutex<()>,
         ids: &'a IdGenerator,
         config: &'a InstanceConfig,
         now: DateTime<Utc>,
@@ -77,6 +81,7 @@ impl<'a> Federation<'a> {
             store,
             transport,
             blocking,
+            key_making,
             ids,
             config,
             now,
@@ -100,6 +105,13 @@ impl<'a> Federation<'a> {
     /// The key pair of a local account (or of [`INSTANCE_ACTOR`]), made on first use and kept:
     /// an RSA key is costly to make, so accounts that never federate never pay for one.
     pub async fn local_key(&self, owner: Id) -> ApiResult<ActorKeyRecord> {
+        if let Some(key) = self.store.actor_key(owner).await? {
+            return Ok(key);
+        }
+        // Callers needing a key at once (the first burst of deliveries or fetches) wait for the
+        // one being made rather than each making their own; across processes the store keeps
+        // the first.
+        let _making = self.key_making.lock().await;
         if let Some(key) = self.store.actor_key(owner).await? {
             return Ok(key);
         }

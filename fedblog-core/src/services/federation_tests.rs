@@ -436,3 +436,42 @@ async fn a_followers_only_post_is_served_only_to_a_signed_follower() {
     );
     assert_eq!(fetch(Some(alice)).await, 200, "to a follower, signed");
 }
+
+/// Runs work in place and counts it.
+#[derive(Default)]
+struct Counting(std::sync::atomic::AtomicUsize);
+
+#[async_trait::async_trait]
+impl crate::blocking::Blocking for Counting {
+    async fn run(&self, work: crate::blocking::Work) {
+        self.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        work()
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn callers_needing_a_key_at_once_make_one_between_them() {
+    let counting = Arc::new(Counting::default());
+    let a = Arc::new(app("a.test").with_blocking(counting.clone()));
+    let tasks: Vec<_> = (0..8)
+        .map(|_| {
+            let a = a.clone();
+            tokio::spawn(async move {
+                a.federation()
+                    .local_key(crate::store::INSTANCE_ACTOR)
+                    .await
+                    .expect("key")
+            })
+        })
+        .collect();
+    let mut keys = vec![];
+    for t in tasks {
+        keys.push(t.await.expect("task"));
+    }
+    assert!(keys.windows(2).all(|w| w[0] == w[1]), "one key for all");
+    assert_eq!(
+        counting.0.load(std::sync::atomic::Ordering::SeqCst),
+        1,
+        "made once"
+    );
+}
