@@ -1027,29 +1027,8 @@ impl ActorDoc {
     }
 }
 
-/// A media attachment of a local note.
-#[derive(Clone, Debug, PartialEq)]
-pub struct AttachmentDoc {
-    /// The file's absolute URL.
-    pub url: String,
-    /// Its media type.
-    pub media_type: Option<String>,
-    /// Its type: Mastodon writes `Document` for all media.
-    pub kind: String,
-    /// Its description (alt text), written as `name` (`null` when none, as Mastodon does).
-    pub description: Option<String>,
-    /// Its blurhash.
-    pub blurhash: Option<String>,
-    /// Its width in pixels.
-    pub width: Option<u32>,
-    /// Its height in pixels.
-    pub height: Option<u32>,
-    /// Its focal point, x and y in -1.0..=1.0.
-    pub focal_point: Option<(f64, f64)>,
-}
-
-impl AttachmentDoc {
-    /// The attachment object.
+impl Attachment {
+    /// The attachment object, as Mastodon writes it (the description as `name`).
     pub fn to_json(&self) -> Value {
         let mut o = Map::new();
         let kind = if self.kind.is_empty() {
@@ -1109,7 +1088,7 @@ pub struct NoteDoc {
     /// Hashtags: the tag's page and `#name` (the `#` is added when missing).
     pub hashtags: Vec<(String, String)>,
     /// Its media.
-    pub attachments: Vec<AttachmentDoc>,
+    pub attachments: Vec<Attachment>,
     /// Its language (ISO 639-1); with one, `contentMap` is written too.
     pub language: Option<String>,
     /// The conversation it belongs to (written as `conversation` and `context`).
@@ -1160,10 +1139,7 @@ impl NoteDoc {
         }
         o.insert(
             "attachment".into(),
-            self.attachments
-                .iter()
-                .map(AttachmentDoc::to_json)
-                .collect(),
+            self.attachments.iter().map(Attachment::to_json).collect(),
         );
         let mentions = self.mentions.iter().map(
             |(href, name)| json!({"type": "Mention", "href": href, "name": prefixed('@', name)}),
@@ -1931,7 +1907,7 @@ mod tests {
                 "@alice@mastodon.example".into(),
             )],
             hashtags: vec![("https://fedblog.example/tags/rust".into(), "Rust".into())],
-            attachments: vec![AttachmentDoc {
+            attachments: vec![Attachment {
                 url: "https://fedblog.example/files/p.png".into(),
                 media_type: Some("image/png".into()),
                 kind: "Document".into(),

@@ -6,7 +6,7 @@ use serde_json::Value;
 use crate::app::App;
 use crate::content;
 use crate::federation::paths;
-use crate::federation::vocab::{self, ActorDoc, AttachmentDoc, NoteDoc};
+use crate::federation::vocab::{self, ActorDoc, Attachment, NoteDoc};
 use crate::render::{render_field_value, timestamp};
 use crate::store::{AccountRecord, ActorKeyRecord, MediaKind, MediaRecord, StatusRecord};
 
@@ -177,7 +177,7 @@ impl App {
     }
 
     /// A media attachment as a `Document`, with the fields Mastodon sends.
-    fn render_ap_attachment(&self, m: &MediaRecord) -> AttachmentDoc {
+    fn render_ap_attachment(&self, m: &MediaRecord) -> Attachment {
         let url = match (&m.remote_url, m.file_key.is_empty()) {
             (Some(remote), true) => remote.clone(),
             _ => self.files.public_url(&self.base_url(), &m.file_key),
@@ -200,7 +200,7 @@ impl App {
                 .as_u64()
                 .and_then(|v| u32::try_from(v).ok())
         };
-        AttachmentDoc {
+        Attachment {
             url,
             media_type: media_type.map(str::to_string),
             kind: "Document".into(),
