@@ -1,17 +1,21 @@
 //! Requests the server makes to other servers on its own (federation fetches and deliveries,
 //! as they come): only to public addresses unless `FEDBLOG_ALLOW_PRIVATE_ADDRESSES` says
 //! otherwise, checked after DNS resolution and on every redirect, with a bounded answer size,
-//! a bounded number of redirects, timeouts, and a `User-Agent` naming fedblog and the instance.
+//! a bounded number of redirects, timeouts, a bounded number of requests in flight to each
+//! host, and a `User-Agent` naming fedblog and the instance.
 //!
 //! The address rule keeps a remote party from making the server reach what only it can reach
 //! (its loopback, the private network it sits in, cloud metadata at `169.254.169.254`).
 
+use std::collections::HashMap;
 use std::net::{IpAddr, SocketAddr};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use futures_util::StreamExt;
 use reqwest::dns::{Addrs, Name, Resolve, Resolving};
+use tokio::sync::{Semaphore, SemaphorePermit};
+use tokio::time::Instant;
 
 /// What outbound requests may do.
 #[derive(Clone, Debug)]
@@ -25,13 +29,20 @@ pub struct OutboundOptions {
     pub max_body: usize,
     /// Redirects followed at most.
     pub max_redirects: usize,
-    /// The longest a request may take, answer included.
+    /// The longest a request may take, answer included, and waiting for a free slot to its
+    /// host (see `per_host`) included.
     pub timeout: Duration,
+    /// Requests in flight to one host (URL authority: host and port) at most; more wait for
+    /// one to end, within `timeout`. Default 8: Mastodon has no such bound per host (its
+    /// delivery concurrency is its Sidekiq threads, 5 per process by default and often 25), so
+    /// we take a figure in that range, enough to keep a busy server's deliveries moving while no one
+    /// host, slow or hostile, can hold every worker and connection. At least 1.
+    pub per_host: usize,
 }
 
 impl OutboundOptions {
     /// The defaults for the instance at `base_url`: public addresses only, 1 MiB answers, 3
-    /// redirects, 10 s.
+    /// redirects, 10 s, 8 requests in flight per host.
     pub fn new(base_url: &str) -> OutboundOptions {
         OutboundOptions {
             allow_private: false,
@@ -42,9 +53,13 @@ impl OutboundOptions {
             max_body: 1024 * 1024,
             max_redirects: 3,
             timeout: Duration::from_secs(10),
+            per_host: DEFAULT_PER_HOST,
         }
     }
 }
+
+/// Requests in flight to one host at most, by default (see [`OutboundOptions::per_host`]).
+pub const DEFAULT_PER_HOST: usize = 8;
 
 /// Why an outbound request failed.
 #[derive(Debug, thiserror::Error)]
@@ -58,7 +73,10 @@ pub enum OutboundError {
     /// The answer was larger than allowed.
     #[error("the answer is larger than {0} bytes")]
     TooLarge(usize),
-    /// The transport failed (connection, timeout, too many redirects, ...).
+    /// No answer within the timeout (waiting for a free slot to the host included).
+    #[error("timed out: {0}")]
+    Timeout(String),
+    /// The transport failed (DNS, connection, too many redirects, ...).
     #[error("{0}")]
     Transport(String),
 }
@@ -79,6 +97,7 @@ pub struct Fetched {
 pub struct OutboundClient {
     client: reqwest::Client,
     options: OutboundOptions,
+    hosts: Arc<HostSlots>,
 }
 
 impl OutboundClient {
@@ -103,11 +122,27 @@ impl OutboundClient {
             .dns_resolver(Arc::new(PublicOnly { allow }))
             .build()
             .map_err(|e| format!("cannot build the outbound HTTP client: {e}"))?;
-        Ok(OutboundClient { client, options })
+        let hosts = Arc::new(HostSlots::new(options.per_host));
+        Ok(OutboundClient {
+            client,
+            options,
+            hosts,
+        })
     }
 
     /// GETs `url` with `accept`, reading at most `max_body` bytes of the answer.
     pub async fn get(&self, url: &str, accept: &str) -> Result<Fetched, OutboundError> {
+        let parsed = self.checked_url(url)?;
+        let request = self
+            .client
+            .get(parsed.clone())
+            .header(reqwest::header::ACCEPT, accept);
+        self.run(&parsed, request).await
+    }
+
+    /// `url` parsed, if it is an http(s) URL the address rule lets us reach (as far as can be
+    /// told before DNS).
+    fn checked_url(&self, url: &str) -> Result<reqwest::Url, OutboundError> {
         let parsed =
             reqwest::Url::parse(url).map_err(|_| OutboundError::NotHttp(url.to_string()))?;
         if !matches!(parsed.scheme(), "http" | "https") {
@@ -116,10 +151,23 @@ impl OutboundClient {
         if let Some(e) = literal_address_refused(&parsed, self.options.allow_private) {
             return Err(OutboundError::Forbidden(e));
         }
-        let response = self
-            .client
-            .get(parsed)
-            .header(reqwest::header::ACCEPT, accept)
+        Ok(parsed)
+    }
+
+    /// Sends `request` (to `url`) once a slot to `url`'s host is free and reads the answer,
+    /// all within the timeout. The slot is held until the answer is read; redirects to other
+    /// hosts are followed within it.
+    async fn run(
+        &self,
+        url: &reqwest::Url,
+        request: reqwest::RequestBuilder,
+    ) -> Result<Fetched, OutboundError> {
+        let deadline = Instant::now() + self.options.timeout;
+        let slot = self.hosts.slot(host_key(url));
+        let _permit = slot.acquire(deadline).await?;
+        let left = deadline.saturating_duration_since(Instant::now());
+        let response = request
+            .timeout(left)
             .send()
             .await
             .map_err(|e| classify(&e))?;
@@ -138,17 +186,10 @@ impl OutboundClient {
         headers: &[(String, String)],
         body: Option<Vec<u8>>,
     ) -> Result<Fetched, OutboundError> {
-        let parsed =
-            reqwest::Url::parse(url).map_err(|_| OutboundError::NotHttp(url.to_string()))?;
-        if !matches!(parsed.scheme(), "http" | "https") {
-            return Err(OutboundError::NotHttp(url.to_string()));
-        }
-        if let Some(e) = literal_address_refused(&parsed, self.options.allow_private) {
-            return Err(OutboundError::Forbidden(e));
-        }
+        let parsed = self.checked_url(url)?;
         let method = reqwest::Method::from_bytes(method.as_str().as_bytes())
             .map_err(|e| OutboundError::Transport(e.to_string()))?;
-        let mut request = self.client.request(method, parsed);
+        let mut request = self.client.request(method, parsed.clone());
         for (name, value) in headers {
             if !name.eq_ignore_ascii_case("host") {
                 request = request.header(name.as_str(), value.as_str());
@@ -157,8 +198,7 @@ impl OutboundClient {
         if let Some(body) = body {
             request = request.body(body);
         }
-        let response = request.send().await.map_err(|e| classify(&e))?;
-        self.read(response).await
+        self.run(&parsed, request).await
     }
 
     /// Reads an answer whole, within `max_body`.
@@ -176,7 +216,7 @@ impl OutboundClient {
         let mut body = Vec::new();
         let mut chunks = response.bytes_stream();
         while let Some(chunk) = chunks.next().await {
-            let chunk = chunk.map_err(|e| OutboundError::Transport(e.to_string()))?;
+            let chunk = chunk.map_err(|e| classify(&e))?;
             if body.len() + chunk.len() > max {
                 return Err(OutboundError::TooLarge(max));
             }
@@ -208,14 +248,18 @@ impl fedblog_core::federation::Transport for OutboundClient {
             Err(OutboundError::Forbidden(e)) => Err(TransportError::Refused(e)),
             Err(OutboundError::NotHttp(e)) => Err(TransportError::Refused(e)),
             Err(OutboundError::TooLarge(_)) => Err(TransportError::TooLarge),
+            Err(OutboundError::Timeout(_)) => Err(TransportError::Timeout),
             Err(OutboundError::Transport(e)) => Err(TransportError::Network(e)),
         }
     }
 }
 
 /// A refused address anywhere in the error's chain (the resolver's or the redirect policy's
-/// refusal) becomes [`OutboundError::Forbidden`].
+/// refusal) becomes [`OutboundError::Forbidden`], a timeout [`OutboundError::Timeout`].
 fn classify(error: &reqwest::Error) -> OutboundError {
+    if error.is_timeout() {
+        return OutboundError::Timeout(error.to_string());
+    }
     let mut source: Option<&dyn std::error::Error> = Some(error);
     while let Some(e) = source {
         let text = e.to_string();
@@ -225,6 +269,94 @@ fn classify(error: &reqwest::Error) -> OutboundError {
         source = e.source();
     }
     OutboundError::Transport(error.to_string())
+}
+
+/// The host a URL names with its port (said or the scheme's), which requests are bounded by.
+fn host_key(url: &reqwest::Url) -> String {
+    let host = url.host_str().unwrap_or_default();
+    match url.port_or_known_default() {
+        Some(port) => format!("{host}:{port}"),
+        None => host.to_string(),
+    }
+}
+
+/// A semaphore per host bounding the requests in flight to it. A host's entry lives only while
+/// some request holds or awaits one of its permits, so idle hosts take no room.
+struct HostSlots {
+    per_host: usize,
+    /// Each host's semaphore, with the number of [`HostSlot`]s using it.
+    hosts: Mutex<HashMap<String, (Arc<Semaphore>, usize)>>,
+}
+
+impl HostSlots {
+    /// At most `per_host` (at least 1) requests in flight to each host.
+    fn new(per_host: usize) -> HostSlots {
+        HostSlots {
+            per_host: per_host.max(1),
+            hosts: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// The map, even if a thread panicked while holding it (every change to it is whole).
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, (Arc<Semaphore>, usize)>> {
+        self.hosts.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// A place in `host`'s queue (its semaphore made if it has none), counted until dropped.
+    fn slot(&self, host: String) -> HostSlot<'_> {
+        let per_host = self.per_host;
+        let mut hosts = self.lock();
+        let (semaphore, users) = hosts
+            .entry(host.clone())
+            .or_insert_with(|| (Arc::new(Semaphore::new(per_host)), 0));
+        *users += 1;
+        let semaphore = semaphore.clone();
+        HostSlot {
+            slots: self,
+            host,
+            semaphore,
+        }
+    }
+
+    /// Hosts with a request in flight or waiting.
+    #[cfg(test)]
+    fn tracked(&self) -> usize {
+        self.lock().len()
+    }
+}
+
+/// A request's place at one host: it awaits a permit, holds it while the request runs, and on
+/// drop forgets the host if no other request uses it.
+struct HostSlot<'a> {
+    slots: &'a HostSlots,
+    host: String,
+    semaphore: Arc<Semaphore>,
+}
+
+impl HostSlot<'_> {
+    /// A permit to reach the host, or a timeout if none is free by `deadline`.
+    async fn acquire(&self, deadline: Instant) -> Result<SemaphorePermit<'_>, OutboundError> {
+        match tokio::time::timeout_at(deadline, self.semaphore.acquire()).await {
+            Ok(Ok(permit)) => Ok(permit),
+            Ok(Err(closed)) => Err(OutboundError::Transport(closed.to_string())),
+            Err(_) => Err(OutboundError::Timeout(format!(
+                "no free connection to {} in time ({} in flight at most)",
+                self.host, self.slots.per_host
+            ))),
+        }
+    }
+}
+
+impl Drop for HostSlot<'_> {
+    fn drop(&mut self) {
+        let mut hosts = self.slots.lock();
+        if let Some((_, users)) = hosts.get_mut(&self.host) {
+            *users = users.saturating_sub(1);
+            if *users == 0 {
+                hosts.remove(&self.host);
+            }
+        }
+    }
 }
 
 /// How the resolver and the redirect policy begin a refusal.
@@ -246,13 +378,24 @@ fn literal_address_refused(url: &reqwest::Url, allow: bool) -> Option<String> {
 }
 
 /// The refusal of a name under a special-use domain (RFC 2606, RFC 6761, RFC 7686), without
-/// asking DNS: `.example` and `.invalid` never name a server, `.onion` is not reached this way,
-/// and `.localhost`, `.test`, `.local`, `.internal` and `.home.arpa` name private ones (allowed
-/// with the private addresses).
+/// asking DNS: `.example`, `example.com`, `example.net`, `example.org` (reserved for
+/// documentation, so that an address in test data or docs, `@x@example.com`, never makes us
+/// reach anyone) and `.invalid` never name a server we reach, `.onion` is not reached this
+/// way, and `.localhost`, `.test`, `.local`, `.internal` and `.home.arpa` name private
+/// ones (allowed with the private addresses).
 fn special_use_name_refused(host: &str, allow: bool) -> Option<String> {
     let name = host.trim_end_matches('.').to_ascii_lowercase();
     let under = |tld: &str| name == tld || name.ends_with(&format!(".{tld}"));
-    let never = ["example", "invalid", "onion"].iter().any(|t| under(t));
+    let never = [
+        "example",
+        "example.com",
+        "example.net",
+        "example.org",
+        "invalid",
+        "onion",
+    ]
+    .iter()
+    .any(|t| under(t));
     let private = ["localhost", "test", "local", "internal", "home.arpa"]
         .iter()
         .any(|t| under(t));
@@ -351,6 +494,14 @@ mod tests {
             ("host.test", true, false),
             ("mastodon.social", false, false),
             ("examples.com", false, false),
+            ("example.com", true, true),
+            ("example.net", true, true),
+            ("EXAMPLE.ORG.", true, true),
+            ("social.example.com", true, true),
+            ("a.b.example.org", false, true),
+            ("notexample.com", true, false),
+            ("example.com.evil.social", true, false),
+            ("example.co", false, false),
         ] {
             assert_eq!(
                 special_use_name_refused(host, allow).is_some(),
@@ -505,5 +656,155 @@ mod tests {
             .await
             .unwrap_err();
         assert!(matches!(err, OutboundError::Transport(_)), "{err}");
+    }
+
+    /// Requests being answered by a test server: now, and the most at once.
+    #[derive(Default)]
+    struct InFlight {
+        now: std::sync::atomic::AtomicUsize,
+        max: std::sync::atomic::AtomicUsize,
+        seen: std::sync::atomic::AtomicUsize,
+    }
+
+    impl InFlight {
+        fn enter(&self) {
+            use std::sync::atomic::Ordering::SeqCst;
+            self.seen.fetch_add(1, SeqCst);
+            let now = self.now.fetch_add(1, SeqCst) + 1;
+            self.max.fetch_max(now, SeqCst);
+        }
+
+        fn leave(&self) {
+            self.now.fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
+        }
+
+        fn max(&self) -> usize {
+            self.max.load(std::sync::atomic::Ordering::SeqCst)
+        }
+
+        fn seen(&self) -> usize {
+            self.seen.load(std::sync::atomic::Ordering::SeqCst)
+        }
+    }
+
+    /// A loopback server answering each request after `delay`, counting the requests it is
+    /// answering in each of `counters`.
+    async fn slow_server(delay: Duration, counters: Vec<Arc<InFlight>>) -> SocketAddr {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        tokio::spawn(async move {
+            use tokio::io::{AsyncReadExt, AsyncWriteExt};
+            while let Ok((mut socket, _)) = listener.accept().await {
+                let counters = counters.clone();
+                tokio::spawn(async move {
+                    let mut buf = vec![0u8; 4096];
+                    let _ = socket.read(&mut buf).await;
+                    counters.iter().for_each(|c| c.enter());
+                    tokio::time::sleep(delay).await;
+                    let _ = socket.write_all(ok("done").as_bytes()).await;
+                    counters.iter().for_each(|c| c.leave());
+                });
+            }
+        });
+        addr
+    }
+
+    fn limited_client(per_host: usize, timeout: Duration) -> OutboundClient {
+        let mut options = OutboundOptions::new("https://social.test");
+        options.allow_private = true;
+        options.per_host = per_host;
+        options.timeout = timeout;
+        OutboundClient::new(options).unwrap()
+    }
+
+    /// Six requests at once to each of two hosts (two ports of 127.0.0.1), two allowed in
+    /// flight per host: each host sees two at a time, never more, and the hosts together see
+    /// four (neither waits for the other). Once all are done no host is tracked.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn requests_in_flight_are_bounded_per_host() {
+        let (a, b, both) = (
+            Arc::new(InFlight::default()),
+            Arc::new(InFlight::default()),
+            Arc::new(InFlight::default()),
+        );
+        let delay = Duration::from_millis(300);
+        let host_a = slow_server(delay, vec![a.clone(), both.clone()]).await;
+        let host_b = slow_server(delay, vec![b.clone(), both.clone()]).await;
+        let client = limited_client(2, Duration::from_secs(10));
+        let urls: Vec<String> = (0..6)
+            .flat_map(|n| {
+                [
+                    format!("http://{host_a}/{n}"),
+                    format!("http://{host_b}/{n}"),
+                ]
+            })
+            .collect();
+        let answers =
+            futures_util::future::join_all(urls.iter().map(|u| client.get(u, "*/*"))).await;
+        for answer in answers {
+            assert_eq!(answer.expect("answered").status, 200);
+        }
+        assert_eq!((a.seen(), b.seen()), (6, 6));
+        assert_eq!(
+            a.max(),
+            2,
+            "at most two in flight to {host_a}, and two reached"
+        );
+        assert_eq!(
+            b.max(),
+            2,
+            "at most two in flight to {host_b}, and two reached"
+        );
+        assert_eq!(both.max(), 4, "each host has its own two");
+        assert_eq!(client.hosts.tracked(), 0, "idle hosts are forgotten");
+    }
+
+    /// With the one slot to a host taken, a request to it fails as a timeout once the timeout
+    /// has passed waiting (it never reaches the host), while another port of the same address
+    /// is reached at once; freed, the slot serves the next request.
+    #[tokio::test]
+    async fn waiting_for_a_slot_counts_against_the_timeout() {
+        let (a, b) = (Arc::new(InFlight::default()), Arc::new(InFlight::default()));
+        let host_a = slow_server(Duration::ZERO, vec![a.clone()]).await;
+        let host_b = slow_server(Duration::ZERO, vec![b.clone()]).await;
+        let timeout = Duration::from_millis(300);
+        let client = limited_client(1, timeout);
+        let url_a = format!("http://{host_a}/");
+        let slot = client
+            .hosts
+            .slot(host_key(&reqwest::Url::parse(&url_a).unwrap()));
+        let held = slot.acquire(Instant::now() + timeout).await.expect("free");
+
+        let started = Instant::now();
+        let err = client.get(&url_a, "*/*").await.unwrap_err();
+        assert!(matches!(err, OutboundError::Timeout(_)), "{err}");
+        assert!(started.elapsed() >= timeout, "{:?}", started.elapsed());
+        assert_eq!(
+            a.seen(),
+            0,
+            "the request waited, and never reached the host"
+        );
+        let mapped = fedblog_core::federation::Transport::send(
+            &client,
+            fedblog_core::federation::OutboundRequest {
+                method: http::Method::GET,
+                url: url_a.clone(),
+                headers: vec![],
+                body: None,
+            },
+        )
+        .await
+        .unwrap_err();
+        assert_eq!(mapped, fedblog_core::federation::TransportError::Timeout);
+
+        let other = client.get(&format!("http://{host_b}/"), "*/*").await;
+        assert_eq!(other.expect("another port is not held up").status, 200);
+        assert_eq!(b.seen(), 1);
+
+        drop(held);
+        drop(slot);
+        let fetched = client.get(&url_a, "*/*").await.expect("the slot is free");
+        assert_eq!(fetched.body, b"done");
+        assert_eq!(client.hosts.tracked(), 0);
     }
 }
