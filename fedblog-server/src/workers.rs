@@ -33,6 +33,24 @@ impl Default for WorkerSettings {
 /// Keep finished jobs this long (for inspection), then purge them.
 const KEEP_DONE_HOURS: i64 = 24;
 
+/// How often the first worker does the housekeeping (see [`housekeeping`]).
+const HOUSEKEEPING_EVERY: Duration = Duration::from_secs(3600);
+
+/// Purges the jobs finished more than [`KEEP_DONE_HOURS`] ago and forgets the ids of activities
+/// applied more than [`fedblog_core::services::federation::SEEN_ACTIVITY_MAX_AGE`] ago (why that
+/// long is said there). A failure is logged; the next round tries again.
+async fn housekeeping(app: &App) {
+    let before = app.now() - chrono::Duration::hours(KEEP_DONE_HOURS);
+    if let Err(e) = app.store.purge_done_jobs(before).await {
+        tracing::warn!(error = %e, "purging finished jobs failed");
+    }
+    match app.federation().prune_seen_activities().await {
+        Ok(0) => {}
+        Ok(pruned) => tracing::debug!(pruned, "forgot the ids of old activities"),
+        Err(e) => tracing::warn!(error = %e.message, "pruning seen activity ids failed"),
+    }
+}
+
 /// A name for a worker that no other process shares.
 pub fn worker_name(n: usize) -> String {
     let host = std::env::var("HOSTNAME")
@@ -86,12 +104,9 @@ impl Workers {
                                 true
                             }
                         };
-                        if n == 0 && last_purge.elapsed() > Duration::from_secs(3600) {
+                        if n == 0 && last_purge.elapsed() > HOUSEKEEPING_EVERY {
                             last_purge = std::time::Instant::now();
-                            let before = app.now() - chrono::Duration::hours(KEEP_DONE_HOURS);
-                            if let Err(e) = app.store.purge_done_jobs(before).await {
-                                tracing::warn!(error = %e, "purging finished jobs failed");
-                            }
+                            housekeeping(&app).await;
                         }
                         if idle {
                             tokio::select! {
@@ -329,5 +344,40 @@ mod tests {
             delivered,
             "the fan-out job did not run within 5 s of being enqueued (poll is 60 s)"
         );
+    }
+
+    /// Housekeeping forgets activity ids older than thirty days and keeps younger ones.
+    async fn housekeeping_prunes_old_activity_ids(store: Arc<dyn fedblog_core::Store>) {
+        let mut config = InstanceConfig::new("workers.test");
+        config.password_hash_memory_kib = 64;
+        let app = App::new(store, config);
+        let now = app.now();
+        for (id, days) in [("old", 31), ("recent", 29)] {
+            let at = now - chrono::Duration::days(days);
+            assert!(app.store.note_activity(id, at).await.expect("noted"));
+        }
+        housekeeping(&app).await;
+        assert!(
+            app.store.note_activity("old", now).await.expect("noted"),
+            "the old id was forgotten"
+        );
+        assert!(
+            !app.store.note_activity("recent", now).await.expect("noted"),
+            "the recent id is kept"
+        );
+    }
+
+    #[tokio::test]
+    async fn housekeeping_prunes_old_activity_ids_in_memory() {
+        housekeeping_prunes_old_activity_ids(Arc::new(MemoryStore::new())).await;
+    }
+
+    #[tokio::test]
+    async fn housekeeping_prunes_old_activity_ids_on_sqlite() {
+        let store = crate::store::connect("sqlite::memory:", &Default::default())
+            .await
+            .expect("sqlite");
+        store.migrate().await.expect("migrate");
+        housekeeping_prunes_old_activity_ids(store.into_shared()).await;
     }
 }

@@ -35,6 +35,13 @@ pub const SIGNATURE_MAX_SKEW: Duration = Duration::hours(1);
 /// A server deliveries have failed to for this long is skipped until it answers again.
 pub const UNAVAILABLE_AFTER: Duration = Duration::days(7);
 
+/// How long the ids of applied activities are kept, so that the same activity is not applied
+/// twice. A replayed signed request needs no such memory past an hour (a signature older than
+/// [`SIGNATURE_MAX_SKEW`] is refused); the ids guard against the same activity coming again by
+/// another road (forwarded by a third server, fetched again, retried by its sender), which in
+/// practice happens within days. Thirty days is well past that, and keeps the table bounded.
+pub const SEEN_ACTIVITY_MAX_AGE: Duration = Duration::days(30);
+
 /// The largest activity an inbox takes.
 pub const MAX_ACTIVITY_BYTES: usize = 1024 * 1024;
 
@@ -509,6 +516,14 @@ impl<'a> Federation<'a> {
     /// Notes activity `id` as applied; `false` when it had been already.
     pub async fn first_time(&self, id: &str) -> ApiResult<bool> {
         Ok(self.store.note_activity(id, self.now).await?)
+    }
+
+    /// Housekeeping: forgets the ids of activities applied more than
+    /// [`SEEN_ACTIVITY_MAX_AGE`] ago; returns how many. Meant to run now and then (the
+    /// reference server's first worker runs it hourly).
+    pub async fn prune_seen_activities(&self) -> ApiResult<u64> {
+        let before = self.now - SEEN_ACTIVITY_MAX_AGE;
+        Ok(self.store.prune_activities(before).await?)
     }
 
     /// The visibility of a remote status from its addressing and its author's followers.

@@ -374,11 +374,27 @@ impl App {
         }
         match self.store.status_by_uri(&id).await? {
             Some(status) if status.account_id == signer.id => {
-                self.statuses().delete_status(&status).await
+                self.delete_remote_status(&status).await
             }
             Some(_) => Err(forbidden("An actor may only delete its own posts")),
             None => Ok(()),
         }
+    }
+
+    /// A remote author deleted `status`: it goes as a local status goes, and its attachments go
+    /// with it at once, as a local deletion's do with `delete_media=true` (no redraft here will
+    /// take them up). Remote attachments are kept by URL, so there are no files to remove.
+    async fn delete_remote_status(&self, status: &StatusRecord) -> ApiResult<()> {
+        let media = self.media().media_ever_attached(status).await?;
+        self.statuses().delete_status(status).await?;
+        for id in media {
+            if let Some(gone) = self.store.delete_unattached_media(id).await?
+                && !gone.file_key.is_empty()
+            {
+                self.media().remove_media_files(&gone).await;
+            }
+        }
+        Ok(())
     }
 
     async fn receive_announce(&self, signer: &AccountRecord, activity: &Activity) -> ApiResult<()> {

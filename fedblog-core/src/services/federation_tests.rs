@@ -72,6 +72,27 @@ async fn home(app: &App, me: &AccountRecord) -> Vec<StatusRecord> {
         .statuses
 }
 
+/// Two servers, `alice` on `a.test` following `bob` on `b.test` (accepted): the apps, alice,
+/// bob, and bob as `a.test` knows him.
+async fn alice_follows_bob() -> (
+    Arc<App>,
+    Arc<App>,
+    AccountRecord,
+    AccountRecord,
+    AccountRecord,
+) {
+    let (a, b) = pair();
+    let alice = account(&a, "alice").await;
+    let bob = account(&b, "bob").await;
+    let bob_at_a = remote(&a, "bob", "b.test").await;
+    a.relationships()
+        .follow(&alice, bob_at_a.id, FollowOptions::default())
+        .await
+        .unwrap();
+    drain(&[&a, &b]).await;
+    (a, b, alice, bob, bob_at_a)
+}
+
 #[tokio::test]
 async fn a_follow_post_favourite_reply_edit_and_deletion_cross_servers() {
     let (a, b) = pair();
@@ -240,15 +261,7 @@ async fn a_locked_account_answers_a_remote_follow_when_it_decides() {
 
 #[tokio::test]
 async fn a_boost_reaches_the_author_and_a_block_stops_the_follow() {
-    let (a, b) = pair();
-    let alice = account(&a, "alice").await;
-    let bob = account(&b, "bob").await;
-    let bob_at_a = remote(&a, "bob", "b.test").await;
-    a.relationships()
-        .follow(&alice, bob_at_a.id, FollowOptions::default())
-        .await
-        .unwrap();
-    drain(&[&a, &b]).await;
+    let (a, b, alice, bob, bob_at_a) = alice_follows_bob().await;
     let hello = post(&b, &bob, "boost me", None).await;
     drain(&[&a, &b]).await;
     let copy = a
@@ -291,15 +304,7 @@ async fn a_boost_reaches_the_author_and_a_block_stops_the_follow() {
 
 #[tokio::test]
 async fn a_remote_posts_attachments_are_kept_by_url() {
-    let (a, b) = pair();
-    let alice = account(&a, "alice").await;
-    let bob = account(&b, "bob").await;
-    let bob_at_a = remote(&a, "bob", "b.test").await;
-    a.relationships()
-        .follow(&alice, bob_at_a.id, FollowOptions::default())
-        .await
-        .unwrap();
-    drain(&[&a, &b]).await;
+    let (a, b, _alice, bob, _bob_at_a) = alice_follows_bob().await;
     // bob's server sends a post with a picture (signed by bob, as any delivery).
     let note = serde_json::json!({
         "@context": "https://www.w3.org/ns/activitystreams",
@@ -321,16 +326,7 @@ async fn a_remote_posts_attachments_are_kept_by_url() {
             }],
         },
     });
-    let sent = b
-        .federation()
-        .deliver(&crate::services::outbox::Delivery {
-            inbox: "https://a.test/inbox".into(),
-            signer: bob.id,
-            body: note.to_string(),
-        })
-        .await
-        .expect("delivered");
-    assert_eq!(sent, crate::services::federation::Delivered::Yes);
+    deliver_to_a(&b, &bob, &note).await;
     let copy = a
         .store
         .status_by_uri("https://b.test/users/bob/statuses/1")
@@ -474,4 +470,123 @@ async fn callers_needing_a_key_at_once_make_one_between_them() {
         1,
         "made once"
     );
+}
+
+/// A `Create` of bob's post `n` on b.test with one picture, as b.test would send it.
+fn post_with_picture(n: u32) -> serde_json::Value {
+    let public = "https://www.w3.org/ns/activitystreams#Public";
+    serde_json::json!({
+        "@context": "https://www.w3.org/ns/activitystreams",
+        "id": format!("https://b.test/users/bob/statuses/{n}#create"),
+        "type": "Create",
+        "actor": "https://b.test/users/bob",
+        "to": [public],
+        "object": {
+            "id": format!("https://b.test/users/bob/statuses/{n}"),
+            "type": "Note",
+            "attributedTo": "https://b.test/users/bob",
+            "content": format!("<p>picture {n}</p>"),
+            "to": [public],
+            "attachment": [{
+                "type": "Document", "mediaType": "image/png",
+                "url": format!("https://b.test/files/{n}.png"), "name": "a cat",
+            }],
+        },
+    })
+}
+
+/// Delivers `activity` from `signer` on b to a's shared inbox, signed as any delivery.
+async fn deliver_to_a(b: &App, signer: &AccountRecord, activity: &serde_json::Value) {
+    let sent = b
+        .federation()
+        .deliver(&crate::services::outbox::Delivery {
+            inbox: "https://a.test/inbox".into(),
+            signer: signer.id,
+            body: activity.to_string(),
+        })
+        .await
+        .expect("delivered");
+    assert_eq!(sent, crate::services::federation::Delivered::Yes);
+}
+
+#[tokio::test]
+async fn a_deleted_remote_posts_attachments_go_with_it() {
+    let (a, b, _alice, bob, bob_at_a) = alice_follows_bob().await;
+    deliver_to_a(&b, &bob, &post_with_picture(1)).await;
+    deliver_to_a(&b, &bob, &post_with_picture(2)).await;
+    let stored = |n: u32| {
+        let a = a.clone();
+        async move {
+            a.store
+                .status_by_uri(&format!("https://b.test/users/bob/statuses/{n}"))
+                .await
+                .unwrap()
+        }
+    };
+    let (first, second) = (stored(1).await.unwrap(), stored(2).await.unwrap());
+    let (gone, kept) = (first.media_ids[0], second.media_ids[0]);
+    assert!(a.store.media_by_id(gone).await.unwrap().is_some());
+
+    let delete = serde_json::json!({
+        "@context": "https://www.w3.org/ns/activitystreams",
+        "id": "https://b.test/users/bob/statuses/1#delete",
+        "type": "Delete",
+        "actor": "https://b.test/users/bob",
+        "to": ["https://www.w3.org/ns/activitystreams#Public"],
+        "object": { "id": "https://b.test/users/bob/statuses/1", "type": "Tombstone" },
+    });
+    deliver_to_a(&b, &bob, &delete).await;
+
+    assert!(stored(1).await.is_none(), "the post is gone");
+    assert!(
+        a.store.media_by_id(gone).await.unwrap().is_none(),
+        "its attachment is gone with it"
+    );
+    let left: Vec<_> = a
+        .store
+        .account_media(bob_at_a.id)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|m| m.id)
+        .collect();
+    assert_eq!(left, vec![kept], "the other post keeps its attachment");
+    assert_eq!(
+        a.store.media_by_id(kept).await.unwrap().unwrap().status_id,
+        Some(second.id)
+    );
+}
+
+#[tokio::test]
+async fn seen_activity_ids_are_forgotten_after_thirty_days() {
+    let a = app("a.test");
+    let now = a.now();
+    let max_age = crate::services::federation::SEEN_ACTIVITY_MAX_AGE;
+    assert_eq!(max_age, Duration::days(30));
+    let old = "https://b.test/activities/old";
+    let recent = "https://b.test/activities/recent";
+    let at = |age: Duration| now - age;
+    assert!(
+        a.store
+            .note_activity(old, at(max_age + Duration::hours(1)))
+            .await
+            .unwrap()
+    );
+    assert!(
+        a.store
+            .note_activity(recent, at(max_age - Duration::hours(1)))
+            .await
+            .unwrap()
+    );
+    assert_eq!(a.federation().prune_seen_activities().await.unwrap(), 1);
+    let federation = a.federation();
+    assert!(
+        !federation.first_time(recent).await.unwrap(),
+        "a recent id is kept: its activity is not applied again"
+    );
+    assert!(
+        federation.first_time(old).await.unwrap(),
+        "an old id is forgotten"
+    );
+    assert_eq!(a.federation().prune_seen_activities().await.unwrap(), 0);
 }
