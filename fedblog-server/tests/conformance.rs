@@ -1,5 +1,6 @@
-//! Runs the whole HTTP conformance suite in-process against the reference server and compares
-//! the outcomes with the committed baseline (`fedblog-testkit/baselines/fedblog.jsonl`):
+//! Runs the whole HTTP conformance suite in-process against the reference server (federating,
+//! with private addresses allowed, so that the `federation` checks' loopback peer is reachable)
+//! and compares the outcomes with the committed baseline (`fedblog-testkit/baselines/fedblog.jsonl`):
 //! every check must end as the baseline says, no better and no worse, so the baseline (and the
 //! README's table made from it) stays the truth. `FEDBLOG_UPDATE_BASELINE=1 cargo test --test
 //! conformance every_conformance_check_matches_the_baseline` rewrites the baseline from the
@@ -16,7 +17,7 @@ fn baseline_path() -> std::path::PathBuf {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_conformance_check_matches_the_baseline() {
-    run_all(common::TestServer::start().await, true).await;
+    run_all(common::TestServer::start_federating(None, true).await, true).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -26,7 +27,11 @@ async fn every_conformance_check_matches_the_baseline_on_postgres() {
     ) else {
         return;
     };
-    run_all(common::TestServer::start_postgres(&admin).await, false).await;
+    run_all(
+        common::TestServer::start_federating(Some(&admin), true).await,
+        false,
+    )
+    .await;
 }
 
 async fn run_all(server: common::TestServer, may_update: bool) {

@@ -6,6 +6,8 @@
 //! - [`client`]: the HTTP client they use, which validates every JSON response against the
 //!   Mastodon OpenAPI schema ([`openapi`]), and [`recorder`], which keeps what a conformance run
 //!   saw (each check's requests, each endpoint's schema verdicts).
+//! - [`peer`]: a remote ActivityPub server played on a loopback port, which the `federation`
+//!   checks hold a server to.
 //!
 //! # Your store, in five minutes
 //!
@@ -56,5 +58,6 @@
 pub mod client;
 pub mod conformance;
 pub mod openapi;
+pub mod peer;
 pub mod recorder;
 pub mod store_suite;

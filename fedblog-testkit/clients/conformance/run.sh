@@ -59,6 +59,10 @@ BASE="http://127.0.0.1:$PORT"
 mkdir -p "$WORK/fedblog-data"
 export FEDBLOG_LISTEN="127.0.0.1:$PORT" FEDBLOG_DOMAIN="127.0.0.1:$PORT" FEDBLOG_DATA_DIR="$WORK/fedblog-data"
 export FEDBLOG_RATE_LIMITS="$TEST_RATE_LIMITS"
+# The `federation` checks play a remote server on a loopback port: federation on, and private
+# addresses allowed so that the server may reach it. Every other check names only special-use
+# domains (`.example`), which the server refuses without asking DNS.
+export FEDBLOG_FEDERATION=true FEDBLOG_ALLOW_PRIVATE_ADDRESSES=true
 echo "run.sh: starting fedblog-server on $BASE"
 "$BIN" serve >"$WORK/fedblog.log" 2>&1 &
 PIDS+=($!)
@@ -81,7 +85,8 @@ if [[ "$fedblog_rc" != 0 ]]; then
     tail -n 100 "$WORK/fedblog.log" >&2
     exit "$fedblog_rc"
 fi
-unset FEDBLOG_LISTEN FEDBLOG_DOMAIN FEDBLOG_DATA_DIR FEDBLOG_RATE_LIMITS
+unset FEDBLOG_LISTEN FEDBLOG_DOMAIN FEDBLOG_DATA_DIR FEDBLOG_RATE_LIMITS FEDBLOG_ALLOW_PRIVATE_ADDRESSES
+export FEDBLOG_FEDERATION=false
 
 # --- 2. mastodon_mock, compared with its baseline ----------------------------------------------
 ensure_venv "$VENV" "$HERE/requirements.txt"

@@ -6,6 +6,9 @@
 //!     --expect fedblog-testkit/baselines/fedblog.jsonl
 //! ```
 //!
+//! The `federation` checks play a remote ActivityPub server on `--peer-listen` (a free loopback
+//! port by default), which the server must be able to reach.
+//!
 //! `--lacks push,streaming` declares optional features the server does not offer (their checks
 //! end not-run: declared absent); `--markdown summary.md` writes the failures grouped by cause,
 //! each with a curl command that repeats its request.
@@ -73,6 +76,12 @@ struct Args {
     /// streaming, translation. Their checks end `not-run: declared absent`.
     #[arg(long, value_delimiter = ',', value_parser = parse_feature)]
     lacks: Vec<Feature>,
+    /// Where the `federation` checks' stand-in ActivityPub server listens (it plays a remote
+    /// server the one under test must reach: a fedblog server needs
+    /// FEDBLOG_ALLOW_PRIVATE_ADDRESSES=true for a loopback address). Default: a free loopback
+    /// port.
+    #[arg(long, default_value = "127.0.0.1:0")]
+    peer_listen: String,
     /// Also write a Markdown summary: the table, the failures grouped by cause with the request
     /// that shows each (as curl), and the checks not run grouped by reason.
     #[arg(long)]
@@ -139,6 +148,7 @@ async fn main() -> std::process::ExitCode {
     cx.factory_password = args.factory_password.clone();
     cx.set_admin_token(args.admin_token.clone());
     cx.lacks = args.lacks.iter().copied().collect();
+    cx.peer_listen = args.peer_listen.clone();
     let selected = all
         .iter()
         .filter(|c| args.only.as_deref().is_none_or(|a| c.area() == a))

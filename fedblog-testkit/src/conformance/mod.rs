@@ -274,6 +274,11 @@ pub struct Cx {
     pub admin_token: Option<String>,
     /// The optional features the server declares it does not offer.
     pub lacks: std::collections::BTreeSet<Feature>,
+    /// Where the `federation` checks' ActivityPub peer listens (`127.0.0.1:0` by default: a
+    /// free loopback port). The server must be able to reach it (a fedblog server needs
+    /// `FEDBLOG_ALLOW_PRIVATE_ADDRESSES=true` for a loopback peer).
+    pub peer_listen: String,
+    peer: tokio::sync::OnceCell<Result<Arc<crate::peer::Peer>, String>>,
     recorder: Arc<Recorder>,
     current: std::sync::Mutex<&'static str>,
     tag: String,
@@ -312,6 +317,8 @@ impl Cx {
             factory_password: None,
             admin_token: None,
             lacks: Default::default(),
+            peer_listen: "127.0.0.1:0".into(),
+            peer: tokio::sync::OnceCell::new(),
             recorder,
             current: std::sync::Mutex::new(""),
             tag,
@@ -378,6 +385,22 @@ impl Cx {
                     .into(),
             )
         })
+    }
+
+    /// The ActivityPub peer the `federation` checks play, started on first use.
+    pub async fn peer(&self) -> Result<Arc<crate::peer::Peer>, Failure> {
+        if self.lacks(Feature::Federation) {
+            return Err(Feature::Federation.absent());
+        }
+        self.peer
+            .get_or_init(|| crate::peer::Peer::start(&self.peer_listen))
+            .await
+            .clone()
+            .map_err(|why| {
+                Failure::NotRun(format!(
+                    "{SET_UP_FAILED}: starting the ActivityPub peer: {why}"
+                ))
+            })
     }
 
     /// A user: a new one from the factory, else the one of `--token`.

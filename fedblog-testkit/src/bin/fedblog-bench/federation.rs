@@ -33,7 +33,6 @@
 //! not be completed (set-up failed, an activity was refused, a delivery never came).
 
 use std::collections::{BTreeMap, HashMap};
-use std::convert::Infallible;
 use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -49,17 +48,22 @@ use fedblog_core::api::follows::follow_by_uri::FollowByUri;
 use fedblog_core::api::{Endpoint, fill_path};
 use fedblog_core::federation::RawBody;
 use fedblog_core::federation::keys::{KEY_BITS, PrivateKey, generate_key_pair};
+use fedblog_core::federation::paths;
 use fedblog_core::federation::signatures::{sign_request, signature_key_id, verify_request};
 use fedblog_core::federation::vocab::{ACTIVITY_JSON, ACTIVITY_STREAMS, Actor, PUBLIC};
-use fedblog_core::federation::{paths, vocab};
 use fedblog_core::services::federation::SIGNATURE_MAX_SKEW;
 use futures_util::StreamExt;
-use http_body_util::{BodyExt, Full, Limited};
+use http_body_util::Full;
 use hyper::body::{Bytes, Incoming};
 use hyper::{Request, Response, StatusCode};
 use serde_json::{Value, json};
 use tokio::net::TcpListener;
 use tokio::task::JoinSet;
+
+use fedblog_testkit::peer::{
+    MAX_INBOX_BODY, activity_json, actor_document, fetch_json, plain, read_raw, serve_http,
+    webfinger_jrd,
+};
 
 use crate::api;
 use crate::cli::FederationArgs;
@@ -80,8 +84,6 @@ const SETTLE_TIMEOUT: Duration = Duration::from_secs(180);
 const DELIVERY_TIMEOUT: Duration = Duration::from_secs(120);
 /// Accepts have "stopped arriving" after this long without an inbox POST.
 const QUIET: Duration = Duration::from_secs(1);
-/// The largest inbox body the remote servers read.
-const MAX_INBOX_BODY: usize = 1024 * 1024;
 /// The scopes of the tokens made.
 const SCOPES: &str = "read write follow push";
 /// The local account whose post is delivered.
@@ -1095,7 +1097,13 @@ impl Remote {
         let handles: Vec<_> = listeners
             .into_iter()
             .enumerate()
-            .map(|(server, listener)| tokio::spawn(serve(listener, remote.clone(), server)))
+            .map(|(server, listener)| {
+                let remote = remote.clone();
+                tokio::spawn(serve_http(listener, move |req| {
+                    let remote = remote.clone();
+                    async move { remote.answer(server, req).await }
+                }))
+            })
             .collect();
         if let Ok(mut tasks) = remote.tasks.lock() {
             tasks.extend(handles);
@@ -1185,26 +1193,7 @@ impl Remote {
         };
         let signer = cell
             .get_or_try_init(|| async {
-                let resp = self
-                    .client
-                    .get(&actor_url)
-                    .header(reqwest::header::ACCEPT, ACTIVITY_JSON)
-                    .send()
-                    .await
-                    .map_err(|e| format!("GET {actor_url}: no answer: {e}"))?;
-                let status = resp.status();
-                let text = resp
-                    .text()
-                    .await
-                    .map_err(|e| format!("GET {actor_url}: the answer broke off: {e}"))?;
-                if !status.is_success() {
-                    return Err(format!(
-                        "GET {actor_url}: {status}: {}",
-                        api::excerpt(&text)
-                    ));
-                }
-                let doc: Value = serde_json::from_str(&text)
-                    .map_err(|e| format!("GET {actor_url}: not JSON: {e}"))?;
+                let doc = fetch_json(&self.client, &actor_url, Vec::new()).await?;
                 let actor = Actor::from_json(&doc)
                     .map_err(|e| format!("{actor_url} is not an actor: {e}"))?;
                 if actor.public_key_id != key_id {
@@ -1283,43 +1272,16 @@ impl Remote {
         if asked.as_deref() != Some(acct.as_str()) && asked.as_deref() != Some(actor.as_str()) {
             return plain(StatusCode::NOT_FOUND, "no such account");
         }
-        let jrd = json!({
-            "subject": acct,
-            "aliases": [actor],
-            "links": [
-                {"rel": "self", "type": ACTIVITY_JSON, "href": actor},
-            ],
-        });
-        let mut resp = Response::new(Full::new(Bytes::from(jrd.to_string())));
-        resp.headers_mut().insert(
-            hyper::header::CONTENT_TYPE,
-            hyper::header::HeaderValue::from_static("application/jrd+json"),
-        );
-        resp
+        webfinger_jrd(&format!("{}@{}", self.name, self.host(server)), &actor)
     }
 
     fn actor_document(&self, server: usize) -> Value {
-        let actor = self.actor(server);
-        json!({
-            "@context": [ACTIVITY_STREAMS, vocab::SECURITY_V1],
-            "id": actor,
-            "type": "Person",
-            "preferredUsername": self.name,
-            "name": format!("Bench actor on {}", self.host(server)),
-            "url": actor,
-            "inbox": paths::inbox(&actor),
-            "outbox": paths::outbox(&actor),
-            "followers": paths::followers(&actor),
-            "following": paths::following(&actor),
-            "endpoints": {"sharedInbox": paths::shared_inbox(&self.bases[server])},
-            "manuallyApprovesFollowers": false,
-            "discoverable": false,
-            "publicKey": {
-                "id": paths::key_id(&actor),
-                "owner": actor,
-                "publicKeyPem": self.public_pem,
-            },
-        })
+        actor_document(
+            &self.actor(server),
+            self.name,
+            &paths::shared_inbox(&self.bases[server]),
+            &self.public_pem,
+        )
     }
 
     /// An inbox POST: verified, counted, and acted on (a Follow is accepted, the watched
@@ -1330,40 +1292,16 @@ impl Remote {
         shared: bool,
         req: Request<Incoming>,
     ) -> Response<Full<Bytes>> {
-        let target = req
-            .uri()
-            .path_and_query()
-            .map(|p| p.as_str().to_string())
-            .unwrap_or_else(|| req.uri().path().to_string());
-        let headers = req
-            .headers()
-            .iter()
-            .map(|(k, v)| {
-                (
-                    k.as_str().to_string(),
-                    String::from_utf8_lossy(v.as_bytes()).into_owned(),
-                )
-            })
-            .collect();
-        let bytes = match Limited::new(req.into_body(), MAX_INBOX_BODY)
-            .collect()
-            .await
-        {
-            Ok(body) => body.to_bytes().to_vec(),
-            Err(e) => {
-                self.tally.refuse(format!("unreadable body: {e}"));
+        let raw = match read_raw(req, MAX_INBOX_BODY).await {
+            Ok(raw) => raw,
+            Err(why) => {
+                self.tally.refuse(why);
                 return plain(StatusCode::BAD_REQUEST, "unreadable body");
             }
         };
         self.tally
             .last_post_ms
             .store(self.started.elapsed().as_millis() as u64, Ordering::Relaxed);
-        let raw = RawBody {
-            method: "POST".into(),
-            target,
-            headers,
-            bytes,
-        };
         let (signer_actor, signer) = match self.verify(&raw).await {
             Ok(v) => v,
             Err(why) => {
@@ -1465,48 +1403,6 @@ impl Remote {
             }
         }
     }
-}
-
-/// Serves HTTP/1 connections on `listener` for server `server` until aborted (which ends its
-/// connections too).
-async fn serve(listener: TcpListener, remote: Arc<Remote>, server: usize) {
-    let mut connections = JoinSet::new();
-    loop {
-        tokio::select! {
-            accepted = listener.accept() => match accepted {
-                Ok((stream, _)) => {
-                    let _ = stream.set_nodelay(true);
-                    let remote = remote.clone();
-                    connections.spawn(async move {
-                        let service = hyper::service::service_fn(move |req| {
-                            let remote = remote.clone();
-                            async move { Ok::<_, Infallible>(remote.answer(server, req).await) }
-                        });
-                        let _ = hyper::server::conn::http1::Builder::new()
-                            .serve_connection(hyper_util::rt::TokioIo::new(stream), service)
-                            .await;
-                    });
-                }
-                Err(_) => tokio::time::sleep(Duration::from_millis(10)).await,
-            },
-            Some(_) = connections.join_next(), if !connections.is_empty() => {}
-        }
-    }
-}
-
-fn plain(status: StatusCode, text: &str) -> Response<Full<Bytes>> {
-    let mut resp = Response::new(Full::new(Bytes::from(text.to_string())));
-    *resp.status_mut() = status;
-    resp
-}
-
-fn activity_json(doc: &Value) -> Response<Full<Bytes>> {
-    let mut resp = Response::new(Full::new(Bytes::from(doc.to_string())));
-    resp.headers_mut().insert(
-        hyper::header::CONTENT_TYPE,
-        hyper::header::HeaderValue::from_static(ACTIVITY_JSON),
-    );
-    resp
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ pub mod discovery;
 pub mod domain_blocks;
 pub mod edits;
 pub mod errors;
+pub mod federation;
 pub mod filters;
 pub mod follows;
 pub mod instance;
@@ -65,6 +66,7 @@ pub fn all() -> Vec<Check> {
     v.extend(tags::checks());
     v.extend(visibility::checks());
     v.extend(streaming::checks());
+    v.extend(federation::checks());
     v.extend(translation::checks());
     v.extend(seed_rules::checks());
     // Last: it judges the answers every check before it received.
