@@ -20,7 +20,10 @@ use fedblog_core::api::accounts::{
 };
 use fedblog_core::api::instance::instance_v2::InstanceV2;
 use fedblog_core::api::notifications::list_notifications::ListNotifications;
-use fedblog_core::api::statuses::get_status::GetStatus;
+use fedblog_core::api::statuses::{
+    delete_status::DeleteStatus, edit_status::EditStatus, get_context::GetContext,
+    get_status::GetStatus, reblog_status::ReblogStatus, status_history::GetStatusHistory,
+};
 use fedblog_core::api::timelines::{home_timeline::HomeTimeline, public_timeline::PublicTimeline};
 use fedblog_core::api::well_known::webfinger::GetWebfinger;
 use fedblog_core::federation::vocab::{self, ACTIVITY_JSON, Actor, PUBLIC};
@@ -88,6 +91,41 @@ pub fn checks() -> Vec<Check> {
             "federation/inbox/delete-removes-status",
             "a signed Delete of a remote post removes it: the status is a 404 afterwards",
             delete_removes_status
+        ),
+        check!(
+            "federation/threads/remote-reply-in-context",
+            "a remote reply to a local post is among the post's descendants in its context, and its ancestor is the post",
+            remote_reply_in_context
+        ),
+        check!(
+            "federation/threads/local-reply-reaches-author",
+            "a local reply to a remote post reaches the remote author as a Create whose note is inReplyTo the post",
+            local_reply_reaches_author
+        ),
+        check!(
+            "federation/boosts/remote-announce-notifies",
+            "a signed Announce of a local post gives its author a reblog notification from the remote account",
+            remote_announce_notifies
+        ),
+        check!(
+            "federation/boosts/local-reblog-reaches-author",
+            "reblogging a remote post sends its author a signed Announce of the post",
+            local_reblog_reaches_author
+        ),
+        check!(
+            "federation/edits/local-edit-sends-update",
+            "editing a post sends its remote followers an Update of the note with the new text and an updated time",
+            local_edit_sends_update
+        ),
+        check!(
+            "federation/edits/remote-edit-keeps-history",
+            "a remote author's Update of its note changes the status and keeps the earlier text in its history",
+            remote_edit_keeps_history
+        ),
+        check!(
+            "federation/delivery/local-delete-sends-delete",
+            "deleting a post sends its remote followers a Delete of the note",
+            local_delete_sends_delete
         ),
         check!(
             "federation/inbox/unsigned-refused",
@@ -872,5 +910,280 @@ async fn foreign_update_ignored(cx: &Cx) -> CheckResult {
         content.contains(&marker),
         "the note lost its text: {content}"
     );
+    Ok(())
+}
+
+/// The Create of the note carrying `marker` that reached the peer.
+async fn created(peer: &Peer, actor: &LocalActor, marker: &str) -> Result<Delivery, Failure> {
+    delivered(peer, "the Create of the post", |d| {
+        d.kind() == "Create"
+            && d.signer == actor.id
+            && d.object()["content"]
+                .as_str()
+                .is_some_and(|c| c.contains(marker))
+    })
+    .await
+}
+
+/// Answers a check's request as JSON, expecting `status`.
+async fn json_of(r: crate::client::Response, status: u16) -> Result<Value, Failure> {
+    r.expect(status)?;
+    Ok(r.json()?.clone())
+}
+
+async fn remote_reply_in_context(cx: &Cx) -> CheckResult {
+    let (peer, user, actor) = setup(cx, "fed_thread").await?;
+    let name = cx.unique("rt");
+    let status = cx
+        .post_status(&user, &[("status", "a thread"), ("visibility", "public")])
+        .await?;
+    let uri = str_of(&status, "uri").setup("reading the status's uri")?;
+    let marker = cx.unique("reply");
+    let content = format!("<p>@{} {marker}</p>", user.username);
+    let mut note = peer.note(
+        &name,
+        &content,
+        &[PUBLIC],
+        &[&actor.id],
+        mention(&actor, &user),
+    );
+    note["inReplyTo"] = json!(uri);
+    peer.publish(&note);
+    let create = peer.activity(&name, "Create", note.clone(), &[PUBLIC], &[&actor.id]);
+    let (code, body) = peer.deliver(&name, &actor.inbox, &create).await?;
+    ensure!(
+        (200..300).contains(&code),
+        "the signed reply was answered {code}: {body}"
+    );
+    let url = path::<GetContext>(&[("id", &str_of(&status, "id")?)]);
+    let found = poll(cx, &user, &url, |v| {
+        first_of(&v["descendants"], |s| s["uri"] == note["id"])
+    })
+    .await?;
+    let reply = found.ok_or_else(|| {
+        Failure::Fail(format!(
+            "the remote reply is not among the post's descendants within {WAIT:?}"
+        ))
+    })?;
+    ensure!(
+        reply["in_reply_to_id"] == status["id"],
+        "the reply's in_reply_to_id is {}, not the post {}",
+        reply["in_reply_to_id"],
+        status["id"]
+    );
+    let up = cx
+        .client
+        .get(
+            &path::<GetContext>(&[("id", &str_of(&reply, "id")?)]),
+            Some(&user.token),
+        )
+        .await?;
+    let up = json_of(up, 200).await?;
+    ensure!(
+        first_of(&up["ancestors"], |s| s["id"] == status["id"]).is_some(),
+        "the post is not among the remote reply's ancestors: {}",
+        up["ancestors"]
+    );
+    Ok(())
+}
+
+async fn local_reply_reaches_author(cx: &Cx) -> CheckResult {
+    let (peer, user, actor) = setup(cx, "fed_lreply").await?;
+    let name = cx.unique("ro");
+    let (note, n) = mentioned(cx, (&peer, &user, &actor), &name, &cx.unique("ask")).await?;
+    let parent = str_of(&n["status"], "id").setup("reading the status id")?;
+    let marker = cx.unique("answer");
+    let text = format!("@{} {marker}", peer.handle(&name));
+    cx.post_status(
+        &user,
+        &[
+            ("status", text.as_str()),
+            ("in_reply_to_id", parent.as_str()),
+        ],
+    )
+    .await?;
+    let create = created(&peer, &actor, &marker).await?;
+    ensure!(
+        vocab::first_str(&create.object()["inReplyTo"]) == note["id"].as_str(),
+        "the reply's inReplyTo is {}, not the remote post {}",
+        create.object()["inReplyTo"],
+        note["id"]
+    );
+    Ok(())
+}
+
+async fn remote_announce_notifies(cx: &Cx) -> CheckResult {
+    let (peer, user, actor) = setup(cx, "fed_boosted").await?;
+    let name = cx.unique("rb");
+    let marker = cx.unique("boosted");
+    let status = cx
+        .post_status(&user, &[("status", &marker), ("visibility", "public")])
+        .await?;
+    let uri = str_of(&status, "uri").setup("reading the status's uri")?;
+    let followers = format!("{}/followers", peer.actor(&name));
+    let announce = peer.activity(
+        &name,
+        "Announce",
+        json!(uri),
+        &[PUBLIC],
+        &[&actor.id, &followers],
+    );
+    let (code, body) = peer.deliver(&name, &actor.inbox, &announce).await?;
+    ensure!(
+        (200..300).contains(&code),
+        "the signed Announce was answered {code}: {body}"
+    );
+    let n = notification(cx, &user, "reblog", &marker)
+        .await?
+        .ok_or_else(|| Failure::Fail(format!("no reblog notification within {WAIT:?}")))?;
+    ensure!(
+        n["account"]["acct"] == peer.handle(&name).as_str(),
+        "the reblog is from {}",
+        n["account"]["acct"]
+    );
+    Ok(())
+}
+
+async fn local_reblog_reaches_author(cx: &Cx) -> CheckResult {
+    let (peer, user, actor) = setup(cx, "fed_reblog").await?;
+    let name = cx.unique("rr");
+    let (note, n) = mentioned(cx, (&peer, &user, &actor), &name, &cx.unique("boost")).await?;
+    let id = str_of(&n["status"], "id").setup("reading the status id")?;
+    let r = cx
+        .client
+        .post(
+            &path::<ReblogStatus>(&[("id", &id)]),
+            Some(&user.token),
+            Body::None,
+        )
+        .await?;
+    r.expect(200)?;
+    delivered(&peer, "the Announce of the remote post", |d| {
+        d.kind() == "Announce"
+            && d.signer == actor.id
+            && vocab::first_str(d.object()).or(d.object()["id"].as_str()) == note["id"].as_str()
+    })
+    .await?;
+    Ok(())
+}
+
+async fn local_edit_sends_update(cx: &Cx) -> CheckResult {
+    let (peer, user, actor) = setup(cx, "fed_ledit").await?;
+    let name = cx.unique("re");
+    remote_follows(&peer, &name, &actor).await?;
+    let marker = cx.unique("before");
+    let status = cx
+        .post_status(&user, &[("status", &marker), ("visibility", "public")])
+        .await?;
+    created(&peer, &actor, &marker).await?;
+    let edited = cx.unique("after");
+    let r = cx
+        .client
+        .send(
+            "PUT",
+            &path::<EditStatus>(&[("id", &str_of(&status, "id")?)]),
+            Some(&user.token),
+            crate::client::form(&[("status", edited.as_str())]),
+            &[],
+        )
+        .await?;
+    r.expect(200)?;
+    let update = delivered(&peer, "the Update of the edited post", |d| {
+        d.kind() == "Update"
+            && d.signer == actor.id
+            && d.object()["content"]
+                .as_str()
+                .is_some_and(|c| c.contains(&edited))
+    })
+    .await?;
+    ensure!(
+        update.object()["id"] == status["uri"],
+        "the Update is of {}, not the post {}",
+        update.object()["id"],
+        status["uri"]
+    );
+    ensure!(
+        update.object()["updated"].is_string(),
+        "the updated note has no `updated` time: {}",
+        update.object()
+    );
+    Ok(())
+}
+
+async fn remote_edit_keeps_history(cx: &Cx) -> CheckResult {
+    let (peer, user, actor) = setup(cx, "fed_redit").await?;
+    let name = cx.unique("rv");
+    let first = cx.unique("first");
+    let (note, n) = mentioned(cx, (&peer, &user, &actor), &name, &first).await?;
+    let id = str_of(&n["status"], "id").setup("reading the status id")?;
+    let second = cx.unique("second");
+    let mut changed = note.clone();
+    changed["content"] = json!(format!("<p>@{} {second}</p>", user.username));
+    changed["updated"] = json!(vocab::timestamp(chrono::Utc::now()));
+    peer.publish(&changed);
+    let update = peer.activity(&name, "Update", changed, &[PUBLIC], &[&actor.id]);
+    let (code, body) = peer.deliver(&name, &actor.inbox, &update).await?;
+    ensure!(
+        (200..300).contains(&code),
+        "the signed Update was answered {code}: {body}"
+    );
+    let url = path::<GetStatus>(&[("id", &id)]);
+    let shown = poll(cx, &user, &url, |v| {
+        v["content"]
+            .as_str()
+            .is_some_and(|c| c.contains(&second))
+            .then(|| v.clone())
+    })
+    .await?;
+    let shown = shown.ok_or_else(|| {
+        Failure::Fail(format!(
+            "the status still shows its first text after {WAIT:?}"
+        ))
+    })?;
+    ensure!(
+        shown["edited_at"].is_string(),
+        "the edited status has no edited_at: {}",
+        shown["edited_at"]
+    );
+    let r = cx
+        .client
+        .get(&path::<GetStatusHistory>(&[("id", &id)]), Some(&user.token))
+        .await?;
+    let history = json_of(r, 200).await?;
+    let texts: Vec<&str> = history
+        .as_array()
+        .map(|a| a.iter().filter_map(|e| e["content"].as_str()).collect())
+        .unwrap_or_default();
+    ensure!(
+        texts.iter().any(|t| t.contains(&first)) && texts.iter().any(|t| t.contains(&second)),
+        "the history does not hold both texts: {texts:?}"
+    );
+    Ok(())
+}
+
+async fn local_delete_sends_delete(cx: &Cx) -> CheckResult {
+    let (peer, user, actor) = setup(cx, "fed_ldelete").await?;
+    let name = cx.unique("rx");
+    remote_follows(&peer, &name, &actor).await?;
+    let marker = cx.unique("doomed");
+    let status = cx
+        .post_status(&user, &[("status", &marker), ("visibility", "public")])
+        .await?;
+    created(&peer, &actor, &marker).await?;
+    let r = cx
+        .client
+        .delete(
+            &path::<DeleteStatus>(&[("id", &str_of(&status, "id")?)]),
+            Some(&user.token),
+        )
+        .await?;
+    r.expect(200)?;
+    let uri = status["uri"].clone();
+    delivered(&peer, "the Delete of the post", |d| {
+        d.kind() == "Delete"
+            && d.signer == actor.id
+            && (d.object()["id"] == uri || d.object() == &uri)
+    })
+    .await?;
     Ok(())
 }
