@@ -6,12 +6,14 @@ use serde::Deserialize;
 use crate::app::{App, Caller};
 use crate::endpoint::{Auth, Endpoint, Json};
 use crate::entities::Account;
-use crate::error::ApiResult;
+use crate::error::{ApiError, ApiResult};
 use crate::params::de;
+use crate::store::AccountRecord;
 
 /// Follow an account by address: `uri` is `user`, `@user`, `user@domain` or `acct:user@domain`,
 /// where this server's domain means a local account and another domain a remote account, looked
-/// up on its server (WebFinger) when this server federates. Unknown: 404; blank: 422. Succeeds without error when
+/// up on its server (WebFinger) when this server federates; or the URL of an actor or profile
+/// (`https://host/users/name`, `https://host/@name`), fetched when it is another server's. Unknown: 404; blank: 422. Succeeds without error when
 /// already following (the follow's options stay); a locked account gets a request. Answers the
 /// followed Account.
 pub struct FollowByUri;
@@ -39,8 +41,17 @@ impl Endpoint for FollowByUri {
         r: FollowByUriRequest,
     ) -> ApiResult<Self::Response> {
         let me = caller.account()?;
+        let given = r.uri.as_deref().unwrap_or("").trim();
+        if given.starts_with("https://") || given.starts_with("http://") {
+            let target = account_at_url(app, given).await?;
+            let target = app
+                .relationships()
+                .follow(me, target.id, Default::default())
+                .await?;
+            return Ok(Json(app.render_account(&target)));
+        }
         // A handle on another server is looked up there first (WebFinger, then its actor).
-        let acct = r.uri.as_deref().unwrap_or("").trim();
+        let acct = given;
         let acct = acct
             .strip_prefix("acct:")
             .unwrap_or(acct)
@@ -61,4 +72,21 @@ impl Endpoint for FollowByUri {
             .await?;
         Ok(Json(app.render_account(&target)))
     }
+}
+
+/// The account an actor or profile URL names: one of ours, or (when this server federates) a
+/// remote one, fetched and stored when not known and fresh. One that cannot be had is a 404, as
+/// for an unknown handle.
+async fn account_at_url(app: &App, url: &str) -> ApiResult<AccountRecord> {
+    let federation = app.federation();
+    if let Some(local) = federation.local_account_of(url).await? {
+        return Ok(local);
+    }
+    if !federation.enabled() {
+        return Err(ApiError::not_found());
+    }
+    federation.resolve_actor(url).await.map_err(|e| {
+        tracing::info!("cannot look up the actor at {url}: {}", e.message);
+        ApiError::not_found()
+    })
 }

@@ -18,6 +18,7 @@ use fedblog_core::api::accounts::{
     get_relationships::GetRelationships, lookup_account::LookupAccount,
     unfollow_account::UnfollowAccount,
 };
+use fedblog_core::api::follows::follow_by_uri::FollowByUri;
 use fedblog_core::api::instance::instance_v2::InstanceV2;
 use fedblog_core::api::notifications::list_notifications::ListNotifications;
 use fedblog_core::api::statuses::{
@@ -61,6 +62,11 @@ pub fn checks() -> Vec<Check> {
             "federation/follows/remote-pending-until-accept",
             "following a remote account sends it a signed Follow and stays requested until its Accept arrives, then is following",
             remote_follow_pending
+        ),
+        check!(
+            "federation/follows/follow-by-url",
+            "POST /api/v1/follows with the URL of a remote actor the server has never seen fetches it and sends it a signed Follow",
+            follow_by_url
         ),
         check!(
             "federation/timelines/remote-post-in-home",
@@ -1183,6 +1189,34 @@ async fn local_delete_sends_delete(cx: &Cx) -> CheckResult {
         d.kind() == "Delete"
             && d.signer == actor.id
             && (d.object()["id"] == uri || d.object() == &uri)
+    })
+    .await?;
+    Ok(())
+}
+
+async fn follow_by_url(cx: &Cx) -> CheckResult {
+    let (peer, user, actor) = setup(cx, "fed_byurl").await?;
+    let name = cx.unique("ry");
+    let remote = peer.actor(&name);
+    let r = cx
+        .client
+        .post(
+            &path::<FollowByUri>(&[]),
+            Some(&user.token),
+            crate::client::form(&[("uri", remote.as_str())]),
+        )
+        .await?;
+    let account = json_of(r, 200).await?;
+    ensure!(
+        account["acct"] == peer.handle(&name).as_str(),
+        "following {remote} answered the account {}, not {}",
+        account["acct"],
+        peer.handle(&name)
+    );
+    delivered(&peer, "the Follow", |d| {
+        d.kind() == "Follow"
+            && d.signer == actor.id
+            && vocab::first_str(d.object()) == Some(remote.as_str())
     })
     .await?;
     Ok(())
