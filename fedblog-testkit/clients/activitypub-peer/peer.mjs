@@ -7,15 +7,16 @@
 // The peer serves one actor, `peer` (a Person with an RSA key made at start), at
 // http://127.0.0.1:$PEER_PORT/users/peer: its inbox /users/peer/inbox, the shared inbox /inbox,
 // its followers, following and outbox collections, its notes, and WebFinger for
-// acct:peer@127.0.0.1:$PEER_PORT, all through Fedify. It accepts every Follow (an `Accept` signed
-// and sent back to the follower's inbox) and records every activity that reaches an inbox.
+// acct:peer@127.0.0.1:$PEER_PORT, all through Fedify; and, outside Fedify, the images its notes
+// attach at /media/{name}.png. It accepts every Follow (an `Accept` signed and sent back to the
+// follower's inbox) and records every activity that reaches an inbox.
 // Fedify calls an inbox listener only for a request whose signature verified, so every
 // activity recorded here was signed correctly by its actor; the HTTP bridge also verifies each
 // inbox POST's HTTP signature on its own (Fedify's `verifyRequest`) to name the key that signed.
 //
 // Without FEDBLOG_BASE the peer only serves (until interrupted), to be looked at with curl.
 // With it, the scenario runs against fedblog and the process exits 0 only if every check
-// passed (1 on a failed check or the overall timeout of 120 s, 2 on bad settings).
+// passed (1 on a failed check or the overall timeout of 180 s, 2 on bad settings).
 //
 // Every request goes to loopback: a fetch to any other host is refused (and reported). Fedify
 // looks up `acct:` handles over https only, as Mastodon does; loopback has no TLS here, so
@@ -26,12 +27,14 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import http from "node:http";
 import { randomUUID } from "node:crypto";
+import { deflateSync } from "node:zlib";
 import {
   Accept,
   Activity,
   Create,
   createExponentialBackoffPolicy,
   createFederation,
+  Document,
   Endpoints,
   Follow,
   generateCryptoKeyPair,
@@ -45,6 +48,7 @@ import {
   Person,
   PUBLIC_COLLECTION,
   Undo,
+  Update,
   verifyRequest,
 } from "@fedify/fedify";
 import { configure } from "@logtape/logtape";
@@ -52,7 +56,7 @@ import { Temporal } from "@js-temporal/polyfill";
 
 // --- settings ------------------------------------------------------------------------------
 
-const OVERALL_TIMEOUT_MS = 120_000;
+const OVERALL_TIMEOUT_MS = 180_000;
 const WAIT_MS = 20_000;
 const POLL_INTERVAL_MS = 250;
 
@@ -179,6 +183,60 @@ const inboxPosts = []; // every POST to an inbox, as the HTTP bridge saw it
 const acceptsSent = []; // { followId, to, error }
 const inboxErrors = [];
 const outboxErrors = [];
+const media = new Map(); // path (/media/{name}.png) -> { bytes, type }: images the peer's notes attach
+const mediaGets = []; // { method, path, at }: requests for them
+
+// --- a small PNG, built from bytes ---------------------------------------------------------
+
+const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
+  let c = n;
+  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  return c >>> 0;
+});
+
+function crc32(bytes) {
+  let c = 0xffffffff;
+  for (const b of bytes) c = CRC_TABLE[(c ^ b) & 0xff] ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
+}
+
+function pngChunk(type, data) {
+  const head = Buffer.alloc(8);
+  head.writeUInt32BE(data.length, 0);
+  head.write(type, 4, "latin1");
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), data])), 0);
+  return Buffer.concat([head, data, crc]);
+}
+
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+/** A valid `size`×`size` RGB PNG (8 bits a channel, no interlace): a gradient on `rgb`. */
+function makePng(size, rgb) {
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(size, 0);
+  ihdr.writeUInt32BE(size, 4);
+  ihdr[8] = 8; // bit depth
+  ihdr[9] = 2; // colour type: truecolour
+  // compression, filter and interlace methods: 0
+  const raw = Buffer.alloc(size * (1 + 3 * size));
+  for (let y = 0; y < size; y++) {
+    const row = y * (1 + 3 * size);
+    raw[row] = 0; // filter: none
+    for (let x = 0; x < size; x++) {
+      const shade = Math.round((255 * (x + y)) / (2 * (size - 1)));
+      raw[row + 1 + 3 * x] = (rgb[0] + shade) & 0xff;
+      raw[row + 2 + 3 * x] = (rgb[1] + shade) & 0xff;
+      raw[row + 3 + 3 * x] = rgb[2];
+    }
+  }
+  return Buffer.concat([
+    PNG_SIGNATURE,
+    pngChunk("IHDR", ihdr),
+    pngChunk("IDAT", deflateSync(raw)),
+    pngChunk("IEND", Buffer.alloc(0)),
+  ]);
+}
 
 // --- the federation -----------------------------------------------------------------------
 
@@ -376,6 +434,14 @@ const server = http.createServer(async (req, res) => {
       headers.append(req.rawHeaders[i], req.rawHeaders[i + 1]);
     }
     const url = new URL(req.url, ORIGIN);
+    // The images the peer's notes attach are plain files, outside Fedify.
+    if ((req.method === "GET" || req.method === "HEAD") && media.has(url.pathname)) {
+      const file = media.get(url.pathname);
+      mediaGets.push({ method: req.method, path: url.pathname, at: Date.now() });
+      res.writeHead(200, { "content-type": file.type, "content-length": String(file.bytes.length) });
+      res.end(req.method === "HEAD" ? undefined : file.bytes);
+      return;
+    }
     const hasBody = req.method !== "GET" && req.method !== "HEAD";
     const request = new Request(url, {
       method: req.method,
@@ -482,8 +548,11 @@ function textOf(html) {
     .trim();
 }
 
-/** A call to fedblog's Mastodon client API as the local user. */
-async function api(method, path, { json, query } = {}) {
+/**
+ * A call to fedblog's Mastodon client API as the local user: a JSON body (`json`) or a
+ * multipart one (`form`, a FormData).
+ */
+async function api(method, path, { json, query, form } = {}) {
   const url = new URL(FEDBLOG_BASE + path);
   for (const [name, value] of query ?? []) url.searchParams.append(name, value);
   const headers = { authorization: `Bearer ${FEDBLOG_TOKEN}`, accept: "application/json" };
@@ -493,7 +562,7 @@ async function api(method, path, { json, query } = {}) {
     response = await nativeFetch(url, {
       method,
       headers,
-      body: json === undefined ? undefined : JSON.stringify(json),
+      body: form ?? (json === undefined ? undefined : JSON.stringify(json)),
     });
   } catch (error) {
     return { status: 0, body: null, text: `request failed: ${error?.cause ?? error}`, url: url.href };
@@ -528,6 +597,18 @@ async function getActivityJson(url) {
     // reported through `text`
   }
   return { status: response.status, contentType: response.headers.get("content-type") ?? "", json, text, url };
+}
+
+/** A plain GET of a file (an attachment's URL), through the peer's loopback-only fetch. */
+async function getFile(url) {
+  let response;
+  try {
+    response = await globalThis.fetch(url);
+  } catch (error) {
+    return { status: 0, contentType: "", bytes: Buffer.alloc(0), error: String(error?.cause ?? error), url };
+  }
+  const bytes = Buffer.from(await response.arrayBuffer());
+  return { status: response.status, contentType: response.headers.get("content-type") ?? "", bytes, error: null, url };
 }
 
 function isActivityJson(contentType) {
@@ -591,6 +672,46 @@ async function send(ctx, recipients, activity, options = {}) {
   } catch (error) {
     return String(error?.message ?? error);
   }
+}
+
+/**
+ * Sends an activity to the peer's followers through Fedify's fan-out (shared inboxes preferred),
+ * which queues the delivery (Fedify 1.5 does not honour `immediate` for "followers"), and waits
+ * for the POST to fedblog to end. Answers `{ ok, details }`, `details` naming what went wrong.
+ */
+async function sendToFollowers(ctx, activity) {
+  const outFrom = outgoing.length;
+  const errorsFrom = outboxErrors.length;
+  const error = await send(ctx, "followers", activity, { preferSharedInbox: true });
+  const delivery = await poll(() =>
+    outgoing
+      .slice(outFrom)
+      .find((o) => o.method === "POST" && o.url.startsWith(`${FEDBLOG_BASE}/`) && (o.status != null || o.error != null)));
+  return {
+    ok: error == null && delivery != null && delivery.status >= 200 && delivery.status < 300,
+    delivery,
+    details: () =>
+      `${error ?? (delivery == null ? `no delivery to fedblog within ${WAIT_MS / 1000} s` : `${delivery.status ?? delivery.error}`)}; ` +
+      `${lastDelivery(outFrom)}; ${outboxErrors.slice(errorsFrom).map((e) => e.error).join(" | ")}`,
+  };
+}
+
+/** The Mention tags of a Note, as `href`s. */
+async function mentionsOf(ctx, note) {
+  const hrefs = [];
+  try {
+    for await (const tag of note.getTags(ctx)) if (tag instanceof Mention) hrefs.push(tag.href?.href ?? null);
+  } catch (error) {
+    hrefs.push(String(error));
+  }
+  return hrefs;
+}
+
+/** A Document's (or Link's) URL, whichever form `url` takes. */
+function urlOf(value) {
+  if (value == null) return null;
+  if (value instanceof URL) return value.href;
+  return value.href?.href ?? null; // a Link
 }
 
 function lastDelivery(from) {
@@ -915,6 +1036,7 @@ async function runScenario() {
               ? `descendants: ${JSON.stringify((ctxResponse.body?.descendants ?? []).map((d) => `${d.id} ${d.uri} by ${d.account?.acct}`))}`
               : describeResponse(ctxResponse),
         );
+        if (inContext) s.peerReply = { id: replyId, uuid: noteUuid, statusId: inContext.id };
 
         if (likeSent) {
           let st = null;
@@ -1012,23 +1134,13 @@ async function runScenario() {
           "alice is in the peer's followers",
           () => `followers ${JSON.stringify([...followers.keys()])}`,
         );
-        // Through Fedify's followers fan-out, which queues the delivery (Fedify 1.5 does not
-        // honour `immediate` for "followers"): wait for the POST to alice's server to end.
-        const outFrom = outgoing.length;
-        const errorsFrom = outboxErrors.length;
-        const error = await send(ctx, "followers", create, { preferSharedInbox: true });
-        const delivery = await poll(() =>
-          outgoing
-            .slice(outFrom)
-            .find((o) => o.method === "POST" && o.url.startsWith(`${FEDBLOG_BASE}/`) && (o.status != null || o.error != null)));
+        const sent = await sendToFollowers(ctx, create);
         const sharedInbox = s.alice.endpoints?.sharedInbox?.href ?? null;
         c.check(
-          error == null && delivery != null && delivery.status >= 200 && delivery.status < 300,
-          `the peer's signed Create to its followers is taken by ${delivery?.url ?? "fedblog"}` +
-            (sharedInbox != null && delivery?.url === sharedInbox ? " (alice's shared inbox)" : ""),
-          () =>
-            `${error ?? (delivery == null ? `no delivery to fedblog within ${WAIT_MS / 1000} s` : `${delivery.status ?? delivery.error}`)}; ` +
-            `${lastDelivery(outFrom)}; ${outboxErrors.slice(errorsFrom).map((e) => e.error).join(" | ")}`,
+          sent.ok,
+          `the peer's signed Create to its followers is taken by ${sent.delivery?.url ?? "fedblog"}` +
+            (sharedInbox != null && sent.delivery?.url === sharedInbox ? " (alice's shared inbox)" : ""),
+          sent.details,
         );
         let last = null;
         const shown = await poll(async () => {
@@ -1046,6 +1158,7 @@ async function runScenario() {
         );
         if (shown) {
           c.check(shown.uri === noteId.href, "the home timeline's status has the Note's id as its uri", () => `uri ${shown.uri}`);
+          s.peerPost = { uuid, note, text, statusId: shown.id };
         }
       },
     },
@@ -1070,6 +1183,417 @@ async function runScenario() {
         });
         c.check(dropped, "alice's status's favourites_count drops back to 0", () =>
           st.status === 200 ? `favourites_count ${st.body?.favourites_count}` : describeResponse(st));
+      },
+    },
+    {
+      name: "step 8: a thread: alice replies to the peer's reply, the peer replies to hers",
+      needs: ["status", "peerReply"],
+      async run() {
+        const marker = `Thanks for the reply, peer ${randomUUID().slice(0, 8)}`;
+        const text = `@${PEER_ACCT} ${marker}`;
+        const postsFrom = inboxPosts.length;
+        const receivedFrom = received.length;
+        const posted = await api("POST", "/api/v1/statuses", {
+          json: { status: text, visibility: "public", in_reply_to_id: s.peerReply.statusId },
+        });
+        if (
+          !c.check(
+            posted.status === 200 && posted.body?.id != null && posted.body?.in_reply_to_id === s.peerReply.statusId,
+            "POST /api/v1/statuses with in_reply_to_id = the peer's reply posts alice's reply to it",
+            () => describeResponse(posted),
+          )
+        ) {
+          throw new StepStopped();
+        }
+        const aliceReply = posted.body;
+        const create = await poll(() =>
+          received
+            .slice(receivedFrom)
+            .find((e) => e.type === "Create" && e.object instanceof Note && textOf(e.object.content).includes(marker)));
+        if (
+          !c.check(
+            create != null,
+            `a verified Create of alice's reply arrives within ${WAIT_MS / 1000} s`,
+            () => inboxReport(postsFrom, receivedFrom),
+          )
+        ) {
+          throw new StepStopped();
+        }
+        const note = create.object;
+        c.check(create.actorId === s.aliceId, "the reply's Create's actor is alice", () => `actor ${create.actorId}`);
+        checkSignedBy(c, create, s.aliceId, "the Create of alice's reply");
+        c.check(
+          note.id?.href === aliceReply.uri,
+          "the reply Note's id is the reply's uri in the client API",
+          () => `Note id ${note.id?.href}, status uri ${aliceReply.uri}`,
+        );
+        c.check(
+          note.replyTargetId?.href === s.peerReply.id.href,
+          "the reply Note's inReplyTo is the peer's Note",
+          () => `inReplyTo ${note.replyTargetId?.href}, the peer's Note ${s.peerReply.id.href}`,
+        );
+        const mentioned = await mentionsOf(ctx, note);
+        c.check(
+          mentioned.includes(peerUri.href),
+          "the reply Note carries a Mention of the peer",
+          () => `Mention hrefs ${JSON.stringify(mentioned)}`,
+        );
+        const wantAncestors = [s.status.id, s.peerReply.statusId];
+        const ctxReply = await api("GET", `/api/v1/statuses/${aliceReply.id}/context`);
+        const ancestors = ctxReply.status === 200 && Array.isArray(ctxReply.body?.ancestors) ? ctxReply.body.ancestors : null;
+        c.check(
+          ancestors != null && JSON.stringify(ancestors.map((a) => a.id)) === JSON.stringify(wantAncestors),
+          "GET /api/v1/statuses/:id/context of alice's reply lists alice's status, then the peer's reply, as its ancestors",
+          () =>
+            ancestors != null
+              ? `ancestors ${JSON.stringify(ancestors.map((a) => `${a.id} ${a.uri} by ${a.account?.acct}`))}, expected ids ${JSON.stringify(wantAncestors)}`
+              : describeResponse(ctxReply),
+        );
+
+        // The peer answers alice's reply: alice's post -> the peer's reply -> alice's reply -> this.
+        const uuid = randomUUID();
+        const replyId = ctx.getObjectUri(Note, { identifier: PEER_ID, id: uuid });
+        const followersUri = ctx.getFollowersUri(PEER_ID);
+        const now = Temporal.Now.instant();
+        const aliceUrl = s.alice.url instanceof URL ? s.alice.url.href : s.aliceId;
+        const reply = new Note({
+          id: replyId,
+          attribution: peerUri,
+          content:
+            `<p><span class="h-card"><a href="${aliceUrl}" class="u-url mention">@<span>${FEDBLOG_USER}</span></a></span> ` +
+            "You are welcome, from the Fedify peer</p>",
+          replyTarget: note.id,
+          tos: [PUBLIC_COLLECTION],
+          ccs: [s.alice.id, followersUri],
+          tags: [new Mention({ href: s.alice.id, name: `@${FEDBLOG_USER}@${FEDBLOG_DOMAIN}` })],
+          published: now,
+          url: replyId,
+        });
+        notes.set(uuid, reply);
+        const outFrom = outgoing.length;
+        const error = await send(
+          ctx,
+          s.alice,
+          new Create({
+            id: new URL(`${replyId.href}/activity`),
+            actor: peerUri,
+            object: reply,
+            tos: [PUBLIC_COLLECTION],
+            ccs: [s.alice.id, followersUri],
+            published: now,
+          }),
+        );
+        if (!c.check(error == null, "alice's inbox takes the peer's signed Create of a reply to alice's reply", () => `${error}; ${lastDelivery(outFrom)}`)) {
+          throw new StepStopped();
+        }
+        const wantDescendants = [s.peerReply.id.href, aliceReply.uri, replyId.href];
+        let last = null;
+        const inOrder = await poll(async () => {
+          last = await api("GET", `/api/v1/statuses/${s.status.id}/context`);
+          return (
+            last.status === 200 &&
+            Array.isArray(last.body?.descendants) &&
+            JSON.stringify(last.body.descendants.map((d) => d.uri)) === JSON.stringify(wantDescendants)
+          );
+        });
+        c.check(
+          inOrder,
+          "GET /api/v1/statuses/:id/context of alice's first status lists the peer's reply, alice's reply and the peer's second reply as descendants, in that order",
+          () =>
+            last.status === 200
+              ? `descendants ${JSON.stringify((last.body?.descendants ?? []).map((d) => `${d.id} ${d.uri} by ${d.account?.acct} in reply to ${d.in_reply_to_id}`))}, expected uris ${JSON.stringify(wantDescendants)}`
+              : describeResponse(last),
+        );
+        if (inOrder) {
+          const third = last.body.descendants[2];
+          c.check(
+            third.in_reply_to_id === aliceReply.id && third.account?.acct === PEER_ACCT,
+            "the peer's second reply is by the peer, in reply to alice's reply",
+            () => `by ${third.account?.acct}, in_reply_to_id ${third.in_reply_to_id}, alice's reply ${aliceReply.id}`,
+          );
+        }
+      },
+    },
+    {
+      name: "step 9: alice posts an image, the peer receives it",
+      needs: ["peerFollowsAlice"],
+      async run() {
+        const tag = randomUUID().slice(0, 8);
+        const png = makePng(4, [200, 40, 90]);
+        const description = `A 4x4 gradient from fedblog ${tag}`;
+        const form = new FormData();
+        form.append("file", new Blob([png], { type: "image/png" }), "gradient.png");
+        form.append("description", description);
+        const uploaded = await api("POST", "/api/v2/media", { form });
+        if (
+          !c.check(
+            (uploaded.status === 200 || uploaded.status === 202) && uploaded.body?.id != null && uploaded.body?.type === "image",
+            `POST /api/v2/media (multipart) takes a 4x4 PNG of ${png.length} bytes as an image`,
+            () => describeResponse(uploaded),
+          )
+        ) {
+          throw new StepStopped();
+        }
+        c.check(
+          uploaded.body.description === description,
+          "the uploaded media has the description it was given",
+          () => `description ${JSON.stringify(uploaded.body.description)}`,
+        );
+        const text = `A picture for the peer ${tag}`;
+        const postsFrom = inboxPosts.length;
+        const receivedFrom = received.length;
+        const posted = await api("POST", "/api/v1/statuses", {
+          json: { status: text, visibility: "public", media_ids: [uploaded.body.id] },
+        });
+        const attached = posted.body?.media_attachments?.[0] ?? null;
+        if (
+          !c.check(
+            posted.status === 200 && posted.body?.media_attachments?.length === 1 && attached?.id === uploaded.body.id && attached?.url != null,
+            "POST /api/v1/statuses with media_ids posts alice's status with the image attached",
+            () => describeResponse(posted),
+          )
+        ) {
+          throw new StepStopped();
+        }
+        const create = await poll(() =>
+          received
+            .slice(receivedFrom)
+            .find((e) => e.type === "Create" && e.object instanceof Note && textOf(e.object.content).includes(text)));
+        if (
+          !c.check(
+            create != null,
+            `a verified Create of a Note "${text}" arrives within ${WAIT_MS / 1000} s`,
+            () => inboxReport(postsFrom, receivedFrom),
+          )
+        ) {
+          throw new StepStopped();
+        }
+        checkSignedBy(c, create, s.aliceId, "the Create of the post with an image");
+        const attachments = [];
+        try {
+          for await (const a of create.object.getAttachments(ctx)) attachments.push(a);
+        } catch (error) {
+          attachments.push(String(error));
+        }
+        const raw = signatureOf(create)?.json?.object?.attachment;
+        if (
+          !c.check(
+            attachments.length === 1 && attachments[0] instanceof Document,
+            "the Note has one attachment, a Document (or Image)",
+            () => `attachments ${JSON.stringify(attachments.map((a) => a?.constructor?.name ?? String(a)))}; as sent: ${JSON.stringify(raw)}`,
+          )
+        ) {
+          throw new StepStopped();
+        }
+        const doc = attachments[0];
+        const docUrl = urlOf(doc.url);
+        c.check(
+          docUrl === attached.url,
+          "the attachment's url is the media's url in the client API",
+          () => `url ${docUrl}, the client API's ${attached.url}`,
+        );
+        c.check(doc.mediaType === "image/png", "the attachment's mediaType is image/png", () => `mediaType ${doc.mediaType}`);
+        c.check(
+          doc.name?.toString() === description,
+          "the attachment's name is the media's description",
+          () => `name ${JSON.stringify(doc.name?.toString())}`,
+        );
+        c.check(
+          doc.width === 4 && doc.height === 4,
+          "the attachment's width and height are the image's, 4x4",
+          () => `width ${doc.width}, height ${doc.height}; as sent: ${JSON.stringify(raw)}`,
+        );
+        if (docUrl == null) return;
+        const file = await getFile(docUrl);
+        const isPng =
+          file.bytes.length > 24 &&
+          file.bytes.subarray(0, 8).equals(PNG_SIGNATURE) &&
+          file.bytes.readUInt32BE(16) === 4 &&
+          file.bytes.readUInt32BE(20) === 4;
+        c.check(
+          file.status === 200 && file.contentType.toLowerCase().startsWith("image/png") && isPng,
+          "GET of the attachment's url answers 200 with a 4x4 PNG as image/png",
+          () =>
+            `${file.status} ${file.error ?? ""}, Content-Type ${JSON.stringify(file.contentType)}, ${file.bytes.length} bytes ` +
+            `starting ${file.bytes.subarray(0, 24).toString("hex")}`,
+        );
+      },
+    },
+    {
+      name: "step 10: the peer posts an image to its followers",
+      needs: ["aliceFollowsPeer"],
+      async run() {
+        const tag = randomUUID().slice(0, 8);
+        const path = `/media/${tag}.png`;
+        media.set(path, { bytes: makePng(4, [20, 120, 220]), type: "image/png" });
+        const mediaUrl = new URL(path, ORIGIN);
+        const name = `A 4x4 gradient from the Fedify peer ${tag}`;
+        const text = `A picture for fedblog from the Fedify peer ${tag}`;
+        const uuid = randomUUID();
+        const noteId = ctx.getObjectUri(Note, { identifier: PEER_ID, id: uuid });
+        const followersUri = ctx.getFollowersUri(PEER_ID);
+        const now = Temporal.Now.instant();
+        const note = new Note({
+          id: noteId,
+          attribution: peerUri,
+          content: `<p>${text}</p>`,
+          attachments: [new Document({ url: mediaUrl, mediaType: "image/png", name, width: 4, height: 4 })],
+          tos: [PUBLIC_COLLECTION],
+          ccs: [followersUri],
+          published: now,
+          url: noteId,
+        });
+        notes.set(uuid, note);
+        const sent = await sendToFollowers(
+          ctx,
+          new Create({
+            id: new URL(`${noteId.href}/activity`),
+            actor: peerUri,
+            object: note,
+            tos: [PUBLIC_COLLECTION],
+            ccs: [followersUri],
+            published: now,
+          }),
+        );
+        c.check(sent.ok, `the peer's signed Create of a Note with an image is taken by ${sent.delivery?.url ?? "fedblog"}`, sent.details);
+        let last = null;
+        const shown = await poll(async () => {
+          last = await api("GET", "/api/v1/timelines/home", { query: [["limit", "40"]] });
+          return last.status === 200 && Array.isArray(last.body) &&
+            last.body.find((st) => st.account?.acct === PEER_ACCT && textOf(st.content).includes(text));
+        });
+        if (
+          !c.check(
+            shown,
+            `GET /api/v1/timelines/home shows the peer's post with an image by ${PEER_ACCT}`,
+            () =>
+              last.status === 200
+                ? `home: ${JSON.stringify(last.body.slice(0, 10).map((st) => `${st.account?.acct}: ${textOf(st.content).slice(0, 60)}`))}`
+                : describeResponse(last),
+          )
+        ) {
+          throw new StepStopped();
+        }
+        const attached = shown.media_attachments ?? [];
+        if (
+          !c.check(
+            attached.length === 1,
+            "the status has one media attachment",
+            () => `media_attachments ${JSON.stringify(attached)}`,
+          )
+        ) {
+          throw new StepStopped();
+        }
+        const m = attached[0];
+        c.check(
+          m.remote_url === mediaUrl.href || m.url === mediaUrl.href,
+          "the media attachment's remote_url (or url) is the peer's image URL",
+          () => `url ${m.url}, remote_url ${m.remote_url}, the peer's ${mediaUrl.href}`,
+        );
+        c.check(
+          m.type === "image" && m.description === name,
+          "the media attachment is an image whose description is the Document's name",
+          () => `type ${m.type}, description ${JSON.stringify(m.description)}`,
+        );
+        const fetched = mediaGets.filter((g) => g.path === path).length;
+        console.log(`# fedblog fetched the peer's image ${fetched} time(s) (it shows remote media by URL)`);
+      },
+    },
+    {
+      name: "step 11: alice edits her status, the peer receives the Update",
+      needs: ["status", "note"],
+      async run() {
+        const text = "Hello peer from fedblog #fedify, edited";
+        const postsFrom = inboxPosts.length;
+        const receivedFrom = received.length;
+        const edited = await api("PUT", `/api/v1/statuses/${s.status.id}`, { json: { status: text } });
+        if (
+          !c.check(
+            edited.status === 200 && textOf(edited.body?.content) === text && edited.body?.edited_at != null,
+            "PUT /api/v1/statuses/:id edits alice's status (new text, edited_at set)",
+            () => describeResponse(edited),
+          )
+        ) {
+          throw new StepStopped();
+        }
+        const update = await poll(() =>
+          received
+            .slice(receivedFrom)
+            .find((e) => e.type === "Update" && e.object instanceof Note && e.object.id?.href === s.status.uri));
+        if (
+          !c.check(
+            update != null,
+            `a verified Update of alice's Note arrives within ${WAIT_MS / 1000} s`,
+            () => inboxReport(postsFrom, receivedFrom),
+          )
+        ) {
+          throw new StepStopped();
+        }
+        const note = update.object;
+        c.check(update.actorId === s.aliceId, "the Update's actor is alice", () => `actor ${update.actorId}`);
+        checkSignedBy(c, update, s.aliceId, "the Update");
+        c.check(
+          textOf(note.content) === text,
+          "the updated Note's content is the edited text",
+          () => `content ${JSON.stringify(note.content?.toString())}`,
+        );
+        c.check(
+          note.updated != null && (note.published == null || Temporal.Instant.compare(note.updated, note.published) > 0),
+          "the updated Note has an updated time, after its published time",
+          () => `updated ${note.updated}, published ${note.published}`,
+        );
+        const deref = await getActivityJson(s.status.uri);
+        c.check(
+          deref.status === 200 && textOf(deref.json?.content) === text,
+          "GET of the Note's id now answers the edited content",
+          () => `${deref.status}: content ${JSON.stringify(deref.json?.content)}`,
+        );
+      },
+    },
+    {
+      name: "step 12: the peer edits its post",
+      needs: ["peerPost", "aliceFollowsPeer"],
+      async run() {
+        const before = s.peerPost.text;
+        const text = `${before}, edited`;
+        const now = Temporal.Now.instant();
+        const note = s.peerPost.note.clone({ content: `<p>${text}</p>`, updated: now });
+        notes.set(s.peerPost.uuid, note);
+        const followersUri = ctx.getFollowersUri(PEER_ID);
+        const sent = await sendToFollowers(
+          ctx,
+          new Update({
+            id: new URL(`${note.id.href}#updates/${randomUUID()}`),
+            actor: peerUri,
+            object: note,
+            tos: [PUBLIC_COLLECTION],
+            ccs: [followersUri],
+            published: now,
+          }),
+        );
+        c.check(sent.ok, `the peer's signed Update of its Note is taken by ${sent.delivery?.url ?? "fedblog"}`, sent.details);
+        let last = null;
+        const shown = await poll(async () => {
+          last = await api("GET", `/api/v1/statuses/${s.peerPost.statusId}`);
+          return last.status === 200 && textOf(last.body?.content) === text;
+        });
+        c.check(
+          shown,
+          "GET /api/v1/statuses/:id shows the peer's post with the edited text",
+          () => (last.status === 200 ? `content ${JSON.stringify(last.body?.content)}` : describeResponse(last)),
+        );
+        c.check(
+          last.status === 200 && last.body?.edited_at != null,
+          "the peer's post has edited_at set",
+          () => (last.status === 200 ? `edited_at ${JSON.stringify(last.body?.edited_at)}` : describeResponse(last)),
+        );
+        const history = await api("GET", `/api/v1/statuses/${s.peerPost.statusId}/history`);
+        const versions = history.status === 200 && Array.isArray(history.body) ? history.body.map((h) => textOf(h.content)) : null;
+        c.check(
+          versions != null && versions.length === 2 && versions[0] === before && versions[1] === text,
+          "GET /api/v1/statuses/:id/history has both versions, the first then the edited one",
+          () => (versions != null ? `versions ${JSON.stringify(versions)}` : describeResponse(history)),
+        );
       },
     },
   ];
