@@ -123,6 +123,12 @@ pub struct InstanceConfig {
     pub rate_limits: crate::rate_limit::RateLimits,
     /// Streaming connections.
     pub streaming: StreamingConfig,
+    /// Authorized fetch ("secure mode", Mastodon's `AUTHORIZED_FETCH`): the ActivityPub
+    /// documents of our accounts (statuses, collections) are served only to requests with a
+    /// valid HTTP signature from someone the account does not block (nor whose server it
+    /// blocks); an unsigned request for an actor gets only its key. The instance actor,
+    /// WebFinger, host-meta, NodeInfo and the HTML pages stay public. Off by default.
+    pub authorized_fetch: bool,
 }
 
 /// How streaming connections are served.
@@ -171,6 +177,7 @@ impl InstanceConfig {
             fanout_inline_max: 1000,
             rate_limits: crate::rate_limit::RateLimits::default(),
             streaming: StreamingConfig::default(),
+            authorized_fetch: false,
         }
     }
 

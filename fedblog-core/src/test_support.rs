@@ -95,3 +95,22 @@ pub async fn ended_poll(app: &App, author: &AccountRecord) -> (StatusRecord, Pol
     app.store.insert_poll(&poll).await.expect("poll");
     (status, poll)
 }
+
+/// Runs the jobs of the apps until none is left (deliveries make more jobs).
+pub async fn drain(apps: &[&Arc<App>]) {
+    for _ in 0..20 {
+        let mut claimed = 0;
+        for app in apps {
+            let report = app
+                .run_due_jobs("test", 100, Duration::seconds(60))
+                .await
+                .expect("jobs run");
+            assert_eq!(report.failed, 0, "a job failed on {}", app.config.domain);
+            claimed += report.claimed;
+        }
+        if claimed == 0 {
+            return;
+        }
+    }
+    panic!("jobs kept coming");
+}

@@ -93,6 +93,16 @@ pub async fn build_app(settings: &Settings) -> Result<Arc<App>, String> {
     } else {
         tracing::info!("FEDBLOG_FEDERATION is off: this server reaches no other server");
     }
+    if settings.instance.authorized_fetch {
+        tracing::info!(
+            "FEDBLOG_AUTHORIZED_FETCH is on: ActivityPub documents are served only to signed requests"
+        );
+        if !settings.federation {
+            tracing::warn!(
+                "FEDBLOG_AUTHORIZED_FETCH is on but federation is off: only signers whose keys are already known can be verified"
+            );
+        }
+    }
     if let Some(t) = &settings.translation {
         let translator = LibreTranslate::new(&t.url, t.api_key.clone(), DEFAULT_TIMEOUT)?;
         app = app.with_translator(Arc::new(translator));

@@ -102,6 +102,12 @@ pub struct SettingsArgs {
     /// reaches no other server [default: true].
     #[arg(long, env = "FEDBLOG_FEDERATION", global = true)]
     pub federation: Option<bool>,
+    /// Authorized fetch ("secure mode", Mastodon's AUTHORIZED_FETCH): ActivityPub documents
+    /// (statuses, collections) only to requests with a valid HTTP signature from someone the
+    /// account does not block; unsigned, an actor is only its key. The instance actor,
+    /// WebFinger, NodeInfo and HTML pages stay public [default: false].
+    #[arg(long, env = "FEDBLOG_AUTHORIZED_FETCH", global = true)]
+    pub authorized_fetch: Option<bool>,
 }
 
 #[derive(Deserialize, Default, Debug)]
@@ -131,6 +137,7 @@ struct FileSettings {
     streaming_connections_per_token: Option<usize>,
     allow_private_addresses: Option<bool>,
     federation: Option<bool>,
+    authorized_fetch: Option<bool>,
 }
 
 /// Where statuses are translated (`FEDBLOG_TRANSLATION_URL`, `FEDBLOG_TRANSLATION_API_KEY`).
@@ -289,6 +296,10 @@ impl SettingsArgs {
             .clone()
             .or(file.redis_url)
             .filter(|u| !u.trim().is_empty());
+        instance.authorized_fetch = self
+            .authorized_fetch
+            .or(file.authorized_fetch)
+            .unwrap_or(false);
         if let Some(t) = self.title.clone().or(file.title) {
             instance.title = t;
         }
@@ -420,5 +431,48 @@ mod tests {
             .resolve()
             .is_err()
         );
+    }
+
+    #[test]
+    fn authorized_fetch_is_off_unless_a_flag_the_environment_or_the_file_says_so() {
+        assert!(
+            !SettingsArgs::default()
+                .resolve()
+                .unwrap()
+                .instance
+                .authorized_fetch
+        );
+        #[derive(clap::Parser)]
+        struct Cli {
+            #[command(flatten)]
+            settings: SettingsArgs,
+        }
+        use clap::{CommandFactory, Parser};
+        let env = Cli::command()
+            .get_arguments()
+            .find(|a| a.get_id() == "authorized_fetch")
+            .and_then(|a| a.get_env().map(|e| e.to_string_lossy().to_string()));
+        assert_eq!(env.as_deref(), Some("FEDBLOG_AUTHORIZED_FETCH"));
+        let cli = Cli::try_parse_from(["fedblog-server", "--authorized-fetch", "true"]).unwrap();
+        assert!(cli.settings.resolve().unwrap().instance.authorized_fetch);
+
+        let dir = std::env::temp_dir().join(format!(
+            "fedblog-settings-authorized-fetch-{}",
+            std::process::id()
+        ));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("fedblog.toml");
+        std::fs::write(&path, "authorized_fetch = true\n").unwrap();
+        let args = SettingsArgs {
+            config: Some(path.clone()),
+            ..Default::default()
+        };
+        assert!(args.resolve().unwrap().instance.authorized_fetch);
+        let flag_wins = SettingsArgs {
+            authorized_fetch: Some(false),
+            ..args
+        };
+        assert!(!flag_wins.resolve().unwrap().instance.authorized_fetch);
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

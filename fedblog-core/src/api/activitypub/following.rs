@@ -2,7 +2,7 @@
 
 use http::Method;
 
-use super::{CollectionPath, local_account};
+use super::{CollectionPath, collection_document};
 use crate::app::{App, Caller};
 use crate::endpoint::{Auth, BodyKind, Endpoint, Negotiated};
 use crate::error::ApiResult;
@@ -19,16 +19,7 @@ impl Endpoint for FollowingCollection {
     type Request = CollectionPath;
     type Response = Negotiated;
 
-    async fn handle(app: &App, _caller: &Caller, r: CollectionPath) -> ApiResult<Negotiated> {
-        let account = local_account(app, &r.username).await?;
-        let doc = app
-            .render_ap_collection(
-                Collection::Following,
-                &account,
-                r.page.is_some(),
-                r.max_id.as_deref(),
-            )
-            .await?;
-        Ok(Negotiated::Activity(doc.to_string()))
+    async fn handle(app: &App, caller: &Caller, r: CollectionPath) -> ApiResult<Negotiated> {
+        collection_document(app, caller, &r, Collection::Following).await
     }
 }

@@ -8,7 +8,8 @@ use crate::endpoint::{Auth, Endpoint, Negotiated, NoParams};
 use crate::error::ApiResult;
 use crate::store::INSTANCE_ACTOR;
 
-/// The instance actor (an `Application`), always as JSON.
+/// The instance actor (an `Application`), always as JSON, and to anyone even under authorized
+/// fetch: other servers need its key to verify the fetches it signs.
 pub struct InstanceActor;
 
 impl Endpoint for InstanceActor {
