@@ -226,6 +226,31 @@ fn a_store_that_remembers_no_code_exchange_declares_it() {
     );
 }
 
+/// A store with the trait's default `link_reply` (it links nothing) passes the check when it
+/// declares the lack, and fails it when it claims the capability.
+#[test]
+fn a_store_that_links_no_reply_declares_it() {
+    let check = CHECKS
+        .iter()
+        .find(|c| c.name == "link_reply_threads_a_reply_stored_before_its_parent")
+        .expect("the link_reply check is listed");
+    let run = |capabilities| {
+        let store = faulty::Faulty::new(faulty::Fault::LinkNothing);
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            check.run_on(&store, capabilities)
+        }))
+        .is_ok()
+    };
+    assert!(
+        !run(Capabilities::ALL),
+        "claiming LinksReplies, linking nothing fails"
+    );
+    assert!(
+        run(Capabilities::ALL.lacking(Capability::LinksReplies)),
+        "declaring the lack, a store that links nothing passes"
+    );
+}
+
 /// A store that wraps `MemoryStore` and breaks one contract on purpose.
 #[deny(dead_code)]
 mod faulty {
@@ -550,6 +575,14 @@ mod faulty {
         DeleteKeepsReblogFeedEntries,
         DeleteReblogsNotCounted,
         DeleteRemovesReplies,
+        /// `link_reply` moves the status alone into its parent's thread, not the replies to it.
+        LinkReplyLeavesThreadBehind,
+        /// `link_reply` does not raise the parent's `replies_count`.
+        LinkReplyNotCounted,
+        /// `link_reply` links a status that replies already again, to the new parent.
+        LinkReplyRelinks,
+        /// `link_reply` is the trait's default: it links nothing.
+        LinkNothing,
         TimelineShowsReblogs,
         AccountStatusesIgnoresExcludeReblogs,
         // accounts: deleting interactions
@@ -1878,6 +1911,45 @@ mod faulty {
                 Err(StoreError::NotFound) if self.is(Fault::DeleteUnknownOk) => Ok(()),
                 r => r,
             }
+        }
+
+        async fn link_reply(&self, status: Id, parent: Id) -> StoreResult<bool> {
+            if self.is(Fault::LinkNothing) {
+                return Ok(false);
+            }
+            let replies_already = self
+                .log()
+                .statuses
+                .get(&status)
+                .is_some_and(|s| s.in_reply_to_id.is_some());
+            let linked = if replies_already && self.is(Fault::LinkReplyRelinks) {
+                status != parent && self.inner.status_by_id(parent).await?.is_some()
+            } else {
+                self.inner.link_reply(status, parent).await?
+            };
+            if !linked {
+                return Ok(false);
+            }
+            let found = self.inner.status_by_id(parent).await?;
+            let found = found.ok_or(StoreError::NotFound)?;
+            let thread = found.conversation_id.unwrap_or(found.id);
+            let mut log = self.log();
+            for s in log.statuses.values_mut() {
+                let moves = s.id == status
+                    || (s.conversation_id == Some(status)
+                        && !self.is(Fault::LinkReplyLeavesThreadBehind));
+                if moves {
+                    s.conversation_id = Some(thread);
+                }
+                if s.id == status {
+                    s.in_reply_to_id = Some(parent);
+                    s.in_reply_to_account_id = Some(found.account_id);
+                }
+            }
+            if self.is(Fault::LinkReplyNotCounted) {
+                log.status_offsets.entry(parent).or_default()[0] -= 1;
+            }
+            Ok(true)
         }
 
         async fn tag_timeline(

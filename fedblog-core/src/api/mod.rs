@@ -288,6 +288,7 @@ pub fn routes() -> Vec<Route> {
         route::<activitypub::actor::ActorDocument>(),
         route::<activitypub::profile_page::ProfilePage>(),
         route::<activitypub::note::NoteDocument>(),
+        route::<activitypub::replies::RepliesCollection>(),
         route::<activitypub::status_page::StatusPage>(),
         route::<activitypub::inbox::PersonalInbox>(),
         route::<activitypub::shared_inbox::SharedInbox>(),

@@ -58,6 +58,47 @@ pub fn status(base: &str, username: &str, id: Id) -> String {
     format!("{}/statuses/{id}", actor(base, username))
 }
 
+/// A local status's replies collection.
+pub fn replies(status_url: &str) -> String {
+    format!("{status_url}/replies")
+}
+
+/// A page of a local status's replies collection (`replies`, see [`replies`]), as Mastodon
+/// pages it: the author's own replies, or with `others` everyone else's; newer than `min_id`.
+pub fn replies_page(replies: &str, others: bool, min_id: Option<Id>) -> String {
+    let mut url = format!("{replies}?page=true");
+    if others {
+        url.push_str("&only_other_accounts=true");
+    }
+    if let Some(m) = min_id {
+        url.push_str(&format!("&min_id={m}"));
+    }
+    url
+}
+
+/// The thread a local status starts, as Mastodon names its conversations to other servers
+/// (`conversation` and `context` of a note): a tag URI of this server's `domain`, dated by the
+/// thread's first status (whose id is the thread's id).
+/// `tag:example.com,2024-03-01:objectId=123:objectType=Conversation`
+pub fn conversation(domain: &str, thread: Id) -> String {
+    let date = chrono::DateTime::from_timestamp_millis(thread.millis())
+        .unwrap_or_default()
+        .format("%Y-%m-%d");
+    format!("tag:{domain},{date}:objectId={thread}:objectType=Conversation")
+}
+
+/// The thread of ours a conversation tag URI names (one [`conversation`] wrote for `domain`),
+/// as other servers send it back on their replies.
+pub fn parse_conversation(domain: &str, uri: &str) -> Option<Id> {
+    let rest = uri.strip_prefix("tag:")?;
+    let (named, rest) = rest.split_once(',')?;
+    if !named.eq_ignore_ascii_case(domain) {
+        return None;
+    }
+    let (_date, rest) = rest.split_once(":objectId=")?;
+    rest.strip_suffix(":objectType=Conversation")?.parse().ok()
+}
+
 /// The activity that created (or, for a reblog, announced) a local status.
 pub fn status_activity(status_url: &str) -> String {
     format!("{status_url}/activity")
@@ -163,6 +204,33 @@ mod tests {
         assert_eq!(parse_local(BASE, "https://other.test/users/alice"), None);
         assert_eq!(parse_local(BASE, &inbox(&alice)), None);
         assert_eq!(parse_local(BASE, "https://example.test/@alice/x"), None);
+        let status = status(BASE, "alice", Id(42));
+        assert_eq!(parse_local(BASE, &replies(&status)), None);
+    }
+
+    #[test]
+    fn conversations_are_tag_uris_read_back() {
+        // 2024-03-01T00:00:00Z in milliseconds.
+        let thread = Id::floor_at_millis(1_709_251_200_000);
+        let uri = conversation("example.test", thread);
+        assert_eq!(
+            uri,
+            format!("tag:example.test,2024-03-01:objectId={thread}:objectType=Conversation")
+        );
+        assert_eq!(parse_conversation("example.test", &uri), Some(thread));
+        assert_eq!(parse_conversation("EXAMPLE.test", &uri), Some(thread));
+        assert_eq!(parse_conversation("other.test", &uri), None);
+        assert_eq!(
+            parse_conversation("example.test", "https://example.test/contexts/1"),
+            None
+        );
+        assert_eq!(
+            parse_conversation(
+                "example.test",
+                "tag:example.test,2024-03-01:objectId=x:objectType=Conversation"
+            ),
+            None
+        );
     }
 
     #[test]

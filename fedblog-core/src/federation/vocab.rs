@@ -651,6 +651,9 @@ pub struct Note {
     pub attachments: Vec<Attachment>,
     /// The conversation it belongs to (`context`, else `conversation`).
     pub conversation: Option<String>,
+    /// Its replies collection as sent: its id, or the collection itself (Mastodon embeds it
+    /// with its first page); see [`collection_page_items`].
+    pub replies: Option<Value>,
 }
 
 impl Note {
@@ -727,6 +730,10 @@ impl Note {
                 .get("context")
                 .and_then(id_of)
                 .or_else(|| v.get("conversation").and_then(id_of)),
+            replies: v
+                .get("replies")
+                .filter(|r| r.is_object() || id_of(r).is_some())
+                .cloned(),
             id,
             kind,
             attributed_to,
@@ -1093,8 +1100,8 @@ pub struct NoteDoc {
     pub language: Option<String>,
     /// The conversation it belongs to (written as `conversation` and `context`).
     pub conversation: Option<String>,
-    /// The id of its replies collection.
-    pub replies: Option<String>,
+    /// Its replies collection, embedded (see [`replies_collection`]).
+    pub replies: Option<Value>,
 }
 
 /// `s` with `prefix` in front unless it starts with it already.
@@ -1149,7 +1156,7 @@ impl NoteDoc {
         );
         o.insert("tag".into(), mentions.chain(hashtags).collect());
         if let Some(r) = &self.replies {
-            o.insert("replies".into(), r.clone().into());
+            o.insert("replies".into(), r.clone());
         }
         Value::Object(o)
     }
@@ -1198,6 +1205,72 @@ pub fn activity(
     }
     o.insert("object".into(), object);
     Value::Object(o)
+}
+
+/// A note's replies collection as Mastodon embeds it in the note: an unordered `Collection`
+/// whose `first` page is embedded too (without an id), listing `items` and pointing `next`.
+pub fn replies_collection(id: &str, items: Vec<Value>, next: Option<String>) -> Value {
+    let mut first = Map::new();
+    first.insert("type".into(), "CollectionPage".into());
+    if let Some(n) = next {
+        first.insert("next".into(), n.into());
+    }
+    first.insert("partOf".into(), id.into());
+    first.insert("items".into(), items.into());
+    json!({ "id": id, "type": "Collection", "first": Value::Object(first) })
+}
+
+/// One page of an unordered collection served alone (Mastodon's replies pages), with its
+/// `@context`: its items and the next page, when there is one.
+pub fn collection_page(id: &str, part_of: &str, items: Vec<Value>, next: Option<String>) -> Value {
+    let mut o = Map::new();
+    o.insert("@context".into(), ACTIVITY_STREAMS.into());
+    o.insert("id".into(), id.into());
+    o.insert("type".into(), "CollectionPage".into());
+    if let Some(n) = next {
+        o.insert("next".into(), n.into());
+    }
+    o.insert("partOf".into(), part_of.into());
+    o.insert("items".into(), items.into());
+    Value::Object(o)
+}
+
+/// Where a collection's first page is, as Mastodon reads a replies collection: the page itself
+/// when the collection embeds it (or when `v` is a page), else its URL to fetch (`first` as a
+/// URL, or the collection's own URL when `v` is only that).
+#[derive(Clone, Debug, PartialEq)]
+pub enum FirstPage<'a> {
+    /// The page is here.
+    Here(&'a Value),
+    /// The page (or the collection holding it) is at this URL.
+    At(String),
+}
+
+/// Where the first page of the collection `v` is (see [`FirstPage`]); `None` for something
+/// that is neither a collection nor a page nor a URL.
+pub fn first_page(v: &Value) -> Option<FirstPage<'_>> {
+    match v {
+        Value::String(_) => id_of(v).map(FirstPage::At),
+        Value::Object(o) => match o.get("first") {
+            Some(first @ Value::Object(_)) => Some(FirstPage::Here(first)),
+            Some(first) => id_of(first).map(FirstPage::At),
+            None if o.contains_key("items") || o.contains_key("orderedItems") => {
+                Some(FirstPage::Here(v))
+            }
+            None => id_of(v).map(FirstPage::At),
+        },
+        _ => None,
+    }
+}
+
+/// The ids of what a collection page lists (`items` or `orderedItems`, each an id or an object
+/// with one), in order.
+pub fn collection_page_items(page: &Value) -> Vec<String> {
+    let items = page
+        .get("items")
+        .or_else(|| page.get("orderedItems"))
+        .unwrap_or(&Value::Null);
+    uris(items)
 }
 
 /// What a deleted post becomes (the object of a `Delete`).
@@ -1499,6 +1572,34 @@ mod tests {
         assert_eq!(
             n.conversation.as_deref(),
             Some("https://mastodon.example/contexts/555")
+        );
+        // Mastodon embeds its replies collection with an empty first page pointing on.
+        let replies = n.replies.as_ref().expect("replies");
+        let Some(FirstPage::Here(first)) = first_page(replies) else {
+            panic!("the first page is embedded: {replies}");
+        };
+        assert!(collection_page_items(first).is_empty());
+        assert_eq!(
+            first_page(&json!(
+                "https://mastodon.example/users/alice/statuses/111/replies"
+            )),
+            Some(FirstPage::At(
+                "https://mastodon.example/users/alice/statuses/111/replies".into()
+            ))
+        );
+        assert_eq!(
+            first_page(
+                &json!({"id": "https://x.example/r", "first": "https://x.example/r?page=1"})
+            ),
+            Some(FirstPage::At("https://x.example/r?page=1".into()))
+        );
+        let page = json!({"type": "OrderedCollectionPage", "orderedItems": [
+            "https://x.example/1", {"id": "https://x.example/2", "type": "Note"}, 7
+        ]});
+        assert_eq!(first_page(&page), Some(FirstPage::Here(&page)));
+        assert_eq!(
+            collection_page_items(&page),
+            strings(&["https://x.example/1", "https://x.example/2"])
         );
         assert_eq!(
             visibility_of(
@@ -1919,7 +2020,11 @@ mod tests {
             }],
             language: Some("en".into()),
             conversation: Some("https://fedblog.example/contexts/1".into()),
-            replies: Some("https://fedblog.example/users/bob/statuses/1/replies".into()),
+            replies: Some(replies_collection(
+                "https://fedblog.example/users/bob/statuses/1/replies",
+                vec!["https://fedblog.example/users/bob/statuses/2".into()],
+                Some("https://fedblog.example/users/bob/statuses/1/replies?page=true".into()),
+            )),
         }
     }
 
@@ -1978,6 +2083,14 @@ mod tests {
             }]
         );
         assert_eq!(n.conversation, doc.conversation);
+        let replies = n.replies.as_ref().expect("replies read back");
+        let Some(FirstPage::Here(first)) = first_page(replies) else {
+            panic!("the first page is embedded: {replies}");
+        };
+        assert_eq!(
+            collection_page_items(first),
+            strings(&["https://fedblog.example/users/bob/statuses/2"])
+        );
         assert_eq!(
             visibility_of(
                 &n.to,

@@ -7,6 +7,7 @@ use crate::app::App;
 use crate::content;
 use crate::federation::paths;
 use crate::federation::vocab::{self, ActorDoc, Attachment, NoteDoc};
+use crate::id::Id;
 use crate::render::{render_field_value, timestamp};
 use crate::store::{AccountRecord, ActorKeyRecord, MediaKind, MediaRecord, StatusRecord};
 
@@ -23,6 +24,15 @@ pub struct NoteParts {
     pub in_reply_to: Option<String>,
     /// Its media attachments, in order.
     pub media: Vec<MediaRecord>,
+    /// For a local status: its author's own public and unlisted replies to it that its replies
+    /// collection embeds (id and ActivityPub id), oldest first.
+    pub self_replies: Vec<(Id, String)>,
+    /// Whether the author has more of them than those.
+    pub more_self_replies: bool,
+    /// The name of its thread (`conversation` and `context`), when the thread is ours: a thread
+    /// begun on another server goes by that server's name, which we do not keep, so a reply of
+    /// ours in it names none and its readers put it in its parent's thread.
+    pub conversation: Option<String>,
 }
 
 impl App {
@@ -170,10 +180,29 @@ impl App {
                 .map(|m| self.render_ap_attachment(m))
                 .collect(),
             language: s.language.clone(),
-            conversation: None,
-            replies: None,
+            conversation: parts.conversation.clone(),
+            replies: s.local.then(|| self.render_ap_embedded_replies(&id, parts)),
             id,
         }
+    }
+
+    /// The replies collection a local note embeds, as Mastodon's: its first page lists the
+    /// author's own replies, and points on to more of them, or (unlike Mastodon, which points
+    /// to more of them whenever it lists some) to everyone else's when there are no more.
+    fn render_ap_embedded_replies(&self, note_id: &str, parts: &NoteParts) -> Value {
+        let replies = paths::replies(note_id);
+        let next = match parts.self_replies.last() {
+            Some((last, _)) if parts.more_self_replies => {
+                paths::replies_page(&replies, false, Some(*last))
+            }
+            _ => paths::replies_page(&replies, true, None),
+        };
+        let items = parts
+            .self_replies
+            .iter()
+            .map(|(_, uri)| Value::String(uri.clone()))
+            .collect();
+        vocab::replies_collection(&replies, items, Some(next))
     }
 
     /// A media attachment as a `Document`, with the fields Mastodon sends.

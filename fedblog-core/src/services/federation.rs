@@ -239,11 +239,16 @@ impl<'a> Federation<'a> {
         }
     }
 
-    /// Fetches the actor `uri` and stores it (a key document leads to its owner).
+    /// Fetches the actor `uri` and stores it. A key document leads to its owner: its `owner`
+    /// (Mastodon's key documents), or its `publicKey.owner` (GoToSocial serves a stub actor
+    /// holding only the key at its key id).
     pub async fn refresh_actor(&self, uri: &str) -> ApiResult<AccountRecord> {
         let mut doc = self.fetch(uri).await?;
         if doc.get("inbox").is_none()
-            && let Some(owner) = doc.get("owner").and_then(vocab::id_of)
+            && let Some(owner) = doc
+                .get("owner")
+                .or_else(|| doc.get("publicKey").and_then(|k| k.get("owner")))
+                .and_then(vocab::id_of)
         {
             doc = self.fetch(&owner).await?;
         }

@@ -6,6 +6,7 @@
 
 use chrono::Utc;
 use http::StatusCode;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::app::App;
@@ -13,7 +14,7 @@ use crate::content::sanitize_remote_html;
 use crate::error::{ApiError, ApiResult};
 use crate::federation::RawBody;
 use crate::federation::paths;
-use crate::federation::vocab::{self, Activity, Actor, Note};
+use crate::federation::vocab::{self, Activity, Actor, FirstPage, Note};
 use crate::id::Id;
 use crate::render::activitypub::NoteParts;
 use crate::services::federation::{Delivered, MAX_ACTIVITY_BYTES};
@@ -21,7 +22,7 @@ use crate::services::jobs::new_job;
 use crate::services::outbox::{DELIVER, DELIVERY_ATTEMPTS, Delivery, Federate, Outgoing};
 use crate::services::relationships::FollowOptions;
 use crate::services::remote::{RemoteAttachment, RemoteStatus};
-use crate::store::{AccountRecord, StatusRecord};
+use crate::store::{AccountRecord, StatusRecord, Visibility};
 
 /// The collections of a local actor.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -41,8 +42,123 @@ pub enum Collection {
 /// Items per page of a collection.
 const COLLECTION_PAGE: usize = 20;
 
+/// A job that makes sure the status a stored remote reply names is here (fetching it when it
+/// is not) and links the reply to it; payload [`ResolveThread`]. Mastodon's
+/// `ThreadResolveWorker`: the inbox answers at once, and each level of a thread's missing
+/// ancestors is one job, which queues the next.
+pub const RESOLVE_THREAD: &str = "resolve_thread";
+
+/// A job that reads the first pages of a remote status's replies collection and stores the
+/// replies they list that we lack; payload [`FetchReplies`]. Mastodon's `FetchRepliesWorker`.
+pub const FETCH_REPLIES: &str = "fetch_replies";
+
+/// Ancestors fetched at most above a reply that came in: the reply's parent is level 1, and a
+/// status `MAX_FETCHED_ANCESTORS` levels up is stored without its own parent unless that one
+/// is already here. Mastodon bounds the chain only by the 1,000 statuses one request may
+/// discover (`ActivityPub::FetchRemoteStatusService::DISCOVERIES_PER_REQUEST`); we keep the
+/// work one incoming reply causes small: at most this many fetches of notes (each with its
+/// author, when unknown), and the replies collections they bring (see
+/// [`MAX_FETCHED_REPLIES`]).
+pub const MAX_FETCHED_ANCESTORS: u32 = 8;
+
+/// Replies stored at most from one replies collection, all on the server of the status they
+/// reply to (see [`MAX_REPLIES_REQUESTS`]). Mastodon's `ActivityPub::FetchRepliesService`
+/// takes five (`MAX_REPLIES`, "to limit potential for DoS") from the collection's origin only
+/// ("to avoid amplification attacks"). Replies stored this way do not have their own
+/// collections read.
+pub const MAX_FETCHED_REPLIES: usize = 5;
+
+/// Requests made at most to read one replies collection (the collection and its pages).
+/// Mastodon embeds the collection in its notes, with a first page of the author's own replies
+/// whose `next` leads, at times through a page of more of them, to everyone else's: three
+/// requests reach those. (Mastodon itself reads the first page only.)
+pub const MAX_REPLIES_REQUESTS: usize = 3;
+
+/// Tries of a thread job (Mastodon's pull workers retry three times).
+const THREAD_JOB_ATTEMPTS: i32 = 3;
+
+/// The payload of a [`RESOLVE_THREAD`] job.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ResolveThread {
+    /// The remote reply, stored without its parent.
+    pub status: Id,
+    /// The ActivityPub id of the status it replies to.
+    pub in_reply_to: String,
+    /// How many levels above the reply that came in the status named is (1: its parent).
+    pub depth: u32,
+}
+
+/// The payload of a [`FETCH_REPLIES`] job.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FetchReplies {
+    /// The remote status whose replies they are.
+    pub status: Id,
+    /// Its replies collection as its note gave it: a URL, or the collection embedded.
+    pub collection: Value,
+}
+
+/// How much of its thread a remote note stored now brings, in the background.
+#[derive(Clone, Debug, PartialEq)]
+enum ThreadReach {
+    /// A note delivered to an inbox: its parent is fetched when unknown; its replies are read
+    /// only when the note embeds some (no request for a new post's empty collection).
+    Delivered,
+    /// A note we fetched, `depth` levels above a note delivered (0: fetched on its own, as an
+    /// announced post): its parent is fetched while under [`MAX_FETCHED_ANCESTORS`], its
+    /// replies collection read.
+    Fetched { depth: u32 },
+    /// A note listed in the replies collection of the status `parent` names: stored only when
+    /// it replies to that status, and nothing more is read for it.
+    Reply { parent: String },
+}
+
+/// Which page of a local status's replies collection (`?page=true`, `only_other_accounts`,
+/// `min_id`), as Mastodon pages it: the author's own replies first, then everyone else's.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RepliesQuery {
+    /// A page rather than the collection (which embeds its first page).
+    pub page: bool,
+    /// Replies by others than the author rather than the author's own.
+    pub only_other_accounts: bool,
+    /// Replies newer than this.
+    pub min_id: Option<Id>,
+}
+
+/// What a local note says of its thread (see [`NoteParts`]).
+#[derive(Default)]
+struct SelfThread {
+    self_replies: Vec<(Id, String)>,
+    more_self_replies: bool,
+    conversation: Option<String>,
+}
+
+/// Items per page of a replies collection (Mastodon's `DESCENDANTS_LIMIT`).
+const REPLIES_PAGE: usize = 60;
+
+/// The author's own replies a note embeds in its replies collection (Mastodon embeds five).
+const EMBEDDED_SELF_REPLIES: usize = 5;
+
 fn forbidden(message: &str) -> ApiError {
     ApiError::new(StatusCode::FORBIDDEN, message)
+}
+
+/// A job's payload, read.
+fn payload_of<T: serde::de::DeserializeOwned>(payload: &Value) -> Result<T, String> {
+    serde_json::from_value(payload.clone()).map_err(|e| format!("bad payload: {e}"))
+}
+
+/// Whether a reply is listed in a replies collection: public and unlisted ones are.
+fn listed(status: &StatusRecord) -> bool {
+    matches!(status.visibility, Visibility::Public | Visibility::Unlisted)
+        && status.reblog_of_id.is_none()
+}
+
+/// A 404 (gone, or not shown to us) as nothing to have.
+fn gone_is_none<T>(r: ApiResult<Option<T>>) -> ApiResult<Option<T>> {
+    match r {
+        Err(e) if e.status == StatusCode::NOT_FOUND => Ok(None),
+        other => other,
+    }
 }
 
 /// A 404 from an area means "nothing to do" for an activity about something gone.
@@ -188,6 +304,19 @@ impl App {
         let Some(follower) = self.local_target(follower_uri).await? else {
             return Ok(());
         };
+        // An object given by id alone must be the id of our Follow of the signer: GoToSocial,
+        // for one, also accepts likes and replies by their ids (`…/users/alice#likes/1`).
+        if !activity.object.is_object()
+            && let Some(id) = activity.object_id()
+            && self
+                .store
+                .follow_uri(follower.id, signer.id)
+                .await?
+                .as_deref()
+                != Some(id.as_str())
+        {
+            return Ok(());
+        }
         let relationships = self.relationships();
         if accepted {
             gone_is_fine(
@@ -225,16 +354,22 @@ impl App {
                 }
                 None => Ok(()),
             },
-            Some("Announce") => {
+            // An Undo naming its activity by id alone (as Pleroma sends some) can be of an
+            // announcement: its reblog is stored under that id, as Mastodon finds it.
+            Some("Announce") | None => {
                 let Some(id) = activity.object_id() else {
                     return Ok(());
                 };
                 match self.store.status_by_uri(&id).await? {
-                    Some(reblog) if reblog.account_id == signer.id => {
+                    Some(reblog)
+                        if reblog.reblog_of_id.is_some() && reblog.account_id == signer.id =>
+                    {
                         self.statuses().delete_status(&reblog).await
                     }
-                    Some(_) => Err(forbidden("An actor may only undo its own announcements")),
-                    None => Ok(()),
+                    Some(reblog) if reblog.reblog_of_id.is_some() => {
+                        Err(forbidden("An actor may only undo its own announcements"))
+                    }
+                    _ => Ok(()),
                 }
             }
             Some("Block") => match self.local_target(inner_object).await? {
@@ -303,6 +438,7 @@ impl App {
             language: note.language,
             visibility: vocab::visibility_of(&note.to, &note.cc, followers.as_deref()),
             in_reply_to: note.in_reply_to,
+            context: note.conversation,
             mentions,
             tags: note.hashtags,
             published: note.published.unwrap_or(now),
@@ -327,9 +463,7 @@ impl App {
         let Some(note) = self.note_of(signer, activity).await? else {
             return Ok(());
         };
-        let status = self.remote_status(signer, note).await?;
-        self.remote()
-            .receive_status(signer, status)
+        self.store_remote_note(signer, note, ThreadReach::Delivered)
             .await
             .map(|_| ())
     }
@@ -408,19 +542,13 @@ impl App {
                 let Some(uri) = activity.object_id() else {
                     return Ok(());
                 };
-                let doc = self.federation().fetch(&uri).await?;
-                let Ok(note) = Note::from_json(&doc) else {
+                let fetched = self
+                    .fetch_remote_note(&uri, ThreadReach::Fetched { depth: 0 })
+                    .await?;
+                let Some(status) = fetched else {
                     return Ok(());
                 };
-                if paths::host_of(&note.id) != paths::host_of(&uri) {
-                    return Ok(());
-                }
-                let author = self.federation().resolve_actor(&note.attributed_to).await?;
-                if author.is_local() {
-                    return Ok(());
-                }
-                let status = self.remote_status(&author, note).await?;
-                self.remote().receive_status(&author, status).await?
+                status
             }
         };
         let followers = self
@@ -441,10 +569,213 @@ impl App {
         }
     }
 
+    /// Stores a remote note by `author` (see [`Remote::receive_status`]) and queues what its
+    /// thread lacks, as far as `reach` goes: its parent when unknown ([`RESOLVE_THREAD`]), the
+    /// replies its collection lists ([`FETCH_REPLIES`]).
+    ///
+    /// [`Remote::receive_status`]: crate::services::remote::Remote::receive_status
+    async fn store_remote_note(
+        &self,
+        author: &AccountRecord,
+        note: Note,
+        reach: ThreadReach,
+    ) -> ApiResult<StatusRecord> {
+        let in_reply_to = note.in_reply_to.clone();
+        let replies = note.replies.clone();
+        let status = self.remote_status(author, note).await?;
+        let record = self.remote().receive_status(author, status).await?;
+        let depth = match &reach {
+            ThreadReach::Delivered => Some(1),
+            ThreadReach::Fetched { depth } => Some(depth + 1),
+            ThreadReach::Reply { .. } => None,
+        };
+        if record.in_reply_to_id.is_none()
+            && let (Some(in_reply_to), Some(depth)) = (in_reply_to, depth)
+        {
+            let job = ResolveThread {
+                status: record.id,
+                in_reply_to,
+                depth,
+            };
+            self.enqueue_thread_job(RESOLVE_THREAD, &job).await?;
+        }
+        let read_replies = match (&reach, &replies) {
+            (ThreadReach::Delivered, Some(collection)) => {
+                matches!(vocab::first_page(collection), Some(FirstPage::Here(page))
+                    if !vocab::collection_page_items(page).is_empty())
+            }
+            (ThreadReach::Fetched { .. }, Some(_)) => true,
+            _ => false,
+        };
+        if let (true, Some(collection)) = (read_replies, replies) {
+            let job = FetchReplies {
+                status: record.id,
+                collection,
+            };
+            self.enqueue_thread_job(FETCH_REPLIES, &job).await?;
+        }
+        Ok(record)
+    }
+
+    async fn enqueue_thread_job(&self, kind: &str, payload: &impl Serialize) -> ApiResult<()> {
+        let payload = serde_json::to_string(payload).map_err(|e| {
+            tracing::error!("cannot write a {kind} job: {e}");
+            ApiError::internal()
+        })?;
+        let now = self.now();
+        let mut job = new_job(self.ids.next(), kind, &payload, now, now);
+        job.max_attempts = THREAD_JOB_ATTEMPTS;
+        self.job_queue().enqueue(&job).await
+    }
+
+    /// The remote status at `uri`, fetched with its author (fetched too when unknown) and
+    /// stored, as far as `reach` goes; one already here is returned as it is. `None` for what
+    /// is not a post, a post its server cannot speak for (its id, or its author, on another
+    /// server than the URL it came from), or one of ours.
+    async fn fetch_remote_note(
+        &self,
+        uri: &str,
+        reach: ThreadReach,
+    ) -> ApiResult<Option<StatusRecord>> {
+        let federation = self.federation();
+        let doc = federation.fetch(uri).await?;
+        let Ok(note) = Note::from_json(&doc) else {
+            return Ok(None);
+        };
+        let host = paths::host_of(uri);
+        if paths::host_of(&note.id) != host || paths::host_of(&note.attributed_to) != host {
+            return Ok(None);
+        }
+        if let ThreadReach::Reply { parent } = &reach
+            && note.in_reply_to.as_deref() != Some(parent.as_str())
+        {
+            return Ok(None);
+        }
+        if let Some(known) = self.remote().status_by_uri(&note.id).await? {
+            return Ok(Some(known));
+        }
+        let author = federation.resolve_actor(&note.attributed_to).await?;
+        if author.is_local() || author.is_suspended() {
+            return Ok(None);
+        }
+        self.store_remote_note(&author, note, reach).await.map(Some)
+    }
+
+    /// A [`RESOLVE_THREAD`] job.
+    pub(crate) async fn run_resolve_thread(&self, payload: &Value) -> Result<(), String> {
+        let job: ResolveThread = payload_of(payload)?;
+        self.resolve_thread(&job).await.map_err(|e| e.to_string())
+    }
+
+    /// Links the reply `job` names to its parent: the one here, else (under the bound, and
+    /// unless it would be ours) the one fetched now. A parent that cannot be had (gone, not
+    /// shown to us, not a post) leaves the reply as it is.
+    async fn resolve_thread(&self, job: &ResolveThread) -> ApiResult<()> {
+        let Some(reply) = self.store.status_by_id(job.status).await? else {
+            return Ok(());
+        };
+        if reply.in_reply_to_id.is_some() {
+            return Ok(());
+        }
+        let remote = self.remote();
+        let parent = match remote.status_by_uri(&job.in_reply_to).await? {
+            Some(parent) => parent,
+            None if job.depth > MAX_FETCHED_ANCESTORS
+                || paths::parse_local(&self.base_url(), &job.in_reply_to).is_some() =>
+            {
+                return Ok(());
+            }
+            None => {
+                let reach = ThreadReach::Fetched { depth: job.depth };
+                match gone_is_none(self.fetch_remote_note(&job.in_reply_to, reach).await)? {
+                    Some(parent) => parent,
+                    None => return Ok(()),
+                }
+            }
+        };
+        remote.link_reply(&reply, &parent).await.map(|_| ())
+    }
+
+    /// A [`FETCH_REPLIES`] job.
+    pub(crate) async fn run_fetch_replies(&self, payload: &Value) -> Result<(), String> {
+        let job: FetchReplies = payload_of(payload)?;
+        self.fetch_replies(&job).await.map_err(|e| e.to_string())
+    }
+
+    /// Stores up to [`MAX_FETCHED_REPLIES`] replies we lack from the replies collection `job`
+    /// names, read from its first pages with at most [`MAX_REPLIES_REQUESTS`] requests, those
+    /// on the server of the status they reply to; a reply that cannot be had is skipped.
+    async fn fetch_replies(&self, job: &FetchReplies) -> ApiResult<()> {
+        let Some(status) = self.store.status_by_id(job.status).await? else {
+            return Ok(());
+        };
+        let (Some(uri), false) = (status.uri.clone(), status.local) else {
+            return Ok(());
+        };
+        let Some(host) = paths::host_of(&uri) else {
+            return Ok(());
+        };
+        let mut wanted: Vec<String> = vec![];
+        let mut requests = 0;
+        // What to look at next: the collection, a page, or the URL of either.
+        let mut todo = Some(job.collection.clone());
+        while let Some(next) = todo.take() {
+            let doc = match next {
+                Value::String(url) => {
+                    if requests >= MAX_REPLIES_REQUESTS
+                        || paths::host_of(&url).as_deref() != Some(host.as_str())
+                    {
+                        break;
+                    }
+                    requests += 1;
+                    match gone_is_none(self.federation().fetch(&url).await.map(Some))? {
+                        Some(doc) => doc,
+                        None => break,
+                    }
+                }
+                doc => doc,
+            };
+            match vocab::first_page(&doc) {
+                Some(FirstPage::Here(page)) => {
+                    for item in vocab::collection_page_items(page)
+                        .into_iter()
+                        .take(REPLIES_PAGE)
+                    {
+                        if wanted.len() >= MAX_FETCHED_REPLIES {
+                            break;
+                        }
+                        if paths::host_of(&item).as_deref() == Some(host.as_str())
+                            && !wanted.contains(&item)
+                            && self.store.status_by_uri(&item).await?.is_none()
+                        {
+                            wanted.push(item);
+                        }
+                    }
+                    if wanted.len() < MAX_FETCHED_REPLIES {
+                        todo = page.get("next").and_then(vocab::id_of).map(Value::String);
+                    }
+                }
+                // A collection whose first page is elsewhere (not itself again).
+                Some(FirstPage::At(url)) if Some(&url) != vocab::id_of(&doc).as_ref() => {
+                    todo = Some(Value::String(url));
+                }
+                _ => {}
+            }
+        }
+        for item in wanted {
+            let reach = ThreadReach::Reply {
+                parent: uri.clone(),
+            };
+            if let Err(e) = self.fetch_remote_note(&item, reach).await {
+                tracing::info!(reply = %item, error = %e.message, "cannot fetch a reply");
+            }
+        }
+        Ok(())
+    }
+
     /// A `federate` job: renders the activity and queues one delivery per inbox.
     pub(crate) async fn run_federate(&self, payload: &Value) -> Result<(), String> {
-        let job: Federate =
-            serde_json::from_value(payload.clone()).map_err(|e| format!("bad payload: {e}"))?;
+        let job: Federate = payload_of(payload)?;
         let Some((signer, body)) = self
             .render_outgoing(&job.activity)
             .await
@@ -473,8 +804,7 @@ impl App {
 
     /// A `deliver` job.
     pub(crate) async fn run_delivery(&self, payload: &Value) -> Result<(), String> {
-        let delivery: Delivery =
-            serde_json::from_value(payload.clone()).map_err(|e| format!("bad payload: {e}"))?;
+        let delivery: Delivery = payload_of(payload)?;
         match self.federation().deliver(&delivery).await? {
             Delivered::Yes => Ok(()),
             Delivered::Dropped(why) => {
@@ -731,12 +1061,122 @@ impl App {
         };
         let mut media = self.store.media_by_ids(&status.media_ids).await?;
         media.sort_by_key(|m| status.media_ids.iter().position(|id| *id == m.id));
+        let thread = if status.local && status.reblog_of_id.is_none() {
+            self.thread_parts(&status, &author).await?
+        } else {
+            SelfThread::default()
+        };
         Ok(Some(NoteParts {
             status,
             author,
             mentions,
             in_reply_to,
             media,
+            self_replies: thread.self_replies,
+            more_self_replies: thread.more_self_replies,
+            conversation: thread.conversation,
+        }))
+    }
+
+    /// What a local status's note says of its thread: the author's own public and unlisted
+    /// replies its replies collection embeds, and the thread's name when the thread began here.
+    async fn thread_parts(
+        &self,
+        status: &StatusRecord,
+        author: &AccountRecord,
+    ) -> ApiResult<SelfThread> {
+        let base = self.base_url();
+        let mut self_replies: Vec<(Id, String)> = self
+            .store
+            .replies_to(&[status.id])
+            .await?
+            .into_iter()
+            .filter(|r| r.account_id == status.account_id && listed(r))
+            .take(EMBEDDED_SELF_REPLIES + 1)
+            .map(|r| (r.id, paths::status(&base, &author.username, r.id)))
+            .collect();
+        let more_self_replies = self_replies.len() > EMBEDDED_SELF_REPLIES;
+        self_replies.truncate(EMBEDDED_SELF_REPLIES);
+        let thread = status.conversation_id.unwrap_or(status.id);
+        let ours = thread == status.id
+            || self
+                .store
+                .status_by_id(thread)
+                .await?
+                .is_some_and(|first| first.local);
+        let conversation = ours.then(|| paths::conversation(&self.config.domain, thread));
+        Ok(SelfThread {
+            self_replies,
+            more_self_replies,
+            conversation,
+        })
+    }
+
+    /// The replies collection of `author`'s local status `id` (public and unlisted replies, by
+    /// accounts not suspended, oldest first, as their ActivityPub ids), or with `q.page` one
+    /// page of it (see [`RepliesQuery`]). 404 unless the status is a public or unlisted post of
+    /// `author`'s.
+    pub async fn render_ap_replies(
+        &self,
+        author: &AccountRecord,
+        id: Id,
+        q: RepliesQuery,
+    ) -> ApiResult<Value> {
+        let status = self
+            .store
+            .status_by_id(id)
+            .await?
+            .filter(|s| s.account_id == author.id && s.local && listed(s))
+            .ok_or_else(ApiError::not_found)?;
+        let base = self.base_url();
+        let replies_id = paths::replies(&paths::status(&base, &author.username, status.id));
+        let replies: Vec<StatusRecord> = self
+            .store
+            .replies_to(&[status.id])
+            .await?
+            .into_iter()
+            .filter(|r| listed(r) && (r.account_id != status.account_id) == q.only_other_accounts)
+            .filter(|r| q.min_id.is_none_or(|m| r.id > m))
+            .collect();
+        let mut authors: Vec<Id> = replies.iter().map(|r| r.account_id).collect();
+        authors.sort();
+        authors.dedup();
+        let authors = self.store.accounts_by_ids(&authors).await?;
+        let mut items = vec![];
+        let mut last = None;
+        for r in replies {
+            if items.len() == REPLIES_PAGE {
+                break;
+            }
+            let Some(a) = authors
+                .iter()
+                .find(|a| a.id == r.account_id && !a.is_suspended())
+            else {
+                continue;
+            };
+            let uri = r
+                .uri
+                .clone()
+                .unwrap_or_else(|| paths::status(&base, &a.username, r.id));
+            items.push(Value::String(uri));
+            last = Some(r.id);
+        }
+        let full = items.len() == REPLIES_PAGE;
+        let next = match (q.only_other_accounts, full) {
+            (others, true) => Some(paths::replies_page(&replies_id, others, last)),
+            (false, false) => Some(paths::replies_page(&replies_id, true, None)),
+            (true, false) => None,
+        };
+        let page_id = paths::replies_page(&replies_id, q.only_other_accounts, q.min_id);
+        let page = vocab::collection_page(&page_id, &replies_id, items, next);
+        if q.page {
+            return Ok(page);
+        }
+        Ok(serde_json::json!({
+            "@context": vocab::ACTIVITY_STREAMS,
+            "id": replies_id,
+            "type": "Collection",
+            "first": vocab::strip_context(page),
         }))
     }
 

@@ -12,7 +12,7 @@ use crate::pagination::Page;
 use crate::services::relationships::FollowOptions;
 use crate::services::statuses::NewStatus;
 use crate::store::{AccountRecord, NotificationQuery, NotificationType, StatusRecord};
-use crate::test_support::{account, app, post, post_new};
+use crate::test_support::{account, app, drain, post, post_new};
 
 /// Apps on `a.test` and `b.test` that reach each other.
 fn pair() -> (Arc<App>, Arc<App>) {
@@ -22,25 +22,6 @@ fn pair() -> (Arc<App>, Arc<App>) {
     net.join(&a);
     net.join(&b);
     (a, b)
-}
-
-/// Runs the jobs of both apps until none is left (deliveries make more jobs).
-async fn drain(apps: &[&Arc<App>]) {
-    for _ in 0..20 {
-        let mut claimed = 0;
-        for app in apps {
-            let report = app
-                .run_due_jobs("test", 100, Duration::seconds(60))
-                .await
-                .expect("jobs run");
-            assert_eq!(report.failed, 0, "a job failed on {}", app.config.domain);
-            claimed += report.claimed;
-        }
-        if claimed == 0 {
-            return;
-        }
-    }
-    panic!("jobs kept coming");
 }
 
 /// `name@host` as `app` knows it (fetched by WebFinger if need be).
@@ -589,4 +570,356 @@ async fn seen_activity_ids_are_forgotten_after_thirty_days() {
         "an old id is forgotten"
     );
     assert_eq!(a.federation().prune_seen_activities().await.unwrap(), 0);
+}
+
+// Threads across servers (issue 24): replies both ways, missing ancestors fetched, replies
+// collections served and read.
+
+/// The ActivityPub id of `username`'s status `id` on `host`.
+fn note_uri(host: &str, username: &str, id: crate::Id) -> String {
+    crate::federation::paths::status(&format!("https://{host}"), username, id)
+}
+
+/// `app`'s copy of the status `uri` names.
+async fn stored(app: &App, uri: &str) -> StatusRecord {
+    app.remote()
+        .status_by_uri(uri)
+        .await
+        .expect("lookup")
+        .unwrap_or_else(|| panic!("{uri} is stored on {}", app.config.domain))
+}
+
+/// Whether `app` has a copy of the status `uri` names.
+async fn has(app: &App, uri: &str) -> bool {
+    app.store
+        .status_by_uri(uri)
+        .await
+        .expect("lookup")
+        .is_some()
+}
+
+/// The ids of the ancestors and descendants `viewer` sees around `id` on `app`.
+async fn thread(
+    app: &App,
+    viewer: &AccountRecord,
+    id: crate::Id,
+) -> (Vec<crate::Id>, Vec<crate::Id>) {
+    let t = app
+        .interactions()
+        .context(Some(viewer), id)
+        .await
+        .expect("context");
+    let ids = |v: Vec<StatusRecord>| v.into_iter().map(|s| s.id).collect();
+    (ids(t.ancestors), ids(t.descendants))
+}
+
+/// `author`'s reply on `app` to `parent`, with `visibility` (public when `None`).
+async fn reply_to(
+    app: &App,
+    author: &AccountRecord,
+    parent: crate::Id,
+    text: &str,
+    visibility: Option<&str>,
+) -> StatusRecord {
+    post_new(
+        app,
+        author,
+        NewStatus {
+            text: text.into(),
+            in_reply_to_id: Some(parent),
+            visibility: visibility.map(str::to_string),
+            ..Default::default()
+        },
+    )
+    .await
+}
+
+/// The note `app` serves for its status `id`.
+async fn note_doc(app: &App, id: crate::Id) -> serde_json::Value {
+    let parts = app.note_parts(id).await.expect("parts").expect("a note");
+    app.render_ap_note(&parts).to_json(false)
+}
+
+/// Every item of the collection at `url`, as `app` reads it: its first page (embedded or not),
+/// then each `next`.
+async fn collection_items(app: &App, url: &str) -> Vec<String> {
+    let federation = app.federation();
+    let doc = federation.fetch(url).await.expect("collection");
+    let mut page = match &doc["first"] {
+        serde_json::Value::String(first) => federation.fetch(first).await.expect("first page"),
+        first => first.clone(),
+    };
+    let mut items = vec![];
+    for _ in 0..10 {
+        items.extend(crate::federation::vocab::collection_page_items(&page));
+        let Some(next) = page["next"].as_str() else {
+            return items;
+        };
+        page = federation.fetch(next).await.expect("next page");
+    }
+    panic!("{url} has too many pages");
+}
+
+#[tokio::test]
+async fn a_remote_reply_to_a_local_post_joins_its_thread() {
+    let (a, b, alice, bob, _bob_at_a) = alice_follows_bob().await;
+    let hi = post(&a, &alice, "@bob@b.test what do you think?", None).await;
+    drain(&[&a, &b]).await;
+    let hi_at_b = stored(&b, &note_uri("a.test", "alice", hi.id)).await;
+    let answer = reply_to(&b, &bob, hi_at_b.id, "@alice@a.test I agree", None).await;
+    drain(&[&a, &b]).await;
+
+    let answer_at_a = stored(&a, &note_uri("b.test", "bob", answer.id)).await;
+    assert_eq!(answer_at_a.in_reply_to_id, Some(hi.id));
+    assert_eq!(
+        answer_at_a.conversation_id,
+        Some(hi.conversation_id.unwrap_or(hi.id))
+    );
+    assert_eq!(
+        thread(&a, &alice, hi.id).await,
+        (vec![], vec![answer_at_a.id])
+    );
+    assert_eq!(
+        thread(&a, &alice, answer_at_a.id).await,
+        (vec![hi.id], vec![])
+    );
+    assert!(
+        notifications(&a, &alice)
+            .await
+            .contains(&(NotificationType::Mention, Some(answer_at_a.id)))
+    );
+    // alice's note names her thread, as Mastodon names a conversation; bob's reply, in a thread
+    // begun on a.test, names none of b's.
+    let thread_name = crate::federation::paths::conversation("a.test", hi.id);
+    let doc = note_doc(&a, hi.id).await;
+    assert_eq!(
+        (&doc["conversation"], &doc["context"]),
+        (&thread_name.clone().into(), &thread_name.into())
+    );
+    let answer_doc = note_doc(&b, answer.id).await;
+    assert_eq!(answer_doc["inReplyTo"], note_uri("a.test", "alice", hi.id));
+    assert!(answer_doc.get("conversation").is_none(), "{answer_doc}");
+
+    // A reply whose parent cannot be had (b has no such post) still joins the thread its
+    // `context` names, when that thread is ours.
+    let public = "https://www.w3.org/ns/activitystreams#Public";
+    let lost = serde_json::json!({
+        "@context": "https://www.w3.org/ns/activitystreams",
+        "id": "https://b.test/users/bob/statuses/2#create",
+        "type": "Create",
+        "actor": "https://b.test/users/bob",
+        "to": [public],
+        "object": {
+            "id": "https://b.test/users/bob/statuses/2",
+            "type": "Note",
+            "attributedTo": "https://b.test/users/bob",
+            "inReplyTo": "https://b.test/users/bob/statuses/1",
+            "context": doc["context"],
+            "content": "<p>as I said</p>",
+            "to": [public],
+        },
+    });
+    deliver_to_a(&b, &bob, &lost).await;
+    drain(&[&a, &b]).await;
+    let lost_at_a = stored(&a, "https://b.test/users/bob/statuses/2").await;
+    assert_eq!(
+        (lost_at_a.in_reply_to_id, lost_at_a.conversation_id),
+        (None, answer_at_a.conversation_id)
+    );
+}
+
+#[tokio::test]
+async fn a_local_reply_to_a_remote_post_reaches_its_author_and_both_threads() {
+    let (a, b, alice, bob, _bob_at_a) = alice_follows_bob().await;
+    let hello = post(&b, &bob, "threads, anyone?", None).await;
+    drain(&[&a, &b]).await;
+    let copy = stored(&a, &note_uri("b.test", "bob", hello.id)).await;
+    // No mention: a public reply goes to the author replied to all the same.
+    let mine = reply_to(&a, &alice, copy.id, "yes, please", None).await;
+    drain(&[&a, &b]).await;
+
+    let mine_at_b = stored(&b, &note_uri("a.test", "alice", mine.id)).await;
+    assert_eq!(mine_at_b.in_reply_to_id, Some(hello.id));
+    assert_eq!(
+        mine_at_b.conversation_id,
+        Some(hello.conversation_id.unwrap_or(hello.id))
+    );
+    assert_eq!(thread(&a, &alice, copy.id).await, (vec![], vec![mine.id]));
+    assert_eq!(thread(&a, &alice, mine.id).await, (vec![copy.id], vec![]));
+    assert_eq!(
+        thread(&b, &bob, hello.id).await,
+        (vec![], vec![mine_at_b.id])
+    );
+    assert_eq!(
+        thread(&b, &bob, mine_at_b.id).await,
+        (vec![hello.id], vec![])
+    );
+    let doc = note_doc(&a, mine.id).await;
+    assert_eq!(doc["inReplyTo"], note_uri("b.test", "bob", hello.id));
+    assert!(
+        doc.get("conversation").is_none(),
+        "the thread began on b: {doc}"
+    );
+}
+
+#[tokio::test]
+async fn a_replys_missing_ancestors_are_fetched_and_linked_up_to_the_bound() {
+    use crate::services::federation_runner::MAX_FETCHED_ANCESTORS;
+
+    let (a, b, alice, bob, _bob_at_a) = alice_follows_bob().await;
+    // carol's long thread on b: nobody on a follows her, so a has none of it.
+    let carol = account(&b, "carol").await;
+    let bound = MAX_FETCHED_ANCESTORS as usize;
+    let mut chain = vec![post(&b, &carol, "the first of a long thread", None).await];
+    for n in 1..bound + 2 {
+        let last = chain[n - 1].id;
+        chain.push(reply_to(&b, &carol, last, &format!("part {n}"), None).await);
+    }
+    let uris: Vec<String> = chain
+        .iter()
+        .map(|s| note_uri("b.test", "carol", s.id))
+        .collect();
+    let last = chain.last().expect("a chain").id;
+    let answer = reply_to(&b, &bob, last, "late to this one", None).await;
+    drain(&[&a, &b]).await;
+
+    // The parent, the grandparent and on up, `bound` levels, are fetched and linked; the
+    // thread is one conversation.
+    let answer_at_a = stored(&a, &note_uri("b.test", "bob", answer.id)).await;
+    let mut fetched = vec![];
+    for uri in &uris[2..] {
+        fetched.push(stored(&a, uri).await);
+    }
+    let fetched_ids: Vec<crate::Id> = fetched.iter().map(|s| s.id).collect();
+    assert_eq!(fetched.len(), bound);
+    assert_eq!(answer_at_a.in_reply_to_id, fetched_ids.last().copied());
+    assert_eq!(
+        thread(&a, &alice, answer_at_a.id).await,
+        (fetched_ids.clone(), vec![])
+    );
+    let top = fetched[0].id;
+    for s in fetched.iter().chain([&answer_at_a]) {
+        assert_eq!(s.conversation_id, Some(top), "{s:?}");
+    }
+    let (_, below_top) = thread(&a, &alice, top).await;
+    assert_eq!(below_top.last(), Some(&answer_at_a.id));
+    // Past the bound nothing is fetched: the topmost fetched replies to nothing known.
+    assert_eq!(fetched[0].in_reply_to_id, None);
+    for uri in &uris[..2] {
+        assert!(!has(&a, uri).await, "{uri} is past the bound");
+    }
+}
+
+#[tokio::test]
+async fn a_replies_collection_lists_public_and_unlisted_replies_only() {
+    let (a, b, alice, bob, _bob_at_a) = alice_follows_bob().await;
+    let dave = account(&a, "dave").await;
+    let hi = post(&a, &alice, "@bob@b.test replies welcome", None).await;
+    drain(&[&a, &b]).await;
+    let own_public = reply_to(&a, &alice, hi.id, "more", None).await;
+    let own_unlisted = reply_to(&a, &alice, hi.id, "and more", Some("unlisted")).await;
+    reply_to(&a, &alice, hi.id, "for followers", Some("private")).await;
+    reply_to(&a, &dave, hi.id, "for my followers", Some("private")).await;
+    let dave_public = reply_to(&a, &dave, hi.id, "for all", None).await;
+    let hi_at_b = stored(&b, &note_uri("a.test", "alice", hi.id)).await;
+    let bobs = reply_to(&b, &bob, hi_at_b.id, "@alice@a.test sure", None).await;
+    let bobs_private = reply_to(
+        &b,
+        &bob,
+        hi_at_b.id,
+        "@alice@a.test for you",
+        Some("private"),
+    )
+    .await;
+    drain(&[&a, &b]).await;
+    assert!(has(&a, &note_uri("b.test", "bob", bobs_private.id)).await);
+
+    // The author's own replies first, then everyone else's, oldest first; private ones never.
+    let hi_uri = note_uri("a.test", "alice", hi.id);
+    let replies = crate::federation::paths::replies(&hi_uri);
+    let own = |s: &StatusRecord| note_uri("a.test", "alice", s.id);
+    assert_eq!(
+        collection_items(&b, &replies).await,
+        vec![
+            own(&own_public),
+            own(&own_unlisted),
+            note_uri("a.test", "dave", dave_public.id),
+            note_uri("b.test", "bob", bobs.id),
+        ]
+    );
+    // The note embeds the collection with the author's own replies on its first page.
+    let doc = note_doc(&a, hi.id).await;
+    assert_eq!(doc["replies"]["id"], replies);
+    assert_eq!(
+        doc["replies"]["first"]["items"],
+        serde_json::json!([own(&own_public), own(&own_unlisted)])
+    );
+    // A followers-only post has no replies collection to show.
+    let secret = post_new(
+        &a,
+        &alice,
+        NewStatus {
+            text: "between us".into(),
+            visibility: Some("private".into()),
+            ..Default::default()
+        },
+    )
+    .await;
+    let hidden = crate::federation::paths::replies(&note_uri("a.test", "alice", secret.id));
+    let refused = b.federation().fetch(&hidden).await.expect_err("hidden");
+    assert_eq!(refused.status, http::StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
+async fn a_fetched_notes_replies_collection_is_read_and_its_replies_stored() {
+    use crate::services::federation_runner::MAX_FETCHED_REPLIES;
+
+    let (a, b, alice, bob, _bob_at_a) = alice_follows_bob().await;
+    // carol's post and its replies on b, which a has not seen (nobody there follows them).
+    let carol = account(&b, "carol").await;
+    let dave = account(&b, "dave").await;
+    let topic = post(&b, &carol, "what is your favourite tree?", None).await;
+    let mut listed = vec![note_uri(
+        "b.test",
+        "carol",
+        reply_to(&b, &carol, topic.id, "mine is the oak", None)
+            .await
+            .id,
+    )];
+    reply_to(&b, &dave, topic.id, "followers only", Some("private")).await;
+    for n in 0..MAX_FETCHED_REPLIES {
+        let r = reply_to(&b, &dave, topic.id, &format!("tree {n}"), None).await;
+        listed.push(note_uri("b.test", "dave", r.id));
+    }
+    drain(&[&a, &b]).await;
+    assert!(!has(&a, &listed[0]).await);
+
+    // bob boosts it: a fetches the post, then the first pages of its replies collection, and
+    // stores at most MAX_FETCHED_REPLIES of the replies listed, in order.
+    b.statuses()
+        .reblog(&bob, None, topic.id, None)
+        .await
+        .expect("reblog");
+    drain(&[&a, &b]).await;
+    let topic_at_a = stored(&a, &note_uri("b.test", "carol", topic.id)).await;
+    let mut got = vec![];
+    for uri in &listed[..MAX_FETCHED_REPLIES] {
+        let reply = stored(&a, uri).await;
+        assert_eq!(reply.in_reply_to_id, Some(topic_at_a.id));
+        got.push(reply.id);
+    }
+    assert!(
+        !has(&a, &listed[MAX_FETCHED_REPLIES]).await,
+        "past the bound"
+    );
+    assert_eq!(thread(&a, &alice, topic_at_a.id).await, (vec![], got));
+    let private_replies = a
+        .store
+        .replies_to(&[topic_at_a.id])
+        .await
+        .expect("replies")
+        .into_iter()
+        .filter(|r| r.visibility != crate::store::Visibility::Public)
+        .count();
+    assert_eq!(private_replies, 0, "a followers-only reply is not listed");
 }

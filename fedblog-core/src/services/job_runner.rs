@@ -141,6 +141,12 @@ impl App {
             crate::services::fanout::FAN_OUT => self.fanout().run_fan_out(&payload).await,
             crate::services::outbox::FEDERATE => self.run_federate(&payload).await,
             crate::services::outbox::DELIVER => self.run_delivery(&payload).await,
+            crate::services::federation_runner::RESOLVE_THREAD => {
+                self.run_resolve_thread(&payload).await
+            }
+            crate::services::federation_runner::FETCH_REPLIES => {
+                self.run_fetch_replies(&payload).await
+            }
             other => Err(format!("unknown job kind {other:?}")),
         }
     }

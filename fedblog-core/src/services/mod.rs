@@ -8,6 +8,8 @@ pub mod durations;
 pub mod edits;
 pub mod fanout;
 pub mod federation;
+#[cfg(test)]
+mod federation_fixture_tests;
 pub mod federation_runner;
 #[cfg(test)]
 mod federation_tests;

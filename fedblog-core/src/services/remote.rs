@@ -31,6 +31,9 @@ pub struct RemoteStatus {
     pub visibility: Visibility,
     /// The ActivityPub id of the status it replies to.
     pub in_reply_to: Option<String>,
+    /// The conversation it says it belongs to (`context`, else `conversation`): one of our
+    /// threads when it names one ([`paths::conversation`]) and its parent is unknown.
+    pub context: Option<String>,
     /// The accounts it mentions that this server knows.
     pub mentions: Vec<Id>,
     /// Hashtag names as sent.
@@ -62,6 +65,11 @@ pub struct RemoteAttachment {
 
 /// Attachments of a remote post kept at most (Mastodon keeps four).
 pub const MAX_REMOTE_ATTACHMENTS: usize = 4;
+
+/// How far up from a new parent [`Remote::link_reply`] looks for the reply itself before
+/// linking (a parent that replies, through its ancestors, to the reply would make a loop).
+/// Past this, the thread views' own loop guard takes over.
+pub const LINK_CYCLE_CHECK: usize = 64;
 
 /// What kind of attachment a media type is.
 fn media_kind(media_type: Option<&str>) -> MediaKind {
@@ -160,7 +168,10 @@ impl<'a> Remote<'a> {
             reblogs_count: 0,
             favourites_count: 0,
         };
-        let thread = parent.as_ref().map(|p| p.conversation_id.unwrap_or(p.id));
+        let thread = match &parent {
+            Some(p) => Some(p.conversation_id.unwrap_or(p.id)),
+            None => self.our_thread(new.context.as_deref()).await?,
+        };
         record.conversation_id = Some(thread.unwrap_or(record.id));
         self.insert(&mut record, thread).await?;
         self.areas.links.record_link(&record).await?;
@@ -178,6 +189,49 @@ impl<'a> Remote<'a> {
         )
         .await;
         Ok(record)
+    }
+
+    /// One of our threads, when `context` names it (other servers send our conversation's name
+    /// back on their replies) and its first status is still here.
+    async fn our_thread(&self, context: Option<&str>) -> ApiResult<Option<Id>> {
+        let (Some(context), Some(domain)) = (context, paths::host_of(&self.base_url)) else {
+            return Ok(None);
+        };
+        let Some(thread) = paths::parse_conversation(&domain, context) else {
+            return Ok(None);
+        };
+        Ok(self
+            .store
+            .status_by_id(thread)
+            .await?
+            .filter(|s| s.local && s.reblog_of_id.is_none())
+            .map(|s| s.conversation_id.unwrap_or(s.id)))
+    }
+
+    /// Links `reply`, stored before the status it replies to, to `parent` now that it is here
+    /// (its parent, the parent's author and thread are set, and the parent counts it). `false`
+    /// when it replies to something already, or when `parent` is `reply` or one of its own
+    /// replies (within [`LINK_CYCLE_CHECK`] levels up), which would make a loop.
+    pub async fn link_reply(&self, reply: &StatusRecord, parent: &StatusRecord) -> ApiResult<bool> {
+        if reply.in_reply_to_id.is_some() || reply.reblog_of_id.is_some() {
+            return Ok(false);
+        }
+        let mut above = Some(parent.clone());
+        for _ in 0..LINK_CYCLE_CHECK {
+            let Some(s) = above else { break };
+            if s.id == reply.id {
+                return Ok(false);
+            }
+            above = match s.in_reply_to_id {
+                Some(up) => self.store.status_by_id(up).await?,
+                None => None,
+            };
+        }
+        match self.store.link_reply(reply.id, parent.id).await {
+            Ok(linked) => Ok(linked),
+            Err(crate::StoreError::NotFound) => Ok(false),
+            Err(e) => Err(e.into()),
+        }
     }
 
     /// Stores the attachments of a remote post by URL (nothing is downloaded) and returns their

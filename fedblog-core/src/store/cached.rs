@@ -736,6 +736,15 @@ impl Caching {
         self.wrote().await;
         r
     }
+    async fn link_reply(&self, status: Id, parent: Id) -> StoreResult<bool> {
+        let r = self.inner.link_reply(status, parent).await;
+        // The thread it began moves with it (statuses not named here); a reply to someone
+        // else leaves the public timelines.
+        self.cache.statuses.clear();
+        self.cache.public_timelines.clear();
+        self.wrote().await;
+        r
+    }
 }
 
 /// The cached methods of [`FeedStore`].

@@ -97,6 +97,7 @@ macro_rules! __delegate_trait {
             fn statuses_by_ids(&self, ids: &[Id]) -> StoreResult<Vec<StatusRecord>>;
             fn status_by_idempotency_key(&self, account_id: Id, key: &str, since: DateTime<Utc>) -> StoreResult<Option<StatusRecord>>;
             fn delete_status(&self, id: Id) -> StoreResult<()>;
+            fn link_reply(&self, status: Id, parent: Id) -> StoreResult<bool>;
             fn account_statuses(&self, account_id: Id, filter: &AccountStatusesFilter, page: Page) -> StoreResult<Vec<StatusRecord>>;
             fn public_timeline(&self, filter: PublicTimelineFilter, page: Page) -> StoreResult<Vec<StatusRecord>>;
             fn public_timeline_ids(&self, filter: PublicTimelineFilter, page: Page) -> StoreResult<Vec<Id>>;

@@ -688,6 +688,32 @@ impl StatusStore for MemoryStore {
         }
     }
 
+    async fn link_reply(&self, status: Id, parent: Id) -> StoreResult<bool> {
+        let mut g = self.write()?;
+        let (Some(child), Some(p)) = (g.statuses.get(&status), g.statuses.get(&parent)) else {
+            return Err(StoreError::NotFound);
+        };
+        if child.in_reply_to_id.is_some()
+            || child.reblog_of_id.is_some()
+            || p.reblog_of_id.is_some()
+            || status == parent
+        {
+            return Ok(false);
+        }
+        let (author, thread) = (p.account_id, p.conversation_id.unwrap_or(p.id));
+        for s in g.statuses.values_mut() {
+            if s.id == status || s.conversation_id == Some(status) {
+                s.conversation_id = Some(thread);
+            }
+        }
+        if let Some(child) = g.statuses.get_mut(&status) {
+            child.in_reply_to_id = Some(parent);
+            child.in_reply_to_account_id = Some(author);
+        }
+        g.bump(Some(parent), |s| &mut s.replies_count, 1);
+        Ok(true)
+    }
+
     async fn public_timeline(
         &self,
         filter: PublicTimelineFilter,

@@ -165,6 +165,22 @@ pub trait StatusStore: Send + Sync {
     /// `scheduled_status_id` cleared), not removed, so that they can be posted again. Replies to
     /// it stay. `NotFound` if absent.
     async fn delete_status(&self, id: Id) -> StoreResult<()>;
+    /// Makes `status`, stored as replying to nothing, a reply to `parent` (a remote reply whose
+    /// parent was stored after it): in one write, its `in_reply_to_id` becomes `parent`, its
+    /// `in_reply_to_account_id` the parent's author, the thread it began joins the parent's
+    /// (every status whose `conversation_id` is `status`, itself included, takes the parent's
+    /// `conversation_id`, or the parent's id when it has none), and the parent's
+    /// `replies_count` goes up by one. `false`, and nothing changes, when `status` already
+    /// replies to a status, is a reblog or is `parent`, or when `parent` is a reblog.
+    /// `NotFound` when either is absent.
+    ///
+    /// The default links nothing and answers `false`, which is correct but weaker (a remote
+    /// reply that came before its parent then stays a reply to nothing in the thread views); a
+    /// store that links claims `LinksReplies` in the testkit's store suite.
+    async fn link_reply(&self, status: Id, parent: Id) -> StoreResult<bool> {
+        let _ = (status, parent);
+        Ok(false)
+    }
     /// One page of an account's statuses matching `filter`, newest first.
     async fn account_statuses(
         &self,

@@ -440,6 +440,69 @@ pub(super) async fn delete_status_dependents<C: ConnectionTrait>(
 
 /// Deletes a status and its reblogs with everything hanging off them, moving the counters of
 /// the authors, the parent and the original (see `StatusStore::delete_status`).
+/// [`StatusStore::link_reply`] within a transaction: the reply's row changes only while it
+/// still replies to nothing, so that two links at once raise the parent's count once.
+async fn link_reply_rows<C: ConnectionTrait>(
+    db: &C,
+    status: i64,
+    parent: i64,
+) -> StoreResult<bool> {
+    let child = statuses::Entity::find_by_id(status)
+        .one(db)
+        .await
+        .map_err(backend_err)?;
+    let found = statuses::Entity::find_by_id(parent)
+        .one(db)
+        .await
+        .map_err(backend_err)?;
+    let (Some(child), Some(found)) = (child, found) else {
+        return Err(StoreError::NotFound);
+    };
+    if child.in_reply_to_id.is_some()
+        || child.reblog_of_id.is_some()
+        || found.reblog_of_id.is_some()
+        || status == parent
+    {
+        return Ok(false);
+    }
+    let linked = statuses::Entity::update_many()
+        .col_expr(statuses::Column::InReplyToId, Expr::value(parent))
+        .col_expr(
+            statuses::Column::InReplyToAccountId,
+            Expr::value(found.account_id),
+        )
+        .filter(statuses::Column::Id.eq(status))
+        .filter(statuses::Column::InReplyToId.is_null())
+        .exec(db)
+        .await
+        .map_err(backend_err)?;
+    if linked.rows_affected == 0 {
+        return Ok(false);
+    }
+    // The thread it began joins the parent's.
+    statuses::Entity::update_many()
+        .col_expr(
+            statuses::Column::ConversationId,
+            Expr::value(found.conversation_id.unwrap_or(found.id)),
+        )
+        .filter(
+            Condition::any()
+                .add(statuses::Column::Id.eq(status))
+                .add(statuses::Column::ConversationId.eq(status)),
+        )
+        .exec(db)
+        .await
+        .map_err(backend_err)?;
+    add_to_status_counter(
+        db,
+        statuses::Column::RepliesCount,
+        1,
+        statuses::Column::Id.eq(parent),
+    )
+    .await?;
+    Ok(true)
+}
+
 async fn delete_status_rows<C: ConnectionTrait>(db: &C, id: i64) -> StoreResult<()> {
     let Some(status) = statuses::Entity::find_by_id(id)
         .one(db)
@@ -695,6 +758,12 @@ impl StatusStore for SeaStore {
     async fn delete_status(&self, id: Id) -> StoreResult<()> {
         let tx = self.begin_write().await?;
         let res = delete_status_rows(&tx, id.as_i64()).await;
+        finish(tx, res).await
+    }
+
+    async fn link_reply(&self, status: Id, parent: Id) -> StoreResult<bool> {
+        let tx = self.begin_write().await?;
+        let res = link_reply_rows(&tx, status.as_i64(), parent.as_i64()).await;
         finish(tx, res).await
     }
 

@@ -232,7 +232,8 @@ macro_rules! __store_suite_for_each_check {
                 delete_status_removes_its_reblogs_with_feed_entries,
                 delete_status_keeps_replies_to_it,
                 public_timeline_leaves_out_reblogs,
-                account_statuses_exclude_reblogs,
+                account_statuses_exclude_reblogs;
+                given capabilities: link_reply_threads_a_reply_stored_before_its_parent,
             }
             follows {
                 insert_follow_is_directional,
@@ -688,6 +689,10 @@ pub enum Capability {
     /// gives back the token an authorization code was exchanged for, so that a reused code
     /// revokes it. Its default remembers nothing: a reused code is then only refused.
     RemembersCodeExchanges,
+    /// [`StatusStore::link_reply`](fedblog_core::store::StatusStore::link_reply) makes a status
+    /// stored before its parent a reply to it. Its default links nothing, which is correct (the
+    /// reply stays a reply to nothing) but leaves remote threads in pieces.
+    LinksReplies,
 }
 
 /// The capabilities a store under test claims, as passed to the checks that depend on one.
@@ -696,6 +701,7 @@ pub struct Capabilities {
     precise_has_relations: bool,
     releases_jobs: bool,
     remembers_code_exchanges: bool,
+    links_replies: bool,
 }
 
 impl Capabilities {
@@ -704,6 +710,7 @@ impl Capabilities {
         precise_has_relations: true,
         releases_jobs: true,
         remembers_code_exchanges: true,
+        links_replies: true,
     };
 
     /// These capabilities without `capability`.
@@ -721,6 +728,10 @@ impl Capabilities {
                 remembers_code_exchanges: false,
                 ..self
             },
+            Capability::LinksReplies => Capabilities {
+                links_replies: false,
+                ..self
+            },
         }
     }
 
@@ -730,6 +741,7 @@ impl Capabilities {
             Capability::PreciseHasRelations => self.precise_has_relations,
             Capability::ReleasesJobs => self.releases_jobs,
             Capability::RemembersCodeExchanges => self.remembers_code_exchanges,
+            Capability::LinksReplies => self.links_replies,
         }
     }
 }

@@ -9,9 +9,9 @@ use fedblog_core::store::{
 use fedblog_core::{Id, IdGenerator, Store};
 
 use super::{
-    Cursor, T0, add_app, add_local, add_media, add_remote, add_status, assert_already_exists,
-    assert_not_found, assert_pages, at, counters, get_account, get_status, media, reblog, reply,
-    sorted, status, with_media,
+    Capabilities, Capability, Cursor, T0, add_app, add_local, add_media, add_remote, add_status,
+    assert_already_exists, assert_not_found, assert_pages, at, counters, get_account, get_status,
+    media, reblog, reply, sorted, status, with_media,
 };
 
 /// A status with every optional field set: a reply by alice to bob, mentioning carol then bob,
@@ -1170,6 +1170,126 @@ pub async fn replies_count_follows_insert_and_delete_of_replies(store: &dyn Stor
         counters(store, s.id).await,
         (1, 0, 0),
         "deleting a reply to a reply must not change the thread's first status"
+    );
+}
+
+/// `link_reply` makes a status stored as replying to nothing a reply to a status stored after
+/// it: parent and parent's author set, the thread it began (its replies too) moved into the
+/// parent's, the parent's `replies_count` raised, once. A
+/// status that replies already, a reblog (either side) or the status itself is refused with
+/// `false` and no change; an unknown status (either side) is `NotFound`. Without
+/// [`Capability::LinksReplies`] (the trait's default), the weaker promise: nothing is linked,
+/// `false` and no change.
+pub async fn link_reply_threads_a_reply_stored_before_its_parent(
+    store: &dyn Store,
+    capabilities: Capabilities,
+) {
+    let ids = IdGenerator::default();
+    let alice = add_local(store, &ids, "alice").await;
+    let bob = add_remote(store, &ids, "bob", "remote.example").await;
+    let root = add_status(store, status(&ids, &alice, T0 + 1_000)).await;
+    let parent = add_status(store, reply(&ids, &bob, &root, T0 + 2_000)).await;
+    let orphan = add_status(store, status(&ids, &alice, T0 + 3_000)).await;
+    let below = add_status(store, reply(&ids, &bob, &orphan, T0 + 3_500)).await;
+    let elsewhere = add_status(store, status(&ids, &bob, T0 + 3_700)).await;
+    if !capabilities.has(Capability::LinksReplies) {
+        let linked = store.link_reply(orphan.id, parent.id).await;
+        assert!(
+            !linked.expect("link_reply"),
+            "a store that links no reply answers false (or claim LinksReplies)"
+        );
+        for s in [&orphan, &below] {
+            let now = get_status(store, s.id).await;
+            assert_eq!(
+                (now.in_reply_to_id, now.conversation_id),
+                (s.in_reply_to_id, s.conversation_id),
+                "a store that links no reply leaves the statuses as they are"
+            );
+        }
+        assert_eq!(
+            counters(store, parent.id).await,
+            (0, 0, 0),
+            "a store that links no reply counts none"
+        );
+        return;
+    }
+    assert!(
+        store
+            .link_reply(orphan.id, parent.id)
+            .await
+            .expect("link_reply"),
+        "link_reply must link a status that replies to nothing"
+    );
+    assert_eq!(
+        get_status(store, orphan.id).await,
+        StatusRecord {
+            in_reply_to_id: Some(parent.id),
+            in_reply_to_account_id: Some(bob.id),
+            conversation_id: Some(root.id),
+            replies_count: 1, // `below`
+            ..orphan.clone()
+        },
+        "link_reply must set the parent, its author and its thread, and nothing else"
+    );
+    assert_eq!(
+        get_status(store, below.id).await,
+        StatusRecord {
+            conversation_id: Some(root.id),
+            ..below.clone()
+        },
+        "the replies in the thread the status began must move to the parent's thread"
+    );
+    assert_eq!(
+        get_status(store, elsewhere.id).await,
+        elsewhere,
+        "statuses of other threads must stay as they were"
+    );
+    assert_eq!(
+        counters(store, parent.id).await,
+        (1, 0, 0),
+        "link_reply must raise the parent's replies_count"
+    );
+    let again = store
+        .link_reply(orphan.id, root.id)
+        .await
+        .expect("link_reply");
+    assert!(
+        !again,
+        "a status that replies already must not be linked again"
+    );
+    assert_eq!(
+        (
+            get_status(store, orphan.id).await.in_reply_to_id,
+            counters(store, parent.id).await,
+            counters(store, root.id).await,
+            counters(store, orphan.id).await,
+        ),
+        (Some(parent.id), (1, 0, 0), (1, 0, 0), (1, 0, 0)),
+        "a refused link must change nothing"
+    );
+    let lone = add_status(store, status(&ids, &bob, T0 + 4_000)).await;
+    let boost = add_status(store, reblog(&ids, &bob, &root, T0 + 5_000)).await;
+    for (child, to, what) in [
+        (lone.id, lone.id, "a status to itself"),
+        (lone.id, boost.id, "a status to a reblog"),
+        (boost.id, lone.id, "a reblog"),
+    ] {
+        let linked = store.link_reply(child, to).await.expect("link_reply");
+        assert!(!linked, "link_reply must refuse to link {what}");
+    }
+    assert_eq!(
+        get_status(store, lone.id).await,
+        lone,
+        "a refused link must leave the status as it was"
+    );
+    let unknown = ids.next_at(T0 + 6_000);
+    assert_not_found(
+        store.link_reply(unknown, root.id).await,
+        "link_reply of an unknown status",
+    );
+    assert_not_found(
+        store.link_reply(lone.id, unknown).await,
+        "link_reply to an unknown parent",
     );
 }
 

@@ -13,6 +13,7 @@ pub mod instance_actor;
 pub mod note;
 pub mod outbox;
 pub mod profile_page;
+pub mod replies;
 pub mod shared_inbox;
 pub mod status_page;
 
