@@ -701,8 +701,10 @@ mod tests {
                     let _ = socket.read(&mut buf).await;
                     counters.iter().for_each(|c| c.enter());
                     tokio::time::sleep(delay).await;
-                    let _ = socket.write_all(ok("done").as_bytes()).await;
+                    // Left before answering: once answered, the client may send the next
+                    // request, which must not find this one still counted.
                     counters.iter().for_each(|c| c.leave());
+                    let _ = socket.write_all(ok("done").as_bytes()).await;
                 });
             }
         });
