@@ -168,7 +168,12 @@ impl App {
 
     /// The polls area (reading a poll through its status, voting).
     pub fn polls(&self) -> crate::services::polls::Polls<'_> {
-        crate::services::polls::Polls::new(&*self.store, self.visibility(), self.now())
+        crate::services::polls::Polls::new(
+            &*self.store,
+            self.visibility(),
+            self.outbox(),
+            self.now(),
+        )
     }
 
     /// The instance area (what the instance tells about itself).

@@ -2,10 +2,10 @@
 //! `fedblog-server serve` processes with their own databases and domains):
 //! follows by handle (a locked account's request accepted), a post reaching the remote
 //! follower's home timeline, a reply, a favourite and a boost arriving as notifications, an
-//! edit with its history, a deletion, an unfollow stopping delivery, a block honoured; on
-//! SQLite and on PostgreSQL. Then the refusals: unsigned, badly signed, wrong digest, stale
-//! date, an actor deleting another's post, and a fetch to a private address with the setting
-//! off.
+//! edit with its history, a poll voted on from the other server (the count seen on both), a
+//! deletion, an unfollow stopping delivery, a block honoured; on SQLite and on PostgreSQL. Then
+//! the refusals: unsigned, badly signed, wrong digest, stale date, an actor deleting another's
+//! post, and a fetch to a private address with the setting off.
 
 mod common;
 
@@ -26,6 +26,7 @@ use fedblog_core::api::follow_requests::{
 };
 use fedblog_core::api::follows::follow_by_uri::FollowByUri;
 use fedblog_core::api::notifications::list_notifications::ListNotifications;
+use fedblog_core::api::polls::vote_poll::VotePoll;
 use fedblog_core::api::statuses::{
     create_status::CreateStatus, favourite_status::FavouriteStatus, get_context::GetContext,
     get_status::GetStatus, reblog_status::ReblogStatus, status_history::GetStatusHistory,
@@ -411,6 +412,57 @@ async fn two_servers_federate(pg: Option<&str>) {
             .call("GET", &at(GetStatusHistory::PATH, &copy_id), &ta, &[])
             .await;
         (r.as_array().map(Vec::len) == Some(2)).then_some(r)
+    })
+    .await;
+
+    // A poll posted on b, voted on from a through the client API: the count seen on both.
+    let (s, asked) = b
+        .call(
+            "POST",
+            CreateStatus::PATH,
+            &tb,
+            &[
+                ("status", "Tea or coffee?"),
+                ("poll[options][]", "tea"),
+                ("poll[options][]", "coffee"),
+                ("poll[expires_in]", "600"),
+            ],
+        )
+        .await;
+    assert_eq!(s, 200, "{asked}");
+    let asked_id = asked["id"].as_str().unwrap().to_string();
+    let poll_copy = eventually("bob's poll in alice's home", || async {
+        let (_, r) = a.call("GET", HomeTimeline::PATH, &ta, &[]).await;
+        has(&r, |x| x["uri"] == asked["uri"] && x["poll"].is_object())
+    })
+    .await;
+    assert_eq!(poll_copy["poll"]["options"][1]["title"], "coffee");
+    let poll_copy_id = poll_copy["id"].as_str().unwrap().to_string();
+    let poll_id = poll_copy["poll"]["id"].as_str().unwrap().to_string();
+    let (s, voted) = a
+        .call(
+            "POST",
+            &at(VotePoll::PATH, &poll_id),
+            &ta,
+            &[("choices[]", "1")],
+        )
+        .await;
+    assert_eq!(s, 200, "{voted}");
+    assert_eq!(voted["options"][1]["votes_count"], 1, "{voted}");
+    eventually("alice's vote counted on b", || async {
+        let (_, r) = b
+            .call("GET", &at(GetStatus::PATH, &asked_id), &tb, &[])
+            .await;
+        (r["poll"]["votes_count"] == 1 && r["poll"]["options"][1]["votes_count"] == 1).then_some(r)
+    })
+    .await;
+    eventually("the count and alice's vote on a", || async {
+        let (_, r) = a
+            .call("GET", &at(GetStatus::PATH, &poll_copy_id), &ta, &[])
+            .await;
+        let p = &r["poll"];
+        (p["votes_count"] == 1 && p["voted"] == true && p["own_votes"] == serde_json::json!([1]))
+            .then_some(r)
     })
     .await;
 

@@ -251,6 +251,56 @@ fn a_store_that_links_no_reply_declares_it() {
     );
 }
 
+/// A store with the trait's default `add_poll_choice` (a first choice only) passes the check
+/// when it declares the lack, and fails it when it claims the capability.
+#[test]
+fn a_store_that_adds_only_first_poll_choices_declares_it() {
+    let check = CHECKS
+        .iter()
+        .find(|c| c.name == "add_poll_choice_counts_each_choice_of_a_remote_voter_once")
+        .expect("the add_poll_choice check is listed");
+    let run = |capabilities| {
+        let store = faulty::Faulty::new(faulty::Fault::AddFirstChoiceOnly);
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            check.run_on(&store, capabilities)
+        }))
+        .is_ok()
+    };
+    assert!(
+        !run(Capabilities::ALL),
+        "claiming AddsPollChoices, counting first choices only fails"
+    );
+    assert!(
+        run(Capabilities::ALL.lacking(Capability::AddsPollChoices)),
+        "declaring the lack, a store that counts first choices only passes"
+    );
+}
+
+/// A store with the trait's default `set_poll_tally` (it sets nothing) passes the check when it
+/// declares the lack, and fails it when it claims the capability.
+#[test]
+fn a_store_that_sets_no_poll_tally_declares_it() {
+    let check = CHECKS
+        .iter()
+        .find(|c| c.name == "set_poll_tally_sets_counts_and_end_keeping_the_votes")
+        .expect("the set_poll_tally check is listed");
+    let run = |capabilities| {
+        let store = faulty::Faulty::new(faulty::Fault::TallyNothing);
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            check.run_on(&store, capabilities)
+        }))
+        .is_ok()
+    };
+    assert!(
+        !run(Capabilities::ALL),
+        "claiming SetsPollTallies, setting nothing fails"
+    );
+    assert!(
+        run(Capabilities::ALL.lacking(Capability::SetsPollTallies)),
+        "declaring the lack, a store that sets no tally passes"
+    );
+}
+
 /// A store that wraps `MemoryStore` and breaks one contract on purpose.
 #[deny(dead_code)]
 mod faulty {
@@ -655,6 +705,18 @@ mod faulty {
         DeleteAccountKeepsVotes,
         DeleteAccountVoteCountsNotFixed,
         DeleteAccountKeepsPolls,
+        /// `add_poll_choice` raises `voters_count` with every choice, not only the first.
+        AddChoiceCountsVoterAgain,
+        /// `add_poll_choice` counts a second choice in a single-choice poll.
+        AddChoiceIgnoresSingleChoice,
+        /// `add_poll_choice` is the trait's default: a first choice only.
+        AddFirstChoiceOnly,
+        /// `set_poll_tally` takes back the votes recorded (as replacing the poll does).
+        TallyDropsVotes,
+        /// `set_poll_tally` keeps the poll's end.
+        TallyKeepsEnd,
+        /// `set_poll_tally` is the trait's default: it sets nothing.
+        TallyNothing,
         // replacing polls
         ReplaceKeepsOldPoll,
         ReplaceKeepsVotes,
@@ -5106,6 +5168,62 @@ mod faulty {
                 }
             }
             self.conflicts(r)
+        }
+
+        async fn add_poll_choice(
+            &self,
+            poll_id: Id,
+            account: Id,
+            choice: usize,
+        ) -> StoreResult<bool> {
+            let before = self.inner.poll_votes_of(poll_id, account).await?;
+            if self.is(Fault::AddFirstChoiceOnly) && !before.is_empty() {
+                return Ok(false);
+            }
+            let single = self
+                .inner
+                .poll_by_id(poll_id)
+                .await?
+                .is_some_and(|p| !p.multiple);
+            if self.is(Fault::AddChoiceIgnoresSingleChoice)
+                && single
+                && !before.is_empty()
+                && !before.contains(&choice)
+            {
+                self.offset_poll(poll_id, &[choice], 1, 0);
+                return Ok(true);
+            }
+            let added = self.inner.add_poll_choice(poll_id, account, choice).await?;
+            if added && !before.is_empty() && self.is(Fault::AddChoiceCountsVoterAgain) {
+                self.offset_poll(poll_id, &[], 0, 1);
+            }
+            Ok(added)
+        }
+
+        async fn set_poll_tally(
+            &self,
+            poll_id: Id,
+            votes: &[i64],
+            voters_count: i64,
+            expires_at: Option<DateTime<Utc>>,
+        ) -> StoreResult<bool> {
+            if self.is(Fault::TallyNothing) {
+                return Ok(false);
+            }
+            let end = match self.inner.poll_by_id(poll_id).await? {
+                Some(p) if self.is(Fault::TallyKeepsEnd) => p.expires_at,
+                _ => expires_at,
+            };
+            let set = self
+                .inner
+                .set_poll_tally(poll_id, votes, voters_count, end)
+                .await?;
+            if self.is(Fault::TallyDropsVotes)
+                && let Some(p) = self.inner.poll_by_id(poll_id).await?
+            {
+                self.inner.replace_poll(p.status_id, Some(&p)).await?;
+            }
+            Ok(set)
         }
 
         async fn poll_voters(&self, poll_id: Id) -> StoreResult<Vec<Id>> {

@@ -654,6 +654,66 @@ pub struct Note {
     /// Its replies collection as sent: its id, or the collection itself (Mastodon embeds it
     /// with its first page); see [`collection_page_items`].
     pub replies: Option<Value>,
+    /// Its `name` (else the first of `nameMap`): a vote names the option it chooses this way.
+    pub name: Option<String>,
+    /// Its poll, when it is a `Question` with options.
+    pub poll: Option<Question>,
+}
+
+/// The poll of a `Question`, as Mastodon reads one.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Question {
+    /// The options in order: each one's title (`name`, else `content`) and votes
+    /// (`replies.totalItems`, 0 when not said). Options without a title are left out.
+    pub options: Vec<(String, u64)>,
+    /// Several choices allowed: the options are in `anyOf` (else in `oneOf`).
+    pub multiple: bool,
+    /// How many accounts voted (`votersCount`), when said.
+    pub voters_count: Option<u64>,
+    /// When voting ends (`endTime`).
+    pub end_time: Option<DateTime<Utc>>,
+    /// `closed`: when it closed (`Some(Some(t))`), closed at a time not said (`Some(None)`, a
+    /// `true`), or not closed (`None`, also for `false`).
+    pub closed: Option<Option<DateTime<Utc>>>,
+}
+
+impl Question {
+    /// Reads the poll of `v`: `None` unless it is a `Question` whose `anyOf` or `oneOf` is an
+    /// array.
+    pub fn from_json(v: &Value) -> Option<Self> {
+        if !types_of(v).contains(&"Question") {
+            return None;
+        }
+        let (items, multiple) = match (v.get("anyOf"), v.get("oneOf")) {
+            (Some(Value::Array(any)), _) => (any, true),
+            (_, Some(Value::Array(one))) => (one, false),
+            _ => return None,
+        };
+        let options = items
+            .iter()
+            .filter_map(|item| {
+                let title = string_field(item, "name").or_else(|| string_field(item, "content"))?;
+                let votes = item
+                    .get("replies")
+                    .and_then(|r| r.get("totalItems"))
+                    .and_then(Value::as_u64)
+                    .unwrap_or(0);
+                Some((title, votes))
+            })
+            .collect();
+        let closed = match v.get("closed") {
+            None | Some(Value::Null) | Some(Value::Bool(false)) => None,
+            Some(at @ Value::String(_)) => Some(parse_time(at)),
+            Some(_) => Some(None),
+        };
+        Some(Question {
+            options,
+            multiple,
+            voters_count: v.get("votersCount").and_then(Value::as_u64),
+            end_time: v.get("endTime").and_then(parse_time),
+            closed,
+        })
+    }
 }
 
 impl Note {
@@ -673,7 +733,7 @@ impl Note {
                 field: "attributedTo",
             })?;
         let (content, content_language) = language_value(v, "content", "contentMap");
-        let (_, name_language) = language_value(v, "name", "nameMap");
+        let (name, name_language) = language_value(v, "name", "nameMap");
         let (summary, summary_language) = language_value(v, "summary", "summaryMap");
         let mut mentions = vec![];
         let mut hashtags = vec![];
@@ -734,6 +794,8 @@ impl Note {
                 .get("replies")
                 .filter(|r| r.is_object() || id_of(r).is_some())
                 .cloned(),
+            name,
+            poll: Question::from_json(v),
             id,
             kind,
             attributed_to,
@@ -1102,6 +1164,77 @@ pub struct NoteDoc {
     pub conversation: Option<String>,
     /// Its replies collection, embedded (see [`replies_collection`]).
     pub replies: Option<Value>,
+    /// Its poll: with one, the note is a `Question`.
+    pub poll: Option<QuestionDoc>,
+}
+
+/// The poll of a local post to publish, as Mastodon writes a `Question`'s.
+#[derive(Clone, Debug, PartialEq)]
+pub struct QuestionDoc {
+    /// The options in order: title and the votes to show.
+    pub options: Vec<(String, i64)>,
+    /// Several choices allowed (`anyOf` rather than `oneOf`).
+    pub multiple: bool,
+    /// How many accounts voted.
+    pub voters_count: i64,
+    /// When voting ends (`endTime`).
+    pub end_time: Option<DateTime<Utc>>,
+    /// Whether it has ended: `closed` is then written, at `end_time`.
+    pub closed: bool,
+}
+
+impl QuestionDoc {
+    /// Writes the poll's properties into the note `o`.
+    fn write_into(&self, o: &mut Map<String, Value>) {
+        let options: Vec<Value> = self
+            .options
+            .iter()
+            .map(|(title, votes)| {
+                json!({
+                    "type": "Note",
+                    "name": title,
+                    "replies": { "type": "Collection", "totalItems": (*votes).max(0) },
+                })
+            })
+            .collect();
+        let key = if self.multiple { "anyOf" } else { "oneOf" };
+        o.insert(key.into(), options.into());
+        if let Some(end) = self.end_time {
+            o.insert("endTime".into(), timestamp(end).into());
+            if self.closed {
+                o.insert("closed".into(), timestamp(end).into());
+            }
+        }
+        o.insert("votersCount".into(), self.voters_count.max(0).into());
+    }
+}
+
+/// The `Create` of a vote in a poll, as Mastodon sends one: a `Note` by `actor` named as the
+/// chosen option (`name`), replying to the poll's post (`question`), addressed to its author
+/// alone. `id` is the vote's; the activity's is `id` + `/activity`.
+pub fn vote(id: &str, actor: &str, author: &str, question: &str, name: &str) -> Value {
+    let note = json!({
+        "id": id,
+        "type": "Note",
+        "name": name,
+        "attributedTo": actor,
+        "inReplyTo": question,
+        "to": author,
+    });
+    let mut v = activity(
+        &format!("{id}/activity"),
+        "Create",
+        actor,
+        note,
+        &[author.to_string()],
+        &[],
+        None,
+    );
+    if let Some(o) = v.as_object_mut() {
+        o.remove("cc");
+        o.insert("to".into(), author.into());
+    }
+    v
 }
 
 /// `s` with `prefix` in front unless it starts with it already.
@@ -1122,7 +1255,12 @@ impl NoteDoc {
             o.insert("@context".into(), note_context());
         }
         o.insert("id".into(), self.id.clone().into());
-        o.insert("type".into(), "Note".into());
+        let kind = if self.poll.is_some() {
+            "Question"
+        } else {
+            "Note"
+        };
+        o.insert("type".into(), kind.into());
         o.insert("summary".into(), self.summary.clone().into());
         o.insert("inReplyTo".into(), self.in_reply_to.clone().into());
         o.insert("published".into(), timestamp(self.published).into());
@@ -1157,6 +1295,9 @@ impl NoteDoc {
         o.insert("tag".into(), mentions.chain(hashtags).collect());
         if let Some(r) = &self.replies {
             o.insert("replies".into(), r.clone());
+        }
+        if let Some(p) = &self.poll {
+            p.write_into(&mut o);
         }
         Value::Object(o)
     }
@@ -2025,7 +2166,116 @@ mod tests {
                 vec!["https://fedblog.example/users/bob/statuses/2".into()],
                 Some("https://fedblog.example/users/bob/statuses/1/replies?page=true".into()),
             )),
+            poll: None,
         }
+    }
+
+    #[test]
+    fn a_question_has_mastodons_shape_and_reads_back() {
+        let mut doc = note_doc();
+        doc.poll = Some(QuestionDoc {
+            options: vec![("tea".into(), 3), ("coffee".into(), 1)],
+            multiple: false,
+            voters_count: 4,
+            end_time: Some(t("2024-05-07T07:08:09Z")),
+            closed: false,
+        });
+        let v = doc.to_json(true);
+        assert_eq!(v["type"], "Question");
+        assert_eq!(
+            v["oneOf"],
+            json!([
+                {"type": "Note", "name": "tea", "replies": {"type": "Collection", "totalItems": 3}},
+                {"type": "Note", "name": "coffee", "replies": {"type": "Collection", "totalItems": 1}},
+            ])
+        );
+        assert!(v.get("anyOf").is_none());
+        assert_eq!(v["endTime"], "2024-05-07T07:08:09Z");
+        assert!(v.get("closed").is_none(), "open: no closed");
+        assert_eq!(v["votersCount"], 4);
+        let n = Note::from_json(&v).expect("reads back");
+        assert_eq!(n.kind, "Question");
+        assert_eq!(
+            n.poll,
+            Some(Question {
+                options: vec![("tea".into(), 3), ("coffee".into(), 1)],
+                multiple: false,
+                voters_count: Some(4),
+                end_time: Some(t("2024-05-07T07:08:09Z")),
+                closed: None,
+            })
+        );
+
+        // Several choices, ended.
+        if let Some(p) = doc.poll.as_mut() {
+            p.multiple = true;
+            p.closed = true;
+        }
+        let v = doc.to_json(false);
+        assert!(v.get("oneOf").is_none());
+        assert_eq!(v["anyOf"][1]["name"], "coffee");
+        assert_eq!(v["closed"], "2024-05-07T07:08:09Z");
+        let poll = Note::from_json(&v)
+            .expect("reads back")
+            .poll
+            .expect("a poll");
+        assert!(poll.multiple);
+        assert_eq!(poll.closed, Some(Some(t("2024-05-07T07:08:09Z"))));
+
+        // Read leniently: a title in `content`, no count, `closed: true`, no title at all.
+        let other = json!({
+            "id": "https://other.example/q/1", "type": "Question",
+            "attributedTo": "https://other.example/u/1",
+            "closed": true,
+            "oneOf": [{"type": "Note", "content": "yes"}, {"type": "Note"}, {"name": "no",
+                "replies": {"totalItems": 2}}],
+        });
+        let poll = Note::from_json(&other)
+            .expect("reads")
+            .poll
+            .expect("a poll");
+        assert_eq!(poll.options, vec![("yes".into(), 0), ("no".into(), 2)]);
+        assert_eq!((poll.closed, poll.voters_count), (Some(None), None));
+        // A Note, or a Question without options, has no poll.
+        assert_eq!(
+            Note::from_json(&note_doc().to_json(false))
+                .expect("note")
+                .poll,
+            None
+        );
+        let bare = json!({"id": "https://other.example/q/2", "type": "Question",
+            "attributedTo": "https://other.example/u/1", "content": "?"});
+        assert_eq!(Note::from_json(&bare).expect("question").poll, None);
+    }
+
+    #[test]
+    fn a_vote_has_mastodons_shape_and_reads_back_as_a_named_note() {
+        let v = vote(
+            "https://fedblog.example/users/bob#votes/7/0",
+            "https://fedblog.example/users/bob",
+            "https://mastodon.example/users/alice",
+            "https://mastodon.example/users/alice/statuses/1",
+            "tea",
+        );
+        assert_eq!(v["type"], "Create");
+        assert_eq!(
+            v["id"],
+            "https://fedblog.example/users/bob#votes/7/0/activity"
+        );
+        assert_eq!(v["to"], "https://mastodon.example/users/alice");
+        assert!(v.get("cc").is_none());
+        let activity = Activity::from_json(&v).expect("an activity");
+        assert_eq!(activity.actor, "https://fedblog.example/users/bob");
+        let n = Note::from_json(&activity.object).expect("a note");
+        assert_eq!(n.id, "https://fedblog.example/users/bob#votes/7/0");
+        assert_eq!(n.name.as_deref(), Some("tea"));
+        assert_eq!(n.content_html, "");
+        assert_eq!(
+            n.in_reply_to.as_deref(),
+            Some("https://mastodon.example/users/alice/statuses/1")
+        );
+        assert_eq!(n.to, strings(&["https://mastodon.example/users/alice"]));
+        assert_eq!(n.poll, None);
     }
 
     #[test]

@@ -6,10 +6,13 @@ use serde_json::Value;
 use crate::app::App;
 use crate::content;
 use crate::federation::paths;
-use crate::federation::vocab::{self, ActorDoc, Attachment, NoteDoc};
+use crate::federation::vocab::{self, ActorDoc, Attachment, NoteDoc, QuestionDoc};
 use crate::id::Id;
 use crate::render::{render_field_value, timestamp};
-use crate::store::{AccountRecord, ActorKeyRecord, MediaKind, MediaRecord, StatusRecord};
+use crate::services::polls::poll_expired;
+use crate::store::{
+    AccountRecord, ActorKeyRecord, MediaKind, MediaRecord, PollRecord, StatusRecord,
+};
 
 /// A status with what its note names, loaded (see `App::note_parts`).
 #[derive(Clone, Debug)]
@@ -33,6 +36,8 @@ pub struct NoteParts {
     /// begun on another server goes by that server's name, which we do not keep, so a reply of
     /// ours in it names none and its readers put it in its parent's thread.
     pub conversation: Option<String>,
+    /// Its poll: with one, the note goes out as a `Question`.
+    pub poll: Option<PollRecord>,
 }
 
 impl App {
@@ -182,7 +187,37 @@ impl App {
             language: s.language.clone(),
             conversation: parts.conversation.clone(),
             replies: s.local.then(|| self.render_ap_embedded_replies(&id, parts)),
+            poll: parts.poll.as_ref().map(|p| self.render_ap_question(p)),
             id,
+        }
+    }
+
+    /// A poll as the `Question` a note becomes: its options with their votes, its end (and
+    /// `closed`, at the same time, once it has ended) and its voters. A poll whose totals are
+    /// hidden shows 0 votes per option until it ends, as Mastodon's own serializer does (it
+    /// gives no count before results are due), so that no other server shows what its author
+    /// hid; its voters count is sent all along, as our client API shows it.
+    fn render_ap_question(&self, p: &PollRecord) -> QuestionDoc {
+        let ended = poll_expired(p, self.now());
+        let hidden = p.hide_totals && !ended;
+        QuestionDoc {
+            options: p
+                .options
+                .iter()
+                .enumerate()
+                .map(|(i, title)| {
+                    let votes = if hidden {
+                        0
+                    } else {
+                        p.votes.get(i).copied().unwrap_or(0)
+                    };
+                    (title.clone(), votes)
+                })
+                .collect(),
+            multiple: p.multiple,
+            voters_count: p.voters_count,
+            end_time: p.expires_at,
+            closed: ended,
         }
     }
 
@@ -280,6 +315,22 @@ impl App {
             &note.to,
             &note.cc,
             Some(at),
+        )
+    }
+
+    /// `Update` of a local status's poll: new totals, or its end. Unlike an edit's, its id
+    /// cannot come from the edit time (the poll changes while the status does not), so it takes
+    /// `n`, a number made for it: each one is new to the servers that read it.
+    pub fn render_ap_poll_update(&self, parts: &NoteParts, n: Id) -> Value {
+        let note = self.render_ap_note(parts);
+        vocab::activity(
+            &format!("{}#updates/polls/{n}", note.id),
+            "Update",
+            &note.attributed_to,
+            note.to_json(false),
+            &note.to,
+            &note.cc,
+            None,
         )
     }
 

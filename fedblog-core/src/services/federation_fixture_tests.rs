@@ -2,7 +2,8 @@
 //! `tests/fixtures/activitypub` (where each shape comes from is in its README), signed by their
 //! actors and POSTed to the shared inbox of an app on `fedblog.example`, each checked by what it
 //! did there. Types fedblog does not act on yet are checked to be taken without error
-//! (`*_is_accepted_and_ignored_for_now`).
+//! (`*_is_accepted_and_ignored_for_now`). Polls: a Mastodon `Question` and its new totals, and
+//! votes as Mastodon and Misskey send them.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -134,6 +135,11 @@ struct World {
 
 impl World {
     async fn new() -> World {
+        World::with_poll(None).await
+    }
+
+    /// A world whose post of alice's has a poll (the `poll` parameter of posting).
+    async fn with_poll(poll: Option<Value>) -> World {
         let net = InProcessNetwork::new();
         let fedi = Arc::new(Fediverse::new(net.clone()));
         let app = Arc::new(app(LOCAL).with_transport(fedi.clone()));
@@ -149,7 +155,7 @@ impl World {
             };
             app.store.insert_actor_key(&key).await.unwrap();
         }
-        let post = post(&app, &alice, "Tea or coffee?", None).await;
+        let post = post(&app, &alice, "Tea or coffee?", poll).await;
         World {
             app,
             fedi,
@@ -713,12 +719,80 @@ async fn a_gotosocial_accept_of_an_interaction_is_accepted_and_ignored_for_now()
 }
 
 #[tokio::test]
-async fn a_mastodon_question_is_accepted_and_ignored_for_now() {
+async fn a_mastodon_question_is_stored_with_its_poll_and_takes_new_totals() {
     let w = World::new().await;
     let create = w.receive("mastodon/create-question.json").await;
-    // The post is kept; its poll is not, for now.
     let status = w.status(str_of(&create["object"], "id")).await.unwrap();
     assert!(status.content.contains("Sourdough or rye?"));
-    let polls = w.app.store.polls_by_status_ids(&[status.id]).await.unwrap();
-    assert!(polls.is_empty());
+    let poll = crate::test_support::poll_of(&w.app, &status).await;
+    let ends = chrono::DateTime::parse_from_rfc3339("2099-05-03T12:06:40Z").unwrap();
+    assert_eq!(
+        (
+            poll.options.clone(),
+            poll.votes.clone(),
+            poll.voters_count,
+            poll.multiple,
+            poll.hide_totals,
+            poll.expires_at,
+        ),
+        (
+            vec!["Sourdough".to_string(), "Rye".to_string()],
+            vec![0, 0],
+            0,
+            false,
+            false,
+            Some(ends.to_utc()),
+        )
+    );
+    assert_eq!(
+        poll.account_id,
+        w.actor_of("mastodon/create-question.json").await.id
+    );
+    // Its end is told of to those who vote in it here: a close_poll job at its end (read by
+    // claiming what is due a day after it).
+    let after = ends.to_utc() + Duration::days(1);
+    let due = w.app.store.claim_jobs("peek", after, after, 100).await;
+    let close = due
+        .unwrap()
+        .into_iter()
+        .find(|j| j.kind == crate::services::notifications::CLOSE_POLL)
+        .expect("a close_poll job");
+    assert_eq!(close.run_at, ends.to_utc());
+    assert!(close.payload.contains(&poll.id.to_string()), "{close:?}");
+
+    // Mastodon's Update with new totals (no `updated`: not an edit) refreshes the counts.
+    w.receive("mastodon/update-question.json").await;
+    let now = crate::test_support::poll_of(&w.app, &status).await;
+    assert_eq!(now.id, poll.id, "the same poll");
+    assert_eq!((now.votes, now.voters_count), (vec![3, 1], 4));
+    let history = w.app.store.status_edits(status.id).await.unwrap();
+    assert!(history.is_empty(), "new totals are no edit: {history:?}");
+}
+
+#[tokio::test]
+async fn a_vote_from_mastodon_or_misskey_counts_in_alices_poll() {
+    for name in ["mastodon/vote.json", "misskey/vote.json"] {
+        let poll = serde_json::json!({"options": ["Tea", "Coffee"], "expires_in": 600});
+        let w = World::with_poll(Some(poll)).await;
+        let vote = w.receive(name).await;
+        let poll = crate::test_support::poll_of(&w.app, &w.post).await;
+        assert_eq!((poll.votes, poll.voters_count), (vec![1, 0], 1), "{name}");
+        let voter = w.actor_of(name).await;
+        let voters = w.app.store.poll_voters(poll.id).await.unwrap();
+        assert_eq!(voters, vec![voter.id], "{name}");
+        // Never a status, nor a reply, nor anything alice is told of.
+        let vote_note = str_of(&vote["object"], "id");
+        assert!(w.status(vote_note).await.is_none(), "{name}");
+        assert_eq!(w.alice_post().await.replies_count, 0, "{name}");
+        assert!(w.notifications().await.is_empty(), "{name}");
+        // The new totals go to the voter.
+        w.run_jobs().await;
+        let updates = w.fedi.received("Update");
+        assert_eq!(updates.len(), 1, "{name}: {updates:?}");
+        let question = &updates[0]["object"];
+        assert_eq!(question["type"], "Question", "{name}");
+        assert_eq!(question["oneOf"][0]["name"], "Tea", "{name}");
+        assert_eq!(question["oneOf"][0]["replies"]["totalItems"], 1, "{name}");
+        assert_eq!(question["votersCount"], 1, "{name}");
+    }
 }

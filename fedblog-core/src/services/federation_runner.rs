@@ -14,15 +14,18 @@ use crate::content::sanitize_remote_html;
 use crate::error::{ApiError, ApiResult};
 use crate::federation::RawBody;
 use crate::federation::paths;
-use crate::federation::vocab::{self, Activity, Actor, FirstPage, Note};
+use crate::federation::vocab::{self, Activity, Actor, FirstPage, Note, Question};
 use crate::id::Id;
 use crate::render::activitypub::NoteParts;
 use crate::services::federation::{Delivered, MAX_ACTIVITY_BYTES};
 use crate::services::jobs::new_job;
 use crate::services::outbox::{DELIVER, DELIVERY_ATTEMPTS, Delivery, Federate, Outgoing};
+use crate::services::polls::poll_expired;
 use crate::services::relationships::FollowOptions;
-use crate::services::remote::{RemoteAttachment, RemoteStatus};
-use crate::store::{AccountRecord, StatusRecord, Visibility};
+use crate::services::remote::{
+    MAX_REMOTE_POLL_OPTIONS, RemoteAttachment, RemotePoll, RemoteStatus,
+};
+use crate::store::{AccountRecord, PollRecord, StatusRecord, Visibility};
 
 /// The collections of a local actor.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -168,6 +171,40 @@ fn gone_is_fine<T>(r: ApiResult<T>) -> ApiResult<()> {
         Err(e) if e.status == StatusCode::NOT_FOUND => Ok(()),
         Err(e) => Err(e),
     }
+}
+
+/// What we keep of a `Question`'s poll, read at `now`: its first
+/// [`MAX_REMOTE_POLL_OPTIONS`] options with their counts; its voters as said, else (as Mastodon
+/// shows them) the votes' sum for a single-choice poll, where each voter chooses once, and the
+/// largest count for a multiple-choice one (at least that many voted); its end, the time it says
+/// it closed (now for a `closed: true`) before its `endTime`. `None` without options.
+fn remote_poll(q: Question, now: chrono::DateTime<Utc>) -> Option<RemotePoll> {
+    let (options, votes): (Vec<String>, Vec<i64>) = q
+        .options
+        .into_iter()
+        .take(MAX_REMOTE_POLL_OPTIONS)
+        .map(|(title, n)| (title, i64::try_from(n).unwrap_or(i64::MAX)))
+        .unzip();
+    if options.is_empty() {
+        return None;
+    }
+    let voters_count = match q.voters_count {
+        Some(n) => i64::try_from(n).unwrap_or(i64::MAX),
+        None if q.multiple => votes.iter().copied().max().unwrap_or(0),
+        None => votes.iter().fold(0i64, |sum, n| sum.saturating_add(*n)),
+    };
+    let expires_at = match q.closed {
+        Some(Some(at)) => Some(at),
+        Some(None) => Some(now),
+        None => q.end_time,
+    };
+    Some(RemotePoll {
+        options,
+        votes,
+        voters_count,
+        multiple: q.multiple,
+        expires_at,
+    })
 }
 
 impl App {
@@ -431,6 +468,7 @@ impl App {
             .and_then(|a| a.followers);
         let now = Utc::now();
         Ok(RemoteStatus {
+            poll: note.poll.and_then(|q| remote_poll(q, now)),
             uri: note.id,
             content: sanitize_remote_html(&note.content_html),
             spoiler_text: note.summary.unwrap_or_default(),
@@ -463,9 +501,34 @@ impl App {
         let Some(note) = self.note_of(signer, activity).await? else {
             return Ok(());
         };
+        if let Some((status, poll)) = self.poll_voted_in(&note).await? {
+            let name = note.name.unwrap_or_default();
+            let remote = self.remote();
+            return remote
+                .receive_vote(signer, &status, &poll, &name)
+                .await
+                .map(|_| ());
+        }
         self.store_remote_note(signer, note, ThreadReach::Delivered)
             .await
             .map(|_| ())
+    }
+
+    /// The local status and poll `note` votes in, when it is a vote as Mastodon (and Misskey)
+    /// send one: a note with a `name` (the option) and no content, replying to a local status
+    /// with a poll. Whether the vote counts is the poll's business; it is never a status.
+    async fn poll_voted_in(&self, note: &Note) -> ApiResult<Option<(StatusRecord, PollRecord)>> {
+        if note.name.is_none() || note.poll.is_some() || !note.content_html.trim().is_empty() {
+            return Ok(None);
+        }
+        let Some(uri) = &note.in_reply_to else {
+            return Ok(None);
+        };
+        let Some(status) = self.remote().status_by_uri(uri).await?.filter(|s| s.local) else {
+            return Ok(None);
+        };
+        let poll = self.store.polls_by_status_ids(&[status.id]).await?.pop();
+        Ok(poll.map(|p| (status, p)))
     }
 
     async fn receive_update(&self, signer: &AccountRecord, activity: &Activity) -> ApiResult<()> {
@@ -492,7 +555,15 @@ impl App {
         if status.account_id != signer.id {
             return Err(forbidden("An actor may only edit its own posts"));
         }
+        // As Mastodon tells them apart: an edit says it was edited after the version we have;
+        // a poll's `Update` that does not only brings the poll's counts and end.
+        let edit = note
+            .updated
+            .is_some_and(|u| status.edited_at.is_none_or(|e| u > e));
         let new = self.remote_status(signer, note).await?;
+        if !edit && let Some(poll) = &new.poll {
+            return self.remote().receive_tally(&status, poll).await;
+        }
         self.remote().receive_edit(&status, new).await.map(|_| ())
     }
 
@@ -814,6 +885,36 @@ impl App {
         }
     }
 
+    /// A `close_poll` job: at the end of a local poll, its status's `Update` (now with
+    /// `closed` and the final totals) goes to the servers that have it; then the voters and the
+    /// author are told (`Notifications::close_poll`). Run twice, the `Update` goes twice, which
+    /// changes nothing there.
+    pub(crate) async fn run_close_poll(&self, payload: &Value) -> Result<(), String> {
+        if let Some(id) = payload["poll_id"]
+            .as_str()
+            .and_then(|s| s.parse::<Id>().ok())
+        {
+            self.federate_poll_end(id)
+                .await
+                .map_err(|e| e.to_string())?;
+        }
+        self.notifications().close_poll(payload).await
+    }
+
+    /// Tells the servers with a copy of local poll `id` that it ended, once it has.
+    async fn federate_poll_end(&self, id: Id) -> ApiResult<()> {
+        let Some(poll) = self.store.poll_by_id(id).await? else {
+            return Ok(());
+        };
+        if !poll_expired(&poll, self.now()) {
+            return Ok(());
+        }
+        match self.store.status_by_id(poll.status_id).await? {
+            Some(status) if status.local => self.outbox().poll_updated(&status, &poll).await,
+            _ => Ok(()),
+        }
+    }
+
     /// The local URL of an account's actor, for activities.
     fn actor_of(&self, account: &AccountRecord) -> String {
         match &account.uri {
@@ -997,6 +1098,45 @@ impl App {
                 let object = self.actor_of(&t);
                 Some((a.id, self.about(undo, &block_id, "Block", &actor, object)))
             }
+            Outgoing::UpdatePoll { status } => {
+                let Some(parts) = self.note_parts(*status).await? else {
+                    return Ok(None);
+                };
+                if parts.poll.is_none() {
+                    return Ok(None);
+                }
+                let value = self.render_ap_poll_update(&parts, self.ids.next());
+                Some((parts.author.id, value))
+            }
+            Outgoing::Vote {
+                account,
+                poll,
+                choice,
+            } => {
+                let (Some(a), Some(p)) = (
+                    self.account(*account).await?,
+                    self.store.poll_by_id(*poll).await?,
+                ) else {
+                    return Ok(None);
+                };
+                let (Some(s), Some(title)) = (
+                    self.store.status_by_id(p.status_id).await?,
+                    p.options.get(*choice),
+                ) else {
+                    return Ok(None);
+                };
+                let (Some(question), Some(author)) = (
+                    self.status_uri(&s).await?,
+                    self.account(s.account_id).await?,
+                ) else {
+                    return Ok(None);
+                };
+                let actor = self.actor_of(&a);
+                // Unique and stable: one account votes once per poll, each option at most once.
+                let id = format!("{actor}#votes/{}/{choice}", p.id);
+                let value = vocab::vote(&id, &actor, &self.actor_of(&author), &question, title);
+                Some((a.id, value))
+            }
             Outgoing::UpdateActor { account } => {
                 let Some(a) = self.account(*account).await? else {
                     return Ok(None);
@@ -1066,6 +1206,10 @@ impl App {
         } else {
             SelfThread::default()
         };
+        let poll = match status.reblog_of_id {
+            None => self.store.polls_by_status_ids(&[status.id]).await?.pop(),
+            Some(_) => None,
+        };
         Ok(Some(NoteParts {
             status,
             author,
@@ -1075,6 +1219,7 @@ impl App {
             self_replies: thread.self_replies,
             more_self_replies: thread.more_self_replies,
             conversation: thread.conversation,
+            poll,
         }))
     }
 

@@ -135,9 +135,7 @@ impl App {
                     .map(|_| ())
                     .map_err(|e| e.to_string())
             }
-            crate::services::notifications::CLOSE_POLL => {
-                self.notifications().close_poll(&payload).await
-            }
+            crate::services::notifications::CLOSE_POLL => self.run_close_poll(&payload).await,
             crate::services::fanout::FAN_OUT => self.fanout().run_fan_out(&payload).await,
             crate::services::outbox::FEDERATE => self.run_federate(&payload).await,
             crate::services::outbox::DELIVER => self.run_delivery(&payload).await,

@@ -10,6 +10,8 @@ pub mod fanout;
 pub mod federation;
 #[cfg(test)]
 mod federation_fixture_tests;
+#[cfg(test)]
+mod federation_poll_tests;
 pub mod federation_runner;
 #[cfg(test)]
 mod federation_tests;

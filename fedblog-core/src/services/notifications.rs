@@ -484,9 +484,10 @@ impl<'a> Notifications<'a> {
     }
 
     /// The `close_poll` job: notifies the author of an ended poll and its local voters (`poll`
-    /// notifications from the author). Nothing to do when the poll is gone (its status was
-    /// deleted, or an edit replaced it) or was already told of; a poll not ended yet is put off
-    /// to its end.
+    /// notifications from the author; a remote poll's author is not ours to tell). Nothing to do
+    /// when the poll is gone (its status was deleted, or an edit replaced it) or was already told
+    /// of (a job run twice, or a remote poll whose end moved, which has a job for each end); a
+    /// poll not ended yet is put off to its end.
     pub(crate) async fn close_poll(&self, payload: &Value) -> Result<(), String> {
         let id = payload["poll_id"]
             .as_str()
@@ -511,24 +512,18 @@ impl<'a> Notifications<'a> {
         ) else {
             return Ok(());
         };
-        // Told of already (a job run twice): the author's notification goes with the voters'.
-        let told = NotificationQuery {
-            types: Some(vec![NotificationType::Poll]),
-            from_account_id: Some(author.id),
-            include_filtered: true,
-            ..Default::default()
-        };
-        let mut seen = self
-            .notifications
-            .notifications_page(author.id, &told, Page::first(80))
-            .await?
-            .into_iter()
-            .filter(|n| n.status_id == Some(status.id));
-        if seen.next().is_some() {
-            return Ok(());
-        }
         let mut recipients = self.polls.poll_voters(poll.id).await?;
         recipients.push(author.id);
+        // Told of already: the notifications of one end are stored together, so one told
+        // recipient tells. A local author always is; a remote poll's local voters are asked.
+        let asked: Vec<Id> = if author.is_local() {
+            vec![author.id]
+        } else {
+            recipients.clone()
+        };
+        if self.told_of_end(&asked, &author, &status).await? {
+            return Ok(());
+        }
         // Voters who can no longer see the status are not told.
         let mut told_ok: Vec<Id> = Vec::with_capacity(recipients.len());
         let accounts: HashMap<Id, AccountRecord> = self
@@ -548,6 +543,31 @@ impl<'a> Notifications<'a> {
         self.notify(&told_ok, &author, NotificationType::Poll, Some(&status))
             .await
             .map(|_| ())
+    }
+
+    /// Whether one of `recipients` has been told of the end of `author`'s poll on `status`.
+    async fn told_of_end(
+        &self,
+        recipients: &[Id],
+        author: &AccountRecord,
+        status: &StatusRecord,
+    ) -> ApiResult<bool> {
+        let told = NotificationQuery {
+            types: Some(vec![NotificationType::Poll]),
+            from_account_id: Some(author.id),
+            include_filtered: true,
+            ..Default::default()
+        };
+        for r in recipients {
+            let page = self
+                .notifications
+                .notifications_page(*r, &told, Page::first(80))
+                .await?;
+            if page.iter().any(|n| n.status_id == Some(status.id)) {
+                return Ok(true);
+            }
+        }
+        Ok(false)
     }
 }
 

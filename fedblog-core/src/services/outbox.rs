@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use crate::error::ApiResult;
 use crate::id::{Id, IdGenerator};
 use crate::services::jobs::{JobQueue, new_job};
-use crate::store::{AccountRecord, StatusRecord, Store, Visibility};
+use crate::store::{AccountRecord, PollRecord, StatusRecord, Store, Visibility};
 
 /// A job that renders one activity and queues its deliveries; payload [`Federate`].
 pub const FEDERATE: &str = "federate";
@@ -113,6 +113,22 @@ pub enum Outgoing {
     UpdateActor {
         /// The account.
         account: Id,
+    },
+    /// New totals of a local poll, or its end (`Update` of its status's `Question`).
+    UpdatePoll {
+        /// The status with the poll.
+        status: Id,
+    },
+    /// One choice of a local account's vote in a remote poll (`Create` of a `Note` named as
+    /// the option, replying to the poll's status; a vote for several options is one of these
+    /// per option, as Mastodon sends them).
+    Vote {
+        /// Who voted.
+        account: Id,
+        /// In which poll.
+        poll: Id,
+        /// The index of the option chosen.
+        choice: usize,
     },
 }
 
@@ -416,6 +432,44 @@ impl<'a> Outbox<'a> {
     pub async fn unblocked(&self, account: Id, target: Id) -> ApiResult<()> {
         self.between(account, target, Outgoing::UndoBlock { account, target })
             .await
+    }
+
+    /// A local poll has new totals (a remote vote counted) or has ended: its status's
+    /// `Update` goes to the status's audience and to the inboxes of the poll's remote voters, so
+    /// that the servers with a copy show it as it is (Mastodon's `DistributePollUpdateWorker`).
+    pub async fn poll_updated(&self, status: &StatusRecord, poll: &PollRecord) -> ApiResult<()> {
+        if !self.enabled || !status.local {
+            return Ok(());
+        }
+        let mut inboxes = self.audience(status).await?;
+        let voters = self.store.poll_voters(poll.id).await?;
+        inboxes.extend(self.inboxes_of(&voters).await?);
+        self.send(Outgoing::UpdatePoll { status: status.id }, inboxes)
+            .await
+    }
+
+    /// A local account voted for `choices` in the poll of a remote status: one activity per
+    /// choice goes to the poll's author.
+    pub async fn voted(
+        &self,
+        voter: &AccountRecord,
+        status: &StatusRecord,
+        poll: &PollRecord,
+        choices: &[usize],
+    ) -> ApiResult<()> {
+        if !self.enabled || !voter.is_local() || status.local {
+            return Ok(());
+        }
+        let inboxes = self.inboxes_of(&[status.account_id]).await?;
+        for &choice in choices {
+            let vote = Outgoing::Vote {
+                account: voter.id,
+                poll: poll.id,
+                choice,
+            };
+            self.send(vote, inboxes.clone()).await?;
+        }
+        Ok(())
     }
 
     /// A local account changed its profile.

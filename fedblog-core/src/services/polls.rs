@@ -1,13 +1,16 @@
 //! Polls: reading a poll through the visibility of its status, and voting (valid choices, one
-//! vote per account, none after expiry, none on one's own poll). Polls are created with their
-//! status (`services/statuses.rs`); notifying voters when a poll ends belongs with notifications.
+//! vote per account, none after expiry, none on one's own poll; a vote in another server's poll
+//! is also sent there). Polls are created with their status (`services/statuses.rs`); notifying
+//! voters when a poll ends belongs with notifications; votes and tallies from other servers with
+//! the remote statuses (`services/remote.rs`).
 
 use chrono::{DateTime, Utc};
 
 use crate::error::{ApiError, ApiResult};
 use crate::id::Id;
+use crate::services::outbox::Outbox;
 use crate::services::visibility::VisibilityRule;
-use crate::store::{AccountRecord, PollRecord, PollStore};
+use crate::store::{AccountRecord, PollRecord, PollStore, StatusRecord};
 
 /// A 422 about the choices of a vote.
 fn choice_error(msg: &str) -> ApiError {
@@ -20,23 +23,28 @@ pub fn poll_expired(poll: &PollRecord, now: chrono::DateTime<chrono::Utc>) -> bo
 }
 
 /// The polls area: `app.polls()`. It holds the poll store, the visibility rule a poll's status
-/// is read through, and the time votes are judged at.
+/// is read through, the outbox a vote in a remote poll goes out through, and the time votes are
+/// judged at.
 pub struct Polls<'a> {
     store: &'a dyn PollStore,
     visibility: VisibilityRule<'a>,
+    outbox: Outbox<'a>,
     now: DateTime<Utc>,
 }
 
 impl<'a> Polls<'a> {
-    /// The area over `store`, reading statuses through `visibility`, judging at `now`.
+    /// The area over `store`, reading statuses through `visibility`, telling other servers
+    /// through `outbox`, judging at `now`.
     pub fn new(
         store: &'a dyn PollStore,
         visibility: VisibilityRule<'a>,
+        outbox: Outbox<'a>,
         now: DateTime<Utc>,
     ) -> Self {
         Polls {
             store,
             visibility,
+            outbox,
             now,
         }
     }
@@ -48,29 +56,41 @@ impl<'a> Polls<'a> {
         viewer: Option<&AccountRecord>,
         id: Id,
     ) -> ApiResult<PollRecord> {
+        Ok(self.visible_poll_and_status(viewer, id).await?.0)
+    }
+
+    /// [`Polls::visible_poll`], with its status.
+    async fn visible_poll_and_status(
+        &self,
+        viewer: Option<&AccountRecord>,
+        id: Id,
+    ) -> ApiResult<(PollRecord, StatusRecord)> {
         let poll = self
             .store
             .poll_by_id(id)
             .await?
             .ok_or_else(ApiError::not_found)?;
-        self.visibility
+        let status = self
+            .visibility
             .visible_status(viewer, poll.status_id)
             .await?;
-        Ok(poll)
+        Ok((poll, status))
     }
 
     /// `me` votes in a poll it may see (else 404) and gets the poll as it is afterwards.
     /// `choices` are option indexes (0-based, as text or numbers): at least one, each a valid
     /// index, all different, and one only unless the poll is `multiple`; the author cannot vote
     /// in its own poll; a second vote and a vote after the poll ended are refused; all of these
-    /// are 422s and change nothing.
+    /// are 422s and change nothing. A vote in a remote status's poll counts here at once and is
+    /// sent to the poll's author, one activity per choice; a vote in a local poll sends its new
+    /// totals to the servers that have it (unless they are hidden), as a remote vote does.
     pub async fn vote_in_poll(
         &self,
         me: &AccountRecord,
         id: Id,
         choices: &[String],
     ) -> ApiResult<PollRecord> {
-        let poll = self.visible_poll(Some(me), id).await?;
+        let (poll, status) = self.visible_poll_and_status(Some(me), id).await?;
         if poll.account_id == me.id {
             return Err(choice_error("You cannot vote in your own poll"));
         }
@@ -107,6 +127,12 @@ impl<'a> Polls<'a> {
             }
             Err(crate::StoreError::NotFound) => return Err(ApiError::not_found()),
             Err(e) => return Err(e.into()),
+        }
+        if !status.local {
+            self.outbox.voted(me, &status, &poll, &chosen).await?;
+        } else if !poll.hide_totals {
+            // The servers with a copy see the new totals, as after a remote vote.
+            self.outbox.poll_updated(&status, &poll).await?;
         }
         self.store
             .poll_by_id(poll.id)

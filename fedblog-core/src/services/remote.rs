@@ -1,5 +1,6 @@
-//! Statuses from other servers: a remote post, reblog, edit or deletion stored and handed to
-//! the same fan-out, notifications and streams as a local one. The federation runner reads the
+//! Statuses from other servers: a remote post (with its poll), reblog, edit or deletion stored
+//! and handed to the same fan-out, notifications and streams as a local one; a remote poll's
+//! new tally; a remote account's vote in one of our polls. The federation runner reads the
 //! activities; this area applies them.
 
 use chrono::{DateTime, Utc};
@@ -8,10 +9,11 @@ use crate::error::{ApiError, ApiResult};
 use crate::events::{DomainEvent, EventBus, publish_logged};
 use crate::federation::paths::{self, Local};
 use crate::id::{Id, IdGenerator};
+use crate::services::polls::poll_expired;
 use crate::services::statuses::StatusAreas;
 use crate::store::{
-    AccountRecord, MediaKind, MediaRecord, NotificationType, StatusEditRecord, StatusRecord, Store,
-    Visibility,
+    AccountRecord, MediaKind, MediaRecord, NotificationType, PollRecord, StatusEditRecord,
+    StatusRecord, Store, Visibility,
 };
 
 /// A remote post as the runner read it, its references resolved.
@@ -44,7 +46,54 @@ pub struct RemoteStatus {
     pub updated: Option<DateTime<Utc>>,
     /// Its attachments, kept by URL (at most [`MAX_REMOTE_ATTACHMENTS`]).
     pub attachments: Vec<RemoteAttachment>,
+    /// Its poll, when it is a `Question`.
+    pub poll: Option<RemotePoll>,
 }
+
+/// A remote post's poll, with the counts its server reports.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RemotePoll {
+    /// The options' titles, in order (at most [`MAX_REMOTE_POLL_OPTIONS`]).
+    pub options: Vec<String>,
+    /// Votes per option, in the same order.
+    pub votes: Vec<i64>,
+    /// How many accounts voted.
+    pub voters_count: i64,
+    /// Several choices allowed.
+    pub multiple: bool,
+    /// When voting ends (`None`: never): its `closed` time when it says it is closed, else its
+    /// `endTime`.
+    pub expires_at: Option<DateTime<Utc>>,
+}
+
+impl RemotePoll {
+    /// Whether `poll` is this poll with other counts (same options, same kind): an update that
+    /// changes only counts keeps the votes made here; any other replaces the poll.
+    pub fn same_poll(&self, poll: &PollRecord) -> bool {
+        self.options == poll.options && self.multiple == poll.multiple
+    }
+
+    /// The record of this poll, `id`, for the remote `status`. Totals are never hidden: the
+    /// poll's server decides what it sends.
+    fn record(&self, id: Id, status: &StatusRecord) -> PollRecord {
+        PollRecord {
+            id,
+            status_id: status.id,
+            account_id: status.account_id,
+            options: self.options.clone(),
+            votes: self.votes.clone(),
+            voters_count: self.voters_count,
+            multiple: self.multiple,
+            hide_totals: false,
+            expires_at: self.expires_at,
+            created_at: status.created_at,
+        }
+    }
+}
+
+/// Options of a remote poll kept at most (Mastodon keeps them all; its own polls have at most
+/// four, and other servers' rarely more than twenty).
+pub const MAX_REMOTE_POLL_OPTIONS: usize = 20;
 
 /// A remote post's attachment: the file stays on its server.
 #[derive(Clone, Debug, PartialEq)]
@@ -174,6 +223,9 @@ impl<'a> Remote<'a> {
         };
         record.conversation_id = Some(thread.unwrap_or(record.id));
         self.insert(&mut record, thread).await?;
+        if let Some(poll) = &new.poll {
+            self.insert_poll(poll, &record).await?;
+        }
         self.areas.links.record_link(&record).await?;
         self.areas.fanout.fan_out(&record).await?;
         self.areas
@@ -189,6 +241,101 @@ impl<'a> Remote<'a> {
         )
         .await;
         Ok(record)
+    }
+
+    /// Stores `poll` as the poll of the remote `status`, and queues the job that tells the
+    /// accounts voting in it here of its end.
+    async fn insert_poll(&self, poll: &RemotePoll, status: &StatusRecord) -> ApiResult<()> {
+        let record = poll.record(self.ids.next(), status);
+        self.store.insert_poll(&record).await?;
+        if record.expires_at.is_some_and(|t| t > self.now) {
+            self.areas
+                .notifications
+                .schedule_poll_close(&record)
+                .await?;
+        }
+        Ok(())
+    }
+
+    /// Takes the counts and end `new` reports for the stored `poll` (the votes made here are
+    /// kept); an end moved sooner gets its own job telling of it (the job of the later end
+    /// finds it told).
+    async fn take_tally(&self, poll: &PollRecord, new: &RemotePoll) -> ApiResult<()> {
+        match self
+            .store
+            .set_poll_tally(poll.id, &new.votes, new.voters_count, new.expires_at)
+            .await
+        {
+            Ok(_) | Err(crate::StoreError::NotFound) => {}
+            Err(e) => return Err(e.into()),
+        }
+        let sooner = match (poll.expires_at, new.expires_at) {
+            (_, None) => false,
+            (None, Some(_)) => true,
+            (Some(was), Some(now)) => now < was,
+        };
+        if sooner {
+            let moved = PollRecord {
+                expires_at: new.expires_at,
+                ..poll.clone()
+            };
+            self.areas.notifications.schedule_poll_close(&moved).await?;
+        }
+        Ok(())
+    }
+
+    /// The new tally of the remote `status`'s poll (an `Update` that is no edit, as Mastodon
+    /// sends one when votes come in and at the end): taken when `new` is the stored poll with
+    /// other counts, ignored otherwise (a changed poll comes with an edit).
+    pub async fn receive_tally(&self, status: &StatusRecord, new: &RemotePoll) -> ApiResult<()> {
+        let Some(poll) = self.store.polls_by_status_ids(&[status.id]).await?.pop() else {
+            return Ok(());
+        };
+        if !new.same_poll(&poll) {
+            return Ok(());
+        }
+        self.take_tally(&poll, new).await
+    }
+
+    /// A remote account's vote in the poll of our `status` (`Create` of a note named `name`
+    /// replying to it): the option titled `name` is counted for `voter`, once (in a
+    /// single-choice poll, only its first choice), and the poll's new totals go to the servers
+    /// that have it unless its totals are hidden. `false`, and nothing changes, for an unknown
+    /// title, an ended poll, a status the voter may not see, or a choice made already. A vote is
+    /// never a status and tells no one.
+    pub async fn receive_vote(
+        &self,
+        voter: &AccountRecord,
+        status: &StatusRecord,
+        poll: &PollRecord,
+        name: &str,
+    ) -> ApiResult<bool> {
+        if !status.local || poll_expired(poll, self.now) {
+            return Ok(false);
+        }
+        let Some(choice) = poll.options.iter().position(|o| o == name) else {
+            return Ok(false);
+        };
+        let Some(author) = self.store.account_by_id(status.account_id).await? else {
+            return Ok(false);
+        };
+        if !self
+            .areas
+            .visibility
+            .can_see(Some(voter), status, &author)
+            .await?
+        {
+            return Ok(false);
+        }
+        match self.store.add_poll_choice(poll.id, voter.id, choice).await {
+            Ok(true) => {}
+            Ok(false) | Err(crate::StoreError::NotFound) => return Ok(false),
+            Err(e) => return Err(e.into()),
+        }
+        if !poll.hide_totals {
+            self.areas.outbox.poll_updated(status, poll).await?;
+        }
+        Ok(true)
     }
 
     /// One of our threads, when `context` names it (other servers send our conversation's name
@@ -373,7 +520,12 @@ impl<'a> Remote<'a> {
     }
 
     /// A remote author edited `status`: the version before is kept in its history (the
-    /// original first, as Mastodon keeps it), and the status takes the new text.
+    /// original first, as Mastodon keeps it, with the poll's options), and the status takes the
+    /// new text and poll. A poll with the same options keeps the votes made here and takes the
+    /// new counts; a changed one replaces it (voting starts over, as a local edit's). When the
+    /// status keeps its poll and neither its text, content warning nor sensitivity changed, only
+    /// the counts are taken and no revision is kept (Mastodon keeps none without "significant
+    /// changes"): a poll's `Update` may carry a newer `updated` without being an edit.
     pub async fn receive_edit(
         &self,
         status: &StatusRecord,
@@ -383,9 +535,33 @@ impl<'a> Remote<'a> {
         if status.edited_at.is_some_and(|t| t >= edited_at) {
             return Ok(status.clone());
         }
+        let old_poll = self.store.polls_by_status_ids(&[status.id]).await?.pop();
+        let poll_kept = match (&old_poll, &new.poll) {
+            (None, None) => true,
+            (Some(old), Some(poll)) => poll.same_poll(old),
+            _ => false,
+        };
+        let unchanged = new.content == status.content
+            && new.spoiler_text == status.spoiler_text
+            && new.sensitive == status.sensitive;
+        if let (Some(old), Some(poll)) = (&old_poll, &new.poll)
+            && poll_kept
+        {
+            self.take_tally(old, poll).await?;
+            if unchanged {
+                return Ok(status.clone());
+            }
+        }
+        let old_options = old_poll.as_ref().map(|p| p.options.clone());
+        let new_options = new.poll.as_ref().map(|p| p.options.clone());
         let mut revisions = vec![];
         if self.store.status_edits(status.id).await?.is_empty() {
-            revisions.push(revision(self.ids.next(), status, status.created_at));
+            revisions.push(revision(
+                self.ids.next(),
+                status,
+                old_options,
+                status.created_at,
+            ));
         }
         let mut updated = status.clone();
         updated.content = new.content;
@@ -393,8 +569,20 @@ impl<'a> Remote<'a> {
         updated.sensitive = new.sensitive;
         updated.language = new.language.or(updated.language);
         updated.edited_at = Some(edited_at);
-        revisions.push(revision(self.ids.next(), &updated, edited_at));
+        revisions.push(revision(self.ids.next(), &updated, new_options, edited_at));
         self.store.update_status(&updated, &revisions).await?;
+        if !poll_kept {
+            let record = new
+                .poll
+                .as_ref()
+                .map(|p| p.record(self.ids.next(), &updated));
+            self.store.replace_poll(status.id, record.as_ref()).await?;
+            if let Some(record) = &record
+                && record.expires_at.is_some_and(|t| t > self.now)
+            {
+                self.areas.notifications.schedule_poll_close(record).await?;
+            }
+        }
         publish_logged(
             self.events,
             DomainEvent::StatusEdited {
@@ -407,8 +595,13 @@ impl<'a> Remote<'a> {
     }
 }
 
-/// A revision of `status` as it is.
-fn revision(id: Id, status: &StatusRecord, at: DateTime<Utc>) -> StatusEditRecord {
+/// A revision of `status` as it is, with its poll's options.
+fn revision(
+    id: Id,
+    status: &StatusRecord,
+    poll_options: Option<Vec<String>>,
+    at: DateTime<Utc>,
+) -> StatusEditRecord {
     StatusEditRecord {
         id,
         status_id: status.id,
@@ -418,7 +611,7 @@ fn revision(id: Id, status: &StatusRecord, at: DateTime<Utc>) -> StatusEditRecor
         spoiler_text: status.spoiler_text.clone(),
         sensitive: status.sensitive,
         media_ids: status.media_ids.clone(),
-        poll_options: None,
+        poll_options,
         created_at: at,
     }
 }

@@ -962,6 +962,39 @@ impl Caching {
         self.wrote().await;
         r
     }
+    async fn add_poll_choice(&self, poll_id: Id, account: Id, choice: usize) -> StoreResult<bool> {
+        let r = self.inner.add_poll_choice(poll_id, account, choice).await;
+        self.forget_poll(poll_id).await;
+        self.wrote().await;
+        r
+    }
+    async fn set_poll_tally(
+        &self,
+        poll_id: Id,
+        votes: &[i64],
+        voters_count: i64,
+        expires_at: Option<DateTime<Utc>>,
+    ) -> StoreResult<bool> {
+        let r = self
+            .inner
+            .set_poll_tally(poll_id, votes, voters_count, expires_at)
+            .await;
+        self.forget_poll(poll_id).await;
+        self.wrote().await;
+        r
+    }
+}
+
+/// Helpers of the cached methods of [`PollStore`].
+impl Caching {
+    /// Forgets the cached poll `poll_id` (the cache keeps polls by status, which the poll
+    /// names; all of them when it cannot be read).
+    async fn forget_poll(&self, poll_id: Id) {
+        match self.inner.poll_by_id(poll_id).await {
+            Ok(Some(p)) => self.cache.polls.invalidate(&[p.status_id]),
+            _ => self.cache.polls.clear(),
+        }
+    }
 }
 
 /// The cached methods of [`FilterStore`].

@@ -228,6 +228,8 @@ macro_rules! __delegate_trait {
             fn poll_votes_among(&self, poll_ids: &[Id], account: Id) -> StoreResult<Vec<(Id, Vec<usize>)>>;
             fn poll_voters(&self, poll_id: Id) -> StoreResult<Vec<Id>>;
             fn replace_poll(&self, status_id: Id, poll: Option<&PollRecord>) -> StoreResult<()>;
+            fn add_poll_choice(&self, poll_id: Id, account: Id, choice: usize) -> StoreResult<bool>;
+            fn set_poll_tally(&self, poll_id: Id, votes: &[i64], voters_count: i64, expires_at: Option<DateTime<Utc>>) -> StoreResult<bool>;
         } }
     };
     (MediaStore, $ty:ty, $field:ident $(, $observe:ident)?) => {

@@ -2289,6 +2289,45 @@ impl PollStore for MemoryStore {
             .map(|(_, a)| *a)
             .collect())
     }
+
+    async fn add_poll_choice(&self, poll_id: Id, account: Id, choice: usize) -> StoreResult<bool> {
+        let mut g = self.write()?;
+        let multiple = g.polls.get(&poll_id).ok_or(StoreError::NotFound)?.multiple;
+        let chosen = g.poll_votes.get(&(poll_id, account));
+        let first = chosen.is_none_or(|c| c.is_empty());
+        if chosen.is_some_and(|c| c.contains(&choice) || (!multiple && !c.is_empty())) {
+            return Ok(false);
+        }
+        let choices = g.poll_votes.entry((poll_id, account)).or_default();
+        choices.push(choice);
+        choices.sort_unstable();
+        if let Some(p) = g.polls.get_mut(&poll_id) {
+            if let Some(n) = p.votes.get_mut(choice) {
+                *n += 1;
+            }
+            if first {
+                p.voters_count += 1;
+            }
+        }
+        Ok(true)
+    }
+
+    async fn set_poll_tally(
+        &self,
+        poll_id: Id,
+        votes: &[i64],
+        voters_count: i64,
+        expires_at: Option<DateTime<Utc>>,
+    ) -> StoreResult<bool> {
+        let mut g = self.write()?;
+        let p = g.polls.get_mut(&poll_id).ok_or(StoreError::NotFound)?;
+        for (i, n) in p.votes.iter_mut().enumerate() {
+            *n = votes.get(i).copied().unwrap_or(0);
+        }
+        p.voters_count = voters_count;
+        p.expires_at = expires_at;
+        Ok(true)
+    }
 }
 
 #[async_trait]

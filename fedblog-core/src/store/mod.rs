@@ -619,6 +619,49 @@ pub trait PollStore: Send + Sync {
     /// way starts its voting over. `AlreadyExists("poll")` if the new poll's id is taken by
     /// another status's poll (nothing changes).
     async fn replace_poll(&self, status_id: Id, poll: Option<&PollRecord>) -> StoreResult<()>;
+    /// Counts one more choice of `account` in the poll, as other servers report votes (one
+    /// option per activity): in one write, `choice` joins the account's choices (kept
+    /// ascending, as [`PollStore::poll_votes_of`] gives them), that option's count goes up by
+    /// one, and `voters_count` goes up by one when it is the account's first choice in the
+    /// poll. `false`, and nothing changes, when the account chose that option already, or chose
+    /// any option of a poll that is not `multiple`. `NotFound` if the poll is absent. The
+    /// caller checks that `choice` is the index of an option.
+    ///
+    /// The default records a first choice through [`PollStore::insert_poll_votes`] and refuses
+    /// any further one (`false`): right for single-choice polls, weaker for multiple ones (an
+    /// account's second choice is not counted); a store that adds choices claims
+    /// `AddsPollChoices` in the testkit's store suite.
+    async fn add_poll_choice(&self, poll_id: Id, account: Id, choice: usize) -> StoreResult<bool> {
+        if !self.poll_votes_of(poll_id, account).await?.is_empty() {
+            return Ok(false);
+        }
+        match self.insert_poll_votes(poll_id, account, &[choice]).await {
+            Ok(()) => Ok(true),
+            Err(crate::StoreError::AlreadyExists(_)) => Ok(false),
+            Err(e) => Err(e),
+        }
+    }
+    /// Sets a poll's counts and end as the server it belongs to reports them (the tally of a
+    /// remote poll): option `i` takes `votes[i]` (0 when `votes` is shorter; counts beyond the
+    /// options are ignored), `voters_count` and `expires_at` are replaced, in one write. The
+    /// options, `multiple`, `hide_totals`, `created_at` and the recorded votes stay, so the
+    /// accounts that voted here keep their choices ([`PollStore::poll_votes_of`],
+    /// [`PollStore::poll_voters`]), and a vote after it counts from the new tally. `true` when
+    /// set; `NotFound` if the poll is absent.
+    ///
+    /// The default sets nothing and answers `false`, which is correct but weaker (a remote
+    /// poll's counts then stay those it was stored with, plus the votes made here); a store that
+    /// sets them claims `SetsPollTallies` in the testkit's store suite.
+    async fn set_poll_tally(
+        &self,
+        poll_id: Id,
+        votes: &[i64],
+        voters_count: i64,
+        expires_at: Option<DateTime<Utc>>,
+    ) -> StoreResult<bool> {
+        let _ = (poll_id, votes, voters_count, expires_at);
+        Ok(false)
+    }
 }
 
 /// Media attachments: uploaded files waiting to be posted, and those attached to statuses.

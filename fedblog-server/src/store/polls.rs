@@ -1,5 +1,6 @@
-//! `PollStore` for `SeaStore`: polls with their options and per-option counts, the votes,
-//! replacing a status's poll on edit, and what deleting a status or an account takes along.
+//! `PollStore` for `SeaStore`: polls with their options and per-option counts, the votes (all at
+//! once from here, one choice at a time from other servers), a remote poll's tally, replacing a
+//! status's poll on edit, and what deleting a status or an account takes along.
 //!
 //! Counts are raised and lowered in place (`votes_count = votes_count + 1`) inside the voting
 //! transaction, so concurrent votes never lose one: on PostgreSQL the first `UPDATE polls` of a
@@ -238,6 +239,136 @@ async fn replace_poll_rows<C: ConnectionTrait>(
     Ok(())
 }
 
+/// The body of `add_poll_choice`, inside its transaction.
+async fn add_choice_rows<C: ConnectionTrait>(
+    db: &C,
+    poll_id: i64,
+    account: i64,
+    choice: usize,
+) -> StoreResult<bool> {
+    // First, as it locks the poll's row on PostgreSQL: choices and votes in one poll queue up
+    // here (on SQLite `BEGIN IMMEDIATE` has serialised the writers already).
+    let locked = polls::Entity::update_many()
+        .col_expr(
+            polls::Column::VotersCount,
+            moved(polls::Column::VotersCount, 0),
+        )
+        .filter(polls::Column::Id.eq(poll_id))
+        .exec(db)
+        .await
+        .map_err(backend_err)?;
+    if locked.rows_affected == 0 {
+        return Err(StoreError::NotFound);
+    }
+    let multiple: Option<bool> = polls::Entity::find_by_id(poll_id)
+        .select_only()
+        .column(polls::Column::Multiple)
+        .into_tuple()
+        .one(db)
+        .await
+        .map_err(backend_err)?;
+    let multiple = multiple.ok_or(StoreError::NotFound)?;
+    let row = poll_votes::Entity::find_by_id((poll_id, account))
+        .one(db)
+        .await
+        .map_err(backend_err)?;
+    let mut chosen = match &row {
+        Some(v) => parse_choices(&v.choices)?,
+        None => vec![],
+    };
+    let first = chosen.is_empty();
+    if chosen.contains(&choice) || (!multiple && !first) {
+        return Ok(false);
+    }
+    chosen.push(choice);
+    chosen.sort_unstable();
+    let json = serde_json::to_string(&chosen).map_err(|e| StoreError::Backend(e.to_string()))?;
+    if row.is_some() {
+        poll_votes::Entity::update_many()
+            .col_expr(poll_votes::Column::Choices, Expr::value(json))
+            .filter(poll_votes::Column::PollId.eq(poll_id))
+            .filter(poll_votes::Column::AccountId.eq(account))
+            .exec(db)
+            .await
+            .map_err(backend_err)?;
+    } else {
+        poll_votes::Entity::insert(poll_votes::ActiveModel {
+            poll_id: Set(poll_id),
+            account_id: Set(account),
+            choices: Set(json),
+        })
+        .exec_without_returning(db)
+        .await
+        .map_err(|e| taken_as("vote", backend_err(e)))?;
+    }
+    if let Some(position) = positions(&[choice]).pop() {
+        poll_options::Entity::update_many()
+            .col_expr(
+                poll_options::Column::VotesCount,
+                moved(poll_options::Column::VotesCount, 1),
+            )
+            .filter(poll_options::Column::PollId.eq(poll_id))
+            .filter(poll_options::Column::Position.eq(position))
+            .exec(db)
+            .await
+            .map_err(backend_err)?;
+    }
+    if first {
+        polls::Entity::update_many()
+            .col_expr(
+                polls::Column::VotersCount,
+                moved(polls::Column::VotersCount, 1),
+            )
+            .filter(polls::Column::Id.eq(poll_id))
+            .exec(db)
+            .await
+            .map_err(backend_err)?;
+    }
+    Ok(true)
+}
+
+/// The body of `set_poll_tally`, inside its transaction.
+async fn set_tally_rows<C: ConnectionTrait>(
+    db: &C,
+    poll_id: i64,
+    votes: &[i64],
+    voters_count: i64,
+    expires_at: Option<chrono::DateTime<chrono::Utc>>,
+) -> StoreResult<bool> {
+    let set = polls::Entity::update_many()
+        .col_expr(polls::Column::VotersCount, Expr::value(voters_count))
+        .col_expr(polls::Column::ExpiresAt, Expr::value(expires_at))
+        .filter(polls::Column::Id.eq(poll_id))
+        .exec(db)
+        .await
+        .map_err(backend_err)?;
+    if set.rows_affected == 0 {
+        return Err(StoreError::NotFound);
+    }
+    let positions: Vec<i32> = poll_options::Entity::find()
+        .select_only()
+        .column(poll_options::Column::Position)
+        .filter(poll_options::Column::PollId.eq(poll_id))
+        .into_tuple()
+        .all(db)
+        .await
+        .map_err(backend_err)?;
+    for position in positions {
+        let count = usize::try_from(position)
+            .ok()
+            .and_then(|i| votes.get(i).copied())
+            .unwrap_or(0);
+        poll_options::Entity::update_many()
+            .col_expr(poll_options::Column::VotesCount, Expr::value(count))
+            .filter(poll_options::Column::PollId.eq(poll_id))
+            .filter(poll_options::Column::Position.eq(position))
+            .exec(db)
+            .await
+            .map_err(backend_err)?;
+    }
+    Ok(true)
+}
+
 /// Deletes the options and votes of the polls `poll_ids` selects.
 async fn delete_polls_where<C: ConnectionTrait>(
     db: &C,
@@ -426,5 +557,23 @@ impl PollStore for SeaStore {
             .await
             .map_err(backend_err)?;
         Ok(ids.into_iter().map(Id::from_i64).collect())
+    }
+
+    async fn add_poll_choice(&self, poll_id: Id, account: Id, choice: usize) -> StoreResult<bool> {
+        let tx = self.begin_write().await?;
+        let res = add_choice_rows(&tx, poll_id.as_i64(), account.as_i64(), choice).await;
+        finish(tx, res).await
+    }
+
+    async fn set_poll_tally(
+        &self,
+        poll_id: Id,
+        votes: &[i64],
+        voters_count: i64,
+        expires_at: Option<chrono::DateTime<chrono::Utc>>,
+    ) -> StoreResult<bool> {
+        let tx = self.begin_write().await?;
+        let res = set_tally_rows(&tx, poll_id.as_i64(), votes, voters_count, expires_at).await;
+        finish(tx, res).await
     }
 }

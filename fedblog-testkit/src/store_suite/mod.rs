@@ -426,7 +426,9 @@ macro_rules! __store_suite_for_each_check {
                 replace_poll_removes_the_old_poll_and_votes_and_stores_the_new_one,
                 replace_poll_keeping_the_id_starts_voting_over,
                 replace_poll_adds_a_poll_or_removes_it,
-                replace_poll_with_another_statuses_poll_id_is_already_exists,
+                replace_poll_with_another_statuses_poll_id_is_already_exists;
+                given capabilities: add_poll_choice_counts_each_choice_of_a_remote_voter_once,
+                set_poll_tally_sets_counts_and_end_keeping_the_votes,
             }
             media {
                 media_round_trips_by_id_and_by_ids,
@@ -693,6 +695,14 @@ pub enum Capability {
     /// stored before its parent a reply to it. Its default links nothing, which is correct (the
     /// reply stays a reply to nothing) but leaves remote threads in pieces.
     LinksReplies,
+    /// [`PollStore::add_poll_choice`](fedblog_core::store::PollStore::add_poll_choice) counts
+    /// every choice a remote account makes in a multiple-choice poll. Its default counts the
+    /// first only, which is right for single-choice polls but undercounts multiple ones.
+    AddsPollChoices,
+    /// [`PollStore::set_poll_tally`](fedblog_core::store::PollStore::set_poll_tally) sets a
+    /// remote poll's counts and end as its server reports them. Its default sets nothing, which
+    /// is correct (the counts stay those stored, plus local votes) but lets them go stale.
+    SetsPollTallies,
 }
 
 /// The capabilities a store under test claims, as passed to the checks that depend on one.
@@ -702,6 +712,8 @@ pub struct Capabilities {
     releases_jobs: bool,
     remembers_code_exchanges: bool,
     links_replies: bool,
+    adds_poll_choices: bool,
+    sets_poll_tallies: bool,
 }
 
 impl Capabilities {
@@ -711,6 +723,8 @@ impl Capabilities {
         releases_jobs: true,
         remembers_code_exchanges: true,
         links_replies: true,
+        adds_poll_choices: true,
+        sets_poll_tallies: true,
     };
 
     /// These capabilities without `capability`.
@@ -732,6 +746,14 @@ impl Capabilities {
                 links_replies: false,
                 ..self
             },
+            Capability::AddsPollChoices => Capabilities {
+                adds_poll_choices: false,
+                ..self
+            },
+            Capability::SetsPollTallies => Capabilities {
+                sets_poll_tallies: false,
+                ..self
+            },
         }
     }
 
@@ -742,6 +764,8 @@ impl Capabilities {
             Capability::ReleasesJobs => self.releases_jobs,
             Capability::RemembersCodeExchanges => self.remembers_code_exchanges,
             Capability::LinksReplies => self.links_replies,
+            Capability::AddsPollChoices => self.adds_poll_choices,
+            Capability::SetsPollTallies => self.sets_poll_tallies,
         }
     }
 }

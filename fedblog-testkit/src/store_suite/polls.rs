@@ -1,12 +1,14 @@
 //! Checks of [`PollStore`](fedblog_core::store::PollStore): polls by id and by status, one poll
-//! per status, votes raising the counts atomically (once per account), and what deleting a
-//! status or an account takes along.
+//! per status, votes raising the counts atomically (once per account), what deleting a status or
+//! an account takes along, and what other servers bring: one choice at a time from a remote
+//! voter, and a remote poll's tally.
 
 use fedblog_core::store::{PollRecord, StatusRecord};
 use fedblog_core::{Id, IdGenerator, Store, StoreError};
 
 use super::{
-    T0, add_local, add_status, assert_already_exists, assert_not_found, at, sorted, status,
+    Capabilities, Capability, T0, add_local, add_remote, add_status, assert_already_exists,
+    assert_not_found, at, sorted, status,
 };
 
 /// A poll on `s` (by its author) with these options, no votes yet, one choice, totals shown,
@@ -693,5 +695,239 @@ pub async fn replace_poll_with_another_statuses_poll_id_is_already_exists(store:
         votes_of(store, p1.id, bob.id).await,
         vec![1],
         "a refused replace_poll must keep the votes of the status's poll"
+    );
+}
+
+async fn add_choice(store: &dyn Store, poll: Id, account: Id, choice: usize) -> bool {
+    store
+        .add_poll_choice(poll, account, choice)
+        .await
+        .unwrap_or_else(|e| panic!("add_poll_choice({poll}, {account}, {choice}) failed: {e:?}"))
+}
+
+/// `add_poll_choice` counts a remote voter's choices one at a time: the first raises its option
+/// and `voters_count`, each further one of a `multiple` poll its option only (choices kept
+/// ascending, the voter listed once); the same choice again, or a second choice in a
+/// single-choice poll, is `false` and changes nothing; an unknown poll is `NotFound`. Without
+/// [`Capability::AddsPollChoices`] (the trait's default), the weaker promise: the first choice
+/// counts, every further one is `false` and changes nothing.
+pub async fn add_poll_choice_counts_each_choice_of_a_remote_voter_once(
+    store: &dyn Store,
+    capabilities: Capabilities,
+) {
+    let ids = IdGenerator::default();
+    let alice = add_local(store, &ids, "alice").await;
+    let bob = add_remote(store, &ids, "bob", "remote.example").await;
+    let carol = add_remote(store, &ids, "carol", "remote.example").await;
+    let s1 = add_status(store, status(&ids, &alice, T0 + 1_000)).await;
+    let s2 = add_status(store, status(&ids, &alice, T0 + 2_000)).await;
+    let single = add_poll(store, poll(&ids, &s1, &["a", "b"], T0 + 1_000)).await;
+    let multi = add_poll(
+        store,
+        PollRecord {
+            multiple: true,
+            ..poll(&ids, &s2, &["x", "y", "z"], T0 + 2_000)
+        },
+    )
+    .await;
+
+    // Read through `polls_by_status_ids` first, so that a store keeping polls by status must
+    // forget them on these writes.
+    assert_eq!(by_status(store, &[s1.id, s2.id]).await.len(), 2);
+    assert!(
+        add_choice(store, single.id, bob.id, 1).await,
+        "add_poll_choice must count a first choice"
+    );
+    assert!(
+        !add_choice(store, single.id, bob.id, 0).await,
+        "add_poll_choice must refuse a second choice in a single-choice poll"
+    );
+    assert!(
+        !add_choice(store, single.id, bob.id, 1).await,
+        "add_poll_choice must refuse the same choice again"
+    );
+    assert!(add_choice(store, single.id, carol.id, 1).await);
+    assert_eq!(
+        (
+            counts(store, single.id).await,
+            votes_of(store, single.id, bob.id).await,
+            voters(store, single.id).await,
+        ),
+        ((vec![0, 2], 2), vec![1], sorted(vec![bob.id, carol.id])),
+        "two voters' first choices must count once each, refused ones not at all"
+    );
+    assert_eq!(
+        by_status(store, &[s1.id])
+            .await
+            .into_iter()
+            .map(|p| (p.votes, p.voters_count))
+            .collect::<Vec<_>>(),
+        vec![(vec![0, 2], 2)],
+        "polls_by_status_ids must show the counts add_poll_choice raised"
+    );
+
+    assert!(
+        add_choice(store, multi.id, bob.id, 2).await,
+        "add_poll_choice must count a first choice in a multiple-choice poll"
+    );
+    let second = add_choice(store, multi.id, bob.id, 0).await;
+    assert!(
+        !add_choice(store, multi.id, bob.id, 2).await,
+        "add_poll_choice must refuse the same choice again"
+    );
+    if capabilities.has(Capability::AddsPollChoices) {
+        assert!(
+            second,
+            "add_poll_choice must count another choice in a multiple-choice poll"
+        );
+        assert_eq!(
+            (
+                counts(store, multi.id).await,
+                votes_of(store, multi.id, bob.id).await,
+                voters(store, multi.id).await,
+            ),
+            ((vec![1, 0, 1], 1), vec![0, 2], vec![bob.id]),
+            "two choices of one voter must raise both options and the voters once, \
+             recorded ascending"
+        );
+    } else {
+        assert!(
+            !second,
+            "a store that adds no further choice answers false (or claim AddsPollChoices)"
+        );
+        assert_eq!(
+            (
+                counts(store, multi.id).await,
+                votes_of(store, multi.id, bob.id).await
+            ),
+            ((vec![0, 0, 1], 1), vec![2]),
+            "a store that adds no further choice keeps the first only"
+        );
+    }
+    assert_eq!(
+        counts(store, single.id).await,
+        (vec![0, 2], 2),
+        "choices in another poll must not count in this one"
+    );
+    assert_not_found(
+        store
+            .add_poll_choice(ids.next_at(T0 + 9_000), bob.id, 0)
+            .await,
+        "add_poll_choice in an unknown poll",
+    );
+}
+
+/// `set_poll_tally` sets a poll's counts (0 for options it gives none; extra counts ignored),
+/// `voters_count` and end as given, keeping its options, settings and the votes recorded here:
+/// a voter keeps its choice, and a vote after it counts from the new tally. Other polls stay;
+/// an unknown poll is `NotFound`. Without [`Capability::SetsPollTallies`] (the trait's default),
+/// the weaker promise: `false`, and nothing changes.
+pub async fn set_poll_tally_sets_counts_and_end_keeping_the_votes(
+    store: &dyn Store,
+    capabilities: Capabilities,
+) {
+    let ids = IdGenerator::default();
+    let alice = add_remote(store, &ids, "alice", "remote.example").await;
+    let bob = add_local(store, &ids, "bob").await;
+    let carol = add_local(store, &ids, "carol").await;
+    let s1 = add_status(store, status(&ids, &alice, T0 + 1_000)).await;
+    let s2 = add_status(store, status(&ids, &alice, T0 + 2_000)).await;
+    let p = add_poll(
+        store,
+        PollRecord {
+            expires_at: Some(at(T0 + 86_400_000)),
+            ..poll(&ids, &s1, &["a", "b", "c"], T0 + 1_000)
+        },
+    )
+    .await;
+    let other = add_poll(store, poll(&ids, &s2, &["x", "y"], T0 + 2_000)).await;
+    vote(store, p.id, bob.id, &[1]).await;
+    // Read through `polls_by_status_ids` first, so that a store keeping polls by status must
+    // forget them on this write.
+    assert_eq!(by_status(store, &[s1.id, s2.id]).await.len(), 2);
+    let ends = at(T0 + 3_600_000);
+    let set = store
+        .set_poll_tally(p.id, &[5, 7, 0], 11, Some(ends))
+        .await
+        .expect("set_poll_tally");
+    if !capabilities.has(Capability::SetsPollTallies) {
+        assert!(
+            !set,
+            "a store that sets no tally answers false (or claim SetsPollTallies)"
+        );
+        assert_eq!(
+            get_poll(store, p.id).await,
+            PollRecord {
+                votes: vec![0, 1, 0],
+                voters_count: 1,
+                ..p.clone()
+            },
+            "a store that sets no tally leaves the poll as it was"
+        );
+        return;
+    }
+    assert!(set, "set_poll_tally of a poll must answer true");
+    assert_eq!(
+        get_poll(store, p.id).await,
+        PollRecord {
+            votes: vec![5, 7, 0],
+            voters_count: 11,
+            expires_at: Some(ends),
+            ..p.clone()
+        },
+        "set_poll_tally must set the counts, voters and end, and nothing else"
+    );
+    assert_eq!(
+        by_status(store, &[s1.id]).await,
+        vec![get_poll(store, p.id).await],
+        "polls_by_status_ids must show the tally set"
+    );
+    assert_eq!(
+        (
+            votes_of(store, p.id, bob.id).await,
+            voters(store, p.id).await
+        ),
+        (vec![1], vec![bob.id]),
+        "set_poll_tally must keep the votes recorded here"
+    );
+    vote(store, p.id, carol.id, &[0]).await;
+    assert_eq!(
+        counts(store, p.id).await,
+        (vec![6, 7, 0], 12),
+        "a vote after set_poll_tally must count from the new tally"
+    );
+    store
+        .set_poll_tally(p.id, &[2], 2, None)
+        .await
+        .expect("set_poll_tally");
+    assert_eq!(
+        get_poll(store, p.id).await,
+        PollRecord {
+            votes: vec![2, 0, 0],
+            voters_count: 2,
+            expires_at: None,
+            ..p.clone()
+        },
+        "set_poll_tally must count 0 for the options it gives no count and may clear the end"
+    );
+    store
+        .set_poll_tally(p.id, &[1, 2, 3, 4], 6, None)
+        .await
+        .expect("set_poll_tally");
+    assert_eq!(
+        counts(store, p.id).await,
+        (vec![1, 2, 3], 6),
+        "set_poll_tally must ignore counts beyond the options"
+    );
+    assert_eq!(
+        get_poll(store, other.id).await,
+        other,
+        "set_poll_tally must leave other polls alone"
+    );
+    assert_not_found(
+        store
+            .set_poll_tally(ids.next_at(T0 + 9_000), &[1], 1, None)
+            .await,
+        "set_poll_tally of an unknown poll",
     );
 }
