@@ -47,6 +47,8 @@ import {
   Note,
   Person,
   PUBLIC_COLLECTION,
+  Question,
+  Collection,
   Undo,
   Update,
   verifyRequest,
@@ -177,6 +179,7 @@ const keyPair = await generateCryptoKeyPair("RSASSA-PKCS1-v1_5");
 const followers = new Map(); // actor id -> the follower actor (a Recipient)
 const notes = new Map(); // local note id (uuid) -> Note
 const follows = new Map(); // uuid -> Follow
+const questions = new Map(); // uuid -> Question (the peer's polls)
 const likes = new Map(); // uuid -> Like
 const received = []; // verified activities, in order of arrival
 const inboxPosts = []; // every POST to an inbox, as the HTTP bridge saw it
@@ -297,6 +300,8 @@ federation
 
 federation.setObjectDispatcher(Note, "/users/{identifier}/notes/{id}", (_ctx, v) =>
   v.identifier === PEER_ID ? (notes.get(v.id) ?? null) : null);
+federation.setObjectDispatcher(Question, "/users/{identifier}/questions/{id}", (_ctx, v) =>
+  v.identifier === PEER_ID ? (questions.get(v.id) ?? null) : null);
 federation.setObjectDispatcher(Follow, "/users/{identifier}/follows/{id}", (_ctx, v) =>
   v.identifier === PEER_ID ? (follows.get(v.id) ?? null) : null);
 federation.setObjectDispatcher(Like, "/users/{identifier}/likes/{id}", (_ctx, v) =>
@@ -1593,6 +1598,160 @@ async function runScenario() {
           versions != null && versions.length === 2 && versions[0] === before && versions[1] === text,
           "GET /api/v1/statuses/:id/history has both versions, the first then the edited one",
           () => (versions != null ? `versions ${JSON.stringify(versions)}` : describeResponse(history)),
+        );
+      },
+    },
+    {
+      name: "step 13: alice posts a poll, the peer receives a Question and votes",
+      needs: ["peerFollowsAlice"],
+      async run() {
+        const options = [`tea ${randomUUID().slice(0, 6)}`, `coffee ${randomUUID().slice(0, 6)}`];
+        const receivedFrom = received.length;
+        const postsFrom = inboxPosts.length;
+        const posted = await api("POST", "/api/v1/statuses", {
+          json: { status: "A poll from fedblog", visibility: "public", poll: { options, expires_in: 3600 } },
+        });
+        if (!c.check(posted.status === 200 && posted.body?.poll?.id != null, "POST /api/v1/statuses posts alice's poll", () => describeResponse(posted))) {
+          throw new StepStopped();
+        }
+        const create = await poll(() =>
+          received.slice(receivedFrom).find((e) => e.type === "Create" && e.object instanceof Question && e.object.id?.href === posted.body.uri));
+        if (!c.check(create != null, `a verified Create of a Question arrives within ${WAIT_MS / 1000} s`, () => inboxReport(postsFrom, receivedFrom))) {
+          throw new StepStopped();
+        }
+        checkSignedBy(c, create, s.aliceId, "the Create of the Question");
+        const question = create.object;
+        const names = [];
+        try {
+          for await (const o of question.getExclusiveOptions(ctx)) names.push(String(o.name));
+        } catch (error) {
+          names.push(String(error));
+        }
+        c.check(
+          JSON.stringify(names) === JSON.stringify(options) && question.inclusiveOptionIds.length === 0,
+          "the Question's oneOf options are the poll's options, in order",
+          () => `oneOf ${JSON.stringify(names)}`,
+        );
+        c.check(
+          question.endTime != null && Math.abs(question.endTime.epochMilliseconds - Date.parse(posted.body.poll.expires_at)) < 1000,
+          "the Question's endTime is the poll's expires_at",
+          () => `endTime ${question.endTime}, expires_at ${posted.body.poll.expires_at}`,
+        );
+        const voteUuid = randomUUID();
+        const voteId = ctx.getObjectUri(Note, { identifier: PEER_ID, id: voteUuid });
+        const vote = new Note({ id: voteId, attribution: peerUri, name: options[1], replyTarget: question.id, tos: [s.alice.id] });
+        notes.set(voteUuid, vote);
+        const outFrom = outgoing.length;
+        const updatesFrom = received.length;
+        const error = await send(ctx, s.alice, new Create({ id: new URL(`${voteId.href}/activity`), actor: peerUri, object: vote, tos: [s.alice.id] }));
+        c.check(error == null, "alice's inbox takes the peer's vote (a Create of a Note named after an option, inReplyTo the Question)", () => `${error}; ${lastDelivery(outFrom)}`);
+        let last = null;
+        const counted = await poll(async () => {
+          last = await api("GET", `/api/v1/polls/${posted.body.poll.id}`);
+          return last.status === 200 && last.body?.options?.[1]?.votes_count === 1 && last.body?.votes_count === 1;
+        });
+        c.check(
+          counted && last.body.options[0].votes_count === 0,
+          "GET /api/v1/polls/:id counts the peer's vote for the second option",
+          () => describeResponse(last),
+        );
+        const context = await api("GET", `/api/v1/statuses/${posted.body.id}/context`);
+        c.check(
+          context.status === 200 && Array.isArray(context.body?.descendants) && context.body.descendants.length === 0,
+          "the vote is not a reply in the poll's thread",
+          () => describeResponse(context),
+        );
+        const update = await poll(() =>
+          received.slice(updatesFrom).find((e) => e.type === "Update" && e.object instanceof Question && e.object.id?.href === posted.body.uri));
+        let totals = null;
+        if (update != null) {
+          totals = [];
+          for await (const o of update.object.getExclusiveOptions(ctx)) totals.push((await o.getReplies(ctx))?.totalItems ?? null);
+        }
+        c.check(
+          totals != null && JSON.stringify(totals) === "[0,1]" && update.object.voters === 1,
+          "a verified Update of the Question reaches the voter with the new totals (0 and 1, one voter)",
+          () => (update == null ? `no Update within ${WAIT_MS / 1000} s; ${inboxReport(postsFrom, updatesFrom)}` : `totals ${JSON.stringify(totals)}, voters ${update.object.voters}`),
+        );
+      },
+    },
+    {
+      name: "step 14: the peer posts a poll, alice votes, the peer's totals reach her",
+      needs: ["aliceFollowsPeer"],
+      async run() {
+        const options = [`left ${randomUUID().slice(0, 6)}`, `right ${randomUUID().slice(0, 6)}`];
+        const uuid = randomUUID();
+        const questionId = ctx.getObjectUri(Question, { identifier: PEER_ID, id: uuid });
+        const followersUri = ctx.getFollowersUri(PEER_ID);
+        const now = Temporal.Now.instant();
+        const ends = now.add({ hours: 1 });
+        const make = (votes, voters) =>
+          new Question({
+            id: questionId,
+            attribution: peerUri,
+            content: "<p>A poll from the Fedify peer</p>",
+            exclusiveOptions: options.map((name, i) => new Note({ name, replies: new Collection({ totalItems: votes[i] }) })),
+            endTime: ends,
+            voters,
+            tos: [PUBLIC_COLLECTION],
+            ccs: [followersUri],
+            published: now,
+            url: questionId,
+          });
+        questions.set(uuid, make([2, 0], 2));
+        const sent = await sendToFollowers(
+          ctx,
+          new Create({ id: new URL(`${questionId.href}/activity`), actor: peerUri, object: questions.get(uuid), tos: [PUBLIC_COLLECTION], ccs: [followersUri], published: now }),
+        );
+        c.check(sent.ok, `the peer's signed Create of a Question is taken by ${sent.delivery?.url ?? "fedblog"}`, sent.details);
+        let last = null;
+        const shown = await poll(async () => {
+          last = await api("GET", "/api/v1/timelines/home", { query: [["limit", "40"]] });
+          return last.status === 200 && Array.isArray(last.body) && last.body.find((st) => st.uri === questionId.href);
+        });
+        if (!c.check(shown && shown.poll != null, "alice's home timeline shows the peer's Question as a status with a poll", () => describeResponse(last))) {
+          throw new StepStopped();
+        }
+        c.check(
+          JSON.stringify(shown.poll.options.map((o) => [o.title, o.votes_count])) === JSON.stringify([[options[0], 2], [options[1], 0]]) &&
+            shown.poll.votes_count === 2 && shown.poll.multiple === false && Math.abs(Date.parse(shown.poll.expires_at) - ends.epochMilliseconds) < 1000,
+          "the poll has the Question's options, totals and end (single choice: voters_count is null, as Mastodon gives it)",
+          () => JSON.stringify(shown.poll),
+        );
+        const receivedFrom = received.length;
+        const postsFrom = inboxPosts.length;
+        const voted = await api("POST", `/api/v1/polls/${shown.poll.id}/votes`, { json: { choices: [1] } });
+        c.check(
+          voted.status === 200 && voted.body?.voted === true && JSON.stringify(voted.body?.own_votes) === "[1]",
+          "POST /api/v1/polls/:id/votes votes in the peer's poll (voted, own_votes [1])",
+          () => describeResponse(voted),
+        );
+        const vote = await poll(() =>
+          received.slice(receivedFrom).find((e) => e.type === "Create" && e.object instanceof Note && e.object.replyTargetId?.href === questionId.href));
+        if (!c.check(vote != null, `alice's vote reaches the peer as a verified Create of a Note within ${WAIT_MS / 1000} s`, () => inboxReport(postsFrom, receivedFrom))) {
+          throw new StepStopped();
+        }
+        checkSignedBy(c, vote, s.aliceId, "the vote");
+        c.check(
+          String(vote.object.name) === options[1] && vote.object.attributionId?.href === s.aliceId,
+          "the vote's Note is attributed to alice and named after the option she chose",
+          () => `name ${JSON.stringify(String(vote.object.name))}, attributedTo ${vote.object.attributionId?.href}`,
+        );
+        questions.set(uuid, make([2, 1], 3));
+        const updated = await send(
+          ctx,
+          s.alice,
+          new Update({ id: new URL(`${questionId.href}#updates/${randomUUID()}`), actor: peerUri, object: questions.get(uuid), tos: [PUBLIC_COLLECTION], ccs: [followersUri] }),
+        );
+        c.check(updated == null, "alice's inbox takes the peer's Update of the Question with the new totals", () => String(updated));
+        const refreshed = await poll(async () => {
+          last = await api("GET", `/api/v1/polls/${shown.poll.id}`);
+          return last.status === 200 && last.body?.votes_count === 3 && last.body?.options?.[1]?.votes_count === 1;
+        });
+        c.check(
+          refreshed && last.body.voted === true && JSON.stringify(last.body.own_votes) === "[1]",
+          "GET /api/v1/polls/:id shows the Update's totals and still alice's vote",
+          () => describeResponse(last),
         );
       },
     },

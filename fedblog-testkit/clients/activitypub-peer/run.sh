@@ -10,7 +10,8 @@
 # confirmed+approved account (alice) with a token from the CLI, and runs peer.mjs: it serves the
 # peer on another free port and checks WebFinger, follows both ways, delivery of a post, a reply,
 # a like and its undo, a three-level thread both ways, images both ways and edits both ways
-# (with history), all with signed requests (83 checks; see README.md). Stops the server, prints the
+# (with history), and polls both ways (votes and totals), all with signed requests (101 checks;
+# see README.md). Stops the server, prints the
 # server log's tail if the scenario failed, checks that no token or password reached the log, and
 # exits with the scenario's exit code. Set KEEP_TMP=1 to keep the data dir and server log;
 # PEER_LOG=info (or debug) shows more of Fedify's log.

@@ -152,11 +152,11 @@ pub fn checks() -> Vec<Check> {
 }
 
 /// A local account as the fediverse sees it.
-struct LocalActor {
-    id: String,
-    inbox: String,
-    shared_inbox: String,
-    followers: String,
+pub(super) struct LocalActor {
+    pub(super) id: String,
+    pub(super) inbox: String,
+    pub(super) shared_inbox: String,
+    pub(super) followers: String,
 }
 
 /// The server's domain (`GET /api/v2/instance`).
@@ -234,7 +234,10 @@ async fn local_actor(cx: &Cx, peer: &Peer, user: &User) -> Result<LocalActor, Fa
 }
 
 /// A user and its actor, with the peer: the set-up of every check here.
-async fn setup(cx: &Cx, prefix: &str) -> Result<(std::sync::Arc<Peer>, User, LocalActor), Failure> {
+pub(super) async fn setup(
+    cx: &Cx,
+    prefix: &str,
+) -> Result<(std::sync::Arc<Peer>, User, LocalActor), Failure> {
     let peer = cx.peer().await?;
     let user = cx.user(prefix).await?;
     let actor = local_actor(cx, &peer, &user)
@@ -244,7 +247,7 @@ async fn setup(cx: &Cx, prefix: &str) -> Result<(std::sync::Arc<Peer>, User, Loc
 }
 
 /// A mention tag of `actor`.
-fn mention(actor: &LocalActor, user: &User) -> Value {
+pub(super) fn mention(actor: &LocalActor, user: &User) -> Value {
     json!([{"type": "Mention", "href": actor.id, "name": format!("@{}", user.username)}])
 }
 
@@ -281,7 +284,7 @@ async fn post_mention(
 }
 
 /// Polls `GET path` as `user` until `found` picks something from the answer.
-async fn poll<T>(
+pub(super) async fn poll<T>(
     cx: &Cx,
     user: &User,
     url: &str,
@@ -302,12 +305,12 @@ async fn poll<T>(
 }
 
 /// The first element of a JSON array that `pick` accepts.
-fn first_of(v: &Value, pick: impl Fn(&Value) -> bool) -> Option<Value> {
+pub(super) fn first_of(v: &Value, pick: impl Fn(&Value) -> bool) -> Option<Value> {
     v.as_array()?.iter().find(|x| pick(x)).cloned()
 }
 
 /// Waits for `user`'s notification of `kind` whose status contains `marker`.
-async fn notification(
+pub(super) async fn notification(
     cx: &Cx,
     user: &User,
     kind: &str,
@@ -402,7 +405,7 @@ async fn wait_relationship(cx: &Cx, user: &User, id: &str, flag: &str) -> Result
 }
 
 /// Waits for a delivery to the peer that `matches`, failing with `what` when none comes.
-async fn delivered(
+pub(super) async fn delivered(
     peer: &Peer,
     what: &str,
     matches: impl Fn(&Delivery) -> bool,
@@ -438,7 +441,11 @@ async fn follow(cx: &Cx, user: &User, id: &str) -> Result<Value, Failure> {
 }
 
 /// The remote actor `name` follows `actor` and the server accepts: the Follow.
-async fn remote_follows(peer: &Peer, name: &str, actor: &LocalActor) -> Result<Value, Failure> {
+pub(super) async fn remote_follows(
+    peer: &Peer,
+    name: &str,
+    actor: &LocalActor,
+) -> Result<Value, Failure> {
     let follow = peer.activity(name, "Follow", json!(actor.id), &[&actor.id], &[]);
     let (status, body) = peer.deliver(name, &actor.inbox, &follow).await?;
     ensure!(
@@ -932,7 +939,7 @@ async fn created(peer: &Peer, actor: &LocalActor, marker: &str) -> Result<Delive
 }
 
 /// Answers a check's request as JSON, expecting `status`.
-async fn json_of(r: crate::client::Response, status: u16) -> Result<Value, Failure> {
+pub(super) async fn json_of(r: crate::client::Response, status: u16) -> Result<Value, Failure> {
     r.expect(status)?;
     Ok(r.json()?.clone())
 }

@@ -10,6 +10,7 @@ pub mod domain_blocks;
 pub mod edits;
 pub mod errors;
 pub mod federation;
+pub mod federation_polls;
 pub mod filters;
 pub mod follows;
 pub mod instance;
@@ -67,6 +68,7 @@ pub fn all() -> Vec<Check> {
     v.extend(visibility::checks());
     v.extend(streaming::checks());
     v.extend(federation::checks());
+    v.extend(federation_polls::checks());
     v.extend(translation::checks());
     v.extend(seed_rules::checks());
     // Last: it judges the answers every check before it received.
