@@ -162,7 +162,9 @@ impl IntoReply for Accepted {
 pub const ACTIVITY_JSON_UTF8: &str = "application/activity+json; charset=utf-8";
 
 /// An ActivityPub document, or the HTML page of the same thing, as the request's `Accept`
-/// asked; either way with `Vary: Accept`, so that caches keep the two apart.
+/// asked; either way with `Vary: Accept, Signature`, so that caches keep the two apart and
+/// never hand a document served to one signer (a followers-only note, or anything under
+/// authorized fetch) to another request.
 pub enum Negotiated {
     /// ActivityStreams JSON.
     Activity(String),
@@ -176,8 +178,32 @@ impl IntoReply for Negotiated {
             Negotiated::Activity(json) => Typed(ACTIVITY_JSON_UTF8, json).into_reply()?,
             Negotiated::Page(page) => page.into_reply()?,
         };
-        reply.headers.push(("Vary".into(), "Accept".into()));
+        reply
+            .headers
+            .push(("Vary".into(), "Accept, Signature".into()));
         Ok(reply)
+    }
+}
+
+#[cfg(test)]
+mod negotiated_tests {
+    use super::*;
+
+    #[test]
+    fn documents_and_pages_vary_by_accept_and_signature() {
+        for negotiated in [
+            Negotiated::Activity("{}".into()),
+            Negotiated::Page(Html(StatusCode::OK, "<p>page</p>".into())),
+        ] {
+            let reply = negotiated.into_reply().expect("a reply");
+            let vary: Vec<&str> = reply
+                .headers
+                .iter()
+                .filter(|(name, _)| name.eq_ignore_ascii_case("vary"))
+                .flat_map(|(_, value)| value.split(',').map(str::trim))
+                .collect();
+            assert_eq!(vary, ["Accept", "Signature"]);
+        }
     }
 }
 
