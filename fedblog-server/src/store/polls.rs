@@ -133,18 +133,7 @@ async fn insert_vote_rows<C: ConnectionTrait>(
     choices: &[usize],
 ) -> StoreResult<()> {
     // First, as it locks the poll's row on PostgreSQL: votes on one poll queue up here.
-    let raised = polls::Entity::update_many()
-        .col_expr(
-            polls::Column::VotersCount,
-            moved(polls::Column::VotersCount, 1),
-        )
-        .filter(polls::Column::Id.eq(poll_id))
-        .exec(db)
-        .await
-        .map_err(backend_err)?;
-    if raised.rows_affected == 0 {
-        return Err(StoreError::NotFound);
-    }
+    raise_voters(db, poll_id, 1).await?;
     let mut chosen = choices.to_vec();
     chosen.sort_unstable();
     chosen.dedup();
@@ -158,18 +147,46 @@ async fn insert_vote_rows<C: ConnectionTrait>(
     .await
     .map_err(|e| taken_as("vote", backend_err(e)))?;
     let positions = positions(&chosen);
-    if !positions.is_empty() {
-        poll_options::Entity::update_many()
-            .col_expr(
-                poll_options::Column::VotesCount,
-                moved(poll_options::Column::VotesCount, 1),
-            )
-            .filter(poll_options::Column::PollId.eq(poll_id))
-            .filter(poll_options::Column::Position.is_in(positions))
-            .exec(db)
-            .await
-            .map_err(backend_err)?;
+    raise_options(db, poll_id, positions).await
+}
+
+/// Adds `by` to the poll's `voters_count`, which takes its row's lock on PostgreSQL (choices
+/// and votes in one poll queue up behind it); `NotFound` if there is no such poll.
+async fn raise_voters<C: ConnectionTrait>(db: &C, poll_id: i64, by: i64) -> StoreResult<()> {
+    let raised = polls::Entity::update_many()
+        .col_expr(
+            polls::Column::VotersCount,
+            moved(polls::Column::VotersCount, by),
+        )
+        .filter(polls::Column::Id.eq(poll_id))
+        .exec(db)
+        .await
+        .map_err(backend_err)?;
+    if raised.rows_affected == 0 {
+        return Err(StoreError::NotFound);
     }
+    Ok(())
+}
+
+/// Adds a vote to each of the poll's options at `positions`.
+async fn raise_options<C: ConnectionTrait>(
+    db: &C,
+    poll_id: i64,
+    positions: Vec<i32>,
+) -> StoreResult<()> {
+    if positions.is_empty() {
+        return Ok(());
+    }
+    poll_options::Entity::update_many()
+        .col_expr(
+            poll_options::Column::VotesCount,
+            moved(poll_options::Column::VotesCount, 1),
+        )
+        .filter(poll_options::Column::PollId.eq(poll_id))
+        .filter(poll_options::Column::Position.is_in(positions))
+        .exec(db)
+        .await
+        .map_err(backend_err)?;
     Ok(())
 }
 
@@ -248,18 +265,7 @@ async fn add_choice_rows<C: ConnectionTrait>(
 ) -> StoreResult<bool> {
     // First, as it locks the poll's row on PostgreSQL: choices and votes in one poll queue up
     // here (on SQLite `BEGIN IMMEDIATE` has serialised the writers already).
-    let locked = polls::Entity::update_many()
-        .col_expr(
-            polls::Column::VotersCount,
-            moved(polls::Column::VotersCount, 0),
-        )
-        .filter(polls::Column::Id.eq(poll_id))
-        .exec(db)
-        .await
-        .map_err(backend_err)?;
-    if locked.rows_affected == 0 {
-        return Err(StoreError::NotFound);
-    }
+    raise_voters(db, poll_id, 0).await?;
     let multiple: Option<bool> = polls::Entity::find_by_id(poll_id)
         .select_only()
         .column(polls::Column::Multiple)
@@ -301,28 +307,9 @@ async fn add_choice_rows<C: ConnectionTrait>(
         .await
         .map_err(|e| taken_as("vote", backend_err(e)))?;
     }
-    if let Some(position) = positions(&[choice]).pop() {
-        poll_options::Entity::update_many()
-            .col_expr(
-                poll_options::Column::VotesCount,
-                moved(poll_options::Column::VotesCount, 1),
-            )
-            .filter(poll_options::Column::PollId.eq(poll_id))
-            .filter(poll_options::Column::Position.eq(position))
-            .exec(db)
-            .await
-            .map_err(backend_err)?;
-    }
+    raise_options(db, poll_id, positions(&[choice])).await?;
     if first {
-        polls::Entity::update_many()
-            .col_expr(
-                polls::Column::VotersCount,
-                moved(polls::Column::VotersCount, 1),
-            )
-            .filter(polls::Column::Id.eq(poll_id))
-            .exec(db)
-            .await
-            .map_err(backend_err)?;
+        raise_voters(db, poll_id, 1).await?;
     }
     Ok(true)
 }
