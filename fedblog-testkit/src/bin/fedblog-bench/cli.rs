@@ -338,6 +338,11 @@ pub struct FederationArgs {
     /// Signed `Create` activities POSTed to the shared inbox [default: 3000; 200 with --small].
     #[arg(long, value_name = "N")]
     pub activities: Option<usize>,
+    /// Signed activities of the full mix POSTed to the shared inbox after the `Create`s: per 20,
+    /// 6 `Create`, 5 `Like`, 3 `Announce`, 2 `Update`, 2 `Delete`, 1 `Follow`, 1 `Undo` of a
+    /// `Follow` [default: 3000; 200 with --small].
+    #[arg(long, value_name = "M")]
+    pub mix_activities: Option<usize>,
     /// Local accounts following the remote author of those activities [default: 20; 5 with
     /// --small].
     #[arg(long, value_name = "L")]
@@ -365,8 +370,13 @@ pub struct FederationArgs {
     /// Skip the outbound measurement.
     #[arg(long)]
     pub no_outbound: bool,
-    /// A quick smoke run: 200 activities, 5 local followers, 50 remote servers (flags given
-    /// explicitly still win).
+    /// Measure only the `Create`s inbound and the post outbound, not the full activity mix
+    /// (inbound: the mixed activities; outbound: the edit, boost, unboost, poll, profile update
+    /// and deletion after the post).
+    #[arg(long)]
+    pub no_mix: bool,
+    /// A quick smoke run: 200 `Create`s and 200 mixed activities, 5 local followers, 50 remote
+    /// servers (flags given explicitly still win).
     #[arg(long)]
     pub small: bool,
     /// Also write the settings and the summary as JSON to this file.

@@ -1,6 +1,7 @@
-//! `federation`: issue 23's two federation figures, measured against a fresh `fedblog-server`
-//! that this command starts (as `local` does: a temporary data folder, accounts and tokens made
-//! by the server's `accounts create-many`, a free loopback port), federating with
+//! `federation`: issue 23's two federation figures, with the full activity mix, measured
+//! against a fresh `fedblog-server` that this command starts (as `local` does: a temporary data
+//! folder, accounts and tokens made by the server's `accounts create-many`, a free loopback
+//! port), federating with
 //! `FEDBLOG_ALLOW_PRIVATE_ADDRESSES=true` and rate limits off. The bench plays the other servers
 //! itself, every socket on 127.0.0.1:
 //!
@@ -20,12 +21,22 @@
 //!   activities over the wall time from the first send to the last answer; fedblog verifies,
 //!   stores and fans out to the local followers' home feeds within the request. Afterwards each
 //!   follower's home timeline is read for the last note (proof of the fan-out).
+//! - **Inbound, the full mix** (`inbound_mix.rs`; `--no-mix` skips it). Then `r` sends M more
+//!   signed activities, interleaved in a fixed cycle: per 20, 6 `Create`, 5 `Like` and 3
+//!   `Announce` of local posts, 2 `Update` and 2 `Delete` of notes the mix created, 1 `Follow`
+//!   of a local account and 1 `Undo` of such a Follow. Its throughput, latency per kind and the
+//!   outcome read back through the client API are reported next to the `Create`-only figures.
 //! - **Outbound.** S remote servers on S distinct ports (distinct servers: a host includes its
 //!   port), each with actor `f` whose shared inbox is on the same port, follow the local account
 //!   `author` (signed `Follow` to `/users/author/inbox`); fedblog fetches each actor and answers
 //!   with an `Accept`. Once the author has S followers and the Accepts have stopped arriving,
 //!   the author posts one public status; the figure is the time from sending that POST to the
 //!   moment every server has received, and verified, the `Create` of that note.
+//! - **Outbound, the full mix** (`outbound_mix.rs`; `--no-mix` skips it). Then, one at a time,
+//!   the author edits the post (`Update`), boosts it (`Announce`) and takes the boost back
+//!   (`Undo`), posts a poll (`Create` of a `Question`), changes its profile (`Update` of the
+//!   `Person`) and deletes the post (`Delete`); each is timed like the post, from the API call
+//!   until every server has received and verified it, with its refusals and duplicates.
 //!
 //! The summary table shows each figure next to its target, the settings (the server's workers,
 //! connections, N, L, S) and the server's peak RSS; the server's log is summarised (warnings and
@@ -37,7 +48,7 @@ use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use chrono::{SecondsFormat, Utc};
@@ -71,6 +82,9 @@ use crate::report::Row;
 use crate::run::{cpu_secs, read_rss};
 use crate::seed;
 
+mod inbound_mix;
+mod outbound_mix;
+
 /// Inbound: signed `Create` activities processed end to end per second, at least.
 pub const INBOUND_TARGET_PER_SEC: f64 = 300.0;
 /// Outbound: one post delivered to every remote server within this many seconds.
@@ -97,6 +111,7 @@ const OUTBOUND_ACTOR: &str = "f";
 #[derive(Debug, Clone, serde::Serialize)]
 struct Settings {
     activities: usize,
+    mix_activities: usize,
     local_followers: usize,
     connections: usize,
     servers: usize,
@@ -105,6 +120,7 @@ struct Settings {
     worker_poll_ms: u64,
     inbound: bool,
     outbound: bool,
+    mix: bool,
     database: &'static str,
 }
 
@@ -115,6 +131,7 @@ impl Settings {
         };
         let settings = Settings {
             activities: pick(args.activities, 3000, 200),
+            mix_activities: pick(args.mix_activities, 3000, 200),
             local_followers: pick(args.local_followers, 20, 5),
             connections: args.connections,
             servers: pick(args.servers, 1000, 50),
@@ -123,10 +140,12 @@ impl Settings {
             worker_poll_ms: args.worker_poll_ms,
             inbound: !args.no_inbound,
             outbound: !args.no_outbound,
+            mix: !args.no_mix,
             database: database_kind(args.database_url.as_deref()),
         };
         for (name, value) in [
             ("--activities", settings.activities),
+            ("--mix-activities", settings.mix_activities),
             ("--local-followers", settings.local_followers),
             ("--connections", settings.connections),
             ("--servers", settings.servers),
@@ -144,8 +163,17 @@ impl Settings {
     }
 
     fn line(&self) -> String {
+        let mix = if self.mix {
+            format!(
+                "then M={} mixed activities (per 20: {})",
+                self.mix_activities,
+                inbound_mix::Kind::cycle_line()
+            )
+        } else {
+            "no mix".to_string()
+        };
         format!(
-            "FEDBLOG_WORKERS={}, FEDBLOG_WORKER_POLL_MS={}, {}; inbound: N={} Creates over C={} connections, L={} local followers; outbound: S={} servers, follows {} at a time; one {KEY_BITS}-bit RSA key shared by every bench actor; inbound requests signed before timing",
+            "FEDBLOG_WORKERS={}, FEDBLOG_WORKER_POLL_MS={}, {}; inbound: N={} Creates, {mix}, over C={} connections, L={} local followers; outbound: S={} servers, follows {} at a time, {}; one {KEY_BITS}-bit RSA key shared by every bench actor; inbound requests signed before timing",
             self.workers,
             self.worker_poll_ms,
             self.database,
@@ -153,7 +181,12 @@ impl Settings {
             self.connections,
             self.local_followers,
             self.servers,
-            self.follow_concurrency
+            self.follow_concurrency,
+            if self.mix {
+                "a post then its edit, boost, unboost, a poll, a profile update and its deletion"
+            } else {
+                "one post"
+            }
         )
     }
 }
@@ -199,6 +232,7 @@ pub async fn command(args: FederationArgs) -> Result<(), String> {
     let tokens = create_accounts(&server_bin, &database_url, &dir.path, &listen, &names).await?;
     let author_token = tokens[0].clone();
     let follower_tokens = tokens[1..].to_vec();
+    let follower_names = names[1..].to_vec();
 
     println!(
         "starting {} on {listen} (log: {})",
@@ -226,7 +260,7 @@ pub async fn command(args: FederationArgs) -> Result<(), String> {
             &settings,
             &key,
             &pair.public_key_pem,
-            &follower_tokens,
+            (&follower_tokens, &follower_names),
             pid,
         )
         .await
@@ -237,6 +271,19 @@ pub async fn command(args: FederationArgs) -> Result<(), String> {
                 }
                 figures.rows(&mut rows);
                 inbound_note = figures.last_note.clone();
+                match &figures.mix {
+                    Some(Ok(mix)) => {
+                        if let Some(why) = mix.incomplete() {
+                            failures.push(format!("inbound mix: {why}"));
+                        }
+                        mix.rows(&mut rows);
+                    }
+                    Some(Err(e)) => {
+                        failures.push(format!("inbound mix: {e}"));
+                        rows.push(judged("inbound mix", format!("failed: {e}"), "-", false));
+                    }
+                    None => {}
+                }
             }
             Err(e) => {
                 failures.push(format!("inbound: {e}"));
@@ -333,6 +380,8 @@ struct InboundFigures {
     last_note: Option<String>,
     refused: u64,
     first_refusal: Option<String>,
+    /// The full mix, after the Creates (`None` with `--no-mix`).
+    mix: Option<Result<inbound_mix::MixFigures, String>>,
 }
 
 impl InboundFigures {
@@ -420,7 +469,7 @@ async fn inbound(
     settings: &Settings,
     key: &PrivateKey,
     public_pem: &str,
-    follower_tokens: &[String],
+    (follower_tokens, follower_names): (&[String], &[String]),
     pid: u32,
 ) -> Result<InboundFigures, String> {
     println!();
@@ -613,6 +662,26 @@ async fn inbound(
         follower_tokens.len()
     );
     let (refused, first_refusal) = remote.tally.refusals();
+    let mix = if settings.mix {
+        let locals = inbound_mix::Locals {
+            tokens: follower_tokens,
+            names: follower_names,
+        };
+        Some(
+            inbound_mix::run(
+                fed,
+                &remote,
+                &remote_id,
+                locals,
+                settings.mix_activities,
+                settings.connections,
+                pid,
+            )
+            .await,
+        )
+    } else {
+        None
+    };
     remote.stop();
     Ok(InboundFigures {
         remote_acct: acct,
@@ -636,6 +705,7 @@ async fn inbound(
         last_note,
         refused,
         first_refusal,
+        mix,
     })
 }
 
@@ -660,16 +730,10 @@ struct OutboundFigures {
     accepts: u64,
     settle_secs: f64,
     actor_fetches: u64,
-    post_ms: f64,
-    delivered: usize,
-    all_secs: Option<f64>,
-    p50_ms: Option<f64>,
-    p99_ms: Option<f64>,
-    last_ms: Option<f64>,
-    duplicates: u64,
-    shared_inbox_posts: u64,
-    actor_inbox_posts: u64,
-    server_cpu_secs: Option<f64>,
+    /// The post (`Create`).
+    post: Delivered,
+    /// The rest of the mix, in the order made (empty with `--no-mix`).
+    mix: Vec<Delivered>,
     refused: u64,
     first_refusal: Option<String>,
 }
@@ -677,22 +741,16 @@ struct OutboundFigures {
 impl OutboundFigures {
     fn incomplete(&self) -> Option<String> {
         if self.follow_errors > 0 {
-            Some(format!(
+            return Some(format!(
                 "{} of {} follows were refused{}",
                 self.follow_errors,
                 self.servers,
                 first(&self.first_follow_error)
-            ))
-        } else if self.delivered < self.servers {
-            Some(format!(
-                "the post reached {} of {} servers within {} s",
-                self.delivered,
-                self.servers,
-                DELIVERY_TIMEOUT.as_secs()
-            ))
-        } else {
-            None
+            ));
         }
+        std::iter::once(&self.post)
+            .chain(&self.mix)
+            .find_map(Delivered::incomplete)
     }
 
     fn rows(&self, rows: &mut Vec<Row>) {
@@ -722,56 +780,228 @@ impl OutboundFigures {
             format!("{0} / {0}", self.servers),
             self.followers_count == self.servers as u64 && self.accepts == self.servers as u64,
         ));
+        let post = &self.post;
         rows.push(judged(
             format!(
                 "outbound: post delivered to all {} servers (from sending the POST)",
                 self.servers
             ),
-            match self.all_secs {
-                Some(s) => format!("{s:.2} s"),
-                None => format!("only {} of {} servers", self.delivered, self.servers),
+            match (post.all_secs, &post.api_error) {
+                (Some(s), _) => format!("{s:.2} s"),
+                (None, Some(e)) => format!("not posted: {}", api::excerpt(e)),
+                (None, None) => format!("only {} of {} servers", post.delivered, self.servers),
             },
             format!("<= {OUTBOUND_TARGET_SECS:.0} s"),
-            self.all_secs.is_some_and(|s| s <= OUTBOUND_TARGET_SECS),
+            post.all_secs.is_some_and(|s| s <= OUTBOUND_TARGET_SECS),
         ));
         rows.push(judged(
             "outbound: servers that received and verified the Create",
             format!(
                 "{} of {} ({} to shared inboxes, {} to actor inboxes, {} duplicates)",
-                self.delivered,
-                self.servers,
-                self.shared_inbox_posts,
-                self.actor_inbox_posts,
-                self.duplicates
+                post.delivered, self.servers, post.to_shared, post.to_actor, post.duplicates
             ),
             "all",
-            self.delivered == self.servers,
+            post.delivered == self.servers,
         ));
         rows.push(row(
             "outbound: arrival p50 / p99 / last after the POST",
             format!(
                 "{} / {} / {}",
-                ms(self.p50_ms),
-                ms(self.p99_ms),
-                ms(self.last_ms)
+                ms(post.p50_ms),
+                ms(post.p99_ms),
+                ms(post.last_ms)
             ),
         ));
         rows.push(row(
             "outbound: latency of the POST /api/v1/statuses",
-            format!("{:.1} ms", self.post_ms),
+            format!("{:.1} ms", post.api_ms),
         ));
         rows.push(row(
             "outbound: server CPU from the POST to the last arrival",
-            match self.server_cpu_secs {
+            match post.server_cpu_secs {
                 Some(s) => format!("{s:.2} s"),
                 None => "not measured".into(),
             },
         ));
+        for step in &self.mix {
+            step.row(rows);
+        }
+        if !self.mix.is_empty() {
+            let all = std::iter::once(&self.post).chain(&self.mix);
+            let slowest = all
+                .clone()
+                .filter_map(|d| d.all_secs.map(|s| (s, d.kind)))
+                .max_by(|a, b| a.0.total_cmp(&b.0));
+            let complete = all.clone().filter(|d| d.all_secs.is_some()).count();
+            rows.push(judged(
+                format!(
+                    "outbound mix: kinds delivered to all {} servers, slowest",
+                    self.servers
+                ),
+                format!(
+                    "{complete} of {}{}",
+                    self.mix.len() + 1,
+                    slowest
+                        .map(|(s, kind)| format!("; slowest {kind}, {s:.2} s"))
+                        .unwrap_or_default()
+                ),
+                "all",
+                complete == self.mix.len() + 1,
+            ));
+        }
         rows.push(judged(
             "outbound: deliveries the remote servers refused",
             format!("{}{}", self.refused, first(&self.first_refusal)),
             "0",
             self.refused == 0,
+        ));
+    }
+}
+
+/// One local action, timed from its API call until every remote server has received and
+/// verified its activity.
+struct Delivered {
+    /// The activity's kind, as the rows name it (`Create`, `Update (edit)`, ...).
+    kind: &'static str,
+    /// The API call that made it.
+    call: &'static str,
+    servers: usize,
+    api_ms: f64,
+    api_error: Option<String>,
+    delivered: usize,
+    all_secs: Option<f64>,
+    p50_ms: Option<f64>,
+    p99_ms: Option<f64>,
+    last_ms: Option<f64>,
+    duplicates: u64,
+    to_shared: u64,
+    to_actor: u64,
+    server_cpu_secs: Option<f64>,
+    /// Deliveries refused from the call until every server had it (or time ran out).
+    refused: u64,
+    watch: Arc<Watch>,
+}
+
+impl Delivered {
+    /// Makes the call with `remote` watching for the activities `matches` picks out, and waits
+    /// until every server has one (at most [`DELIVERY_TIMEOUT`]).
+    async fn time<Fut>(
+        remote: &Remote,
+        pid: u32,
+        kind: &'static str,
+        call: &'static str,
+        matches: impl Fn(&Value) -> bool + Send + Sync + 'static,
+        made: Fut,
+    ) -> Delivered
+    where
+        Fut: std::future::Future<Output = Result<Value, String>>,
+    {
+        let refused_before = remote.tally.refusals().0;
+        let cpu_before = cpu_secs(pid).ok();
+        let watch = remote.watch(matches);
+        let outcome = made.await;
+        let api_ms = watch.since.elapsed().as_secs_f64() * 1000.0;
+        let api_error = outcome.err();
+        if api_error.is_none() {
+            watch.wait_all(watch.since + DELIVERY_TIMEOUT).await;
+        }
+        let cpu_after = cpu_secs(pid).ok();
+        let arrivals = watch.arrivals();
+        let servers = watch.arrivals.len();
+        let delivered = arrivals.len();
+        Delivered {
+            kind,
+            call,
+            servers,
+            api_ms,
+            api_error,
+            delivered,
+            all_secs: (delivered == servers)
+                .then(|| arrivals.last().map(Duration::as_secs_f64))
+                .flatten(),
+            p50_ms: percentile(&arrivals, 50.0),
+            p99_ms: percentile(&arrivals, 99.0),
+            last_ms: arrivals.last().map(|d| d.as_secs_f64() * 1000.0),
+            duplicates: 0,
+            to_shared: 0,
+            to_actor: 0,
+            server_cpu_secs: match (cpu_before, cpu_after) {
+                (Some(b), Some(a)) => Some(a - b),
+                _ => None,
+            },
+            refused: remote.tally.refusals().0 - refused_before,
+            watch,
+        }
+    }
+
+    /// Reads the counts that late arrivals can still change (duplicates).
+    fn settle(&mut self) {
+        self.duplicates = self.watch.duplicates.load(Ordering::Relaxed);
+        self.to_shared = self.watch.to_shared.load(Ordering::Relaxed);
+        self.to_actor = self.watch.to_actor.load(Ordering::Relaxed);
+    }
+
+    /// One line for the console.
+    fn line(&self) -> String {
+        match (&self.api_error, self.all_secs) {
+            (Some(e), _) => format!("{}: {} failed: {e}", self.kind, self.call),
+            (None, Some(s)) => format!(
+                "{} reached all {} servers within {s:.2} s (p50 {}); {} took {:.1} ms",
+                self.kind,
+                self.servers,
+                ms(self.p50_ms),
+                self.call,
+                self.api_ms
+            ),
+            (None, None) => format!(
+                "{} reached {} of {} servers within {} s; {} took {:.1} ms",
+                self.kind,
+                self.delivered,
+                self.servers,
+                DELIVERY_TIMEOUT.as_secs(),
+                self.call,
+                self.api_ms
+            ),
+        }
+    }
+
+    fn incomplete(&self) -> Option<String> {
+        match (&self.api_error, self.all_secs) {
+            (Some(e), _) => Some(format!("{} ({}) failed: {e}", self.kind, self.call)),
+            (None, Some(_)) => None,
+            (None, None) => Some(format!(
+                "the {} reached {} of {} servers within {} s",
+                self.kind,
+                self.delivered,
+                self.servers,
+                DELIVERY_TIMEOUT.as_secs()
+            )),
+        }
+    }
+
+    /// The mix's row for this kind: time to all servers, arrivals, refusals.
+    fn row(&self, rows: &mut Vec<Row>) {
+        let value = match (&self.api_error, self.all_secs) {
+            (Some(e), _) => format!("not made: {}", api::excerpt(e)),
+            (None, all) => format!(
+                "{}; p50 / p99 / last {} / {} / {}; API {:.1} ms; {} refused, {} duplicates",
+                match all {
+                    Some(s) => format!("all {} in {s:.2} s", self.servers),
+                    None => format!("only {} of {}", self.delivered, self.servers),
+                },
+                ms(self.p50_ms),
+                ms(self.p99_ms),
+                ms(self.last_ms),
+                self.api_ms,
+                self.refused,
+                self.duplicates
+            ),
+        };
+        rows.push(judged(
+            format!("outbound mix: {}, {}", self.kind, self.call),
+            value,
+            format!("<= {OUTBOUND_TARGET_SECS:.0} s, 0 refused"),
+            self.all_secs.is_some_and(|s| s <= OUTBOUND_TARGET_SECS) && self.refused == 0,
         ));
     }
 }
@@ -786,8 +1016,13 @@ async fn outbound(
 ) -> Result<OutboundFigures, String> {
     println!();
     println!(
-        "outbound: {} remote servers follow {AUTHOR}, who posts once",
-        settings.servers
+        "outbound: {} remote servers follow {AUTHOR}, who posts once{}",
+        settings.servers,
+        if settings.mix {
+            ", then edits, boosts, unboosts, posts a poll, updates the profile and deletes the post"
+        } else {
+            ""
+        }
     );
     let listening = Instant::now();
     let remote = Remote::start(OUTBOUND_ACTOR, settings.servers, key, public_pem, fed).await?;
@@ -867,46 +1102,42 @@ async fn outbound(
     // The post, timed until every server has it.
     let marker = format!("post-{run}-end");
     let text = format!("Outbound benchmark post {marker}");
-    let cpu_before = cpu_secs(pid).ok();
-    let posted_at = Instant::now();
-    remote
-        .watch
-        .set(Watch {
-            marker: marker.clone(),
-            since: posted_at,
-        })
-        .map_err(|_| "the post was watched for twice".to_string())?;
-    fed.api.post_status(author_token, &text).await?;
-    let post_ms = posted_at.elapsed().as_secs_f64() * 1000.0;
-    let deadline = posted_at + DELIVERY_TIMEOUT;
-    while remote.arrived.load(Ordering::Relaxed) < settings.servers && Instant::now() < deadline {
-        tokio::time::sleep(Duration::from_millis(20)).await;
+    let post_marker = marker.clone();
+    let mut posted = None;
+    let post = Delivered::time(
+        &remote,
+        pid,
+        "Create",
+        "POST /api/v1/statuses",
+        move |a| {
+            a["type"] == "Create"
+                && a["object"]["content"]
+                    .as_str()
+                    .is_some_and(|c| c.contains(&post_marker))
+        },
+        async {
+            let status = fed
+                .post_status(author_token, &json!({"status": text}))
+                .await?;
+            posted = Some(status.clone());
+            Ok(status)
+        },
+    )
+    .await;
+    println!("  {}", post.line());
+    let mut mix = Vec::new();
+    if settings.mix
+        && let Some(status) = &posted
+    {
+        mix = outbound_mix::run(fed, &remote, pid, author_token, status, &run).await;
     }
-    let cpu_after = cpu_secs(pid).ok();
-    let mut arrivals: Vec<Duration> = remote
-        .arrivals
-        .iter()
-        .filter_map(|a| match a.load(Ordering::Relaxed) {
-            0 => None,
-            micros => Some(Duration::from_micros(micros - 1)),
-        })
-        .collect();
-    arrivals.sort();
-    let delivered = arrivals.len();
-    let last_ms = arrivals.last().map(|d| d.as_secs_f64() * 1000.0);
-    let all_secs = (delivered == settings.servers)
-        .then(|| arrivals.last().map(Duration::as_secs_f64))
-        .flatten();
-    println!(
-        "  the post reached {delivered} of {} servers{}; POST took {post_ms:.1} ms",
-        settings.servers,
-        match all_secs {
-            Some(s) => format!(", all within {s:.2} s"),
-            None => String::new(),
-        }
-    );
     // Anything late (a duplicate, a retry) shows within a moment.
     tokio::time::sleep(Duration::from_millis(500)).await;
+    let mut post = post;
+    post.settle();
+    for step in &mut mix {
+        step.settle();
+    }
     let (refused, first_refusal) = remote.tally.refusals();
     let figures = OutboundFigures {
         servers: settings.servers,
@@ -919,19 +1150,8 @@ async fn outbound(
         accepts,
         settle_secs,
         actor_fetches: remote.tally.actor_fetches.load(Ordering::Relaxed),
-        post_ms,
-        delivered,
-        all_secs,
-        p50_ms: percentile(&arrivals, 50.0),
-        p99_ms: percentile(&arrivals, 99.0),
-        last_ms,
-        duplicates: remote.duplicates.load(Ordering::Relaxed),
-        shared_inbox_posts: remote.tally.create_to_shared.load(Ordering::Relaxed),
-        actor_inbox_posts: remote.tally.create_to_actor.load(Ordering::Relaxed),
-        server_cpu_secs: match (cpu_before, cpu_after) {
-            (Some(b), Some(a)) => Some(a - b),
-            _ => None,
-        },
+        post,
+        mix,
         refused,
         first_refusal,
     };
@@ -950,10 +1170,79 @@ struct Signer {
     inbox: String,
 }
 
-/// The post whose arrival is timed.
+/// An activity whose arrival at every remote server is timed: the first verified activity each
+/// server receives that `matches` counts; any later one that matches is a duplicate.
 struct Watch {
-    marker: String,
+    matches: Box<dyn Fn(&Value) -> bool + Send + Sync>,
     since: Instant,
+    /// Per server: microseconds from `since` to the arrival, plus one (0: not arrived).
+    arrivals: Vec<AtomicU64>,
+    arrived: AtomicUsize,
+    duplicates: AtomicU64,
+    to_shared: AtomicU64,
+    to_actor: AtomicU64,
+}
+
+impl Watch {
+    /// A watch for `servers` servers, timed from now.
+    fn new(servers: usize, matches: impl Fn(&Value) -> bool + Send + Sync + 'static) -> Watch {
+        Watch {
+            matches: Box::new(matches),
+            since: Instant::now(),
+            arrivals: (0..servers).map(|_| AtomicU64::new(0)).collect(),
+            arrived: AtomicUsize::new(0),
+            duplicates: AtomicU64::new(0),
+            to_shared: AtomicU64::new(0),
+            to_actor: AtomicU64::new(0),
+        }
+    }
+
+    /// Notes `activity`'s arrival at server `server` if it is the one watched.
+    fn observe(&self, server: usize, shared: bool, activity: &Value) {
+        if !(self.matches)(activity) {
+            return;
+        }
+        if shared {
+            self.to_shared.fetch_add(1, Ordering::Relaxed);
+        } else {
+            self.to_actor.fetch_add(1, Ordering::Relaxed);
+        }
+        let micros = self.since.elapsed().as_micros() as u64 + 1;
+        let Some(slot) = self.arrivals.get(server) else {
+            return;
+        };
+        match slot.compare_exchange(0, micros, Ordering::AcqRel, Ordering::Relaxed) {
+            Ok(_) => {
+                self.arrived.fetch_add(1, Ordering::AcqRel);
+            }
+            Err(_) => {
+                self.duplicates.fetch_add(1, Ordering::Relaxed);
+            }
+        }
+    }
+
+    /// The arrival times so far, sorted.
+    fn arrivals(&self) -> Vec<Duration> {
+        let mut arrivals: Vec<Duration> = self
+            .arrivals
+            .iter()
+            .filter_map(|a| match a.load(Ordering::Relaxed) {
+                0 => None,
+                micros => Some(Duration::from_micros(micros - 1)),
+            })
+            .collect();
+        arrivals.sort();
+        arrivals
+    }
+
+    /// Waits until every server has it, or until `deadline`.
+    async fn wait_all(&self, deadline: Instant) {
+        while self.arrived.load(Ordering::Acquire) < self.arrivals.len()
+            && Instant::now() < deadline
+        {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
 }
 
 /// What the remote servers saw.
@@ -968,9 +1257,6 @@ struct Tally {
     actor_fetches: AtomicU64,
     /// Accepts sent back for Follows and taken by fedblog (one it refuses counts as refused).
     accepts_sent: AtomicU64,
-    /// Inbox POSTs of the watched Create to a shared inbox, and to an actor's inbox.
-    create_to_shared: AtomicU64,
-    create_to_actor: AtomicU64,
     /// When the last inbox POST arrived (since `started`, in ms).
     last_post_ms: AtomicU64,
 }
@@ -1046,12 +1332,9 @@ struct Remote {
     signers: Mutex<HashMap<String, Arc<tokio::sync::OnceCell<Signer>>>>,
     tally: Tally,
     started: Instant,
-    watch: OnceLock<Watch>,
-    /// Per server: microseconds from the watched POST to the Create's arrival, plus one (0: not
-    /// arrived).
-    arrivals: Vec<AtomicU64>,
-    arrived: AtomicUsize,
-    duplicates: AtomicU64,
+    /// The activities whose arrivals are timed (every one is kept, so a late duplicate of an
+    /// earlier one is still counted).
+    watches: Mutex<Vec<Arc<Watch>>>,
     accept_ids: AtomicU64,
     tasks: Mutex<Vec<tokio::task::JoinHandle<()>>>,
 }
@@ -1087,10 +1370,7 @@ impl Remote {
             signers: Mutex::new(HashMap::new()),
             tally: Tally::default(),
             started: Instant::now(),
-            watch: OnceLock::new(),
-            arrivals: (0..count).map(|_| AtomicU64::new(0)).collect(),
-            arrived: AtomicUsize::new(0),
-            duplicates: AtomicU64::new(0),
+            watches: Mutex::new(Vec::new()),
             accept_ids: AtomicU64::new(0),
             tasks: Mutex::new(Vec::new()),
         });
@@ -1329,10 +1609,12 @@ impl Remote {
         if let Ok(mut verified) = self.tally.verified.lock() {
             *verified.entry(kind.clone()).or_default() += 1;
         }
-        match kind.as_str() {
-            "Follow" => self.accept(server, activity, signer.inbox),
-            "Create" => self.arrived(server, shared, &activity),
-            _ => {}
+        let watches = self.watches.lock().map(|w| w.clone()).unwrap_or_default();
+        for watch in watches {
+            watch.observe(server, shared, &activity);
+        }
+        if kind == "Follow" {
+            self.accept(server, activity, signer.inbox);
         }
         plain(StatusCode::ACCEPTED, "")
     }
@@ -1378,30 +1660,13 @@ impl Remote {
         });
     }
 
-    /// Notes a Create's arrival at server `server` if it carries the watched post.
-    fn arrived(&self, server: usize, shared: bool, activity: &Value) {
-        let Some(watch) = self.watch.get() else {
-            return;
-        };
-        let content = activity["object"]["content"].as_str().unwrap_or("");
-        if !content.contains(&watch.marker) {
-            return;
+    /// Starts timing the arrivals of the activities `matches` picks out, from now.
+    fn watch(&self, matches: impl Fn(&Value) -> bool + Send + Sync + 'static) -> Arc<Watch> {
+        let watch = Arc::new(Watch::new(self.bases.len(), matches));
+        if let Ok(mut watches) = self.watches.lock() {
+            watches.push(watch.clone());
         }
-        if shared {
-            self.tally.create_to_shared.fetch_add(1, Ordering::Relaxed);
-        } else {
-            self.tally.create_to_actor.fetch_add(1, Ordering::Relaxed);
-        }
-        let micros = watch.since.elapsed().as_micros() as u64 + 1;
-        match self.arrivals[server].compare_exchange(0, micros, Ordering::AcqRel, Ordering::Relaxed)
-        {
-            Ok(_) => {
-                self.arrived.fetch_add(1, Ordering::AcqRel);
-            }
-            Err(_) => {
-                self.duplicates.fetch_add(1, Ordering::Relaxed);
-            }
-        }
+        watch
     }
 }
 
@@ -1458,6 +1723,52 @@ impl Fedblog {
             .as_str()
             .map(str::to_string)
             .ok_or_else(|| format!("{what}: no account id in {}", api::excerpt(&text)))
+    }
+
+    /// `METHOD path` with a token and a JSON body (or none); the JSON answer of a 2xx, else an
+    /// error naming the answer.
+    async fn call(
+        &self,
+        method: reqwest::Method,
+        path: &str,
+        token: &str,
+        body: Option<&Value>,
+    ) -> Result<Value, String> {
+        let what = format!("{method} {path}");
+        let mut req = self
+            .client
+            .request(method, format!("{}{path}", self.base))
+            .bearer_auth(token);
+        if let Some(body) = body {
+            req = req.json(body);
+        }
+        let resp = req
+            .send()
+            .await
+            .map_err(|e| format!("{what}: no answer: {e}"))?;
+        let status = resp.status();
+        let text = resp
+            .text()
+            .await
+            .map_err(|e| format!("{what}: the answer broke off: {e}"))?;
+        if !status.is_success() {
+            return Err(format!("{what}: {status}: {}", api::excerpt(&text)));
+        }
+        serde_json::from_str(&text)
+            .map_err(|e| format!("{what}: not JSON ({e}): {}", api::excerpt(&text)))
+    }
+
+    /// Posts a public status (`fields`: `status` and anything else); the status.
+    async fn post_status(&self, token: &str, fields: &Value) -> Result<Value, String> {
+        let mut body = fields.clone();
+        body["visibility"] = json!("public");
+        self.call(
+            reqwest::Method::POST,
+            fedblog_core::api::statuses::create_status::CreateStatus::PATH,
+            token,
+            Some(&body),
+        )
+        .await
     }
 
     /// Whether `token`'s account follows `id` (not merely requested).
@@ -1818,6 +2129,11 @@ fn free_port() -> Result<u16, String> {
         .map_err(|e| format!("cannot find a free port: {e}"))
 }
 
+/// The id of an ActivityStreams reference: the string itself, or an embedded object's `id`.
+fn id_of(v: &Value) -> Option<&str> {
+    v.as_str().or_else(|| v["id"].as_str())
+}
+
 /// A short tag that makes this run's ids unique.
 fn run_tag() -> String {
     let nanos = std::time::SystemTime::now()
@@ -1941,12 +2257,21 @@ mod tests {
             ),
             (3000, 20, 1000, 4)
         );
+        assert_eq!((full.mix_activities, full.mix), (3000, true));
         let small =
             settings(&["fedblog-bench", "federation", "--small", "--servers", "7"]).unwrap();
         assert_eq!(
-            (small.activities, small.local_followers, small.servers),
-            (200, 5, 7)
+            (
+                small.activities,
+                small.mix_activities,
+                small.local_followers,
+                small.servers
+            ),
+            (200, 200, 5, 7)
         );
+        let bare = settings(&["fedblog-bench", "federation", "--small", "--no-mix"]).unwrap();
+        assert!(!bare.mix);
+        assert!(settings(&["fedblog-bench", "federation", "--mix-activities", "0"]).is_err());
         assert!(settings(&["fedblog-bench", "federation", "--workers", "0"]).is_err());
         assert!(
             settings(&[
@@ -1956,6 +2281,28 @@ mod tests {
                 "--no-outbound"
             ])
             .is_err()
+        );
+    }
+
+    #[test]
+    fn a_watch_times_the_first_match_per_server_and_counts_the_rest() {
+        let watch = Watch::new(2, |a| {
+            a["type"] == "Delete" && id_of(&a["object"]) == Some("x")
+        });
+        let delete = json!({"type": "Delete", "object": {"id": "x", "type": "Tombstone"}});
+        watch.observe(0, true, &json!({"type": "Create", "object": "x"}));
+        watch.observe(0, true, &delete);
+        watch.observe(0, false, &json!({"type": "Delete", "object": "x"}));
+        assert_eq!(watch.arrived.load(Ordering::Relaxed), 1);
+        assert_eq!(watch.duplicates.load(Ordering::Relaxed), 1);
+        watch.observe(1, true, &delete);
+        assert_eq!(watch.arrivals().len(), 2);
+        assert_eq!(
+            (
+                watch.to_shared.load(Ordering::Relaxed),
+                watch.to_actor.load(Ordering::Relaxed)
+            ),
+            (2, 1)
         );
     }
 
