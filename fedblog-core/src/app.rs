@@ -380,9 +380,21 @@ impl App {
         )
     }
 
+    /// The moves area (aliases and account moves).
+    pub fn moves(&self) -> crate::services::moves::Moves<'_> {
+        crate::services::moves::Moves::new(
+            &*self.store,
+            self.federation(),
+            self.relationships(),
+            self.outbox(),
+            self.base_url(),
+            self.now(),
+        )
+    }
+
     /// The tags area (tag pages, followed and featured tags).
     pub fn tags(&self) -> Tags<'_> {
-        Tags::new(&*self.store, &self.ids, self.now())
+        Tags::new(&*self.store, &self.ids, self.outbox(), self.now())
     }
 
     /// The areas posting and editing hand work to.
@@ -429,6 +441,7 @@ impl App {
             &self.key_making,
             &self.ids,
             &self.config,
+            self.job_queue(),
             self.now(),
         )
     }

@@ -66,6 +66,15 @@ pub struct Limits {
     pub min_poll_expiration: i64,
     /// Longest poll, in seconds.
     pub max_poll_expiration: i64,
+    /// Whether remote media (the attachments of other servers' posts, their accounts' avatars
+    /// and headers) are downloaded into the file store by a background job and shown from
+    /// there; off, only their URLs are kept and clients load them from their servers. Off by
+    /// default. (It sits among the limits because the media area, which downloads, holds
+    /// these.)
+    pub download_remote_media: bool,
+    /// The largest remote media file downloaded, in bytes; a larger one is shown from its
+    /// server. Avatars and headers are held to the limit of uploaded ones (8 MB) too.
+    pub remote_media_max_bytes: usize,
 }
 
 impl Default for Limits {
@@ -91,6 +100,9 @@ impl Default for Limits {
             max_poll_option_characters: 50,
             min_poll_expiration: 300,
             max_poll_expiration: 2_629_746,
+            download_remote_media: false,
+            // The largest file we take from our own users (`video_size_limit`).
+            remote_media_max_bytes: 40 * 1024 * 1024,
         }
     }
 }

@@ -68,6 +68,9 @@ pub struct Account {
     pub followers_count: i64,
     pub following_count: i64,
     pub roles: Vec<AccountRole>,
+    /// The account this one moved to, when it has (shown where a single account is).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub moved: Option<Box<Account>>,
 }
 
 /// A role badge shown on a profile. <https://docs.joinmastodon.org/entities/Account/#AccountRole>

@@ -58,8 +58,12 @@ impl App {
         let base = self.base_url();
         let suspended = a.is_suspended();
         // An animated GIF is kept as sent beside a still PNG of its first frame (its key from
-        // `still_key`), which the `*_static` URL names; other images are their own still.
+        // `still_key`), which the `*_static` URL names; other images are their own still. A
+        // remote account's image not copied here is its URL, shown as it is.
         let image = |key: &Option<String>, missing: &str| match key {
+            Some(url) if !suspended && crate::services::media::is_remote_url(url) => {
+                (url.clone(), url.clone())
+            }
             Some(k) if !suspended => {
                 let still = crate::services::accounts::still_key(k).unwrap_or_else(|| k.clone());
                 (
@@ -122,6 +126,7 @@ impl App {
             followers_count: if suspended { 0 } else { a.followers_count },
             following_count: if suspended { 0 } else { a.following_count },
             roles: vec![],
+            moved: None,
         }
     }
 
@@ -209,8 +214,9 @@ impl App {
     pub fn render_media(&self, m: &MediaRecord) -> MediaAttachment {
         let base = self.base_url();
         let url_of = |key: &str| self.files.public_url(&base, key);
-        // A remote post's attachment is kept by URL only (no file here): it is shown from there.
-        let remote_only = m.file_key.is_empty() && m.remote_url.is_some();
+        // A remote post's attachment with no copy here (none kept, or not made yet) is shown
+        // from its server; a copy is shown from here, `remote_url` naming the original.
+        let remote_only = crate::services::media::shown_from_remote(m);
         let url = if remote_only {
             m.remote_url.clone()
         } else {

@@ -83,6 +83,23 @@ pub enum AccountsCommand {
         /// Username (with or without the leading @).
         username: String,
     },
+    /// Set the aliases of a local account (Mastodon's "moving from a different account"): the
+    /// accounts that may move to it. Replaces the list; no account given clears it.
+    Aliases {
+        /// Username (with or without the leading @).
+        username: String,
+        /// The other accounts: handles (`user@host`) or actor URLs, each looked up.
+        aliases: Vec<String>,
+    },
+    /// Move a local account to another (Mastodon's "moving to a different account"): the new
+    /// account must list this one among its aliases. Followers are told and, on this server,
+    /// follow the new account instead.
+    Move {
+        /// Username (with or without the leading @).
+        username: String,
+        /// The new account: a handle (`user@host`) or an actor URL.
+        target: String,
+    },
 }
 
 /// `tokens` actions.
@@ -163,13 +180,7 @@ pub async fn run(cli: Cli) -> Result<(), String> {
             action: AccountsCommand::Delete { username },
         } => {
             let app = serve::build_app(&settings).await?;
-            let name = username.trim_start_matches('@');
-            let account = app
-                .store
-                .account_by_username(name, None)
-                .await
-                .map_err(|e| e.to_string())?
-                .ok_or_else(|| format!("no local account named @{name}"))?;
+            let account = local_account(&app, &username).await?;
             let deleted = app
                 .accounts()
                 .delete_account(account.id)
@@ -185,6 +196,41 @@ pub async fn run(cli: Cli) -> Result<(), String> {
                 a.followers_count,
                 a.following_count,
                 deleted.files_removed
+            );
+            Ok(())
+        }
+        Command::Accounts {
+            action: AccountsCommand::Aliases { username, aliases },
+        } => {
+            let app = serve::build_app(&settings).await?;
+            let account = local_account(&app, &username).await?;
+            let saved = app
+                .moves()
+                .set_aliases(&account, &aliases)
+                .await
+                .map_err(describe)?;
+            store::mark_changed(&settings.database_url).map_err(marker_failed)?;
+            match saved.also_known_as.as_slice() {
+                [] => println!("@{} has no aliases", saved.username),
+                list => println!("@{} has the aliases {}", saved.username, list.join(", ")),
+            }
+            Ok(())
+        }
+        Command::Accounts {
+            action: AccountsCommand::Move { username, target },
+        } => {
+            let app = serve::build_app(&settings).await?;
+            let account = local_account(&app, &username).await?;
+            let moved_to = app
+                .moves()
+                .move_to(&account, &target)
+                .await
+                .map_err(describe)?;
+            store::mark_changed(&settings.database_url).map_err(marker_failed)?;
+            println!(
+                "@{} moved to {}; its followers are being told",
+                account.username,
+                moved_to.acct()
             );
             Ok(())
         }
@@ -293,6 +339,19 @@ async fn create_many(
 }
 
 /// A running server could not be told of this command's writes.
+/// The local account `username` (with or without the leading @) names.
+async fn local_account(
+    app: &fedblog_core::App,
+    username: &str,
+) -> Result<fedblog_core::store::AccountRecord, String> {
+    let name = username.trim_start_matches('@');
+    app.store
+        .account_by_username(name, None)
+        .await
+        .map_err(|e| e.to_string())?
+        .ok_or_else(|| format!("no local account named @{name}"))
+}
+
 fn marker_failed(e: std::io::Error) -> String {
     format!(
         "the change was made, but running servers could not be told of it (they see it within 10 s): {e}"

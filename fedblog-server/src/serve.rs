@@ -83,6 +83,16 @@ pub async fn build_app(settings: &Settings) -> Result<Arc<App>, String> {
     // Federation: fetches and deliveries through the outbound client and its address rule.
     let mut outbound = crate::outbound::OutboundOptions::new(&settings.instance.base_url());
     outbound.allow_private = settings.allow_private_addresses;
+    let limits = &settings.instance.limits;
+    if limits.download_remote_media {
+        // Remote media come through the same client (bounded as every answer is): its bound
+        // must let a file within FEDBLOG_REMOTE_MEDIA_MAX_BYTES through.
+        outbound.max_body = outbound.max_body.max(limits.remote_media_max_bytes);
+        tracing::info!(
+            max_bytes = limits.remote_media_max_bytes,
+            "FEDBLOG_REMOTE_MEDIA_DOWNLOAD is on: remote media are copied into the media folder"
+        );
+    }
     if outbound.allow_private {
         tracing::warn!(
             "FEDBLOG_ALLOW_PRIVATE_ADDRESSES is on: other servers' URLs may reach private addresses"

@@ -108,6 +108,15 @@ pub struct SettingsArgs {
     /// WebFinger, NodeInfo and HTML pages stay public [default: false].
     #[arg(long, env = "FEDBLOG_AUTHORIZED_FETCH", global = true)]
     pub authorized_fetch: Option<bool>,
+    /// Whether remote media (other servers' attachments, their accounts' avatars and headers)
+    /// are downloaded into the media folder by a background job and served from here; off,
+    /// only their URLs are kept and clients load them from their servers [default: false].
+    #[arg(long, env = "FEDBLOG_REMOTE_MEDIA_DOWNLOAD", global = true)]
+    pub remote_media_download: Option<bool>,
+    /// The largest remote media file downloaded, in bytes; a larger one is shown from its
+    /// server [default: 41943040 (40 MiB)].
+    #[arg(long, env = "FEDBLOG_REMOTE_MEDIA_MAX_BYTES", global = true)]
+    pub remote_media_max_bytes: Option<usize>,
 }
 
 #[derive(Deserialize, Default, Debug)]
@@ -138,6 +147,8 @@ struct FileSettings {
     allow_private_addresses: Option<bool>,
     federation: Option<bool>,
     authorized_fetch: Option<bool>,
+    remote_media_download: Option<bool>,
+    remote_media_max_bytes: Option<usize>,
 }
 
 /// Where statuses are translated (`FEDBLOG_TRANSLATION_URL`, `FEDBLOG_TRANSLATION_API_KEY`).
@@ -300,6 +311,12 @@ impl SettingsArgs {
             .authorized_fetch
             .or(file.authorized_fetch)
             .unwrap_or(false);
+        if let Some(on) = self.remote_media_download.or(file.remote_media_download) {
+            instance.limits.download_remote_media = on;
+        }
+        if let Some(n) = self.remote_media_max_bytes.or(file.remote_media_max_bytes) {
+            instance.limits.remote_media_max_bytes = n.max(1);
+        }
         if let Some(t) = self.title.clone().or(file.title) {
             instance.title = t;
         }
@@ -473,6 +490,73 @@ mod tests {
             ..args
         };
         assert!(!flag_wins.resolve().unwrap().instance.authorized_fetch);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn remote_media_are_not_downloaded_unless_asked_and_the_limit_can_be_set() {
+        let limits = SettingsArgs::default().resolve().unwrap().instance.limits;
+        assert!(!limits.download_remote_media);
+        assert_eq!(limits.remote_media_max_bytes, 40 * 1024 * 1024);
+
+        #[derive(clap::Parser)]
+        struct Cli {
+            #[command(flatten)]
+            settings: SettingsArgs,
+        }
+        use clap::{CommandFactory, Parser};
+        let env_of = |id: &str| {
+            Cli::command()
+                .get_arguments()
+                .find(|a| a.get_id() == id)
+                .and_then(|a| a.get_env().map(|e| e.to_string_lossy().to_string()))
+        };
+        assert_eq!(
+            env_of("remote_media_download").as_deref(),
+            Some("FEDBLOG_REMOTE_MEDIA_DOWNLOAD")
+        );
+        assert_eq!(
+            env_of("remote_media_max_bytes").as_deref(),
+            Some("FEDBLOG_REMOTE_MEDIA_MAX_BYTES")
+        );
+        let cli = Cli::try_parse_from([
+            "fedblog-server",
+            "--remote-media-download",
+            "true",
+            "--remote-media-max-bytes",
+            "1048576",
+        ])
+        .unwrap();
+        let limits = cli.settings.resolve().unwrap().instance.limits;
+        assert!(limits.download_remote_media);
+        assert_eq!(limits.remote_media_max_bytes, 1024 * 1024);
+
+        let dir = std::env::temp_dir().join(format!(
+            "fedblog-settings-remote-media-{}",
+            std::process::id()
+        ));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("fedblog.toml");
+        std::fs::write(
+            &path,
+            "remote_media_download = true\nremote_media_max_bytes = 2048\n",
+        )
+        .unwrap();
+        let args = SettingsArgs {
+            config: Some(path.clone()),
+            ..Default::default()
+        };
+        let limits = args.resolve().unwrap().instance.limits;
+        assert!(limits.download_remote_media);
+        assert_eq!(limits.remote_media_max_bytes, 2048);
+        let flag_wins = SettingsArgs {
+            remote_media_download: Some(false),
+            remote_media_max_bytes: Some(0),
+            ..args
+        };
+        let limits = flag_wins.resolve().unwrap().instance.limits;
+        assert!(!limits.download_remote_media);
+        assert_eq!(limits.remote_media_max_bytes, 1, "at least one byte");
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -2,6 +2,15 @@
 //! writes the URLs and reads them back.
 
 use crate::id::Id;
+use crate::store::AccountRecord;
+
+/// The ActivityPub id of any account: a remote one's `uri`, a local one's actor URL.
+pub fn account_actor(base: &str, account: &AccountRecord) -> String {
+    match &account.uri {
+        Some(uri) => uri.clone(),
+        None => actor(base, &account.username),
+    }
+}
 
 /// The actor of the local account `username`: `BASE/users/username`.
 pub fn actor(base: &str, username: &str) -> String {

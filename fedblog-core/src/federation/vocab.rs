@@ -405,6 +405,8 @@ pub struct Actor {
     pub following: Option<String>,
     /// Its pinned posts (`featured`).
     pub featured: Option<String>,
+    /// Its featured hashtags (`featuredTags`).
+    pub featured_tags: Option<String>,
     /// Whether follows need its approval (`manuallyApprovesFollowers`, false when absent).
     pub manually_approves_followers: bool,
     /// Whether it may be featured in directories (`discoverable`; unknown when absent).
@@ -425,6 +427,8 @@ pub struct Actor {
     pub published: Option<DateTime<Utc>>,
     /// Its other identities (`alsoKnownAs`), for account moves.
     pub also_known_as: Vec<String>,
+    /// The account it moved to (`movedTo`), if it has.
+    pub moved_to: Option<String>,
     /// Whether it is automated (`Service` or `Application`).
     pub bot: bool,
 }
@@ -492,6 +496,7 @@ impl Actor {
             followers: optional_id("followers"),
             following: optional_id("following"),
             featured: optional_id("featured"),
+            featured_tags: optional_id("featuredTags"),
             manually_approves_followers: bool_field(v, "manuallyApprovesFollowers")
                 .unwrap_or(false),
             discoverable: bool_field(v, "discoverable"),
@@ -501,6 +506,7 @@ impl Actor {
             fields,
             published: v.get("published").and_then(parse_time),
             also_known_as: uris(v.get("alsoKnownAs").unwrap_or(&Value::Null)),
+            moved_to: optional_id("movedTo"),
             id,
             kind,
             preferred_username,
@@ -1010,6 +1016,8 @@ pub struct ActorDoc {
     pub fields: Vec<(String, String)>,
     /// Its other identities (written only when there are some).
     pub also_known_as: Vec<String>,
+    /// The actor it moved to, if it has.
+    pub moved_to: Option<String>,
 }
 
 /// An `Image` object (`icon`, `image`).
@@ -1079,6 +1087,9 @@ impl ActorDoc {
         );
         if !self.also_known_as.is_empty() {
             o.insert("alsoKnownAs".into(), self.also_known_as.clone().into());
+        }
+        if let Some(moved_to) = &self.moved_to {
+            o.insert("movedTo".into(), moved_to.clone().into());
         }
         if !self.shared_inbox.is_empty() {
             o.insert(
@@ -2046,6 +2057,7 @@ mod tests {
                 "<a href=\"https://b.example\">b.example</a>".into(),
             )],
             also_known_as: vec!["https://old.example/users/bob".into()],
+            moved_to: Some("https://new.example/users/bob".into()),
             id,
         }
     }
@@ -2110,6 +2122,7 @@ mod tests {
         assert_eq!(a.fields, doc.fields);
         assert_eq!(a.published, Some(t("2024-05-06T00:00:00Z")));
         assert_eq!(a.also_known_as, doc.also_known_as);
+        assert_eq!(a.moved_to, doc.moved_to);
         assert!(!a.bot);
 
         // A bot; an empty name is written as the username.
@@ -2118,10 +2131,12 @@ mod tests {
         bot.name = String::new();
         bot.shared_inbox = String::new();
         bot.also_known_as = vec![];
+        bot.moved_to = None;
         let v = bot.to_json();
         assert_eq!(v["name"], "bob");
         assert!(v.get("endpoints").is_none());
         assert!(v.get("alsoKnownAs").is_none());
+        assert!(v.get("movedTo").is_none());
         assert!(Actor::from_json(&v).expect("bot").bot);
     }
 

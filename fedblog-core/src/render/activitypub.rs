@@ -67,8 +67,14 @@ impl App {
         Some((url, media_type.to_string()))
     }
 
-    /// A local account as an ActivityPub actor (`Person`, or `Service` for a bot).
-    pub fn render_ap_actor(&self, a: &AccountRecord, key: &ActorKeyRecord) -> Value {
+    /// A local account as an ActivityPub actor (`Person`, or `Service` for a bot), naming the
+    /// actor it moved to (`moved_to`), if it has.
+    pub fn render_ap_actor(
+        &self,
+        a: &AccountRecord,
+        key: &ActorKeyRecord,
+        moved_to: Option<String>,
+    ) -> Value {
         let base = self.base_url();
         let id = paths::actor(&base, &a.username);
         ActorDoc {
@@ -97,7 +103,8 @@ impl App {
                 .iter()
                 .map(|f| (f.name.clone(), render_field_value(&f.value, &base)))
                 .collect(),
-            also_known_as: vec![],
+            also_known_as: a.also_known_as.clone(),
+            moved_to,
             id,
         }
         .to_json()
@@ -130,6 +137,7 @@ impl App {
             image: None,
             fields: vec![],
             also_known_as: vec![],
+            moved_to: None,
             id,
         }
         .to_json();
@@ -242,9 +250,10 @@ impl App {
 
     /// A media attachment as a `Document`, with the fields Mastodon sends.
     fn render_ap_attachment(&self, m: &MediaRecord) -> Attachment {
-        let url = match (&m.remote_url, m.file_key.is_empty()) {
-            (Some(remote), true) => remote.clone(),
-            _ => self.files.public_url(&self.base_url(), &m.file_key),
+        // A remote attachment is named by its original, copied here or not.
+        let url = match &m.remote_url {
+            Some(remote) => remote.clone(),
+            None => self.files.public_url(&self.base_url(), &m.file_key),
         };
         let ext = url.rsplit('.').next().unwrap_or("").to_ascii_lowercase();
         let media_type = match (m.kind, ext.as_str()) {

@@ -7,6 +7,7 @@ use std::time::Duration as StdDuration;
 
 use chrono::{DateTime, Duration, Utc};
 use http::{Method, StatusCode};
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::blocking::Blocking;
@@ -19,6 +20,9 @@ use crate::federation::signatures::{sign_request, signature_key_id, verify_reque
 use crate::federation::vocab::{self, ACTIVITY_JSON, Actor};
 use crate::federation::{OutboundRequest, Transport, TransportError};
 use crate::id::{Id, IdGenerator};
+use crate::services::accounts::ProfileImage;
+use crate::services::jobs::{JobQueue, new_job};
+use crate::services::media::{remote_download_job, take_remote_profile_image};
 use crate::services::outbox::Delivery;
 use crate::store::{
     AccountRecord, ActorKeyRecord, INSTANCE_ACTOR, ProfileField, RemoteActorRecord, Store,
@@ -45,6 +49,22 @@ pub const SEEN_ACTIVITY_MAX_AGE: Duration = Duration::days(30);
 /// The largest activity an inbox takes.
 pub const MAX_ACTIVITY_BYTES: usize = 1024 * 1024;
 
+/// A job that reads a remote account's `featured` and `featuredTags` collections and makes its
+/// pins and featured tags here what they say; payload [`FetchFeatured`]. Mastodon's
+/// `SynchronizeFeaturedCollectionWorker` and `SynchronizeFeaturedTagsCollectionWorker`.
+pub const FETCH_FEATURED: &str = "fetch_featured";
+
+/// The most pins (and featured tags) taken from a remote collection, as Mastodon keeps at most
+/// five pins of a local account; other servers allow more, and we keep a few more of theirs.
+pub const MAX_REMOTE_FEATURED: usize = 10;
+
+/// The payload of a [`FETCH_FEATURED`] job.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FetchFeatured {
+    /// The remote account.
+    pub account: Id,
+}
+
 /// The federation area: `app.federation()`.
 pub struct Federation<'a> {
     store: &'a dyn Store,
@@ -53,6 +73,7 @@ pub struct Federation<'a> {
     key_making: &'a futures_util::lock::Mutex<()>,
     ids: &'a IdGenerator,
     config: &'a InstanceConfig,
+    jobs: JobQueue<'a>,
     now: DateTime<Utc>,
 }
 
@@ -73,7 +94,8 @@ fn unauthorized(message: impl Into<String>) -> ApiError {
 impl<'a> Federation<'a> {
     /// The area over `store`, reaching other servers through `transport` (none: federation is
     /// off, and nothing is fetched or delivered), making key pairs through `blocking` one at a
-    /// time in this process (`key_making`).
+    /// time in this process (`key_making`), queueing what it learns it should fetch later on
+    /// `jobs`.
     #[allow(clippy::too_many_arguments)]
     pub fn new(
         store: &'a dyn Store,
@@ -82,6 +104,7 @@ impl<'a> Federation<'a> {
         key_making: &'a futures_util::lock::Mutex<()>,
         ids: &'a IdGenerator,
         config: &'a InstanceConfig,
+        jobs: JobQueue<'a>,
         now: DateTime<Utc>,
     ) -> Self {
         Federation {
@@ -91,6 +114,7 @@ impl<'a> Federation<'a> {
             key_making,
             ids,
             config,
+            jobs,
             now,
         }
     }
@@ -273,7 +297,8 @@ impl<'a> Federation<'a> {
                 "An actor of ours cannot be fetched",
             ));
         }
-        let existing = match self.store.remote_actor_by_uri(&actor.id).await? {
+        let known = self.store.remote_actor_by_uri(&actor.id).await?;
+        let existing = match &known {
             Some(known) => self.store.account_by_id(known.account_id).await?,
             None => None,
         };
@@ -298,8 +323,23 @@ impl<'a> Federation<'a> {
             .collect();
         account.uri = Some(actor.id.clone());
         account.url = actor.url.clone().or_else(|| Some(actor.id.clone()));
-        account.avatar = actor.icon_url.clone();
-        account.header = actor.image_url.clone();
+        // An image whose URL is unchanged keeps what the account shows (maybe our copy); a new
+        // one is shown from its server until copied.
+        let download = self.config.limits.download_remote_media;
+        let copies: Vec<_> = [
+            (ProfileImage::Avatar, &actor.icon_url),
+            (ProfileImage::Header, &actor.image_url),
+        ]
+        .into_iter()
+        .filter_map(|(which, url)| {
+            take_remote_profile_image(&mut account, which, url.clone(), download)
+        })
+        .collect();
+        account.also_known_as = actor.also_known_as.clone();
+        if actor.moved_to.is_none() {
+            // Moved back, or never moved: a move is recorded by its `Move` activity.
+            account.moved_to_account_id = None;
+        }
         if existing.is_none()
             && let Some(published) = actor.published
         {
@@ -315,11 +355,60 @@ impl<'a> Federation<'a> {
             outbox: actor.outbox.clone(),
             followers: actor.followers.clone(),
             following: actor.following.clone(),
+            featured: actor.featured.clone(),
+            featured_tags: actor.featured_tags.clone(),
             key_id: actor.public_key_id.clone(),
             public_key_pem: actor.public_key_pem.clone(),
             fetched_at: self.now,
         };
-        Ok(self.store.save_remote_actor(&account, &record).await?)
+        let saved = self.store.save_remote_actor(&account, &record).await?;
+        self.featured_collections_seen(&record, saved.id, known.as_ref())
+            .await;
+        for copy in &copies {
+            let queued = match remote_download_job(self.ids.next(), copy, self.now) {
+                Ok(job) => self.jobs.enqueue(&job).await,
+                Err(e) => Err(e),
+            };
+            if let Err(e) = queued {
+                tracing::warn!(actor = %actor.id, error = %e, "cannot queue the copy of a profile image");
+            }
+        }
+        Ok(saved)
+    }
+
+    /// Queues a [`FETCH_FEATURED`] job for the remote account `account` when its actor names
+    /// featured collections we did not know of (`before` is what we knew of the actor). A
+    /// failure to queue is logged: the collections are read again when they change.
+    async fn featured_collections_seen(
+        &self,
+        actor: &RemoteActorRecord,
+        account: Id,
+        before: Option<&RemoteActorRecord>,
+    ) {
+        if actor.featured.is_none() && actor.featured_tags.is_none() {
+            return;
+        }
+        if before
+            .is_some_and(|b| b.featured == actor.featured && b.featured_tags == actor.featured_tags)
+        {
+            return;
+        }
+        let queued = match serde_json::to_string(&FetchFeatured { account }) {
+            Ok(payload) => {
+                let job = new_job(
+                    self.ids.next(),
+                    FETCH_FEATURED,
+                    &payload,
+                    self.now,
+                    self.now,
+                );
+                self.jobs.enqueue(&job).await
+            }
+            Err(e) => Err(ApiError::unprocessable(e.to_string())),
+        };
+        if let Err(e) = queued {
+            tracing::warn!(actor = %actor.uri, error = %e.message, "cannot queue reading its featured collections");
+        }
     }
 
     /// The account `username@host` names: ours, a remote one known and fresh, or looked up by
@@ -544,5 +633,52 @@ impl<'a> Federation<'a> {
     /// How long a delivery may take before the job gives up on it.
     pub fn delivery_timeout(&self) -> StdDuration {
         StdDuration::from_secs(30)
+    }
+
+    /// GETs a media file of another server (an attachment, an avatar, a header), signed by the
+    /// instance actor as [`Federation::fetch`] is, taking at most `max_bytes` (the transport
+    /// bounds what it reads too). 404 when it is gone, 413 when it is larger, 422 when it is
+    /// refused for good (another 4xx, an address the transport may not reach), 502 for what may
+    /// pass (no answer, 408, 429, 5xx).
+    pub async fn fetch_media(&self, url: &str, max_bytes: usize) -> ApiResult<Vec<u8>> {
+        let transport = self.transport()?;
+        let (key_id, key) = self.signing_key(INSTANCE_ACTOR).await?;
+        let mut headers = sign_request("GET", url, None, &key_id, &key, self.now)
+            .map_err(|e| ApiError::unprocessable(format!("Cannot sign a fetch of {url}: {e}")))?;
+        headers.push(("Accept".into(), "*/*".into()));
+        let too_large = || {
+            ApiError::new(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                format!("{url} is larger than {max_bytes} bytes"),
+            )
+        };
+        let failed = |why: String| ApiError::new(StatusCode::BAD_GATEWAY, why);
+        let sent = transport
+            .send(OutboundRequest {
+                method: Method::GET,
+                url: url.to_string(),
+                headers,
+                body: None,
+            })
+            .await;
+        let answer = match sent {
+            Ok(answer) => answer,
+            Err(TransportError::TooLarge) => return Err(too_large()),
+            Err(TransportError::Refused(why)) => {
+                return Err(ApiError::unprocessable(format!(
+                    "Cannot fetch {url}: refused: {why}"
+                )));
+            }
+            Err(e) => return Err(failed(format!("Cannot fetch {url}: {e}"))),
+        };
+        match answer.status {
+            200..=299 if answer.body.len() > max_bytes => Err(too_large()),
+            200..=299 => Ok(answer.body),
+            404 | 410 => Err(ApiError::not_found()),
+            n @ (408 | 429 | 500..=599) => Err(failed(format!("Fetching {url} answered {n}"))),
+            n => Err(ApiError::unprocessable(format!(
+                "Fetching {url} answered {n}"
+            ))),
+        }
     }
 }

@@ -37,10 +37,14 @@ const SERVERS: [&str; 4] = ["mastodon", "gotosocial", "misskey", "pleroma"];
 const ALICE_POST: &str = "https://fedblog.example/users/alice/statuses/110000000000000001";
 /// Alice's follow in the fixtures, swapped for the id of the one she sent.
 const ALICE_FOLLOW: &str = "https://fedblog.example/users/alice#follows/110000000000000002";
-/// What the other servers serve: their actors, and GoToSocial's key stub.
-const SERVED: [&str; 6] = [
+/// What the other servers serve: their actors, GoToSocial's key stub, and ana's featured
+/// collections.
+const SERVED: [&str; 9] = [
     "mastodon/actor.json",
+    "mastodon/moved-actor.json",
     "mastodon/instance-actor.json",
+    "mastodon/featured.json",
+    "mastodon/featured-tags.json",
     "gotosocial/actor.json",
     "gotosocial/main-key.json",
     "misskey/actor.json",
@@ -73,6 +77,9 @@ impl Fediverse {
             .iter()
             .map(|name| {
                 let mut doc: Value = serde_json::from_str(&fixture_text(name)).unwrap();
+                if doc.get("publicKey").is_none() {
+                    return (str_of(&doc, "id").to_string(), doc);
+                }
                 doc["publicKey"]["publicKeyPem"] = ACTOR_PUB.into();
                 // An actor is served at its id, a key stub (no inbox) at its key's id.
                 let at = match doc.get("inbox") {
@@ -179,7 +186,12 @@ impl World {
     /// answer, and the activity as sent.
     async fn deliver(&self, name: &str) -> (OutboundResponse, Value) {
         let activity = self.fixture(name);
-        let actor = str_of(&activity, "actor");
+        (self.deliver_value(&activity).await, activity)
+    }
+
+    /// POSTs `activity` to our shared inbox, signed by its actor as its server signs.
+    async fn deliver_value(&self, activity: &Value) -> OutboundResponse {
+        let actor = str_of(activity, "actor");
         let key_id = str_of(&self.fedi.docs[actor]["publicKey"], "id").to_string();
         // GoToSocial's key id serves a stub of its actor without an inbox: the first delivery
         // from an actor unknown here leads from it to the actor (its `publicKey.owner`).
@@ -195,8 +207,7 @@ impl World {
             headers,
             body: Some(body),
         };
-        let answer = self.fedi.net.transport().send(request).await.unwrap();
-        (answer, activity)
+        self.fedi.net.transport().send(request).await.unwrap()
     }
 
     /// Delivers fixture `name`, which the inbox must take (202); the activity as sent.
@@ -672,29 +683,263 @@ async fn a_pleroma_emoji_react_is_accepted_and_ignored_for_now() {
     accepted_and_ignored(&World::new().await, &["pleroma/emoji-react.json"]).await;
 }
 
-#[tokio::test]
-async fn featured_adds_and_removes_are_accepted_and_ignored_for_now() {
-    let w = World::new().await;
-    let names = [
-        "mastodon/add-featured.json",
-        "mastodon/remove-featured.json",
-        "pleroma/add-featured.json",
-    ];
-    accepted_and_ignored(&w, &names).await;
+impl World {
+    /// The posts the actor of fixture `name` has pinned here, by ActivityPub id.
+    async fn pins_of(&self, name: &str) -> Vec<String> {
+        let actor = self.actor_of(name).await;
+        let mut uris = vec![];
+        for id in self.app.store.pinned_status_ids(actor.id).await.unwrap() {
+            let status = self.app.store.status_by_id(id).await.unwrap();
+            uris.extend(status.and_then(|s| s.uri));
+        }
+        uris
+    }
+
+    /// The hashtags the actor of fixture `name` features here.
+    async fn featured_tags_of(&self, name: &str) -> Vec<String> {
+        let actor = self.actor_of(name).await;
+        let tags = self.app.store.featured_tags(actor.id).await.unwrap();
+        tags.into_iter().map(|t| t.name).collect()
+    }
 }
 
 #[tokio::test]
-async fn a_mastodon_move_is_accepted_and_ignored_for_now() {
+async fn a_pin_from_mastodon_and_pleroma_pins_and_mastodons_remove_unpins() {
+    for server in ["mastodon", "pleroma"] {
+        let w = World::new().await;
+        let post = w.receive(&format!("{server}/create-note.json")).await;
+        let uri = str_of(&post["object"], "id").to_string();
+        // The featured collections, read when the actor is first seen, come first.
+        w.run_jobs().await;
+        let add = format!("{server}/add-featured.json");
+        assert!(!w.pins_of(&add).await.contains(&uri), "{server}");
+        w.receive(&add).await;
+        assert!(w.pins_of(&add).await.contains(&uri), "{server}");
+        if server == "mastodon" {
+            w.receive("mastodon/remove-featured.json").await;
+            assert!(!w.pins_of(&add).await.contains(&uri), "unpinned");
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_pin_of_an_unknown_post_that_cannot_be_fetched_changes_nothing() {
+    let w = World::new().await;
+    w.receive("mastodon/add-featured.json").await;
+    assert_eq!(
+        w.pins_of("mastodon/add-featured.json").await,
+        Vec::<String>::new()
+    );
+}
+
+#[tokio::test]
+async fn a_featured_hashtag_is_added_and_removed() {
+    let w = World::new().await;
+    let add = "mastodon/add-featured-tag.json";
+    w.receive(add).await;
+    assert!(
+        w.featured_tags_of(add)
+            .await
+            .contains(&"coffee".to_string())
+    );
+    w.receive("mastodon/remove-featured-tag.json").await;
+    assert!(
+        !w.featured_tags_of(add)
+            .await
+            .contains(&"coffee".to_string())
+    );
+}
+
+#[tokio::test]
+async fn an_actors_featured_collections_are_read_when_it_is_first_seen() {
+    let w = World::new().await;
+    let ana = w.actor_of("mastodon/add-featured.json").await;
+    w.run_jobs().await;
+    let pinned = "https://mastodon.example/users/ana/statuses/112240093318770001";
+    assert_eq!(w.pins_of("mastodon/add-featured.json").await, vec![pinned]);
+    let status = w.status(pinned).await.expect("the inlined pin is stored");
+    assert_eq!(status.account_id, ana.id);
+    assert!(status.content.contains("how I brew tea"));
+    assert_eq!(
+        w.featured_tags_of("mastodon/add-featured.json").await,
+        vec!["tea"]
+    );
+    // A pin of a post by someone else is refused and changes nothing.
+    let (answer, _) = w.deliver("pleroma/create-note.json").await;
+    assert_eq!(answer.status, 202);
+    let pleroma_note = "https://pleroma.example/objects/8a7b6c5d-4e3f-4a2b-9c1d-0e9f8a7b6c5d";
+    assert!(w.status(pleroma_note).await.is_some());
+    let mut add = w.fixture("mastodon/add-featured.json");
+    add["object"] = pleroma_note.into();
+    assert_eq!(w.deliver_value(&add).await.status, 403);
+    assert_eq!(w.pins_of("mastodon/add-featured.json").await, vec![pinned]);
+}
+
+#[tokio::test]
+async fn alices_pins_and_featured_tags_reach_her_followers() {
+    let w = World::new().await;
+    w.receive("mastodon/follow.json").await;
+    w.run_jobs().await;
+    w.app.interactions().pin(&w.alice, w.post.id).await.unwrap();
+    w.app
+        .tags()
+        .create_featured_tag(&w.alice, "tea")
+        .await
+        .unwrap();
+    w.run_jobs().await;
+    let base = w.app.base_url();
+    let alice = paths::actor(&base, "alice");
+    let post = paths::status(&base, "alice", w.post.id);
+    let adds = w.fedi.received("Add");
+    assert_eq!(adds.len(), 2, "{adds:?}");
+    assert_eq!(adds[0]["actor"], alice.as_str());
+    assert_eq!(adds[0]["object"], post.as_str());
+    assert_eq!(adds[0]["target"], paths::featured(&alice).as_str());
+    assert_eq!(adds[1]["object"]["type"], "Hashtag");
+    assert_eq!(adds[1]["object"]["name"], "#tea");
+    assert_eq!(adds[1]["target"], paths::featured_tags(&alice).as_str());
+    // Pinning again sends nothing; unpinning and unfeaturing send Removes.
+    w.app.interactions().pin(&w.alice, w.post.id).await.unwrap();
+    w.app
+        .interactions()
+        .unpin(&w.alice, w.post.id)
+        .await
+        .unwrap();
+    let featured = w.app.store.featured_tags(w.alice.id).await.unwrap();
+    let tags = w.app.tags();
+    tags.delete_featured_tag(&w.alice, featured[0].id)
+        .await
+        .unwrap();
+    w.run_jobs().await;
+    assert_eq!(w.fedi.received("Add").len(), 2);
+    let removes = w.fedi.received("Remove");
+    assert_eq!(removes.len(), 2, "{removes:?}");
+    assert_eq!(removes[0]["object"], post.as_str());
+    assert_eq!(removes[1]["object"]["name"], "#tea");
+}
+
+#[tokio::test]
+async fn a_mastodon_move_moves_alices_follow_to_the_new_account() {
     let mut w = World::new().await;
     let ana = w
         .alice_follows_actor_of("mastodon/accept-follow.json")
         .await;
     w.receive("mastodon/accept-follow.json").await;
-    accepted_and_ignored(&w, &["mastodon/move.json"]).await;
+    w.receive("mastodon/move.json").await;
+    let new = w.remote("https://mastodon2.example/users/ana").await;
+    let old = w.app.store.account_by_id(ana.id).await.unwrap().unwrap();
+    assert_eq!(old.moved_to_account_id, Some(new.id));
+    assert!(!w.follows(w.alice.id, ana.id).await, "the old follow ends");
+    assert!(
+        w.requested(w.alice.id, new.id).await,
+        "the new one is asked"
+    );
+    w.run_jobs().await;
+    let follows = w.fedi.received("Follow");
+    assert_eq!(
+        follows.last().unwrap()["object"],
+        "https://mastodon2.example/users/ana"
+    );
+    let undo = w.fedi.received("Undo");
+    assert_eq!(
+        undo.last().unwrap()["object"]["object"],
+        "https://mastodon.example/users/ana"
+    );
+    // The client API shows where the account went.
+    let shown = w.app.render_account_alone(&old).await.unwrap();
+    assert_eq!(shown.moved.expect("moved").acct, "ana@mastodon2.example");
+}
+
+#[tokio::test]
+async fn a_move_to_an_account_that_does_not_name_the_old_one_is_ignored() {
+    let mut w = World::new().await;
+    let ana = w
+        .alice_follows_actor_of("mastodon/accept-follow.json")
+        .await;
+    w.receive("mastodon/accept-follow.json").await;
+    let mut to_pat = w.fixture("mastodon/move.json");
+    to_pat["target"] = "https://pleroma.example/users/pat".into();
+    assert_eq!(w.deliver_value(&to_pat).await.status, 202);
+    let old = w.app.store.account_by_id(ana.id).await.unwrap().unwrap();
+    assert_eq!(old.moved_to_account_id, None);
     assert!(
         w.follows(w.alice.id, ana.id).await,
         "alice still follows ana"
     );
+    // Nor may an actor move someone else.
+    let mut pats = w.fixture("mastodon/move.json");
+    pats["object"] = "https://pleroma.example/users/pat".into();
+    pats["id"] = "https://mastodon.example/users/ana#moves/18".into();
+    assert_eq!(w.deliver_value(&pats).await.status, 403);
+}
+
+#[tokio::test]
+async fn alice_moves_to_a_remote_account_that_names_her() {
+    let w = World::new().await;
+    w.receive("mastodon/follow.json").await;
+    let bob = account(&w.app, "bob").await;
+    let ana = w.actor_of("mastodon/follow.json").await;
+    w.app
+        .relationships()
+        .follow(&bob, w.alice.id, FollowOptions::default())
+        .await
+        .unwrap();
+    w.run_jobs().await;
+    // ana@mastodon.example does not name alice: refused, nothing changes.
+    let refused = w
+        .app
+        .moves()
+        .move_to(&w.alice, "ana@mastodon.example")
+        .await;
+    assert_eq!(
+        refused.unwrap_err().status,
+        http::StatusCode::UNPROCESSABLE_ENTITY
+    );
+    // Carol here names alice, so alice may move to her.
+    let carol = account(&w.app, "carol").await;
+    let carol = w
+        .app
+        .moves()
+        .set_aliases(&carol, &["alice".to_string()])
+        .await
+        .unwrap();
+    assert_eq!(
+        carol.also_known_as,
+        vec![paths::actor(&w.app.base_url(), "alice")]
+    );
+    let moved_to = w.app.moves().move_to(&w.alice, "@carol").await.unwrap();
+    assert_eq!(moved_to.id, carol.id);
+    assert!(w.follows(bob.id, carol.id).await, "bob follows carol now");
+    assert!(!w.follows(bob.id, w.alice.id).await);
+    assert!(
+        w.follows(ana.id, w.alice.id).await,
+        "ana's server moves ana's follow itself"
+    );
+    w.run_jobs().await;
+    let moves = w.fedi.received("Move");
+    assert_eq!(moves.len(), 1, "{moves:?}");
+    let alice = paths::actor(&w.app.base_url(), "alice");
+    assert_eq!(moves[0]["actor"], alice.as_str());
+    assert_eq!(moves[0]["object"], alice.as_str());
+    assert_eq!(
+        moves[0]["target"],
+        paths::actor(&w.app.base_url(), "carol").as_str()
+    );
+    // Her actor names where she went, and carol's names her.
+    let moved = w
+        .app
+        .store
+        .account_by_id(w.alice.id)
+        .await
+        .unwrap()
+        .unwrap();
+    let doc = w.app.local_actor_document(&moved).await.unwrap();
+    assert_eq!(
+        doc["movedTo"],
+        paths::actor(&w.app.base_url(), "carol").as_str()
+    );
+    let doc = w.app.local_actor_document(&carol).await.unwrap();
+    assert_eq!(doc["alsoKnownAs"][0], alice.as_str());
 }
 
 #[tokio::test]

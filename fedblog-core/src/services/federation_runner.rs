@@ -9,6 +9,11 @@ use http::StatusCode;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+mod featured;
+mod moves;
+
+use featured::hashtag_object;
+
 use crate::app::App;
 use crate::content::sanitize_remote_html;
 use crate::error::{ApiError, ApiResult};
@@ -102,7 +107,7 @@ pub struct FetchReplies {
 
 /// How much of its thread a remote note stored now brings, in the background.
 #[derive(Clone, Debug, PartialEq)]
-enum ThreadReach {
+pub(crate) enum ThreadReach {
     /// A note delivered to an inbox: its parent is fetched when unknown; its replies are read
     /// only when the note embeds some (no request for a new post's empty collection).
     Delivered,
@@ -141,12 +146,12 @@ const REPLIES_PAGE: usize = 60;
 /// The author's own replies a note embeds in its replies collection (Mastodon embeds five).
 const EMBEDDED_SELF_REPLIES: usize = 5;
 
-fn forbidden(message: &str) -> ApiError {
+pub(crate) fn forbidden(message: &str) -> ApiError {
     ApiError::new(StatusCode::FORBIDDEN, message)
 }
 
 /// A job's payload, read.
-fn payload_of<T: serde::de::DeserializeOwned>(payload: &Value) -> Result<T, String> {
+pub(crate) fn payload_of<T: serde::de::DeserializeOwned>(payload: &Value) -> Result<T, String> {
     serde_json::from_value(payload.clone()).map_err(|e| format!("bad payload: {e}"))
 }
 
@@ -157,7 +162,7 @@ fn listed(status: &StatusRecord) -> bool {
 }
 
 /// A 404 (gone, or not shown to us) as nothing to have.
-fn gone_is_none<T>(r: ApiResult<Option<T>>) -> ApiResult<Option<T>> {
+pub(crate) fn gone_is_none<T>(r: ApiResult<Option<T>>) -> ApiResult<Option<T>> {
     match r {
         Err(e) if e.status == StatusCode::NOT_FOUND => Ok(None),
         other => other,
@@ -272,6 +277,9 @@ impl App {
                 gone_is_fine(self.interactions().favourite(signer, status.id).await)
             }
             "Announce" => self.receive_announce(signer, activity).await,
+            "Move" => self.receive_move(signer, activity).await,
+            "Add" => self.receive_featured(signer, activity, true).await,
+            "Remove" => self.receive_featured(signer, activity, false).await,
             "Block" => match self.local_target(activity.object_id()).await? {
                 Some(target) => gone_is_fine(self.blocks().block(signer, target.id).await),
                 None => Ok(()),
@@ -645,7 +653,7 @@ impl App {
     /// replies its collection lists ([`FETCH_REPLIES`]).
     ///
     /// [`Remote::receive_status`]: crate::services::remote::Remote::receive_status
-    async fn store_remote_note(
+    pub(crate) async fn store_remote_note(
         &self,
         author: &AccountRecord,
         note: Note,
@@ -668,7 +676,7 @@ impl App {
                 in_reply_to,
                 depth,
             };
-            self.enqueue_thread_job(RESOLVE_THREAD, &job).await?;
+            self.enqueue_federation_job(RESOLVE_THREAD, &job).await?;
         }
         let read_replies = match (&reach, &replies) {
             (ThreadReach::Delivered, Some(collection)) => {
@@ -683,12 +691,16 @@ impl App {
                 status: record.id,
                 collection,
             };
-            self.enqueue_thread_job(FETCH_REPLIES, &job).await?;
+            self.enqueue_federation_job(FETCH_REPLIES, &job).await?;
         }
         Ok(record)
     }
 
-    async fn enqueue_thread_job(&self, kind: &str, payload: &impl Serialize) -> ApiResult<()> {
+    pub(crate) async fn enqueue_federation_job(
+        &self,
+        kind: &str,
+        payload: &impl Serialize,
+    ) -> ApiResult<()> {
         let payload = serde_json::to_string(payload).map_err(|e| {
             tracing::error!("cannot write a {kind} job: {e}");
             ApiError::internal()
@@ -703,7 +715,7 @@ impl App {
     /// stored, as far as `reach` goes; one already here is returned as it is. `None` for what
     /// is not a post, a post its server cannot speak for (its id, or its author, on another
     /// server than the URL it came from), or one of ours.
-    async fn fetch_remote_note(
+    pub(crate) async fn fetch_remote_note(
         &self,
         uri: &str,
         reach: ThreadReach,
@@ -915,16 +927,23 @@ impl App {
         }
     }
 
-    /// The local URL of an account's actor, for activities.
-    fn actor_of(&self, account: &AccountRecord) -> String {
-        match &account.uri {
-            Some(uri) => uri.clone(),
-            None => paths::actor(&self.base_url(), &account.username),
-        }
+    /// The ActivityPub id of an account, for activities.
+    pub(crate) fn actor_uri(&self, account: &AccountRecord) -> String {
+        paths::account_actor(&self.base_url(), account)
     }
 
     async fn account(&self, id: Id) -> ApiResult<Option<AccountRecord>> {
         Ok(self.store.account_by_id(id).await?)
+    }
+
+    /// A local account's actor document, naming the actor it moved to if it has.
+    pub(crate) async fn local_actor_document(&self, a: &AccountRecord) -> ApiResult<Value> {
+        let key = self.federation().local_key(a.id).await?;
+        let moved_to = match a.moved_to_account_id {
+            Some(id) => self.account(id).await?.map(|t| self.actor_uri(&t)),
+            None => None,
+        };
+        Ok(self.render_ap_actor(a, &key, moved_to))
     }
 
     /// The signer and JSON of an outgoing activity; `None` when what it is about is gone.
@@ -946,7 +965,7 @@ impl App {
                 let Some(a) = self.account(*author).await? else {
                     return Ok(None);
                 };
-                let actor = self.actor_of(&a);
+                let actor = self.actor_uri(&a);
                 let value = vocab::activity(
                     &format!("{uri}#delete"),
                     "Delete",
@@ -974,7 +993,7 @@ impl App {
                 let Some(original_uri) = self.status_uri(&original).await? else {
                     return Ok(None);
                 };
-                let actor = self.actor_of(&a);
+                let actor = self.actor_uri(&a);
                 let id = paths::status_activity(&paths::status(&base, &a.username, r.id));
                 let (to, cc) = vocab::addressing(
                     r.visibility,
@@ -1000,7 +1019,7 @@ impl App {
                 let Some(a) = self.account(*author).await? else {
                     return Ok(None);
                 };
-                let actor = self.actor_of(&a);
+                let actor = self.actor_uri(&a);
                 let announce_id =
                     paths::status_activity(&paths::status(&base, &a.username, *reblog));
                 let announce = vocab::activity(
@@ -1024,7 +1043,7 @@ impl App {
                 let Some(object) = self.status_uri(&s).await? else {
                     return Ok(None);
                 };
-                let actor = self.actor_of(&a);
+                let actor = self.actor_uri(&a);
                 let like_id = format!("{actor}#likes/{}", s.id);
                 let undo = matches!(activity, Outgoing::UndoLike { .. });
                 Some((a.id, self.about(undo, &like_id, "Like", &actor, object)))
@@ -1035,7 +1054,7 @@ impl App {
                 else {
                     return Ok(None);
                 };
-                let actor = self.actor_of(&f);
+                let actor = self.actor_uri(&f);
                 let follow_id = match self.store.follow_uri(f.id, t.id).await? {
                     Some(id) if matches!(activity, Outgoing::UndoFollow { .. }) => id,
                     _ => paths::activity(&actor, "follows", self.ids.next()),
@@ -1044,7 +1063,7 @@ impl App {
                     self.store.set_follow_uri(f.id, t.id, &follow_id).await?;
                 }
                 let undo = matches!(activity, Outgoing::UndoFollow { .. });
-                let object = self.actor_of(&t);
+                let object = self.actor_uri(&t);
                 Some((f.id, self.about(undo, &follow_id, "Follow", &actor, object)))
             }
             Outgoing::Accept { follower, target } | Outgoing::Reject { follower, target } => {
@@ -1053,8 +1072,8 @@ impl App {
                 else {
                     return Ok(None);
                 };
-                let actor = self.actor_of(&t);
-                let follower_actor = self.actor_of(&f);
+                let actor = self.actor_uri(&t);
+                let follower_actor = self.actor_uri(&f);
                 let follow_id = self
                     .store
                     .follow_uri(f.id, t.id)
@@ -1092,10 +1111,10 @@ impl App {
                 else {
                     return Ok(None);
                 };
-                let actor = self.actor_of(&a);
+                let actor = self.actor_uri(&a);
                 let block_id = format!("{actor}#blocks/{}", t.id);
                 let undo = matches!(activity, Outgoing::UndoBlock { .. });
-                let object = self.actor_of(&t);
+                let object = self.actor_uri(&t);
                 Some((a.id, self.about(undo, &block_id, "Block", &actor, object)))
             }
             Outgoing::UpdatePoll { status } => {
@@ -1131,19 +1150,23 @@ impl App {
                 ) else {
                     return Ok(None);
                 };
-                let actor = self.actor_of(&a);
+                let actor = self.actor_uri(&a);
                 // Unique and stable: one account votes once per poll, each option at most once.
                 let id = format!("{actor}#votes/{}/{choice}", p.id);
-                let value = vocab::vote(&id, &actor, &self.actor_of(&author), &question, title);
+                let value = vocab::vote(&id, &actor, &self.actor_uri(&author), &question, title);
                 Some((a.id, value))
             }
+            Outgoing::Pin { .. }
+            | Outgoing::Unpin { .. }
+            | Outgoing::FeatureTag { .. }
+            | Outgoing::UnfeatureTag { .. } => self.render_featured_change(activity).await?,
+            Outgoing::Move { account, target } => self.render_move(*account, *target).await?,
             Outgoing::UpdateActor { account } => {
                 let Some(a) = self.account(*account).await? else {
                     return Ok(None);
                 };
-                let key = self.federation().local_key(a.id).await?;
-                let actor = self.actor_of(&a);
-                let doc = vocab::strip_context(self.render_ap_actor(&a, &key));
+                let actor = self.actor_uri(&a);
+                let doc = vocab::strip_context(self.local_actor_document(&a).await?);
                 let id = paths::activity(&actor, "updates", self.ids.next());
                 let value = vocab::activity(
                     &id,
@@ -1379,13 +1402,7 @@ impl App {
                     .featured_tags(account.id)
                     .await?
                     .into_iter()
-                    .map(|t| {
-                        serde_json::json!({
-                            "type": "Hashtag",
-                            "href": format!("{base}/tags/{}", crate::content::tag_url_segment(&t.name)),
-                            "name": format!("#{}", t.name),
-                        })
-                    })
+                    .map(|t| hashtag_object(&base, &t.name))
                     .collect();
                 return Ok(with_context(serde_json::json!({
                     "id": id, "type": "Collection",
@@ -1470,13 +1487,13 @@ impl App {
     /// The ActivityPub id of an account (ours or remote).
     async fn actor_uri_of(&self, id: Id) -> ApiResult<String> {
         Ok(match self.account(id).await? {
-            Some(a) => self.actor_of(&a),
+            Some(a) => self.actor_uri(&a),
             None => String::new(),
         })
     }
 
     /// The ActivityPub id of a status (ours or remote).
-    async fn status_uri(&self, s: &StatusRecord) -> ApiResult<Option<String>> {
+    pub(crate) async fn status_uri(&self, s: &StatusRecord) -> ApiResult<Option<String>> {
         if let Some(uri) = &s.uri {
             return Ok(Some(uri.clone()));
         }

@@ -227,13 +227,16 @@ impl<'a> Interactions<'a> {
             self.interactions.delete_pin(me.id, status.id).await?;
             return refuse("You have already pinned the maximum number of posts");
         }
+        self.outbox.pin_changed(me, status.id, true).await?;
         Ok(status)
     }
 
     /// `me` unpins a status; not pinned is not an error. 404 if `me` may not see it.
     pub async fn unpin(&self, me: &AccountRecord, id: Id) -> ApiResult<StatusRecord> {
         let status = self.visibility.visible_status(Some(me), id).await?;
-        self.interactions.delete_pin(me.id, status.id).await?;
+        if self.interactions.delete_pin(me.id, status.id).await? {
+            self.outbox.pin_changed(me, status.id, false).await?;
+        }
         Ok(status)
     }
 

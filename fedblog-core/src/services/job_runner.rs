@@ -135,6 +135,12 @@ impl App {
                     .map(|_| ())
                     .map_err(|e| e.to_string())
             }
+            crate::services::media::DOWNLOAD_REMOTE_MEDIA => {
+                let federation = &self.federation();
+                let fetch =
+                    |url: String, max| async move { federation.fetch_media(&url, max).await };
+                self.media().download_remote_media(&payload, fetch).await
+            }
             crate::services::notifications::CLOSE_POLL => self.run_close_poll(&payload).await,
             crate::services::fanout::FAN_OUT => self.fanout().run_fan_out(&payload).await,
             crate::services::outbox::FEDERATE => self.run_federate(&payload).await,
@@ -145,6 +151,7 @@ impl App {
             crate::services::federation_runner::FETCH_REPLIES => {
                 self.run_fetch_replies(&payload).await
             }
+            crate::services::federation::FETCH_FEATURED => self.run_fetch_featured(&payload).await,
             other => Err(format!("unknown job kind {other:?}")),
         }
     }

@@ -1,22 +1,33 @@
 //! Media attachments: uploading (format, size and dimension checks, the stored file), reading
 //! and updating one's own uploads, the background work (previews, BlurHash, clean-up of media
-//! never posted), and the rules for attaching media to statuses.
+//! never posted, copies of remote media), and the rules for attaching media to statuses.
+//!
+//! Remote media (the attachments of other servers' posts, their accounts' avatars and headers)
+//! are kept by URL; with `download_remote_media` on, a [`DOWNLOAD_REMOTE_MEDIA`] job copies
+//! each into the file store, within `remote_media_max_bytes`, and clients are shown the copy.
+//! An attachment to be copied is stored with the key of its copy and unprocessed, and is shown
+//! from its server until the copy is made ([`shown_from_remote`]); an avatar or header is shown
+//! from its URL until the account's `avatar` / `header` holds the key of the copy.
 
 use chrono::Duration;
+use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use chrono::{DateTime, Utc};
 
 use crate::config::Limits;
 use crate::error::{ApiError, ApiResult};
-use crate::files::FileStore;
+use crate::files::{FileStore, ImageKind};
 use crate::id::{Id, IdGenerator};
 use crate::media::{MediaFormat, MediaProcessor, image_dimensions};
 use crate::params::Upload;
-use crate::services::accounts::{file_failure, remove_files};
+use crate::services::accounts::{
+    PROFILE_IMAGE_LIMIT, ProfileImage, file_failure, remove_files, still_key,
+};
 use crate::services::jobs::new_job;
 use crate::store::{
-    AccountRecord, JobStore, MediaKind, MediaRecord, MediaStore, StatusEditStore, Store,
+    AccountRecord, AccountStore, JobRecord, JobStore, MediaKind, MediaRecord, MediaStore,
+    StatusEditStore, Store,
 };
 
 /// Makes the preview and BlurHash of an image, or finishes a video or audio upload; payload
@@ -25,6 +36,15 @@ pub const PROCESS_MEDIA: &str = "process_media";
 /// Removes an attachment (and its files) if it is still not attached to any status; payload
 /// `{"media_id": "<id>"}`.
 pub const REMOVE_MEDIA: &str = "remove_media";
+
+/// Copies a remote file into the file store (see the module documentation); payload
+/// [`RemoteDownload`].
+pub const DOWNLOAD_REMOTE_MEDIA: &str = "download_remote_media";
+
+/// Tries of a [`DOWNLOAD_REMOTE_MEDIA`] job whose server did not answer or failed (Mastodon's
+/// `RedownloadMediaWorker` is retried three times). A refusal that trying again would not change
+/// (the file is gone, too large, not media we store) ends the job at once.
+pub const REMOTE_MEDIA_ATTEMPTS: i32 = 3;
 
 /// Media not attached to a status after this long are removed (uploads never posted, and the
 /// media of deleted statuses kept for "delete and redraft").
@@ -81,6 +101,138 @@ fn dimensions_json(width: u32, height: u32) -> Value {
     })
 }
 
+/// What a [`DOWNLOAD_REMOTE_MEDIA`] job copies.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "of", rename_all = "snake_case")]
+pub enum RemoteDownload {
+    /// A remote post's attachment, stored with the key of its copy (see
+    /// [`Media::remote_copy_key`]).
+    Attachment {
+        /// The attachment.
+        media_id: Id,
+    },
+    /// A remote account's avatar.
+    Avatar(RemoteProfileImage),
+    /// A remote account's header.
+    Header(RemoteProfileImage),
+}
+
+/// A remote account's new avatar or header, as an actor refresh found it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RemoteProfileImage {
+    /// The account.
+    pub account_id: Id,
+    /// The image to copy, if one is to be.
+    pub url: Option<String>,
+    /// The key of our copy of the image it replaced, whose files are removed.
+    pub replaces: Option<String>,
+}
+
+/// A [`DOWNLOAD_REMOTE_MEDIA`] job copying `what`, tried at most [`REMOTE_MEDIA_ATTEMPTS`] times.
+pub fn remote_download_job(
+    id: Id,
+    what: &RemoteDownload,
+    now: DateTime<Utc>,
+) -> ApiResult<JobRecord> {
+    let payload = serde_json::to_string(what).map_err(|e| {
+        tracing::error!("cannot write a {DOWNLOAD_REMOTE_MEDIA} job: {e}");
+        ApiError::internal()
+    })?;
+    let mut job = new_job(id, DOWNLOAD_REMOTE_MEDIA, &payload, now, now);
+    job.max_attempts = REMOTE_MEDIA_ATTEMPTS;
+    Ok(job)
+}
+
+/// Whether `media` is shown from its server: a remote attachment with no copy here (none is
+/// kept, or it is not made yet, or could not be).
+pub fn shown_from_remote(media: &MediaRecord) -> bool {
+    media.remote_url.is_some() && (media.file_key.is_empty() || !media.processed)
+}
+
+/// Whether a profile image's value is a URL (a remote account's image shown from its server)
+/// rather than the key of a file of ours.
+pub fn is_remote_url(image: &str) -> bool {
+    image.starts_with("https://") || image.starts_with("http://")
+}
+
+/// The image a remote account shows as its avatar or header (`which`) and the URL it has on
+/// its server.
+fn remote_image_mut(
+    account: &mut AccountRecord,
+    which: ProfileImage,
+) -> (&mut Option<String>, &mut Option<String>) {
+    match which {
+        ProfileImage::Avatar => (&mut account.avatar, &mut account.avatar_remote_url),
+        ProfileImage::Header => (&mut account.header, &mut account.header_remote_url),
+    }
+}
+
+/// Takes the URL a fresh copy of a remote account's actor gives for its avatar or header
+/// (`which`). The same URL keeps what the account shows (our copy, once made); another is shown
+/// from its server at once, and our copy of the old one goes. Returns the job to queue, if any:
+/// the copy of the new image when `download` is on, the removal of the old copy's files.
+pub fn take_remote_profile_image(
+    account: &mut AccountRecord,
+    which: ProfileImage,
+    url: Option<String>,
+    download: bool,
+) -> Option<RemoteDownload> {
+    let account_id = account.id;
+    let (shown, remote) = remote_image_mut(account, which);
+    if *remote == url {
+        return None;
+    }
+    let replaces = std::mem::replace(shown, url.clone()).filter(|old| !is_remote_url(old));
+    *remote = url.clone();
+    let image = RemoteProfileImage {
+        account_id,
+        url: url.filter(|_| download),
+        replaces,
+    };
+    if image.url.is_none() && image.replaces.is_none() {
+        return None;
+    }
+    Some(match which {
+        ProfileImage::Avatar => RemoteDownload::Avatar(image),
+        ProfileImage::Header => RemoteDownload::Header(image),
+    })
+}
+
+/// A fresh key for our copy of a remote account's avatar or header, as an uploaded one's:
+/// `accounts/avatars/<32 hex digits>.<ext>`, or `…/<32 hex digits>/original.<ext>` beside a
+/// still version (see [`still_key`]).
+fn remote_profile_image_key(which: ProfileImage, kind: ImageKind, with_still: bool) -> String {
+    let base = format!(
+        "accounts/{}s/{:032x}",
+        which.field(),
+        rand::random::<u128>()
+    );
+    let ext = kind.extension();
+    if with_still {
+        format!("{base}/original.{ext}")
+    } else {
+        format!("{base}.{ext}")
+    }
+}
+
+/// The format a remote attachment is said to have: its media type, else its URL's extension.
+fn declared_format(media_type: Option<&str>, url: &str) -> Option<MediaFormat> {
+    if let Some(t) = media_type {
+        let t = t
+            .split(';')
+            .next()
+            .unwrap_or("")
+            .trim()
+            .to_ascii_lowercase();
+        if let Some(f) = MediaFormat::all().find(|f| f.content_type() == t) {
+            return Some(f);
+        }
+    }
+    let path = url.split(['?', '#']).next().unwrap_or("");
+    let name = path.rsplit('/').next().unwrap_or("");
+    MediaFormat::of_key(&name.to_ascii_lowercase())
+}
+
 /// The media id of a job payload.
 pub fn payload_media_id(payload: &Value) -> Result<Id, String> {
     payload["media_id"]
@@ -93,6 +245,7 @@ pub fn payload_media_id(payload: &Value) -> Result<Id, String> {
 /// and the media a status is posted with.
 pub struct Media<'a> {
     media: &'a dyn MediaStore,
+    accounts: &'a dyn AccountStore,
     jobs: &'a dyn JobStore,
     edits: &'a dyn StatusEditStore,
     files: &'a dyn FileStore,
@@ -103,8 +256,9 @@ pub struct Media<'a> {
 }
 
 impl<'a> Media<'a> {
-    /// The area over the media, jobs and status edits of `store`, keeping files in `files`,
-    /// making previews with `processor`, within `limits`, making ids with `ids`, at `now`.
+    /// The area over the media, accounts, jobs and status edits of `store`, keeping files in
+    /// `files`, making previews with `processor`, within `limits`, making ids with `ids`, at
+    /// `now`.
     pub fn new(
         store: &'a dyn Store,
         files: &'a dyn FileStore,
@@ -115,6 +269,7 @@ impl<'a> Media<'a> {
     ) -> Self {
         Media {
             media: store,
+            accounts: store,
             jobs: store,
             edits: store,
             files,
@@ -397,7 +552,7 @@ impl<'a> Media<'a> {
     /// processor can make one; otherwise clients are shown the original), and the end of
     /// processing for video and audio. Gone media need nothing.
     pub async fn process_media(&self, id: Id) -> Result<(), String> {
-        let Some(mut media) = self
+        let Some(media) = self
             .media
             .media_by_id(id)
             .await
@@ -405,13 +560,26 @@ impl<'a> Media<'a> {
         else {
             return Ok(());
         };
+        self.finish_processing(media, None).await
+    }
+
+    /// The preview and BlurHash of an image whose file is stored (`original`, its bytes, when
+    /// at hand; else read from the file store), and the end of processing.
+    async fn finish_processing(
+        &self,
+        mut media: MediaRecord,
+        original: Option<Vec<u8>>,
+    ) -> Result<(), String> {
         if media.kind == MediaKind::Image && media.preview_key.is_none() {
-            let original = self
-                .files
-                .get(&media.file_key)
-                .await
-                .map_err(|e| e.to_string())?
-                .ok_or("the original file is missing")?;
+            let original = match original {
+                Some(bytes) => bytes,
+                None => self
+                    .files
+                    .get(&media.file_key)
+                    .await
+                    .map_err(|e| e.to_string())?
+                    .ok_or("the original file is missing")?,
+            };
             match self.processor.preview(&original, PREVIEW_PIXELS).await {
                 Ok(preview) => {
                     let key = format!(
@@ -439,6 +607,198 @@ impl<'a> Media<'a> {
             Ok(()) | Err(crate::StoreError::NotFound) => Ok(()),
             Err(e) => Err(e.to_string()),
         }
+    }
+
+    /// Whether remote media are copied here (`download_remote_media`).
+    pub fn downloads_remote_media(&self) -> bool {
+        self.limits.download_remote_media
+    }
+
+    /// The key the copy of the remote attachment `id` at `url`, of `media_type`, is to be stored
+    /// under, when remote media are copied and the file is of a format we store (by its media
+    /// type, else its URL's extension). The attachment is then stored with this key and
+    /// unprocessed, and [`Media::queue_remote_download`] queues its copy. `None`: it is kept by
+    /// URL only.
+    pub fn remote_copy_key(&self, id: Id, media_type: Option<&str>, url: &str) -> Option<String> {
+        if !self.downloads_remote_media() {
+            return None;
+        }
+        let format = declared_format(media_type, url)?;
+        Some(format!(
+            "media_attachments/files/{id}/original.{}",
+            format.extension()
+        ))
+    }
+
+    /// Queues the copy of the remote attachment `media`, if it waits for one.
+    pub async fn queue_remote_download(&self, media: &MediaRecord) -> ApiResult<()> {
+        if !shown_from_remote(media) || media.file_key.is_empty() {
+            return Ok(());
+        }
+        let what = RemoteDownload::Attachment { media_id: media.id };
+        let job = remote_download_job(self.ids.next(), &what, self.now)?;
+        Ok(self.jobs.enqueue_job(&job).await?)
+    }
+
+    /// A [`DOWNLOAD_REMOTE_MEDIA`] job: copies the file `payload` names, GETting it with `fetch`
+    /// (the federation area's `fetch_media`: the URL, the most bytes to take). A refusal that
+    /// trying again would not change (gone, too large, not media we store, setting off) ends the
+    /// job, logged, the remote URL kept; a failure that may pass (no answer, a server error, our
+    /// store) is an `Err`, for the job to be retried.
+    pub async fn download_remote_media<F, Fut>(
+        &self,
+        payload: &Value,
+        fetch: F,
+    ) -> Result<(), String>
+    where
+        F: Fn(String, usize) -> Fut,
+        Fut: Future<Output = ApiResult<Vec<u8>>>,
+    {
+        let what: RemoteDownload =
+            serde_json::from_value(payload.clone()).map_err(|e| format!("invalid payload: {e}"))?;
+        let done = match &what {
+            RemoteDownload::Attachment { media_id } => {
+                self.download_attachment(*media_id, &fetch).await
+            }
+            RemoteDownload::Avatar(image) => {
+                self.download_profile_image(ProfileImage::Avatar, image, &fetch)
+                    .await
+            }
+            RemoteDownload::Header(image) => {
+                self.download_profile_image(ProfileImage::Header, image, &fetch)
+                    .await
+            }
+        };
+        match done {
+            Ok(()) => Ok(()),
+            Err(e) if e.status.is_server_error() => Err(e.to_string()),
+            Err(e) => {
+                tracing::info!(job = ?what, error = %e, "a remote file is not copied; its URL is kept");
+                Ok(())
+            }
+        }
+    }
+
+    /// Copies a remote attachment stored with the key of its copy, then makes its preview as an
+    /// upload's ([`Media::process_media`]); its `meta` takes the copy's dimensions.
+    async fn download_attachment<Fut: Future<Output = ApiResult<Vec<u8>>>>(
+        &self,
+        id: Id,
+        fetch: &impl Fn(String, usize) -> Fut,
+    ) -> ApiResult<()> {
+        let Some(mut media) = self.media.media_by_id(id).await? else {
+            return Ok(());
+        };
+        let Some(url) = media.remote_url.clone() else {
+            return Ok(());
+        };
+        if !shown_from_remote(&media) || media.file_key.is_empty() {
+            return Ok(());
+        }
+        if !self.downloads_remote_media() {
+            return Err(ApiError::unprocessable("Remote media are not downloaded"));
+        }
+        let bytes = fetch(url.clone(), self.limits.remote_media_max_bytes).await?;
+        let format = MediaFormat::sniff(&bytes);
+        if format.is_none() || format != MediaFormat::of_key(&media.file_key) {
+            return Err(ApiError::unprocessable(format!(
+                "{url} is not the media it was said to be"
+            )));
+        }
+        if let Some(MediaFormat::Image(_)) = format {
+            let (w, h) = image_dimensions(&bytes)
+                .ok_or_else(|| ApiError::unprocessable(format!("{url} cannot be read")))?;
+            let limit = self.limits.image_matrix_limit;
+            if u64::from(w) * u64::from(h) > limit {
+                return Err(ApiError::unprocessable(format!(
+                    "{url} has more than {limit} pixels"
+                )));
+            }
+            let mut meta: Value = serde_json::from_str(&media.meta).unwrap_or_else(|_| json!({}));
+            meta["original"] = dimensions_json(w, h);
+            media.meta = meta.to_string();
+        }
+        self.files
+            .put(&media.file_key, &bytes)
+            .await
+            .map_err(file_failure)?;
+        self.finish_processing(media, Some(bytes))
+            .await
+            .map_err(|e| {
+                tracing::error!(media = %id, error = %e, "a remote copy could not be processed");
+                ApiError::internal()
+            })
+    }
+
+    /// Removes our copy of the image a remote account's avatar or header replaced, and copies
+    /// the new one when it still is the account's (refused as an uploaded one would be: see
+    /// [`ProfileImage::check`]), sized as an uploaded one.
+    async fn download_profile_image<Fut: Future<Output = ApiResult<Vec<u8>>>>(
+        &self,
+        which: ProfileImage,
+        image: &RemoteProfileImage,
+        fetch: &impl Fn(String, usize) -> Fut,
+    ) -> ApiResult<()> {
+        let Some(mut account) = self.accounts.account_by_id(image.account_id).await? else {
+            return Ok(());
+        };
+        let (shown, remote) = remote_image_mut(&mut account, which);
+        if let Some(old) = &image.replaces
+            && shown.as_ref() != Some(old)
+        {
+            let keys: Vec<String> = std::iter::once(old.clone()).chain(still_key(old)).collect();
+            remove_files(self.files, &keys).await;
+        }
+        let Some(url) = &image.url else {
+            return Ok(());
+        };
+        // Copied already, or changed since.
+        if remote.as_ref() != Some(url) || shown.as_ref() != Some(url) {
+            return Ok(());
+        }
+        if !self.downloads_remote_media() {
+            return Err(ApiError::unprocessable("Remote media are not downloaded"));
+        }
+        let max = self.limits.remote_media_max_bytes.min(PROFILE_IMAGE_LIMIT);
+        let bytes = fetch(url.clone(), max).await?;
+        let kind = which.check(&bytes, self.limits.image_matrix_limit)?;
+        let file = self
+            .processor
+            .profile_image(bytes, kind, which.geometry())
+            .await
+            .map_err(|reason| ApiError::unprocessable(format!("{url} cannot be read: {reason}")))?;
+        let kind = ImageKind::sniff(&file.bytes).ok_or_else(|| {
+            tracing::error!("the media processor answered bytes of no image format");
+            ApiError::internal()
+        })?;
+        let key = remote_profile_image_key(which, kind, file.still_png.is_some());
+        let still = still_key(&key).zip(file.still_png.as_deref());
+        let mut stored = vec![];
+        for (k, bytes) in std::iter::once((key.clone(), file.bytes.as_slice())).chain(still) {
+            if let Err(e) = self.files.put(&k, bytes).await {
+                remove_files(self.files, &stored).await;
+                return Err(file_failure(e));
+            }
+            stored.push(k);
+        }
+        // The account as it is now: an actor refresh may have changed the image meanwhile.
+        let kept = match self.accounts.account_by_id(image.account_id).await {
+            Ok(Some(mut now)) => {
+                let (shown, remote) = remote_image_mut(&mut now, which);
+                if remote.as_ref() == Some(url) && shown.as_ref() == Some(url) {
+                    *shown = Some(key);
+                    self.accounts.update_account(&now).await.map(|_| true)
+                } else {
+                    Ok(false)
+                }
+            }
+            Ok(None) => Ok(false),
+            Err(e) => Err(e),
+        };
+        if !matches!(kept, Ok(true)) {
+            remove_files(self.files, &stored).await;
+        }
+        kept.map(|_| ()).map_err(ApiError::from)
     }
 
     /// Checks the media a status is posted (or edited, or scheduled) with and returns them in

@@ -24,6 +24,7 @@ pub mod links;
 pub mod lists;
 pub mod markers;
 pub mod media;
+pub mod moves;
 pub mod notification_groups;
 pub mod notification_policies;
 pub mod notifications;
@@ -38,6 +39,8 @@ mod published_events_tests;
 pub mod rate_limits;
 pub mod relationships;
 pub mod remote;
+#[cfg(test)]
+mod remote_media_tests;
 pub mod scheduled;
 pub mod statuses;
 pub mod stream_runner;

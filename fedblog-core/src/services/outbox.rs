@@ -109,6 +109,41 @@ pub enum Outgoing {
         /// Whom.
         target: Id,
     },
+    /// A post pinned (`Add` to the actor's `featured` collection).
+    Pin {
+        /// Who pinned.
+        account: Id,
+        /// What.
+        status: Id,
+    },
+    /// A post unpinned (`Remove` from `featured`).
+    Unpin {
+        /// Who unpinned.
+        account: Id,
+        /// What.
+        status: Id,
+    },
+    /// A hashtag featured (`Add` of a `Hashtag` to the actor's `featuredTags` collection).
+    FeatureTag {
+        /// Who.
+        account: Id,
+        /// The tag's normalised name.
+        name: String,
+    },
+    /// A hashtag no longer featured (`Remove` from `featuredTags`).
+    UnfeatureTag {
+        /// Who.
+        account: Id,
+        /// The tag's normalised name.
+        name: String,
+    },
+    /// An account moved (`Move` of the actor to `target`, which names it as an alias).
+    Move {
+        /// The account that moved.
+        account: Id,
+        /// Where to.
+        target: Id,
+    },
     /// A changed profile (`Update` of the actor).
     UpdateActor {
         /// The account.
@@ -474,16 +509,66 @@ impl<'a> Outbox<'a> {
 
     /// A local account changed its profile.
     pub async fn profile_updated(&self, account: &AccountRecord) -> ApiResult<()> {
+        let update = Outgoing::UpdateActor {
+            account: account.id,
+        };
+        self.to_followers(account, update).await
+    }
+
+    /// A local account pinned (`pinned`) or unpinned one of its posts.
+    pub async fn pin_changed(
+        &self,
+        account: &AccountRecord,
+        status: Id,
+        pinned: bool,
+    ) -> ApiResult<()> {
+        let account_id = account.id;
+        let change = if pinned {
+            Outgoing::Pin {
+                account: account_id,
+                status,
+            }
+        } else {
+            Outgoing::Unpin {
+                account: account_id,
+                status,
+            }
+        };
+        self.to_followers(account, change).await
+    }
+
+    /// A local account featured (`featured`) or stopped featuring the hashtag `name`.
+    pub async fn featured_tag_changed(
+        &self,
+        account: &AccountRecord,
+        name: &str,
+        featured: bool,
+    ) -> ApiResult<()> {
+        let (account_id, name) = (account.id, name.to_string());
+        let change = if featured {
+            Outgoing::FeatureTag {
+                account: account_id,
+                name,
+            }
+        } else {
+            Outgoing::UnfeatureTag {
+                account: account_id,
+                name,
+            }
+        };
+        self.to_followers(account, change).await
+    }
+
+    /// Sends `activity` of the local `account` to its followers' servers.
+    pub(crate) async fn to_followers(
+        &self,
+        account: &AccountRecord,
+        activity: Outgoing,
+    ) -> ApiResult<()> {
         if !self.enabled || !account.is_local() {
             return Ok(());
         }
         let inboxes = self.store.follower_inboxes(account.id).await?;
-        self.send(
-            Outgoing::UpdateActor {
-                account: account.id,
-            },
-            inboxes,
-        )
-        .await
+        self.send(activity, inboxes).await
     }
 }

@@ -18,6 +18,19 @@ use crate::store::{
 };
 
 impl App {
+    /// An account as the client API shows it on its own (`GET /api/v1/accounts/:id`,
+    /// `lookup`): with the account it moved to, if it has.
+    pub async fn render_account_alone(&self, a: &AccountRecord) -> ApiResult<Account> {
+        let mut rendered = self.render_account(a);
+        if let Some(to) = a.moved_to_account_id
+            && let Some(target) = self.store.account_by_id(to).await?
+            && !target.is_suspended()
+        {
+            rendered.moved = Some(Box::new(self.render_account(&target)));
+        }
+        Ok(rendered)
+    }
+
     /// How `me` stands to `other`, as the API shows it.
     pub async fn relationship(&self, me: &AccountRecord, other: Id) -> ApiResult<Relationship> {
         let standing = self.relationships().standing(me, other).await?;

@@ -95,7 +95,8 @@ impl RemotePoll {
 /// four, and other servers' rarely more than twenty).
 pub const MAX_REMOTE_POLL_OPTIONS: usize = 20;
 
-/// A remote post's attachment: the file stays on its server.
+/// A remote post's attachment: the file stays on its server (and is copied here when remote
+/// media are, see `download_remote_media`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct RemoteAttachment {
     /// The file's URL.
@@ -190,7 +191,8 @@ impl<'a> Remote<'a> {
         };
         let tags = self.areas.tags.record_tag_names(&new.tags).await?;
         let published = new.published.min(self.now);
-        let media_ids = self.store_attachments(author, &new.attachments).await?;
+        let media = self.store_attachments(author, &new.attachments).await?;
+        let media_ids = media.iter().map(|m| m.id).collect();
         let mut record = StatusRecord {
             id: self.ids.next_at(published.timestamp_millis()),
             account_id: author.id,
@@ -223,6 +225,9 @@ impl<'a> Remote<'a> {
         };
         record.conversation_id = Some(thread.unwrap_or(record.id));
         self.insert(&mut record, thread).await?;
+        for m in &media {
+            self.areas.media.queue_remote_download(m).await?;
+        }
         if let Some(poll) = &new.poll {
             self.insert_poll(poll, &record).await?;
         }
@@ -381,14 +386,17 @@ impl<'a> Remote<'a> {
         }
     }
 
-    /// Stores the attachments of a remote post by URL (nothing is downloaded) and returns their
-    /// ids, in order.
+    /// Stores the attachments of a remote post by URL and returns them, in order. When remote
+    /// media are copied, one of a format we store is stored with the key of its copy, to be
+    /// made once the post is stored ([`Media::queue_remote_download`]).
+    ///
+    /// [`Media::queue_remote_download`]: crate::services::media::Media::queue_remote_download
     async fn store_attachments(
         &self,
         author: &AccountRecord,
         attachments: &[RemoteAttachment],
-    ) -> ApiResult<Vec<Id>> {
-        let mut ids = Vec::new();
+    ) -> ApiResult<Vec<MediaRecord>> {
+        let mut stored = Vec::new();
         for a in attachments.iter().take(MAX_REMOTE_ATTACHMENTS) {
             let meta = match a.size {
                 Some((w, h)) if h > 0 => serde_json::json!({
@@ -397,13 +405,20 @@ impl<'a> Remote<'a> {
                 }),
                 _ => serde_json::json!({}),
             };
+            let id = self.ids.next();
+            let copy = self
+                .areas
+                .media
+                .remote_copy_key(id, a.media_type.as_deref(), &a.url);
             let media = MediaRecord {
-                id: self.ids.next(),
+                id,
                 account_id: author.id,
                 status_id: None,
                 scheduled_status_id: None,
                 kind: media_kind(a.media_type.as_deref()),
-                file_key: String::new(),
+                // Unprocessed until the copy is made; shown from its server until then.
+                processed: copy.is_none(),
+                file_key: copy.unwrap_or_default(),
                 file_size: 0,
                 preview_key: None,
                 thumbnail_key: None,
@@ -411,14 +426,13 @@ impl<'a> Remote<'a> {
                 focus: a.focus,
                 meta: meta.to_string(),
                 blurhash: a.blurhash.clone(),
-                processed: true,
                 remote_url: Some(a.url.clone()),
                 created_at: self.now,
             };
             self.store.insert_media(&media).await?;
-            ids.push(media.id);
+            stored.push(media);
         }
-        Ok(ids)
+        Ok(stored)
     }
 
     /// Inserts, taking a new id should the one made be taken.

@@ -10,6 +10,7 @@ use crate::content;
 use crate::error::{ApiError, ApiResult, StoreError};
 use crate::id::{Id, IdGenerator};
 use crate::pagination::Page;
+use crate::services::outbox::Outbox;
 use crate::store::{
     AccountRecord, AccountStore, FeaturedTagRecord, Store, TagRecord, TagStore, TagUsage,
 };
@@ -70,16 +71,24 @@ pub struct Tags<'a> {
     tags: &'a dyn TagStore,
     accounts: &'a dyn AccountStore,
     ids: &'a IdGenerator,
+    outbox: Outbox<'a>,
     now: DateTime<Utc>,
 }
 
 impl<'a> Tags<'a> {
-    /// The area over `store`, making ids with `ids`, at `now`.
-    pub fn new(store: &'a dyn Store, ids: &'a IdGenerator, now: DateTime<Utc>) -> Self {
+    /// The area over `store`, making ids with `ids`, telling other servers of featured tags
+    /// through `outbox`, at `now`.
+    pub fn new(
+        store: &'a dyn Store,
+        ids: &'a IdGenerator,
+        outbox: Outbox<'a>,
+        now: DateTime<Utc>,
+    ) -> Self {
         Tags {
             tags: store,
             accounts: store,
             ids,
+            outbox,
             now,
         }
     }
@@ -324,7 +333,12 @@ impl<'a> Tags<'a> {
             created_at: self.now,
         };
         match self.tags.insert_featured_tag(&record).await {
-            Ok(()) => Ok(true),
+            Ok(()) => {
+                self.outbox
+                    .featured_tag_changed(me, &tag.name, true)
+                    .await?;
+                Ok(true)
+            }
             // A concurrent request featured it first.
             Err(StoreError::AlreadyExists(_)) => Ok(false),
             Err(e) => Err(e.into()),
@@ -361,11 +375,57 @@ impl<'a> Tags<'a> {
 
     /// `DELETE /api/v1/featured_tags/:id`: another account's or an unknown featured tag is a 404.
     pub async fn delete_featured_tag(&self, me: &AccountRecord, id: Id) -> ApiResult<()> {
-        if self.tags.delete_featured_tag(me.id, id).await? {
-            Ok(())
-        } else {
-            Err(ApiError::not_found())
+        let featured = self.tags.featured_tags(me.id).await?;
+        let name = featured.iter().find(|f| f.id == id).map(|f| f.name.clone());
+        if !self.tags.delete_featured_tag(me.id, id).await? {
+            return Err(ApiError::not_found());
         }
+        if let Some(name) = name {
+            self.outbox.featured_tag_changed(me, &name, false).await?;
+        }
+        Ok(())
+    }
+
+    /// A remote account featured (`featured`) or stopped featuring the tag `name` (a
+    /// normalised name); returns whether that changed anything. Beyond [`MAX_FEATURED_TAGS`]
+    /// the tag is not featured.
+    pub(crate) async fn set_remote_featured(
+        &self,
+        account: &AccountRecord,
+        name: &str,
+        featured: bool,
+    ) -> ApiResult<bool> {
+        if featured {
+            let tag = self.tag_named(name.to_string(), name.to_string()).await?;
+            return match self.insert_featured(account, &tag).await {
+                Err(e) if e.status == http::StatusCode::UNPROCESSABLE_ENTITY => Ok(false),
+                other => other,
+            };
+        }
+        let mut changed = false;
+        for f in self.tags.featured_tags(account.id).await? {
+            if f.name == name {
+                changed |= self.tags.delete_featured_tag(account.id, f.id).await?;
+            }
+        }
+        Ok(changed)
+    }
+
+    /// Makes a remote account's featured tags those `names` (normalised) list.
+    pub(crate) async fn set_remote_featured_names(
+        &self,
+        account: &AccountRecord,
+        names: &[String],
+    ) -> ApiResult<()> {
+        for f in self.tags.featured_tags(account.id).await? {
+            if !names.contains(&f.name) {
+                self.tags.delete_featured_tag(account.id, f.id).await?;
+            }
+        }
+        for name in names {
+            self.set_remote_featured(account, name, true).await?;
+        }
+        Ok(())
     }
 
     /// `POST /api/v1/tags/:id/feature`: features the tag the path names; featuring it twice is
@@ -381,7 +441,9 @@ impl<'a> Tags<'a> {
         let tag = self.tag_from_path(raw).await?;
         let featured = self.tags.featured_tags(me.id).await?;
         for f in featured.iter().filter(|f| f.tag_id == tag.id) {
-            self.tags.delete_featured_tag(me.id, f.id).await?;
+            if self.tags.delete_featured_tag(me.id, f.id).await? {
+                self.outbox.featured_tag_changed(me, &f.name, false).await?;
+            }
         }
         self.tag_view(&tag, Some(me)).await
     }

@@ -122,6 +122,16 @@ pub struct AccountRecord {
     pub avatar: Option<String>,
     /// File key of the uploaded header (`None`: the default image).
     pub header: Option<String>,
+    /// A remote account's avatar on its own server. `avatar` holds the same URL until a copy is
+    /// downloaded, then the copy's file key.
+    pub avatar_remote_url: Option<String>,
+    /// A remote account's header on its own server, as `avatar_remote_url`.
+    pub header_remote_url: Option<String>,
+    /// The account's other identities (ActivityPub actor ids, `alsoKnownAs`): an account may
+    /// move to this one only if it is named here.
+    pub also_known_as: Vec<String>,
+    /// The account this one moved to, once it has.
+    pub moved_to_account_id: Option<Id>,
     /// Created.
     pub created_at: DateTime<Utc>,
     /// Last profile change.
@@ -162,6 +172,10 @@ impl AccountRecord {
             url: None,
             avatar: None,
             header: None,
+            avatar_remote_url: None,
+            header_remote_url: None,
+            also_known_as: vec![],
+            moved_to_account_id: None,
             created_at: now,
             updated_at: now,
             suspended_at: None,
@@ -1250,6 +1264,10 @@ pub struct RemoteActorRecord {
     pub followers: Option<String>,
     /// Its following collection.
     pub following: Option<String>,
+    /// Its pinned posts (`featured`), where `Add` and `Remove` of a pin name it.
+    pub featured: Option<String>,
+    /// Its featured hashtags (`featuredTags`).
+    pub featured_tags: Option<String>,
     /// The id of its public key (`keyId` of its signatures), unique.
     pub key_id: String,
     /// Its public key, PEM-encoded.

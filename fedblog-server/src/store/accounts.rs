@@ -64,6 +64,16 @@ fn fields_from_json(s: &str) -> StoreResult<Vec<ProfileField>> {
         .collect()
 }
 
+fn strings_to_json(list: &[String]) -> String {
+    serde_json::to_string(list).unwrap_or_else(|_| "[]".into())
+}
+
+fn strings_from_json(s: &str) -> StoreResult<Vec<String>> {
+    serde_json::from_str(s).map_err(|_| {
+        StoreError::Backend("accounts.also_known_as is not a JSON array of strings".into())
+    })
+}
+
 pub(super) fn parse_visibility(s: &str, column: &str) -> StoreResult<Visibility> {
     Visibility::parse(s)
         .ok_or_else(|| StoreError::Backend(format!("unknown visibility {s:?} in {column}")))
@@ -87,6 +97,10 @@ pub(super) fn profile_columns(a: &AccountRecord) -> accounts::ActiveModel {
         url: Set(a.url.clone()),
         avatar: Set(a.avatar.clone()),
         header: Set(a.header.clone()),
+        avatar_remote_url: Set(a.avatar_remote_url.clone()),
+        header_remote_url: Set(a.header_remote_url.clone()),
+        also_known_as: Set(strings_to_json(&a.also_known_as)),
+        moved_to_account_id: Set(a.moved_to_account_id.map(Id::as_i64)),
         updated_at: Set(a.updated_at),
         suspended_at: Set(a.suspended_at),
         sensitized_at: Set(a.sensitized_at),
@@ -130,6 +144,10 @@ pub(super) fn account_from_row(m: accounts::Model) -> StoreResult<AccountRecord>
         url: m.url,
         avatar: m.avatar,
         header: m.header,
+        avatar_remote_url: m.avatar_remote_url,
+        header_remote_url: m.header_remote_url,
+        also_known_as: strings_from_json(&m.also_known_as)?,
+        moved_to_account_id: m.moved_to_account_id.map(Id::from_i64),
         created_at: m.created_at,
         updated_at: m.updated_at,
         suspended_at: m.suspended_at,

@@ -98,6 +98,13 @@ pub async fn remote_account_round_trips(store: &dyn Store) {
         name: "Home".into(),
         value: "remote".into(),
     }];
+    remote.avatar_remote_url = Some("https://remote.example/a.png".into());
+    remote.avatar = remote.avatar_remote_url.clone();
+    remote.header_remote_url = Some("https://remote.example/h.png".into());
+    remote.also_known_as = vec![
+        "https://old.example/users/bob".into(),
+        "https://older.example/@bob".into(),
+    ];
     store
         .insert_remote_account(&remote)
         .await
@@ -116,6 +123,23 @@ pub async fn remote_account_round_trips(store: &dyn Store) {
     assert_eq!(
         user, None,
         "a remote account has no login: user_by_account_id must be None"
+    );
+
+    // A move and a downloaded avatar are kept by update_account.
+    let target = remote_account(&ids, "Bob", "new.example");
+    store
+        .insert_remote_account(&target)
+        .await
+        .expect("insert_remote_account");
+    remote.moved_to_account_id = Some(target.id);
+    remote.avatar = Some("accounts/avatars/1.png".into());
+    remote.also_known_as.clear();
+    store.update_account(&remote).await.expect("update_account");
+    let got = store.account_by_id(remote.id).await.expect("account_by_id");
+    assert_eq!(
+        got.as_ref(),
+        Some(&remote),
+        "update_account must keep moved_to_account_id, also_known_as and the avatar's file key"
     );
 }
 

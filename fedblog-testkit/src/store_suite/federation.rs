@@ -41,6 +41,8 @@ fn actor(account: &AccountRecord, millis: i64) -> RemoteActorRecord {
         outbox: Some(format!("{uri}/outbox")),
         followers: Some(format!("{uri}/followers")),
         following: Some(format!("{uri}/following")),
+        featured: Some(format!("{uri}/collections/featured")),
+        featured_tags: Some(format!("{uri}/collections/tags")),
         key_id: format!("{uri}#main-key"),
         public_key_pem: format!(
             "-----BEGIN PUBLIC KEY-----\n{}\n-----END PUBLIC KEY-----\n",
@@ -170,6 +172,8 @@ pub async fn save_remote_actor_inserts_the_account_and_its_actor(store: &dyn Sto
         outbox: None,
         followers: None,
         following: None,
+        featured: None,
+        featured_tags: None,
         ..actor(&bob, T0 + 500)
     };
     assert_eq!(save(store, &bob, &given).await, bob);

@@ -31,6 +31,6 @@ impl Endpoint for GetAccount {
         r: GetAccountRequest,
     ) -> ApiResult<Self::Response> {
         let account = app.accounts().visible_account(path_id(&r.id)?).await?;
-        Ok(Json(app.render_account(&account)))
+        Ok(Json(app.render_account_alone(&account).await?))
     }
 }

@@ -32,8 +32,7 @@ impl Endpoint for LookupAccount {
         let acct = r
             .acct
             .ok_or_else(|| ApiError::bad_request("param is missing or the value is empty: acct"))?;
-        Ok(Json(app.render_account(
-            &app.accounts().lookup_account(&acct).await?,
-        )))
+        let account = app.accounts().lookup_account(&acct).await?;
+        Ok(Json(app.render_account_alone(&account).await?))
     }
 }

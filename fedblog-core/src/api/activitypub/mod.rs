@@ -198,8 +198,7 @@ fn minimal_actor(actor: serde_json::Value) -> serde_json::Value {
 async fn actor_or_page(app: &App, caller: &Caller, username: &str) -> ApiResult<Negotiated> {
     let account = local_account(app, username).await?;
     if wants_json(caller) {
-        let key = app.federation().local_key(account.id).await?;
-        let actor = app.render_ap_actor(&account, &key);
+        let actor = app.local_actor_document(&account).await?;
         let actor = match fetch_access(app, caller, &account).await? {
             FetchAccess::Refused(_) => minimal_actor(actor),
             FetchAccess::Open | FetchAccess::Signer(_) => actor,

@@ -31,6 +31,11 @@ pub struct Model {
     pub avatar: Option<String>,
     /// File key of the uploaded header (`None`: the default image).
     pub header: Option<String>,
+    pub avatar_remote_url: Option<String>,
+    pub header_remote_url: Option<String>,
+    /// Other identities (`alsoKnownAs`) as a JSON array of actor ids.
+    pub also_known_as: String,
+    pub moved_to_account_id: Option<i64>,
     pub created_at: DateTimeUtc,
     pub updated_at: DateTimeUtc,
     pub suspended_at: Option<DateTimeUtc>,

@@ -15,6 +15,8 @@ pub struct Model {
     pub outbox: Option<String>,
     pub followers: Option<String>,
     pub following: Option<String>,
+    pub featured: Option<String>,
+    pub featured_tags: Option<String>,
     pub key_id: String,
     pub public_key_pem: String,
     pub fetched_at: DateTimeUtc,

@@ -4,7 +4,7 @@
 
 use sea_orm_migration::prelude::*;
 
-use super::index;
+use super::{add_column, drop_column, index};
 use sea_orm_migration::schema::{
     big_integer, boolean, text, text_null, timestamp_with_time_zone as ts,
 };
@@ -25,27 +25,6 @@ fn composite_pk(cols: &[&'static str]) -> IndexCreateStatement {
         idx.col(*c);
     }
     idx
-}
-
-/// One `ALTER TABLE ... ADD COLUMN` (SQLite takes one column per statement).
-async fn add_column(
-    m: &SchemaManager<'_>,
-    table: &'static str,
-    col: ColumnDef,
-) -> Result<(), DbErr> {
-    let mut col = col;
-    m.alter_table(Table::alter().table(table).add_column(&mut col).to_owned())
-        .await
-}
-
-/// One `ALTER TABLE ... DROP COLUMN`.
-async fn drop_column(
-    m: &SchemaManager<'_>,
-    table: &'static str,
-    col: &'static str,
-) -> Result<(), DbErr> {
-    m.alter_table(Table::alter().table(table).drop_column(col).to_owned())
-        .await
 }
 
 /// The follower's options on a follow or a follow request.

@@ -4,7 +4,7 @@
 
 use sea_orm_migration::prelude::*;
 
-use super::index;
+use super::{add_column, drop_column, index};
 use sea_orm_migration::schema::{
     big_integer, big_integer_null, boolean, double_null, text, text_null,
     timestamp_with_time_zone as ts,
@@ -14,27 +14,6 @@ use sea_orm_migration::schema::{
 /// columns.
 #[derive(DeriveMigrationName)]
 pub struct Migration;
-
-/// One `ALTER TABLE ... ADD COLUMN` (SQLite takes one column per statement).
-async fn add_column(
-    m: &SchemaManager<'_>,
-    table: &'static str,
-    col: ColumnDef,
-) -> Result<(), DbErr> {
-    let mut col = col;
-    m.alter_table(Table::alter().table(table).add_column(&mut col).to_owned())
-        .await
-}
-
-/// One `ALTER TABLE ... DROP COLUMN`.
-async fn drop_column(
-    m: &SchemaManager<'_>,
-    table: &'static str,
-    col: &'static str,
-) -> Result<(), DbErr> {
-    m.alter_table(Table::alter().table(table).drop_column(col).to_owned())
-        .await
-}
 
 #[async_trait::async_trait]
 impl MigrationTrait for Migration {

@@ -23,6 +23,7 @@ mod m0018_public_timeline_indexes;
 mod m0019_change_log;
 mod m0020_large_events;
 mod m0021_federation;
+mod m0022_moves_featured_remote_media;
 
 /// A named index on `table` over `cols` (shared by the migrations).
 fn index(name: &'static str, table: &'static str, cols: &[&'static str]) -> IndexCreateStatement {
@@ -32,6 +33,27 @@ fn index(name: &'static str, table: &'static str, cols: &[&'static str]) -> Inde
         idx.col(*c);
     }
     idx
+}
+
+/// One `ALTER TABLE ... ADD COLUMN` (SQLite takes one column per statement).
+async fn add_column(
+    m: &SchemaManager<'_>,
+    table: &'static str,
+    col: ColumnDef,
+) -> Result<(), DbErr> {
+    let mut col = col;
+    m.alter_table(Table::alter().table(table).add_column(&mut col).to_owned())
+        .await
+}
+
+/// One `ALTER TABLE ... DROP COLUMN`.
+async fn drop_column(
+    m: &SchemaManager<'_>,
+    table: &'static str,
+    col: &'static str,
+) -> Result<(), DbErr> {
+    m.alter_table(Table::alter().table(table).drop_column(col).to_owned())
+        .await
 }
 
 /// Every migration of the store, oldest first.
@@ -62,6 +84,7 @@ impl MigratorTrait for Migrator {
             Box::new(m0019_change_log::Migration),
             Box::new(m0020_large_events::Migration),
             Box::new(m0021_federation::Migration),
+            Box::new(m0022_moves_featured_remote_media::Migration),
         ]
     }
 }
