@@ -753,13 +753,8 @@ impl Note {
                         name: string_field(tag, "name"),
                     });
                 }
-            } else if types.contains(&"Hashtag") {
-                if let Some(name) = string_field(tag, "name") {
-                    let name = name.trim().trim_start_matches('#');
-                    if !name.is_empty() {
-                        hashtags.push(name.to_string());
-                    }
-                }
+            } else if let Some(name) = hashtag_name(tag) {
+                hashtags.push(name);
             } else if types.contains(&"Emoji")
                 && let Some(name) = string_field(tag, "name")
                 && let Some(url) = tag.get("icon").and_then(image_url)
@@ -1300,9 +1295,7 @@ impl NoteDoc {
         let mentions = self.mentions.iter().map(
             |(href, name)| json!({"type": "Mention", "href": href, "name": prefixed('@', name)}),
         );
-        let hashtags = self.hashtags.iter().map(
-            |(href, name)| json!({"type": "Hashtag", "href": href, "name": prefixed('#', name)}),
-        );
+        let hashtags = self.hashtags.iter().map(|(href, name)| hashtag(href, name));
         o.insert("tag".into(), mentions.chain(hashtags).collect());
         if let Some(r) = &self.replies {
             o.insert("replies".into(), r.clone());
@@ -1423,6 +1416,21 @@ pub fn collection_page_items(page: &Value) -> Vec<String> {
         .or_else(|| page.get("orderedItems"))
         .unwrap_or(&Value::Null);
     uris(items)
+}
+
+/// A `Hashtag` object: the tag's page and `#name` (the `#` added when missing).
+pub fn hashtag(href: &str, name: &str) -> Value {
+    json!({"type": "Hashtag", "href": href, "name": prefixed('#', name)})
+}
+
+/// The name of a `Hashtag` object, without its `#`; `None` for anything else or no name.
+pub fn hashtag_name(tag: &Value) -> Option<String> {
+    if !types_of(tag).contains(&"Hashtag") {
+        return None;
+    }
+    let name = string_field(tag, "name")?;
+    let name = name.trim().trim_start_matches('#');
+    (!name.is_empty()).then(|| name.to_string())
 }
 
 /// What a deleted post becomes (the object of a `Delete`).

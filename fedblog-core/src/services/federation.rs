@@ -21,7 +21,7 @@ use crate::federation::vocab::{self, ACTIVITY_JSON, Actor};
 use crate::federation::{OutboundRequest, Transport, TransportError};
 use crate::id::{Id, IdGenerator};
 use crate::services::accounts::ProfileImage;
-use crate::services::jobs::{JobQueue, new_job};
+use crate::services::jobs::{DEFAULT_MAX_ATTEMPTS, JobQueue, json_job};
 use crate::services::media::{remote_download_job, take_remote_profile_image};
 use crate::services::outbox::Delivery;
 use crate::store::{
@@ -393,18 +393,16 @@ impl<'a> Federation<'a> {
         {
             return;
         }
-        let queued = match serde_json::to_string(&FetchFeatured { account }) {
-            Ok(payload) => {
-                let job = new_job(
-                    self.ids.next(),
-                    FETCH_FEATURED,
-                    &payload,
-                    self.now,
-                    self.now,
-                );
-                self.jobs.enqueue(&job).await
-            }
-            Err(e) => Err(ApiError::unprocessable(e.to_string())),
+        let payload = FetchFeatured { account };
+        let queued = match json_job(
+            self.ids.next(),
+            FETCH_FEATURED,
+            &payload,
+            self.now,
+            DEFAULT_MAX_ATTEMPTS,
+        ) {
+            Ok(job) => self.jobs.enqueue(&job).await,
+            Err(e) => Err(e),
         };
         if let Err(e) = queued {
             tracing::warn!(actor = %actor.uri, error = %e.message, "cannot queue reading its featured collections");

@@ -23,7 +23,7 @@ use crate::federation::vocab::{self, Activity, Actor, FirstPage, Note, Question}
 use crate::id::Id;
 use crate::render::activitypub::NoteParts;
 use crate::services::federation::{Delivered, MAX_ACTIVITY_BYTES};
-use crate::services::jobs::new_job;
+use crate::services::jobs::{json_job, new_job};
 use crate::services::outbox::{DELIVER, DELIVERY_ATTEMPTS, Delivery, Federate, Outgoing};
 use crate::services::polls::poll_expired;
 use crate::services::relationships::FollowOptions;
@@ -701,13 +701,13 @@ impl App {
         kind: &str,
         payload: &impl Serialize,
     ) -> ApiResult<()> {
-        let payload = serde_json::to_string(payload).map_err(|e| {
-            tracing::error!("cannot write a {kind} job: {e}");
-            ApiError::internal()
-        })?;
-        let now = self.now();
-        let mut job = new_job(self.ids.next(), kind, &payload, now, now);
-        job.max_attempts = THREAD_JOB_ATTEMPTS;
+        let job = json_job(
+            self.ids.next(),
+            kind,
+            payload,
+            self.now(),
+            THREAD_JOB_ATTEMPTS,
+        )?;
         self.job_queue().enqueue(&job).await
     }
 

@@ -7,7 +7,7 @@ use std::task::{Poll, Waker};
 
 use chrono::{DateTime, Duration, Utc};
 
-use crate::error::ApiResult;
+use crate::error::{ApiError, ApiResult};
 use crate::id::Id;
 use crate::store::{JobRecord, JobState, JobStore};
 
@@ -20,7 +20,26 @@ pub const DEFAULT_MAX_ATTEMPTS: i32 = 8;
 /// How long a worker holds a claimed job before others may take it over, by default.
 pub const DEFAULT_LEASE_SECONDS: i64 = 60;
 
-/// A new queued job.
+/// A queued job of `kind` due `now` whose payload is `payload` written as JSON, tried at most
+/// `max_attempts` times.
+pub fn json_job(
+    id: Id,
+    kind: &str,
+    payload: &impl serde::Serialize,
+    now: DateTime<Utc>,
+    max_attempts: i32,
+) -> ApiResult<JobRecord> {
+    let payload = serde_json::to_string(payload).map_err(|e| {
+        tracing::error!("cannot write a {kind} job: {e}");
+        ApiError::internal()
+    })?;
+    let mut job = new_job(id, kind, &payload, now, now);
+    job.max_attempts = max_attempts;
+    Ok(job)
+}
+
+/// A queued job of `kind` with `payload` (JSON), due at `run_at`, made at `now`, with the
+/// default number of attempts.
 pub fn new_job(
     id: Id,
     kind: &str,

@@ -24,7 +24,7 @@ use crate::params::Upload;
 use crate::services::accounts::{
     PROFILE_IMAGE_LIMIT, ProfileImage, file_failure, remove_files, still_key,
 };
-use crate::services::jobs::new_job;
+use crate::services::jobs::{json_job, new_job};
 use crate::store::{
     AccountRecord, AccountStore, JobRecord, JobStore, MediaKind, MediaRecord, MediaStore,
     StatusEditStore, Store,
@@ -134,13 +134,7 @@ pub fn remote_download_job(
     what: &RemoteDownload,
     now: DateTime<Utc>,
 ) -> ApiResult<JobRecord> {
-    let payload = serde_json::to_string(what).map_err(|e| {
-        tracing::error!("cannot write a {DOWNLOAD_REMOTE_MEDIA} job: {e}");
-        ApiError::internal()
-    })?;
-    let mut job = new_job(id, DOWNLOAD_REMOTE_MEDIA, &payload, now, now);
-    job.max_attempts = REMOTE_MEDIA_ATTEMPTS;
-    Ok(job)
+    json_job(id, DOWNLOAD_REMOTE_MEDIA, what, now, REMOTE_MEDIA_ATTEMPTS)
 }
 
 /// Whether `media` is shown from its server: a remote attachment with no copy here (none is

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::ApiResult;
 use crate::id::{Id, IdGenerator};
-use crate::services::jobs::{JobQueue, new_job};
+use crate::services::jobs::{DEFAULT_MAX_ATTEMPTS, JobQueue, json_job};
 use crate::store::{AccountRecord, PollRecord, StatusRecord, Store, Visibility};
 
 /// A job that renders one activity and queues its deliveries; payload [`Federate`].
@@ -237,19 +237,15 @@ impl<'a> Outbox<'a> {
         if !self.enabled || inboxes.is_empty() {
             return Ok(());
         }
-        let payload = serde_json::to_string(&Federate { activity, inboxes }).map_err(|e| {
-            tracing::error!("cannot write a federation job: {e}");
-            crate::error::ApiError::internal()
-        })?;
-        self.jobs
-            .enqueue(&new_job(
-                self.ids.next(),
-                FEDERATE,
-                &payload,
-                self.now,
-                self.now,
-            ))
-            .await
+        let federate = Federate { activity, inboxes };
+        let job = json_job(
+            self.ids.next(),
+            FEDERATE,
+            &federate,
+            self.now,
+            DEFAULT_MAX_ATTEMPTS,
+        )?;
+        self.jobs.enqueue(&job).await
     }
 
     /// The inbox of each remote account among `accounts`.

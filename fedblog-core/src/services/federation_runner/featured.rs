@@ -5,7 +5,7 @@
 //! queued by `Federation::store_actor`). What a local account pins or features goes to its
 //! followers the same way.
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::{ThreadReach, forbidden, gone_is_none, payload_of};
 use crate::app::App;
@@ -20,20 +20,14 @@ use crate::store::{AccountRecord, StatusRecord};
 
 /// A featured hashtag as an item of a `featuredTags` collection and the object of its `Add`.
 pub fn hashtag_object(base: &str, name: &str) -> Value {
-    json!({
-        "type": "Hashtag",
-        "href": format!("{base}/tags/{}", content::tag_url_segment(name)),
-        "name": format!("#{name}"),
-    })
+    let href = format!("{base}/tags/{}", content::tag_url_segment(name));
+    vocab::hashtag(&href, name)
 }
 
-/// The name of a `Hashtag` object, normalised; `None` for anything else.
+/// The normalised name of a `Hashtag` object; `None` for anything else.
 fn hashtag_name(object: &Value) -> Option<String> {
-    if vocab::type_of(object) != Some("Hashtag") {
-        return None;
-    }
-    let name = object.get("name")?.as_str()?;
-    content::parse_tag_name(name.trim()).map(|(name, _)| name)
+    let name = vocab::hashtag_name(object)?;
+    content::parse_tag_name(&name).map(|(name, _)| name)
 }
 
 impl App {
