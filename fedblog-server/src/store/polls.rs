@@ -137,21 +137,36 @@ async fn insert_vote_rows<C: ConnectionTrait>(
     let mut chosen = choices.to_vec();
     chosen.sort_unstable();
     chosen.dedup();
-    let json = serde_json::to_string(&chosen).map_err(|e| StoreError::Backend(e.to_string()))?;
-    poll_votes::Entity::insert(poll_votes::ActiveModel {
-        poll_id: Set(poll_id),
-        account_id: Set(account),
-        choices: Set(json),
-    })
-    .exec_without_returning(db)
-    .await
-    .map_err(|e| taken_as("vote", backend_err(e)))?;
+    insert_vote_row(db, poll_id, account, &chosen).await?;
     let positions = positions(&chosen);
     raise_options(db, poll_id, positions).await
 }
 
 /// Adds `by` to the poll's `voters_count`, which takes its row's lock on PostgreSQL (choices
 /// and votes in one poll queue up behind it); `NotFound` if there is no such poll.
+/// The chosen option indexes as stored (a JSON array).
+fn choices_json(chosen: &[usize]) -> StoreResult<String> {
+    serde_json::to_string(chosen).map_err(|e| StoreError::Backend(e.to_string()))
+}
+
+/// Inserts `account`'s vote row in poll `poll_id`; a second one is `AlreadyExists`.
+async fn insert_vote_row<C: ConnectionTrait>(
+    db: &C,
+    poll_id: i64,
+    account: i64,
+    chosen: &[usize],
+) -> StoreResult<()> {
+    poll_votes::Entity::insert(poll_votes::ActiveModel {
+        poll_id: Set(poll_id),
+        account_id: Set(account),
+        choices: Set(choices_json(chosen)?),
+    })
+    .exec_without_returning(db)
+    .await
+    .map_err(|e| taken_as("vote", backend_err(e)))?;
+    Ok(())
+}
+
 async fn raise_voters<C: ConnectionTrait>(db: &C, poll_id: i64, by: i64) -> StoreResult<()> {
     let raised = polls::Entity::update_many()
         .col_expr(
@@ -288,8 +303,8 @@ async fn add_choice_rows<C: ConnectionTrait>(
     }
     chosen.push(choice);
     chosen.sort_unstable();
-    let json = serde_json::to_string(&chosen).map_err(|e| StoreError::Backend(e.to_string()))?;
     if row.is_some() {
+        let json = choices_json(&chosen)?;
         poll_votes::Entity::update_many()
             .col_expr(poll_votes::Column::Choices, Expr::value(json))
             .filter(poll_votes::Column::PollId.eq(poll_id))
@@ -298,14 +313,7 @@ async fn add_choice_rows<C: ConnectionTrait>(
             .await
             .map_err(backend_err)?;
     } else {
-        poll_votes::Entity::insert(poll_votes::ActiveModel {
-            poll_id: Set(poll_id),
-            account_id: Set(account),
-            choices: Set(json),
-        })
-        .exec_without_returning(db)
-        .await
-        .map_err(|e| taken_as("vote", backend_err(e)))?;
+        insert_vote_row(db, poll_id, account, &chosen).await?;
     }
     raise_options(db, poll_id, positions(&[choice])).await?;
     if first {
