@@ -22,6 +22,7 @@ use crate::federation::signatures::sign_request;
 use crate::federation::vocab::ACTIVITY_JSON;
 use crate::federation::{OutboundRequest, OutboundResponse, Transport, TransportError};
 use crate::pagination::Page;
+use crate::services::discovery::AccountStatusesQuery;
 use crate::services::relationships::FollowOptions;
 use crate::store::{
     AccountRecord, ActorKeyRecord, INSTANCE_ACTOR, NotificationQuery, NotificationType,
@@ -764,6 +765,18 @@ async fn an_actors_featured_collections_are_read_when_it_is_first_seen() {
         w.featured_tags_of("mastodon/add-featured.json").await,
         vec!["tea"]
     );
+    // As the client API lists them (`accounts/:id/statuses?pinned=true`, `featured_tags`).
+    let query = AccountStatusesQuery {
+        pinned: true,
+        ..Default::default()
+    };
+    let discovery = w.app.discovery();
+    let shown = discovery.account_statuses(Some(&w.alice), ana.id, query, Page::first(20));
+    let shown: Vec<Id> = shown.await.unwrap().statuses.iter().map(|s| s.id).collect();
+    assert_eq!(shown, vec![status.id]);
+    let tags = w.app.tags().account_featured_tags(ana.id).await.unwrap();
+    let names: Vec<&str> = tags.iter().map(|t| t.featured.name.as_str()).collect();
+    assert_eq!(names, vec!["tea"]);
     // A pin of a post by someone else is refused and changes nothing.
     let (answer, _) = w.deliver("pleroma/create-note.json").await;
     assert_eq!(answer.status, 202);
