@@ -255,6 +255,41 @@ impl<'a> Federation<'a> {
         self.refresh_actor(uri).await
     }
 
+    /// The account an actor or profile URL names: one of ours, or (when this server
+    /// federates) a remote one, fetched and stored when not known and fresh. One that cannot be
+    /// had is a 404, as for an unknown handle.
+    pub async fn account_at_url(&self, url: &str) -> ApiResult<AccountRecord> {
+        if let Some(local) = self.local_account_of(url).await? {
+            return Ok(local);
+        }
+        if !self.enabled() {
+            return Err(ApiError::not_found());
+        }
+        self.resolve_actor(url).await.map_err(|e| {
+            tracing::info!("cannot look up the actor at {url}: {}", e.message);
+            ApiError::not_found()
+        })
+    }
+
+    /// The account a handle (`user@host`, `@user@host`, `acct:user@host`, or a local `user`)
+    /// or an actor URL names, looked up on its server when remote. 404 when there is none.
+    pub async fn account_named(&self, name: &str) -> ApiResult<AccountRecord> {
+        let name = name.trim();
+        if name.starts_with("https://") || name.starts_with("http://") {
+            return self.account_at_url(name).await;
+        }
+        let handle = name.strip_prefix("acct:").unwrap_or(name);
+        let handle = handle.trim_start_matches('@');
+        match handle.rsplit_once('@') {
+            Some((user, host)) => self.resolve_handle(user, host).await,
+            None => self
+                .store
+                .account_by_username(handle, None)
+                .await?
+                .ok_or_else(ApiError::not_found),
+        }
+    }
+
     /// The local account a URL of ours names, if it does.
     pub async fn local_account_of(&self, uri: &str) -> ApiResult<Option<AccountRecord>> {
         match paths::parse_local(&self.base(), uri) {

@@ -52,24 +52,6 @@ impl<'a> Moves<'a> {
         }
     }
 
-    /// The account a handle (`user@host`, `@user@host`, or a local `user`) or an actor URL
-    /// names, looked up on its server when remote. 404 when there is none.
-    pub async fn account_named(&self, name: &str) -> ApiResult<AccountRecord> {
-        let name = name.trim();
-        if name.starts_with("https://") || name.starts_with("http://") {
-            return self.federation.resolve_actor(name).await;
-        }
-        let handle = name.trim_start_matches('@');
-        match handle.split_once('@') {
-            Some((user, host)) => self.federation.resolve_handle(user, host).await,
-            None => self
-                .store
-                .account_by_username(handle, None)
-                .await?
-                .ok_or_else(ApiError::not_found),
-        }
-    }
-
     /// Sets the aliases of the local account `me` to the accounts `names` name (handles or
     /// actor URLs, each looked up), so that they may move to `me`. An unknown account is a
     /// 404; more than [`MAX_ALIASES`], or `me` itself, a 422. Returns the account saved.
@@ -85,7 +67,7 @@ impl<'a> Moves<'a> {
         }
         let mut aliases: Vec<String> = vec![];
         for name in names {
-            let other = self.account_named(name).await?;
+            let other = self.federation.account_named(name).await?;
             if other.id == me.id {
                 return Err(invalid("An account cannot be its own alias"));
             }
@@ -109,7 +91,7 @@ impl<'a> Moves<'a> {
         if !me.is_local() {
             return Err(invalid("Only a local account can be moved here"));
         }
-        let target = self.account_named(target).await?;
+        let target = self.federation.account_named(target).await?;
         // A remote target is fetched afresh: its aliases may have just changed.
         let target = match &target.uri {
             Some(uri) if !target.is_local() => self.federation.refresh_actor(uri).await?,

@@ -6,9 +6,8 @@ use serde::Deserialize;
 use crate::app::{App, Caller};
 use crate::endpoint::{Auth, Endpoint, Json};
 use crate::entities::Account;
-use crate::error::{ApiError, ApiResult};
+use crate::error::ApiResult;
 use crate::params::de;
-use crate::store::AccountRecord;
 
 /// Follow an account by address: `uri` is `user`, `@user`, `user@domain` or `acct:user@domain`,
 /// where this server's domain means a local account and another domain a remote account, looked
@@ -43,7 +42,7 @@ impl Endpoint for FollowByUri {
         let me = caller.account()?;
         let given = r.uri.as_deref().unwrap_or("").trim();
         if given.starts_with("https://") || given.starts_with("http://") {
-            let target = account_at_url(app, given).await?;
+            let target = app.federation().account_at_url(given).await?;
             let target = app
                 .relationships()
                 .follow(me, target.id, Default::default())
@@ -72,21 +71,4 @@ impl Endpoint for FollowByUri {
             .await?;
         Ok(Json(app.render_account(&target)))
     }
-}
-
-/// The account an actor or profile URL names: one of ours, or (when this server federates) a
-/// remote one, fetched and stored when not known and fresh. One that cannot be had is a 404, as
-/// for an unknown handle.
-async fn account_at_url(app: &App, url: &str) -> ApiResult<AccountRecord> {
-    let federation = app.federation();
-    if let Some(local) = federation.local_account_of(url).await? {
-        return Ok(local);
-    }
-    if !federation.enabled() {
-        return Err(ApiError::not_found());
-    }
-    federation.resolve_actor(url).await.map_err(|e| {
-        tracing::info!("cannot look up the actor at {url}: {}", e.message);
-        ApiError::not_found()
-    })
 }

@@ -162,9 +162,12 @@ impl App {
         if let Some(url) = &actor.featured_tags
             && let Some(items) = self.collection_items(url).await?
         {
-            let mut names: Vec<String> = items.iter().filter_map(hashtag_name).collect();
-            names.dedup();
-            names.truncate(MAX_REMOTE_FEATURED);
+            let mut names: Vec<String> = vec![];
+            for name in items.iter().filter_map(hashtag_name) {
+                if !names.contains(&name) && names.len() < MAX_REMOTE_FEATURED {
+                    names.push(name);
+                }
+            }
             self.tags()
                 .set_remote_featured_names(&owner, &names)
                 .await?;
