@@ -758,7 +758,7 @@ impl<'a> Accounts<'a> {
 /// A fresh, unguessable key for an image: `accounts/avatars/<32 hex digits>.<ext>`, or
 /// `accounts/avatars/<32 hex digits>/original.<ext>` for one stored with a still version
 /// (see [`still_key`]).
-fn new_file_key(which: ProfileImage, kind: ImageKind, with_still: bool) -> String {
+pub(crate) fn new_file_key(which: ProfileImage, kind: ImageKind, with_still: bool) -> String {
     let base = format!("{}/{:032x}", which.folder(), rand::random::<u128>());
     let ext = kind.extension();
     if with_still {

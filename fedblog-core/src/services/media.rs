@@ -22,7 +22,7 @@ use crate::id::{Id, IdGenerator};
 use crate::media::{MediaFormat, MediaProcessor, image_dimensions};
 use crate::params::Upload;
 use crate::services::accounts::{
-    PROFILE_IMAGE_LIMIT, ProfileImage, file_failure, remove_files, still_key,
+    PROFILE_IMAGE_LIMIT, ProfileImage, file_failure, new_file_key, remove_files, still_key,
 };
 use crate::services::jobs::{json_job, new_job};
 use crate::store::{
@@ -190,23 +190,6 @@ pub fn take_remote_profile_image(
         ProfileImage::Avatar => RemoteDownload::Avatar(image),
         ProfileImage::Header => RemoteDownload::Header(image),
     })
-}
-
-/// A fresh key for our copy of a remote account's avatar or header, as an uploaded one's:
-/// `accounts/avatars/<32 hex digits>.<ext>`, or `…/<32 hex digits>/original.<ext>` beside a
-/// still version (see [`still_key`]).
-fn remote_profile_image_key(which: ProfileImage, kind: ImageKind, with_still: bool) -> String {
-    let base = format!(
-        "accounts/{}s/{:032x}",
-        which.field(),
-        rand::random::<u128>()
-    );
-    let ext = kind.extension();
-    if with_still {
-        format!("{base}/original.{ext}")
-    } else {
-        format!("{base}.{ext}")
-    }
 }
 
 /// The format a remote attachment is said to have: its media type, else its URL's extension.
@@ -765,7 +748,7 @@ impl<'a> Media<'a> {
             tracing::error!("the media processor answered bytes of no image format");
             ApiError::internal()
         })?;
-        let key = remote_profile_image_key(which, kind, file.still_png.is_some());
+        let key = new_file_key(which, kind, file.still_png.is_some());
         let still = still_key(&key).zip(file.still_png.as_deref());
         let mut stored = vec![];
         for (k, bytes) in std::iter::once((key.clone(), file.bytes.as_slice())).chain(still) {
