@@ -295,6 +295,7 @@ pub fn routes() -> Vec<Route> {
         route::<activitypub::instance_actor::InstanceActor>(),
         route::<activitypub::outbox::OutboxCollection>(),
         route::<activitypub::followers::FollowersCollection>(),
+        route::<activitypub::followers_synchronization::FollowersSynchronization>(),
         route::<activitypub::following::FollowingCollection>(),
         route::<activitypub::featured::FeaturedCollection>(),
         route::<activitypub::featured_tags::FeaturedTagsCollection>(),

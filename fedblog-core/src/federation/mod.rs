@@ -4,6 +4,7 @@
 //! safety rules). What an activity means and what to send is decided by the `federation` area
 //! service and the federation runner.
 
+pub mod collection_sync;
 pub mod keys;
 pub mod paths;
 pub mod signatures;

@@ -107,6 +107,20 @@ pub fn sign_request(
     key: &PrivateKey,
     now: DateTime<Utc>,
 ) -> Result<Vec<(String, String)>, SignatureError> {
+    sign_request_with(method, url, body, &[], key_id, key, now)
+}
+
+/// [`sign_request`] with `extra` headers sent and signed too (after `digest`, in the order
+/// given), such as `Collection-Synchronization`. They come back before `Signature`.
+pub fn sign_request_with(
+    method: &str,
+    url: &str,
+    body: Option<&[u8]>,
+    extra: &[(&str, &str)],
+    key_id: &str,
+    key: &PrivateKey,
+    now: DateTime<Utc>,
+) -> Result<Vec<(String, String)>, SignatureError> {
     if method.is_empty() || !method.bytes().all(|b| b.is_ascii_alphabetic()) {
         return Err(SignatureError::Malformed(format!(
             "invalid method `{method}`"
@@ -141,6 +155,21 @@ pub fn sign_request(
         signing_string.push_str(&digest);
         signed.push_str(" digest");
         headers.push(("Digest".to_string(), digest));
+    }
+    for (name, value) in extra {
+        if name.is_empty()
+            || !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+            || value.chars().any(char::is_control)
+        {
+            return Err(SignatureError::Malformed(format!(
+                "invalid header `{name}` to sign"
+            )));
+        }
+        let lower = name.to_ascii_lowercase();
+        signing_string.push_str(&format!("\n{lower}: {value}"));
+        signed.push(' ');
+        signed.push_str(&lower);
+        headers.push((name.to_string(), value.to_string()));
     }
     let signature = key.sign(
         SignatureAlgorithm::RsaPkcs1v15Sha256,
@@ -622,7 +651,7 @@ fn parse_cavage_time(value: &str) -> Result<DateTime<Utc>, SignatureError> {
 }
 
 /// `key="value",key=value,...`: names lower-cased, quoted values unescaped.
-fn parse_cavage_params(input: &str) -> Result<Vec<(String, String)>, SignatureError> {
+pub(crate) fn parse_cavage_params(input: &str) -> Result<Vec<(String, String)>, SignatureError> {
     let malformed = |why: &str| SignatureError::Malformed(format!("signature parameters: {why}"));
     let mut params: Vec<(String, String)> = Vec::new();
     let mut rest = input.trim();
@@ -1192,6 +1221,64 @@ mod tests {
     }
 
     // --- draft-cavage ------------------------------------------------------------------------
+
+    #[test]
+    fn extra_headers_are_sent_and_signed() {
+        let sync = "collectionId=\"https://local.example/users/alice/followers\", digest=\"00\"";
+        let headers = sign_request_with(
+            "POST",
+            "https://remote.example/inbox",
+            Some(BODY),
+            &[("Collection-Synchronization", sync)],
+            KEY_ID,
+            &actor_key(),
+            now(),
+        )
+        .unwrap();
+        let names: Vec<&str> = headers.iter().map(|(k, _)| k.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "Host",
+                "Date",
+                "Digest",
+                "Collection-Synchronization",
+                "Signature"
+            ]
+        );
+        assert!(
+            headers[4].1.contains(
+                "headers=\"(request-target) host date digest collection-synchronization\""
+            )
+        );
+        let mut req = RawBody {
+            method: "POST".into(),
+            target: "/inbox".into(),
+            headers: headers
+                .into_iter()
+                .map(|(k, v)| (k.to_ascii_lowercase(), v))
+                .collect(),
+            bytes: BODY.to_vec(),
+        };
+        assert!(verify(&req, ACTOR_PUB).is_ok());
+        set_header(&mut req, "collection-synchronization", "digest=\"ff\"");
+        assert!(matches!(
+            verify(&req, ACTOR_PUB),
+            Err(SignatureError::BadSignature)
+        ));
+        assert!(matches!(
+            sign_request_with(
+                "POST",
+                "https://remote.example/inbox",
+                Some(BODY),
+                &[("Bad Name", "x")],
+                KEY_ID,
+                &actor_key(),
+                now(),
+            ),
+            Err(SignatureError::Malformed(_))
+        ));
+    }
 
     #[test]
     fn signs_a_post_as_mastodon_does_and_verifies_it() {

@@ -14,9 +14,12 @@ use crate::blocking::Blocking;
 use crate::config::InstanceConfig;
 use crate::content::{self, sanitize_remote_html};
 use crate::error::{ApiError, ApiResult};
+use crate::federation::collection_sync;
 use crate::federation::keys::{PrivateKey, generate_key_pair};
 use crate::federation::paths::{self, Local};
-use crate::federation::signatures::{sign_request, signature_key_id, verify_request};
+use crate::federation::signatures::{
+    sign_request, sign_request_with, signature_key_id, verify_request,
+};
 use crate::federation::vocab::{self, ACTIVITY_JSON, Actor};
 use crate::federation::{OutboundRequest, Transport, TransportError};
 use crate::id::{Id, IdGenerator};
@@ -584,9 +587,22 @@ impl<'a> Federation<'a> {
             .await
             .map_err(|e| e.message.to_string())?;
         let body = delivery.body.as_bytes();
-        let mut headers =
-            sign_request("POST", &delivery.inbox, Some(body), &key_id, &key, self.now)
-                .map_err(|e| e.to_string())?;
+        let extra: Vec<(&str, &str)> = delivery
+            .collection_sync
+            .as_deref()
+            .map(|v| (collection_sync::HEADER, v))
+            .into_iter()
+            .collect();
+        let mut headers = sign_request_with(
+            "POST",
+            &delivery.inbox,
+            Some(body),
+            &extra,
+            &key_id,
+            &key,
+            self.now,
+        )
+        .map_err(|e| e.to_string())?;
         headers.push(("Content-Type".into(), ACTIVITY_JSON.into()));
         let sent = transport
             .send(OutboundRequest {

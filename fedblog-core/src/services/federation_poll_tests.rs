@@ -185,6 +185,7 @@ async fn deliver(from: &App, signer: &AccountRecord, host: &str, activity: &Valu
             inbox: format!("https://{host}/inbox"),
             signer: signer.id,
             body: activity.to_string(),
+            collection_sync: None,
         })
         .await
         .expect("delivered");

@@ -10,9 +10,11 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 mod featured;
+mod followers_sync;
 mod moves;
 
 use featured::hashtag_object;
+pub use followers_sync::{SYNCHRONIZE_FOLLOWERS, SynchronizeFollowers};
 
 use crate::app::App;
 use crate::content::sanitize_remote_html;
@@ -241,6 +243,7 @@ impl App {
         if let Some(host) = signer.domain.as_deref() {
             federation.host_answered(host).await;
         }
+        self.note_collection_sync(raw, &signer).await;
         if let Some(id) = &activity.id
             && !federation.first_time(id).await?
         {
@@ -866,10 +869,15 @@ impl App {
         else {
             return Ok(());
         };
+        let sync = self
+            .collection_sync_headers(signer, &body)
+            .await
+            .map_err(|e| e.to_string())?;
         let body = body.to_string();
         let now = self.now();
         for inbox in job.inboxes {
             let delivery = Delivery {
+                collection_sync: sync.as_ref().and_then(|s| s.for_inbox(&inbox)),
                 inbox,
                 signer,
                 body: body.clone(),

@@ -484,6 +484,7 @@ async fn deliver_to_a(b: &App, signer: &AccountRecord, activity: &serde_json::Va
             inbox: "https://a.test/inbox".into(),
             signer: signer.id,
             body: activity.to_string(),
+            collection_sync: None,
         })
         .await
         .expect("delivered");

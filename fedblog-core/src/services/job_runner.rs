@@ -152,6 +152,9 @@ impl App {
                 self.run_fetch_replies(&payload).await
             }
             crate::services::federation::FETCH_FEATURED => self.run_fetch_featured(&payload).await,
+            crate::services::federation_runner::SYNCHRONIZE_FOLLOWERS => {
+                self.run_synchronize_followers(&payload).await
+            }
             other => Err(format!("unknown job kind {other:?}")),
         }
     }

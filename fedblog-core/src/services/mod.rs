@@ -16,6 +16,8 @@ pub mod federation_runner;
 #[cfg(test)]
 mod federation_tests;
 pub mod filters;
+#[cfg(test)]
+mod followers_sync_tests;
 pub mod instance;
 pub mod interactions;
 pub mod job_runner;

@@ -185,6 +185,10 @@ pub struct Delivery {
     pub signer: Id,
     /// The activity, as JSON text.
     pub body: String,
+    /// The `Collection-Synchronization` header to send (and sign) with it: a followers-only
+    /// activity's digest of its author's followers on the inbox's server.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub collection_sync: Option<String>,
 }
 
 /// Deliveries are tried this many times (about a week with [`delivery_backoff`]).

@@ -7,6 +7,7 @@ pub mod actor;
 pub mod featured;
 pub mod featured_tags;
 pub mod followers;
+pub mod followers_synchronization;
 pub mod following;
 pub mod inbox;
 pub mod instance_actor;
