@@ -479,6 +479,49 @@ pub fn sanitize_remote_html(html: &str) -> String {
         .to_string()
 }
 
+/// Whether `shortcode` is a custom emoji's name: at least two letters, digits or `_`, as
+/// Mastodon's shortcodes are.
+pub fn is_valid_shortcode(shortcode: &str) -> bool {
+    shortcode.len() >= 2
+        && shortcode
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_')
+}
+
+/// The custom emoji shortcodes `:name:` in a text (plain or HTML), each once, in order of first
+/// appearance. As Mastodon reads them, a shortcode's colons may not touch a letter, a digit or
+/// another colon outside it (`a:b:c` and `::x::` name none).
+pub fn emoji_shortcodes(text: &str) -> Vec<String> {
+    let bytes = text.as_bytes();
+    let mut found: Vec<String> = vec![];
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] != b':' {
+            i += 1;
+            continue;
+        }
+        let before_ok = i == 0 || !(bytes[i - 1].is_ascii_alphanumeric() || bytes[i - 1] == b':');
+        let start = i + 1;
+        let mut end = start;
+        while end < bytes.len() && (bytes[end].is_ascii_alphanumeric() || bytes[end] == b'_') {
+            end += 1;
+        }
+        let closed = end < bytes.len() && bytes[end] == b':';
+        let after_ok = end + 1 >= bytes.len()
+            || !(bytes[end + 1].is_ascii_alphanumeric() || bytes[end + 1] == b':');
+        if closed && before_ok && after_ok && is_valid_shortcode(&text[start..end]) {
+            let code = &text[start..end];
+            if !found.iter().any(|f| f == code) {
+                found.push(code.to_string());
+            }
+            i = end + 1;
+        } else {
+            i = if closed { end } else { end.max(i + 1) };
+        }
+    }
+    found
+}
+
 /// The profile page of an account: its own `url` (a remote account's), else
 /// `<base_url>/@<username>`.
 pub fn account_url(base_url: &str, a: &crate::store::AccountRecord) -> String {
@@ -490,6 +533,29 @@ pub fn account_url(base_url: &str, a: &crate::store::AccountRecord) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn emoji_shortcodes_are_found_as_mastodon_finds_them() {
+        assert_eq!(
+            emoji_shortcodes("<p>hi :blobcat: and :blob_fox:, :blobcat: again</p>"),
+            ["blobcat", "blob_fox"]
+        );
+        assert_eq!(
+            emoji_shortcodes(":a: :ab:"),
+            ["ab"],
+            "one letter is no shortcode"
+        );
+        assert_eq!(emoji_shortcodes("12:30:45"), Vec::<String>::new());
+        assert_eq!(
+            emoji_shortcodes("a:bc:d ::bc:: :b c:"),
+            Vec::<String>::new()
+        );
+        assert_eq!(emoji_shortcodes(":one::two:"), Vec::<String>::new());
+        assert_eq!(emoji_shortcodes(":one: :two:"), ["one", "two"]);
+        assert_eq!(emoji_shortcodes("(:ok:)"), ["ok"]);
+        assert!(is_valid_shortcode("blob_cat2"));
+        assert!(!is_valid_shortcode("blob-cat"));
+    }
 
     fn none(_: &str, _: Option<&str>) -> Option<MentionLink> {
         None

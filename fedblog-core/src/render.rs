@@ -14,8 +14,9 @@ use crate::entities::*;
 use crate::id::Id;
 use crate::services::filters::ActiveFilters;
 use crate::store::{
-    AccountRecord, AppRecord, FilterContext, MarkerRecord, MediaKind, MediaRecord,
-    NotificationRecord, PollRecord, Role as RoleRecord, StatusRecord, UserRecord, conversation_of,
+    AccountRecord, AppRecord, CustomEmojiRecord, FilterContext, MarkerRecord, MediaKind,
+    MediaRecord, NotificationRecord, PollRecord, Role as RoleRecord, StatusRecord, UserRecord,
+    conversation_of,
 };
 
 /// ISO 8601 with milliseconds and `Z`, as Mastodon writes datetimes.
@@ -409,7 +410,7 @@ impl App {
                     url: format!("{base}/tags/{t}"),
                 })
                 .collect(),
-            emojis: vec![],
+            emojis: status_emojis(batch, s, author),
             reblogs_count: s.reblogs_count,
             favourites_count: s.favourites_count,
             replies_count: s.replies_count,
@@ -468,6 +469,56 @@ pub(crate) struct StatusBatch<'a> {
     pub(crate) filters: ActiveFilters,
     pub(crate) viewer: Option<&'a AccountRecord>,
     pub(crate) with_source: bool,
+    /// The custom emojis the page's statuses name, by shortcode and domain (`None`: ours).
+    pub(crate) emojis: HashMap<(String, Option<String>), CustomEmojiRecord>,
+}
+
+/// The texts of a status where custom emojis show: its content, its content warning and its
+/// poll's options.
+pub(crate) fn emoji_texts<'s>(s: &'s StatusRecord, poll: Option<&'s Poll>) -> Vec<&'s str> {
+    let mut texts = vec![s.content.as_str(), s.spoiler_text.as_str()];
+    if let Some(poll) = poll {
+        texts.extend(poll.options.iter().map(|o| o.title.as_str()));
+    }
+    texts
+}
+
+/// The `emojis` of a status by `author`: each `:shortcode:` of its texts that names an enabled
+/// custom emoji of the author's server, once, in order.
+fn status_emojis(
+    batch: &StatusBatch<'_>,
+    s: &StatusRecord,
+    author: &AccountRecord,
+) -> Vec<CustomEmoji> {
+    if batch.emojis.is_empty() {
+        return vec![];
+    }
+    let domain = author.domain.as_ref().map(|d| d.to_ascii_lowercase());
+    let mut out: Vec<CustomEmoji> = vec![];
+    for text in emoji_texts(s, batch.polls.get(&s.id)) {
+        for code in content::emoji_shortcodes(text) {
+            if out.iter().any(|e| e.shortcode == code) {
+                continue;
+            }
+            if let Some(e) = batch.emojis.get(&(code, domain.clone()))
+                && !e.disabled
+            {
+                out.push(render_custom_emoji(e));
+            }
+        }
+    }
+    out
+}
+
+/// A custom emoji as clients see it.
+pub fn render_custom_emoji(e: &CustomEmojiRecord) -> CustomEmoji {
+    CustomEmoji {
+        shortcode: e.shortcode.clone(),
+        url: e.image_url.clone(),
+        static_url: e.static_url.clone(),
+        visible_in_picker: e.visible_in_picker,
+        category: e.category.clone(),
+    }
 }
 
 /// Renders a profile field value as Mastodon does: one line of escaped text (no paragraph),

@@ -566,6 +566,10 @@ pub struct Emoji {
     pub shortcode: String,
     /// Its image.
     pub url: String,
+    /// Its ActivityPub id, if it has one.
+    pub id: Option<String>,
+    /// When it last changed, if said.
+    pub updated: Option<DateTime<Utc>>,
 }
 
 /// A media attachment of a note.
@@ -764,6 +768,8 @@ impl Note {
                     emojis.push(Emoji {
                         shortcode: shortcode.to_string(),
                         url,
+                        id: string_field(tag, "id"),
+                        updated: tag.get("updated").and_then(parse_time),
                     });
                 }
             }
@@ -1708,6 +1714,8 @@ mod tests {
             vec![Emoji {
                 shortcode: "blobcat".into(),
                 url: "https://files.mastodon.example/custom_emojis/images/42/blobcat.png".into(),
+                id: Some("https://mastodon.example/emojis/42".into()),
+                updated: parse_time(&json!("2023-01-01T00:00:00Z")),
             }]
         );
         assert_eq!(

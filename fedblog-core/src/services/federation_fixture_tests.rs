@@ -353,6 +353,8 @@ struct Post {
     reply: bool,
     /// Its attachments: URL, description, blurhash, focal point.
     media: &'static [Media],
+    /// The custom emojis its rendering shows: shortcode and image URL.
+    emojis: &'static [(&'static str, &'static str)],
 }
 
 type Media = (
@@ -378,6 +380,10 @@ const POSTS: &[Post] = &[
             Some("U9Fh~t00_N%M4n%M9FWB?bRj-;ay-;t7%Mof"),
             Some((-0.12, 0.4)),
         )],
+        emojis: &[(
+            "bike",
+            "https://files.mastodon.example/custom_emojis/images/000/004/821/original/bike.png",
+        )],
     },
     Post {
         fixture: "mastodon/create-reply.json",
@@ -389,6 +395,7 @@ const POSTS: &[Post] = &[
         tags: &[],
         reply: true,
         media: &[],
+        emojis: &[],
     },
     Post {
         fixture: "gotosocial/create-note.json",
@@ -405,6 +412,7 @@ const POSTS: &[Post] = &[
             Some("LEF~2_of00WB00ay~qj[ayj[fQfQ"),
             Some((0.25, -0.5)),
         )],
+        emojis: &[],
     },
     Post {
         fixture: "gotosocial/create-reply.json",
@@ -416,6 +424,7 @@ const POSTS: &[Post] = &[
         tags: &[],
         reply: true,
         media: &[],
+        emojis: &[],
     },
     Post {
         fixture: "misskey/create-note.json",
@@ -431,6 +440,10 @@ const POSTS: &[Post] = &[
             None,
             None,
             None,
+        )],
+        emojis: &[(
+            "blobcat_box",
+            "https://misskey.example/files/7c1e2d3f-blobcat_box.png",
         )],
     },
     Post {
@@ -448,6 +461,7 @@ const POSTS: &[Post] = &[
             Some("UDF~LQ9F00%M~qxu9FRj4n%Mt7ay?bWBRjof"),
             None,
         )],
+        emojis: &[],
     },
     Post {
         fixture: "pleroma/create-direct-note.json",
@@ -459,6 +473,7 @@ const POSTS: &[Post] = &[
         tags: &[],
         reply: false,
         media: &[],
+        emojis: &[],
     },
 ];
 
@@ -503,6 +518,13 @@ async fn a_post_from_each_server_keeps_what_it_says() {
             })
             .collect();
         assert_eq!(media, want_media, "{name}");
+        let shown = w.app.render_status(&got, Some(&w.alice)).await.unwrap();
+        let emojis: Vec<(&str, &str)> = shown
+            .emojis
+            .iter()
+            .map(|e| (e.shortcode.as_str(), e.url.as_str()))
+            .collect();
+        assert_eq!(emojis, want.emojis, "{name}");
     }
 }
 

@@ -9,6 +9,7 @@ use http::StatusCode;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+mod emojis;
 mod featured;
 mod followers_sync;
 mod moves;
@@ -453,8 +454,9 @@ impl App {
     }
 
     /// What we keep of a remote note: its text made safe, its mentions of accounts we know,
-    /// its visibility from its addressing.
+    /// its visibility from its addressing (and, kept apart, the custom emojis it uses).
     async fn remote_status(&self, signer: &AccountRecord, note: Note) -> ApiResult<RemoteStatus> {
+        self.keep_remote_emojis(signer, &note.emojis).await?;
         let mut mentions: Vec<Id> = vec![];
         let federation = self.federation();
         for m in &note.mentions {

@@ -5,16 +5,17 @@
 use std::collections::{HashMap, HashSet};
 
 use crate::app::App;
+use crate::content;
 use crate::entities::*;
 use crate::error::{ApiError, ApiResult};
 use crate::id::Id;
 use crate::loaded::{Loaded, accounts_named, missing_ids, unique_ids};
-use crate::render::{StatusBatch, ViewerFlags};
+use crate::render::{self, StatusBatch, ViewerFlags};
 use crate::services::timelines::StatusPage;
 use crate::store::conversation_of;
 use crate::store::{
-    AccountRecord, AppRecord, FilterContext, MediaRecord, NotificationRecord, PollRecord,
-    StatusRecord,
+    AccountRecord, AppRecord, CustomEmojiRecord, FilterContext, MediaRecord, NotificationRecord,
+    PollRecord, StatusRecord,
 };
 
 impl App {
@@ -159,6 +160,7 @@ impl App {
             .collect();
         let media = self.media_map(&media_ids).await?;
         let filters = self.filters().active_filters(viewer).await?;
+        let emojis = self.page_emojis(&all, &accounts, &polls).await?;
         Ok(StatusBatch {
             base: self.base_url(),
             originals,
@@ -170,7 +172,43 @@ impl App {
             filters,
             viewer,
             with_source,
+            emojis,
         })
+    }
+
+    /// The custom emojis `statuses` name (see [`render::emoji_texts`]), read at once; no read
+    /// when none names any.
+    async fn page_emojis(
+        &self,
+        statuses: &[&StatusRecord],
+        accounts: &HashMap<Id, AccountRecord>,
+        polls: &HashMap<Id, Poll>,
+    ) -> ApiResult<HashMap<(String, Option<String>), CustomEmojiRecord>> {
+        let mut keys: Vec<(String, Option<String>)> = vec![];
+        for s in statuses {
+            let Some(author) = accounts.get(&s.account_id) else {
+                continue;
+            };
+            let domain = author.domain.as_ref().map(|d| d.to_ascii_lowercase());
+            for text in render::emoji_texts(s, polls.get(&s.id)) {
+                for code in content::emoji_shortcodes(text) {
+                    let key = (code, domain.clone());
+                    if !keys.contains(&key) {
+                        keys.push(key);
+                    }
+                }
+            }
+        }
+        if keys.is_empty() {
+            return Ok(HashMap::new());
+        }
+        Ok(self
+            .store
+            .custom_emojis_by_keys(&keys)
+            .await?
+            .into_iter()
+            .map(|e| ((e.shortcode.clone(), e.domain.clone()), e))
+            .collect())
     }
 
     /// [`App::render_statuses`] for a list read in `context`: statuses by others that match

@@ -241,6 +241,8 @@ macro_rules! __delegate_trait {
             fn finish_media_processing(&self, media: &MediaRecord) -> StoreResult<()>;
             fn delete_unattached_media(&self, id: Id) -> StoreResult<Option<MediaRecord>>;
             fn account_media(&self, account_id: Id) -> StoreResult<Vec<MediaRecord>>;
+            fn save_custom_emojis(&self, emojis: &[CustomEmojiRecord]) -> StoreResult<()>;
+            fn custom_emojis_by_keys(&self, keys: &[(String, Option<String>)]) -> StoreResult<Vec<CustomEmojiRecord>>;
         } }
     };
     (NotificationStore, $ty:ty, $field:ident $(, $observe:ident)?) => {

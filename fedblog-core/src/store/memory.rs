@@ -60,6 +60,7 @@ struct Inner {
     /// (poll, account) -> chosen option indexes, ascending
     poll_votes: BTreeMap<(Id, Id), Vec<usize>>,
     media: BTreeMap<Id, MediaRecord>,
+    custom_emojis: BTreeMap<(String, Option<String>), CustomEmojiRecord>,
     notifications: BTreeMap<Id, NotificationRecord>,
     /// (account, timeline) -> marker
     markers: BTreeMap<(Id, String), MarkerRecord>,
@@ -2392,6 +2393,36 @@ impl MediaStore for MemoryStore {
             .filter(|m| m.account_id == account_id)
             .cloned()
             .collect())
+    }
+
+    async fn save_custom_emojis(&self, emojis: &[CustomEmojiRecord]) -> StoreResult<()> {
+        let mut inner = self.write()?;
+        for emoji in emojis {
+            let key = (emoji.shortcode.clone(), emoji.domain.clone());
+            let id = inner.custom_emojis.get(&key).map_or(emoji.id, |e| e.id);
+            inner.custom_emojis.insert(
+                key,
+                CustomEmojiRecord {
+                    id,
+                    ..emoji.clone()
+                },
+            );
+        }
+        Ok(())
+    }
+
+    async fn custom_emojis_by_keys(
+        &self,
+        keys: &[(String, Option<String>)],
+    ) -> StoreResult<Vec<CustomEmojiRecord>> {
+        let inner = self.read()?;
+        let mut found: Vec<CustomEmojiRecord> = keys
+            .iter()
+            .filter_map(|k| inner.custom_emojis.get(k).cloned())
+            .collect();
+        found.sort_by_key(|e| e.id);
+        found.dedup_by_key(|e| e.id);
+        Ok(found)
     }
 }
 

@@ -691,6 +691,25 @@ pub trait MediaStore: Send + Sync {
     async fn delete_unattached_media(&self, id: Id) -> StoreResult<Option<MediaRecord>>;
     /// Every attachment an account uploaded, in no particular order.
     async fn account_media(&self, account_id: Id) -> StoreResult<Vec<MediaRecord>>;
+    /// Keeps these custom emojis: one with a `(shortcode, domain)` already stored replaces it,
+    /// keeping the stored `id`; others are inserted with theirs.
+    ///
+    /// The default keeps nothing, which is correct but weaker (remote statuses then show their
+    /// `:shortcode:` text without the image); a store that keeps them claims `KeepsCustomEmojis`
+    /// in the testkit's store suite.
+    async fn save_custom_emojis(&self, emojis: &[CustomEmojiRecord]) -> StoreResult<()> {
+        let _ = emojis;
+        Ok(())
+    }
+    /// The custom emojis stored under these `(shortcode, domain)` keys (`None`: this server's),
+    /// in no particular order; unknown keys are skipped. The default knows none.
+    async fn custom_emojis_by_keys(
+        &self,
+        keys: &[(String, Option<String>)],
+    ) -> StoreResult<Vec<CustomEmojiRecord>> {
+        let _ = keys;
+        Ok(vec![])
+    }
 }
 
 /// Notifications: what others did that concerns an account.

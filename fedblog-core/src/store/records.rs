@@ -708,6 +708,33 @@ impl MediaKind {
     }
 }
 
+/// A custom emoji: an image shown for `:shortcode:` in text. A remote server's (`domain` set)
+/// is known from the `Emoji` tags of what it sends and shown in its statuses; a shortcode is
+/// unique per domain.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CustomEmojiRecord {
+    /// Its id.
+    pub id: Id,
+    /// The name between the colons (letters, digits and `_`, at least two).
+    pub shortcode: String,
+    /// The server it belongs to, lower-cased; `None` for this server's own.
+    pub domain: Option<String>,
+    /// Its ActivityPub id, when it has one.
+    pub uri: Option<String>,
+    /// Where its image is.
+    pub image_url: String,
+    /// Where a still version of it is (the image itself when there is none).
+    pub static_url: String,
+    /// Whether pickers offer it.
+    pub visible_in_picker: bool,
+    /// A category pickers group it under.
+    pub category: Option<String>,
+    /// Disabled emojis are not shown.
+    pub disabled: bool,
+    /// When it was last changed (a remote one: its `updated`, else when it was first seen).
+    pub updated_at: DateTime<Utc>,
+}
+
 /// An uploaded file to attach to a status (a media attachment).
 ///
 /// It is *unattached* while `status_id` is `None`; only unattached media can be attached to a new
