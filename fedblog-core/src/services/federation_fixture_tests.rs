@@ -68,7 +68,7 @@ fn str_of<'a>(v: &'a Value, key: &str) -> &'a str {
 /// pass what is for our server to the in-process network.
 struct Fediverse {
     net: Arc<InProcessNetwork>,
-    docs: HashMap<String, Value>,
+    docs: Mutex<HashMap<String, Value>>,
     received: Mutex<Vec<Value>>,
 }
 
@@ -92,9 +92,20 @@ impl Fediverse {
             .collect();
         Fediverse {
             net,
-            docs,
+            docs: Mutex::new(docs),
             received: Mutex::default(),
         }
+    }
+
+    /// Serves `doc` at its id from now on.
+    fn serve(&self, doc: Value) {
+        let id = str_of(&doc, "id").to_string();
+        self.docs.lock().unwrap().insert(id, doc);
+    }
+
+    /// The document served at `url`.
+    fn doc(&self, url: &str) -> Value {
+        self.docs.lock().unwrap()[url].clone()
     }
 
     /// What our server POSTed to the others, of type `kind`.
@@ -114,7 +125,8 @@ impl Transport for Fediverse {
         if paths::host_of(&req.url).as_deref() == Some(LOCAL) {
             return self.net.transport().send(req).await;
         }
-        let (status, body) = match (req.method.as_str(), self.docs.get(&req.url)) {
+        let served = self.docs.lock().unwrap().get(&req.url).cloned();
+        let (status, body) = match (req.method.as_str(), served) {
             ("POST", _) => {
                 let sent = serde_json::from_slice(&req.body.unwrap_or_default()).unwrap();
                 self.received.lock().unwrap().push(sent);
@@ -193,7 +205,7 @@ impl World {
     /// POSTs `activity` to our shared inbox, signed by its actor as its server signs.
     async fn deliver_value(&self, activity: &Value) -> OutboundResponse {
         let actor = str_of(activity, "actor");
-        let key_id = str_of(&self.fedi.docs[actor]["publicKey"], "id").to_string();
+        let key_id = str_of(&self.fedi.doc(actor)["publicKey"], "id").to_string();
         // GoToSocial's key id serves a stub of its actor without an inbox: the first delivery
         // from an actor unknown here leads from it to the actor (its `publicKey.owner`).
         let inbox = paths::shared_inbox(&self.app.base_url());
@@ -664,6 +676,35 @@ async fn a_block_from_each_server_ends_its_follow() {
             assert!(!blocks, "{server}: unblocked");
         }
     }
+}
+
+#[tokio::test]
+async fn a_pleromas_undo_of_a_like_by_id_is_read_from_pleroma_and_takes_it_back() {
+    let w = World::new().await;
+    let like = w.receive("pleroma/like.json").await;
+    assert_eq!(w.alice_post().await.favourites_count, 1);
+    // Its id alone names the Like: unknown on Pleroma, nothing happens.
+    w.receive("pleroma/undo-like.json").await;
+    assert_eq!(w.alice_post().await.favourites_count, 1);
+    // Served there, it is read and undone.
+    w.fedi.serve(like.clone());
+    let mut again = w.fixture("pleroma/undo-like.json");
+    again["id"] = format!("{}-again", str_of(&again, "id")).into();
+    w.deliver_value(&again).await;
+    assert_eq!(w.alice_post().await.favourites_count, 0);
+    // Another actor's Like, or another server's id, is not undone.
+    let mut like_again = like.clone();
+    like_again["id"] = format!("{}-again", str_of(&like, "id")).into();
+    w.deliver_value(&like_again).await;
+    assert_eq!(w.alice_post().await.favourites_count, 1);
+    // What the id names now is someone else's.
+    let mut theirs = like;
+    theirs["actor"] = "https://mastodon.example/users/ana".into();
+    w.fedi.serve(theirs);
+    let mut third = w.fixture("pleroma/undo-like.json");
+    third["id"] = format!("{}-third", str_of(&third, "id")).into();
+    w.deliver_value(&third).await;
+    assert_eq!(w.alice_post().await.favourites_count, 1);
 }
 
 #[tokio::test]

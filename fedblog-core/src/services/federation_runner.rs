@@ -403,8 +403,9 @@ impl App {
                 }
                 None => Ok(()),
             },
-            // An Undo naming its activity by id alone (as Pleroma sends some) can be of an
-            // announcement: its reblog is stored under that id, as Mastodon finds it.
+            // An Undo naming its activity by id alone (as Pleroma sends them) can be of an
+            // announcement: its reblog is stored under that id, as Mastodon finds it. Else it
+            // is looked up on the signer's server (Pleroma serves its activities): a `Like`.
             Some("Announce") | None => {
                 let Some(id) = activity.object_id() else {
                     return Ok(());
@@ -418,6 +419,9 @@ impl App {
                     Some(reblog) if reblog.reblog_of_id.is_some() => {
                         Err(forbidden("An actor may only undo its own announcements"))
                     }
+                    _ if activity.object_kind().is_none() => {
+                        self.undo_like_by_reference(signer, &id).await
+                    }
                     _ => Ok(()),
                 }
             }
@@ -426,6 +430,32 @@ impl App {
                 None => Ok(()),
             },
             _ => Ok(()),
+        }
+    }
+
+    /// An `Undo` whose object is only the id `id` of something that is not a reblog here: the
+    /// activity is fetched from the signer's own server, and when it is the signer's `Like`, the
+    /// favourite goes. Anything else (or nothing there) is ignored.
+    async fn undo_like_by_reference(&self, signer: &AccountRecord, id: &str) -> ApiResult<()> {
+        if signer.domain.is_none() || paths::host_of(id) != signer.domain {
+            return Ok(());
+        }
+        let undone = match self.federation().fetch(id).await {
+            Ok(undone) => undone,
+            Err(e) => {
+                tracing::info!(undone = %id, error = %e.message, "cannot read what an Undo names");
+                return Ok(());
+            }
+        };
+        let Ok(like) = Activity::from_json(&undone) else {
+            return Ok(());
+        };
+        if like.kind != "Like" || signer.uri.as_deref() != Some(like.actor.as_str()) {
+            return Ok(());
+        }
+        match self.status_named(like.object_id()).await? {
+            Some(status) => gone_is_fine(self.interactions().unfavourite(signer, status.id).await),
+            None => Ok(()),
         }
     }
 
