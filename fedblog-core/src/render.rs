@@ -365,7 +365,13 @@ impl App {
         let base = &batch.base;
         let accounts = &batch.accounts;
         let author = accounts.get(&s.account_id)?;
-        let url = format!("{}/@{}/{}", base, author.username, s.id);
+        // A remote status's page is on its own server: its id stands for it (Mastodon shows
+        // `url || uri`; the `url` a note names is not kept yet), never a page of ours, which
+        // serves only local statuses.
+        let url = match (&s.uri, s.local) {
+            (Some(uri), false) => uri.clone(),
+            _ => format!("{}/@{}/{}", base, author.username, s.id),
+        };
         let flag = |set: fn(&ViewerFlags) -> &HashSet<Id>, id: Id| {
             batch.flags.as_ref().map(|f| set(f).contains(&id))
         };

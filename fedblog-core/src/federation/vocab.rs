@@ -1314,12 +1314,16 @@ impl NoteDoc {
 }
 
 /// The `@context` for an activity carrying `object`: an actor's for an embedded actor, a
-/// note's for an embedded post, ActivityStreams alone otherwise.
+/// note's for an embedded post or hashtag (the ActivityStreams context has no `Hashtag`, so
+/// JSON-LD readers would not see one), ActivityStreams alone otherwise.
 fn context_for(object: &Value) -> Value {
     let types = types_of(object);
     if types.iter().any(|t| ACTOR_TYPES.contains(t)) {
         actor_context()
-    } else if types.iter().any(|t| NOTE_TYPES.contains(t)) {
+    } else if types
+        .iter()
+        .any(|t| NOTE_TYPES.contains(t) || *t == "Hashtag")
+    {
         note_context()
     } else {
         Value::String(ACTIVITY_STREAMS.into())
@@ -1488,6 +1492,31 @@ mod tests {
     use super::*;
 
     const PEM: &str = "-----BEGIN PUBLIC KEY-----\nMIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAu\n-----END PUBLIC KEY-----\n";
+
+    #[test]
+    fn an_activity_carrying_a_hashtag_defines_the_term() {
+        let add = activity(
+            "https://a.example/users/x#add",
+            "Add",
+            "https://a.example/users/x",
+            hashtag("https://a.example/tags/cats", "cats"),
+            &[],
+            &[],
+            None,
+        );
+        assert_eq!(add["@context"], note_context());
+        assert_eq!(add["@context"][1]["Hashtag"], "as:Hashtag");
+        let follow = activity(
+            "https://a.example/users/x#follow",
+            "Follow",
+            "https://a.example/users/x",
+            Value::String("https://b.example/users/y".into()),
+            &[],
+            &[],
+            None,
+        );
+        assert_eq!(follow["@context"], ACTIVITY_STREAMS);
+    }
 
     fn t(s: &str) -> DateTime<Utc> {
         DateTime::parse_from_rfc3339(s)

@@ -1407,12 +1407,11 @@ impl App {
             Collection::FeaturedTags => paths::featured_tags(&actor),
         };
         let max_id: Option<Id> = max_id.and_then(|m| m.parse().ok());
+        // The note context: pinned notes are inlined, and featured tags are `Hashtag`s, a
+        // term the ActivityStreams context lacks.
         let with_context = |mut v: Value| {
             if let Some(o) = v.as_object_mut() {
-                o.insert(
-                    "@context".into(),
-                    Value::String(vocab::ACTIVITY_STREAMS.into()),
-                );
+                o.insert("@context".into(), vocab::note_context());
             }
             v
         };
