@@ -1,11 +1,23 @@
 //! Two fedblog servers on loopback federating over HTTP, every request signed and checked (two
-//! `fedblog-server serve` processes with their own databases and domains):
-//! follows by handle (a locked account's request accepted), a post reaching the remote
-//! follower's home timeline, a reply, a favourite and a boost arriving as notifications, an
-//! edit with its history, a poll voted on from the other server (the count seen on both), a
-//! deletion, an unfollow stopping delivery, a block honoured; on SQLite and on PostgreSQL. Then
-//! the refusals: unsigned, badly signed, wrong digest, stale date, an actor deleting another's
-//! post, and a fetch to a private address with the setting off.
+//! `fedblog-server serve` processes with their own databases and domains), on SQLite and on
+//! PostgreSQL.
+//!
+//! The first scenario: follows by handle (a locked account's request accepted), a post
+//! reaching the remote follower's home timeline, a reply, a favourite and a boost arriving as
+//! notifications, an edit with its history, a poll voted on from the other server (the count
+//! seen on both), a deletion, an unfollow stopping delivery, a block honoured.
+//!
+//! The second, with authorized fetch on both servers (an unsigned GET of a note a 401, all
+//! else working because fetches are signed) and remote media downloaded by one: a described,
+//! focused picture (type, description, focus, blurhash, size and `remote_url` seen remotely;
+//! the copy served by the follower's server) and a new avatar reaching the other server; a
+//! thread whose first post is fetched as an ancestor, and an answer from the other server in
+//! it; a hashtag and a mention (tags, mentions, a notification, the tag timeline); a pin and an
+//! unpin; a featured tag and its removal; an account moved with the CLI, its remote follower
+//! following the new account.
+//!
+//! Then the refusals: unsigned, badly signed, wrong digest, stale date, an actor deleting
+//! another's post, and a fetch to a private address with the setting off.
 
 mod common;
 
@@ -17,21 +29,30 @@ use std::time::Duration;
 use fedblog_core::App;
 use fedblog_core::api::Endpoint;
 use fedblog_core::api::accounts::{
-    block_account::BlockAccount, get_followers::GetFollowers, get_relationships::GetRelationships,
-    lookup_account::LookupAccount, unfollow_account::UnfollowAccount,
-    update_credentials::UpdateCredentials, verify_credentials::VerifyCredentials,
+    block_account::BlockAccount, get_account::GetAccount, get_account_statuses::GetAccountStatuses,
+    get_featured_tags::GetFeaturedTags, get_followers::GetFollowers,
+    get_relationships::GetRelationships, lookup_account::LookupAccount,
+    unfollow_account::UnfollowAccount, update_credentials::UpdateCredentials,
+    verify_credentials::VerifyCredentials,
+};
+use fedblog_core::api::featured_tags::{
+    create_featured_tag::CreateFeaturedTag, delete_featured_tag::DeleteFeaturedTag,
 };
 use fedblog_core::api::follow_requests::{
     authorize_follow_request::AuthorizeFollowRequest, list_follow_requests::ListFollowRequests,
 };
 use fedblog_core::api::follows::follow_by_uri::FollowByUri;
+use fedblog_core::api::media::create_media::CreateMedia;
 use fedblog_core::api::notifications::list_notifications::ListNotifications;
 use fedblog_core::api::polls::vote_poll::VotePoll;
 use fedblog_core::api::statuses::{
     create_status::CreateStatus, favourite_status::FavouriteStatus, get_context::GetContext,
-    get_status::GetStatus, reblog_status::ReblogStatus, status_history::GetStatusHistory,
+    get_status::GetStatus, pin_status::PinStatus, reblog_status::ReblogStatus,
+    status_history::GetStatusHistory, unpin_status::UnpinStatus,
 };
-use fedblog_core::api::timelines::home_timeline::HomeTimeline;
+use fedblog_core::api::timelines::{home_timeline::HomeTimeline, tag_timeline::TagTimeline};
+use fedblog_core::federation::vocab::ACTIVITY_JSON;
+use fedblog_testkit::client::{Part, encode_multipart};
 use serde_json::Value;
 
 use common::TestServer;
@@ -81,6 +102,11 @@ async fn side(pg: Option<&str>, allow_private: bool) -> Side {
 /// A `fedblog-server serve` process with `FEDBLOG_ALLOW_PRIVATE_ADDRESSES=true`, on SQLite or
 /// on a new database of the PostgreSQL server `pg`.
 async fn process(pg: Option<&str>) -> Side {
+    process_with(pg, &[]).await
+}
+
+/// [`process`] with more settings in its environment (`("FEDBLOG_...", value)`).
+async fn process_with(pg: Option<&str>, settings: &[(&str, &str)]) -> Side {
     let port = std::net::TcpListener::bind("127.0.0.1:0")
         .and_then(|l| l.local_addr())
         .map(|a| a.port())
@@ -113,6 +139,7 @@ async fn process(pg: Option<&str>) -> Side {
         .env("FEDBLOG_WORKERS", "2")
         .env("FEDBLOG_WORKER_POLL_MS", "50")
         .env("FEDBLOG_LOG", "warn")
+        .envs(settings.iter().copied())
         .stdout(Stdio::null())
         .stderr(Stdio::inherit())
         .spawn()
@@ -142,28 +169,11 @@ async fn process(pg: Option<&str>) -> Side {
 impl Side {
     /// A confirmed user with a token: (account id, token).
     async fn user(&self, name: &str) -> (String, String) {
-        let p = match &self.backend {
-            Backend::InProcess(server) => return server.user(name).await,
-            Backend::Process(p) => p,
-        };
-        let cli = |args: &[&str]| {
-            let out = Command::new(BIN)
-                .args(args)
-                .env("FEDBLOG_DATABASE_URL", &p.db_url)
-                .env("FEDBLOG_DATA_DIR", &p.dir)
-                .env("FEDBLOG_DOMAIN", &self.domain)
-                .env("FEDBLOG_LOG", "warn")
-                .output()
-                .expect("run fedblog-server");
-            assert!(
-                out.status.success(),
-                "{args:?}: {}",
-                String::from_utf8_lossy(&out.stderr)
-            );
-            String::from_utf8_lossy(&out.stdout).trim().to_string()
-        };
+        if let Backend::InProcess(server) = &self.backend {
+            return server.user(name).await;
+        }
         let email = format!("{name}@example.com");
-        cli(&[
+        self.cli(&[
             "accounts",
             "create",
             name,
@@ -174,10 +184,32 @@ impl Side {
             "--confirmed",
             "--approved",
         ]);
-        let out = cli(&["tokens", "create", name]);
+        let out = self.cli(&["tokens", "create", name]);
         let token = out.lines().last().unwrap_or_default().trim().to_string();
         let (_, me) = self.call("GET", VerifyCredentials::PATH, &token, &[]).await;
         (me["id"].as_str().expect("an id").to_string(), token)
+    }
+
+    /// Runs the `fedblog-server` CLI with `args` on this process's database and domain; its
+    /// standard output, trimmed (it must succeed).
+    fn cli(&self, args: &[&str]) -> String {
+        let Backend::Process(p) = &self.backend else {
+            panic!("the CLI runs on a process's database");
+        };
+        let out = Command::new(BIN)
+            .args(args)
+            .env("FEDBLOG_DATABASE_URL", &p.db_url)
+            .env("FEDBLOG_DATA_DIR", &p.dir)
+            .env("FEDBLOG_DOMAIN", &self.domain)
+            .env("FEDBLOG_LOG", "warn")
+            .output()
+            .expect("run fedblog-server");
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).trim().to_string()
     }
 
     /// The app of a server in this process.
@@ -216,6 +248,27 @@ impl Side {
     }
 }
 
+impl Side {
+    /// A client API call on this server with a `multipart/form-data` body (`PATCH` or `POST`).
+    async fn upload(&self, method: &str, path: &str, token: &str, parts: &[Part]) -> (u16, Value) {
+        let (body, content_type) = encode_multipart(parts);
+        let url = format!("{}{path}", self.base);
+        let client = reqwest::Client::new();
+        let request = match method {
+            "PATCH" => client.patch(url),
+            _ => client.post(url),
+        };
+        let r = request
+            .bearer_auth(token)
+            .header("content-type", content_type)
+            .body(body)
+            .send()
+            .await
+            .expect("request");
+        decoded(r).await
+    }
+}
+
 async fn call(method: &str, url: &str, token: &str, form: &[(&str, &str)]) -> (u16, Value) {
     let client = reqwest::Client::new();
     let request = match method {
@@ -225,7 +278,11 @@ async fn call(method: &str, url: &str, token: &str, form: &[(&str, &str)]) -> (u
         "DELETE" => client.delete(url),
         _ => client.post(url).form(form),
     };
-    let r = request.bearer_auth(token).send().await.expect("request");
+    decoded(request.bearer_auth(token).send().await.expect("request")).await
+}
+
+/// A reply's status and body (JSON, or the text as a string).
+async fn decoded(r: reqwest::Response) -> (u16, Value) {
     let status = r.status().as_u16();
     let text = r.text().await.expect("body");
     (
@@ -548,6 +605,454 @@ async fn two_servers_federate_with_postgresql() {
         return;
     };
     two_servers_federate(Some(&pg)).await;
+}
+
+/// The second scenario's servers and people: alice on a, following bob on b; carol on b,
+/// whom alice does not follow. a downloads remote media; both serve ActivityPub documents only
+/// to signed requests.
+struct Pair {
+    a: Side,
+    b: Side,
+    alice_id: String,
+    ta: String,
+    tb: String,
+    tc: String,
+    /// bob's account id at a.
+    bob_at_a: String,
+}
+
+/// Posts a status on `side` (the form of `POST` statuses); the status.
+async fn post(side: &Side, token: &str, form: &[(&str, &str)]) -> Value {
+    let (s, status) = side.call("POST", CreateStatus::PATH, token, form).await;
+    assert_eq!(s, 200, "{status}");
+    status
+}
+
+/// The status `uri` in the home timeline of `token` on `side`, once it has arrived.
+async fn in_home(side: &Side, token: &str, uri: &Value, what: &str) -> Value {
+    eventually(what, || async {
+        let (_, r) = side.call("GET", HomeTimeline::PATH, token, &[]).await;
+        has(&r, |x| x["uri"] == *uri)
+    })
+    .await
+}
+
+/// The statuses of account `id` on `side` seen by `token`, with `query` (`pinned=true`).
+async fn account_statuses(side: &Side, token: &str, id: &str, query: &str) -> Value {
+    let path = format!("{}?{query}", at(GetAccountStatuses::PATH, id));
+    side.call("GET", &path, token, &[]).await.1
+}
+
+/// The account `id` on `side` seen by `token`.
+async fn account(side: &Side, token: &str, id: &str) -> Value {
+    side.call("GET", &at(GetAccount::PATH, id), token, &[])
+        .await
+        .1
+}
+
+/// A `width` x `height` PNG with some detail.
+fn png(width: u32, height: u32) -> Vec<u8> {
+    let img = image::RgbImage::from_fn(width, height, |x, y| {
+        image::Rgb([
+            (x * 3 % 256) as u8,
+            (y * 5 % 256) as u8,
+            ((x + y) % 256) as u8,
+        ])
+    });
+    let mut out = Vec::new();
+    image::DynamicImage::ImageRgb8(img)
+        .write_to(&mut std::io::Cursor::new(&mut out), image::ImageFormat::Png)
+        .expect("a PNG");
+    out
+}
+
+/// A GET of `url` with no signature, asking for ActivityPub JSON: its status.
+async fn unsigned_activitypub_get(url: &str) -> u16 {
+    reqwest::Client::new()
+        .get(url)
+        .header("accept", ACTIVITY_JSON)
+        .send()
+        .await
+        .expect("an answer")
+        .status()
+        .as_u16()
+}
+
+/// Authorized fetch on both servers: the follow and every delivery and fetch below work
+/// because they are signed, while an unsigned GET of a note is a 401. bob's note and its copy
+/// at a.
+async fn authorized_fetch(p: &Pair) -> (Value, Value) {
+    let bobs = post(&p.b, &p.tb, &[("status", "for signed eyes only")]).await;
+    let alices = post(&p.a, &p.ta, &[("status", "mine too")]).await;
+    for (side, note) in [(&p.b, &bobs), (&p.a, &alices)] {
+        let uri = note["uri"].as_str().unwrap();
+        assert!(uri.starts_with(&side.base), "{uri}");
+        assert_eq!(unsigned_activitypub_get(uri).await, 401, "{uri}");
+    }
+    let copy = in_home(
+        &p.a,
+        &p.ta,
+        &bobs["uri"],
+        "a note of an authorized-fetch server at a",
+    )
+    .await;
+    (bobs, copy)
+}
+
+/// A remote status's `url` is its page on its own server (the note's `url`, or else its id,
+/// as Mastodon shows it), not a page of the server showing the copy, which has none.
+fn links_to_its_server(original: &Value, copy: &Value) {
+    let url = copy["url"].as_str().unwrap_or_default();
+    assert!(
+        url == original["url"] || url == original["uri"],
+        "the copy's url {url} should be {} (or {})",
+        original["url"],
+        original["uri"]
+    );
+}
+
+/// bob posts a described, focused picture: a sees it (`remote_url` naming b's file) and
+/// serves its own copy. bob's new avatar reaches a with the Update of his actor.
+async fn media(p: &Pair) {
+    let (s, uploaded) =
+        p.b.upload(
+            "POST",
+            CreateMedia::PATH,
+            &p.tb,
+            &[
+                Part::file("file", "gradient.png", "image/png", &png(64, 48)),
+                Part::text("description", "A gradient"),
+                Part::text("focus", "0.5,-0.25"),
+            ],
+        )
+        .await;
+    assert_eq!(s, 200, "{uploaded}");
+    let original = uploaded["url"].as_str().expect("a url").to_string();
+    assert!(original.starts_with(&p.b.base), "{uploaded}");
+    let status = post(
+        &p.b,
+        &p.tb,
+        &[
+            ("status", "a picture"),
+            ("media_ids[]", uploaded["id"].as_str().unwrap()),
+        ],
+    )
+    .await;
+    let copy = in_home(&p.a, &p.ta, &status["uri"], "bob's picture at a").await;
+    let m = &copy["media_attachments"][0];
+    assert_eq!(m["type"], "image", "{m}");
+    assert_eq!(m["description"], "A gradient", "{m}");
+    assert_eq!(m["meta"]["focus"]["x"], 0.5, "{m}");
+    assert_eq!(m["meta"]["focus"]["y"], -0.25, "{m}");
+    assert!(m["blurhash"].is_string(), "{m}");
+    assert_eq!(m["meta"]["original"]["width"], 64, "{m}");
+    assert_eq!(m["meta"]["original"]["height"], 48, "{m}");
+    assert_eq!(m["remote_url"], original.as_str(), "{m}");
+
+    // Remote media download: a's copy, served from a.
+    let copy_id = copy["id"].as_str().unwrap();
+    let m = eventually("the picture copied to a", || async {
+        let (_, r) =
+            p.a.call("GET", &at(GetStatus::PATH, copy_id), &p.ta, &[])
+                .await;
+        let m = r["media_attachments"][0].clone();
+        m["url"]
+            .as_str()
+            .is_some_and(|u| u.starts_with(&p.a.base))
+            .then_some(m)
+    })
+    .await;
+    assert_eq!(m["remote_url"], original.as_str(), "{m}");
+    let preview = m["preview_url"].as_str().unwrap_or_default();
+    assert!(preview.starts_with(&p.a.base), "{m}");
+    let r = reqwest::get(m["url"].as_str().unwrap())
+        .await
+        .expect("a's copy");
+    assert_eq!(r.status().as_u16(), 200, "{m}");
+    let content_type = r.headers()["content-type"].to_str().unwrap().to_string();
+    assert!(content_type.starts_with("image/"), "{content_type}");
+    let img = image::load_from_memory(&r.bytes().await.unwrap()).expect("an image");
+    assert_eq!((img.width(), img.height()), (64, 48));
+
+    // A new avatar: a refreshes bob on the Update of his actor.
+    let before = account(&p.a, &p.ta, &p.bob_at_a).await;
+    let (s, me) =
+        p.b.upload(
+            "PATCH",
+            UpdateCredentials::PATH,
+            &p.tb,
+            &[Part::file("avatar", "me.png", "image/png", &png(80, 80))],
+        )
+        .await;
+    assert_eq!(s, 200, "{me}");
+    let bob = eventually("bob's new avatar at a", || async {
+        let r = account(&p.a, &p.ta, &p.bob_at_a).await;
+        (r["avatar"].is_string() && r["avatar"] != before["avatar"]).then_some(r)
+    })
+    .await;
+    let r = reqwest::get(bob["avatar"].as_str().unwrap())
+        .await
+        .expect("the avatar");
+    assert_eq!(r.status().as_u16(), 200, "{bob}");
+}
+
+/// carol starts a thread on b and bob answers: the answer reaches alice (who follows only
+/// bob) with carol's post fetched as its ancestor; alice's answer to bob reaches b's thread.
+async fn threads(p: &Pair) {
+    let root = post(&p.b, &p.tc, &[("status", "carol starts a thread")]).await;
+    let root_id = root["id"].as_str().unwrap();
+    let reply = post(
+        &p.b,
+        &p.tb,
+        &[
+            ("status", &format!("@carol@{} bob answers", p.b.domain)),
+            ("in_reply_to_id", root_id),
+        ],
+    )
+    .await;
+    let copy = eventually("bob's answer at a", || async {
+        let r = account_statuses(&p.a, &p.ta, &p.bob_at_a, "limit=40").await;
+        has(&r, |x| x["uri"] == reply["uri"])
+    })
+    .await;
+    let copy_id = copy["id"].as_str().unwrap().to_string();
+    let context = eventually("carol's post, an ancestor at a", || async {
+        let (_, r) =
+            p.a.call("GET", &at(GetContext::PATH, &copy_id), &p.ta, &[])
+                .await;
+        has(&r["ancestors"], |x| x["uri"] == root["uri"]).map(|_| r)
+    })
+    .await;
+    assert_eq!(
+        context["ancestors"].as_array().map(Vec::len),
+        Some(1),
+        "{context}"
+    );
+    assert_eq!(
+        context["ancestors"][0]["account"]["acct"],
+        format!("carol@{}", p.b.domain)
+    );
+
+    let answer = post(
+        &p.a,
+        &p.ta,
+        &[
+            ("status", &format!("@bob@{} alice joins in", p.b.domain)),
+            ("in_reply_to_id", &copy_id),
+        ],
+    )
+    .await;
+    let thread = eventually("both answers in the thread at b", || async {
+        let (_, r) =
+            p.b.call("GET", &at(GetContext::PATH, root_id), &p.tc, &[])
+                .await;
+        let d = &r["descendants"];
+        (d.as_array().map(Vec::len) == Some(2)
+            && has(d, |x| x["uri"] == reply["uri"]).is_some()
+            && has(d, |x| x["uri"] == answer["uri"]).is_some())
+        .then_some(r)
+    })
+    .await;
+    let answer_at_b = has(&thread["descendants"], |x| x["uri"] == answer["uri"]).unwrap();
+    assert_eq!(answer_at_b["in_reply_to_id"], reply["id"], "{answer_at_b}");
+}
+
+/// A hashtag and a mention in bob's post: tagged and mentioned at a, a notification for
+/// alice, and the post in a's timeline of the tag.
+async fn hashtags_and_mentions(p: &Pair) -> Value {
+    let status = post(
+        &p.b,
+        &p.tb,
+        &[("status", &format!("#Federated hello @alice@{}", p.a.domain))],
+    )
+    .await;
+    let copy = in_home(&p.a, &p.ta, &status["uri"], "the tagged post at a").await;
+    assert_eq!(copy["tags"][0]["name"], "federated", "{copy}");
+    assert!(
+        has(&copy["mentions"], |m| m["id"] == p.alice_id.as_str()
+            && m["acct"] == "alice")
+        .is_some(),
+        "{copy}"
+    );
+    eventually("alice's mention notification", || async {
+        let (_, r) = p.a.call("GET", ListNotifications::PATH, &p.ta, &[]).await;
+        has(&r, |n| {
+            n["type"] == "mention"
+                && n["status"]["uri"] == status["uri"]
+                && n["account"]["acct"] == format!("bob@{}", p.b.domain)
+        })
+    })
+    .await;
+    eventually("the post in a's #federated timeline", || async {
+        let (_, r) =
+            p.a.call("GET", &at(TagTimeline::PATH, "federated"), &p.ta, &[])
+                .await;
+        has(&r, |x| x["uri"] == status["uri"])
+    })
+    .await;
+    status
+}
+
+/// bob pins `status` and unpins it; a's view of his pinned posts follows.
+async fn pins(p: &Pair, status: &Value) {
+    let id = status["id"].as_str().unwrap();
+    let (s, r) = p.b.call("POST", &at(PinStatus::PATH, id), &p.tb, &[]).await;
+    assert_eq!(s, 200, "{r}");
+    eventually("the pin seen at a", || async {
+        let r = account_statuses(&p.a, &p.ta, &p.bob_at_a, "pinned=true").await;
+        has(&r, |x| x["uri"] == status["uri"]).map(|_| r)
+    })
+    .await;
+    let (s, r) =
+        p.b.call("POST", &at(UnpinStatus::PATH, id), &p.tb, &[])
+            .await;
+    assert_eq!(s, 200, "{r}");
+    eventually("the unpin seen at a", || async {
+        let r = account_statuses(&p.a, &p.ta, &p.bob_at_a, "pinned=true").await;
+        r.as_array().is_some_and(Vec::is_empty).then_some(r)
+    })
+    .await;
+}
+
+/// bob features a tag and unfeatures it; a's view of his featured tags follows.
+async fn featured_tags(p: &Pair) {
+    let (s, tag) =
+        p.b.call(
+            "POST",
+            CreateFeaturedTag::PATH,
+            &p.tb,
+            &[("name", "Federated")],
+        )
+        .await;
+    assert_eq!(s, 200, "{tag}");
+    let listed = || async {
+        p.a.call("GET", &at(GetFeaturedTags::PATH, &p.bob_at_a), &p.ta, &[])
+            .await
+            .1
+    };
+    eventually("the featured tag seen at a", || async {
+        let r = listed().await;
+        has(&r, |t| {
+            t["name"]
+                .as_str()
+                .is_some_and(|n| n.eq_ignore_ascii_case("federated"))
+        })
+    })
+    .await;
+    let (s, r) =
+        p.b.call(
+            "DELETE",
+            &at(DeleteFeaturedTag::PATH, tag["id"].as_str().unwrap()),
+            &p.tb,
+            &[],
+        )
+        .await;
+    assert_eq!(s, 200, "{r}");
+    eventually("no featured tag at a", || async {
+        let r = listed().await;
+        r.as_array().is_some_and(Vec::is_empty).then_some(r)
+    })
+    .await;
+}
+
+/// bob moves to bob2 with the CLI: alice, at a, follows bob2 instead, and bob is shown moved.
+async fn moves(p: &Pair) {
+    p.b.user("bob2").await;
+    let bob = format!("bob@{}", p.b.domain);
+    let bob2 = format!("bob2@{}", p.b.domain);
+    p.b.cli(&["accounts", "aliases", "bob2", &bob]);
+    p.b.cli(&["accounts", "move", "bob", &bob2]);
+    let moved = eventually("bob shown moved at a", || async {
+        let r = account(&p.a, &p.ta, &p.bob_at_a).await;
+        r["moved"].is_object().then_some(r)
+    })
+    .await;
+    assert_eq!(moved["moved"]["acct"], bob2.as_str(), "{moved}");
+    let bob2_at_a = moved["moved"]["id"].as_str().unwrap().to_string();
+    let (s, looked_up) =
+        p.a.call(
+            "GET",
+            &format!("{}?acct={bob2}", LookupAccount::PATH),
+            &p.ta,
+            &[],
+        )
+        .await;
+    assert_eq!(s, 200, "{looked_up}");
+    assert_eq!(looked_up["id"], bob2_at_a.as_str());
+    eventually("alice follows bob2", || async {
+        let r = relationship(&p.a, &p.ta, &bob2_at_a).await;
+        (r["following"] == true).then_some(r)
+    })
+    .await;
+    eventually("alice no longer follows bob", || async {
+        let r = relationship(&p.a, &p.ta, &p.bob_at_a).await;
+        (r["following"] == false).then_some(r)
+    })
+    .await;
+}
+
+async fn two_servers_federate_more(pg: Option<&str>) {
+    let a = process_with(
+        None,
+        &[
+            ("FEDBLOG_AUTHORIZED_FETCH", "true"),
+            ("FEDBLOG_REMOTE_MEDIA_DOWNLOAD", "true"),
+        ],
+    )
+    .await;
+    let b = process_with(pg, &[("FEDBLOG_AUTHORIZED_FETCH", "true")]).await;
+    let (alice_id, ta) = a.user("alice").await;
+    let (_, tb) = b.user("bob").await;
+    let (_, tc) = b.user("carol").await;
+    let (s, bob) = a
+        .call(
+            "POST",
+            FollowByUri::PATH,
+            &ta,
+            &[("uri", &format!("bob@{}", b.domain))],
+        )
+        .await;
+    assert_eq!(s, 200, "{bob}");
+    let bob_at_a = bob["id"].as_str().unwrap().to_string();
+    eventually("alice follows bob", || async {
+        let r = relationship(&a, &ta, &bob_at_a).await;
+        (r["following"] == true).then_some(r)
+    })
+    .await;
+    let p = Pair {
+        a,
+        b,
+        alice_id,
+        ta,
+        tb,
+        tc,
+        bob_at_a,
+    };
+
+    let (bobs, copy) = authorized_fetch(&p).await;
+    media(&p).await;
+    threads(&p).await;
+    let tagged = hashtags_and_mentions(&p).await;
+    pins(&p, &tagged).await;
+    featured_tags(&p).await;
+    moves(&p).await;
+    links_to_its_server(&bobs, &copy);
+
+    p.a.stop().await;
+    p.b.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn more_federation_on_sqlite() {
+    two_servers_federate_more(None).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn more_federation_with_postgresql() {
+    let Some(pg) = TestServer::postgres_or_say("more_federation_with_postgresql") else {
+        return;
+    };
+    two_servers_federate_more(Some(&pg)).await;
 }
 
 /// A signed POST to `url` of `body` by `key_owner` of server `from`, with `adjust` applied to
