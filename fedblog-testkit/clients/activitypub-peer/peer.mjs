@@ -4,19 +4,26 @@
 //   PEER_PORT=5555 FEDBLOG_BASE=http://127.0.0.1:4321 FEDBLOG_USER=alice FEDBLOG_TOKEN=... \
 //     node peer.mjs
 //
-// The peer serves one actor, `peer` (a Person with an RSA key made at start), at
+// The peer serves an actor, `peer` (a Person with an RSA key made at start), at
 // http://127.0.0.1:$PEER_PORT/users/peer: its inbox /users/peer/inbox, the shared inbox /inbox,
-// its followers, following and outbox collections, its notes, and WebFinger for
-// acct:peer@127.0.0.1:$PEER_PORT, all through Fedify; and, outside Fedify, the images its notes
-// attach at /media/{name}.png. It accepts every Follow (an `Accept` signed and sent back to the
-// follower's inbox) and records every activity that reaches an inbox.
+// its followers, following, outbox, featured (pinned posts) and featuredTags collections, its
+// notes, and WebFinger for acct:peer@127.0.0.1:$PEER_PORT, all through Fedify; and, outside
+// Fedify, the images its notes attach at /media/{name}.png. Two more actors, served the same
+// way, are there for moves: `peer2` (where `peer` moves; `alsoKnownAs` names `peer`) and
+// `alice2` (where alice moves; it names her once the scenario knows her actor). The peer
+// accepts every Follow of its actors (an `Accept` signed and sent back to the follower's inbox)
+// and records every activity that reaches an inbox.
 // Fedify calls an inbox listener only for a request whose signature verified, so every
 // activity recorded here was signed correctly by its actor; the HTTP bridge also verifies each
 // inbox POST's HTTP signature on its own (Fedify's `verifyRequest`) to name the key that signed.
+// Fedify 1.5 cannot read an `Add`/`Remove` of a Hashtag (a Link) as Mastodon writes one; the
+// bridge takes those itself when their HTTP signature verified (see takeLinkObjectActivity).
 //
 // Without FEDBLOG_BASE the peer only serves (until interrupted), to be looked at with curl.
 // With it, the scenario runs against fedblog and the process exits 0 only if every check
-// passed (1 on a failed check or the overall timeout of 180 s, 2 on bad settings).
+// passed (1 on a failed check or the overall timeout of 180 s, 2 on bad settings). With
+// FEDBLOG_CLI (the fedblog-server binary, its settings in the FEDBLOG_* environment) it also
+// runs `accounts aliases` and `accounts move` for alice mid-way; without it that step is skipped.
 //
 // Every request goes to loopback: a fetch to any other host is refused (and reported). Fedify
 // looks up `acct:` handles over https only, as Mastodon does; loopback has no TLS here, so
@@ -25,12 +32,14 @@
 // PEER_LOG=debug|info|warning|error sets how much of Fedify's log reaches stderr (warning).
 
 import { AsyncLocalStorage } from "node:async_hooks";
+import { execFile } from "node:child_process";
 import http from "node:http";
 import { randomUUID } from "node:crypto";
 import { deflateSync } from "node:zlib";
 import {
   Accept,
   Activity,
+  Add,
   Create,
   createExponentialBackoffPolicy,
   createFederation,
@@ -42,13 +51,18 @@ import {
   InProcessMessageQueue,
   isActor,
   Like,
+  Link,
   MemoryKvStore,
   Mention,
+  Move,
   Note,
+  OrderedCollection,
   Person,
   PUBLIC_COLLECTION,
   Question,
+  signRequest,
   Collection,
+  Remove,
   Undo,
   Update,
   verifyRequest,
@@ -75,10 +89,19 @@ const PEER_HOST = `127.0.0.1:${PEER_PORT}`;
 const ORIGIN = `http://${PEER_HOST}`;
 const PEER_ID = "peer";
 const PEER_ACCT = `${PEER_ID}@${PEER_HOST}`;
+// Two more actors on the peer, for moves: `peer2`, where `peer` moves (it names `peer` in
+// `alsoKnownAs`), and `alice2`, where alice moves (it names alice once her actor is known).
+const PEER2_ID = "peer2";
+const PEER2_ACCT = `${PEER2_ID}@${PEER_HOST}`;
+const HEIR_ID = "alice2";
+const HEIR_ACCT = `${HEIR_ID}@${PEER_HOST}`;
 
 const FEDBLOG_BASE = (process.env.FEDBLOG_BASE ?? "").replace(/\/+$/, "");
 const FEDBLOG_USER = process.env.FEDBLOG_USER ?? "alice";
 const FEDBLOG_TOKEN = process.env.FEDBLOG_TOKEN ?? "";
+// The fedblog-server binary, for the CLI steps (aliases, move); its settings come from the
+// FEDBLOG_* environment run.sh exports. Without it the step moving alice is skipped.
+const FEDBLOG_CLI = process.env.FEDBLOG_CLI ?? "";
 let FEDBLOG_DOMAIN = "";
 if (FEDBLOG_BASE !== "") {
   let base;
@@ -175,9 +198,30 @@ globalThis.fetch = async function loopbackFetch(input, init) {
 
 // --- the peer's state ---------------------------------------------------------------------
 
-const keyPair = await generateCryptoKeyPair("RSASSA-PKCS1-v1_5");
-const followers = new Map(); // actor id -> the follower actor (a Recipient)
-const notes = new Map(); // local note id (uuid) -> Note
+/**
+ * The peer's actors, by identifier: each with an RSA key made at start, its followers (actor
+ * id -> the follower actor, a Recipient), what its `featured` collection lists (Notes, inlined
+ * as Mastodon does) and its `featuredTags` collection (hashtag names), its aliases
+ * (`alsoKnownAs`) and the actor it moved to (`movedTo`).
+ */
+const actors = new Map();
+for (const [identifier, name] of [
+  [PEER_ID, "Fedify peer"],
+  [PEER2_ID, "Fedify peer, moved"],
+  [HEIR_ID, "alice, moved to the Fedify peer"],
+]) {
+  actors.set(identifier, {
+    name,
+    keyPair: await generateCryptoKeyPair("RSASSA-PKCS1-v1_5"),
+    followers: new Map(),
+    featured: [],
+    featuredTags: [],
+    aliases: [],
+    successor: null,
+  });
+}
+const followers = actors.get(PEER_ID).followers; // the peer's followers
+const notes = new Map(); // local note id (uuid) -> Note (of any of the peer's actors)
 const follows = new Map(); // uuid -> Follow
 const questions = new Map(); // uuid -> Question (the peer's polls)
 const likes = new Map(); // uuid -> Like
@@ -258,18 +302,23 @@ const federation = createFederation({
 
 federation
   .setActorDispatcher("/users/{identifier}", async (ctx, identifier) => {
-    if (identifier !== PEER_ID) return null;
+    const a = actors.get(identifier);
+    if (a == null) return null;
     const keys = await ctx.getActorKeyPairs(identifier);
     return new Person({
       id: ctx.getActorUri(identifier),
       preferredUsername: identifier,
-      name: "Fedify peer",
+      name: a.name,
       summary: "<p>An ActivityPub peer (Fedify) that checks fedblog over loopback.</p>",
       url: ctx.getActorUri(identifier),
       inbox: ctx.getInboxUri(identifier),
       outbox: ctx.getOutboxUri(identifier),
       following: ctx.getFollowingUri(identifier),
       followers: ctx.getFollowersUri(identifier),
+      featured: ctx.getFeaturedUri(identifier),
+      featuredTags: ctx.getFeaturedTagsUri(identifier),
+      aliases: a.aliases,
+      successor: a.successor,
       endpoints: new Endpoints({ sharedInbox: ctx.getInboxUri() }),
       publicKey: keys[0].cryptographicKey,
       assertionMethods: keys.map((k) => k.multikey),
@@ -278,28 +327,50 @@ federation
       published: Temporal.Instant.from("2024-01-01T00:00:00Z"),
     });
   })
-  .setKeyPairsDispatcher(async (_ctx, identifier) => (identifier === PEER_ID ? [keyPair] : []))
-  .mapHandle((_ctx, username) => (username === PEER_ID ? PEER_ID : null));
+  .setKeyPairsDispatcher(async (_ctx, identifier) => {
+    const a = actors.get(identifier);
+    return a == null ? [] : [a.keyPair];
+  })
+  .mapHandle((_ctx, username) => (actors.has(username) ? username : null));
 
 federation
   .setFollowersDispatcher("/users/{identifier}/followers", async (_ctx, identifier) => {
-    if (identifier !== PEER_ID) return null;
-    return { items: [...followers.values()] };
+    const a = actors.get(identifier);
+    return a == null ? null : { items: [...a.followers.values()] };
   })
-  .setCounter(() => followers.size);
+  .setCounter((_ctx, identifier) => actors.get(identifier)?.followers.size ?? null);
 
 federation
   .setFollowingDispatcher("/users/{identifier}/following", async (_ctx, identifier) =>
-    identifier === PEER_ID ? { items: [] } : null)
+    actors.has(identifier) ? { items: [] } : null)
   .setCounter(() => 0);
 
 federation
   .setOutboxDispatcher("/users/{identifier}/outbox", async (_ctx, identifier) =>
-    identifier === PEER_ID ? { items: [] } : null)
+    actors.has(identifier) ? { items: [] } : null)
   .setCounter(() => 0);
 
-federation.setObjectDispatcher(Note, "/users/{identifier}/notes/{id}", (_ctx, v) =>
-  v.identifier === PEER_ID ? (notes.get(v.id) ?? null) : null);
+// Pinned posts, inlined (as Mastodon serves them), and featured hashtags.
+federation
+  .setFeaturedDispatcher("/users/{identifier}/collections/featured", async (_ctx, identifier) => {
+    const a = actors.get(identifier);
+    return a == null ? null : { items: [...a.featured] };
+  });
+federation
+  .setFeaturedTagsDispatcher("/users/{identifier}/collections/tags", async (_ctx, identifier) => {
+    const a = actors.get(identifier);
+    return a == null ? null : { items: a.featuredTags.map(hashtagOf) };
+  });
+
+/** A Hashtag of the peer's (its `href` a tag page the peer does not serve, as in Mastodon). */
+function hashtagOf(name) {
+  return new Hashtag({ href: new URL(`${ORIGIN}/tags/${encodeURIComponent(name)}`), name: `#${name}` });
+}
+
+federation.setObjectDispatcher(Note, "/users/{identifier}/notes/{id}", (ctx, v) => {
+  const note = actors.has(v.identifier) ? notes.get(v.id) : null;
+  return note != null && note.attributionId?.href === ctx.getActorUri(v.identifier).href ? note : null;
+});
 federation.setObjectDispatcher(Question, "/users/{identifier}/questions/{id}", (_ctx, v) =>
   v.identifier === PEER_ID ? (questions.get(v.id) ?? null) : null);
 federation.setObjectDispatcher(Follow, "/users/{identifier}/follows/{id}", (_ctx, v) =>
@@ -317,6 +388,7 @@ federation
       id: activity.id?.href ?? null,
       actorId: activity.actorId?.href ?? null,
       objectId: activity.objectId?.href ?? null,
+      target: activity.targetId?.href ?? null,
       inbox: ctx.recipient == null ? "shared inbox /inbox" : `inbox of ${ctx.recipient}`,
       object: null,
       objectError: null,
@@ -332,33 +404,39 @@ federation
     }
     if (activity instanceof Follow) await acceptFollow(ctx, activity, entry);
     if (activity instanceof Undo && entry.object instanceof Follow && entry.actorId != null) {
-      followers.delete(entry.actorId);
+      const undone = entry.object.objectId == null ? null : ctx.parseUri(entry.object.objectId);
+      if (undone?.type === "actor") actors.get(undone.identifier)?.followers.delete(entry.actorId);
     }
   })
   .onError((_ctx, error) => {
     inboxErrors.push(String(error?.stack ?? error));
   });
 
-/** Accepts a Follow of the peer: the follower is added and an `Accept` goes to its inbox. */
+/**
+ * Accepts a Follow of one of the peer's actors: the follower is added and an `Accept` from the
+ * actor followed goes to the follower's inbox.
+ */
 async function acceptFollow(ctx, follow, entry) {
-  const record = { followId: entry.id, to: null, error: null, at: Date.now() };
+  const record = { followId: entry.id, of: null, to: null, error: null, at: Date.now() };
   acceptsSent.push(record);
   try {
-    if (follow.objectId?.href !== ctx.getActorUri(PEER_ID).href) {
-      throw new Error(`the Follow's object is ${follow.objectId?.href}, not the peer`);
+    const target = follow.objectId == null ? null : ctx.parseUri(follow.objectId);
+    if (target?.type !== "actor" || !actors.has(target.identifier)) {
+      throw new Error(`the Follow's object is ${follow.objectId?.href}, not one of the peer's actors`);
     }
+    record.of = target.identifier;
     const follower = await follow.getActor(ctx);
     if (!isActor(follower) || follower.id == null || follower.inboxId == null) {
       throw new Error(`the Follow's actor ${follow.actorId?.href} is not an actor with an inbox`);
     }
     record.to = follower.inboxId.href;
-    followers.set(follower.id.href, follower);
+    actors.get(target.identifier).followers.set(follower.id.href, follower);
     await ctx.sendActivity(
-      { identifier: PEER_ID },
+      { identifier: target.identifier },
       follower,
       new Accept({
-        id: new URL(`${ctx.getActorUri(PEER_ID).href}#accepts/${randomUUID()}`),
-        actor: ctx.getActorUri(PEER_ID),
+        id: new URL(`${ctx.getActorUri(target.identifier).href}#accepts/${randomUUID()}`),
+        actor: ctx.getActorUri(target.identifier),
         object: follow,
       }),
       { immediate: true },
@@ -373,7 +451,7 @@ async function acceptFollow(ctx, follow, entry) {
 
 // --- the HTTP bridge: node:http <-> Fedify's fetch(Request) -> Response -------------------
 
-const INBOX_PATHS = new Set(["/inbox", `/users/${PEER_ID}/inbox`]);
+const INBOX_PATHS = new Set(["/inbox", ...[...actors.keys()].map((id) => `/users/${id}/inbox`)]);
 
 /** Reads a request's `Signature` header's `keyId` and `headers` (draft-cavage). */
 function parseSignatureHeader(value) {
@@ -427,6 +505,71 @@ async function noteInboxPost(request, body, url) {
   return post;
 }
 
+/**
+ * An `Add` or `Remove` whose object is a `Hashtag`, as Mastodon sends one for a featured tag:
+ * Fedify 1.5 cannot read it (its `Activity.object` is an Object, and a Hashtag is a Link; its
+ * inbox would answer 400). The bridge takes such an activity itself, before Fedify, when its
+ * HTTP signature verified (Fedify's `verifyRequest`, in noteInboxPost) with a key of its actor
+ * and Fedify's `Link.fromJsonLd` reads its object as a Hashtag, and records it as the inbox
+ * listener would. True if taken.
+ */
+async function takeLinkObjectActivity(post, url) {
+  const json = post.json;
+  if (
+    (post.activityType !== "Add" && post.activityType !== "Remove") ||
+    post.actorId == null ||
+    post.httpSigOwner !== post.actorId ||
+    json?.object == null ||
+    typeof json.object !== "object"
+  ) {
+    return false;
+  }
+  const tag = await hashtagIn(json);
+  if (tag.hashtag == null) return false;
+  const recipient = url.pathname === "/inbox" ? null : url.pathname.split("/")[2];
+  received.push({
+    at: Date.now(),
+    type: post.activityType,
+    activity: null,
+    id: post.activityId,
+    actorId: post.actorId,
+    objectId: null,
+    target: typeof json.target === "string" ? json.target : (json.target?.id ?? null),
+    inbox: recipient == null ? "shared inbox /inbox" : `inbox of ${recipient}`,
+    object: tag.hashtag,
+    objectError: null,
+    viaBridge: true,
+  });
+  return true;
+}
+
+/**
+ * The `object` of an activity's JSON, read with the activity's @context by Fedify's
+ * `Link.fromJsonLd` (which picks the subclass its JSON-LD type names): `{ hashtag }` when that
+ * is a Hashtag, else `{ error }` saying what it is.
+ */
+async function hashtagIn(json) {
+  if (json == null || typeof json.object !== "object" || json.object == null) {
+    return { hashtag: null, error: `the object is ${JSON.stringify(json?.object)}, not embedded` };
+  }
+  const ctx = federation.createContext(new URL(ORIGIN), undefined);
+  const read = JSON.stringify({ "@context": json["@context"], object: json.object });
+  try {
+    const link = await Link.fromJsonLd(
+      { "@context": json["@context"], ...json.object },
+      { documentLoader: ctx.documentLoader, contextLoader: ctx.contextLoader },
+    );
+    if (link instanceof Hashtag) return { hashtag: link, error: null };
+    return {
+      hashtag: null,
+      error: `Fedify reads a ${link?.constructor?.name} named ${JSON.stringify(String(link?.name))}, not a Hashtag ` +
+        `(its type does not expand to as:Hashtag under that @context), from ${read}`,
+    };
+  } catch (error) {
+    return { hashtag: null, error: `${error?.message ?? error}, reading ${read}` };
+  }
+}
+
 const server = http.createServer(async (req, res) => {
   try {
     const chunks = [];
@@ -457,6 +600,13 @@ const server = http.createServer(async (req, res) => {
       req.method === "POST" && INBOX_PATHS.has(url.pathname)
         ? await noteInboxPost(request.clone(), body, url)
         : null;
+    if (post != null && (await takeLinkObjectActivity(post, url))) {
+      post.status = 202;
+      post.responseText = "";
+      res.writeHead(202);
+      res.end();
+      return;
+    }
     const logStart = fedifyLog.length;
     const response = await federation.fetch(request, {
       contextData: undefined,
@@ -724,6 +874,87 @@ function lastDelivery(from) {
   return posts.length === 0
     ? "no POST was made"
     : posts.map((o) => `POST ${o.url} -> ${o.status ?? o.error}`).join(", ");
+}
+
+/** An object looked up afresh through Fedify (not from its cache), with requests signed by the peer. */
+async function lookupFresh(ctx, url) {
+  try {
+    const documentLoader = await ctx.getDocumentLoader({ identifier: PEER_ID });
+    const object = await ctx.lookupObject(String(url), { documentLoader });
+    return { object, error: object == null ? `Fedify found nothing at ${url}` : null };
+  } catch (error) {
+    return { object: null, error: String(error) };
+  }
+}
+
+/** A (small, unpaged) collection looked up afresh through Fedify, and its items as Fedify reads them. */
+async function collectionItems(ctx, url) {
+  const found = await lookupFresh(ctx, url);
+  if (found.error != null) return { collection: null, items: null, error: found.error };
+  if (!(found.object instanceof Collection)) {
+    return { collection: null, items: null, error: `${url} is a ${found.object?.constructor?.name}, not a collection` };
+  }
+  const items = [];
+  const raw = JSON.stringify(await getActivityJson(String(url)).then((r) => r.json ?? r.text)).slice(0, 600);
+  try {
+    for await (const item of found.object.getItems(ctx)) items.push(item);
+  } catch (error) {
+    return { collection: found.object, items: null, raw, error: `reading its items: ${error}` };
+  }
+  return { collection: found.object, items, raw, error: null };
+}
+
+function describeItems(items) {
+  return JSON.stringify((items ?? []).map((i) => `${i?.constructor?.name} ${i?.id?.href ?? String(i?.name ?? "")}`));
+}
+
+/**
+ * Sends the peer's `Add` or `Remove` (`type`) of a Hashtag to its `target` collection to the
+ * inbox of `recipient`, signed with Fedify's `signRequest` by the peer's key. Fedify's `Add`
+ * cannot carry a Hashtag (a Link; its object is an Object), so the activity is written as
+ * Mastodon writes it, the Hashtag from Fedify's `toJsonLd`. Answers the error's text if it failed.
+ */
+async function sendHashtagChange(ctx, recipient, type, hashtag, target) {
+  const actor = ctx.getActorUri(PEER_ID);
+  const tag = await hashtag.toJsonLd({ contextLoader: ctx.contextLoader });
+  delete tag["@context"];
+  const json = {
+    "@context": ["https://www.w3.org/ns/activitystreams", { Hashtag: "as:Hashtag" }],
+    id: `${actor.href}#featured/${randomUUID()}`,
+    type,
+    actor: actor.href,
+    object: tag,
+    target: target.href,
+  };
+  const inbox = recipient.inboxId;
+  try {
+    const request = new Request(inbox, {
+      method: "POST",
+      headers: { "content-type": "application/activity+json", accept: "application/activity+json" },
+      body: JSON.stringify(json),
+    });
+    const keyPair = actors.get(PEER_ID).keyPair;
+    const signed = await signRequest(request, keyPair.privateKey, new URL(`${actor.href}#main-key`));
+    const response = await globalThis.fetch(signed);
+    const text = await response.text();
+    return response.ok ? null : `${inbox.href} answered ${response.status}: ${text.slice(0, 300)}`;
+  } catch (error) {
+    return String(error?.message ?? error);
+  }
+}
+
+/**
+ * Runs the fedblog-server CLI (FEDBLOG_CLI) with the server's FEDBLOG_* settings this process
+ * has from run.sh (not the scenario's own FEDBLOG_BASE, _USER, _TOKEN and _CLI).
+ */
+function runCli(args) {
+  const env = { ...process.env };
+  for (const name of ["FEDBLOG_BASE", "FEDBLOG_USER", "FEDBLOG_TOKEN", "FEDBLOG_CLI"]) delete env[name];
+  return new Promise((resolve) => {
+    execFile(FEDBLOG_CLI, args, { env, timeout: 60_000 }, (error, stdout, stderr) => {
+      resolve({ code: error == null ? 0 : (error.code ?? String(error)), stdout: String(stdout), stderr: String(stderr) });
+    });
+  });
 }
 
 async function runScenario() {
@@ -1752,6 +1983,360 @@ async function runScenario() {
           refreshed && last.body.voted === true && JSON.stringify(last.body.own_votes) === "[1]",
           "GET /api/v1/polls/:id shows the Update's totals and still alice's vote",
           () => describeResponse(last),
+        );
+      },
+    },
+    {
+      name: "step 15: alice pins her status, then unpins it",
+      needs: ["peerFollowsAlice", "status"],
+      async run() {
+        const featuredId = s.alice.featuredId?.href ?? null;
+        if (!c.check(featuredId != null, "alice's actor names a featured collection", () => "no featured in her actor")) {
+          throw new StepStopped();
+        }
+        const uri = s.status.uri;
+        let receivedFrom = received.length;
+        let postsFrom = inboxPosts.length;
+        const pinned = await api("POST", `/api/v1/statuses/${s.status.id}/pin`);
+        if (!c.check(pinned.status === 200 && pinned.body?.pinned === true, "POST /api/v1/statuses/:id/pin pins alice's status", () => describeResponse(pinned))) {
+          throw new StepStopped();
+        }
+        const add = await poll(() => received.slice(receivedFrom).find((e) => e.activity instanceof Add && e.objectId === uri));
+        if (!c.check(add != null, `a verified Add of alice's Note arrives within ${WAIT_MS / 1000} s`, () => inboxReport(postsFrom, receivedFrom))) {
+          throw new StepStopped();
+        }
+        checkSignedBy(c, add, s.aliceId, "the Add");
+        c.check(
+          add.actorId === s.aliceId && add.activity.targetId?.href === featuredId,
+          "the Add's actor is alice and its target her featured collection",
+          () => `actor ${add.actorId}, target ${add.activity.targetId?.href}, featured ${featuredId}`,
+        );
+        c.check(
+          add.object instanceof Note && add.object.attributionId?.href === s.aliceId,
+          "the Add's object dereferences (through Fedify) to alice's Note",
+          () => add.objectError ?? `object ${add.object?.constructor?.name} ${add.object?.id?.href}`,
+        );
+        const listed = await collectionItems(ctx, featuredId);
+        const inlined = listed.items?.find((i) => i instanceof Note && i.id?.href === uri);
+        c.check(
+          inlined != null,
+          "Fedify's signed lookup of alice's featured collection lists the Note",
+          () => listed.error ?? `items ${describeItems(listed.items)}`,
+        );
+        if (inlined != null) {
+          const tags = [];
+          for await (const tag of inlined.getTags(ctx)) tags.push(tag);
+          c.check(
+            tags.some((t) => t instanceof Hashtag && String(t.name).toLowerCase() === "#fedify"),
+            "the Note as the collection inlines it carries its Hashtag #fedify, as Fedify reads it",
+            () => `tags ${describeItems(tags)}; as served: ${listed.raw}`,
+          );
+        }
+        receivedFrom = received.length;
+        postsFrom = inboxPosts.length;
+        const unpinned = await api("POST", `/api/v1/statuses/${s.status.id}/unpin`);
+        c.check(unpinned.status === 200 && unpinned.body?.pinned === false, "POST /api/v1/statuses/:id/unpin unpins it", () => describeResponse(unpinned));
+        const remove = await poll(() => received.slice(receivedFrom).find((e) => e.activity instanceof Remove && e.objectId === uri));
+        if (!c.check(remove != null, `a verified Remove of alice's Note arrives within ${WAIT_MS / 1000} s`, () => inboxReport(postsFrom, receivedFrom))) {
+          throw new StepStopped();
+        }
+        checkSignedBy(c, remove, s.aliceId, "the Remove");
+        c.check(
+          remove.actorId === s.aliceId && remove.activity.targetId?.href === featuredId,
+          "the Remove's actor is alice and its target her featured collection",
+          () => `actor ${remove.actorId}, target ${remove.activity.targetId?.href}`,
+        );
+        const after = await collectionItems(ctx, featuredId);
+        c.check(
+          after.items != null && !after.items.some((i) => i.id?.href === uri),
+          "alice's featured collection no longer lists the Note",
+          () => after.error ?? `items ${describeItems(after.items)}`,
+        );
+      },
+    },
+    {
+      name: "step 16: alice features a hashtag, then unfeatures it",
+      needs: ["peerFollowsAlice"],
+      async run() {
+        const featuredTagsId = s.alice.featuredTagsId?.href ?? null;
+        if (!c.check(featuredTagsId != null, "alice's actor names a featuredTags collection", () => "no featuredTags in her actor")) {
+          throw new StepStopped();
+        }
+        const name = `peertag${randomUUID().slice(0, 6)}`;
+        const isTag = (o) => o instanceof Hashtag && String(o.name).toLowerCase() === `#${name}`;
+        let receivedFrom = received.length;
+        let postsFrom = inboxPosts.length;
+        const featured = await api("POST", "/api/v1/featured_tags", { json: { name } });
+        if (!c.check(featured.status === 200 && featured.body?.id != null && String(featured.body.name).toLowerCase() === name, `POST /api/v1/featured_tags features #${name}`, () => describeResponse(featured))) {
+          throw new StepStopped();
+        }
+        // Fedify 1.5 reads an activity's object as an Object, never a Link such as a Hashtag:
+        // the object is read again from the activity as delivered, with Link.fromJsonLd.
+        const checkTag = async (entry, what) => {
+          const raw = signatureOf(entry)?.json ?? null;
+          const tag = await hashtagIn(raw);
+          c.check(
+            isTag(tag.hashtag),
+            `the ${what}'s object, read with its @context by Fedify's Link.fromJsonLd, is a Hashtag #${name}`,
+            () => tag.error ?? `read ${tag.hashtag?.constructor?.name} ${JSON.stringify(String(tag.hashtag?.name))}`,
+          );
+        };
+        const isChange = (e, type) => e.type === type && e.actorId === s.aliceId && e.target === featuredTagsId;
+        const add = await poll(() => received.slice(receivedFrom).find((e) => isChange(e, "Add")));
+        if (!c.check(add != null, `a verified Add to alice's featuredTags collection arrives within ${WAIT_MS / 1000} s`, () => inboxReport(postsFrom, receivedFrom))) {
+          throw new StepStopped();
+        }
+        checkSignedBy(c, add, s.aliceId, "the Add");
+        await checkTag(add, "Add");
+        const listed = await collectionItems(ctx, featuredTagsId);
+        c.check(
+          listed.items?.some(isTag),
+          `Fedify's signed lookup of alice's featuredTags collection lists a Hashtag #${name}`,
+          () => `${listed.error ?? `items ${describeItems(listed.items)}`}; as served: ${listed.raw ?? "?"}`,
+        );
+        receivedFrom = received.length;
+        postsFrom = inboxPosts.length;
+        const deleted = await api("DELETE", `/api/v1/featured_tags/${featured.body.id}`);
+        c.check(deleted.status === 200, "DELETE /api/v1/featured_tags/:id unfeatures it", () => describeResponse(deleted));
+        const remove = await poll(() => received.slice(receivedFrom).find((e) => isChange(e, "Remove")));
+        if (!c.check(remove != null, `a verified Remove from alice's featuredTags collection arrives within ${WAIT_MS / 1000} s`, () => inboxReport(postsFrom, receivedFrom))) {
+          throw new StepStopped();
+        }
+        checkSignedBy(c, remove, s.aliceId, "the Remove");
+        await checkTag(remove, "Remove");
+      },
+    },
+    {
+      name: "step 17: the peer pins its post and features a hashtag, then undoes both",
+      needs: ["peerPost", "peerAccountId"],
+      async run() {
+        const me = actors.get(PEER_ID);
+        const featuredUri = ctx.getFeaturedUri(PEER_ID);
+        const featuredTagsUri = ctx.getFeaturedTagsUri(PEER_ID);
+        const own = await lookupFresh(ctx, peerUri);
+        c.check(
+          own.object?.featuredId?.href === featuredUri.href && own.object?.featuredTagsId?.href === featuredTagsUri.href,
+          "the peer's actor names its featured and featuredTags collections",
+          () => own.error ?? `featured ${own.object?.featuredId?.href}, featuredTags ${own.object?.featuredTagsId?.href}`,
+        );
+        const note = notes.get(s.peerPost.uuid);
+        const noteId = note.id.href;
+        me.featured = [note];
+        const served = await collectionItems(ctx, featuredUri.href);
+        c.check(
+          served.collection instanceof OrderedCollection && served.items?.some((i) => i.id?.href === noteId),
+          "the peer serves its featured collection (an OrderedCollection) listing its post",
+          () => served.error ?? `${served.collection?.constructor?.name}: items ${describeItems(served.items)}`,
+        );
+        const pinnedPath = `/api/v1/accounts/${s.peerAccountId}/statuses`;
+        const pins = async () => {
+          const r = await api("GET", pinnedPath, { query: [["pinned", "true"]] });
+          return { r, uris: r.status === 200 && Array.isArray(r.body) ? r.body.map((st) => st.uri) : null };
+        };
+        let outFrom = outgoing.length;
+        let error = await send(ctx, s.alice, new Add({ id: new URL(`${peerUri.href}#featured/${randomUUID()}`), actor: peerUri, object: note.id, target: featuredUri }));
+        c.check(error == null, "alice's inbox takes the peer's signed Add of its post to its featured collection", () => `${error}; ${lastDelivery(outFrom)}`);
+        let last = null;
+        const pinned = await poll(async () => {
+          last = await pins();
+          return last.uris != null && last.uris.length === 1 && last.uris[0] === noteId;
+        });
+        c.check(
+          pinned,
+          "GET /api/v1/accounts/:id/statuses?pinned=true lists the peer's post",
+          () => (last.uris != null ? `uris ${JSON.stringify(last.uris)}` : describeResponse(last.r)),
+        );
+
+        const name = `peerfeature${randomUUID().slice(0, 6)}`;
+        me.featuredTags = [name];
+        const tags = async () => {
+          const r = await api("GET", `/api/v1/accounts/${s.peerAccountId}/featured_tags`);
+          return { r, names: r.status === 200 && Array.isArray(r.body) ? r.body.map((t) => String(t.name).toLowerCase()) : null };
+        };
+        outFrom = outgoing.length;
+        error = await sendHashtagChange(ctx, s.alice, "Add", hashtagOf(name), featuredTagsUri);
+        c.check(error == null, `alice's inbox takes the peer's signed Add of a Hashtag #${name} to its featuredTags collection`, () => `${error}; ${lastDelivery(outFrom)}`);
+        let lastTags = null;
+        const tagged = await poll(async () => {
+          lastTags = await tags();
+          return lastTags.names?.includes(name);
+        });
+        c.check(
+          tagged,
+          `GET /api/v1/accounts/:id/featured_tags lists #${name} for the peer`,
+          () => (lastTags.names != null ? `names ${JSON.stringify(lastTags.names)}` : describeResponse(lastTags.r)),
+        );
+
+        me.featured = [];
+        outFrom = outgoing.length;
+        error = await send(ctx, s.alice, new Remove({ id: new URL(`${peerUri.href}#featured/${randomUUID()}`), actor: peerUri, object: note.id, target: featuredUri }));
+        c.check(error == null, "alice's inbox takes the peer's signed Remove of its post from its featured collection", () => `${error}; ${lastDelivery(outFrom)}`);
+        const unpinned = await poll(async () => {
+          last = await pins();
+          return last.uris != null && last.uris.length === 0;
+        });
+        c.check(
+          unpinned,
+          "GET /api/v1/accounts/:id/statuses?pinned=true no longer lists it",
+          () => (last.uris != null ? `uris ${JSON.stringify(last.uris)}` : describeResponse(last.r)),
+        );
+        me.featuredTags = [];
+        outFrom = outgoing.length;
+        error = await sendHashtagChange(ctx, s.alice, "Remove", hashtagOf(name), featuredTagsUri);
+        c.check(error == null, "alice's inbox takes the peer's signed Remove of the Hashtag from its featuredTags collection", () => `${error}; ${lastDelivery(outFrom)}`);
+        const untagged = await poll(async () => {
+          lastTags = await tags();
+          return lastTags.names != null && !lastTags.names.includes(name);
+        });
+        c.check(
+          untagged,
+          `GET /api/v1/accounts/:id/featured_tags no longer lists #${name}`,
+          () => (lastTags.names != null ? `names ${JSON.stringify(lastTags.names)}` : describeResponse(lastTags.r)),
+        );
+      },
+    },
+    {
+      name: `step 18: the peer moves to ${PEER2_ACCT}`,
+      needs: ["aliceFollowsPeer", "peerAccountId"],
+      async run() {
+        const peer2Uri = ctx.getActorUri(PEER2_ID);
+        const p2 = actors.get(PEER2_ID);
+        p2.aliases = [peerUri];
+        // The new account has a pinned post and a featured hashtag already: fedblog reads its
+        // featured collections when it first stores it (here, when it looks the Move's target up).
+        const uuid = randomUUID();
+        const pinId = ctx.getObjectUri(Note, { identifier: PEER2_ID, id: uuid });
+        const now = Temporal.Now.instant();
+        const pin = new Note({
+          id: pinId,
+          attribution: peer2Uri,
+          content: `<p>Pinned at the new account ${uuid.slice(0, 8)}</p>`,
+          tos: [PUBLIC_COLLECTION],
+          ccs: [ctx.getFollowersUri(PEER2_ID)],
+          published: now,
+          url: pinId,
+        });
+        notes.set(uuid, pin);
+        p2.featured = [pin];
+        const tag = `peertwo${randomUUID().slice(0, 6)}`;
+        p2.featuredTags = [tag];
+        actors.get(PEER_ID).successor = peer2Uri;
+
+        const receivedFrom = received.length;
+        const postsFrom = inboxPosts.length;
+        const acceptsFrom = acceptsSent.length;
+        const outFrom = outgoing.length;
+        const move = new Move({ id: new URL(`${peerUri.href}#moves/${randomUUID()}`), actor: peerUri, object: peerUri, target: peer2Uri });
+        const error = await send(ctx, s.alice, move);
+        if (!c.check(error == null, `alice's inbox takes the peer's signed Move to ${PEER2_ACCT} (which names the peer in alsoKnownAs)`, () => `${error}; ${lastDelivery(outFrom)}`)) {
+          throw new StepStopped();
+        }
+        const follow = await poll(() =>
+          received.slice(receivedFrom).find((e) => e.type === "Follow" && e.actorId === s.aliceId && e.objectId === peer2Uri.href));
+        if (!c.check(follow != null, `a verified Follow from alice to ${PEER2_ACCT} arrives within ${WAIT_MS / 1000} s`, () => inboxReport(postsFrom, receivedFrom))) {
+          throw new StepStopped();
+        }
+        checkSignedBy(c, follow, s.aliceId, "the Follow of peer2");
+        const accepted = await poll(() => acceptsSent.slice(acceptsFrom).find((a) => a.followId === follow.id && (a.ok || a.error)), 5_000);
+        c.check(
+          accepted?.ok === true && accepted.of === PEER2_ID,
+          `${PEER2_ACCT}'s signed Accept is taken by alice's inbox`,
+          () => accepted?.error ?? "peer2 did not get to sending its Accept",
+        );
+        const undo = await poll(() =>
+          received.slice(receivedFrom).find((e) => e.type === "Undo" && e.actorId === s.aliceId && e.object instanceof Follow && e.object.objectId?.href === peerUri.href));
+        c.check(undo != null, "alice's follow of the old account ends: a verified Undo of her Follow reaches the peer", () => inboxReport(postsFrom, receivedFrom));
+        let last = null;
+        const moved = await poll(async () => {
+          last = await api("GET", `/api/v1/accounts/${s.peerAccountId}`);
+          return last.status === 200 && last.body?.moved != null && last.body.moved;
+        });
+        if (!c.check(moved?.acct === PEER2_ACCT, `GET /api/v1/accounts/:id of the peer has moved: ${PEER2_ACCT}`, () => describeResponse(last))) {
+          throw new StepStopped();
+        }
+        const peer2AccountId = moved.id;
+        const ids = [["id[]", peer2AccountId], ["id[]", s.peerAccountId]];
+        const rel = await poll(async () => {
+          last = await api("GET", "/api/v1/accounts/relationships", { query: ids });
+          if (last.status !== 200 || !Array.isArray(last.body)) return false;
+          const to = last.body.find((r) => r.id === peer2AccountId);
+          const from = last.body.find((r) => r.id === s.peerAccountId);
+          return to?.following === true && from?.following === false;
+        });
+        c.check(rel, `GET /api/v1/accounts/relationships shows alice following ${PEER2_ACCT}, and no longer the peer`, () =>
+          last.status === 200 ? `relationships ${JSON.stringify(last.body)}` : describeResponse(last));
+        const pinned = await poll(async () => {
+          last = await api("GET", `/api/v1/accounts/${peer2AccountId}/statuses`, { query: [["pinned", "true"]] });
+          return last.status === 200 && Array.isArray(last.body) && last.body.some((st) => st.uri === pinId.href);
+        });
+        c.check(pinned, `fedblog read ${PEER2_ACCT}'s featured collection on first storing it: ?pinned=true lists its pinned post`, () => describeResponse(last));
+        const tagged = await poll(async () => {
+          last = await api("GET", `/api/v1/accounts/${peer2AccountId}/featured_tags`);
+          return last.status === 200 && Array.isArray(last.body) && last.body.some((t) => String(t.name).toLowerCase() === tag);
+        });
+        c.check(tagged, `and its featuredTags collection: GET /api/v1/accounts/:id/featured_tags lists #${tag}`, () => describeResponse(last));
+      },
+    },
+    {
+      name: `step 19: alice moves to ${HEIR_ACCT} (the fedblog-server CLI)`,
+      needs: ["peerFollowsAlice", "aliceAccountId"],
+      async run() {
+        if (FEDBLOG_CLI === "") {
+          console.log("# skipped: FEDBLOG_CLI (the fedblog-server binary) is not set");
+          return;
+        }
+        const heirUri = ctx.getActorUri(HEIR_ID);
+        actors.get(HEIR_ID).aliases = [s.alice.id];
+        let receivedFrom = received.length;
+        let postsFrom = inboxPosts.length;
+        const aliased = await runCli(["accounts", "aliases", FEDBLOG_USER, heirUri.href]);
+        c.check(
+          aliased.code === 0 && aliased.stdout.includes(heirUri.href),
+          `\`fedblog-server accounts aliases ${FEDBLOG_USER} ${heirUri.href}\` sets alice's aliases`,
+          () => `exit ${aliased.code}: ${aliased.stdout} ${aliased.stderr.slice(-800)}`,
+        );
+        const update = await poll(() =>
+          received.slice(receivedFrom).find((e) => e.type === "Update" && e.actorId === s.aliceId && isActor(e.object) && e.object.id?.href === s.aliceId));
+        c.check(
+          update != null && update.object.aliasIds.some((u) => u.href === heirUri.href),
+          "a verified Update of alice's actor reaches the peer, its alsoKnownAs listing alice2",
+          () => (update == null ? inboxReport(postsFrom, receivedFrom) : `alsoKnownAs ${JSON.stringify(update.object.aliasIds.map((u) => u.href))}`),
+        );
+        if (update != null) checkSignedBy(c, update, s.aliceId, "the Update of alice's actor");
+        const aliasedActor = await lookupFresh(ctx, s.aliceId);
+        c.check(
+          aliasedActor.object?.aliasIds?.some((u) => u.href === heirUri.href),
+          "alice's actor, looked up afresh through Fedify, lists alice2 in alsoKnownAs",
+          () => aliasedActor.error ?? `alsoKnownAs ${JSON.stringify(aliasedActor.object?.aliasIds?.map((u) => u.href))}`,
+        );
+
+        receivedFrom = received.length;
+        postsFrom = inboxPosts.length;
+        const moved = await runCli(["accounts", "move", FEDBLOG_USER, HEIR_ACCT]);
+        if (!c.check(moved.code === 0, `\`fedblog-server accounts move ${FEDBLOG_USER} ${HEIR_ACCT}\` moves alice`, () => `exit ${moved.code}: ${moved.stdout} ${moved.stderr.slice(-800)}`)) {
+          throw new StepStopped();
+        }
+        const move = await poll(() => received.slice(receivedFrom).find((e) => e.activity instanceof Move && e.actorId === s.aliceId));
+        if (!c.check(move != null, `a verified Move from alice reaches the peer (her follower) within ${WAIT_MS / 1000} s`, () => inboxReport(postsFrom, receivedFrom))) {
+          throw new StepStopped();
+        }
+        checkSignedBy(c, move, s.aliceId, "the Move");
+        c.check(
+          move.objectId === s.aliceId && move.activity.targetId?.href === heirUri.href,
+          "the Move's object is alice and its target alice2",
+          () => `object ${move.objectId}, target ${move.activity.targetId?.href}`,
+        );
+        const movedActor = await lookupFresh(ctx, s.aliceId);
+        c.check(
+          movedActor.object?.successorId?.href === heirUri.href,
+          "alice's actor, looked up afresh through Fedify, has movedTo alice2",
+          () => movedActor.error ?? `movedTo ${movedActor.object?.successorId?.href}`,
+        );
+        const account = await api("GET", `/api/v1/accounts/${s.aliceAccountId}`);
+        c.check(
+          account.status === 200 && account.body?.moved?.acct === HEIR_ACCT,
+          `GET /api/v1/accounts/:id of alice has moved: ${HEIR_ACCT}`,
+          () => describeResponse(account),
         );
       },
     },

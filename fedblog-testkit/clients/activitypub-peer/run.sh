@@ -10,8 +10,11 @@
 # confirmed+approved account (alice) with a token from the CLI, and runs peer.mjs: it serves the
 # peer on another free port and checks WebFinger, follows both ways, delivery of a post, a reply,
 # a like and its undo, a three-level thread both ways, images both ways and edits both ways
-# (with history), and polls both ways (votes and totals), all with signed requests (101 checks;
-# see README.md). Stops the server, prints the
+# (with history), polls both ways (votes and totals), pins and featured hashtags both ways
+# (Add/Remove, the featured and featuredTags collections) and moves both ways (the peer's Move
+# to a second actor; alice's aliases and Move through this binary's CLI, which peer.mjs runs
+# mid-way as FEDBLOG_CLI with the FEDBLOG_* settings below), all with signed requests (153
+# checks; see README.md). Stops the server, prints the
 # server log's tail if the scenario failed, checks that no token or password reached the log, and
 # exits with the scenario's exit code. Set KEEP_TMP=1 to keep the data dir and server log;
 # PEER_LOG=info (or debug) shows more of Fedify's log.
@@ -105,8 +108,10 @@ fi
 echo "run.sh: $USERNAME with a token ready; the peer will be http://127.0.0.1:$PEER_PORT"
 
 # --- scenario (the peer runs inside it and stops with it) -----------------------------------
+# FEDBLOG_CLI lets the scenario run the CLI mid-way (alice's aliases and move), with the
+# FEDBLOG_* settings exported above.
 PEER_PORT="$PEER_PORT" FEDBLOG_BASE="$BASE" FEDBLOG_USER="$USERNAME" FEDBLOG_TOKEN="$TOKEN" \
-    "$NODE" "$HERE/peer.mjs" &
+    FEDBLOG_CLI="$BIN" "$NODE" "$HERE/peer.mjs" &
 PEER_PID=$!
 set +e
 wait "$PEER_PID"
