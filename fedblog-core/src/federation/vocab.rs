@@ -1401,6 +1401,14 @@ pub enum FirstPage<'a> {
     At(String),
 }
 
+/// The types of collections and of their pages.
+const COLLECTION_TYPES: [&str; 4] = [
+    "Collection",
+    "OrderedCollection",
+    "CollectionPage",
+    "OrderedCollectionPage",
+];
+
 /// Where the first page of the collection `v` is (see [`FirstPage`]); `None` for something
 /// that is neither a collection nor a page nor a URL.
 pub fn first_page(v: &Value) -> Option<FirstPage<'_>> {
@@ -1409,7 +1417,12 @@ pub fn first_page(v: &Value) -> Option<FirstPage<'_>> {
         Value::Object(o) => match o.get("first") {
             Some(first @ Value::Object(_)) => Some(FirstPage::Here(first)),
             Some(first) => id_of(first).map(FirstPage::At),
-            None if o.contains_key("items") || o.contains_key("orderedItems") => {
+            // An empty collection may name no items at all (Fedify serves one so): a
+            // collection with neither `first` nor items lists nothing, not another page.
+            None if o.contains_key("items")
+                || o.contains_key("orderedItems")
+                || types_of(v).iter().any(|t| COLLECTION_TYPES.contains(t)) =>
+            {
                 Some(FirstPage::Here(v))
             }
             None => id_of(v).map(FirstPage::At),
@@ -1794,6 +1807,16 @@ mod tests {
             "https://x.example/1", {"id": "https://x.example/2", "type": "Note"}, 7
         ]});
         assert_eq!(first_page(&page), Some(FirstPage::Here(&page)));
+        // An empty collection with no items named at all lists nothing; an object that is only
+        // an id is fetched.
+        let empty =
+            json!({"id": "https://x.example/f", "type": "OrderedCollection", "totalItems": 0});
+        assert_eq!(first_page(&empty), Some(FirstPage::Here(&empty)));
+        assert!(collection_page_items(&empty).is_empty());
+        assert_eq!(
+            first_page(&json!({"id": "https://x.example/f"})),
+            Some(FirstPage::At("https://x.example/f".into()))
+        );
         assert_eq!(
             collection_page_items(&page),
             strings(&["https://x.example/1", "https://x.example/2"])

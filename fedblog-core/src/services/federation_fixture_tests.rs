@@ -19,10 +19,11 @@ use crate::federation::keys::PrivateKey;
 use crate::federation::keys::test_keys::{ACTOR_KEY, ACTOR_PUB};
 use crate::federation::paths;
 use crate::federation::signatures::sign_request;
-use crate::federation::vocab::ACTIVITY_JSON;
+use crate::federation::vocab::{ACTIVITY_JSON, ACTIVITY_STREAMS};
 use crate::federation::{OutboundRequest, OutboundResponse, Transport, TransportError};
 use crate::pagination::Page;
 use crate::services::discovery::AccountStatusesQuery;
+use crate::services::federation::FetchFeatured;
 use crate::services::relationships::FollowOptions;
 use crate::store::{
     AccountRecord, ActorKeyRecord, INSTANCE_ACTOR, NotificationQuery, NotificationType,
@@ -849,6 +850,24 @@ async fn an_actors_featured_collections_are_read_when_it_is_first_seen() {
     add["object"] = pleroma_note.into();
     assert_eq!(w.deliver_value(&add).await.status, 403);
     assert_eq!(w.pins_of("mastodon/add-featured.json").await, vec![pinned]);
+    // Read again once emptied, as Fedify serves an empty collection (no items named at all),
+    // the collections leave no pin and no featured tag behind.
+    for name in ["mastodon/featured.json", "mastodon/featured-tags.json"] {
+        let id = str_of(&w.fixture(name), "id").to_string();
+        w.fedi.serve(serde_json::json!({
+            "@context": ACTIVITY_STREAMS, "id": id, "type": "OrderedCollection", "totalItems": 0
+        }));
+    }
+    w.app
+        .run_fetch_featured(&serde_json::to_value(FetchFeatured { account: ana.id }).unwrap())
+        .await
+        .unwrap();
+    assert!(w.pins_of("mastodon/add-featured.json").await.is_empty());
+    assert!(
+        w.featured_tags_of("mastodon/add-featured.json")
+            .await
+            .is_empty()
+    );
 }
 
 #[tokio::test]
