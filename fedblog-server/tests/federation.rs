@@ -322,6 +322,23 @@ where
     panic!("never: {what}");
 }
 
+/// `token`'s account on `side` follows `handle` (`user@host`), and the follow is accepted: the
+/// account's id on `side`.
+async fn follow_by_handle(side: &Side, token: &str, handle: &str) -> String {
+    let (s, found) = side
+        .call("POST", FollowByUri::PATH, token, &[("uri", handle)])
+        .await;
+    assert_eq!(s, 200, "{found}");
+    assert_eq!(found["acct"], handle);
+    let id = found["id"].as_str().expect("an id").to_string();
+    eventually(&format!("following {handle}"), || async {
+        let r = relationship(side, token, &id).await;
+        (r["following"] == true).then_some(r)
+    })
+    .await;
+    id
+}
+
 fn has(list: &Value, pred: impl Fn(&Value) -> bool) -> Option<Value> {
     list.as_array()?.iter().find(|v| pred(v)).cloned()
 }
@@ -338,22 +355,7 @@ async fn two_servers_federate(pg: Option<&str>) {
     assert_eq!(s, 200);
 
     // Follow by handle.
-    let (s, bob) = a
-        .call(
-            "POST",
-            FollowByUri::PATH,
-            &ta,
-            &[("uri", &format!("bob@{}", b.domain))],
-        )
-        .await;
-    assert_eq!(s, 200, "{bob}");
-    assert_eq!(bob["acct"], format!("bob@{}", b.domain));
-    let bob_at_a = bob["id"].as_str().unwrap().to_string();
-    eventually("alice follows bob", || async {
-        let r = relationship(&a, &ta, &bob_at_a).await;
-        (r["following"] == true).then_some(r)
-    })
-    .await;
+    let bob_at_a = follow_by_handle(&a, &ta, &format!("bob@{}", b.domain)).await;
 
     // A locked account's request, accepted.
     let (s, carol) = a
@@ -1004,21 +1006,7 @@ async fn two_servers_federate_more(pg: Option<&str>) {
     let (alice_id, ta) = a.user("alice").await;
     let (_, tb) = b.user("bob").await;
     let (_, tc) = b.user("carol").await;
-    let (s, bob) = a
-        .call(
-            "POST",
-            FollowByUri::PATH,
-            &ta,
-            &[("uri", &format!("bob@{}", b.domain))],
-        )
-        .await;
-    assert_eq!(s, 200, "{bob}");
-    let bob_at_a = bob["id"].as_str().unwrap().to_string();
-    eventually("alice follows bob", || async {
-        let r = relationship(&a, &ta, &bob_at_a).await;
-        (r["following"] == true).then_some(r)
-    })
-    .await;
+    let bob_at_a = follow_by_handle(&a, &ta, &format!("bob@{}", b.domain)).await;
     let p = Pair {
         a,
         b,
@@ -1107,21 +1095,7 @@ async fn inboxes_refuse_what_is_not_signed_by_its_actor() {
     let (_, tb) = b.user("bob").await;
     b.user("mallory").await;
     // alice follows bob, and bob posts: a keeps a copy.
-    let (s, bob) = a
-        .call(
-            "POST",
-            FollowByUri::PATH,
-            &ta,
-            &[("uri", &format!("bob@{}", b.domain))],
-        )
-        .await;
-    assert_eq!(s, 200, "{bob}");
-    let bob_at_a = bob["id"].as_str().unwrap().to_string();
-    eventually("alice follows bob", || async {
-        let r = relationship(&a, &ta, &bob_at_a).await;
-        (r["following"] == true).then_some(r)
-    })
-    .await;
+    follow_by_handle(&a, &ta, &format!("bob@{}", b.domain)).await;
     let (_, hello) = b
         .call("POST", CreateStatus::PATH, &tb, &[("status", "mine alone")])
         .await;
