@@ -700,3 +700,88 @@ async fn postgres_crossed_follows_lose_nothing() {
     crossed_follows_lose_nothing(Arc::new(store)).await;
     drop_schema(&base, schema).await;
 }
+
+/// More custom emojis than one statement takes: 1,200 saved in one call (some keys twice in it:
+/// the first id and the last fields win, as if saved one after the other), then saved again,
+/// and found by 1,300 keys (repeats and unknown ones among them) in one call: every emoji once,
+/// as last saved, with its first id.
+async fn custom_emojis_in_many_statements(store: Arc<dyn Store>) {
+    use fedblog_core::IdGenerator;
+    use fedblog_core::store::CustomEmojiRecord;
+    use fedblog_testkit::store_suite::{T0, at};
+
+    let ids = IdGenerator::default();
+    let emoji = |n: usize, version: &str| {
+        let domain = (!n.is_multiple_of(3)).then(|| format!("host{}.example", n % 7));
+        CustomEmojiRecord {
+            id: ids.next_at(T0 + n as i64),
+            shortcode: format!("emoji_{}", n / 2),
+            domain,
+            uri: None,
+            image_url: format!("https://files.example/{n}/{version}.png"),
+            static_url: format!("https://files.example/{n}/{version}-static.png"),
+            visible_in_picker: n.is_multiple_of(2),
+            category: Some(version.to_string()),
+            disabled: false,
+            updated_at: at(T0 + n as i64),
+        }
+    };
+    let mut first: Vec<CustomEmojiRecord> = (0..1_200).map(|n| emoji(n, "v1")).collect();
+    // Ten keys twice in the batch: the first id, the last fields.
+    let repeats: Vec<CustomEmojiRecord> = first[..10]
+        .iter()
+        .map(|e| CustomEmojiRecord {
+            id: ids.next_at(T0 + 10_000),
+            category: Some("repeat".into()),
+            ..e.clone()
+        })
+        .collect();
+    first.extend(repeats);
+    store.save_custom_emojis(&first).await.expect("save");
+    let second: Vec<CustomEmojiRecord> = (0..1_200)
+        .map(|n| CustomEmojiRecord {
+            id: ids.next_at(T0 + 20_000),
+            ..emoji(n, "v2")
+        })
+        .collect();
+    store.save_custom_emojis(&second).await.expect("save again");
+
+    let mut keys: Vec<(String, Option<String>)> = second
+        .iter()
+        .map(|e| (e.shortcode.clone(), e.domain.clone()))
+        .collect();
+    keys.extend(keys[..50].to_vec());
+    keys.extend((0..50).map(|n| (format!("unknown_{n}"), None)));
+    let mut found = store.custom_emojis_by_keys(&keys).await.expect("by keys");
+    found.sort_by_key(|e| e.id);
+    let mut expected: Vec<CustomEmojiRecord> = second
+        .iter()
+        .zip(&first)
+        .map(|(e, f)| CustomEmojiRecord {
+            id: f.id,
+            ..e.clone()
+        })
+        .collect();
+    expected.sort_by_key(|e| e.id);
+    assert_eq!(found.len(), expected.len(), "every emoji once");
+    assert_eq!(found, expected, "as last saved, with the first id");
+}
+
+#[tokio::test]
+async fn sqlite_custom_emojis_in_many_statements() {
+    let store = fresh_sqlite().await;
+    custom_emojis_in_many_statements(Arc::new(store.clone())).await;
+}
+
+/// [`custom_emojis_in_many_statements`] on PostgreSQL, where an upsert may not touch a row
+/// twice. Runs only when `FEDBLOG_TEST_DATABASE_URL` is a `postgres://` URL.
+#[tokio::test]
+async fn postgres_custom_emojis_in_many_statements() {
+    let Some(base) = postgres_url("postgres_custom_emojis_in_many_statements") else {
+        return;
+    };
+    let schema = "fedblog_custom_emojis";
+    let store = fresh_postgres_schema(&base, schema).await;
+    custom_emojis_in_many_statements(Arc::new(store)).await;
+    drop_schema(&base, schema).await;
+}

@@ -301,6 +301,31 @@ fn a_store_that_sets_no_poll_tally_declares_it() {
     );
 }
 
+/// A store with the trait's default custom emojis (it keeps none) passes the check when it
+/// declares the lack, and fails it when it claims the capability.
+#[test]
+fn a_store_that_keeps_no_custom_emoji_declares_it() {
+    let check = CHECKS
+        .iter()
+        .find(|c| c.name == "custom_emojis_are_kept_per_shortcode_and_domain")
+        .expect("the custom emoji check is listed");
+    let run = |capabilities| {
+        let store = faulty::Faulty::new(faulty::Fault::EmojisForgotten);
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            check.run_on(&store, capabilities)
+        }))
+        .is_ok()
+    };
+    assert!(
+        !run(Capabilities::ALL),
+        "claiming KeepsCustomEmojis, keeping nothing fails"
+    );
+    assert!(
+        run(Capabilities::ALL.lacking(Capability::KeepsCustomEmojis)),
+        "declaring the lack, a store that keeps no custom emoji passes"
+    );
+}
+
 /// A store that wraps `MemoryStore` and breaks one contract on purpose.
 #[deny(dead_code)]
 mod faulty {
@@ -757,6 +782,16 @@ mod faulty {
         EditSkipsUnattachableMedia,
         EditAttachNotAtomic,
         DeleteAccountKeepsMedia,
+        // custom emojis
+        /// A second save of a `(shortcode, domain)` takes the new id.
+        EmojiResaveTakesNewId,
+        /// A second save of a `(shortcode, domain)` changes nothing.
+        EmojiResaveIgnored,
+        /// `custom_emojis_by_keys` finds the shortcode on every domain.
+        EmojiLookupIgnoresDomain,
+        /// `save_custom_emojis` and `custom_emojis_by_keys` are the trait's defaults: nothing is
+        /// kept.
+        EmojisForgotten,
         // notifications
         /// `status_id`, `group_key` and `filtered` are not stored.
         NotificationFieldsDropped,
@@ -982,6 +1017,8 @@ mod faulty {
         media_hidden: BTreeSet<Id>,
         /// Attachments `delete_unattached_media` removed, as returned.
         deleted_media: BTreeMap<Id, MediaRecord>,
+        /// (shortcode, domain) of every custom emoji saved -> the id last given for it
+        emoji_ids: BTreeMap<(String, Option<String>), Id>,
         /// Ids of every notification ever inserted (the store may have removed some).
         notification_ids: BTreeSet<Id>,
         /// (account, timeline) of every marker save asked for.
@@ -5443,6 +5480,62 @@ mod faulty {
                 .filter(|m| !self.hidden(m.id))
                 .map(|m| self.media(m))
                 .collect())
+        }
+    }
+
+    /// The faulty behaviours of custom emojis.
+    impl Faults {
+        async fn save_custom_emojis(&self, emojis: &[CustomEmojiRecord]) -> StoreResult<()> {
+            if self.is(Fault::EmojisForgotten) {
+                return Ok(());
+            }
+            let mut saving = vec![];
+            for e in emojis {
+                let key = (e.shortcode.clone(), e.domain.clone());
+                let known = self.log().emoji_ids.insert(key, e.id).is_some();
+                if !(known && self.is(Fault::EmojiResaveIgnored)) {
+                    saving.push(e.clone());
+                }
+            }
+            self.inner.save_custom_emojis(&saving).await
+        }
+
+        async fn custom_emojis_by_keys(
+            &self,
+            keys: &[(String, Option<String>)],
+        ) -> StoreResult<Vec<CustomEmojiRecord>> {
+            if self.is(Fault::EmojisForgotten) {
+                return Ok(vec![]);
+            }
+            if self.is(Fault::ByIdsEmptyIsError) && keys.is_empty() {
+                return Err(StoreError::Backend("syntax error near )".into()));
+            }
+            let keys: Vec<(String, Option<String>)> = if self.is(Fault::EmojiLookupIgnoresDomain) {
+                self.log()
+                    .emoji_ids
+                    .keys()
+                    .filter(|(shortcode, _)| keys.iter().any(|(k, _)| k == shortcode))
+                    .cloned()
+                    .collect()
+            } else {
+                keys.to_vec()
+            };
+            let mut found = self.inner.custom_emojis_by_keys(&keys).await?;
+            let log = self.log();
+            for e in &mut found {
+                match self.fault {
+                    Fault::EmojiResaveTakesNewId => {
+                        if let Some(id) =
+                            log.emoji_ids.get(&(e.shortcode.clone(), e.domain.clone()))
+                        {
+                            e.id = *id;
+                        }
+                    }
+                    Fault::SecondsTimestamps => e.updated_at = seconds(e.updated_at),
+                    _ => {}
+                }
+            }
+            Ok(found)
         }
     }
 

@@ -1,17 +1,21 @@
 //! `MediaStore` for `SeaStore`: the `media_attachments` rows, and the helpers the status, edit
-//! and account stores use to attach, detach and remove media inside their transactions.
+//! and account stores use to attach, detach and remove media inside their transactions; and the
+//! `custom_emojis` rows.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use async_trait::async_trait;
-use fedblog_core::store::{MediaKind, MediaRecord, MediaStore};
+use fedblog_core::store::{CustomEmojiRecord, MediaKind, MediaRecord, MediaStore};
 use fedblog_core::{Id, StoreError, StoreResult};
 use sea_orm::ActiveValue::Set;
-use sea_orm::sea_query::{Condition, Expr, SelectStatement};
+use sea_orm::sea_query::{Condition, Expr, OnConflict, SelectStatement};
 use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter};
 
-use super::entity::media_attachments;
-use super::{IN_CHUNK, SeaStore, backend_err};
+use super::entity::{custom_emojis, media_attachments};
+use super::{IN_CHUNK, SeaStore, backend_err, finish};
+
+/// `(shortcode, domain)` keys per lookup query: two bind parameters each.
+const EMOJI_KEY_CHUNK: usize = 200;
 
 /// Ordered ids as stored in `statuses.media_ids` and `status_edits.media_ids`: comma-separated
 /// decimal, `''` for none.
@@ -83,6 +87,71 @@ fn media_from_row(m: media_attachments::Model) -> StoreResult<MediaRecord> {
         remote_url: m.remote_url,
         created_at: m.created_at,
     })
+}
+
+/// The stored `custom_emojis.domain` of a domain: `''` for this server's own (`None`), so that
+/// the unique index on `(shortcode, domain)` holds for them too.
+fn emoji_domain(domain: Option<&str>) -> &str {
+    domain.unwrap_or("")
+}
+
+/// The row of `e` under the id `id`.
+fn emoji_row(id: Id, e: &CustomEmojiRecord) -> custom_emojis::ActiveModel {
+    custom_emojis::ActiveModel {
+        id: Set(id.as_i64()),
+        shortcode: Set(e.shortcode.clone()),
+        domain: Set(emoji_domain(e.domain.as_deref()).to_string()),
+        uri: Set(e.uri.clone()),
+        image_url: Set(e.image_url.clone()),
+        static_url: Set(e.static_url.clone()),
+        visible_in_picker: Set(e.visible_in_picker),
+        category: Set(e.category.clone()),
+        disabled: Set(e.disabled),
+        updated_at: Set(e.updated_at),
+    }
+}
+
+fn emoji_from_row(r: custom_emojis::Model) -> CustomEmojiRecord {
+    CustomEmojiRecord {
+        id: Id::from_i64(r.id),
+        shortcode: r.shortcode,
+        domain: (!r.domain.is_empty()).then_some(r.domain),
+        uri: r.uri,
+        image_url: r.image_url,
+        static_url: r.static_url,
+        visible_in_picker: r.visible_in_picker,
+        category: r.category,
+        disabled: r.disabled,
+        updated_at: r.updated_at,
+    }
+}
+
+/// Inserts `rows`, or, for a `(shortcode, domain)` stored already, replaces all but its id.
+async fn upsert_emojis<C: ConnectionTrait>(
+    db: &C,
+    rows: &[custom_emojis::ActiveModel],
+) -> StoreResult<()> {
+    use custom_emojis::Column as C;
+    for chunk in rows.chunks(IN_CHUNK) {
+        custom_emojis::Entity::insert_many(chunk.iter().cloned())
+            .on_conflict(
+                OnConflict::columns([C::Shortcode, C::Domain])
+                    .update_columns([
+                        C::Uri,
+                        C::ImageUrl,
+                        C::StaticUrl,
+                        C::VisibleInPicker,
+                        C::Category,
+                        C::Disabled,
+                        C::UpdatedAt,
+                    ])
+                    .to_owned(),
+            )
+            .exec_without_returning(db)
+            .await
+            .map_err(backend_err)?;
+    }
+    Ok(())
 }
 
 /// Attaches the media `ids` to `status`, all or nothing: each must exist, be `account`'s, and be
@@ -267,6 +336,60 @@ impl MediaStore for SeaStore {
             .into_iter()
             .map(media_from_row)
             .collect()
+    }
+
+    async fn save_custom_emojis(&self, emojis: &[CustomEmojiRecord]) -> StoreResult<()> {
+        // One row per key (an upsert may not touch a row twice): the first id given for it, as
+        // if saved one after the other, and the last fields.
+        let mut by_key: BTreeMap<(&str, &str), (Id, &CustomEmojiRecord)> = BTreeMap::new();
+        for e in emojis {
+            let key = (e.shortcode.as_str(), emoji_domain(e.domain.as_deref()));
+            by_key
+                .entry(key)
+                .and_modify(|(_, last)| *last = e)
+                .or_insert((e.id, e));
+        }
+        let rows: Vec<custom_emojis::ActiveModel> = by_key
+            .into_values()
+            .map(|(id, e)| emoji_row(id, e))
+            .collect();
+        if rows.len() <= IN_CHUNK {
+            return upsert_emojis(&self.db, &rows).await;
+        }
+        let tx = self.begin_write().await?;
+        let result = upsert_emojis(&tx, &rows).await;
+        finish(tx, result).await
+    }
+
+    async fn custom_emojis_by_keys(
+        &self,
+        keys: &[(String, Option<String>)],
+    ) -> StoreResult<Vec<CustomEmojiRecord>> {
+        let distinct: Vec<(&str, &str)> = keys
+            .iter()
+            .map(|(shortcode, domain)| (shortcode.as_str(), emoji_domain(domain.as_deref())))
+            .collect::<BTreeSet<_>>()
+            .into_iter()
+            .collect();
+        let mut out = Vec::with_capacity(distinct.len());
+        for chunk in distinct.chunks(EMOJI_KEY_CHUNK) {
+            let any = chunk
+                .iter()
+                .fold(Condition::any(), |any, &(shortcode, domain)| {
+                    any.add(
+                        Condition::all()
+                            .add(custom_emojis::Column::Shortcode.eq(shortcode))
+                            .add(custom_emojis::Column::Domain.eq(domain)),
+                    )
+                });
+            let rows = custom_emojis::Entity::find()
+                .filter(any)
+                .all(&self.db)
+                .await
+                .map_err(backend_err)?;
+            out.extend(rows.into_iter().map(emoji_from_row));
+        }
+        Ok(out)
     }
 }
 

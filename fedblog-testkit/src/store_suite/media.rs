@@ -1,16 +1,18 @@
 //! Checks of [`MediaStore`](fedblog_core::store::MediaStore) and of how the status and account
 //! stores treat media: attachments round-tripping, updates of what processing and clients
 //! change, removal of unattached uploads, attaching on insert and edit (all or nothing),
-//! detaching on status deletion, and removal with the account.
+//! detaching on status deletion, and removal with the account; and custom emojis, kept per
+//! shortcode and domain.
 
 use fedblog_core::store::{
-    AccountRecord, MediaKind, MediaRecord, ScheduledStatusRecord, StatusEditRecord, StatusRecord,
+    AccountRecord, CustomEmojiRecord, MediaKind, MediaRecord, ScheduledStatusRecord,
+    StatusEditRecord, StatusRecord,
 };
 use fedblog_core::{Id, IdGenerator, Store};
 
 use super::{
-    T0, add_local, add_media, add_status, assert_already_exists, assert_not_found, at, get_account,
-    get_status, media, reply, scheduled_status, status,
+    Capabilities, Capability, T0, add_local, add_media, add_status, assert_already_exists,
+    assert_not_found, at, get_account, get_status, media, reply, scheduled_status, status,
 };
 
 /// A media attachment of `owner` uploaded at `millis` of `kind` with every optional field set
@@ -1025,5 +1027,162 @@ pub async fn delete_account_removes_its_media(store: &dyn Store) {
         account_media(store, bob.id).await,
         vec![attached(&bobs, &bs), bobs_free],
         "delete_account must keep other accounts' attachments as they were"
+    );
+}
+
+/// A custom emoji `shortcode` of `domain` (`None`: this server's) changed at `millis`, with
+/// every optional field set. Not saved.
+fn emoji(
+    ids: &IdGenerator,
+    shortcode: &str,
+    domain: Option<&str>,
+    millis: i64,
+) -> CustomEmojiRecord {
+    let id = ids.next_at(millis);
+    let host = domain.unwrap_or("local.example");
+    CustomEmojiRecord {
+        id,
+        shortcode: shortcode.into(),
+        domain: domain.map(Into::into),
+        uri: Some(format!("https://{host}/emojis/{id}")),
+        image_url: format!("https://files.{host}/custom_emojis/images/{id}/{shortcode}.png"),
+        static_url: format!("https://files.{host}/custom_emojis/static/{id}/{shortcode}.png"),
+        visible_in_picker: true,
+        category: Some("Blobs".into()),
+        disabled: false,
+        updated_at: at(millis),
+    }
+}
+
+/// `save_custom_emojis`, which must succeed.
+async fn save_emojis(store: &dyn Store, emojis: &[CustomEmojiRecord]) {
+    store
+        .save_custom_emojis(emojis)
+        .await
+        .unwrap_or_else(|e| panic!("save_custom_emojis failed: {e:?}"));
+}
+
+/// `custom_emojis_by_keys`, sorted by id.
+async fn emojis_by_keys(
+    store: &dyn Store,
+    keys: &[(&str, Option<&str>)],
+) -> Vec<CustomEmojiRecord> {
+    let keys: Vec<(String, Option<String>)> = keys
+        .iter()
+        .map(|(shortcode, domain)| (shortcode.to_string(), domain.map(Into::into)))
+        .collect();
+    let mut got = store
+        .custom_emojis_by_keys(&keys)
+        .await
+        .unwrap_or_else(|e| panic!("custom_emojis_by_keys({keys:?}) failed: {e:?}"));
+    got.sort_by_key(|e| e.id);
+    got
+}
+
+/// `custom_emojis_by_keys` finds each saved emoji by its `(shortcode, domain)`, with every
+/// field as saved: a shortcode on two servers and this server's own (`None`) are three emojis,
+/// each found by its own key alone; unknown keys are skipped and no key finds nothing. Saving
+/// an emoji of a stored `(shortcode, domain)` again replaces every field but the id, which
+/// stays the first one. Without [`Capability::KeepsCustomEmojis`] (the trait's default), the
+/// weaker promise: saving succeeds and the lookup finds nothing.
+pub async fn custom_emojis_are_kept_per_shortcode_and_domain(
+    store: &dyn Store,
+    capabilities: Capabilities,
+) {
+    let ids = IdGenerator::default();
+    let remote = emoji(&ids, "blobcat", Some("remote.example"), T0 + 1_000);
+    let other = CustomEmojiRecord {
+        uri: None,
+        visible_in_picker: false,
+        category: None,
+        disabled: true,
+        ..emoji(&ids, "blobcat", Some("other.example"), T0 + 1_001)
+    };
+    let local = emoji(&ids, "blobcat", None, T0 + 1_002);
+    let party = CustomEmojiRecord {
+        uri: None,
+        ..emoji(&ids, "party_parrot", None, T0 + 1_003)
+    };
+    save_emojis(store, &[remote.clone(), other.clone(), local.clone()]).await;
+    save_emojis(store, std::slice::from_ref(&party)).await;
+    let keys = [
+        ("blobcat", Some("remote.example")),
+        ("blobcat", Some("other.example")),
+        ("blobcat", None),
+        ("party_parrot", None),
+    ];
+    if !capabilities.has(Capability::KeepsCustomEmojis) {
+        assert_eq!(
+            emojis_by_keys(store, &keys).await,
+            vec![],
+            "a store that keeps no custom emoji finds none (or claim KeepsCustomEmojis)"
+        );
+        return;
+    }
+    let unknown = [
+        ("blobcat", Some("third.example")),
+        ("party_parrot", Some("remote.example")),
+        ("unknown", None),
+    ];
+    assert_eq!(
+        emojis_by_keys(store, &[&keys[..], &unknown[..]].concat()).await,
+        vec![remote.clone(), other.clone(), local.clone(), party.clone()],
+        "custom_emojis_by_keys must find every saved emoji as saved and skip unknown keys"
+    );
+    for (key, e) in keys.iter().zip([&remote, &other, &local, &party]) {
+        assert_eq!(
+            emojis_by_keys(store, &[*key]).await,
+            vec![e.clone()],
+            "the key {key:?} must find the emoji of that shortcode on that domain alone \
+             (None: this server's)"
+        );
+    }
+    assert_eq!(
+        emojis_by_keys(store, &unknown).await,
+        vec![],
+        "unknown keys must find nothing"
+    );
+    assert_eq!(
+        emojis_by_keys(store, &[]).await,
+        vec![],
+        "no key must find nothing"
+    );
+
+    let remote_v2 = CustomEmojiRecord {
+        id: ids.next_at(T0 + 5_000),
+        uri: Some("https://remote.example/emojis/blobcat-v2".into()),
+        image_url: "https://files.remote.example/custom_emojis/images/v2/blobcat.gif".into(),
+        static_url: "https://files.remote.example/custom_emojis/static/v2/blobcat.png".into(),
+        visible_in_picker: false,
+        category: None,
+        disabled: true,
+        updated_at: at(T0 + 5_000),
+        ..remote.clone()
+    };
+    let local_v2 = CustomEmojiRecord {
+        id: ids.next_at(T0 + 5_001),
+        uri: None,
+        image_url: "https://files.local.example/custom_emojis/images/v2/blobcat.webp".into(),
+        category: Some("Cats".into()),
+        updated_at: at(T0 + 5_001),
+        ..local.clone()
+    };
+    save_emojis(store, &[remote_v2.clone(), local_v2.clone()]).await;
+    assert_eq!(
+        emojis_by_keys(store, &keys).await,
+        vec![
+            CustomEmojiRecord {
+                id: remote.id,
+                ..remote_v2
+            },
+            other,
+            CustomEmojiRecord {
+                id: local.id,
+                ..local_v2
+            },
+            party,
+        ],
+        "saving an emoji of a stored (shortcode, domain) must replace every field but the id, \
+         which stays the first one, and leave the other emojis as they were"
     );
 }

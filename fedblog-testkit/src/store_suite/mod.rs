@@ -446,7 +446,8 @@ macro_rules! __store_suite_for_each_check {
                 delete_status_detaches_its_media_and_keeps_them,
                 update_status_attaches_new_media_and_keeps_dropped_ones,
                 update_status_with_unattachable_media_changes_nothing,
-                delete_account_removes_its_media,
+                delete_account_removes_its_media;
+                given capabilities: custom_emojis_are_kept_per_shortcode_and_domain,
             }
             notifications {
                 notification_round_trips_with_every_field_and_type,
@@ -703,6 +704,12 @@ pub enum Capability {
     /// remote poll's counts and end as its server reports them. Its default sets nothing, which
     /// is correct (the counts stay those stored, plus local votes) but lets them go stale.
     SetsPollTallies,
+    /// [`MediaStore::save_custom_emojis`](fedblog_core::store::MediaStore::save_custom_emojis)
+    /// keeps custom emojis, which
+    /// [`MediaStore::custom_emojis_by_keys`](fedblog_core::store::MediaStore::custom_emojis_by_keys)
+    /// then finds. Its default keeps none, which is correct (the lookup finds nothing, and
+    /// `:shortcode:` stays text) but shows remote statuses without their emojis.
+    KeepsCustomEmojis,
 }
 
 /// The capabilities a store under test claims, as passed to the checks that depend on one.
@@ -714,6 +721,7 @@ pub struct Capabilities {
     links_replies: bool,
     adds_poll_choices: bool,
     sets_poll_tallies: bool,
+    keeps_custom_emojis: bool,
 }
 
 impl Capabilities {
@@ -725,6 +733,7 @@ impl Capabilities {
         links_replies: true,
         adds_poll_choices: true,
         sets_poll_tallies: true,
+        keeps_custom_emojis: true,
     };
 
     /// These capabilities without `capability`.
@@ -754,6 +763,10 @@ impl Capabilities {
                 sets_poll_tallies: false,
                 ..self
             },
+            Capability::KeepsCustomEmojis => Capabilities {
+                keeps_custom_emojis: false,
+                ..self
+            },
         }
     }
 
@@ -766,6 +779,7 @@ impl Capabilities {
             Capability::LinksReplies => self.links_replies,
             Capability::AddsPollChoices => self.adds_poll_choices,
             Capability::SetsPollTallies => self.sets_poll_tallies,
+            Capability::KeepsCustomEmojis => self.keeps_custom_emojis,
         }
     }
 }

@@ -11,6 +11,7 @@ pub mod bookmarks;
 pub mod conversation_mutes;
 pub mod conversation_statuses;
 pub mod conversations;
+pub mod custom_emojis;
 pub mod endorsements;
 pub mod failing_hosts;
 pub mod favourites;

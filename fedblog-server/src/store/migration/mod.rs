@@ -24,6 +24,7 @@ mod m0019_change_log;
 mod m0020_large_events;
 mod m0021_federation;
 mod m0022_moves_featured_remote_media;
+mod m0023_custom_emojis;
 
 /// A named index on `table` over `cols` (shared by the migrations).
 fn index(name: &'static str, table: &'static str, cols: &[&'static str]) -> IndexCreateStatement {
@@ -85,6 +86,7 @@ impl MigratorTrait for Migrator {
             Box::new(m0020_large_events::Migration),
             Box::new(m0021_federation::Migration),
             Box::new(m0022_moves_featured_remote_media::Migration),
+            Box::new(m0023_custom_emojis::Migration),
         ]
     }
 }
