@@ -387,16 +387,20 @@ impl<'a> Tags<'a> {
     }
 
     /// A remote account featured (`featured`) or stopped featuring the tag `name` (a
-    /// normalised name); returns whether that changed anything. Beyond [`MAX_FEATURED_TAGS`]
+    /// normalised name; `display_name` as it wrote it, the spelling of a tag new here); returns
+    /// whether that changed anything. Beyond [`MAX_FEATURED_TAGS`]
     /// the tag is not featured.
     pub(crate) async fn set_remote_featured(
         &self,
         account: &AccountRecord,
         name: &str,
+        display_name: &str,
         featured: bool,
     ) -> ApiResult<bool> {
         if featured {
-            let tag = self.tag_named(name.to_string(), name.to_string()).await?;
+            let tag = self
+                .tag_named(name.to_string(), display_name.to_string())
+                .await?;
             return match self.insert_featured(account, &tag).await {
                 Err(e) if e.status == http::StatusCode::UNPROCESSABLE_ENTITY => Ok(false),
                 other => other,
@@ -411,19 +415,20 @@ impl<'a> Tags<'a> {
         Ok(changed)
     }
 
-    /// Makes a remote account's featured tags those `names` (normalised) list.
+    /// Makes a remote account's featured tags those `names` list (normalised, and as written).
     pub(crate) async fn set_remote_featured_names(
         &self,
         account: &AccountRecord,
-        names: &[String],
+        names: &[(String, String)],
     ) -> ApiResult<()> {
         for f in self.tags.featured_tags(account.id).await? {
-            if !names.contains(&f.name) {
+            if !names.iter().any(|(name, _)| *name == f.name) {
                 self.tags.delete_featured_tag(account.id, f.id).await?;
             }
         }
-        for name in names {
-            self.set_remote_featured(account, name, true).await?;
+        for (name, display) in names {
+            self.set_remote_featured(account, name, display, true)
+                .await?;
         }
         Ok(())
     }

@@ -25,9 +25,9 @@ pub fn hashtag_object(base: &str, name: &str) -> Value {
 }
 
 /// The normalised name of a `Hashtag` object; `None` for anything else.
-fn hashtag_name(object: &Value) -> Option<String> {
+fn hashtag_name(object: &Value) -> Option<(String, String)> {
     let name = vocab::hashtag_name(object)?;
-    content::parse_tag_name(&name).map(|(name, _)| name)
+    content::parse_tag_name(&name)
 }
 
 impl App {
@@ -48,11 +48,11 @@ impl App {
         if actor.featured.as_deref() == Some(target) {
             self.receive_pin(signer, activity, add).await
         } else if actor.featured_tags.as_deref() == Some(target) {
-            let Some(name) = hashtag_name(&activity.object) else {
+            let Some((name, display)) = hashtag_name(&activity.object) else {
                 return Ok(());
             };
             self.tags()
-                .set_remote_featured(signer, &name, add)
+                .set_remote_featured(signer, &name, &display, add)
                 .await
                 .map(|_| ())
         } else {
@@ -162,10 +162,10 @@ impl App {
         if let Some(url) = &actor.featured_tags
             && let Some(items) = self.collection_items(url).await?
         {
-            let mut names: Vec<String> = vec![];
-            for name in items.iter().filter_map(hashtag_name) {
-                if !names.contains(&name) && names.len() < MAX_REMOTE_FEATURED {
-                    names.push(name);
+            let mut names: Vec<(String, String)> = vec![];
+            for (name, display) in items.iter().filter_map(hashtag_name) {
+                if !names.iter().any(|(n, _)| *n == name) && names.len() < MAX_REMOTE_FEATURED {
+                    names.push((name, display));
                 }
             }
             self.tags()
