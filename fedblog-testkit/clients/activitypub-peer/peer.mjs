@@ -6,9 +6,10 @@
 //
 // The peer serves an actor, `peer` (a Person with an RSA key made at start), at
 // http://127.0.0.1:$PEER_PORT/users/peer: its inbox /users/peer/inbox, the shared inbox /inbox,
-// its followers, following, outbox, featured (pinned posts) and featuredTags collections, its
-// notes, and WebFinger for acct:peer@127.0.0.1:$PEER_PORT, all through Fedify; and, outside
-// Fedify, the images its notes attach at /media/{name}.png. Two more actors, served the same
+// its followers (by id; with FEP-8fcf's ?base-url= only those on that server), following,
+// outbox, featured (pinned posts) and featuredTags collections, its notes, its custom emoji, and
+// WebFinger for acct:peer@127.0.0.1:$PEER_PORT, all through Fedify; and, outside Fedify, the
+// images its notes and emoji use at /media/{name}.png. Two more actors, served the same
 // way, are there for moves: `peer2` (where `peer` moves; `alsoKnownAs` names `peer`) and
 // `alice2` (where alice moves; it names her once the scenario knows her actor). The peer
 // accepts every Follow of its actors (an `Accept` signed and sent back to the follower's inbox)
@@ -18,12 +19,16 @@
 // inbox POST's HTTP signature on its own (Fedify's `verifyRequest`) to name the key that signed.
 // Fedify 1.5 cannot read an `Add`/`Remove` of a Hashtag (a Link) as Mastodon writes one; the
 // bridge takes those itself when their HTTP signature verified (see takeLinkObjectActivity).
+// Fedify 1.5.9's verifyRequest leaves the query out of `(request-target)`: the signature of a
+// GET of a followers collection (`?base-url=…`) is checked by the draft here (verifyCavage).
 //
 // Without FEDBLOG_BASE the peer only serves (until interrupted), to be looked at with curl.
 // With it, the scenario runs against fedblog and the process exits 0 only if every check
 // passed (1 on a failed check or the overall timeout of 180 s, 2 on bad settings). With
 // FEDBLOG_CLI (the fedblog-server binary, its settings in the FEDBLOG_* environment) it also
-// runs `accounts aliases` and `accounts move` for alice mid-way; without it that step is skipped.
+// runs the CLI mid-way: `accounts create` and `tokens create` for a second account, bea (for
+// followers synchronisation), and `accounts aliases` and `accounts move` for alice; without it
+// steps 18 and 21 are skipped.
 //
 // Every request goes to loopback: a fetch to any other host is refused (and reported). Fedify
 // looks up `acct:` handles over https only, as Mastodon does; loopback has no TLS here, so
@@ -34,7 +39,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { execFile } from "node:child_process";
 import http from "node:http";
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { deflateSync } from "node:zlib";
 import {
   Accept,
@@ -44,10 +49,12 @@ import {
   createExponentialBackoffPolicy,
   createFederation,
   Document,
+  Emoji,
   Endpoints,
   Follow,
   generateCryptoKeyPair,
   Hashtag,
+  Image,
   InProcessMessageQueue,
   isActor,
   Like,
@@ -62,6 +69,8 @@ import {
   Question,
   signRequest,
   Collection,
+  CryptographicKey,
+  fetchKey,
   Remove,
   Undo,
   Update,
@@ -75,6 +84,9 @@ import { Temporal } from "@js-temporal/polyfill";
 const OVERALL_TIMEOUT_MS = 180_000;
 const WAIT_MS = 20_000;
 const POLL_INTERVAL_MS = 250;
+// How long the scenario waits to see that something does NOT happen (a job fedblog would run
+// at once, such as a followers synchronisation it should not start).
+const SETTLE_MS = 3_000;
 
 function fail(message) {
   console.error(`peer: ${message}`);
@@ -95,12 +107,16 @@ const PEER2_ID = "peer2";
 const PEER2_ACCT = `${PEER2_ID}@${PEER_HOST}`;
 const HEIR_ID = "alice2";
 const HEIR_ACCT = `${HEIR_ID}@${PEER_HOST}`;
+// A second local account on fedblog, made with the CLI, for followers synchronisation.
+const SECOND_USER = "bea";
+// The peer's custom emoji (its image a PNG served under /media/).
+const EMOJI_NAME = "peer_wave";
 
 const FEDBLOG_BASE = (process.env.FEDBLOG_BASE ?? "").replace(/\/+$/, "");
 const FEDBLOG_USER = process.env.FEDBLOG_USER ?? "alice";
 const FEDBLOG_TOKEN = process.env.FEDBLOG_TOKEN ?? "";
-// The fedblog-server binary, for the CLI steps (aliases, move); its settings come from the
-// FEDBLOG_* environment run.sh exports. Without it the step moving alice is skipped.
+// The fedblog-server binary, for the CLI steps (bea's account; alice's aliases and move); its
+// settings come from the FEDBLOG_* environment run.sh exports. Without it those steps are skipped.
 const FEDBLOG_CLI = process.env.FEDBLOG_CLI ?? "";
 let FEDBLOG_DOMAIN = "";
 if (FEDBLOG_BASE !== "") {
@@ -163,7 +179,7 @@ await configure({
 // --- outgoing requests: loopback only, recorded -------------------------------------------
 
 const nativeFetch = globalThis.fetch;
-const outgoing = []; // { method, url, status, error }
+const outgoing = []; // { method, url, status, error, sync (its Collection-Synchronization header) }
 const refusedFetches = [];
 
 globalThis.fetch = async function loopbackFetch(input, init) {
@@ -184,7 +200,13 @@ globalThis.fetch = async function loopbackFetch(input, init) {
       signal: request.signal,
     });
   }
-  const entry = { method: request.method, url: url.href, status: null, error: null };
+  const entry = {
+    method: request.method,
+    url: url.href,
+    status: null,
+    error: null,
+    sync: request.headers.get("collection-synchronization"),
+  };
   outgoing.push(entry);
   try {
     const response = await nativeFetch(request);
@@ -232,6 +254,8 @@ const inboxErrors = [];
 const outboxErrors = [];
 const media = new Map(); // path (/media/{name}.png) -> { bytes, type }: images the peer's notes attach
 const mediaGets = []; // { method, path, at }: requests for them
+const collectionGets = []; // GETs of the actors' followers collections, as the HTTP bridge saw them
+const followersFiltered = []; // { at, identifier, filter, items }: the followers dispatcher's calls with a filter
 
 // --- a small PNG, built from bytes ---------------------------------------------------------
 
@@ -333,10 +357,22 @@ federation
   })
   .mapHandle((_ctx, username) => (actors.has(username) ? username : null));
 
+// The followers are listed by id, as Mastodon lists them (the dispatcher answers Recipients:
+// Fedify serves their ids, and sends to their inboxes). A request for the partial collection of
+// one server (FEP-8fcf: `?base-url=https://server/`, which Fedify passes on as `filter`) gets
+// only the followers whose ids start with that base URI; those calls are recorded.
 federation
-  .setFollowersDispatcher("/users/{identifier}/followers", async (_ctx, identifier) => {
+  .setFollowersDispatcher("/users/{identifier}/followers", async (_ctx, identifier, _cursor, filter) => {
     const a = actors.get(identifier);
-    return a == null ? null : { items: [...a.followers.values()] };
+    if (a == null) return null;
+    const all = [...a.followers.values()];
+    const listed = filter == null ? all : all.filter((f) => f.id?.href.startsWith(filter.href));
+    if (filter != null) {
+      followersFiltered.push({ at: Date.now(), identifier, filter: filter.href, items: listed.map((f) => f.id?.href) });
+    }
+    return {
+      items: listed.map((f) => ({ id: f.id, inboxId: f.inboxId, endpoints: f.endpoints ?? null })),
+    };
   })
   .setCounter((_ctx, identifier) => actors.get(identifier)?.followers.size ?? null);
 
@@ -361,6 +397,21 @@ federation
     const a = actors.get(identifier);
     return a == null ? null : { items: a.featuredTags.map(hashtagOf) };
   });
+
+/** The peer's custom emoji `:name:`, its image the PNG at /media/{name}.png (emojiImageUrl). */
+function emojiOf(ctx, name) {
+  return new Emoji({
+    id: ctx.getObjectUri(Emoji, { name }),
+    name: `:${name}:`,
+    icon: new Image({ mediaType: "image/png", url: emojiImageUrl(name) }),
+  });
+}
+
+function emojiImageUrl(name) {
+  return new URL(`/media/${encodeURIComponent(name)}.png`, ORIGIN);
+}
+federation.setObjectDispatcher(Emoji, "/emojis/{name}", (ctx, v) =>
+  media.has(`/media/${v.name}.png`) ? emojiOf(ctx, v.name) : null);
 
 /** A Hashtag of the peer's (its `href` a tag page the peer does not serve, as in Mastodon). */
 function hashtagOf(name) {
@@ -452,6 +503,7 @@ async function acceptFollow(ctx, follow, entry) {
 // --- the HTTP bridge: node:http <-> Fedify's fetch(Request) -> Response -------------------
 
 const INBOX_PATHS = new Set(["/inbox", ...[...actors.keys()].map((id) => `/users/${id}/inbox`)]);
+const FOLLOWERS_PATHS = new Set([...actors.keys()].map((id) => `/users/${id}/followers`));
 
 /** Reads a request's `Signature` header's `keyId` and `headers` (draft-cavage). */
 function parseSignatureHeader(value) {
@@ -487,22 +539,111 @@ async function noteInboxPost(request, body, url) {
   } catch (error) {
     post.json = body.toString("utf8").slice(0, 500);
   }
+  await checkHttpSignature(request, post);
+  inboxPosts.push(post);
+  return post;
+}
+
+/**
+ * Checks a request's HTTP signature with Fedify's `verifyRequest`, setting `record`'s
+ * `httpSigKeyId` and `httpSigOwner` (the key and its owner) or `httpSigError`.
+ */
+async function checkHttpSignature(request, record) {
   try {
     const ctx = federation.createContext(new URL(ORIGIN), undefined);
     const key = await verifyRequest(request, {
       documentLoader: ctx.documentLoader,
       contextLoader: ctx.contextLoader,
     });
-    if (key == null) post.httpSigError = "Fedify's verifyRequest refused the HTTP signature";
+    if (key == null) record.httpSigError = "Fedify's verifyRequest refused the HTTP signature";
     else {
-      post.httpSigKeyId = key.id?.href ?? null;
-      post.httpSigOwner = key.ownerId?.href ?? null;
+      record.httpSigKeyId = key.id?.href ?? null;
+      record.httpSigOwner = key.ownerId?.href ?? null;
     }
   } catch (error) {
-    post.httpSigError = String(error);
+    record.httpSigError = String(error);
   }
-  inboxPosts.push(post);
-  return post;
+}
+
+/**
+ * Notes a GET of a followers collection before Fedify answers it: its `base-url` (FEP-8fcf's
+ * partial collection for one server) and its HTTP signature. Fedify 1.5.9's `verifyRequest`
+ * leaves the query out of `(request-target)` (draft-cavage, and Mastodon, sign the path with
+ * its query), so it refuses a correctly signed GET of `…/followers?base-url=…`: the signature
+ * is checked here by the draft (verifyCavage), and Fedify's verdict is kept beside it.
+ */
+async function noteCollectionGet(request, url) {
+  const get = {
+    at: Date.now(),
+    path: url.pathname,
+    url: url.href,
+    baseUrl: url.searchParams.get("base-url"),
+    signature: parseSignatureHeader(request.headers.get("signature")),
+    signatureInput: request.headers.get("signature-input"),
+    httpSigKeyId: null,
+    httpSigOwner: null,
+    httpSigError: null,
+    fedify: null, // Fedify's verifyRequest: the key's owner, or why it refused
+    status: null,
+    responseText: null,
+  };
+  if (get.signature == null) {
+    get.httpSigError = get.signatureInput == null ? "no Signature header" : "an RFC 9421 signature (not checked here)";
+  } else {
+    Object.assign(get, await verifyCavage(request, get.signature));
+    const logStart = fedifyLog.length;
+    const fedify = {};
+    await checkHttpSignature(request, fedify);
+    const why = fedifyLog
+      .slice(logStart)
+      .filter((l) => l.category.startsWith("fedify.sig") && /fail|not match|invalid|error|expired/i.test(l.text))
+      .map((l) => l.text.replace(/ signature \S+ is invalid/, " signature is invalid"));
+    get.fedify = fedify.httpSigOwner ?? `${fedify.httpSigError}: ${why.join(" | ").slice(0, 400)}`;
+  }
+  collectionGets.push(get);
+  return get;
+}
+
+/**
+ * Checks a draft-cavage HTTP signature (its `Signature` header's fields) as the draft has it:
+ * `(request-target)` is the method and the path with its query. It must cover
+ * `(request-target)`, `host` and `date`; the key is fetched with Fedify's `fetchKey`. Answers
+ * `{ httpSigKeyId, httpSigOwner }`, or `{ httpSigError }`.
+ */
+async function verifyCavage(request, fields) {
+  const names = String(fields.headers ?? "date").toLowerCase().split(/\s+/);
+  const missing = ["(request-target)", "host", "date"].filter((n) => !names.includes(n));
+  if (missing.length > 0) return { httpSigError: `the signature does not cover ${missing.join(", ")}` };
+  if (fields.algorithm != null && !["rsa-sha256", "hs2019"].includes(fields.algorithm)) {
+    return { httpSigError: `algorithm ${fields.algorithm}` };
+  }
+  try {
+    const ctx = federation.createContext(new URL(ORIGIN), undefined);
+    const { key } = await fetchKey(new URL(fields.keyId), CryptographicKey, {
+      documentLoader: ctx.documentLoader,
+      contextLoader: ctx.contextLoader,
+    });
+    if (key == null) return { httpSigError: `no key found at ${fields.keyId}` };
+    const url = new URL(request.url);
+    const message = names
+      .map((n) => {
+        if (n === "(request-target)") return `${n}: ${request.method.toLowerCase()} ${url.pathname}${url.search}`;
+        if (n === "host") return `${n}: ${request.headers.get("host") ?? url.host}`;
+        return `${n}: ${(request.headers.get(n) ?? "").trim()}`;
+      })
+      .join("\n");
+    const verified = await globalThis.crypto.subtle.verify(
+      "RSASSA-PKCS1-v1_5",
+      key.publicKey,
+      Buffer.from(String(fields.signature), "base64"),
+      new TextEncoder().encode(message),
+    );
+    return verified
+      ? { httpSigKeyId: key.id?.href ?? null, httpSigOwner: key.ownerId?.href ?? null }
+      : { httpSigError: `the signature does not verify with ${fields.keyId} over ${JSON.stringify(message)}` };
+  } catch (error) {
+    return { httpSigError: String(error) };
+  }
 }
 
 /**
@@ -600,6 +741,8 @@ const server = http.createServer(async (req, res) => {
       req.method === "POST" && INBOX_PATHS.has(url.pathname)
         ? await noteInboxPost(request.clone(), body, url)
         : null;
+    const collectionGet =
+      req.method === "GET" && FOLLOWERS_PATHS.has(url.pathname) ? await noteCollectionGet(request.clone(), url) : null;
     if (post != null && (await takeLinkObjectActivity(post, url))) {
       post.status = 202;
       post.responseText = "";
@@ -618,6 +761,10 @@ const server = http.createServer(async (req, res) => {
         }),
     });
     const responseBody = Buffer.from(await response.arrayBuffer());
+    if (collectionGet != null) {
+      collectionGet.status = response.status;
+      collectionGet.responseText = responseBody.toString("utf8").slice(0, 1500);
+    }
     if (post != null) {
       post.status = response.status;
       post.responseText = responseBody.toString("utf8").slice(0, 300);
@@ -704,13 +851,13 @@ function textOf(html) {
 }
 
 /**
- * A call to fedblog's Mastodon client API as the local user: a JSON body (`json`) or a
- * multipart one (`form`, a FormData).
+ * A call to fedblog's Mastodon client API as the local user (or as whoever `token` is for): a
+ * JSON body (`json`) or a multipart one (`form`, a FormData).
  */
-async function api(method, path, { json, query, form } = {}) {
+async function api(method, path, { json, query, form, token } = {}) {
   const url = new URL(FEDBLOG_BASE + path);
   for (const [name, value] of query ?? []) url.searchParams.append(name, value);
-  const headers = { authorization: `Bearer ${FEDBLOG_TOKEN}`, accept: "application/json" };
+  const headers = { authorization: `Bearer ${token ?? FEDBLOG_TOKEN}`, accept: "application/json" };
   if (json !== undefined) headers["content-type"] = "application/json";
   let response;
   try {
@@ -819,6 +966,19 @@ function checkSignedBy(c, entry, actorId, what) {
   );
 }
 
+/**
+ * The digest of a partial followers collection (FEP-8fcf), worked out here on its own: the
+ * SHA-256 digests of the distinct actor ids XORed together, in lower-case hex.
+ */
+function followersDigest(ids) {
+  const sum = Buffer.alloc(32);
+  for (const id of new Set(ids)) {
+    const d = createHash("sha256").update(id).digest();
+    for (let i = 0; i < 32; i++) sum[i] ^= d[i];
+  }
+  return sum.toString("hex");
+}
+
 /** Sends an activity from the peer, now, and answers the error's text if it failed. */
 async function send(ctx, recipients, activity, options = {}) {
   try {
@@ -832,12 +992,13 @@ async function send(ctx, recipients, activity, options = {}) {
 /**
  * Sends an activity to the peer's followers through Fedify's fan-out (shared inboxes preferred),
  * which queues the delivery (Fedify 1.5 does not honour `immediate` for "followers"), and waits
- * for the POST to fedblog to end. Answers `{ ok, details }`, `details` naming what went wrong.
+ * for the POST to fedblog to end. `options` are more of Fedify's (`syncCollection`). Answers
+ * `{ ok, delivery, details }`: `delivery` the POST (see `outgoing`), `details` what went wrong.
  */
-async function sendToFollowers(ctx, activity) {
+async function sendToFollowers(ctx, activity, options = {}) {
   const outFrom = outgoing.length;
   const errorsFrom = outboxErrors.length;
-  const error = await send(ctx, "followers", activity, { preferSharedInbox: true });
+  const error = await send(ctx, "followers", activity, { preferSharedInbox: true, ...options });
   const delivery = await poll(() =>
     outgoing
       .slice(outFrom)
@@ -2196,7 +2357,245 @@ async function runScenario() {
       },
     },
     {
-      name: `step 18: the peer moves to ${PEER2_ACCT}`,
+      name: `step 18: followers synchronisation (FEP-8fcf) with ${SECOND_USER}, a second local account`,
+      needs: ["aliceFollowsPeer", "peerAccountId"],
+      async run() {
+        if (FEDBLOG_CLI === "") {
+          console.log(`# skipped: FEDBLOG_CLI (the fedblog-server binary) is not set; it makes ${SECOND_USER}, whom the step needs`);
+          return;
+        }
+        // bea, a second local account with a token, from the CLI.
+        const created = await runCli([
+          "accounts", "create", SECOND_USER, "--email", `${SECOND_USER}@example.com`,
+          "--password", `bea ${randomUUID()}`, "--confirmed", "--approved",
+        ]);
+        const tokenRun = created.code === 0 ? await runCli(["tokens", "create", SECOND_USER]) : null;
+        const beaToken = tokenRun?.code === 0 ? (tokenRun.stdout.trim().split("\n").pop() ?? "").trim() : "";
+        if (
+          !c.check(
+            created.code === 0 && beaToken !== "",
+            `\`fedblog-server accounts create ${SECOND_USER} … --confirmed --approved\` and \`tokens create ${SECOND_USER}\` make a second account with a token`,
+            () =>
+              created.code !== 0
+                ? `accounts create: exit ${created.code}: ${created.stderr.slice(-800)}`
+                : `tokens create: exit ${tokenRun?.code}: ${tokenRun?.stderr.slice(-800)}`,
+          )
+        ) {
+          throw new StepStopped();
+        }
+        const asBea = (method, path, options = {}) => api(method, path, { ...options, token: beaToken });
+        const beaAcct = `${SECOND_USER}@${FEDBLOG_DOMAIN}`;
+        let bea = null;
+        let lookupError = null;
+        try {
+          bea = await ctx.lookupObject(beaAcct);
+        } catch (error) {
+          lookupError = String(error);
+        }
+        if (!c.check(isActor(bea) && bea.id != null, `Fedify's lookupObject("${beaAcct}") finds ${SECOND_USER}'s actor`, () => lookupError ?? `found ${bea?.constructor?.name} ${bea?.id?.href}`)) {
+          throw new StepStopped();
+        }
+        const beaId = bea.id.href;
+
+        // bea follows the peer too; the peer accepts.
+        let receivedFrom = received.length;
+        let postsFrom = inboxPosts.length;
+        const acceptsFrom = acceptsSent.length;
+        const followed = await asBea("POST", "/api/v1/follows", { json: { uri: PEER_ACCT } });
+        if (!c.check(followed.status === 200 && followed.body?.id === s.peerAccountId, `${SECOND_USER}'s POST /api/v1/follows with uri=${PEER_ACCT} answers the peer's account`, () => describeResponse(followed))) {
+          throw new StepStopped();
+        }
+        const follow = await poll(() =>
+          received.slice(receivedFrom).find((e) => e.type === "Follow" && e.actorId === beaId && e.objectId === peerUri.href));
+        if (!c.check(follow != null, `a verified Follow from ${SECOND_USER} to the peer arrives within ${WAIT_MS / 1000} s`, () => inboxReport(postsFrom, receivedFrom))) {
+          throw new StepStopped();
+        }
+        checkSignedBy(c, follow, beaId, `${SECOND_USER}'s Follow`);
+        const accepted = await poll(() => acceptsSent.slice(acceptsFrom).find((a) => a.followId === follow.id && (a.ok || a.error)), 5_000);
+        c.check(accepted?.ok === true, `the peer's signed Accept is taken by ${SECOND_USER}'s inbox`, () => accepted?.error ?? "the peer did not get to sending its Accept");
+        const relationship = async (asWhom) => {
+          const r = await api("GET", "/api/v1/accounts/relationships", { query: [["id[]", s.peerAccountId]], token: asWhom });
+          return { r, rel: r.status === 200 && Array.isArray(r.body) ? (r.body.find((x) => x.id === s.peerAccountId) ?? null) : null };
+        };
+        let last = null;
+        const following = await poll(async () => {
+          last = await relationship(beaToken);
+          return last.rel?.following === true;
+        });
+        if (!c.check(following, `GET /api/v1/accounts/relationships shows ${SECOND_USER} following the peer`, () => describeResponse(last.r))) {
+          throw new StepStopped();
+        }
+        const followersUri = ctx.getFollowersUri(PEER_ID);
+        c.check(
+          followers.has(s.aliceId) && followers.has(beaId) && followers.size === 2,
+          `the peer's followers are alice and ${SECOND_USER}`,
+          () => `followers ${JSON.stringify([...followers.keys()])}`,
+        );
+
+        // A followers-only Note, sent with Fedify's Collection-Synchronization header.
+        const partialUrl = new URL(followersUri);
+        partialUrl.searchParams.set("base-url", `${new URL(FEDBLOG_BASE).origin}/`);
+        const sendFollowersOnly = async (text) => {
+          const uuid = randomUUID();
+          const noteId = ctx.getObjectUri(Note, { identifier: PEER_ID, id: uuid });
+          const now = Temporal.Now.instant();
+          const note = new Note({ id: noteId, attribution: peerUri, content: `<p>${text}</p>`, tos: [followersUri], published: now, url: noteId });
+          notes.set(uuid, note);
+          const create = new Create({ id: new URL(`${noteId.href}/activity`), actor: peerUri, object: note, tos: [followersUri], published: now });
+          const at = Date.now();
+          const getsFrom = collectionGets.length;
+          const sent = await sendToFollowers(ctx, create, { syncCollection: true });
+          return { noteId, text, sent, at, getsFrom };
+        };
+        const checkHeader = (sent, ids, whose) => {
+          const header = parseSignatureHeader(sent.delivery?.sync);
+          c.check(
+            header?.collectionId === followersUri.href && header?.url === partialUrl.href && header?.digest === followersDigest(ids),
+            `the delivery carries Collection-Synchronization: the peer's followers collection, its partial collection for fedblog (${partialUrl.search}) and the digest of ${whose}`,
+            () => `header ${JSON.stringify(sent.delivery?.sync)}; expected url ${partialUrl.href}, digest ${followersDigest(ids)}`,
+          );
+        };
+        const shownToAlice = async (noteId) => {
+          const found = await poll(async () => {
+            last = await api("GET", "/api/v1/timelines/home", { query: [["limit", "40"]] });
+            return last.status === 200 && Array.isArray(last.body) && last.body.find((st) => st.uri === noteId.href);
+          });
+          return { found, details: () => (last.status === 200 ? `home: ${JSON.stringify(last.body.slice(0, 8).map((st) => `${st.uri} ${st.visibility}`))}` : describeResponse(last)) };
+        };
+        const partialGets = (from) => collectionGets.slice(from).filter((g) => g.path === followersUri.pathname && g.baseUrl != null);
+
+        // 1. The sets agree (alice and bea on both sides): no synchronisation.
+        const agree = await sendFollowersOnly(`Followers only, and we agree ${randomUUID().slice(0, 8)}`);
+        c.check(agree.sent.ok, `the peer's signed followers-only Create (syncCollection) is taken by ${agree.sent.delivery?.url ?? "fedblog"}`, agree.sent.details);
+        checkHeader(agree.sent, [s.aliceId, beaId], `alice and ${SECOND_USER}`);
+        let shown = await shownToAlice(agree.noteId);
+        if (!c.check(shown.found && shown.found.visibility === "private", "alice's home timeline shows the followers-only post (visibility private)", shown.details)) {
+          throw new StepStopped();
+        }
+        const agreedStatusId = shown.found.id;
+        const seenByBea = await asBea("GET", `/api/v1/statuses/${agreedStatusId}`);
+        c.check(seenByBea.status === 200, `${SECOND_USER}, a follower, can see it (GET /api/v1/statuses/:id answers 200)`, () => describeResponse(seenByBea));
+        // fedblog reads the header before it applies the Create, and would queue the job then.
+        await sleep(SETTLE_MS);
+        const early = partialGets(agree.getsFrom);
+        c.check(
+          early.length === 0,
+          `with matching digests, fedblog does not fetch the peer's partial followers collection (none within ${SETTLE_MS / 1000} s)`,
+          () => `GETs: ${early.map((g) => `${g.url} -> ${g.status}`).join(", ")}`,
+        );
+
+        // 2. The peer forgets bea, as after a lost message: the digests differ.
+        followers.delete(beaId);
+        console.log(`# the peer forgets ${SECOND_USER} as a follower`);
+        receivedFrom = received.length;
+        postsFrom = inboxPosts.length;
+        const filteredFrom = followersFiltered.length;
+        const differ = await sendFollowersOnly(`Followers only, after forgetting ${SECOND_USER} ${randomUUID().slice(0, 8)}`);
+        c.check(differ.sent.ok, `the peer's signed followers-only Create (syncCollection) is taken by ${differ.sent.delivery?.url ?? "fedblog"}`, differ.sent.details);
+        checkHeader(differ.sent, [s.aliceId], "alice alone");
+        shown = await shownToAlice(differ.noteId);
+        if (!c.check(shown.found, "alice's home timeline shows the second followers-only post", shown.details)) {
+          throw new StepStopped();
+        }
+        const statusId = shown.found.id;
+        const fetched = await poll(() => partialGets(differ.getsFrom).find((g) => g.status != null));
+        if (fetched != null) console.log(`# fedblog fetched the partial collection ${fetched.at - differ.at} ms after the delivery`);
+        c.check(
+          fetched != null && fetched.url === partialUrl.href,
+          `fedblog fetches the peer's partial followers collection (${partialUrl.pathname}${partialUrl.search}) within ${WAIT_MS / 1000} s`,
+          () => (fetched == null ? `GETs of followers collections: ${JSON.stringify(collectionGets.slice(differ.getsFrom).map((g) => g.url))}` : `GET ${fetched.url}`),
+        );
+        if (fetched != null) {
+          c.check(
+            fetched.httpSigKeyId != null && fetched.httpSigOwner?.startsWith(`${FEDBLOG_BASE}/`),
+            `the GET carries an HTTP signature (${fetched.signature?.headers ?? fetched.signatureInput ?? "?"}, its query signed) by a key of fedblog's (${fetched.httpSigOwner ?? "?"})`,
+            () => `key ${fetched.httpSigKeyId} owned by ${fetched.httpSigOwner}; ${fetched.httpSigError ?? ""}; keyId ${fetched.signature?.keyId}`,
+          );
+          if (fetched.fedify !== fetched.httpSigOwner) {
+            console.log(`# (Fedify 1.5.9's verifyRequest, which leaves the query out of (request-target), says: ${oneLine(fetched.fedify)})`);
+          }
+          const filtered = followersFiltered.slice(filteredFrom).find((f) => f.identifier === PEER_ID);
+          c.check(
+            fetched.status === 200 && filtered?.filter === `${new URL(FEDBLOG_BASE).origin}/` && JSON.stringify(filtered.items) === JSON.stringify([s.aliceId]),
+            "Fedify hands the peer's followers dispatcher that base URI as its filter, and the answer (200) lists alice alone",
+            () => `status ${fetched.status}, dispatcher calls ${JSON.stringify(followersFiltered.slice(filteredFrom))}: ${fetched.responseText}`,
+          );
+        }
+        const undo = await poll(() =>
+          received.slice(receivedFrom).find((e) => e.type === "Undo" && e.actorId === beaId && e.object instanceof Follow && e.object.objectId?.href === peerUri.href));
+        if (c.check(undo != null, `a verified Undo of ${SECOND_USER}'s Follow reaches the peer within ${WAIT_MS / 1000} s`, () => inboxReport(postsFrom, receivedFrom))) {
+          checkSignedBy(c, undo, beaId, "the Undo");
+        }
+        const unfollowed = await poll(async () => {
+          last = await relationship(beaToken);
+          return last.rel?.following === false && last.rel?.requested !== true;
+        });
+        c.check(unfollowed, `GET /api/v1/accounts/relationships shows ${SECOND_USER} no longer following the peer`, () => describeResponse(last.r));
+        const aliceRel = await relationship(FEDBLOG_TOKEN);
+        c.check(aliceRel.rel?.following === true, "and alice, whom the partial collection lists, still following it", () => describeResponse(aliceRel.r));
+        let hidden = null;
+        const gone = await poll(async () => {
+          hidden = await asBea("GET", `/api/v1/statuses/${statusId}`);
+          return hidden.status === 404;
+        });
+        c.check(gone, `${SECOND_USER} cannot see the second followers-only post (GET /api/v1/statuses/:id answers 404)`, () => describeResponse(hidden));
+        const earlier = await asBea("GET", `/api/v1/statuses/${agreedStatusId}`);
+        c.check(earlier.status === 404, "nor the first one any more (404)", () => describeResponse(earlier));
+        const seenByAlice = await api("GET", `/api/v1/statuses/${statusId}`);
+        c.check(seenByAlice.status === 200 && seenByAlice.body?.uri === differ.noteId.href, "alice still can (200)", () => describeResponse(seenByAlice));
+      },
+    },
+    {
+      name: `step 19: the peer posts with a custom emoji, :${EMOJI_NAME}:`,
+      needs: ["aliceFollowsPeer"],
+      async run() {
+        const iconUrl = emojiImageUrl(EMOJI_NAME).href;
+        media.set(new URL(iconUrl).pathname, { bytes: makePng(4, [250, 200, 30]), type: "image/png" });
+        const emoji = emojiOf(ctx, EMOJI_NAME);
+        const text = `Waving :${EMOJI_NAME}: from the Fedify peer ${randomUUID().slice(0, 8)}`;
+        const uuid = randomUUID();
+        const noteId = ctx.getObjectUri(Note, { identifier: PEER_ID, id: uuid });
+        const followersUri = ctx.getFollowersUri(PEER_ID);
+        const now = Temporal.Now.instant();
+        const note = new Note({
+          id: noteId,
+          attribution: peerUri,
+          content: `<p>${text}</p>`,
+          tags: [emoji],
+          tos: [PUBLIC_COLLECTION],
+          ccs: [followersUri],
+          published: now,
+          url: noteId,
+        });
+        notes.set(uuid, note);
+        const sent = await sendToFollowers(
+          ctx,
+          new Create({ id: new URL(`${noteId.href}/activity`), actor: peerUri, object: note, tos: [PUBLIC_COLLECTION], ccs: [followersUri], published: now }),
+        );
+        c.check(sent.ok, `the peer's signed Create of a Note with an Emoji tag (:${EMOJI_NAME}:, its icon ${iconUrl}) is taken by ${sent.delivery?.url ?? "fedblog"}`, sent.details);
+        let last = null;
+        const shown = await poll(async () => {
+          last = await api("GET", "/api/v1/timelines/home", { query: [["limit", "40"]] });
+          return last.status === 200 && Array.isArray(last.body) && last.body.find((st) => st.uri === noteId.href);
+        });
+        if (!c.check(shown && textOf(shown.content).includes(`:${EMOJI_NAME}:`), `alice's home timeline shows the post, its text with :${EMOJI_NAME}:`, () => (shown ? `content ${JSON.stringify(shown.content)}` : describeResponse(last)))) {
+          throw new StepStopped();
+        }
+        const entry = (shown.emojis ?? []).find((e) => e.shortcode === EMOJI_NAME);
+        c.check(
+          entry != null && entry.url === iconUrl,
+          `the status's emojis has shortcode ${EMOJI_NAME} with the peer's image as its url`,
+          () => `emojis ${JSON.stringify(shown.emojis)}`,
+        );
+        c.check(
+          entry != null && typeof entry.static_url === "string" && entry.static_url !== "" && entry.visible_in_picker === false,
+          "the emoji has a static_url and is not visible_in_picker (a remote one)",
+          () => `emoji ${JSON.stringify(entry)}`,
+        );
+      },
+    },
+    {
+      name: `step 20: the peer moves to ${PEER2_ACCT}`,
       needs: ["aliceFollowsPeer", "peerAccountId"],
       async run() {
         const peer2Uri = ctx.getActorUri(PEER2_ID);
@@ -2278,7 +2677,7 @@ async function runScenario() {
       },
     },
     {
-      name: `step 19: alice moves to ${HEIR_ACCT} (the fedblog-server CLI)`,
+      name: `step 21: alice moves to ${HEIR_ACCT} (the fedblog-server CLI)`,
       needs: ["peerFollowsAlice", "aliceAccountId"],
       async run() {
         if (FEDBLOG_CLI === "") {

@@ -11,13 +11,17 @@
 # peer on another free port and checks WebFinger, follows both ways, delivery of a post, a reply,
 # a like and its undo, a three-level thread both ways, images both ways and edits both ways
 # (with history), polls both ways (votes and totals), pins and featured hashtags both ways
-# (Add/Remove, the featured and featuredTags collections) and moves both ways (the peer's Move
-# to a second actor; alice's aliases and Move through this binary's CLI, which peer.mjs runs
-# mid-way as FEDBLOG_CLI with the FEDBLOG_* settings below), all with signed requests (153
-# checks; see README.md). Stops the server, prints the
-# server log's tail if the scenario failed, checks that no token or password reached the log, and
-# exits with the scenario's exit code. Set KEEP_TMP=1 to keep the data dir and server log;
-# PEER_LOG=info (or debug) shows more of Fedify's log.
+# (Add/Remove, the featured and featuredTags collections), followers synchronisation (FEP-8fcf:
+# a second local account, bea, made through this binary's CLI, follows the peer, which then
+# forgets her and sends followers-only posts with Fedify's Collection-Synchronization header;
+# fedblog fetches the peer's partial followers collection, signed, and bea's follow ends), a
+# remote custom emoji (an Emoji tag, shown in the status's `emojis`) and moves both ways (the
+# peer's Move to a second actor; alice's aliases and Move through the CLI), all with signed
+# requests (183 checks; see README.md). peer.mjs runs the CLI mid-way as FEDBLOG_CLI, with the
+# FEDBLOG_* settings below. Stops the server, prints the server log's tail if the scenario
+# failed, checks that no token or password of alice's reached the log, and exits with the
+# scenario's exit code. Set KEEP_TMP=1 to keep the data dir and server log; PEER_LOG=info (or
+# debug) shows more of Fedify's log.
 set -euo pipefail
 
 if [[ $# -ne 1 ]]; then
@@ -108,8 +112,8 @@ fi
 echo "run.sh: $USERNAME with a token ready; the peer will be http://127.0.0.1:$PEER_PORT"
 
 # --- scenario (the peer runs inside it and stops with it) -----------------------------------
-# FEDBLOG_CLI lets the scenario run the CLI mid-way (alice's aliases and move), with the
-# FEDBLOG_* settings exported above.
+# FEDBLOG_CLI lets the scenario run the CLI mid-way (the account bea and her token; alice's
+# aliases and move), with the FEDBLOG_* settings exported above.
 PEER_PORT="$PEER_PORT" FEDBLOG_BASE="$BASE" FEDBLOG_USER="$USERNAME" FEDBLOG_TOKEN="$TOKEN" \
     FEDBLOG_CLI="$BIN" "$NODE" "$HERE/peer.mjs" &
 PEER_PID=$!
