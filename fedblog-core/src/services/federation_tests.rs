@@ -924,3 +924,47 @@ async fn a_fetched_notes_replies_collection_is_read_and_its_replies_stored() {
         .count();
     assert_eq!(private_replies, 0, "a followers-only reply is not listed");
 }
+
+#[tokio::test]
+async fn a_post_is_found_by_its_url_and_stored() {
+    let (a, b) = pair();
+    let alice = account(&a, "alice").await;
+    let bob = account(&b, "bob").await;
+    let hello = post(&b, &bob, "found by its address", None).await;
+    let secret = post_new(
+        &b,
+        &bob,
+        NewStatus {
+            text: "followers only".into(),
+            visibility: Some("private".into()),
+            ..Default::default()
+        },
+    )
+    .await;
+    let uri = crate::federation::paths::status("https://b.test", "bob", hello.id);
+    let found = a.status_at_url(&uri).await.expect("fetched");
+    assert!(!found.local);
+    assert!(found.content.contains("found by its address"));
+    assert_eq!(found.uri.as_deref(), Some(uri.as_str()));
+    // Known now: the same record, by its id or by its page.
+    assert_eq!(a.status_at_url(&uri).await.unwrap().id, found.id);
+    let page = format!("https://b.test/@bob/{}", hello.id);
+    assert_eq!(a.status_at_url(&page).await.unwrap().id, found.id);
+    // Ours by its address.
+    let mine = post(&a, &alice, "at home", None).await;
+    let mine_url = crate::federation::paths::status("https://a.test", "alice", mine.id);
+    assert_eq!(a.status_at_url(&mine_url).await.unwrap().id, mine.id);
+    // Not to be had: a followers-only post (its server does not serve it to us), an unknown
+    // one, a local id that is no status, something that is not a URL.
+    let hidden = crate::federation::paths::status("https://b.test", "bob", secret.id);
+    for url in [
+        hidden.as_str(),
+        "https://b.test/users/bob/statuses/1",
+        "https://a.test/users/alice/statuses/1",
+        "bob@b.test",
+    ] {
+        let e = a.status_at_url(url).await.expect_err(url);
+        assert_eq!(e.status, http::StatusCode::NOT_FOUND, "{url}");
+    }
+    assert!(a.store.status_by_uri(&hidden).await.unwrap().is_none());
+}
