@@ -14,7 +14,8 @@
 //! thread whose first post is fetched as an ancestor, and an answer from the other server in
 //! it; a hashtag and a mention (tags, mentions, a notification, the tag timeline); a pin and an
 //! unpin; a featured tag and its removal; an account moved with the CLI, its remote follower
-//! following the new account.
+//! following the new account; an account unknown to one server found by a search with
+//! `resolve`; a remote post's `url` on its own server.
 //!
 //! Then the refusals: unsigned, badly signed, wrong digest, stale date, an actor deleting
 //! another's post, and a fetch to a private address with the setting off.
@@ -32,8 +33,8 @@ use fedblog_core::api::accounts::{
     block_account::BlockAccount, get_account::GetAccount, get_account_statuses::GetAccountStatuses,
     get_featured_tags::GetFeaturedTags, get_followers::GetFollowers,
     get_relationships::GetRelationships, lookup_account::LookupAccount,
-    unfollow_account::UnfollowAccount, update_credentials::UpdateCredentials,
-    verify_credentials::VerifyCredentials,
+    search_accounts::SearchAccounts, unfollow_account::UnfollowAccount,
+    update_credentials::UpdateCredentials, verify_credentials::VerifyCredentials,
 };
 use fedblog_core::api::featured_tags::{
     create_featured_tag::CreateFeaturedTag, delete_featured_tag::DeleteFeaturedTag,
@@ -958,6 +959,28 @@ async fn featured_tags(p: &Pair) {
 }
 
 /// bob moves to bob2 with the CLI: alice, at a, follows bob2 instead, and bob is shown moved.
+/// An account a has never heard of is found by a search with `resolve`, not without it.
+async fn search_resolves(p: &Pair) {
+    p.b.user("dora").await;
+    let dora = format!("dora@{}", p.b.domain);
+    let search = |resolve: &'static str| {
+        let url = format!("{}?q={dora}&resolve={resolve}", SearchAccounts::PATH);
+        async move { p.a.call("GET", &url, &p.ta, &[]).await }
+    };
+    let (s, found) = search("false").await;
+    assert_eq!(s, 200, "{found}");
+    assert_eq!(found, serde_json::json!([]), "not known without resolve");
+    let (s, found) = search("true").await;
+    assert_eq!(s, 200, "{found}");
+    assert_eq!(found[0]["acct"], dora.as_str(), "{found}");
+    let (_, found) = search("false").await;
+    assert_eq!(
+        found[0]["acct"],
+        dora.as_str(),
+        "known once resolved: {found}"
+    );
+}
+
 async fn moves(p: &Pair) {
     p.b.user("bob2").await;
     let bob = format!("bob@{}", p.b.domain);
@@ -1024,6 +1047,7 @@ async fn two_servers_federate_more(pg: Option<&str>) {
     pins(&p, &tagged).await;
     featured_tags(&p).await;
     moves(&p).await;
+    search_resolves(&p).await;
     links_to_its_server(&bobs, &copy);
 
     p.a.stop().await;

@@ -13,6 +13,7 @@ mod emojis;
 mod featured;
 mod followers_sync;
 mod moves;
+mod resolve;
 
 use featured::hashtag_object;
 pub use followers_sync::{SYNCHRONIZE_FOLLOWERS, SynchronizeFollowers};
@@ -777,33 +778,6 @@ impl App {
             return Ok(None);
         }
         self.store_remote_note(&author, note, reach).await.map(Some)
-    }
-
-    /// The status a URL names, for search's `resolve` and anything else given a post's
-    /// address: one of ours (its ActivityPub id or its page), a remote one stored, or, when this
-    /// server federates, fetched from its server (signed by the instance actor) and stored. 404
-    /// when it cannot be had. Whether the asker may see it is the caller's to check.
-    pub async fn status_at_url(&self, url: &str) -> ApiResult<StatusRecord> {
-        if !(url.starts_with("https://") || url.starts_with("http://")) {
-            return Err(ApiError::not_found());
-        }
-        if let Some(known) = self.remote().status_by_uri(url).await? {
-            return Ok(known);
-        }
-        if paths::parse_local(&self.base_url(), url).is_some() || !self.federation().enabled() {
-            return Err(ApiError::not_found());
-        }
-        match self
-            .fetch_remote_note(url, ThreadReach::Fetched { depth: 0 })
-            .await
-        {
-            Ok(Some(status)) => Ok(status),
-            Ok(None) => Err(ApiError::not_found()),
-            Err(e) => {
-                tracing::info!("cannot look up the post at {url}: {}", e.message);
-                Err(ApiError::not_found())
-            }
-        }
     }
 
     /// A [`RESOLVE_THREAD`] job.

@@ -968,3 +968,40 @@ async fn a_post_is_found_by_its_url_and_stored() {
     }
     assert!(a.store.status_by_uri(&hidden).await.unwrap().is_none());
 }
+
+#[tokio::test]
+async fn a_search_resolves_a_handle_or_url_on_its_server() {
+    let (a, b) = pair();
+    let alice = account(&a, "alice").await;
+    account(&b, "bob").await;
+    let carol = account(&b, "carol").await;
+    for q in ["bob@b.test", "@bob@b.test", "https://b.test/users/bob"] {
+        let found = a.resolve_account_query(&alice, q).await.unwrap();
+        assert_eq!(
+            found.map(|f| f.acct()),
+            Some("bob@b.test".to_string()),
+            "{q}"
+        );
+    }
+    // Not addresses elsewhere, or nobody there.
+    for q in ["bob", "alice@a.test", "nobody@b.test"] {
+        assert!(
+            a.resolve_account_query(&alice, q).await.unwrap().is_none(),
+            "{q}"
+        );
+    }
+    // Someone who blocks alice is not resolved for her.
+    let alice_at_b = b
+        .federation()
+        .resolve_handle("alice", "a.test")
+        .await
+        .unwrap();
+    b.blocks().block(&carol, alice_at_b.id).await.unwrap();
+    drain(&[&a, &b]).await;
+    assert!(
+        a.resolve_account_query(&alice, "carol@b.test")
+            .await
+            .unwrap()
+            .is_none()
+    );
+}

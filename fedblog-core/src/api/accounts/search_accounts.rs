@@ -14,8 +14,9 @@ use crate::services::discovery::{SearchQuery, offset_limit, offset_of};
 /// `user@domain` searches that domain, this server's domain meaning local accounts): exact
 /// username matches first, then by followers. 40 by default, 80 at most, `offset` to skip;
 /// `following` keeps accounts the caller follows. Suspended accounts and accounts blocked either
-/// way are left out. A blank `q` finds nothing. `resolve` is accepted and has no effect: nothing
-/// is fetched from other servers yet. <https://docs.joinmastodon.org/methods/accounts/#search>
+/// way are left out. A blank `q` finds nothing. With `resolve`, a `q` that is a handle on
+/// another server (`user@host`) or an account's URL is looked up there (and stored) when not
+/// known, and comes first. <https://docs.joinmastodon.org/methods/accounts/#search>
 pub struct SearchAccounts;
 
 /// Parameters.
@@ -31,7 +32,7 @@ pub struct SearchAccountsRequest {
     /// How many to skip.
     #[serde(deserialize_with = "de::opt_i64")]
     pub offset: Option<i64>,
-    /// Look the address up on other servers (no federation yet: ignored).
+    /// Look a handle or URL up on its server.
     #[serde(deserialize_with = "de::bool")]
     pub resolve: bool,
     /// Only accounts the caller follows.
@@ -52,18 +53,32 @@ impl Endpoint for SearchAccounts {
         r: SearchAccountsRequest,
     ) -> ApiResult<Self::Response> {
         let me = caller.account()?;
-        let found = app
+        let q = r.q.clone().unwrap_or_default();
+        let resolved = if r.resolve {
+            app.resolve_account_query(me, &q).await?
+        } else {
+            None
+        };
+        let mut found = app
             .discovery()
             .search_accounts(
                 me,
                 SearchQuery {
-                    q: r.q.unwrap_or_default(),
+                    q,
                     following: r.following,
                     offset: offset_of(r.offset),
                     limit: offset_limit(r.limit, 40, 80),
                 },
             )
             .await?;
+        if let Some(account) = resolved
+            && offset_of(r.offset) == 0
+            && (!r.following || app.store.follows(me.id, account.id).await?)
+        {
+            found.retain(|a| a.id != account.id);
+            found.insert(0, account);
+            found.truncate(offset_limit(r.limit, 40, 80) as usize);
+        }
         Ok(Json(found.iter().map(|a| app.render_account(a)).collect()))
     }
 }
