@@ -65,6 +65,20 @@ pub async fn post_new(app: &App, author: &AccountRecord, new: NewStatus) -> Stat
         .expect("posted")
 }
 
+/// A followers-only status by `author`.
+pub async fn private_post(app: &App, author: &AccountRecord, text: &str) -> StatusRecord {
+    post_new(
+        app,
+        author,
+        NewStatus {
+            text: text.into(),
+            visibility: Some("private".into()),
+            ..Default::default()
+        },
+    )
+    .await
+}
+
 /// The poll of `status`.
 pub async fn poll_of(app: &App, status: &StatusRecord) -> PollRecord {
     app.store

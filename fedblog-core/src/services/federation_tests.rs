@@ -12,7 +12,7 @@ use crate::pagination::Page;
 use crate::services::relationships::FollowOptions;
 use crate::services::statuses::NewStatus;
 use crate::store::{AccountRecord, NotificationQuery, NotificationType, StatusRecord};
-use crate::test_support::{account, app, drain, post, post_new};
+use crate::test_support::{account, app, drain, post, post_new, private_post};
 
 /// Apps on `a.test` and `b.test` that reach each other.
 fn pair() -> (Arc<App>, Arc<App>) {
@@ -358,16 +358,7 @@ async fn a_followers_only_post_is_served_only_to_a_signed_follower() {
         .await
         .unwrap();
     drain(&[&a, &b]).await;
-    let secret = post_new(
-        &b,
-        &bob,
-        NewStatus {
-            text: "followers only".into(),
-            visibility: Some("private".into()),
-            ..Default::default()
-        },
-    )
-    .await;
+    let secret = private_post(&b, &bob, "followers only").await;
     let url = format!("https://b.test/users/bob/statuses/{}", secret.id);
     let fetch = |signer: Option<AccountRecord>| {
         let (a, net, url) = (a.clone(), net.clone(), url.clone());
@@ -856,16 +847,7 @@ async fn a_replies_collection_lists_public_and_unlisted_replies_only() {
         serde_json::json!([own(&own_public), own(&own_unlisted)])
     );
     // A followers-only post has no replies collection to show.
-    let secret = post_new(
-        &a,
-        &alice,
-        NewStatus {
-            text: "between us".into(),
-            visibility: Some("private".into()),
-            ..Default::default()
-        },
-    )
-    .await;
+    let secret = private_post(&a, &alice, "between us").await;
     let hidden = crate::federation::paths::replies(&note_uri("a.test", "alice", secret.id));
     let refused = b.federation().fetch(&hidden).await.expect_err("hidden");
     assert_eq!(refused.status, http::StatusCode::NOT_FOUND);
@@ -931,16 +913,7 @@ async fn a_post_is_found_by_its_url_and_stored() {
     let alice = account(&a, "alice").await;
     let bob = account(&b, "bob").await;
     let hello = post(&b, &bob, "found by its address", None).await;
-    let secret = post_new(
-        &b,
-        &bob,
-        NewStatus {
-            text: "followers only".into(),
-            visibility: Some("private".into()),
-            ..Default::default()
-        },
-    )
-    .await;
+    let secret = private_post(&b, &bob, "followers only").await;
     let uri = crate::federation::paths::status("https://b.test", "bob", hello.id);
     let found = a.status_at_url(&uri).await.expect("fetched");
     assert!(!found.local);

@@ -13,9 +13,8 @@ use crate::federation::collection_sync::{self, CollectionSync, partial_digest};
 use crate::federation::{OutboundRequest, OutboundResponse, Transport, TransportError, paths};
 use crate::pagination::Page;
 use crate::services::relationships::FollowOptions;
-use crate::services::statuses::NewStatus;
-use crate::store::{AccountRecord, StatusRecord};
-use crate::test_support::{account, app, drain, post, post_new};
+use crate::store::AccountRecord;
+use crate::test_support::{account, app, drain, post, private_post};
 
 /// A transport that notes every request's `Collection-Synchronization` header (by URL) before
 /// passing it on.
@@ -75,19 +74,6 @@ async fn follow(app: &App, follower: &AccountRecord, name: &str, host: &str) -> 
         .await
         .expect("followed");
     target
-}
-
-async fn private_post(app: &App, author: &AccountRecord, text: &str) -> StatusRecord {
-    post_new(
-        app,
-        author,
-        NewStatus {
-            text: text.into(),
-            visibility: Some("private".into()),
-            ..Default::default()
-        },
-    )
-    .await
 }
 
 async fn follows(app: &App, follower: &AccountRecord, target: &AccountRecord) -> bool {
