@@ -1122,6 +1122,22 @@ async function runScenario() {
   const c = scenarioCheck();
   const ctx = federation.createContext(new URL(ORIGIN), undefined);
   const peerUri = ctx.getActorUri(PEER_ID);
+  /**
+   * A new Note by the peer saying `text` (more of its properties in `extra`), kept to be
+   * served, and its Create, both addressed `tos`/`ccs` (by default public, cc its followers).
+   */
+  const newPeerNote = (text, { tos, ccs, ...extra } = {}) => {
+    const uuid = randomUUID();
+    const noteId = ctx.getObjectUri(Note, { identifier: PEER_ID, id: uuid });
+    const followersUri = ctx.getFollowersUri(PEER_ID);
+    tos ??= [PUBLIC_COLLECTION];
+    ccs ??= [followersUri];
+    const published = Temporal.Now.instant();
+    const note = new Note({ id: noteId, attribution: peerUri, content: `<p>${text}</p>`, tos, ccs, published, url: noteId, ...extra });
+    notes.set(uuid, note);
+    const create = new Create({ id: new URL(`${noteId.href}/activity`), actor: peerUri, object: note, tos, ccs, published });
+    return { uuid, noteId, note, create, followersUri };
+  };
   const s = {}; // what the steps found, for the steps after them
   let current = "setup";
 
@@ -1504,28 +1520,7 @@ async function runScenario() {
       needs: ["aliceFollowsPeer"],
       async run() {
         const text = `Hello fedblog from the Fedify peer ${randomUUID().slice(0, 8)}`;
-        const uuid = randomUUID();
-        const noteId = ctx.getObjectUri(Note, { identifier: PEER_ID, id: uuid });
-        const followersUri = ctx.getFollowersUri(PEER_ID);
-        const now = Temporal.Now.instant();
-        const note = new Note({
-          id: noteId,
-          attribution: peerUri,
-          content: `<p>${text}</p>`,
-          tos: [PUBLIC_COLLECTION],
-          ccs: [followersUri],
-          published: now,
-          url: noteId,
-        });
-        notes.set(uuid, note);
-        const create = new Create({
-          id: new URL(`${noteId.href}/activity`),
-          actor: peerUri,
-          object: note,
-          tos: [PUBLIC_COLLECTION],
-          ccs: [followersUri],
-          published: now,
-        });
+        const { uuid, noteId, note, create } = newPeerNote(text);
         c.check(
           followers.has(s.aliceId),
           "alice is in the peer's followers",
@@ -1826,32 +1821,10 @@ async function runScenario() {
         const mediaUrl = new URL(path, ORIGIN);
         const name = `A 4x4 gradient from the Fedify peer ${tag}`;
         const text = `A picture for fedblog from the Fedify peer ${tag}`;
-        const uuid = randomUUID();
-        const noteId = ctx.getObjectUri(Note, { identifier: PEER_ID, id: uuid });
-        const followersUri = ctx.getFollowersUri(PEER_ID);
-        const now = Temporal.Now.instant();
-        const note = new Note({
-          id: noteId,
-          attribution: peerUri,
-          content: `<p>${text}</p>`,
+        const { uuid, noteId, note, create } = newPeerNote(text, {
           attachments: [new Document({ url: mediaUrl, mediaType: "image/png", name, width: 4, height: 4 })],
-          tos: [PUBLIC_COLLECTION],
-          ccs: [followersUri],
-          published: now,
-          url: noteId,
         });
-        notes.set(uuid, note);
-        const sent = await sendToFollowers(
-          ctx,
-          new Create({
-            id: new URL(`${noteId.href}/activity`),
-            actor: peerUri,
-            object: note,
-            tos: [PUBLIC_COLLECTION],
-            ccs: [followersUri],
-            published: now,
-          }),
-        );
+        const sent = await sendToFollowers(ctx, create);
         c.check(sent.ok, `the peer's signed Create of a Note with an image is taken by ${sent.delivery?.url ?? "fedblog"}`, sent.details);
         let last = null;
         const shown = await poll(async () => {
@@ -2436,12 +2409,7 @@ async function runScenario() {
         const partialUrl = new URL(followersUri);
         partialUrl.searchParams.set("base-url", `${new URL(FEDBLOG_BASE).origin}/`);
         const sendFollowersOnly = async (text) => {
-          const uuid = randomUUID();
-          const noteId = ctx.getObjectUri(Note, { identifier: PEER_ID, id: uuid });
-          const now = Temporal.Now.instant();
-          const note = new Note({ id: noteId, attribution: peerUri, content: `<p>${text}</p>`, tos: [followersUri], published: now, url: noteId });
-          notes.set(uuid, note);
-          const create = new Create({ id: new URL(`${noteId.href}/activity`), actor: peerUri, object: note, tos: [followersUri], published: now });
+          const { noteId, create } = newPeerNote(text, { tos: [followersUri], ccs: [] });
           const at = Date.now();
           const getsFrom = collectionGets.length;
           const sent = await sendToFollowers(ctx, create, { syncCollection: true });
@@ -2553,25 +2521,8 @@ async function runScenario() {
         media.set(new URL(iconUrl).pathname, { bytes: makePng(4, [250, 200, 30]), type: "image/png" });
         const emoji = emojiOf(ctx, EMOJI_NAME);
         const text = `Waving :${EMOJI_NAME}: from the Fedify peer ${randomUUID().slice(0, 8)}`;
-        const uuid = randomUUID();
-        const noteId = ctx.getObjectUri(Note, { identifier: PEER_ID, id: uuid });
-        const followersUri = ctx.getFollowersUri(PEER_ID);
-        const now = Temporal.Now.instant();
-        const note = new Note({
-          id: noteId,
-          attribution: peerUri,
-          content: `<p>${text}</p>`,
-          tags: [emoji],
-          tos: [PUBLIC_COLLECTION],
-          ccs: [followersUri],
-          published: now,
-          url: noteId,
-        });
-        notes.set(uuid, note);
-        const sent = await sendToFollowers(
-          ctx,
-          new Create({ id: new URL(`${noteId.href}/activity`), actor: peerUri, object: note, tos: [PUBLIC_COLLECTION], ccs: [followersUri], published: now }),
-        );
+        const { noteId, create } = newPeerNote(text, { tags: [emoji] });
+        const sent = await sendToFollowers(ctx, create);
         c.check(sent.ok, `the peer's signed Create of a Note with an Emoji tag (:${EMOJI_NAME}:, its icon ${iconUrl}) is taken by ${sent.delivery?.url ?? "fedblog"}`, sent.details);
         let last = null;
         const shown = await poll(async () => {
