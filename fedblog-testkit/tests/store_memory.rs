@@ -326,6 +326,31 @@ fn a_store_that_keeps_no_custom_emoji_declares_it() {
     );
 }
 
+/// A store with the trait's default `tags_by_prefix` (the exact tag only) passes the check when
+/// it declares the lack, and fails it when it claims the capability.
+#[test]
+fn a_store_that_searches_no_tag_prefix_declares_it() {
+    let check = CHECKS
+        .iter()
+        .find(|c| c.name == "tags_by_prefix_orders_by_length_then_name_without_wildcards")
+        .expect("the tag prefix check is listed");
+    let run = |capabilities| {
+        let store = faulty::Faulty::new(faulty::Fault::TagPrefixExactOnly);
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            check.run_on(&store, capabilities)
+        }))
+        .is_ok()
+    };
+    assert!(
+        !run(Capabilities::ALL),
+        "claiming SearchesTagPrefixes, finding the exact tag only fails"
+    );
+    assert!(
+        run(Capabilities::ALL.lacking(Capability::SearchesTagPrefixes)),
+        "declaring the lack, a store that finds the exact tag only passes"
+    );
+}
+
 /// A store that wraps `MemoryStore` and breaks one contract on purpose.
 #[deny(dead_code)]
 mod faulty {
@@ -619,6 +644,22 @@ mod faulty {
         MostUsedSinceExclusive,
         MostUsedTiesByNameDesc,
         MostUsedIgnoresLimit,
+        /// `tags_by_prefix` is the trait's default: the tag named exactly the prefix only.
+        TagPrefixExactOnly,
+        /// `tags_by_prefix` orders by name alone, not shortest first.
+        TagPrefixByNameOnly,
+        /// `tags_by_prefix` orders by length in bytes, not characters.
+        TagPrefixByteLength,
+        /// `tags_by_prefix` takes `_` in the prefix as a `LIKE` wildcard.
+        TagPrefixLikeWildcards,
+        /// `tags_by_prefix` orders names of one length as a linguistic collation might: `_`
+        /// before digits and letters.
+        TagPrefixUnderscoreFirst,
+        /// `tags_by_prefix` ignores `offset`.
+        TagPrefixIgnoresOffset,
+        /// `tags_by_prefix` bounds the range by the prefix followed by `z`, which misses names
+        /// going on with a character above `z`.
+        TagPrefixAsciiBound,
         // search, directory
         SearchUsernameSubstring,
         SearchCaseSensitive,
@@ -4002,6 +4043,66 @@ mod faulty {
         async fn tag_by_id(&self, id: Id) -> StoreResult<Option<TagRecord>> {
             let r = self.inner.tag_by_id(id).await;
             self.found(r).map(|t| t.map(|t| self.tag(t)))
+        }
+
+        async fn tags_by_prefix(
+            &self,
+            prefix: &str,
+            offset: u64,
+            limit: u64,
+        ) -> StoreResult<Vec<TagRecord>> {
+            if self.is(Fault::TagPrefixExactOnly) {
+                if offset > 0 || limit == 0 {
+                    return Ok(vec![]);
+                }
+                return self
+                    .tag_by_name(prefix)
+                    .await
+                    .map(|t| t.into_iter().collect());
+            }
+            let all = self.inner.tags_by_prefix("", 0, u64::MAX).await?;
+            let starts = |name: &str| match self.fault {
+                Fault::TagPrefixLikeWildcards => {
+                    name.chars().count() >= prefix.chars().count()
+                        && prefix
+                            .chars()
+                            .zip(name.chars())
+                            .all(|(p, n)| p == '_' || p == n)
+                }
+                Fault::TagPrefixAsciiBound => {
+                    name >= prefix && name < format!("{prefix}z").as_str()
+                }
+                _ => name.starts_with(prefix),
+            };
+            let mut found: Vec<TagRecord> = all.into_iter().filter(|t| starts(&t.name)).collect();
+            let key = |t: &TagRecord| -> (usize, Vec<u32>) {
+                let length = match self.fault {
+                    Fault::TagPrefixByNameOnly => 0,
+                    Fault::TagPrefixByteLength => t.name.len(),
+                    _ => t.name.chars().count(),
+                };
+                let name = t
+                    .name
+                    .chars()
+                    .map(|c| match (c, self.fault) {
+                        ('_', Fault::TagPrefixUnderscoreFirst) => 0,
+                        (c, _) => u32::from(c) + 1,
+                    })
+                    .collect();
+                (length, name)
+            };
+            found.sort_by_cached_key(key);
+            let offset = if self.is(Fault::TagPrefixIgnoresOffset) {
+                0
+            } else {
+                offset
+            };
+            Ok(found
+                .into_iter()
+                .skip(offset as usize)
+                .take(limit as usize)
+                .map(|t| self.tag(t))
+                .collect())
         }
 
         async fn tag_usage(

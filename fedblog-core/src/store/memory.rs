@@ -1750,6 +1750,29 @@ impl TagStore for MemoryStore {
         Ok(self.read()?.tags.get(&id).cloned())
     }
 
+    async fn tags_by_prefix(
+        &self,
+        prefix: &str,
+        offset: u64,
+        limit: u64,
+    ) -> StoreResult<Vec<TagRecord>> {
+        let inner = self.read()?;
+        let mut found: Vec<&TagRecord> = inner
+            .tags
+            .values()
+            .filter(|t| t.name.starts_with(prefix))
+            .collect();
+        found.sort_by(|a, b| {
+            (a.name.chars().count(), &a.name).cmp(&(b.name.chars().count(), &b.name))
+        });
+        Ok(found
+            .into_iter()
+            .skip(offset as usize)
+            .take(limit as usize)
+            .cloned()
+            .collect())
+    }
+
     async fn tag_usage(
         &self,
         name: &str,

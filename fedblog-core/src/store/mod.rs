@@ -409,6 +409,23 @@ pub trait TagStore: Send + Sync {
     async fn tag_by_name(&self, name: &str) -> StoreResult<Option<TagRecord>>;
     /// The tag with this id.
     async fn tag_by_id(&self, id: Id) -> StoreResult<Option<TagRecord>>;
+    /// Tags whose normalised name starts with `prefix` (itself normalised), shortest name
+    /// first, then by name; `offset` of them skipped, at most `limit` given.
+    ///
+    /// The default finds only the tag named exactly `prefix` (on the first page), which is
+    /// correct but weaker (a search for the start of a hashtag finds nothing); a store that
+    /// searches prefixes claims `SearchesTagPrefixes` in the testkit's store suite.
+    async fn tags_by_prefix(
+        &self,
+        prefix: &str,
+        offset: u64,
+        limit: u64,
+    ) -> StoreResult<Vec<TagRecord>> {
+        if offset > 0 || limit == 0 {
+            return Ok(vec![]);
+        }
+        Ok(self.tag_by_name(prefix).await?.into_iter().collect())
+    }
     /// Statuses carrying the normalised tag `name` created in `[from, to)`, and their authors.
     async fn tag_usage(
         &self,

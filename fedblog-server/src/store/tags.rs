@@ -8,7 +8,8 @@ use fedblog_core::{Id, StoreError, StoreResult};
 use sea_orm::ActiveValue::Set;
 use sea_orm::sea_query::{Expr, ExprTrait, Func, JoinType, OnConflict, Order, Query};
 use sea_orm::{
-    ColumnTrait, ConnectionTrait, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder, QuerySelect,
+    ColumnTrait, ConnectionTrait, DbBackend, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder,
+    QuerySelect,
 };
 
 use super::entity::{featured_tags, status_tags, statuses, tag_follows, tags};
@@ -56,6 +57,26 @@ fn carries_tag(name: &str) -> sea_orm::sea_query::SimpleExpr {
             .and_where(status_tags::Column::Name.eq(name))
             .to_owned(),
     )
+}
+
+/// The least string above every string that starts with `prefix`, in code point order (which is
+/// UTF-8 byte order): `prefix` without its trailing U+10FFFF characters, the last remaining one
+/// incremented (over the surrogate gap). `None` when there is none (`prefix` is empty or all
+/// U+10FFFF): then every string `>= prefix` starts with it. So a string starts with `prefix`
+/// exactly when `prefix <= s < bound`, for any Unicode `prefix`.
+fn prefix_upper_bound(prefix: &str) -> Option<String> {
+    let mut chars: Vec<char> = prefix.chars().collect();
+    while let Some(last) = chars.pop() {
+        let next = match last {
+            '\u{D7FF}' => Some('\u{E000}'),
+            c => char::from_u32(u32::from(c) + 1),
+        };
+        if let Some(next) = next {
+            chars.push(next);
+            return Some(chars.into_iter().collect());
+        }
+    }
+    None
 }
 
 /// Joins `status_tags` rows to the statuses carrying them.
@@ -122,6 +143,44 @@ impl TagStore for SeaStore {
             .await
             .map_err(backend_err)?
             .map(tag_from_row))
+    }
+
+    async fn tags_by_prefix(
+        &self,
+        prefix: &str,
+        offset: u64,
+        limit: u64,
+    ) -> StoreResult<Vec<TagRecord>> {
+        if limit == 0 {
+            return Ok(vec![]);
+        }
+        // A range on the name rather than `LIKE` (whose `_` is a wildcard, and tag names have
+        // `_`), compared and ordered in code point order as the memory store does. SQLite's
+        // `tags.name` has the BINARY collation (memcmp of UTF-8: code point order), so the
+        // range uses `ux_tags_name`. PostgreSQL compares by the column's (the database's)
+        // collation, which need not be byte order, so the name is compared and sorted
+        // `COLLATE "C"`: correct on any database, though `ux_tags_name` (default collation)
+        // then cannot serve the range and the tags are scanned (an index on
+        // `(name COLLATE "C")` would let it).
+        let name = match self.db.get_database_backend() {
+            DbBackend::Postgres => Expr::cust(r#""tags"."name" COLLATE "C""#),
+            _ => Expr::col((tags::Entity, tags::Column::Name)),
+        };
+        let mut q = tags::Entity::find().filter(name.clone().gte(prefix));
+        if let Some(bound) = prefix_upper_bound(prefix) {
+            q = q.filter(name.clone().lt(bound));
+        }
+        // `LENGTH` of text counts characters on both engines.
+        Ok(q.order_by_asc(Expr::cust(r#"LENGTH("tags"."name")"#))
+            .order_by_asc(name)
+            .offset(std::cmp::min(offset, i64::MAX as u64))
+            .limit(std::cmp::min(limit, i64::MAX as u64))
+            .all(&self.db)
+            .await
+            .map_err(backend_err)?
+            .into_iter()
+            .map(tag_from_row)
+            .collect())
     }
 
     async fn tag_usage(
@@ -319,5 +378,57 @@ impl TagStore for SeaStore {
         // Ties by byte order whatever the database's collation.
         rows.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
         Ok(rows.into_iter().map(|(name, _)| name).collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::prefix_upper_bound;
+
+    /// Whether `name` is in the range `[prefix, prefix_upper_bound(prefix))`.
+    fn in_range(prefix: &str, name: &str) -> bool {
+        name >= prefix && prefix_upper_bound(prefix).is_none_or(|b| name < b.as_str())
+    }
+
+    #[test]
+    fn the_range_holds_exactly_the_names_starting_with_the_prefix() {
+        let names = [
+            "",
+            "a",
+            "b",
+            "ca",
+            "ca_",
+            "cat",
+            "cat_pics",
+            "cau",
+            "caz",
+            "c\u{10FFFF}",
+            "\u{D7FF}",
+            "\u{D7FF}x",
+            "\u{E000}",
+            "ü",
+            "ün",
+            "ünïcode",
+            "üo",
+            "\u{10FFFF}",
+            "\u{10FFFF}\u{10FFFF}",
+            "a\u{10FFFF}",
+            "a\u{10FFFF}z",
+            "b\u{0}",
+        ];
+        for prefix in names {
+            for name in names {
+                assert_eq!(
+                    in_range(prefix, name),
+                    name.starts_with(prefix),
+                    "prefix {prefix:?}, name {name:?}"
+                );
+            }
+        }
+        assert_eq!(prefix_upper_bound(""), None);
+        assert_eq!(prefix_upper_bound("cat").as_deref(), Some("cau"));
+        assert_eq!(prefix_upper_bound("a\u{10FFFF}").as_deref(), Some("b"));
+        assert_eq!(prefix_upper_bound("\u{D7FF}").as_deref(), Some("\u{E000}"));
+        assert_eq!(prefix_upper_bound("\u{10FFFF}"), None);
     }
 }

@@ -365,7 +365,8 @@ macro_rules! __store_suite_for_each_check {
                 insert_featured_tag_round_trips_and_rejects_duplicates,
                 delete_featured_tag_removes_only_own,
                 account_tag_stats_counts_public_and_unlisted_only,
-                most_used_tags_orders_by_use_then_name,
+                most_used_tags_orders_by_use_then_name;
+                given capabilities: tags_by_prefix_orders_by_length_then_name_without_wildcards,
             }
             directory {
                 search_accounts_matches_username_prefix_or_display_name_part,
@@ -710,6 +711,11 @@ pub enum Capability {
     /// then finds. Its default keeps none, which is correct (the lookup finds nothing, and
     /// `:shortcode:` stays text) but shows remote statuses without their emojis.
     KeepsCustomEmojis,
+    /// [`TagStore::tags_by_prefix`](fedblog_core::store::TagStore::tags_by_prefix) finds the
+    /// tags whose name starts with a prefix. Its default finds only the tag named exactly the
+    /// prefix, which is correct (that tag does start with it) but finds nothing while a hashtag
+    /// is half typed.
+    SearchesTagPrefixes,
 }
 
 /// The capabilities a store under test claims, as passed to the checks that depend on one.
@@ -722,6 +728,7 @@ pub struct Capabilities {
     adds_poll_choices: bool,
     sets_poll_tallies: bool,
     keeps_custom_emojis: bool,
+    searches_tag_prefixes: bool,
 }
 
 impl Capabilities {
@@ -734,6 +741,7 @@ impl Capabilities {
         adds_poll_choices: true,
         sets_poll_tallies: true,
         keeps_custom_emojis: true,
+        searches_tag_prefixes: true,
     };
 
     /// These capabilities without `capability`.
@@ -767,6 +775,10 @@ impl Capabilities {
                 keeps_custom_emojis: false,
                 ..self
             },
+            Capability::SearchesTagPrefixes => Capabilities {
+                searches_tag_prefixes: false,
+                ..self
+            },
         }
     }
 
@@ -780,6 +792,7 @@ impl Capabilities {
             Capability::AddsPollChoices => self.adds_poll_choices,
             Capability::SetsPollTallies => self.sets_poll_tallies,
             Capability::KeepsCustomEmojis => self.keeps_custom_emojis,
+            Capability::SearchesTagPrefixes => self.searches_tag_prefixes,
         }
     }
 }

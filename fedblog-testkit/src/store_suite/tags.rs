@@ -8,8 +8,8 @@ use fedblog_core::store::{
 use fedblog_core::{Id, IdGenerator, Store};
 
 use super::{
-    Cursor, T0, add_local, add_remote, add_status, add_tag, assert_already_exists, assert_pages,
-    at, status, tag,
+    Capabilities, Capability, Cursor, T0, add_local, add_remote, add_status, add_tag,
+    assert_already_exists, assert_pages, at, status, tag,
 };
 
 /// A public status by `author` at `millis` carrying these tags. Not inserted.
@@ -555,5 +555,150 @@ pub async fn most_used_tags_orders_by_use_then_name(store: &dyn Store) {
             .expect("most_used_tags"),
         Vec::<String>::new(),
         "most_used_tags without uses since then must be empty"
+    );
+}
+
+/// `tags_by_prefix` finds the tags whose name starts with the prefix, shortest first (in
+/// characters, not bytes), then by name in code point order; `offset` skips, `limit` caps (0
+/// gives nothing). Among `cat`, `cats`, `catalog`, `cat_pics`, `caturday`, `ca_t`, `dog`,
+/// `dog10`, `dog_1`, `юн`, `юнююю`, `юнabcd` and `юникод`: `cat` finds the first five in that
+/// order (`cat_pics` before `caturday`: `_` is below `u`), and pages through them; `_` is no
+/// wildcard (`ca_` finds `ca_t` only, not `cat`); `dog` finds `dog`, `dog10`, `dog_1` (`1` is
+/// below `_`, whatever a linguistic collation says); `юн` finds `юн`, `юнююю` (5 characters,
+/// 10 bytes), `юнabcd` (6 characters, 8 bytes), `юникод`; a whole name finds that tag; `zzz`
+/// finds nothing; the empty prefix finds every tag. Without
+/// [`Capability::SearchesTagPrefixes`] (the trait's default), the weaker promise: only the tag
+/// named exactly the prefix, on the first page.
+pub async fn tags_by_prefix_orders_by_length_then_name_without_wildcards(
+    store: &dyn Store,
+    capabilities: Capabilities,
+) {
+    let ids = IdGenerator::default();
+    // Made out of order, so that neither creation order nor id order passes for the answer.
+    let names = [
+        "caturday",
+        "dog_1",
+        "юникод",
+        "cat_pics",
+        "cats",
+        "юнabcd",
+        "ca_t",
+        "dog",
+        "юн",
+        "catalog",
+        "dog10",
+        "юнююю",
+        "cat",
+    ];
+    let mut made = std::collections::BTreeMap::new();
+    for (n, name) in names.into_iter().enumerate() {
+        assert_eq!(
+            fedblog_core::content::normalize_tag(name),
+            name,
+            "the fixture {name:?} must be a normalised tag name"
+        );
+        made.insert(
+            name,
+            add_tag(store, &ids, name, T0 + 1_000 * (n as i64 + 1)).await,
+        );
+    }
+    let find = |prefix: &'static str, offset: u64, limit: u64| async move {
+        store
+            .tags_by_prefix(prefix, offset, limit)
+            .await
+            .unwrap_or_else(|e| {
+                panic!("tags_by_prefix({prefix:?}, {offset}, {limit}) failed: {e:?}")
+            })
+    };
+    let tags =
+        |names: &[&str]| -> Vec<TagRecord> { names.iter().map(|n| made[n].clone()).collect() };
+
+    if !capabilities.has(Capability::SearchesTagPrefixes) {
+        for (prefix, offset, limit, want) in [
+            ("cat", 0, 10, &["cat"][..]),
+            ("cat_pics", 0, 1, &["cat_pics"][..]),
+            ("юн", 0, 10, &["юн"][..]),
+            ("ca", 0, 10, &[][..]),
+            ("", 0, 10, &[][..]),
+            ("cat", 1, 10, &[][..]),
+            ("cat", 0, 0, &[][..]),
+        ] {
+            assert_eq!(
+                find(prefix, offset, limit).await,
+                tags(want),
+                "a store that searches no tag prefix finds the tag named {prefix:?} only, on the \
+                 first page (offset {offset}, limit {limit}) (or claim SearchesTagPrefixes)"
+            );
+        }
+        return;
+    }
+
+    let cats = ["cat", "cats", "catalog", "cat_pics", "caturday"];
+    assert_eq!(
+        find("cat", 0, 100).await,
+        tags(&cats),
+        "tags_by_prefix(\"cat\") must find the tags starting with cat, shortest first, then \
+         by name in code point order (cat_pics before caturday)"
+    );
+    for (offset, limit) in [(0, 2), (1, 2), (2, 2), (3, 10), (4, 1), (5, 10), (9, 1)] {
+        let from = (offset as usize).min(cats.len());
+        let to = (offset + limit).min(cats.len() as u64) as usize;
+        assert_eq!(
+            find("cat", offset, limit).await,
+            tags(&cats[from..to]),
+            "tags_by_prefix(\"cat\", offset {offset}, limit {limit}) must skip `offset` tags \
+             and give at most `limit`"
+        );
+    }
+    assert_eq!(
+        find("cat", 0, 0).await,
+        vec![],
+        "tags_by_prefix with limit 0 must find nothing"
+    );
+    assert_eq!(
+        find("ca_", 0, 100).await,
+        tags(&["ca_t"]),
+        "tags_by_prefix(\"ca_\") must take `_` literally (no LIKE wildcard): ca_t, not cat"
+    );
+    assert_eq!(
+        find("cat_pics", 0, 100).await,
+        tags(&["cat_pics"]),
+        "tags_by_prefix of a whole name must find that tag"
+    );
+    assert_eq!(
+        find("dog", 0, 100).await,
+        tags(&["dog", "dog10", "dog_1"]),
+        "tags_by_prefix must order names of one length in code point order (`1` before `_`), \
+         not by a linguistic collation"
+    );
+    assert_eq!(
+        find("юн", 0, 100).await,
+        tags(&["юн", "юнююю", "юнabcd", "юникод"]),
+        "tags_by_prefix must match a non-ASCII prefix and order by length in characters, not \
+         bytes"
+    );
+    assert_eq!(
+        find("zzz", 0, 100).await,
+        vec![],
+        "tags_by_prefix of a prefix no tag has must find nothing"
+    );
+    assert_eq!(
+        find("", 0, 100).await,
+        tags(&[
+            "юн",
+            "cat",
+            "dog",
+            "ca_t",
+            "cats",
+            "dog10",
+            "dog_1",
+            "юнююю",
+            "юнabcd",
+            "юникод",
+            "catalog",
+            "cat_pics",
+            "caturday",
+        ]),
+        "tags_by_prefix(\"\") must find every tag, shortest first, then by name"
     );
 }
