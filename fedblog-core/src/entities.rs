@@ -675,3 +675,14 @@ pub struct NotificationRequest {
 pub struct MergedResponse {
     pub merged: bool,
 }
+
+/// Search results. <https://docs.joinmastodon.org/entities/Search/>
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Search {
+    /// Accounts found.
+    pub accounts: Vec<Account>,
+    /// Statuses found.
+    pub statuses: Vec<Status>,
+    /// Hashtags found, as `Tag` objects.
+    pub hashtags: Vec<Tag>,
+}

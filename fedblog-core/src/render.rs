@@ -708,6 +708,21 @@ impl App {
         views.iter().map(|v| self.render_tag(v)).collect()
     }
 
+    /// Search results: accounts, statuses rendered already (they need a page's loading), and
+    /// hashtags.
+    pub fn render_search(
+        &self,
+        accounts: &[AccountRecord],
+        statuses: Vec<Status>,
+        hashtags: &[crate::services::tags::TagView],
+    ) -> Search {
+        Search {
+            accounts: accounts.iter().map(|a| self.render_account(a)).collect(),
+            statuses,
+            hashtags: self.render_tags(hashtags),
+        }
+    }
+
     /// Renders a featured tag with the tag's display name and the owner's public and unlisted
     /// use of it (`statuses_count`, and the newest such status, given as a day).
     pub fn render_featured_tag(

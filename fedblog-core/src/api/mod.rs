@@ -32,6 +32,7 @@ pub mod oauth;
 pub mod polls;
 pub mod profile;
 pub mod scheduled_statuses;
+pub mod search;
 pub mod statuses;
 pub mod streaming;
 pub mod suggestions;
@@ -70,8 +71,6 @@ pub mod unserved {
     pub const PUSH_SUBSCRIPTION: &str = "/api/v1/push/subscription";
     /// `POST`: file a report.
     pub const REPORTS: &str = "/api/v1/reports";
-    /// `GET`: search accounts, statuses and hashtags.
-    pub const SEARCH_V2: &str = "/api/v2/search";
     /// `GET`: trending statuses, tags or links (`:kind`).
     pub const TRENDS: &str = "/api/v1/trends/:kind";
 }
@@ -136,6 +135,8 @@ pub fn routes() -> Vec<Route> {
         route::<domain_blocks::block_domain::BlockDomain>(),
         route::<domain_blocks::unblock_domain::UnblockDomain>(),
         // Discovery
+        // Search
+        route::<search::search_v2::SearchV2>(),
         route::<suggestions::list_suggestions_v2::ListSuggestionsV2>(),
         route::<suggestions::list_suggestions::ListSuggestions>(),
         route::<suggestions::dismiss_suggestion::DismissSuggestion>(),

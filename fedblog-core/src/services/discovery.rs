@@ -120,11 +120,12 @@ impl<'a> Discovery<'a> {
 
     /// Accounts matching `q`: a leading `@` is dropped; `user@domain` searches that domain only
     /// (this server's domain meaning local accounts); the text matches the start of a username or
-    /// any part of a display name. Suspended accounts and accounts blocked either way are left
-    /// out. Nothing is fetched from other servers (`resolve` has no effect yet).
+    /// any part of a display name. Suspended accounts, and for a signed-in `viewer` accounts
+    /// blocked either way, are left out; `following` needs a viewer (without one it finds
+    /// nothing). Nothing is fetched from other servers here (see `App::resolve_account_query`).
     pub async fn search_accounts(
         &self,
-        me: &AccountRecord,
+        viewer: Option<&AccountRecord>,
         query: SearchQuery,
     ) -> ApiResult<Vec<AccountRecord>> {
         let q = query.q.trim();
@@ -135,7 +136,7 @@ impl<'a> Discovery<'a> {
             None => (q, None),
         };
         let text = text.trim().to_lowercase();
-        if text.is_empty() || query.limit == 0 {
+        if text.is_empty() || query.limit == 0 || (query.following && viewer.is_none()) {
             return Ok(vec![]);
         }
         let local_only = domain
@@ -144,7 +145,7 @@ impl<'a> Discovery<'a> {
         let mut search = AccountSearch {
             text,
             domain: if local_only { None } else { domain },
-            followed_by: query.following.then_some(me.id),
+            followed_by: viewer.filter(|_| query.following).map(|v| v.id),
             offset: 0,
             limit: SCAN_BATCH,
         };
@@ -154,7 +155,10 @@ impl<'a> Discovery<'a> {
             let batch = self.directory.search_accounts(&search).await?;
             let n = batch.len() as u64;
             let ids: Vec<Id> = batch.iter().map(|a| a.id).collect();
-            let hidden = self.blocks.blocked_either_way(me.id, &ids).await?;
+            let hidden = match viewer {
+                Some(v) => self.blocks.blocked_either_way(v.id, &ids).await?,
+                None => vec![],
+            };
             kept.extend(
                 batch
                     .into_iter()

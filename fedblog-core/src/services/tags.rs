@@ -200,6 +200,24 @@ impl<'a> Tags<'a> {
         Ok(out)
     }
 
+    /// Hashtags for a search: those whose name starts with `q` (a leading `#` dropped,
+    /// normalised as tags are), the exact one first, then shorter names before longer. A `q`
+    /// that cannot be a hashtag finds none.
+    pub async fn search_hashtags(
+        &self,
+        q: &str,
+        offset: u64,
+        limit: u64,
+    ) -> ApiResult<Vec<TagRecord>> {
+        let Some((name, _)) = content::parse_tag_name(q.trim()) else {
+            return Ok(vec![]);
+        };
+        if limit == 0 {
+            return Ok(vec![]);
+        }
+        Ok(self.tags.tags_by_prefix(&name, offset, limit).await?)
+    }
+
     /// One tag as a viewer sees it.
     pub async fn tag_view(
         &self,

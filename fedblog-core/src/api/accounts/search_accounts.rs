@@ -62,7 +62,7 @@ impl Endpoint for SearchAccounts {
         let mut found = app
             .discovery()
             .search_accounts(
-                me,
+                Some(me),
                 SearchQuery {
                     q,
                     following: r.following,

@@ -24,7 +24,8 @@ pub mod polls;
 pub mod profile;
 pub mod scheduled_statuses;
 pub mod schema;
-pub mod seed_rules;
+pub mod search;
+mod seed_rules;
 pub mod social;
 pub mod statuses;
 pub mod streaming;
@@ -65,6 +66,7 @@ pub fn all() -> Vec<Check> {
     v.extend(filters::checks());
     v.extend(conversations::checks());
     v.extend(tags::checks());
+    v.extend(search::checks());
     v.extend(visibility::checks());
     v.extend(streaming::checks());
     v.extend(federation::checks());

@@ -13,6 +13,7 @@ use fedblog_core::api::accounts::{
 use fedblog_core::api::bookmarks::list_bookmarks::ListBookmarks;
 use fedblog_core::api::favourites::list_favourites::ListFavourites;
 use fedblog_core::api::instance::instance_v2::InstanceV2;
+use fedblog_core::api::search::search_v2::SearchV2;
 use fedblog_core::api::statuses::{
     bookmark_status::BookmarkStatus, create_status::CreateStatus, delete_status::DeleteStatus,
     favourite_status::FavouriteStatus,
@@ -494,7 +495,7 @@ async fn push_alerts_and_policy(cx: &Cx) -> CheckResult {
 async fn search_public_no_pagination(cx: &Cx) -> CheckResult {
     let r = cx
         .client
-        .get(&format!("{}?q=fedblog", unserved::SEARCH_V2), None)
+        .get(&format!("{}?q=fedblog", SearchV2::PATH), None)
         .await?;
     answered_200(&r, "v2 search without a token")?;
     let v = r.json()?;
@@ -503,7 +504,7 @@ async fn search_public_no_pagination(cx: &Cx) -> CheckResult {
     }
     let r = cx
         .client
-        .get(&format!("{}?q=fedblog&offset=1", unserved::SEARCH_V2), None)
+        .get(&format!("{}?q=fedblog&offset=1", SearchV2::PATH), None)
         .await?;
     expect_error(&r, 401, "paginated v2 search without a token")
 }
@@ -516,7 +517,7 @@ async fn search_hashtags_rich(cx: &Cx) -> CheckResult {
     let r = cx
         .client
         .get(
-            &format!("{}?q=%23{tag}&type=hashtags", unserved::SEARCH_V2),
+            &format!("{}?q=%23{tag}&type=hashtags", SearchV2::PATH),
             Some(&user.token),
         )
         .await?;

@@ -28,6 +28,7 @@ use fedblog_core::api::lists::{add_list_accounts::AddListAccounts, create_list::
 use fedblog_core::api::notification_requests::update_notification_policy::UpdateNotificationPolicy;
 use fedblog_core::api::notifications::list_notifications::ListNotifications;
 use fedblog_core::api::polls::get_poll::GetPoll;
+use fedblog_core::api::search::search_v2::SearchV2;
 use fedblog_core::api::statuses::{
     bookmark_status::BookmarkStatus, favourite_status::FavouriteStatus,
     favourited_by::FavouritedBy, get_context::GetContext, get_status::GetStatus,
@@ -138,6 +139,11 @@ pub fn checks() -> Vec<Check> {
             "visibility/matrix/list",
             "a list timeline holding the author shows its owner the author's posts the owner may see, never direct ones; viewers who may not add the author, a blocked one and anonymous callers get nothing",
             list
+        ),
+        check!(
+            "visibility/matrix/search-url",
+            "GET /api/v2/search with resolve=true and a status's URL finds it for exactly the viewers the visibility matrix allows (a 401 without a token, which cannot resolve)",
+            search_url
         ),
         check!(
             "visibility/matrix/stream-user",
@@ -265,12 +271,13 @@ enum ReadPath {
     List,
     Conversations,
     LinkTimeline,
+    SearchUrl,
     StreamUser,
     StreamPublicLocal,
     StreamHashtag,
 }
 
-const READ_PATHS: [ReadPath; 19] = [
+const READ_PATHS: [ReadPath; 20] = [
     ReadPath::GetStatus,
     ReadPath::MultiGet,
     ReadPath::Context,
@@ -287,6 +294,7 @@ const READ_PATHS: [ReadPath; 19] = [
     ReadPath::List,
     ReadPath::Conversations,
     ReadPath::LinkTimeline,
+    ReadPath::SearchUrl,
     ReadPath::StreamUser,
     ReadPath::StreamPublicLocal,
     ReadPath::StreamHashtag,
@@ -311,6 +319,7 @@ impl ReadPath {
             ReadPath::Notifications => "notifications",
             ReadPath::Conversations => "conversations",
             ReadPath::LinkTimeline => "link-timeline",
+            ReadPath::SearchUrl => "search-url",
             ReadPath::StreamUser => "stream-user",
             ReadPath::StreamPublicLocal => "stream-public-local",
             ReadPath::StreamHashtag => "stream-hashtag",
@@ -818,6 +827,29 @@ async fn observe(
             let r = statuses_under(cx.client.get(&url, token).await?, "last_status");
             listed(&r, &w.statuses, as_list)
         }
+        ReadPath::SearchUrl => {
+            // Each status's URL, as its author is shown it, searched for with `resolve`.
+            let mut out = Vec::new();
+            for (vis, id) in &w.statuses {
+                let shown = cx
+                    .client
+                    .get(&status_path::<GetStatus>(id), Some(&w.author.token))
+                    .await?;
+                let json = shown.json()?;
+                let url = json["url"]
+                    .as_str()
+                    .or(json["uri"].as_str())
+                    .unwrap_or_default();
+                let q = query(&[("q", url), ("resolve", "true"), ("type", "statuses")]);
+                let r = cx
+                    .client
+                    .get(&format!("{}?{q}", path::<SearchV2>(&[])), token)
+                    .await?;
+                let one = [(*vis, id.clone())];
+                out.extend(listed(&r, &one, |v| vec![&v["statuses"]]));
+            }
+            out
+        }
         ReadPath::LinkTimeline => {
             let link = w
                 .link
@@ -1004,6 +1036,10 @@ async fn stream_user(cx: &Cx) -> CheckResult {
 
 async fn stream_public_local(cx: &Cx) -> CheckResult {
     run_path(cx, ReadPath::StreamPublicLocal).await
+}
+
+async fn search_url(cx: &Cx) -> CheckResult {
+    run_path(cx, ReadPath::SearchUrl).await
 }
 
 async fn stream_hashtag(cx: &Cx) -> CheckResult {
