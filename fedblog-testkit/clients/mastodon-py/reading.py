@@ -2,7 +2,8 @@
 """Real-client scenario for the reading side: notifications (made by mentions, favourites and
 follows; filtered by type and account; paged; dismissed only by their owner; cleared), markers,
 paging through the home timeline, lists (members, paging through a list timeline, removal,
-update, deletion) and paging through a hashtag timeline, driven through Mastodon.py.
+update, deletion), paging through a hashtag timeline, and v2 search (an account, a hashtag by
+the start of its name, a status by its URL), driven through Mastodon.py.
 
 Usage:
     python reading.py --base-url http://127.0.0.1:PORT --tokens tokens.json
@@ -33,6 +34,7 @@ class Reading(Steps):
             ("home_paged", self.home_paged),
             ("lists_paged", self.lists_paged),
             ("hashtag_paged", self.hashtag_paged),
+            ("search_v2", self.search_v2),
             ("notifications_clear", self.clear),
         ]
 
@@ -176,6 +178,19 @@ class Reading(Steps):
         check(seen == list(reversed(posted)), f"the hashtag timeline paged to {seen}, expected {posted[::-1]}")
         local = [s["id"] for s in carol.timeline_hashtag(tag.upper(), local=True, limit=40)]
         check(local == list(reversed(posted)), f"the local hashtag timeline {local}")
+
+    def search_v2(self) -> None:
+        carol, bob = self.c["carol"], self.c["bob"]
+        found = carol.search_v2(bob.me()["username"], result_type="accounts")
+        check(self.id("bob") in [a["id"] for a in found["accounts"]], f"bob not found: {found['accounts']}")
+        check(found["statuses"] == [] and found["hashtags"] == [], "result_type=accounts kept other kinds")
+        tag = f"searchv{self.id('bob')[-6:]}"
+        post = bob.status_post(f"find me by #{tag}")
+        tags = carol.search_v2(f"#{tag[:-2]}", result_type="hashtags")["hashtags"]
+        check(any(t["name"].lower() == tag for t in tags), f"#{tag} not found by its start: {tags}")
+        check(all("history" in t and "url" in t for t in tags), f"hashtags are not Tag objects: {tags}")
+        by_url = carol.search_v2(post["url"], resolve=True)["statuses"]
+        check([s["id"] for s in by_url] == [post["id"]], f"the status by its URL: {by_url}")
 
     def clear(self) -> None:
         carol = self.c["carol"]

@@ -94,7 +94,7 @@ echo "run.sh: $((FANS + 5)) accounts with tokens ready"
 
 # --- token-based scenarios, in order: each uses the accounts and follows the earlier ones left ---
 # social.py (the social graph), statuses.py (threads, interactions, edits, scheduling, deletion),
-# reading.py (notifications, markers, home, list and hashtag paging), filters.py (filters),
+# reading.py (notifications, markers, home, list and hashtag paging, v2 search), filters.py (filters),
 # conversations.py (direct messages and the link timeline).
 for scenario in social statuses reading filters conversations notification_requests; do
     set +e
