@@ -24,6 +24,7 @@ pub mod params;
 pub mod rate_limit;
 pub mod render;
 pub mod scope;
+pub mod search_query;
 pub mod services;
 pub mod store;
 pub mod streaming;
