@@ -120,8 +120,9 @@ impl<'a> Discovery<'a> {
 
     /// Accounts matching `q`: a leading `@` is dropped; `user@domain` searches that domain only
     /// (this server's domain meaning local accounts); the text matches the start of a username or
-    /// any part of a display name. Suspended accounts, and for a signed-in `viewer` accounts
-    /// blocked either way, are left out; `following` needs a viewer (without one it finds
+    /// any part of a display name; exact username matches first, then (for a signed-in
+    /// `viewer`) accounts it follows, then the rest. Suspended accounts, and for a signed-in
+    /// `viewer` accounts blocked either way, are left out; `following` needs a viewer (without one it finds
     /// nothing). Nothing is fetched from other servers here (see `App::resolve_account_query`).
     pub async fn search_accounts(
         &self,
@@ -150,6 +151,8 @@ impl<'a> Discovery<'a> {
             limit: SCAN_BATCH,
         };
         let want = (query.offset + query.limit) as usize;
+        let exact_name = search.text.clone();
+        let is_exact = |a: &AccountRecord| a.username.to_lowercase() == exact_name;
         let mut kept: Vec<AccountRecord> = Vec::new();
         for _ in 0..SCAN_ROUNDS {
             let batch = self.directory.search_accounts(&search).await?;
@@ -165,9 +168,41 @@ impl<'a> Discovery<'a> {
                     .filter(|a| !hidden.contains(&a.id) && (!local_only || a.is_local())),
             );
             search.offset += n;
-            if kept.len() >= want || n < search.limit {
+            // Past `want`, and past the exact matches (they lead, and all of them go first).
+            if (kept.len() >= want && kept.last().is_none_or(|a| !is_exact(a))) || n < search.limit
+            {
                 break;
             }
+        }
+        // Ranked as Mastodon ranks them: exact matches first, then accounts the viewer follows,
+        // then the rest, each part in the store's order. The followed accounts are read apart
+        // (at most one batch of them), so every page of a query sees the same order.
+        if let Some(v) = viewer
+            && !query.following
+        {
+            let followed_search = AccountSearch {
+                followed_by: Some(v.id),
+                offset: 0,
+                limit: SCAN_BATCH,
+                ..search.clone()
+            };
+            let followed = self.directory.search_accounts(&followed_search).await?;
+            let hidden = self
+                .blocks
+                .blocked_either_way(v.id, &followed.iter().map(|a| a.id).collect::<Vec<_>>())
+                .await?;
+            let followed: Vec<AccountRecord> = followed
+                .into_iter()
+                .filter(|a| !hidden.contains(&a.id) && (!local_only || a.is_local()))
+                .collect();
+            let followed_ids: Vec<Id> = followed.iter().map(|a| a.id).collect();
+            let (exact, rest): (Vec<AccountRecord>, Vec<AccountRecord>) =
+                kept.into_iter().partition(|a| is_exact(a));
+            kept = exact
+                .into_iter()
+                .chain(followed.into_iter().filter(|a| !is_exact(a)))
+                .chain(rest.into_iter().filter(|a| !followed_ids.contains(&a.id)))
+                .collect();
         }
         Ok(kept
             .into_iter()
@@ -479,4 +514,68 @@ pub fn offset_limit(limit: Option<i64>, default: u64, max: u64) -> u64 {
 /// An `offset` parameter: missing or negative means 0.
 pub fn offset_of(offset: Option<i64>) -> u64 {
     offset.unwrap_or(0).max(0) as u64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::services::relationships::FollowOptions;
+    use crate::test_support::{account, app};
+
+    fn names(found: &[AccountRecord]) -> Vec<&str> {
+        found.iter().map(|a| a.username.as_str()).collect()
+    }
+
+    #[tokio::test]
+    async fn exact_matches_lead_then_the_accounts_one_follows() {
+        let app = app("local.test");
+        let me = account(&app, "me").await;
+        let fans = [account(&app, "fan1").await, account(&app, "fan2").await];
+        let mut named = std::collections::HashMap::new();
+        for name in ["sam", "samantha", "sammy", "samuel"] {
+            named.insert(name, account(&app, name).await);
+        }
+        // Without follows of mine, the store's order: the exact match, then by followers.
+        let relationships = app.relationships();
+        for (name, fans_of) in [("samantha", 2), ("samuel", 2)] {
+            for fan in &fans[..fans_of] {
+                relationships
+                    .follow(fan, named[name].id, FollowOptions::default())
+                    .await
+                    .unwrap();
+            }
+        }
+        relationships
+            .follow(&me, named["sammy"].id, FollowOptions::default())
+            .await
+            .unwrap();
+        let search = |viewer: Option<&AccountRecord>, following: bool, offset: u64, limit: u64| {
+            let query = SearchQuery {
+                q: "sam".into(),
+                following,
+                offset,
+                limit,
+            };
+            let discovery = app.discovery();
+            let viewer = viewer.cloned();
+            async move {
+                discovery
+                    .search_accounts(viewer.as_ref(), query)
+                    .await
+                    .unwrap()
+            }
+        };
+        let anyone = search(None, false, 0, 10).await;
+        assert_eq!(names(&anyone), ["sam", "samantha", "samuel", "sammy"]);
+        let mine = search(Some(&me), false, 0, 10).await;
+        assert_eq!(names(&mine), ["sam", "sammy", "samantha", "samuel"]);
+        // Pages agree with the whole.
+        let first = search(Some(&me), false, 0, 2).await;
+        let second = search(Some(&me), false, 2, 2).await;
+        assert_eq!(names(&first), ["sam", "sammy"]);
+        assert_eq!(names(&second), ["samantha", "samuel"]);
+        let followed = search(Some(&me), true, 0, 10).await;
+        assert_eq!(names(&followed), ["sammy"]);
+        assert!(search(None, true, 0, 10).await.is_empty());
+    }
 }

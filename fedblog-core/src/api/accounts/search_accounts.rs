@@ -12,7 +12,8 @@ use crate::services::discovery::{SearchQuery, offset_limit, offset_of};
 
 /// Accounts whose username starts with, or display name contains, `q` (a leading `@` is ignored;
 /// `user@domain` searches that domain, this server's domain meaning local accounts): exact
-/// username matches first, then by followers. 40 by default, 80 at most, `offset` to skip;
+/// username matches first, then accounts the caller follows, then the rest by followers. 40 by
+/// default, 80 at most, `offset` to skip;
 /// `following` keeps accounts the caller follows. Suspended accounts and accounts blocked either
 /// way are left out. A blank `q` finds nothing. With `resolve`, a `q` that is a handle on
 /// another server (`user@host`) or an account's URL is looked up there (and stored) when not
