@@ -159,9 +159,8 @@ impl TagStore for SeaStore {
         // `tags.name` has the BINARY collation (memcmp of UTF-8: code point order), so the
         // range uses `ux_tags_name`. PostgreSQL compares by the column's (the database's)
         // collation, which need not be byte order, so the name is compared and sorted
-        // `COLLATE "C"`: correct on any database, though `ux_tags_name` (default collation)
-        // then cannot serve the range and the tags are scanned (an index on
-        // `(name COLLATE "C")` would let it).
+        // `COLLATE "C"`: correct on any database; the index `ix_tags_name_c` on
+        // `(name COLLATE "C")` (migration m0024) serves the range.
         let name = match self.db.get_database_backend() {
             DbBackend::Postgres => Expr::cust(r#""tags"."name" COLLATE "C""#),
             _ => Expr::col((tags::Entity, tags::Column::Name)),

@@ -25,6 +25,7 @@ mod m0020_large_events;
 mod m0021_federation;
 mod m0022_moves_featured_remote_media;
 mod m0023_custom_emojis;
+mod m0024_tags_name_c;
 
 /// A named index on `table` over `cols` (shared by the migrations).
 fn index(name: &'static str, table: &'static str, cols: &[&'static str]) -> IndexCreateStatement {
@@ -87,6 +88,7 @@ impl MigratorTrait for Migrator {
             Box::new(m0021_federation::Migration),
             Box::new(m0022_moves_featured_remote_media::Migration),
             Box::new(m0023_custom_emojis::Migration),
+            Box::new(m0024_tags_name_c::Migration),
         ]
     }
 }
