@@ -225,6 +225,16 @@ impl App {
         )
     }
 
+    /// The search area (full-text search of statuses).
+    pub fn search(&self) -> crate::services::search::Search<'_> {
+        crate::services::search::Search::new(&*self.store, self.visibility(), &self.config.domain)
+    }
+
+    /// Keeping the search index up to date, and the documents rebuilding it writes.
+    pub fn search_indexing(&self) -> crate::services::search::SearchIndexing<'_> {
+        crate::services::search::SearchIndexing::new(&*self.store)
+    }
+
     /// The discovery area (account search, the directory, suggestions, an account's statuses).
     pub fn discovery(&self) -> crate::services::discovery::Discovery<'_> {
         crate::services::discovery::Discovery::new(
@@ -407,6 +417,7 @@ impl App {
             fanout: self.fanout(),
             notifications: self.notifications(),
             outbox: self.outbox(),
+            search: self.search_indexing(),
         }
     }
 

@@ -261,6 +261,15 @@ pub fn language_code(value: &str) -> String {
         .to_ascii_lowercase()
 }
 
+/// The words of a text as search compares them: runs of letters and digits, lower-cased
+/// (`#Rust` is `rust`, `don't` is `don` and `t`).
+pub fn words(text: &str) -> Vec<String> {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

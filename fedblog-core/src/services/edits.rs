@@ -214,6 +214,7 @@ impl<'a> Edits<'a> {
         for m in media.iter().filter(|m| described.contains(&m.id)) {
             self.media_store.update_media(m).await?;
         }
+        self.areas().search.index(&edited).await?;
         self.areas()
             .notifications
             .notify_edit(me, &status, &edited)

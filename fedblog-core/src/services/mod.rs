@@ -44,6 +44,7 @@ pub mod remote;
 #[cfg(test)]
 mod remote_media_tests;
 pub mod scheduled;
+pub mod search;
 pub mod statuses;
 pub mod stream_runner;
 #[cfg(test)]

@@ -232,6 +232,7 @@ impl<'a> Remote<'a> {
             self.insert_poll(poll, &record).await?;
         }
         self.areas.links.record_link(&record).await?;
+        self.areas.search.index(&record).await?;
         self.areas.fanout.fan_out(&record).await?;
         self.areas
             .notifications
@@ -597,6 +598,7 @@ impl<'a> Remote<'a> {
                 self.areas.notifications.schedule_poll_close(record).await?;
             }
         }
+        self.areas.search.index(&updated).await?;
         publish_logged(
             self.events,
             DomainEvent::StatusEdited {

@@ -215,6 +215,8 @@ pub struct StatusAreas<'a> {
     pub notifications: Notifications<'a>,
     /// What other servers are told.
     pub outbox: crate::services::outbox::Outbox<'a>,
+    /// The search index.
+    pub search: crate::services::search::SearchIndexing<'a>,
 }
 
 impl<'a> Statuses<'a> {
@@ -476,6 +478,7 @@ impl<'a> Statuses<'a> {
             return Err(e);
         }
         self.areas.links.record_link(&record).await?;
+        self.areas.search.index(&record).await?;
         self.areas.fanout.fan_out(&record).await?;
         self.areas
             .notifications

@@ -98,6 +98,9 @@ macro_rules! __delegate_trait {
             fn status_by_idempotency_key(&self, account_id: Id, key: &str, since: DateTime<Utc>) -> StoreResult<Option<StatusRecord>>;
             fn delete_status(&self, id: Id) -> StoreResult<()>;
             fn link_reply(&self, status: Id, parent: Id) -> StoreResult<bool>;
+            fn index_statuses(&self, documents: &[SearchDocument]) -> StoreResult<()>;
+            fn search_statuses(&self, search: &StatusSearch) -> StoreResult<Vec<Id>>;
+            fn indexable_status_ids(&self, after: Option<Id>, limit: u64) -> StoreResult<Vec<Id>>;
             fn account_statuses(&self, account_id: Id, filter: &AccountStatusesFilter, page: Page) -> StoreResult<Vec<StatusRecord>>;
             fn public_timeline(&self, filter: PublicTimelineFilter, page: Page) -> StoreResult<Vec<StatusRecord>>;
             fn public_timeline_ids(&self, filter: PublicTimelineFilter, page: Page) -> StoreResult<Vec<Id>>;

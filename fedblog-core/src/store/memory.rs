@@ -12,6 +12,8 @@ use crate::error::{StoreError, StoreResult};
 #[derive(Default)]
 struct Inner {
     accounts: BTreeMap<Id, AccountRecord>,
+    /// status -> the words of its searchable text, lower-cased, in order
+    search_index: BTreeMap<Id, Vec<String>>,
     users: BTreeMap<Id, UserRecord>,
     apps: BTreeMap<Id, AppRecord>,
     authorizations: HashMap<String, AuthorizationRecord>,
@@ -168,6 +170,74 @@ impl Inner {
         }
     }
 
+    /// Whether the indexed status `id`, whose words are `words`, is one `search` finds.
+    fn finds(&self, search: &StatusSearch, id: Id, words: &[String]) -> bool {
+        let Some(s) = self.statuses.get(&id) else {
+            return false;
+        };
+        let Some(author) = self.accounts.get(&s.account_id) else {
+            return false;
+        };
+        if s.reblog_of_id.is_some() || author.suspended_at.is_some() {
+            return false;
+        }
+        let me = search.searcher;
+        let library = || {
+            s.account_id == me
+                || self.favourites.contains_key(&(me, id))
+                || self.bookmarks.contains_key(&(me, id))
+                || s.mentions.contains(&me)
+                || self
+                    .statuses
+                    .values()
+                    .any(|r| r.reblog_of_id == Some(id) && r.account_id == me)
+        };
+        let public = || s.visibility == Visibility::Public && author.indexable;
+        let in_scope = match search.scope {
+            In::Library => library(),
+            In::Public => public(),
+            In::All => public() || library(),
+        };
+        in_scope
+            && search.must.iter().all(|t| contains_text(words, t))
+            && !search.must_not.iter().any(|t| contains_text(words, t))
+            && search
+                .conditions
+                .iter()
+                .all(|c| self.meets(s, &c.kind) != c.negated)
+    }
+
+    /// Whether status `s` meets a search condition.
+    fn meets(&self, s: &StatusRecord, kind: &SearchConditionKind) -> bool {
+        let media = || {
+            s.media_ids
+                .iter()
+                .filter_map(|m| self.media.get(m))
+                .map(|m| m.kind)
+        };
+        match kind {
+            SearchConditionKind::Author(a) => s.account_id == *a,
+            SearchConditionKind::Has(Has::Media) => !s.media_ids.is_empty(),
+            SearchConditionKind::Has(Has::Image) => media().any(|k| k == MediaKind::Image),
+            SearchConditionKind::Has(Has::Video) => {
+                media().any(|k| matches!(k, MediaKind::Video | MediaKind::Gifv))
+            }
+            SearchConditionKind::Has(Has::Audio) => media().any(|k| k == MediaKind::Audio),
+            SearchConditionKind::Has(Has::Poll) => self.polls.values().any(|p| p.status_id == s.id),
+            SearchConditionKind::Has(Has::Link) => self.status_links.contains_key(&s.id),
+            SearchConditionKind::Has(Has::Embed) => false,
+            SearchConditionKind::Is(Is::Reply) => s.in_reply_to_id.is_some(),
+            SearchConditionKind::Is(Is::Sensitive) => s.sensitive,
+            SearchConditionKind::Language(code) => s
+                .language
+                .as_deref()
+                .is_some_and(|l| crate::search_query::language_code(l) == *code),
+            SearchConditionKind::Created { from, to } => {
+                from.is_none_or(|f| s.created_at >= f) && to.is_none_or(|t| s.created_at < t)
+            }
+        }
+    }
+
     /// Raises (or lowers, never below 0) one counter of a status, if it exists.
     fn bump(&mut self, status: Option<Id>, field: fn(&mut StatusRecord) -> &mut i64, by: i64) {
         if let Some(s) = status.and_then(|id| self.statuses.get_mut(&id)) {
@@ -182,6 +252,7 @@ impl Inner {
         let Some(s) = self.statuses.remove(&id) else {
             return false;
         };
+        self.search_index.remove(&id);
         for feed in self.feeds.values_mut() {
             feed.remove(&id);
         }
@@ -781,6 +852,47 @@ impl StatusStore for MemoryStore {
             .apply(matching, |s| s.id)
             .into_iter()
             .cloned()
+            .collect())
+    }
+
+    async fn index_statuses(&self, documents: &[SearchDocument]) -> StoreResult<()> {
+        let mut g = self.write()?;
+        for d in documents {
+            let indexable = g
+                .statuses
+                .get(&d.status_id)
+                .is_some_and(|s| s.reblog_of_id.is_none());
+            if indexable {
+                g.search_index
+                    .insert(d.status_id, crate::search_query::words(&d.text));
+            }
+        }
+        Ok(())
+    }
+
+    async fn search_statuses(&self, search: &StatusSearch) -> StoreResult<Vec<Id>> {
+        let g = self.read()?;
+        let found = g
+            .search_index
+            .range(..search.max_id.unwrap_or(Id(u64::MAX)))
+            .rev()
+            .take_while(|(id, _)| search.min_id.is_none_or(|min| **id > min))
+            .filter(|(id, words)| g.finds(search, **id, words))
+            .map(|(id, _)| *id)
+            .skip(search.offset as usize)
+            .take(search.limit as usize)
+            .collect();
+        Ok(found)
+    }
+
+    async fn indexable_status_ids(&self, after: Option<Id>, limit: u64) -> StoreResult<Vec<Id>> {
+        let g = self.read()?;
+        let from = after.map_or(Id(0), |a| Id(a.0.saturating_add(1)));
+        Ok(g.statuses
+            .range(from..)
+            .filter(|(_, s)| s.reblog_of_id.is_none())
+            .map(|(id, _)| *id)
+            .take(limit as usize)
             .collect())
     }
 }
@@ -3190,4 +3302,12 @@ impl FederationStore for MemoryStore {
             .get(&host.to_ascii_lowercase())
             .copied())
     }
+}
+
+/// Whether the words of a text hold a search word or phrase (its words next to each other).
+fn contains_text(words: &[String], text: &Text) -> bool {
+    let wanted = match text {
+        Text::Word(w) | Text::Phrase(w) => crate::search_query::words(w),
+    };
+    !wanted.is_empty() && words.windows(wanted.len()).any(|w| w == wanted.as_slice())
 }

@@ -181,6 +181,32 @@ pub trait StatusStore: Send + Sync {
         let _ = (status, parent);
         Ok(false)
     }
+    /// Puts the searchable text of statuses into the full-text index, replacing what it held
+    /// for them. `delete_status` and `delete_account` take a status out of the index with it.
+    /// Reblogs are not indexed (their text is the original's).
+    ///
+    /// The default indexes nothing and [`StatusStore::search_statuses`] finds nothing, which is
+    /// correct but weaker (search finds statuses only by URL); a store that searches claims
+    /// `SearchesStatuses` in the testkit's store suite. Another search engine plugs in here: a
+    /// store can forward these three methods to it.
+    async fn index_statuses(&self, documents: &[SearchDocument]) -> StoreResult<()> {
+        let _ = documents;
+        Ok(())
+    }
+    /// The ids of the indexed statuses matching `search`, newest first: those of its scope
+    /// that contain every word and phrase of `must` and none of `must_not` and meet every
+    /// condition, with `max_id`, `min_id`, `offset` and `limit` applied. Deleted statuses are
+    /// never found. Who may see each one is the caller's to check. The default finds nothing.
+    async fn search_statuses(&self, search: &StatusSearch) -> StoreResult<Vec<Id>> {
+        let _ = search;
+        Ok(vec![])
+    }
+    /// For rebuilding the index: the ids of up to `limit` statuses that are not reblogs, with
+    /// an id larger than `after`, smallest first. The default gives none.
+    async fn indexable_status_ids(&self, after: Option<Id>, limit: u64) -> StoreResult<Vec<Id>> {
+        let _ = (after, limit);
+        Ok(vec![])
+    }
     /// One page of an account's statuses matching `filter`, newest first.
     async fn account_statuses(
         &self,

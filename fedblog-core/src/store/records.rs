@@ -3,6 +3,7 @@
 use chrono::{DateTime, Utc};
 
 use crate::id::Id;
+pub use crate::search_query::{Has, In, Is, Text};
 
 /// A role on this server.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -387,6 +388,80 @@ pub struct PublicTimelineFilter {
     pub remote: bool,
     /// Statuses with media only.
     pub only_media: bool,
+}
+
+/// A status's searchable text, as the full-text index keeps it
+/// ([`StatusStore::index_statuses`](super::StatusStore::index_statuses)).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchDocument {
+    /// The status.
+    pub status_id: Id,
+    /// Its content warning, text, media descriptions and poll options, as plain text.
+    pub text: String,
+    /// Its language, when known: an engine may also index the words' stems in it.
+    pub language: Option<String>,
+}
+
+/// A full-text search of statuses ([`StatusStore::search_statuses`](super::StatusStore::search_statuses)).
+///
+/// Text matches whole words, case-insensitively (an engine may also match other forms of a
+/// word, such as its stem); a word or phrase is read as the words its letters and digits make
+/// (`#rust` is `rust`, `don't` the phrase `don t`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StatusSearch {
+    /// Who searches.
+    pub searcher: Id,
+    /// Which statuses are searched: [`In::Library`]: the searcher's own, and those it
+    /// favourited, bookmarked, reblogged or is mentioned in; [`In::Public`]: public statuses of
+    /// authors whose `indexable` is true; [`In::All`]: both. Never reblogs, never statuses of
+    /// suspended authors.
+    pub scope: In,
+    /// Words and phrases each status found contains (at least one, or at least one condition).
+    pub must: Vec<Text>,
+    /// Words and phrases no status found contains.
+    pub must_not: Vec<Text>,
+    /// Conditions each status found meets.
+    pub conditions: Vec<SearchCondition>,
+    /// Only statuses with a smaller id.
+    pub max_id: Option<Id>,
+    /// Only statuses with a larger id.
+    pub min_id: Option<Id>,
+    /// How many of the newest to skip.
+    pub offset: u64,
+    /// How many to return.
+    pub limit: u64,
+}
+
+/// One condition of a [`StatusSearch`], or with `negated` its opposite.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchCondition {
+    /// Statuses that do not meet it.
+    pub negated: bool,
+    /// The condition.
+    pub kind: SearchConditionKind,
+}
+
+/// What a [`SearchCondition`] asks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SearchConditionKind {
+    /// Written by this account.
+    Author(Id),
+    /// Carries: [`Has::Media`] any attachment, [`Has::Image`] an image, [`Has::Video`] a video
+    /// or a GIF video, [`Has::Audio`] audio, [`Has::Poll`] a poll, [`Has::Link`] a recorded link
+    /// ([`LinkStore`](super::LinkStore)), [`Has::Embed`] a preview card with an embed (none
+    /// exist yet: nothing has one).
+    Has(Has),
+    /// [`Is::Reply`] replies to a status; [`Is::Sensitive`] is marked sensitive.
+    Is(Is),
+    /// In this language (a lower-case code such as `pt`; a status in `pt-BR` is in `pt`).
+    Language(String),
+    /// Created at or after `from` and before `to`.
+    Created {
+        /// The start, if any.
+        from: Option<DateTime<Utc>>,
+        /// The end (excluded), if any.
+        to: Option<DateTime<Utc>>,
+    },
 }
 
 /// What a hashtag timeline shows (`GET /api/v1/timelines/tag/:hashtag`): public statuses, not

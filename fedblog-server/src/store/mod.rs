@@ -37,6 +37,7 @@ mod pairs;
 mod polls;
 mod rate_limits;
 mod scheduled_statuses;
+mod search;
 mod stats;
 mod status_edits;
 mod statuses;

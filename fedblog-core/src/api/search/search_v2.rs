@@ -7,8 +7,10 @@ use crate::app::{App, Caller};
 use crate::endpoint::{Auth, Endpoint, Json};
 use crate::entities::Search;
 use crate::error::{ApiError, ApiResult};
+use crate::id::Id;
 use crate::params::de;
 use crate::services::discovery::{SearchQuery, offset_limit, offset_of};
+use crate::services::search::StatusSearchParams;
 use crate::store::{AccountRecord, StatusRecord};
 
 /// Accounts, hashtags (as `Tag` objects) and statuses matching `q`, 20 of each by default, 40
@@ -16,15 +18,17 @@ use crate::store::{AccountRecord, StatusRecord};
 ///
 /// - **Accounts** as `GET /api/v1/accounts/search` finds them (`following` too), for anyone.
 /// - **Hashtags** whose name starts with `q` (a leading `#` dropped), the exact one first.
-/// - **Statuses**: so far only the post whose URL `q` is, when the caller may see it (full-text
-///   search of statuses is not built yet).
+/// - **Statuses**: the post whose URL `q` is, when the caller may see it; and for a signed-in
+///   caller, the full-text search of [`Search::statuses`](crate::services::search::Search::statuses)
+///   (words, phrases, exclusions and operators), newest first, `account_id` restricting it to
+///   one author and `max_id` / `min_id` paging it.
 /// - With `resolve` (signed in only), a handle or URL is looked up on its server when not known
 ///   here.
 ///
 /// Without a token, search works but `offset` is a 401 (no pagination, as the specification
-/// says) and so is `resolve`. A missing `q` is a 400. `account_id`, `min_id`, `max_id` and
-/// `exclude_unreviewed` are accepted; they concern the full-text search of statuses and the
-/// review of hashtags, which do not exist yet.
+/// says) and so is `resolve`, and statuses are found by URL only (as Mastodon). A missing `q`
+/// is a 400. `exclude_unreviewed` is accepted; hashtags have no review yet, so every tag is
+/// shown.
 pub struct SearchV2;
 
 /// Parameters.
@@ -119,8 +123,25 @@ impl Endpoint for SearchV2 {
         }
 
         let mut statuses: Vec<StatusRecord> = vec![];
-        if wants("statuses") && offset == 0 {
-            statuses.extend(status_named(app, viewer, q, r.resolve).await?);
+        if wants("statuses") {
+            if offset == 0 {
+                statuses.extend(status_named(app, viewer, q, r.resolve).await?);
+            }
+            if let Some(me) = viewer {
+                let params = StatusSearchParams {
+                    account_id: match r.account_id.as_deref().map(str::parse) {
+                        Some(Ok(id)) => Some(id),
+                        // No account has that id: no status is by it.
+                        Some(Err(_)) => Some(Id(0)),
+                        None => None,
+                    },
+                    max_id: r.max_id.as_deref().and_then(|id| id.parse().ok()),
+                    min_id: r.min_id.as_deref().and_then(|id| id.parse().ok()),
+                    offset,
+                    limit: limit.saturating_sub(statuses.len() as u64),
+                };
+                statuses.extend(app.search().statuses(me, q, params).await?);
+            }
         }
 
         let mut hashtags = vec![];

@@ -26,6 +26,8 @@ mod m0021_federation;
 mod m0022_moves_featured_remote_media;
 mod m0023_custom_emojis;
 mod m0024_tags_name_c;
+mod m0025_status_search;
+mod m0026_account_names;
 
 /// A named index on `table` over `cols` (shared by the migrations).
 fn index(name: &'static str, table: &'static str, cols: &[&'static str]) -> IndexCreateStatement {
@@ -89,6 +91,8 @@ impl MigratorTrait for Migrator {
             Box::new(m0022_moves_featured_remote_media::Migration),
             Box::new(m0023_custom_emojis::Migration),
             Box::new(m0024_tags_name_c::Migration),
+            Box::new(m0025_status_search::Migration),
+            Box::new(m0026_account_names::Migration),
         ]
     }
 }

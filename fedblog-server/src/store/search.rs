@@ -1,0 +1,1 @@
+//! Full-text search of statuses (being written).
