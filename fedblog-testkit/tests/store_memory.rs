@@ -48,6 +48,7 @@ fn suite_lists_every_check() {
         "links",
         "notification_policies",
         "federation",
+        "search",
     ] {
         let path = dir.join(format!("{area}.rs"));
         let source =
@@ -348,6 +349,44 @@ fn a_store_that_searches_no_tag_prefix_declares_it() {
     assert!(
         run(Capabilities::ALL.lacking(Capability::SearchesTagPrefixes)),
         "declaring the lack, a store that finds the exact tag only passes"
+    );
+}
+
+/// A store with the trait's default full-text search (it indexes nothing, finds nothing and
+/// lists nothing to index) fails every search check when it claims
+/// [`Capability::SearchesStatuses`], and passes every one when it declares the lack.
+#[test]
+fn a_store_that_searches_no_status_declares_it() {
+    let checks: Vec<_> = CHECKS.iter().filter(|c| c.area == "search").collect();
+    assert!(!checks.is_empty(), "the search checks are listed");
+    let lacking = Capabilities::ALL.lacking(Capability::SearchesStatuses);
+    assert!(!lacking.has(Capability::SearchesStatuses));
+    let run = |check: &fedblog_testkit::store_suite::Check, capabilities| {
+        let store = faulty::Faulty::new(faulty::Fault::SearchNothing);
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            check.run_on(&store, capabilities)
+        }))
+        .is_ok()
+    };
+    let mut passed_claiming = vec![];
+    let mut failed_lacking = vec![];
+    for check in checks {
+        if run(check, Capabilities::ALL) {
+            passed_claiming.push(check.name);
+        }
+        if !run(check, lacking) {
+            failed_lacking.push(check.name);
+        }
+    }
+    assert_eq!(
+        passed_claiming,
+        Vec::<&str>::new(),
+        "claiming SearchesStatuses, a store that finds nothing must fail every search check"
+    );
+    assert_eq!(
+        failed_lacking,
+        Vec::<&str>::new(),
+        "declaring the lack, a store that finds nothing must pass every search check"
     );
 }
 
@@ -968,6 +1007,41 @@ mod faulty {
         /// A failure of a failing host starts its period anew.
         HostFailureRestarts,
         DeleteAccountKeepsFollowUris,
+        // full-text status search
+        /// `index_statuses`, `search_statuses` and `indexable_status_ids` are the trait's
+        /// defaults: nothing is indexed, found or listed.
+        SearchNothing,
+        /// Words are compared as typed, not case-insensitively.
+        StatusSearchCaseSensitive,
+        /// A phrase is read as its words, anywhere in the text.
+        SearchPhraseAsWords,
+        SearchMustNotIgnored,
+        /// Only the first word or phrase of `must` is required.
+        SearchFirstMustOnly,
+        /// Indexing a status again adds the new text to the old.
+        ReindexAppends,
+        /// `in:library` holds the searcher's own statuses only.
+        LibraryOwnOnly,
+        /// `in:library` is read as `in:all`.
+        LibraryAsAll,
+        /// `in:public` is read as `in:all`.
+        PublicAsAll,
+        /// Deleting a status (or its account) leaves its text in the index, where it is found.
+        DeleteKeepsSearchIndex,
+        /// Negated conditions are read as the conditions themselves.
+        SearchNegationIgnored,
+        /// `language:` matches the whole code only (`pt` misses `pt-BR`).
+        SearchLanguageExact,
+        /// The end of a created condition is included.
+        SearchCreatedToInclusive,
+        SearchMaxIdInclusive,
+        /// `min_id` takes the statuses immediately above it, as timelines do.
+        SearchMinIdImmediatelyAbove,
+        StatusSearchOffsetIgnored,
+        SearchOldestFirst,
+        IndexableIdsIncludeReblogs,
+        IndexableIdsAfterInclusive,
+        IndexableIdsDescending,
     }
 
     /// What the wrapper remembers to fake its faults.
@@ -1074,6 +1148,8 @@ mod faulty {
         conversation_adds: Vec<(Id, Id, Vec<Id>, Id, bool)>,
         /// (follower, target) -> the ActivityPub id of the follow last set
         follow_uris: BTreeMap<(Id, Id), String>,
+        /// status -> the text last indexed for it, as the inner store got it
+        search_texts: BTreeMap<Id, String>,
     }
 
     /// A [`MemoryStore`] that breaks one contract: every store method goes to [`Faults`],
@@ -6575,6 +6651,197 @@ mod faulty {
                 self.inner.note_host_success(host).await?;
             }
             self.inner.note_host_failure(host, at).await
+        }
+    }
+
+    /// The words of a text as typed (`StatusSearchCaseSensitive`).
+    fn raw_words(text: &str) -> Vec<String> {
+        text.split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .map(str::to_string)
+            .collect()
+    }
+
+    /// Whether `words` hold the words of `text` next to each other.
+    fn holds(words: &[String], text: &[String]) -> bool {
+        !text.is_empty() && words.windows(text.len()).any(|w| w == text)
+    }
+
+    fn text_of(t: &Text) -> &str {
+        match t {
+            Text::Word(w) | Text::Phrase(w) => w,
+        }
+    }
+
+    /// The faulty behaviours of the full-text status search.
+    impl Faults {
+        async fn index_statuses(&self, documents: &[SearchDocument]) -> StoreResult<()> {
+            if self.is(Fault::SearchNothing) {
+                return Ok(());
+            }
+            let mut documents = documents.to_vec();
+            {
+                let mut log = self.log();
+                for d in &mut documents {
+                    if self.is(Fault::ReindexAppends)
+                        && let Some(old) = log.search_texts.get(&d.status_id)
+                    {
+                        d.text = format!("{old}\n\n{}", d.text);
+                    }
+                    log.search_texts.insert(d.status_id, d.text.clone());
+                }
+            }
+            self.inner.index_statuses(&documents).await
+        }
+
+        async fn search_statuses(&self, search: &StatusSearch) -> StoreResult<Vec<Id>> {
+            let mut s = search.clone();
+            match self.fault {
+                Fault::SearchNothing => return Ok(vec![]),
+                Fault::SearchPhraseAsWords => {
+                    s.must = s
+                        .must
+                        .iter()
+                        .flat_map(|t| match t {
+                            Text::Phrase(p) => fedblog_core::search_query::words(p)
+                                .into_iter()
+                                .map(Text::Word)
+                                .collect(),
+                            w => vec![w.clone()],
+                        })
+                        .collect()
+                }
+                Fault::SearchMustNotIgnored => s.must_not.clear(),
+                Fault::SearchFirstMustOnly => s.must.truncate(1),
+                Fault::LibraryAsAll if s.scope == In::Library => s.scope = In::All,
+                Fault::PublicAsAll if s.scope == In::Public => s.scope = In::All,
+                Fault::SearchNegationIgnored => {
+                    for c in &mut s.conditions {
+                        c.negated = false;
+                    }
+                }
+                Fault::SearchCreatedToInclusive => {
+                    for c in &mut s.conditions {
+                        if let SearchConditionKind::Created { to: Some(to), .. } = &mut c.kind {
+                            *to += TimeDelta::milliseconds(1);
+                        }
+                    }
+                }
+                Fault::SearchMaxIdInclusive => s.max_id = s.max_id.map(|m| Id(m.0 + 1)),
+                Fault::StatusSearchOffsetIgnored => s.offset = 0,
+                _ => {}
+            }
+            let pages_here = matches!(
+                self.fault,
+                Fault::StatusSearchCaseSensitive
+                    | Fault::LibraryOwnOnly
+                    | Fault::DeleteKeepsSearchIndex
+                    | Fault::SearchLanguageExact
+                    | Fault::SearchMinIdImmediatelyAbove
+            );
+            if !pages_here {
+                let mut found = self.inner.search_statuses(&s).await?;
+                if self.is(Fault::SearchOldestFirst) {
+                    found.reverse();
+                }
+                return Ok(found);
+            }
+            // Everything the inner store finds, filtered and paged here.
+            let all = self
+                .inner
+                .search_statuses(&StatusSearch {
+                    offset: 0,
+                    limit: u64::MAX,
+                    ..s.clone()
+                })
+                .await?;
+            let statuses: BTreeMap<Id, StatusRecord> = self
+                .inner
+                .statuses_by_ids(&all)
+                .await?
+                .into_iter()
+                .map(|x| (x.id, x))
+                .collect();
+            let texts = self.log().search_texts.clone();
+            let mut found: Vec<Id> = all
+                .into_iter()
+                .filter(|id| {
+                    let status = statuses.get(id);
+                    match self.fault {
+                        Fault::StatusSearchCaseSensitive => {
+                            let words = raw_words(texts.get(id).map_or("", String::as_str));
+                            s.must.iter().all(|t| holds(&words, &raw_words(text_of(t))))
+                        }
+                        Fault::LibraryOwnOnly => {
+                            s.scope != In::Library
+                                || status.is_some_and(|x| x.account_id == s.searcher)
+                        }
+                        Fault::SearchLanguageExact => s.conditions.iter().all(|c| match &c.kind {
+                            SearchConditionKind::Language(code) if !c.negated => status
+                                .and_then(|x| x.language.as_deref())
+                                .is_some_and(|l| l.eq_ignore_ascii_case(code)),
+                            _ => true,
+                        }),
+                        _ => true,
+                    }
+                })
+                .collect();
+            if self.is(Fault::DeleteKeepsSearchIndex) {
+                for (id, text) in &texts {
+                    let words = fedblog_core::search_query::words(text);
+                    let matches = s
+                        .must
+                        .iter()
+                        .all(|t| holds(&words, &fedblog_core::search_query::words(text_of(t))));
+                    if matches
+                        && !found.contains(id)
+                        && s.max_id.is_none_or(|m| *id < m)
+                        && s.min_id.is_none_or(|m| *id > m)
+                        && self.inner.status_by_id(*id).await?.is_none()
+                    {
+                        found.push(*id);
+                    }
+                }
+                found.sort_by(|a, b| b.cmp(a));
+            }
+            if self.is(Fault::SearchMinIdImmediatelyAbove) && s.min_id.is_some() {
+                let from = found.len().saturating_sub(s.limit as usize);
+                return Ok(found.split_off(from));
+            }
+            Ok(found
+                .into_iter()
+                .skip(s.offset as usize)
+                .take(s.limit as usize)
+                .collect())
+        }
+
+        async fn indexable_status_ids(
+            &self,
+            after: Option<Id>,
+            limit: u64,
+        ) -> StoreResult<Vec<Id>> {
+            match self.fault {
+                Fault::SearchNothing => Ok(vec![]),
+                Fault::IndexableIdsAfterInclusive => {
+                    self.inner
+                        .indexable_status_ids(after.map(|a| Id(a.0.saturating_sub(1))), limit)
+                        .await
+                }
+                Fault::IndexableIdsDescending => {
+                    let mut ids = self.inner.indexable_status_ids(after, limit).await?;
+                    ids.reverse();
+                    Ok(ids)
+                }
+                Fault::IndexableIdsIncludeReblogs => Ok(self
+                    .log()
+                    .statuses
+                    .keys()
+                    .filter(|id| after.is_none_or(|a| **id > a))
+                    .take(limit as usize)
+                    .copied()
+                    .collect()),
+                _ => self.inner.indexable_status_ids(after, limit).await,
+            }
         }
     }
 }

@@ -269,3 +269,146 @@ impl<'a> Search<'a> {
 fn start_of(day: NaiveDate) -> DateTime<Utc> {
     day.and_time(chrono::NaiveTime::MIN).and_utc()
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::App;
+    use crate::services::edits::StatusChanges;
+    use crate::test_support::{account, app, post, private_post};
+
+    /// `me`'s search for `q`: the texts found, newest first.
+    async fn found(app: &App, me: &AccountRecord, q: &str) -> Vec<String> {
+        let params = StatusSearchParams {
+            limit: 20,
+            ..Default::default()
+        };
+        app.search()
+            .statuses(me, q, params)
+            .await
+            .expect("search")
+            .into_iter()
+            .map(|s| s.text)
+            .collect()
+    }
+
+    /// An account that lets its public statuses be found (`indexable`).
+    async fn indexable(app: &App, name: &str) -> AccountRecord {
+        let mut a = account(app, name).await;
+        a.indexable = true;
+        app.store.update_account(&a).await.expect("update");
+        a
+    }
+
+    #[tokio::test]
+    async fn posts_and_edits_keep_the_index_up_to_date() {
+        let app = app("example.test");
+        let alice = account(&app, "alice").await;
+        let s = post(&app, &alice, "Hello Rust world", None).await;
+        assert_eq!(found(&app, &alice, "rust").await, vec!["Hello Rust world"]);
+        assert_eq!(found(&app, &alice, "\"rust world\"").await.len(), 1);
+        assert!(found(&app, &alice, "\"world rust\"").await.is_empty());
+        let changes = StatusChanges {
+            text: "Hello Go".into(),
+            ..Default::default()
+        };
+        app.edits()
+            .edit_status(&alice, s.id, changes)
+            .await
+            .expect("edit");
+        assert!(found(&app, &alice, "rust").await.is_empty(), "the old text");
+        assert_eq!(found(&app, &alice, "go").await, vec!["Hello Go"]);
+        // Poll options are searchable text too.
+        let poll = json!({"options": ["marmot", "quokka"], "expires_in": 3600});
+        post(&app, &alice, "Favourite animal?", Some(poll)).await;
+        assert_eq!(
+            found(&app, &alice, "marmot").await,
+            vec!["Favourite animal?"]
+        );
+        app.statuses().delete_status(&s).await.expect("delete");
+        assert!(
+            found(&app, &alice, "go").await.is_empty(),
+            "a deleted status"
+        );
+    }
+
+    #[tokio::test]
+    async fn what_a_searcher_finds_follows_indexable_visibility_and_mutes() {
+        let app = app("example.test");
+        let alice = account(&app, "alice").await;
+        let bob = indexable(&app, "bob").await;
+        let carol = account(&app, "carol").await;
+        post(&app, &bob, "quokka public", None).await;
+        private_post(&app, &bob, "quokka private").await;
+        post(&app, &carol, "quokka by carol", None).await;
+        // Carol did not opt in: only her own search finds her post.
+        assert_eq!(found(&app, &alice, "quokka").await, vec!["quokka public"]);
+        assert_eq!(
+            found(&app, &carol, "quokka").await,
+            vec!["quokka by carol", "quokka public"]
+        );
+        // A status one favourited is in one's library, even by an author who did not opt in.
+        let by_carol = post(&app, &carol, "wombat by carol", None).await;
+        assert!(found(&app, &alice, "wombat").await.is_empty());
+        app.interactions()
+            .favourite(&alice, by_carol.id)
+            .await
+            .expect("favourite");
+        assert_eq!(found(&app, &alice, "wombat").await, vec!["wombat by carol"]);
+        assert_eq!(found(&app, &alice, "wombat in:public").await.len(), 0);
+        assert_eq!(found(&app, &alice, "quokka in:library").await.len(), 0);
+        // Muting (and blocking) hides an author's statuses from search as from everything.
+        app.blocks()
+            .mute(&alice, bob.id, true, 0)
+            .await
+            .expect("mute");
+        assert!(found(&app, &alice, "quokka").await.is_empty());
+    }
+
+    #[tokio::test]
+    async fn operators_name_accounts_and_some_queries_search_nothing() {
+        let app = app("example.test");
+        let alice = indexable(&app, "alice").await;
+        let bob = indexable(&app, "bob").await;
+        post(&app, &alice, "kiwi from alice", None).await;
+        post(&app, &bob, "kiwi from bob", None).await;
+        assert_eq!(
+            found(&app, &alice, "kiwi from:bob").await,
+            vec!["kiwi from bob"]
+        );
+        assert_eq!(
+            found(&app, &alice, "kiwi from:@bob@example.test").await,
+            vec!["kiwi from bob"]
+        );
+        assert_eq!(
+            found(&app, &bob, "kiwi from:me").await,
+            vec!["kiwi from bob"]
+        );
+        assert_eq!(
+            found(&app, &alice, "kiwi -from:bob").await,
+            vec!["kiwi from alice"]
+        );
+        assert!(found(&app, &alice, "kiwi from:nobody").await.is_empty());
+        assert_eq!(found(&app, &alice, "kiwi -from:nobody").await.len(), 2);
+        // Only operators: a condition is enough; only exclusions are not.
+        assert_eq!(found(&app, &alice, "from:alice").await.len(), 1);
+        assert!(found(&app, &alice, "-kiwi").await.is_empty());
+        // A lone hashtag or address, a URL, or a bad operator value: nothing.
+        post(&app, &alice, "#kiwi season", None).await;
+        assert!(found(&app, &alice, "#kiwi").await.is_empty());
+        assert_eq!(found(&app, &alice, "#kiwi season").await.len(), 1);
+        assert!(found(&app, &alice, "bob@example.test").await.is_empty());
+        assert!(found(&app, &alice, "kiwi has:banana").await.is_empty());
+        // `account_id` restricts to one author.
+        let params = StatusSearchParams {
+            account_id: Some(bob.id),
+            limit: 20,
+            ..Default::default()
+        };
+        let by_bob = app.search().statuses(&alice, "kiwi", params).await.unwrap();
+        assert_eq!(by_bob.len(), 1);
+        assert_eq!(by_bob[0].account_id, bob.id);
+    }
+}

@@ -1,9 +1,11 @@
 //! `SeaStore`: fedblog-core's store traits on sea-orm, for SQLite (default) and PostgreSQL.
 //!
-//! The store traits run portable SQL built with sea-query, with one exception: claiming jobs
-//! (`jobs.rs`, `SeaStore::claim_rows`) needs row locks on PostgreSQL (`FOR UPDATE SKIP LOCKED`),
-//! which SQLite lacks, so that one statement is written per engine. Engine-specific settings live
-//! only in [`connect`] (SQLite pragmas, PostgreSQL statement timeout).
+//! The store traits run portable SQL built with sea-query, with three exceptions written per
+//! engine: claiming jobs (`jobs.rs`, `SeaStore::claim_rows`) needs row locks on PostgreSQL
+//! (`FOR UPDATE SKIP LOCKED`), which SQLite lacks; full-text search of statuses (`search.rs`)
+//! uses SQLite's FTS5 and PostgreSQL's `tsvector`; account search by name (`directory.rs`) uses
+//! an FTS5 trigram index and `pg_trgm`. Engine-specific settings live only in [`connect`]
+//! (SQLite pragmas, PostgreSQL statement timeout).
 
 pub mod admin;
 pub mod changes;

@@ -892,4 +892,22 @@ impl StatusStore for SeaStore {
             .map_err(backend_err)?;
         hydrate(&self.db, paging::finish(rows, &page)).await
     }
+
+    async fn index_statuses(
+        &self,
+        documents: &[fedblog_core::store::SearchDocument],
+    ) -> StoreResult<()> {
+        self.index_search_documents(documents).await
+    }
+
+    async fn search_statuses(
+        &self,
+        search: &fedblog_core::store::StatusSearch,
+    ) -> StoreResult<Vec<Id>> {
+        self.search_status_ids(search).await
+    }
+
+    async fn indexable_status_ids(&self, after: Option<Id>, limit: u64) -> StoreResult<Vec<Id>> {
+        self.indexable_ids(after, limit).await
+    }
 }

@@ -25,7 +25,7 @@
 //! `blocks`, `feeds`, `stats`, `jobs`, `scheduled_statuses`, `notes`, `domain_blocks`, `tags`,
 //! `directory`, `interactions`, `edits`, `polls`, `media`, `notifications`, `markers`,
 //! `lists`, `tag_timelines`, `filters`, `conversations`, `links`,
-//! `notification_policies`, `federation`), each
+//! `notification_policies`, `federation`, `search`), each
 //! holding one `#[test]` per check, so `cargo test` reports every check by name
 //! (`accounts::email_is_unique_case_insensitively ... ok`) and `cargo test feeds::` runs one
 //! area. Each test runs its check on a current-thread Tokio runtime of its own, as
@@ -80,6 +80,9 @@
 //! - Media are inserted with `insert_media` (by their uploader, after the account) before a
 //!   status lists them in `media_ids`; a scheduled status is inserted before media name it.
 //! - Search texts and blocked domains come lower-cased, as the services pass them.
+//! - Statuses are put into the full-text index with `index_statuses` after they are inserted
+//!   (with their media, poll and link), as the services do; the words of full-text searches
+//!   come as typed, in any case.
 //! - Notifications and markers are made after the accounts (and statuses) they name; unread
 //!   counts are asked with a `limit` far below `i64::MAX`, as the services ask them.
 //! - Ids come from [`IdGenerator::next_at`] with explicit times, and timestamps from
@@ -131,6 +134,7 @@ pub mod notifications;
 pub mod oauth;
 pub mod polls;
 pub mod scheduled_statuses;
+pub mod search;
 pub mod stats;
 pub mod statuses;
 pub mod tag_timelines;
@@ -540,6 +544,26 @@ macro_rules! __store_suite_for_each_check {
                 host_failure_keeps_the_first_time_until_a_success,
                 delete_account_removes_its_actor_key_and_follow_uris,
             }
+            search {
+                ; given capabilities: search_finds_whole_words_case_insensitively,
+                search_finds_phrases_of_adjacent_words_in_order,
+                search_requires_every_must_and_excludes_each_must_not,
+                search_reads_the_indexed_text_which_indexing_again_replaces,
+                library_holds_own_statuses_and_those_interacted_with,
+                public_holds_public_statuses_of_indexable_authors_only,
+                delete_status_takes_it_out_of_the_index,
+                delete_account_takes_its_statuses_out_of_the_index,
+                statuses_of_suspended_authors_are_not_found,
+                reblogs_are_neither_indexed_nor_found,
+                author_condition_and_its_negation,
+                has_media_image_video_and_audio_conditions,
+                has_poll_link_and_embed_conditions,
+                is_reply_and_is_sensitive_conditions,
+                language_condition_matches_the_first_part_of_the_code,
+                created_condition_includes_from_and_excludes_to,
+                search_pages_newest_first_with_cursors_offset_and_limit,
+                indexable_status_ids_lists_non_reblogs_ascending_after_a_cursor,
+            }
         }
     };
 }
@@ -716,6 +740,15 @@ pub enum Capability {
     /// prefix, which is correct (that tag does start with it) but finds nothing while a hashtag
     /// is half typed.
     SearchesTagPrefixes,
+    /// [`StatusStore::index_statuses`](fedblog_core::store::StatusStore::index_statuses) keeps
+    /// the searchable text of statuses, which
+    /// [`StatusStore::search_statuses`](fedblog_core::store::StatusStore::search_statuses)
+    /// then finds by words, phrases and conditions, and
+    /// [`StatusStore::indexable_status_ids`](fedblog_core::store::StatusStore::indexable_status_ids)
+    /// lists the statuses to index when rebuilding. Their defaults index and find nothing,
+    /// which is correct (search then finds statuses only by their URL) but leaves full-text
+    /// search empty.
+    SearchesStatuses,
 }
 
 /// The capabilities a store under test claims, as passed to the checks that depend on one.
@@ -729,6 +762,7 @@ pub struct Capabilities {
     sets_poll_tallies: bool,
     keeps_custom_emojis: bool,
     searches_tag_prefixes: bool,
+    searches_statuses: bool,
 }
 
 impl Capabilities {
@@ -742,6 +776,7 @@ impl Capabilities {
         sets_poll_tallies: true,
         keeps_custom_emojis: true,
         searches_tag_prefixes: true,
+        searches_statuses: true,
     };
 
     /// These capabilities without `capability`.
@@ -779,6 +814,10 @@ impl Capabilities {
                 searches_tag_prefixes: false,
                 ..self
             },
+            Capability::SearchesStatuses => Capabilities {
+                searches_statuses: false,
+                ..self
+            },
         }
     }
 
@@ -793,6 +832,7 @@ impl Capabilities {
             Capability::SetsPollTallies => self.sets_poll_tallies,
             Capability::KeepsCustomEmojis => self.keeps_custom_emojis,
             Capability::SearchesTagPrefixes => self.searches_tag_prefixes,
+            Capability::SearchesStatuses => self.searches_statuses,
         }
     }
 }
