@@ -1,5 +1,5 @@
 //! The command line: `serve` (the default), `migrate`, `accounts create`, `accounts create-many`,
-//! `accounts delete`, `tokens create`.
+//! `accounts delete`, `tokens create`, `search reindex`.
 
 use clap::{Parser, Subcommand};
 use fedblog_core::scope::Scopes;
@@ -39,6 +39,24 @@ pub enum Command {
         /// Action.
         #[command(subcommand)]
         action: TokensCommand,
+    },
+    /// Manage the full-text search index of statuses.
+    Search {
+        /// Action.
+        #[command(subcommand)]
+        action: SearchCommand,
+    },
+}
+
+/// `search` actions.
+#[derive(Subcommand, Debug)]
+pub enum SearchCommand {
+    /// Rebuild the index from the statuses stored, with a progress bar. An interrupted run
+    /// resumes where it stopped; the server may keep running meanwhile.
+    Reindex {
+        /// Start from the first status even if an earlier run was interrupted.
+        #[arg(long)]
+        restart: bool,
     },
 }
 
@@ -231,6 +249,26 @@ pub async fn run(cli: Cli) -> Result<(), String> {
                 "@{} moved to {}; its followers are being told",
                 account.username,
                 moved_to.acct()
+            );
+            Ok(())
+        }
+        Command::Search {
+            action: SearchCommand::Reindex { restart },
+        } => {
+            let store = serve::open_store(&settings).await?;
+            if settings.migrate_on_start {
+                store
+                    .migrate()
+                    .await
+                    .map_err(|e| format!("migrations failed: {e}"))?;
+            }
+            let bar = crate::reindex::progress_bar();
+            let done = crate::reindex::reindex(&store, restart, &bar).await?;
+            println!(
+                "indexed {} statuses in {:.1} s ({:.0} per second)",
+                done.statuses,
+                done.seconds,
+                done.statuses as f64 / done.seconds.max(0.001)
             );
             Ok(())
         }

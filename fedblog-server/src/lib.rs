@@ -1,8 +1,8 @@
 //! fedblog-server: the reference server around fedblog-core: warp HTTP ([`http`]), sea-orm
 //! storage ([`store`]), uploaded files on disk ([`files`]), settings ([`settings`]), start-up
 //! ([`serve`]), the admin CLI ([`cli`]), the LibreTranslate backend ([`translation`]), password
-//! hashing off the async workers ([`blocking`]) and rate-limit counters in Redis
-//! ([`redis_limits`]).
+//! hashing off the async workers ([`blocking`]), rate-limit counters in Redis
+//! ([`redis_limits`]) and rebuilding the search index ([`reindex`]).
 
 pub mod blocking;
 pub mod cli;
@@ -11,6 +11,7 @@ pub mod http;
 pub mod media;
 pub mod outbound;
 pub mod redis_limits;
+pub mod reindex;
 pub mod serve;
 pub mod settings;
 pub mod store;

@@ -100,7 +100,8 @@ no_secrets_in() {
 
 # server_run_dirs NAME: makes the temp dirs of a run against one server: DATA_DIR (its data),
 # LOG_DIR (logs), LOG (the server's log) and ACCOUNTS_LOG (the CLI's), and installs traps that
-# stop $SERVER_PID and remove both dirs at exit (KEEP_TMP=1 keeps them).
+# stop $SERVER_PID (and the processes of $EXTRA_PIDS) and remove both dirs at exit (KEEP_TMP=1
+# keeps them).
 server_run_dirs() {
     DATA_DIR="$(mktemp -d "${TMPDIR:-/tmp}/fedblog-$1-data.XXXXXX")"
     LOG_DIR="$(mktemp -d "${TMPDIR:-/tmp}/fedblog-$1-logs.XXXXXX")"
@@ -115,6 +116,8 @@ server_run_dirs() {
 _server_run_cleanup() {
     local rc=$?
     if [[ -n "$SERVER_PID" ]]; then stop_process "$SERVER_PID"; fi
+    local pid
+    for pid in ${EXTRA_PIDS:-}; do stop_process "$pid"; done
     if [[ "${KEEP_TMP:-0}" == "1" ]]; then
         echo "run.sh: kept data dir $DATA_DIR and logs in $LOG_DIR"
     else

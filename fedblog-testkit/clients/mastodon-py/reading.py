@@ -35,6 +35,7 @@ class Reading(Steps):
             ("lists_paged", self.lists_paged),
             ("hashtag_paged", self.hashtag_paged),
             ("search_v2", self.search_v2),
+            ("search_v2_statuses", self.search_v2_statuses),
             ("notifications_clear", self.clear),
         ]
 
@@ -191,6 +192,24 @@ class Reading(Steps):
         check(all("history" in t and "url" in t for t in tags), f"hashtags are not Tag objects: {tags}")
         by_url = carol.search_v2(post["url"], resolve=True)["statuses"]
         check([s["id"] for s in by_url] == [post["id"]], f"the status by its URL: {by_url}")
+
+    def search_v2_statuses(self) -> None:
+        carol, bob = self.c["carol"], self.c["bob"]
+        # Others find bob's public statuses by their words once he opts in.
+        bob.account_update_credentials(indexable=True)
+        word = f"quokka{self.id('bob')[-6:]}"
+        first = bob.status_post(f"{word} likes sunny days")
+        second = bob.status_post(f"{word} sunny likes days")
+        def ids(q: str, **kw) -> list:
+            return [s["id"] for s in carol.search_v2(q, resolve=False, result_type="statuses", **kw)["statuses"]]
+        both = ids(f"{word} from:{bob.me()['username']}")
+        check(both == [second["id"], first["id"]], f"from: found {both}, expected newest first")
+        phrase = ids(f'{word} "likes sunny"')
+        check(phrase == [first["id"]], f"the phrase found {phrase}")
+        without = ids(f"{word} -days -likes")
+        check(without == [], f"the exclusions left {without}")
+        older = ids(word, max_id=second["id"])
+        check(older == [first["id"]], f"max_id paged to {older}")
 
     def clear(self) -> None:
         carol = self.c["carol"]

@@ -7,7 +7,7 @@
 # throwaway data dir, creates a confirmed+approved account, runs scenario.py, stops the server.
 # Then creates more accounts with tokens and runs the token-based scenarios (social.py,
 # statuses.py, reading.py, filters.py, conversations.py, notification_requests.py; see the loop
-# at the end).
+# at the end), and finally starts two federating servers for the federated search scenario.
 # Exits with the first failing script's exit code. Set KEEP_TMP=1 to keep the data dir and server log.
 set -euo pipefail
 
@@ -108,7 +108,40 @@ for scenario in social statuses reading filters conversations notification_reque
     fi
 done
 
+# --- federated search: two more servers on loopback, federating (the ones above do not, since
+# their scenarios name addresses anywhere); carol on the first resolves faraway's account and
+# status on the second ---
+FED_LOG="$LOG_DIR/federated-servers.log"
+EXTRA_PIDS=""
+for side in near far; do
+    port="$(free_port)"
+    mkdir -p "$DATA_DIR/$side"
+    env_of=(env FEDBLOG_DATA_DIR="$DATA_DIR/$side" FEDBLOG_DOMAIN="127.0.0.1:$port"
+        FEDBLOG_LISTEN="127.0.0.1:$port" FEDBLOG_FEDERATION=true FEDBLOG_ALLOW_PRIVATE_ADDRESSES=true)
+    "${env_of[@]}" "$BIN" serve >>"$FED_LOG" 2>&1 &
+    EXTRA_PIDS="$EXTRA_PIDS $!"
+    wait_ready "http://127.0.0.1:$port/api/v1/instance" "$!" "$FED_LOG" 30 || exit 1
+    user="$([[ $side == near ]] && echo carol || echo faraway)"
+    "${env_of[@]}" "$BIN" accounts create "$user" --email "$user@example.com" --password "$PASSWORD" \
+        --confirmed --approved >>"$ACCOUNTS_LOG" 2>&1
+    token="$("${env_of[@]}" "$BIN" tokens create "$user" 2>>"$ACCOUNTS_LOG" | tail -n 1)"
+    if [[ $side == near ]]; then NEAR_BASE="http://127.0.0.1:$port"; NEAR_TOKEN="$token"
+    else FAR_BASE="http://127.0.0.1:$port"; FAR_TOKEN="$token"; fi
+done
+set +e
+"$VENV/bin/python" "$HERE/federated_search.py" --base-url "$NEAR_BASE" --token "$NEAR_TOKEN" \
+    --remote-base-url "$FAR_BASE" --remote-token "$FAR_TOKEN"
+rc=$?
+set -e
+if [[ "$rc" != 0 ]]; then
+    echo "run.sh: federated search scenario failed with exit code $rc" >&2
+    echo "----- the federating servers' log (last 100 lines) -----" >&2
+    tail -n 100 "$FED_LOG" >&2 || true
+    exit "$rc"
+fi
+
 # --- nothing secret in the log: the password and every token the scenarios used ---------------
 mapfile -t SECRETS < <("$VENV/bin/python" -c 'import json, sys; print("\n".join(json.load(open(sys.argv[1])).values()))' "$TOKENS")
 no_secrets_in "$LOG" "$PASSWORD" "${SECRETS[@]}"
+no_secrets_in "$FED_LOG" "$PASSWORD" "$NEAR_TOKEN" "$FAR_TOKEN"
 exit 0

@@ -4,12 +4,13 @@
 //! (public search without pagination, rich tags) are in `seed_rules.rs`.
 
 use fedblog_core::api::Endpoint;
+use fedblog_core::api::accounts::update_credentials::UpdateCredentials;
 use fedblog_core::api::search::search_v2::SearchV2;
 use serde_json::Value;
 
 use crate::check;
-use crate::client::{Response, query};
-use crate::conformance::{Check, CheckResult, Cx, Failure, expect_error};
+use crate::client::{Response, form, query};
+use crate::conformance::{Check, CheckResult, Cx, Failure, User, expect_error};
 use crate::ensure;
 
 /// The checks of this area.
@@ -29,6 +30,26 @@ pub fn checks() -> Vec<Check> {
             "search/v2/status-by-url",
             "GET /api/v2/search with resolve=true and the URL of a public status as q finds that status",
             status_by_url
+        ),
+        check!(
+            "search/v2/statuses-by-words",
+            "GET /api/v2/search?type=statuses finds one's own statuses by a word of their text, case-insensitively, by a \"quoted phrase\" only with its words in order, and leaves out those with a -excluded word",
+            statuses_by_words
+        ),
+        check!(
+            "search/v2/statuses-from-operator",
+            "GET /api/v2/search finds the public statuses of an account that set indexable, and with from:username only that account's",
+            statuses_from_operator
+        ),
+        check!(
+            "search/v2/statuses-newest-first-paged",
+            "GET /api/v2/search answers statuses newest first, limit keeps the newest, max_id and min_id page through the rest",
+            statuses_paged
+        ),
+        check!(
+            "search/v2/statuses-not-for-anonymous",
+            "GET /api/v2/search without a token finds no status by its words (full-text search needs a signed-in user)",
+            statuses_not_anonymous
         ),
         check!(
             "search/v2/type-keeps-one-kind",
@@ -179,4 +200,154 @@ async fn anonymous_resolve(cx: &Cx) -> CheckResult {
     )
     .await?;
     expect_error(&r, 401, "a search with resolve=true without a token")
+}
+
+/// A word no other status of the run carries (letters and digits only).
+fn unique_word(cx: &Cx, prefix: &str) -> String {
+    cx.unique(prefix).replace(['_', '-'], "")
+}
+
+/// The ids of the statuses a search answered, in its order.
+fn status_ids(v: &Value) -> Vec<String> {
+    v["statuses"]
+        .as_array()
+        .map(|l| {
+            l.iter()
+                .filter_map(|s| s["id"].as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// A search for statuses matching `q`, by `token` (with `more` parameters): their ids.
+async fn statuses_found(
+    cx: &Cx,
+    q: &str,
+    more: &[(&str, &str)],
+    token: Option<&str>,
+) -> Result<Vec<String>, Failure> {
+    let mut pairs = vec![("q", q), ("type", "statuses")];
+    pairs.extend_from_slice(more);
+    let r = search(cx, &pairs, token).await?;
+    Ok(status_ids(&results(&r, &format!("search for {q:?}"))?))
+}
+
+/// `user` lets its public statuses be found by search (`indexable`).
+async fn opt_in(cx: &Cx, user: &User) -> Result<(), Failure> {
+    cx.send(
+        "PATCH",
+        UpdateCredentials::PATH,
+        Some(&user.token),
+        form(&[("indexable", "true")]),
+    )
+    .await?
+    .expect(200)?;
+    Ok(())
+}
+
+/// Posts `text` as `user`; the new status's id.
+async fn posted_id(cx: &Cx, user: &User, text: &str) -> Result<String, Failure> {
+    let s = cx.post_status(user, &[("status", text)]).await?;
+    Ok(s["id"].as_str().unwrap_or_default().to_string())
+}
+
+async fn statuses_by_words(cx: &Cx) -> CheckResult {
+    let user = cx.new_user("wordsearch").await?;
+    let w = unique_word(cx, "Needle");
+    let first = posted_id(cx, &user, &format!("{w} alpha beta")).await?;
+    let second = posted_id(cx, &user, &format!("beta alpha {w} gamma")).await?;
+    let found = statuses_found(cx, &w.to_uppercase(), &[], Some(&user.token)).await?;
+    ensure!(
+        found.contains(&first) && found.contains(&second),
+        "searching {w} in upper case does not find both statuses carrying it: {found:?}"
+    );
+    let found = statuses_found(cx, &format!("{w} \"alpha beta\""), &[], Some(&user.token)).await?;
+    ensure!(
+        found == vec![first.clone()],
+        "the phrase \"alpha beta\" must find only the status with those words in that order ({first}): {found:?}"
+    );
+    let found = statuses_found(cx, &format!("{w} -gamma"), &[], Some(&user.token)).await?;
+    ensure!(
+        found == vec![first.clone()],
+        "-gamma must leave out the status carrying gamma: {found:?}"
+    );
+    Ok(())
+}
+
+async fn statuses_from_operator(cx: &Cx) -> CheckResult {
+    let me = cx.new_user("fromsearch").await?;
+    let them = cx.new_user("fromauthor").await?;
+    let other = cx.new_user("fromother").await?;
+    for user in [&them, &other] {
+        opt_in(cx, user).await?;
+    }
+    let w = unique_word(cx, "fromword");
+    let theirs = posted_id(cx, &them, &format!("{w} by them")).await?;
+    let others = posted_id(cx, &other, &format!("{w} by someone else")).await?;
+    let found = statuses_found(cx, &w, &[], Some(&me.token)).await?;
+    ensure!(
+        found.contains(&theirs) && found.contains(&others),
+        "the public statuses of accounts that set indexable are not both found: {found:?}"
+    );
+    let found = statuses_found(
+        cx,
+        &format!("{w} from:{}", them.username),
+        &[],
+        Some(&me.token),
+    )
+    .await?;
+    ensure!(
+        found == vec![theirs.clone()],
+        "from:{} must find only that account's status {theirs}: {found:?}",
+        them.username
+    );
+    Ok(())
+}
+
+async fn statuses_paged(cx: &Cx) -> CheckResult {
+    let user = cx.new_user("pagesearch").await?;
+    let w = unique_word(cx, "pageword");
+    let mut ids = vec![];
+    for n in 0..3 {
+        ids.push(posted_id(cx, &user, &format!("{w} number {n}")).await?);
+    }
+    let token = Some(user.token.as_str());
+    let newest = statuses_found(cx, &w, &[("limit", "2")], token).await?;
+    ensure!(
+        newest == vec![ids[2].clone(), ids[1].clone()],
+        "limit=2 must answer the two newest, newest first ({}, {}): {newest:?}",
+        ids[2],
+        ids[1]
+    );
+    let older = statuses_found(cx, &w, &[("max_id", &ids[1])], token).await?;
+    ensure!(
+        older == vec![ids[0].clone()],
+        "max_id={} must answer the older one only: {older:?}",
+        ids[1]
+    );
+    let newer = statuses_found(cx, &w, &[("min_id", &ids[0])], token).await?;
+    ensure!(
+        newer == vec![ids[2].clone(), ids[1].clone()],
+        "min_id={} must answer the two newer ones: {newer:?}",
+        ids[0]
+    );
+    Ok(())
+}
+
+async fn statuses_not_anonymous(cx: &Cx) -> CheckResult {
+    let user = cx.new_user("anonsearch").await?;
+    opt_in(cx, &user).await?;
+    let w = unique_word(cx, "anonword");
+    let id = posted_id(cx, &user, &format!("{w} for everyone")).await?;
+    let signed_in = statuses_found(cx, &w, &[], Some(&user.token)).await?;
+    ensure!(
+        signed_in.contains(&id),
+        "set-up: its author does not find the status by {w}: {signed_in:?}"
+    );
+    let anonymous = statuses_found(cx, &w, &[], None).await?;
+    ensure!(
+        anonymous.is_empty(),
+        "without a token, no status is found by its words: {anonymous:?}"
+    );
+    Ok(())
 }

@@ -146,6 +146,11 @@ pub fn checks() -> Vec<Check> {
             search_url
         ),
         check!(
+            "visibility/matrix/search-text",
+            "GET /api/v2/search finds statuses by a word of their text, their author having opted in with indexable, for exactly the viewers the visibility matrix allows: the public one for everyone signed in, all of them for the author and the account they mention, nothing without a token or for a blocked viewer",
+            search_text
+        ),
+        check!(
             "visibility/matrix/stream-user",
             "the user stream, open before the statuses are posted, carries the `update` of exactly what the home timeline would show: the author's own posts and, for followers, the posts they may see; mentions alone and blocked viewers get none, anonymous callers a 401",
             stream_user
@@ -272,12 +277,13 @@ enum ReadPath {
     Conversations,
     LinkTimeline,
     SearchUrl,
+    SearchText,
     StreamUser,
     StreamPublicLocal,
     StreamHashtag,
 }
 
-const READ_PATHS: [ReadPath; 20] = [
+const READ_PATHS: [ReadPath; 21] = [
     ReadPath::GetStatus,
     ReadPath::MultiGet,
     ReadPath::Context,
@@ -295,6 +301,7 @@ const READ_PATHS: [ReadPath; 20] = [
     ReadPath::Conversations,
     ReadPath::LinkTimeline,
     ReadPath::SearchUrl,
+    ReadPath::SearchText,
     ReadPath::StreamUser,
     ReadPath::StreamPublicLocal,
     ReadPath::StreamHashtag,
@@ -320,6 +327,7 @@ impl ReadPath {
             ReadPath::Conversations => "conversations",
             ReadPath::LinkTimeline => "link-timeline",
             ReadPath::SearchUrl => "search-url",
+            ReadPath::SearchText => "search-text",
             ReadPath::StreamUser => "stream-user",
             ReadPath::StreamPublicLocal => "stream-public-local",
             ReadPath::StreamHashtag => "stream-hashtag",
@@ -434,6 +442,9 @@ struct World {
     /// What each viewer's stream carried (stream checks only): the ids of the statuses whose
     /// `update` came, or the outcome of a stream refused.
     streamed: Vec<(Viewer, Result<HashSet<String>, Outcome>)>,
+    /// The word every status's text carries (search-text check only), or the hashtag every
+    /// status carries (stream-hashtag check only).
+    word: String,
 }
 
 impl World {
@@ -540,9 +551,20 @@ async fn world(cx: &Cx, read_path: ReadPath) -> Result<World, Failure> {
     };
     // Every viewer connects to the stream before anything is posted.
     let tag = match read_path {
-        ReadPath::StreamHashtag => cx.unique("matrix").replace('_', ""),
+        ReadPath::StreamHashtag | ReadPath::SearchText => cx.unique("matrix").replace('_', ""),
         _ => String::new(),
     };
+    if read_path == ReadPath::SearchText {
+        // Public statuses are found by others only when their author opts in.
+        cx.send(
+            "PATCH",
+            &path::<UpdateCredentials>(&[]),
+            Some(&author.token),
+            form(&[("indexable", "true")]),
+        )
+        .await?
+        .expect(200)?;
+    }
     let mut streams = Vec::new();
     if let Some(stream_path) = read_path.stream_path(&tag) {
         for (viewer, user) in [
@@ -569,6 +591,9 @@ async fn world(cx: &Cx, read_path: ReadPath) -> Result<World, Failure> {
         };
         if read_path == ReadPath::StreamHashtag {
             text.push_str(&format!(" #{tag}"));
+        }
+        if read_path == ReadPath::SearchText {
+            text.push_str(&format!(" {tag}"));
         }
         let mut pairs = vec![("status", text.as_str()), ("visibility", vis.name())];
         if let Some(r) = &root {
@@ -655,6 +680,7 @@ async fn world(cx: &Cx, read_path: ReadPath) -> Result<World, Failure> {
         lists,
         link,
         streamed,
+        word: tag,
     })
 }
 
@@ -850,6 +876,18 @@ async fn observe(
             }
             out
         }
+        ReadPath::SearchText => {
+            let q = query(&[
+                ("q", w.word.as_str()),
+                ("type", "statuses"),
+                ("limit", "40"),
+            ]);
+            let r = cx
+                .client
+                .get(&format!("{}?{q}", path::<SearchV2>(&[])), token)
+                .await?;
+            listed(&r, &w.statuses, |v| vec![&v["statuses"]])
+        }
         ReadPath::LinkTimeline => {
             let link = w
                 .link
@@ -1040,6 +1078,10 @@ async fn stream_public_local(cx: &Cx) -> CheckResult {
 
 async fn search_url(cx: &Cx) -> CheckResult {
     run_path(cx, ReadPath::SearchUrl).await
+}
+
+async fn search_text(cx: &Cx) -> CheckResult {
+    run_path(cx, ReadPath::SearchText).await
 }
 
 async fn stream_hashtag(cx: &Cx) -> CheckResult {
