@@ -13,6 +13,7 @@ use sea_orm::{
 
 use super::accounts::{account_from_row, fold};
 use super::entity::{accounts, follows, users};
+use super::tags::prefix_upper_bound;
 use super::{SeaStore, backend_err};
 
 /// The escape character of the `LIKE` patterns built here.
@@ -52,25 +53,6 @@ const ACCOUNTS: &str = "accounts";
 
 /// The alias of `accounts` in SQLite's subquery that chooses the page of results.
 const RANKED: &str = "ranked";
-
-/// The least string above every string that starts with `prefix`, in code point order (which is
-/// UTF-8 byte order): `prefix` without its trailing U+10FFFF characters, the last remaining one
-/// incremented (over the surrogate gap). `None` when there is none (`prefix` is empty or all
-/// U+10FFFF): then every string `>= prefix` starts with it.
-fn prefix_upper_bound(prefix: &str) -> Option<String> {
-    let mut chars: Vec<char> = prefix.chars().collect();
-    while let Some(last) = chars.pop() {
-        let next = match last {
-            '\u{D7FF}' => Some('\u{E000}'),
-            c => char::from_u32(u32::from(c) + 1),
-        };
-        if let Some(next) = next {
-            chars.push(next);
-            return Some(chars.into_iter().collect());
-        }
-    }
-    None
-}
 
 /// `username` starts with `prefix`: `prefix <= username < prefix_upper_bound(prefix)`, a range
 /// an index on the column serves (no `LIKE`: SQLite's LIKE optimisation needs a NOCASE index and

@@ -64,7 +64,7 @@ fn carries_tag(name: &str) -> sea_orm::sea_query::SimpleExpr {
 /// incremented (over the surrogate gap). `None` when there is none (`prefix` is empty or all
 /// U+10FFFF): then every string `>= prefix` starts with it. So a string starts with `prefix`
 /// exactly when `prefix <= s < bound`, for any Unicode `prefix`.
-fn prefix_upper_bound(prefix: &str) -> Option<String> {
+pub(super) fn prefix_upper_bound(prefix: &str) -> Option<String> {
     let mut chars: Vec<char> = prefix.chars().collect();
     while let Some(last) = chars.pop() {
         let next = match last {
