@@ -67,11 +67,19 @@ impl<'a> SearchIndexing<'a> {
         if status.reblog_of_id.is_some() {
             return Ok(());
         }
-        let docs = self.documents(std::slice::from_ref(status)).await?;
-        if let Err(e) = self.statuses.index_statuses(&docs).await {
-            tracing::error!(status = %status.id, error = %e, "the search index could not be updated");
+        for doc in self.documents(std::slice::from_ref(status)).await? {
+            self.index_document(doc).await;
         }
         Ok(())
+    }
+
+    /// Writes the document of a status whose media and poll the caller already holds (a post
+    /// just made), without reading them again; a failure is logged, as in [`Self::index`].
+    pub(crate) async fn index_document(&self, doc: SearchDocument) {
+        let id = doc.status_id;
+        if let Err(e) = self.statuses.index_statuses(&[doc]).await {
+            tracing::error!(status = %id, error = %e, "the search index could not be updated");
+        }
     }
 
     /// The documents of `statuses` (reblogs left out), reading their media and polls in one

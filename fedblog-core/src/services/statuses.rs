@@ -18,6 +18,7 @@ use crate::services::fanout::Fanout;
 use crate::services::links::Links;
 use crate::services::media::Media;
 use crate::services::notifications::Notifications;
+use crate::services::search;
 use crate::services::tags::Tags;
 use crate::services::visibility::VisibilityRule;
 use crate::store::{
@@ -478,7 +479,16 @@ impl<'a> Statuses<'a> {
             return Err(e);
         }
         self.areas.links.record_link(&record).await?;
-        self.areas.search.index(&record).await?;
+        let descriptions: Vec<String> =
+            media.iter().filter_map(|m| m.description.clone()).collect();
+        let options = poll
+            .as_ref()
+            .map(|p| p.options.as_slice())
+            .unwrap_or_default();
+        self.areas
+            .search
+            .index_document(search::document(&record, &descriptions, options))
+            .await;
         self.areas.fanout.fan_out(&record).await?;
         self.areas
             .notifications
