@@ -481,9 +481,42 @@ impl App {
         )
     }
 
+    /// The server-wide blocks area (domain blocks and allows, e-mail domain, canonical e-mail
+    /// and IP blocks).
+    pub fn server_blocks(&self) -> crate::services::server_blocks::ServerBlocks<'_> {
+        crate::services::server_blocks::ServerBlocks::new(
+            self.store.moderation(),
+            &*self.store,
+            &self.ids,
+            self.now(),
+        )
+    }
+
     /// The markers area (read positions).
     pub fn markers(&self) -> crate::services::markers::Markers<'_> {
         crate::services::markers::Markers::new(&*self.store, self.now())
+    }
+
+    /// The reports area (filing reports, and their handling by moderators).
+    pub fn reports(&self) -> crate::services::reports::Reports<'_> {
+        crate::services::reports::Reports::new(
+            &*self.store,
+            self.visibility(),
+            self.notifications(),
+            &self.ids,
+            self.now(),
+        )
+    }
+
+    /// The moderation area (accounts as administrators see them, and what they do to them).
+    pub fn moderation(&self) -> crate::services::moderation::Moderation<'_> {
+        crate::services::moderation::Moderation::new(
+            &*self.store,
+            self.accounts(),
+            self.oauth(),
+            &self.ids,
+            self.now(),
+        )
     }
 
     /// `scheme://domain`.

@@ -686,3 +686,201 @@ pub struct Search {
     /// Hashtags found, as `Tag` objects.
     pub hashtags: Vec<Tag>,
 }
+
+// Administration: accounts (entities of the admin accounts API).
+
+/// An account as moderators see it. <https://docs.joinmastodon.org/entities/Admin_Account/>
+/// The login's fields (`email`, `locale`, `role`) are `null` for a remote account, as Mastodon
+/// sends them; fedblog records no IP addresses, so `ip` is `null` and `ips` empty.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct AdminAccount {
+    pub id: Id,
+    pub username: String,
+    /// `null` for a local account.
+    pub domain: Option<String>,
+    pub created_at: Timestamp,
+    pub email: Option<String>,
+    pub ip: Option<String>,
+    pub ips: Vec<AdminIp>,
+    pub locale: Option<String>,
+    /// The reason given at sign-up, when approval is needed.
+    pub invite_request: Option<String>,
+    pub role: Option<Role>,
+    pub confirmed: bool,
+    pub approved: bool,
+    pub disabled: bool,
+    pub silenced: bool,
+    pub suspended: bool,
+    pub sensitized: bool,
+    pub account: Account,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub created_by_application_id: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub invited_by_account_id: Option<String>,
+}
+
+/// An IP address an account used. <https://docs.joinmastodon.org/entities/Admin_Ip/>
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct AdminIp {
+    pub ip: String,
+    pub used_at: Timestamp,
+}
+
+// Reports (entities of reports and of the admin reports API).
+
+/// A report as its reporter sees it. <https://docs.joinmastodon.org/entities/Report/>
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Report {
+    pub id: Id,
+    pub action_taken: bool,
+    pub action_taken_at: Option<Timestamp>,
+    /// `spam`, `legal`, `violation` or `other`.
+    pub category: String,
+    pub comment: String,
+    pub forwarded: bool,
+    pub created_at: Timestamp,
+    /// The statuses named when it was filed.
+    pub status_ids: Option<Vec<Id>>,
+    /// `null` when it names no rule, as Mastodon sends it.
+    pub rule_ids: Option<Vec<Id>>,
+    pub target_account: Account,
+}
+
+/// A report as moderators see it. <https://docs.joinmastodon.org/entities/Admin_Report/>
+/// Statuses and rules deleted since it was filed are left out.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct AdminReport {
+    pub id: Id,
+    pub action_taken: bool,
+    pub action_taken_at: Option<Timestamp>,
+    pub category: String,
+    pub comment: String,
+    pub forwarded: bool,
+    pub created_at: Timestamp,
+    pub updated_at: Timestamp,
+    pub account: AdminAccount,
+    pub target_account: AdminAccount,
+    pub assigned_account: Option<AdminAccount>,
+    pub action_taken_by_account: Option<AdminAccount>,
+    pub statuses: Vec<Status>,
+    pub rules: Vec<Rule>,
+}
+
+// Instance policy (rules, texts, terms of service, public domain blocks, languages).
+
+/// The instance's about page text. <https://docs.joinmastodon.org/entities/ExtendedDescription/>
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct ExtendedDescription {
+    pub updated_at: Timestamp,
+    /// HTML.
+    pub content: String,
+}
+
+/// The instance's privacy policy. <https://docs.joinmastodon.org/entities/PrivacyPolicy/>
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct PrivacyPolicy {
+    pub updated_at: Timestamp,
+    /// HTML.
+    pub content: String,
+}
+
+/// A published version of the terms of service.
+/// <https://docs.joinmastodon.org/entities/TermsOfService/>
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct TermsOfService {
+    /// `YYYY-MM-DD`.
+    pub effective_date: String,
+    pub effective: bool,
+    /// HTML.
+    pub content: String,
+    /// The effective date of the next version, if one is published.
+    pub succeeded_by: Option<String>,
+}
+
+/// A server-wide domain block as the public list shows it.
+/// <https://docs.joinmastodon.org/entities/DomainBlock/>
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct DomainBlock {
+    /// The domain, partly replaced by `*` when the block asks for it.
+    pub domain: String,
+    /// SHA-256 (hex) of the domain as blocked.
+    pub digest: String,
+    pub severity: String,
+    /// The public comment, when there is one and the rationale is shown to the caller.
+    pub comment: Option<String>,
+}
+
+/// A language the instance knows (`GET /api/v1/instance/languages`).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Language {
+    /// ISO 639-1 code, or ISO 639-3 where there is none.
+    pub code: String,
+    /// English name.
+    pub name: String,
+}
+
+// Administration: server-wide blocks (domain blocks and allows, e-mail domain, canonical e-mail
+// and IP blocks).
+
+/// A server-wide domain block. <https://docs.joinmastodon.org/entities/Admin_DomainBlock/>
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct AdminDomainBlock {
+    pub id: Id,
+    pub domain: String,
+    /// SHA-256 of the domain, hex.
+    pub digest: String,
+    pub created_at: Timestamp,
+    pub severity: String,
+    pub reject_media: bool,
+    pub reject_reports: bool,
+    pub private_comment: Option<String>,
+    pub public_comment: Option<String>,
+    pub obfuscate: bool,
+}
+
+/// A domain allowed to federate. <https://docs.joinmastodon.org/entities/Admin_DomainAllow/>
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct AdminDomainAllow {
+    pub id: Id,
+    pub domain: String,
+    pub created_at: Timestamp,
+}
+
+/// One day of sign-up attempts with a blocked e-mail domain.
+/// <https://docs.joinmastodon.org/entities/Admin_EmailDomainBlock/#history>
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct EmailDomainBlockHistory {
+    /// UNIX time of the day's start, as a string.
+    pub day: String,
+    /// Accounts that tried, as a string.
+    pub accounts: String,
+    /// Attempts, as a string.
+    pub uses: String,
+}
+
+/// An e-mail domain refused at sign-up. <https://docs.joinmastodon.org/entities/Admin_EmailDomainBlock/>
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct AdminEmailDomainBlock {
+    pub id: Id,
+    pub domain: String,
+    pub created_at: Timestamp,
+    pub history: Vec<EmailDomainBlockHistory>,
+}
+
+/// A canonical e-mail address refused at sign-up. <https://docs.joinmastodon.org/entities/Admin_CanonicalEmailBlock/>
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct AdminCanonicalEmailBlock {
+    pub id: Id,
+    pub canonical_email_hash: String,
+}
+
+/// A blocked IP range. <https://docs.joinmastodon.org/entities/Admin_IpBlock/>
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct AdminIpBlock {
+    pub id: Id,
+    pub ip: String,
+    pub severity: String,
+    pub comment: String,
+    pub created_at: Timestamp,
+    pub expires_at: Option<Timestamp>,
+}

@@ -21,6 +21,7 @@ pub mod mail;
 pub mod media;
 pub mod pagination;
 pub mod params;
+pub mod permissions;
 pub mod rate_limit;
 pub mod render;
 pub mod scope;

@@ -1,7 +1,11 @@
 //! The only place where store records become API entities.
 
 pub mod activitypub;
+mod admin;
 mod instance;
+mod reports;
+mod server_blocks;
+pub use server_blocks::*;
 pub mod webfinger;
 
 use std::collections::{HashMap, HashSet};
@@ -662,17 +666,17 @@ pub fn render_lists(lists: &[crate::store::ListRecord]) -> Vec<List> {
 
 /// Renders a role.
 pub fn render_role(role: RoleRecord) -> Role {
-    let (id, name, permissions, highlighted) = match role {
-        RoleRecord::Owner => ("3", "Owner", "1", true),
-        RoleRecord::Admin => ("2", "Admin", "1048575", true),
-        RoleRecord::Moderator => ("1", "Moderator", "1300", true),
-        RoleRecord::User => ("-99", "", "65536", false),
+    let (name, highlighted) = match role {
+        RoleRecord::Owner => ("Owner", true),
+        RoleRecord::Admin => ("Admin", true),
+        RoleRecord::Moderator => ("Moderator", true),
+        RoleRecord::User => ("", false),
     };
     Role {
-        id: id.into(),
+        id: crate::permissions::role_id(role).into(),
         name: name.into(),
         color: String::new(),
-        permissions: permissions.into(),
+        permissions: crate::permissions::Permissions::of(role).0.to_string(),
         highlighted,
     }
 }

@@ -1,5 +1,8 @@
 //! The command line: `serve` (the default), `migrate`, `accounts create`, `accounts create-many`,
-//! `accounts delete`, `tokens create`, `search reindex`.
+//! `accounts delete`, `tokens create`, `search reindex`, and the `instance` commands of the
+//! instance's policy ([`instance`]).
+
+pub mod instance;
 
 use clap::{Parser, Subcommand};
 use fedblog_core::scope::Scopes;
@@ -45,6 +48,12 @@ pub enum Command {
         /// Action.
         #[command(subcommand)]
         action: SearchCommand,
+    },
+    /// Manage the instance's policy: rules, texts, terms of service, settings.
+    Instance {
+        /// Action.
+        #[command(subcommand)]
+        action: instance::InstanceCommand,
     },
 }
 
@@ -272,6 +281,7 @@ pub async fn run(cli: Cli) -> Result<(), String> {
             );
             Ok(())
         }
+        Command::Instance { action } => instance::run(settings, action).await,
         Command::Tokens {
             action: TokensCommand::Create { username, scopes },
         } => {

@@ -266,6 +266,9 @@ fn nothing_below_the_api_layer_names_it() {
 /// joins the list; none leaves it.
 const AREA_SERVICES: &[&str] = &[
     "markers",
+    "server_blocks",
+    "reports",
+    "moderation",
     "conversations",
     "rate_limits",
     "visibility",

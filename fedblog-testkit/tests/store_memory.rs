@@ -49,6 +49,7 @@ fn suite_lists_every_check() {
         "notification_policies",
         "federation",
         "search",
+        "moderation",
     ] {
         let path = dir.join(format!("{area}.rs"));
         let source =
@@ -390,12 +391,51 @@ fn a_store_that_searches_no_status_declares_it() {
     );
 }
 
+/// A store without moderation (`moderation()` is the trait's default, `None`) fails every
+/// moderation check when it claims [`Capability::Moderates`], and passes every one when it
+/// declares the lack; the rest of the suite does not depend on it.
+#[test]
+fn a_store_without_moderation_declares_it() {
+    let lacking = Capabilities::ALL.lacking(Capability::Moderates);
+    assert!(!lacking.has(Capability::Moderates));
+    assert!(Capabilities::ALL.has(Capability::Moderates));
+    let run = |check: &fedblog_testkit::store_suite::Check, capabilities| {
+        let store = faulty::Faulty::new(faulty::Fault::NoModeration);
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            check.run_on(&store, capabilities)
+        }))
+        .is_ok()
+    };
+    let moderation: Vec<_> = CHECKS.iter().filter(|c| c.area == "moderation").collect();
+    assert!(!moderation.is_empty(), "the moderation checks are listed");
+    let passed_claiming: Vec<_> = moderation
+        .iter()
+        .filter(|c| run(c, Capabilities::ALL))
+        .map(|c| c.name)
+        .collect();
+    assert_eq!(
+        passed_claiming,
+        Vec::<&str>::new(),
+        "claiming Moderates, a store without moderation must fail every moderation check"
+    );
+    let failed_lacking: Vec<_> = CHECKS
+        .iter()
+        .filter(|c| !run(c, lacking))
+        .map(|c| format!("{}::{}", c.area, c.name))
+        .collect();
+    assert_eq!(
+        failed_lacking,
+        Vec::<String>::new(),
+        "declaring the lack, a store without moderation passes the whole suite"
+    );
+}
+
 /// A store that wraps `MemoryStore` and breaks one contract on purpose.
 #[deny(dead_code)]
 mod faulty {
     use std::collections::{BTreeMap, BTreeSet};
     use std::future::Future;
-    use std::sync::{Mutex, MutexGuard};
+    use std::sync::{Arc, Mutex, MutexGuard};
 
     use chrono::{DateTime, TimeDelta, Utc};
     use fedblog_core::pagination::Page;
@@ -1042,6 +1082,42 @@ mod faulty {
         IndexableIdsIncludeReblogs,
         IndexableIdsAfterInclusive,
         IndexableIdsDescending,
+        // moderation
+        /// `moderation()` is the trait's default: the store offers none.
+        NoModeration,
+        /// A report's statuses are read back sorted, not in the order given.
+        ReportStatusIdsSorted,
+        /// `update_report` of an unknown report succeeds.
+        UpdateUnknownReportOk,
+        /// `reports` lists open and resolved reports alike.
+        ReportsResolvedIgnored,
+        ReportsTargetIgnored,
+        ReportsMaxIdInclusive,
+        /// A warning's statuses are not kept.
+        WarningStatusIdsDropped,
+        /// `by_domain` takes the subdomains' accounts too (a suffix match).
+        AdminDomainSuffix,
+        /// Pending logins count as active.
+        AdminActiveIncludesPending,
+        /// A `roles` filter lets remote accounts through.
+        AdminRolesIncludeRemote,
+        /// Usernames, display names and e-mail addresses are matched as typed.
+        AdminTextCaseSensitive,
+        /// `min_id` of `admin_account_ids` is read as `since_id`.
+        AdminMinIdAsSinceId,
+        /// Rules by id alone.
+        RulesById,
+        DeleteRuleAlwaysTrue,
+        /// `set_setting` with `None` keeps the setting.
+        SettingUnsetIgnored,
+        /// Terms of service newest created first, not newest effective date first.
+        TermsNewestCreatedFirst,
+        /// A second block of a blocked domain is quietly not stored.
+        InstanceDomainBlockConflictSwallowed,
+        /// `listed_values` answers the values of every list.
+        ListedValuesShared,
+        /// `delete_ip_block` answers `true` and keeps the block.
+        DeleteIpBlockKeeps,
     }
 
     /// What the wrapper remembers to fake its faults.
@@ -1178,9 +1254,11 @@ mod faulty {
 
     /// The faults' state and the methods they change.
     pub struct Faults {
-        inner: MemoryStore,
+        inner: Arc<MemoryStore>,
         fault: Fault,
         log: Mutex<Log>,
+        /// The moderation store `moderation()` offers, over the same `MemoryStore`.
+        moderation_faults: ModerationFaults,
     }
 
     impl std::ops::Deref for Faults {
@@ -1196,8 +1274,13 @@ mod faulty {
 
     impl Faults {
         pub fn new(fault: Fault) -> Self {
+            let inner = Arc::new(MemoryStore::new());
             Faults {
-                inner: MemoryStore::new(),
+                moderation_faults: ModerationFaults {
+                    inner: inner.clone(),
+                    fault,
+                },
+                inner,
                 fault,
                 log: Mutex::new(Log::default()),
             }
@@ -3200,6 +3283,13 @@ mod faulty {
                 }
             }
             Ok(())
+        }
+
+        fn moderation(&self) -> Option<&dyn ModerationStore> {
+            if self.is(Fault::NoModeration) {
+                return None;
+            }
+            Some(&self.moderation_faults)
         }
 
         async fn delete_account(&self, id: Id) -> StoreResult<()> {
@@ -6842,6 +6932,270 @@ mod faulty {
                     .collect()),
                 _ => self.inner.indexable_status_ids(after, limit).await,
             }
+        }
+    }
+
+    /// The moderation store of a [`Faulty`] store: the `MemoryStore`'s, breaking one contract.
+    /// It is a store trait implementation of its own (`Faults` implements none), so each of its
+    /// methods names the inner store's explicitly.
+    pub struct ModerationFaults {
+        inner: Arc<MemoryStore>,
+        fault: Fault,
+    }
+
+    impl ModerationFaults {
+        fn is(&self, fault: Fault) -> bool {
+            self.fault == fault
+        }
+
+        /// Whether the account `id` (with its login) holds the texts of `filter` as typed
+        /// (`AdminTextCaseSensitive`).
+        async fn contains_as_typed(
+            &self,
+            id: Id,
+            filter: &AdminAccountFilter,
+        ) -> StoreResult<bool> {
+            let Some(a) = self.inner.account_by_id(id).await? else {
+                return Ok(false);
+            };
+            let user = self.inner.user_by_account_id(id).await?;
+            let has = |field: &str, needle: &Option<String>| {
+                needle.as_deref().is_none_or(|n| field.contains(n))
+            };
+            let email = user.map(|u| u.email).unwrap_or_default();
+            Ok(has(&a.username, &filter.username)
+                && has(&a.display_name, &filter.display_name)
+                && has(&email, &filter.email))
+        }
+    }
+
+    // The moderation trait's methods are async-trait methods; the testkit names the attribute
+    // through the re-export `delegate_store!` uses.
+    #[fedblog_core::store::delegate::__private::async_trait]
+    impl ModerationStore for ModerationFaults {
+        async fn insert_report(&self, report: &ReportRecord) -> StoreResult<()> {
+            self.inner.insert_report(report).await
+        }
+
+        async fn report_by_id(&self, id: Id) -> StoreResult<Option<ReportRecord>> {
+            let mut r = self.inner.report_by_id(id).await?;
+            if self.is(Fault::ReportStatusIdsSorted)
+                && let Some(r) = &mut r
+            {
+                r.status_ids.sort();
+            }
+            Ok(r)
+        }
+
+        async fn update_report(&self, report: &ReportRecord) -> StoreResult<()> {
+            let r = self.inner.update_report(report).await;
+            if self.is(Fault::UpdateUnknownReportOk) && matches!(r, Err(StoreError::NotFound)) {
+                return Ok(());
+            }
+            r
+        }
+
+        async fn reports(
+            &self,
+            filter: &ReportFilter,
+            page: Page,
+        ) -> StoreResult<Vec<ReportRecord>> {
+            let mut filter = filter.clone();
+            let mut page = page;
+            match self.fault {
+                Fault::ReportsResolvedIgnored => {
+                    let mut all = vec![];
+                    for resolved in [false, true] {
+                        let f = ReportFilter {
+                            resolved,
+                            ..filter.clone()
+                        };
+                        all.extend(self.inner.reports(&f, everything()).await?);
+                    }
+                    all.sort_by_key(|r| std::cmp::Reverse(r.id));
+                    return Ok(page.apply(all.into_iter(), |r| r.id));
+                }
+                Fault::ReportsTargetIgnored => filter.target_account_id = None,
+                Fault::ReportsMaxIdInclusive => page.max_id = page.max_id.map(|m| Id(m.0 + 1)),
+                _ => {}
+            }
+            self.inner.reports(&filter, page).await
+        }
+
+        async fn insert_account_warning(&self, warning: &AccountWarningRecord) -> StoreResult<()> {
+            let mut w = warning.clone();
+            if self.is(Fault::WarningStatusIdsDropped) {
+                w.status_ids.clear();
+            }
+            self.inner.insert_account_warning(&w).await
+        }
+
+        async fn account_warning_by_id(&self, id: Id) -> StoreResult<Option<AccountWarningRecord>> {
+            self.inner.account_warning_by_id(id).await
+        }
+
+        async fn admin_account_ids(
+            &self,
+            filter: &AdminAccountFilter,
+            page: Page,
+        ) -> StoreResult<Vec<Id>> {
+            let mut f = filter.clone();
+            let mut page = page;
+            match self.fault {
+                Fault::AdminMinIdAsSinceId if page.min_id.is_some() => {
+                    page.since_id = page.min_id.take();
+                }
+                Fault::AdminDomainSuffix if filter.by_domain.is_some() => {
+                    let suffix = filter.by_domain.clone().unwrap_or_default();
+                    f.by_domain = None;
+                    let mut ids = vec![];
+                    for id in self.inner.admin_account_ids(&f, everything()).await? {
+                        let account = self.inner.account_by_id(id).await?;
+                        if account
+                            .and_then(|a| a.domain)
+                            .is_some_and(|d| d.ends_with(&suffix))
+                        {
+                            ids.push(id);
+                        }
+                    }
+                    return Ok(page.apply(ids.into_iter(), |id| *id));
+                }
+                Fault::AdminActiveIncludesPending
+                    if filter.status == Some(AdminAccountStatus::Active) =>
+                {
+                    let mut ids = self.inner.admin_account_ids(&f, everything()).await?;
+                    f.status = Some(AdminAccountStatus::Pending);
+                    ids.extend(self.inner.admin_account_ids(&f, everything()).await?);
+                    ids.sort_by(|a, b| b.cmp(a));
+                    return Ok(page.apply(ids.into_iter(), |id| *id));
+                }
+                Fault::AdminRolesIncludeRemote if !filter.roles.is_empty() => {
+                    let mut ids = self.inner.admin_account_ids(&f, everything()).await?;
+                    f.roles.clear();
+                    f.origin = Some(AccountOrigin::Remote);
+                    if filter.origin != Some(AccountOrigin::Local) {
+                        ids.extend(self.inner.admin_account_ids(&f, everything()).await?);
+                    }
+                    ids.sort_by(|a, b| b.cmp(a));
+                    return Ok(page.apply(ids.into_iter(), |id| *id));
+                }
+                Fault::AdminTextCaseSensitive => {
+                    let mut ids = vec![];
+                    for id in self.inner.admin_account_ids(&f, everything()).await? {
+                        if self.contains_as_typed(id, filter).await? {
+                            ids.push(id);
+                        }
+                    }
+                    return Ok(page.apply(ids.into_iter(), |id| *id));
+                }
+                _ => {}
+            }
+            self.inner.admin_account_ids(&f, page).await
+        }
+
+        async fn rules(&self) -> StoreResult<Vec<RuleRecord>> {
+            let mut rules = self.inner.rules().await?;
+            if self.is(Fault::RulesById) {
+                rules.sort_by_key(|r| r.id);
+            }
+            Ok(rules)
+        }
+
+        async fn save_rule(&self, rule: &RuleRecord) -> StoreResult<()> {
+            self.inner.save_rule(rule).await
+        }
+
+        async fn delete_rule(&self, id: Id) -> StoreResult<bool> {
+            let deleted = self.inner.delete_rule(id).await?;
+            Ok(deleted || self.is(Fault::DeleteRuleAlwaysTrue))
+        }
+
+        async fn setting(&self, name: &str) -> StoreResult<Option<String>> {
+            self.inner.setting(name).await
+        }
+
+        async fn set_setting(&self, name: &str, value: Option<&str>) -> StoreResult<()> {
+            if value.is_none() && self.is(Fault::SettingUnsetIgnored) {
+                return Ok(());
+            }
+            self.inner.set_setting(name, value).await
+        }
+
+        async fn terms_of_service(&self) -> StoreResult<Vec<TermsOfServiceRecord>> {
+            let mut terms = self.inner.terms_of_service().await?;
+            if self.is(Fault::TermsNewestCreatedFirst) {
+                terms.sort_by_key(|t| std::cmp::Reverse(t.id));
+            }
+            Ok(terms)
+        }
+
+        async fn save_terms_of_service(&self, terms: &TermsOfServiceRecord) -> StoreResult<()> {
+            self.inner.save_terms_of_service(terms).await
+        }
+
+        async fn instance_domain_blocks(&self) -> StoreResult<Vec<InstanceDomainBlockRecord>> {
+            self.inner.instance_domain_blocks().await
+        }
+
+        async fn save_instance_domain_block(
+            &self,
+            block: &InstanceDomainBlockRecord,
+        ) -> StoreResult<()> {
+            match self.inner.save_instance_domain_block(block).await {
+                Err(StoreError::AlreadyExists(_))
+                    if self.is(Fault::InstanceDomainBlockConflictSwallowed) =>
+                {
+                    Ok(())
+                }
+                r => r,
+            }
+        }
+
+        async fn delete_instance_domain_block(&self, id: Id) -> StoreResult<bool> {
+            self.inner.delete_instance_domain_block(id).await
+        }
+
+        async fn listed_values(&self, list: ValueList) -> StoreResult<Vec<ListedValueRecord>> {
+            if !self.is(Fault::ListedValuesShared) {
+                return self.inner.listed_values(list).await;
+            }
+            let mut all = vec![];
+            for list in [
+                ValueList::DomainAllows,
+                ValueList::EmailDomainBlocks,
+                ValueList::CanonicalEmailBlocks,
+            ] {
+                all.extend(self.inner.listed_values(list).await?);
+            }
+            all.sort_by_key(|r| std::cmp::Reverse(r.id));
+            Ok(all)
+        }
+
+        async fn insert_listed_value(
+            &self,
+            list: ValueList,
+            value: &ListedValueRecord,
+        ) -> StoreResult<()> {
+            self.inner.insert_listed_value(list, value).await
+        }
+
+        async fn delete_listed_value(&self, list: ValueList, id: Id) -> StoreResult<bool> {
+            self.inner.delete_listed_value(list, id).await
+        }
+
+        async fn ip_blocks(&self) -> StoreResult<Vec<IpBlockRecord>> {
+            self.inner.ip_blocks().await
+        }
+
+        async fn save_ip_block(&self, block: &IpBlockRecord) -> StoreResult<()> {
+            self.inner.save_ip_block(block).await
+        }
+
+        async fn delete_ip_block(&self, id: Id) -> StoreResult<bool> {
+            if self.is(Fault::DeleteIpBlockKeeps) {
+                return Ok(true);
+            }
+            self.inner.delete_ip_block(id).await
         }
     }
 }

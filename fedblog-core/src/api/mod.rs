@@ -5,6 +5,13 @@
 
 pub mod accounts;
 pub mod activitypub;
+pub mod admin_accounts;
+pub mod admin_canonical_email_blocks;
+pub mod admin_domain_allows;
+pub mod admin_domain_blocks;
+pub mod admin_email_domain_blocks;
+pub mod admin_ip_blocks;
+pub mod admin_reports;
 pub mod apps;
 pub mod blocks;
 pub mod bookmarks;
@@ -31,6 +38,7 @@ pub mod notifications;
 pub mod oauth;
 pub mod polls;
 pub mod profile;
+pub mod reports;
 pub mod scheduled_statuses;
 pub mod search;
 pub mod statuses;
@@ -57,20 +65,10 @@ pub const REMOVED_ENDPOINTS: &[(&str, &str)] = &[
 /// conformance checks of the specification's rules about them use these (and fail against
 /// fedblog until the endpoints are built); an endpoint that gets built moves to a declaration.
 pub mod unserved {
-    /// `POST`: an administrator acts on an account (`type=suspend`, ...).
-    pub const ADMIN_ACCOUNT_ACTION: &str = "/api/v1/admin/accounts/:id/action";
-    /// `GET`: accounts for administrators (v2, with `role_ids[]`).
-    pub const ADMIN_ACCOUNTS_V2: &str = "/api/v2/admin/accounts";
-    /// `GET`, `POST`: domains allowed to federate.
-    pub const ADMIN_DOMAIN_ALLOWS: &str = "/api/v1/admin/domain_allows";
-    /// `DELETE`: one domain allow.
-    pub const ADMIN_DOMAIN_ALLOW: &str = "/api/v1/admin/domain_allows/:id";
     /// `GET`: the server's custom emojis.
     pub const CUSTOM_EMOJIS: &str = "/api/v1/custom_emojis";
     /// `GET`, `POST`, `PUT`, `DELETE`: the caller's web push subscription.
     pub const PUSH_SUBSCRIPTION: &str = "/api/v1/push/subscription";
-    /// `POST`: file a report.
-    pub const REPORTS: &str = "/api/v1/reports";
     /// `GET`: trending statuses, tags or links (`:kind`).
     pub const TRENDS: &str = "/api/v1/trends/:kind";
 }
@@ -271,6 +269,52 @@ pub fn routes() -> Vec<Route> {
         // Markers
         route::<markers::get_markers::GetMarkers>(),
         route::<markers::save_markers::SaveMarkers>(),
+        // Reports
+        route::<reports::create_report::CreateReport>(),
+        // Administration: accounts
+        route::<admin_accounts::list_accounts_v1::ListAccountsV1>(),
+        route::<admin_accounts::list_accounts_v2::ListAccountsV2>(),
+        route::<admin_accounts::get_account::GetAdminAccount>(),
+        route::<admin_accounts::moderate_account::ModerateAccount>(),
+        route::<admin_accounts::approve_account::ApproveAccount>(),
+        route::<admin_accounts::reject_account::RejectAccount>(),
+        route::<admin_accounts::enable_account::EnableAccount>(),
+        route::<admin_accounts::unsilence_account::UnsilenceAccount>(),
+        route::<admin_accounts::unsuspend_account::UnsuspendAccount>(),
+        route::<admin_accounts::unsensitive_account::UnsensitiveAccount>(),
+        route::<admin_accounts::delete_account::DeleteAdminAccount>(),
+        // Administration: reports
+        route::<admin_reports::list_reports::ListReports>(),
+        route::<admin_reports::get_report::GetReport>(),
+        route::<admin_reports::update_report::UpdateReport>(),
+        route::<admin_reports::assign_report::AssignReport>(),
+        route::<admin_reports::unassign_report::UnassignReport>(),
+        route::<admin_reports::resolve_report::ResolveReport>(),
+        route::<admin_reports::reopen_report::ReopenReport>(),
+        // Administration: server-wide blocks
+        route::<admin_domain_blocks::list_domain_blocks::ListAdminDomainBlocks>(),
+        route::<admin_domain_blocks::get_domain_block::GetAdminDomainBlock>(),
+        route::<admin_domain_blocks::create_domain_block::CreateAdminDomainBlock>(),
+        route::<admin_domain_blocks::update_domain_block::UpdateAdminDomainBlock>(),
+        route::<admin_domain_blocks::delete_domain_block::DeleteAdminDomainBlock>(),
+        route::<admin_domain_allows::list_domain_allows::ListAdminDomainAllows>(),
+        route::<admin_domain_allows::get_domain_allow::GetAdminDomainAllow>(),
+        route::<admin_domain_allows::create_domain_allow::CreateAdminDomainAllow>(),
+        route::<admin_domain_allows::delete_domain_allow::DeleteAdminDomainAllow>(),
+        route::<admin_email_domain_blocks::list_email_domain_blocks::ListAdminEmailDomainBlocks>(),
+        route::<admin_email_domain_blocks::get_email_domain_block::GetAdminEmailDomainBlock>(),
+        route::<admin_email_domain_blocks::create_email_domain_block::CreateAdminEmailDomainBlock>(),
+        route::<admin_email_domain_blocks::delete_email_domain_block::DeleteAdminEmailDomainBlock>(),
+        route::<admin_canonical_email_blocks::list_canonical_email_blocks::ListAdminCanonicalEmailBlocks>(),
+        route::<admin_canonical_email_blocks::get_canonical_email_block::GetAdminCanonicalEmailBlock>(),
+        route::<admin_canonical_email_blocks::test_canonical_email::TestCanonicalEmail>(),
+        route::<admin_canonical_email_blocks::create_canonical_email_block::CreateAdminCanonicalEmailBlock>(),
+        route::<admin_canonical_email_blocks::delete_canonical_email_block::DeleteAdminCanonicalEmailBlock>(),
+        route::<admin_ip_blocks::list_ip_blocks::ListAdminIpBlocks>(),
+        route::<admin_ip_blocks::get_ip_block::GetAdminIpBlock>(),
+        route::<admin_ip_blocks::create_ip_block::CreateAdminIpBlock>(),
+        route::<admin_ip_blocks::update_ip_block::UpdateAdminIpBlock>(),
+        route::<admin_ip_blocks::delete_ip_block::DeleteAdminIpBlock>(),
         // Instance
         route::<instance::instance_v1::InstanceV1>(),
         route::<instance::instance_v2::InstanceV2>(),
@@ -281,6 +325,13 @@ pub fn routes() -> Vec<Route> {
         route::<instance::nodeinfo_discovery::NodeinfoDiscovery>(),
         route::<instance::nodeinfo::Nodeinfo>(),
         route::<instance::nodeinfo_21::Nodeinfo21>(),
+        route::<instance::extended_description::GetExtendedDescription>(),
+        route::<instance::privacy_policy::GetPrivacyPolicy>(),
+        route::<instance::terms_of_service::GetTermsOfService>(),
+        route::<instance::terms_of_service_on::GetTermsOfServiceOn>(),
+        route::<instance::instance_domain_blocks::InstanceDomainBlocks>(),
+        route::<instance::instance_languages::InstanceLanguages>(),
+        route::<instance::search_peers::SearchPeers>(),
         // Discovery by other servers
         route::<well_known::webfinger::GetWebfinger>(),
         route::<well_known::host_meta::HostMeta>(),

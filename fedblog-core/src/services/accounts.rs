@@ -433,6 +433,7 @@ impl<'a> Accounts<'a> {
         password: String,
         agreement: bool,
         locale: Option<String>,
+        needs_approval: bool,
     ) -> ApiResult<(AccountRecord, UserRecord)> {
         let mode = self.config.registrations;
         if mode == RegistrationMode::Closed {
@@ -451,7 +452,7 @@ impl<'a> Accounts<'a> {
             password,
             role: Role::User,
             confirmed: false,
-            approved: mode == RegistrationMode::Open,
+            approved: mode == RegistrationMode::Open && !needs_approval,
             locale: locale
                 .filter(|l| !l.is_empty() && l != "None")
                 .unwrap_or_else(|| "en".into()),

@@ -28,9 +28,13 @@ use crate::services::jobs::{DEFAULT_MAX_ATTEMPTS, JobQueue, json_job};
 use crate::services::media::{remote_download_job, take_remote_profile_image};
 use crate::services::outbox::Delivery;
 use crate::store::{
-    AccountRecord, ActorKeyRecord, INSTANCE_ACTOR, ProfileField, RemoteActorRecord, Store,
-    Visibility,
+    AccountRecord, ActorKeyRecord, DomainBlockSeverity, INSTANCE_ACTOR, InstanceDomainBlockRecord,
+    ProfileField, RemoteActorRecord, Store, ValueList, Visibility,
 };
+
+/// The server setting (`ModerationStore::setting`) that, when `true`, limits federation to the
+/// domains allowed through `/api/v1/admin/domain_allows` (Mastodon's limited federation mode).
+pub const LIMITED_FEDERATION_MODE: &str = "limited_federation_mode";
 
 /// A remote actor is fetched again when its copy is older than this.
 pub const ACTOR_MAX_AGE: Duration = Duration::hours(24);
@@ -95,6 +99,87 @@ fn unauthorized(message: impl Into<String>) -> ApiError {
 }
 
 impl<'a> Federation<'a> {
+    /// The server-wide domain block covering `host` (the host or a parent domain), if the
+    /// store keeps moderation data and has one. A failed read is logged and blocks nothing.
+    pub async fn domain_block_of(&self, host: &str) -> Option<InstanceDomainBlockRecord> {
+        let moderation = self.store.moderation()?;
+        let full = host.to_ascii_lowercase();
+        // A block names a domain (covering its ports and subdomains), or one host and port.
+        let name = full.split(':').next().unwrap_or("");
+        match moderation.instance_domain_blocks().await {
+            Ok(blocks) => blocks.into_iter().find(|b| {
+                full == b.domain
+                    || name == b.domain
+                    || name
+                        .strip_suffix(b.domain.as_str())
+                        .is_some_and(|rest| rest.ends_with('.'))
+            }),
+            Err(e) => {
+                tracing::warn!(error = %e, "cannot read the server-wide domain blocks");
+                None
+            }
+        }
+    }
+
+    /// Whether `host` is suspended by a server-wide domain block: nothing is fetched from it,
+    /// delivered to it or taken from it.
+    pub async fn host_suspended(&self, host: &str) -> bool {
+        if self
+            .domain_block_of(host)
+            .await
+            .is_some_and(|b| b.severity == DomainBlockSeverity::Suspend)
+        {
+            return true;
+        }
+        !self.host_allowed_in_limited_mode(host).await
+    }
+
+    /// In limited federation mode (the setting [`LIMITED_FEDERATION_MODE`] is `true`), whether
+    /// `host` (or a parent domain) is among the domain allows; outside it, always. A failed
+    /// read is logged and allows.
+    async fn host_allowed_in_limited_mode(&self, host: &str) -> bool {
+        let Some(moderation) = self.store.moderation() else {
+            return true;
+        };
+        let limited = match moderation.setting(LIMITED_FEDERATION_MODE).await {
+            Ok(v) => v.as_deref() == Some("true"),
+            Err(e) => {
+                tracing::warn!(error = %e, "cannot read the federation mode");
+                false
+            }
+        };
+        if !limited {
+            return true;
+        }
+        let full = host.to_ascii_lowercase();
+        let name = full.split(':').next().unwrap_or("").to_string();
+        match moderation.listed_values(ValueList::DomainAllows).await {
+            Ok(allows) => allows.iter().any(|a| {
+                a.value == full
+                    || a.value == name
+                    || name
+                        .strip_suffix(a.value.as_str())
+                        .is_some_and(|rest| rest.ends_with('.'))
+            }),
+            Err(e) => {
+                tracing::warn!(error = %e, "cannot read the domain allows");
+                true
+            }
+        }
+    }
+
+    /// 422 for a URL on a suspended domain.
+    async fn refuse_suspended(&self, url: &str) -> ApiResult<()> {
+        if let Some(host) = paths::host_of(url)
+            && self.host_suspended(&host).await
+        {
+            return Err(ApiError::unprocessable(format!(
+                "{host} is blocked by this server"
+            )));
+        }
+        Ok(())
+    }
+
     /// The area over `store`, reaching other servers through `transport` (none: federation is
     /// off, and nothing is fetched or delivered), making key pairs through `blocking` one at a
     /// time in this process (`key_making`), queueing what it learns it should fetch later on
@@ -192,6 +277,7 @@ impl<'a> Federation<'a> {
     /// answer only signed fetches). 404 when it is not there, 422 for anything else.
     pub async fn fetch(&self, url: &str) -> ApiResult<Value> {
         let transport = self.transport()?;
+        self.refuse_suspended(url).await?;
         let (key_id, key) = self.signing_key(INSTANCE_ACTOR).await?;
         let mut headers = sign_request("GET", url, None, &key_id, &key, self.now)
             .map_err(|e| ApiError::unprocessable(format!("Cannot sign a fetch of {url}: {e}")))?;
@@ -220,6 +306,7 @@ impl<'a> Federation<'a> {
 
     /// A GET of a JSON document without a signature (WebFinger).
     async fn fetch_plain(&self, url: &str, accept: &str) -> ApiResult<Value> {
+        self.refuse_suspended(url).await?;
         let answer = self
             .transport()?
             .send(OutboundRequest {
@@ -384,6 +471,16 @@ impl<'a> Federation<'a> {
             account.created_at = published;
         }
         account.updated_at = self.now;
+        if existing.is_none()
+            && let Some(block) = self
+                .domain_block_of(account.domain.as_deref().unwrap_or(""))
+                .await
+            && block.severity == DomainBlockSeverity::Silence
+        {
+            // Silenced as the block's other accounts were, dated by the block (so that lifting
+            // it lifts this too).
+            account.silenced_at = Some(block.created_at);
+        }
         let record = RemoteActorRecord {
             account_id: account.id,
             uri: actor.id.clone(),
@@ -571,6 +668,11 @@ impl<'a> Federation<'a> {
         let transport = self.transport().map_err(|e| e.message.to_string())?;
         let host = paths::host_of(&delivery.inbox)
             .ok_or_else(|| format!("{} is not an http(s) URL", delivery.inbox))?;
+        if self.host_suspended(&host).await {
+            return Ok(Delivered::Dropped(format!(
+                "{host} is blocked by this server"
+            )));
+        }
         if let Some(since) = self
             .store
             .host_failing_since(&host)
@@ -691,6 +793,14 @@ impl<'a> Federation<'a> {
     /// pass (no answer, 408, 429, 5xx).
     pub async fn fetch_media(&self, url: &str, max_bytes: usize) -> ApiResult<Vec<u8>> {
         let transport = self.transport()?;
+        if let Some(host) = paths::host_of(url)
+            && let Some(block) = self.domain_block_of(&host).await
+            && (block.severity == DomainBlockSeverity::Suspend || block.reject_media)
+        {
+            return Err(ApiError::unprocessable(format!(
+                "media of {host} is refused by this server"
+            )));
+        }
         let (key_id, key) = self.signing_key(INSTANCE_ACTOR).await?;
         let mut headers = sign_request("GET", url, None, &key_id, &key, self.now)
             .map_err(|e| ApiError::unprocessable(format!("Cannot sign a fetch of {url}: {e}")))?;

@@ -235,6 +235,14 @@ impl App {
             .map_err(|e| ApiError::bad_request(format!("The body is not JSON: {e}")))?;
         let activity = Activity::from_json(&value)
             .map_err(|e| ApiError::bad_request(format!("The body is not an activity: {e}")))?;
+        // A suspended server's activities are taken (so that it stops retrying) and dropped,
+        // before its key is fetched.
+        if let Some(host) = crate::federation::paths::host_of(&activity.actor)
+            && federation.host_suspended(&host).await
+        {
+            tracing::debug!("dropping an activity from {host}, which this server blocks");
+            return Ok(());
+        }
         let signer = federation.authenticate(raw).await?;
         if signer.uri.as_deref() != Some(activity.actor.as_str()) {
             return Err(ApiError::new(

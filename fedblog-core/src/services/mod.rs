@@ -26,6 +26,7 @@ pub mod links;
 pub mod lists;
 pub mod markers;
 pub mod media;
+pub mod moderation;
 pub mod moves;
 pub mod notification_groups;
 pub mod notification_policies;
@@ -43,8 +44,10 @@ pub mod relationships;
 pub mod remote;
 #[cfg(test)]
 mod remote_media_tests;
+pub mod reports;
 pub mod scheduled;
 pub mod search;
+pub mod server_blocks;
 pub mod statuses;
 pub mod stream_runner;
 #[cfg(test)]

@@ -7,8 +7,8 @@
 //! As in Mastodon: only mentions, reblogs, follows, follow requests and favourites are filtered or
 //! dropped by a policy; a sender the recipient accepted, and a mention from staff ranking above
 //! the recipient, always pass; when several conditions hold, `drop` wins over `filter`; only
-//! filtered mentions make a request. fedblog has no moderator-limited accounts yet, so
-//! `for_limited_accounts` is stored and shown but finds no one to act on.
+//! filtered mentions make a request. A limited sender is a silenced account the recipient does
+//! not follow (`for_limited_accounts`).
 
 use chrono::{DateTime, Duration, Utc};
 
@@ -213,6 +213,7 @@ impl<'a> NotificationPolicies<'a> {
             .unwrap_or_else(|| NotificationPolicyRecord::default_for(recipient.id));
         let direct_mention = kind == NotificationType::Mention
             && status.is_some_and(|s| s.visibility == Visibility::Direct);
+        let limited = sender.silenced_at.is_some();
         // When every condition that could hold is accepted (the default policy, for all but
         // direct messages), nothing more needs asking: this runs for every notification made.
         let may_act = [
@@ -222,7 +223,8 @@ impl<'a> NotificationPolicies<'a> {
         ]
         .iter()
         .any(|a| *a != PolicyAction::Accept)
-            || (direct_mention && policy.for_private_mentions != PolicyAction::Accept);
+            || (direct_mention && policy.for_private_mentions != PolicyAction::Accept)
+            || (limited && policy.for_limited_accounts != PolicyAction::Accept);
         if !may_act
             || self
                 .policies
@@ -259,6 +261,9 @@ impl<'a> NotificationPolicies<'a> {
         }
         if private_mention && !following {
             verdicts.push(policy.for_private_mentions);
+        }
+        if limited && !following {
+            verdicts.push(policy.for_limited_accounts);
         }
         Ok(if verdicts.contains(&PolicyAction::Drop) {
             PolicyAction::Drop

@@ -9,7 +9,8 @@ use crate::error::{ApiError, ApiResult};
 use crate::id::Id;
 use crate::services::fanout::Fanout;
 use crate::store::{
-    AccountRecord, FollowStore, ListStore, StatusRecord, StatusStore, Store, Visibility,
+    AccountRecord, AccountStore, FollowStore, ListStore, StatusRecord, StatusStore, Store,
+    Visibility,
 };
 use crate::streaming::{Channel, Grants};
 
@@ -22,6 +23,9 @@ pub struct StatusTargets {
     home: HashSet<Id>,
     /// The lists it goes to.
     lists: HashSet<Id>,
+    /// Its author is silenced: the public and hashtag streams show it only to the author and
+    /// the followers whose home feed it goes to, as the public and hashtag timelines do.
+    limited: bool,
 }
 
 impl StatusTargets {
@@ -30,7 +34,9 @@ impl StatusTargets {
         let s = &self.status;
         // The public and hashtag timelines' rule: public, not a reblog (and, for the public
         // timelines, not a reply to someone else).
-        let listed = s.visibility == Visibility::Public && s.reblog_of_id.is_none();
+        let listed = s.visibility == Visibility::Public
+            && s.reblog_of_id.is_none()
+            && (!self.limited || viewer.is_some_and(|v| self.home.contains(&v)));
         match channel {
             Channel::User => viewer.is_some_and(|v| self.home.contains(&v)),
             Channel::List(list) => self.lists.contains(list),
@@ -78,6 +84,7 @@ impl DeletionTargets {
 /// The streaming area: `app.streaming()`.
 pub struct Streaming<'a> {
     statuses: &'a dyn StatusStore,
+    accounts: &'a dyn AccountStore,
     follows: &'a dyn FollowStore,
     lists: &'a dyn ListStore,
     fanout: Fanout<'a>,
@@ -90,6 +97,7 @@ impl<'a> Streaming<'a> {
     pub fn new(store: &'a dyn Store, fanout: Fanout<'a>, public_needs_token: bool) -> Self {
         Streaming {
             statuses: store,
+            accounts: store,
             follows: store,
             lists: store,
             fanout,
@@ -115,10 +123,17 @@ impl<'a> Streaming<'a> {
         let Some((home, lists)) = self.fanout.audience_of(&status).await? else {
             return Ok(None);
         };
+        let limited = status.visibility == Visibility::Public
+            && self
+                .accounts
+                .account_by_id(status.account_id)
+                .await?
+                .is_some_and(|a| a.silenced_at.is_some());
         Ok(Some(StatusTargets {
             status,
             home: home.into_iter().collect(),
             lists: lists.into_iter().collect(),
+            limited,
         }))
     }
 

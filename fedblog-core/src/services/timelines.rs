@@ -136,7 +136,8 @@ impl<'a> Timelines<'a> {
     }
 
     /// One page of the public timeline, without the posts of accounts hidden from the viewer or on
-    /// a domain the viewer blocks (older posts are read to fill the page, a few reads at most).
+    /// a domain the viewer blocks, nor those of silenced accounts the viewer does not follow
+    /// (older posts are read to fill the page, a few reads at most).
     pub async fn public_timeline(
         &self,
         viewer: Option<&AccountRecord>,
@@ -209,8 +210,13 @@ impl<'a> Timelines<'a> {
             let shown = match source {
                 Source::Feed(_) => shown,
                 _ => {
-                    self.visibility
+                    let shown = self
+                        .visibility
                         .without_hidden_authors(viewer, shown, &mut loaded)
+                        .await?;
+                    // Limited accounts stay off public and hashtag timelines but for followers.
+                    self.visibility
+                        .without_silenced_authors(viewer, shown, &mut loaded)
                         .await?
                 }
             };

@@ -1,5 +1,6 @@
 //! Who may see what: the one place that decides whether a viewer may read a status, and the
-//! filters every read path applies besides (blocked, blocking and muted authors; blocked domains).
+//! filters every read path applies besides (blocked, blocking and muted authors; blocked domains;
+//! silenced authors on the public and hashtag timelines).
 
 use std::collections::{HashMap, HashSet};
 
@@ -432,6 +433,53 @@ impl<'a> VisibilityRule<'a> {
         Ok(statuses
             .into_iter()
             .filter(|s| !blocked_authors.contains(&s.account_id))
+            .collect())
+    }
+
+    /// Removes statuses by silenced (limited) accounts unless `viewer` is their author or
+    /// follows it: a limited account is hidden from everyone but its followers, as the public
+    /// and hashtag timelines apply it. Reads only the authors `loaded` lacks (adding them to it,
+    /// so render does not read them again) and, per silenced author on the page, whether the
+    /// viewer follows it.
+    pub async fn without_silenced_authors(
+        &self,
+        viewer: Option<&AccountRecord>,
+        statuses: Vec<StatusRecord>,
+        loaded: &mut Loaded,
+    ) -> ApiResult<Vec<StatusRecord>> {
+        let missing = loaded.missing_accounts(statuses.iter().map(|s| s.account_id));
+        if !missing.is_empty() {
+            loaded.add_accounts(self.accounts.accounts_by_ids(&missing).await?);
+        }
+        let mut silenced: Vec<Id> = statuses
+            .iter()
+            .map(|s| s.account_id)
+            .filter(|a| {
+                Some(*a) != viewer.map(|v| v.id)
+                    && loaded
+                        .accounts
+                        .get(a)
+                        .is_some_and(|a| a.silenced_at.is_some())
+            })
+            .collect();
+        silenced.sort();
+        silenced.dedup();
+        if silenced.is_empty() {
+            return Ok(statuses);
+        }
+        let mut hidden: HashSet<Id> = HashSet::new();
+        for author in silenced {
+            let followed = match viewer {
+                Some(v) => self.follows.follows(v.id, author).await?,
+                None => false,
+            };
+            if !followed {
+                hidden.insert(author);
+            }
+        }
+        Ok(statuses
+            .into_iter()
+            .filter(|s| !hidden.contains(&s.account_id))
             .collect())
     }
 }

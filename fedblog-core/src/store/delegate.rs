@@ -72,6 +72,8 @@ macro_rules! __delegate_trait {
             fn user_by_confirmation_token(&self, token_hash: &str) -> StoreResult<Option<UserRecord>>;
             fn update_user(&self, user: &UserRecord) -> StoreResult<()>;
             fn delete_account(&self, id: Id) -> StoreResult<()>;
+        } sync {
+            fn moderation(&self) -> Option<&dyn ModerationStore>;
         } }
     };
     (OAuthStore, $ty:ty, $field:ident $(, $observe:ident)?) => {
@@ -399,7 +401,7 @@ macro_rules! __delegate_trait {
 macro_rules! __delegate_impl {
     ($store_trait:ident for $ty:ty => $field:ident $observe:tt {
         $(fn $name:ident(&self $(, $arg:ident: $arg_ty:ty)*) -> $ret:ty;)*
-    }) => {
+    } $(sync { $(fn $sync_name:ident(&self) -> $sync_ret:ty;)* })?) => {
         const _: () = {
             #[allow(unused_imports)]
             use $crate::store::delegate::__private::*;
@@ -414,6 +416,11 @@ macro_rules! __delegate_impl {
                         self.$field.$name($($arg),*).await
                     }
                 )*
+                $($(
+                    fn $sync_name(&self) -> $sync_ret {
+                        self.$field.$sync_name()
+                    }
+                )*)?
             }
         };
     };

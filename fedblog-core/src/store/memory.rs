@@ -88,6 +88,16 @@ struct Inner {
     follow_uris: BTreeMap<(Id, Id), String>,
     /// host -> failing since
     failing_hosts: HashMap<String, DateTime<Utc>>,
+    reports: BTreeMap<Id, ReportRecord>,
+    account_warnings: BTreeMap<Id, AccountWarningRecord>,
+    rules: BTreeMap<Id, RuleRecord>,
+    /// server setting name -> value
+    settings: HashMap<String, String>,
+    terms_of_service: BTreeMap<Id, TermsOfServiceRecord>,
+    instance_domain_blocks: BTreeMap<Id, InstanceDomainBlockRecord>,
+    /// list -> its values by id
+    listed_values: HashMap<ValueList, BTreeMap<Id, ListedValueRecord>>,
+    ip_blocks: BTreeMap<Id, IpBlockRecord>,
 }
 
 /// Keeps everything in memory behind one lock. Cloning is not offered: share it in an `Arc`.
@@ -586,6 +596,10 @@ impl AccountStore for MemoryStore {
         g.notification_requests
             .retain(|_, r| r.account_id != id && r.from_account_id != id);
         Ok(())
+    }
+
+    fn moderation(&self) -> Option<&dyn ModerationStore> {
+        Some(self)
     }
 }
 
@@ -3301,6 +3315,263 @@ impl FederationStore for MemoryStore {
             .failing_hosts
             .get(&host.to_ascii_lowercase())
             .copied())
+    }
+}
+
+/// Whether `haystack` contains `needle`, case-insensitively.
+fn contains_folded(haystack: &str, needle: &str) -> bool {
+    haystack.to_lowercase().contains(&needle.to_lowercase())
+}
+
+/// Whether an account (with its login, for a local one) is one `filter` selects.
+fn admin_selects(
+    filter: &AdminAccountFilter,
+    a: &AccountRecord,
+    user: Option<&UserRecord>,
+) -> bool {
+    let origin = match filter.origin {
+        None => true,
+        Some(AccountOrigin::Local) => a.is_local(),
+        Some(AccountOrigin::Remote) => !a.is_local(),
+    };
+    let status = match filter.status {
+        None => true,
+        Some(AdminAccountStatus::Active) => {
+            a.suspended_at.is_none()
+                && a.silenced_at.is_none()
+                && (!a.is_local() || user.is_some_and(|u| u.approved && !u.disabled))
+        }
+        Some(AdminAccountStatus::Pending) => a.is_local() && user.is_some_and(|u| !u.approved),
+        Some(AdminAccountStatus::Disabled) => user.is_some_and(|u| u.disabled),
+        Some(AdminAccountStatus::Silenced) => a.silenced_at.is_some(),
+        Some(AdminAccountStatus::Suspended) => a.suspended_at.is_some(),
+        Some(AdminAccountStatus::Sensitized) => a.sensitized_at.is_some(),
+    };
+    let role = filter.roles.is_empty()
+        || user.is_some_and(|u| {
+            filter
+                .roles
+                .iter()
+                .any(|r| r.eq_ignore_ascii_case(u.role.as_str()))
+        });
+    let domain = filter.by_domain.as_deref().is_none_or(|d| {
+        a.domain
+            .as_deref()
+            .is_some_and(|own| own.eq_ignore_ascii_case(d))
+    });
+    let username = filter
+        .username
+        .as_deref()
+        .is_none_or(|n| contains_folded(&a.username, n));
+    let display_name = filter
+        .display_name
+        .as_deref()
+        .is_none_or(|n| contains_folded(&a.display_name, n));
+    let email = filter
+        .email
+        .as_deref()
+        .is_none_or(|e| user.is_some_and(|u| contains_folded(&u.email, e)));
+    origin && status && role && domain && username && display_name && email
+}
+
+/// The values of a map keyed by id, newest (largest id) first.
+fn newest_values<T: Clone>(map: &BTreeMap<Id, T>) -> Vec<T> {
+    map.values().rev().cloned().collect()
+}
+
+#[async_trait]
+impl ModerationStore for MemoryStore {
+    async fn insert_report(&self, report: &ReportRecord) -> StoreResult<()> {
+        let mut g = self.write()?;
+        if g.reports.contains_key(&report.id) {
+            return Err(StoreError::AlreadyExists("report".into()));
+        }
+        g.reports.insert(report.id, report.clone());
+        Ok(())
+    }
+
+    async fn report_by_id(&self, id: Id) -> StoreResult<Option<ReportRecord>> {
+        Ok(self.read()?.reports.get(&id).cloned())
+    }
+
+    async fn update_report(&self, report: &ReportRecord) -> StoreResult<()> {
+        let mut g = self.write()?;
+        let Some(old) = g.reports.get_mut(&report.id) else {
+            return Err(StoreError::NotFound);
+        };
+        *old = report.clone();
+        Ok(())
+    }
+
+    async fn reports(&self, filter: &ReportFilter, page: Page) -> StoreResult<Vec<ReportRecord>> {
+        let g = self.read()?;
+        let rows = g.reports.values().filter(|r| {
+            r.action_taken_at.is_some() == filter.resolved
+                && filter.account_id.is_none_or(|a| r.account_id == a)
+                && filter
+                    .target_account_id
+                    .is_none_or(|t| r.target_account_id == t)
+        });
+        Ok(newest_first(rows.map(|r| (r.id, r.clone())), page)
+            .into_iter()
+            .map(|(_, r)| r)
+            .collect())
+    }
+
+    async fn insert_account_warning(&self, warning: &AccountWarningRecord) -> StoreResult<()> {
+        let mut g = self.write()?;
+        if g.account_warnings.contains_key(&warning.id) {
+            return Err(StoreError::AlreadyExists("account_warning".into()));
+        }
+        g.account_warnings.insert(warning.id, warning.clone());
+        Ok(())
+    }
+
+    async fn account_warning_by_id(&self, id: Id) -> StoreResult<Option<AccountWarningRecord>> {
+        Ok(self.read()?.account_warnings.get(&id).cloned())
+    }
+
+    async fn admin_account_ids(
+        &self,
+        filter: &AdminAccountFilter,
+        page: Page,
+    ) -> StoreResult<Vec<Id>> {
+        let g = self.read()?;
+        let rows = g
+            .accounts
+            .values()
+            .filter(|a| admin_selects(filter, a, g.users.get(&a.id)))
+            .map(|a| (a.id, ()));
+        Ok(newest_first(rows, page)
+            .into_iter()
+            .map(|(id, ())| id)
+            .collect())
+    }
+
+    async fn rules(&self) -> StoreResult<Vec<RuleRecord>> {
+        let mut rules: Vec<RuleRecord> = self.read()?.rules.values().cloned().collect();
+        rules.sort_by_key(|r| (r.position, r.id));
+        Ok(rules)
+    }
+
+    async fn save_rule(&self, rule: &RuleRecord) -> StoreResult<()> {
+        self.write()?.rules.insert(rule.id, rule.clone());
+        Ok(())
+    }
+
+    async fn delete_rule(&self, id: Id) -> StoreResult<bool> {
+        Ok(self.write()?.rules.remove(&id).is_some())
+    }
+
+    async fn setting(&self, name: &str) -> StoreResult<Option<String>> {
+        Ok(self.read()?.settings.get(name).cloned())
+    }
+
+    async fn set_setting(&self, name: &str, value: Option<&str>) -> StoreResult<()> {
+        let mut g = self.write()?;
+        match value {
+            Some(v) => g.settings.insert(name.to_string(), v.to_string()),
+            None => g.settings.remove(name),
+        };
+        Ok(())
+    }
+
+    async fn terms_of_service(&self) -> StoreResult<Vec<TermsOfServiceRecord>> {
+        let mut terms = newest_values(&self.read()?.terms_of_service);
+        terms.sort_by_key(|t| std::cmp::Reverse((t.effective_date, t.id)));
+        Ok(terms)
+    }
+
+    async fn save_terms_of_service(&self, terms: &TermsOfServiceRecord) -> StoreResult<()> {
+        let mut g = self.write()?;
+        if g.terms_of_service
+            .values()
+            .any(|t| t.id != terms.id && t.effective_date == terms.effective_date)
+        {
+            return Err(StoreError::AlreadyExists("effective_date".into()));
+        }
+        g.terms_of_service.insert(terms.id, terms.clone());
+        Ok(())
+    }
+
+    async fn instance_domain_blocks(&self) -> StoreResult<Vec<InstanceDomainBlockRecord>> {
+        Ok(newest_values(&self.read()?.instance_domain_blocks))
+    }
+
+    async fn save_instance_domain_block(
+        &self,
+        block: &InstanceDomainBlockRecord,
+    ) -> StoreResult<()> {
+        let mut g = self.write()?;
+        if g.instance_domain_blocks
+            .values()
+            .any(|b| b.id != block.id && b.domain.eq_ignore_ascii_case(&block.domain))
+        {
+            return Err(StoreError::AlreadyExists("domain".into()));
+        }
+        g.instance_domain_blocks.insert(block.id, block.clone());
+        Ok(())
+    }
+
+    async fn delete_instance_domain_block(&self, id: Id) -> StoreResult<bool> {
+        Ok(self.write()?.instance_domain_blocks.remove(&id).is_some())
+    }
+
+    async fn listed_values(&self, list: ValueList) -> StoreResult<Vec<ListedValueRecord>> {
+        Ok(self
+            .read()?
+            .listed_values
+            .get(&list)
+            .map(newest_values)
+            .unwrap_or_default())
+    }
+
+    async fn insert_listed_value(
+        &self,
+        list: ValueList,
+        value: &ListedValueRecord,
+    ) -> StoreResult<()> {
+        let mut g = self.write()?;
+        let values = g.listed_values.entry(list).or_default();
+        if values
+            .values()
+            .any(|v| v.value.eq_ignore_ascii_case(&value.value))
+        {
+            return Err(StoreError::AlreadyExists("value".into()));
+        }
+        if values.contains_key(&value.id) {
+            return Err(StoreError::AlreadyExists("id".into()));
+        }
+        values.insert(value.id, value.clone());
+        Ok(())
+    }
+
+    async fn delete_listed_value(&self, list: ValueList, id: Id) -> StoreResult<bool> {
+        Ok(self
+            .write()?
+            .listed_values
+            .get_mut(&list)
+            .is_some_and(|values| values.remove(&id).is_some()))
+    }
+
+    async fn ip_blocks(&self) -> StoreResult<Vec<IpBlockRecord>> {
+        Ok(newest_values(&self.read()?.ip_blocks))
+    }
+
+    async fn save_ip_block(&self, block: &IpBlockRecord) -> StoreResult<()> {
+        let mut g = self.write()?;
+        if g.ip_blocks
+            .values()
+            .any(|b| b.id != block.id && b.ip == block.ip)
+        {
+            return Err(StoreError::AlreadyExists("ip".into()));
+        }
+        g.ip_blocks.insert(block.id, block.clone());
+        Ok(())
+    }
+
+    async fn delete_ip_block(&self, id: Id) -> StoreResult<bool> {
+        Ok(self.write()?.ip_blocks.remove(&id).is_some())
     }
 }
 

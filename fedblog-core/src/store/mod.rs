@@ -7,6 +7,7 @@
 pub mod cached;
 pub mod delegate;
 pub mod memory;
+pub mod moderation;
 pub mod records;
 
 use async_trait::async_trait;
@@ -15,6 +16,7 @@ use chrono::{DateTime, Utc};
 use crate::error::StoreResult;
 use crate::id::Id;
 use crate::pagination::Page;
+pub use moderation::*;
 pub use records::*;
 
 /// Accounts and the logins of local accounts.
@@ -61,6 +63,12 @@ pub trait AccountStore: Send + Sync {
     /// reblogs of them included), and the counters of other accounts' statuses it replied to,
     /// reblogged or favourited are lowered. `NotFound` if absent.
     async fn delete_account(&self, id: Id) -> StoreResult<()>;
+    /// The store's moderation data (reports, rules, server-wide blocks, ...), if it keeps any;
+    /// `None` (the default, for stores written before [`ModerationStore`]): the server offers no
+    /// admin API and no reports.
+    fn moderation(&self) -> Option<&dyn ModerationStore> {
+        None
+    }
 }
 
 /// Client applications, authorization codes and access tokens.

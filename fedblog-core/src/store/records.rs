@@ -141,6 +141,8 @@ pub struct AccountRecord {
     pub suspended_at: Option<DateTime<Utc>>,
     /// Set while every post is forced sensitive.
     pub sensitized_at: Option<DateTime<Utc>>,
+    /// Set while the account is silenced (limited) by a moderator or a domain block.
+    pub silenced_at: Option<DateTime<Utc>>,
     /// Posts, maintained by the store.
     pub statuses_count: i64,
     /// Followers, maintained by the store.
@@ -181,6 +183,7 @@ impl AccountRecord {
             updated_at: now,
             suspended_at: None,
             sensitized_at: None,
+            silenced_at: None,
             statuses_count: 0,
             followers_count: 0,
             following_count: 0,

@@ -104,6 +104,7 @@ pub(super) fn profile_columns(a: &AccountRecord) -> accounts::ActiveModel {
         updated_at: Set(a.updated_at),
         suspended_at: Set(a.suspended_at),
         sensitized_at: Set(a.sensitized_at),
+        silenced_at: Set(a.silenced_at),
         ..Default::default()
     }
 }
@@ -152,6 +153,7 @@ pub(super) fn account_from_row(m: accounts::Model) -> StoreResult<AccountRecord>
         updated_at: m.updated_at,
         suspended_at: m.suspended_at,
         sensitized_at: m.sensitized_at,
+        silenced_at: m.silenced_at,
         statuses_count: m.statuses_count,
         followers_count: m.followers_count,
         following_count: m.following_count,
@@ -516,5 +518,9 @@ impl AccountStore for SeaStore {
             return Err(StoreError::NotFound);
         }
         Ok(())
+    }
+
+    fn moderation(&self) -> Option<&dyn fedblog_core::store::ModerationStore> {
+        Some(self)
     }
 }

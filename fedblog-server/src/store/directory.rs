@@ -21,7 +21,7 @@ const LIKE_ESCAPE: char = '\\';
 
 /// `text` with the `LIKE` wildcards (`%`, `_`) and the escape character itself escaped, so user
 /// text matches literally.
-fn escape_like(text: &str) -> String {
+pub(super) fn escape_like(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         if matches!(c, '%' | '_' | LIKE_ESCAPE) {
@@ -32,7 +32,7 @@ fn escape_like(text: &str) -> String {
     out
 }
 
-fn like(pattern: String) -> LikeExpr {
+pub(super) fn like(pattern: String) -> LikeExpr {
     LikeExpr::new(pattern).escape(LIKE_ESCAPE)
 }
 

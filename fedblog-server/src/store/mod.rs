@@ -29,6 +29,7 @@ mod links;
 mod lists;
 mod markers;
 mod media;
+mod moderation;
 mod nodes;
 mod notes;
 mod notification_policies;

@@ -6,8 +6,8 @@
 # Creates/reuses fedblog-testkit/clients/mastodon-py/.venv, starts the server on a free loopback port with a
 # throwaway data dir, creates a confirmed+approved account, runs scenario.py, stops the server.
 # Then creates more accounts with tokens and runs the token-based scenarios (social.py,
-# statuses.py, reading.py, filters.py, conversations.py, notification_requests.py; see the loop
-# at the end), and finally starts two federating servers for the federated search scenario.
+# statuses.py, reading.py, filters.py, conversations.py, notification_requests.py, admin.py; see
+# the loop at the end), and finally starts two federating servers for the federated search scenario.
 # Exits with the first failing script's exit code. Set KEEP_TMP=1 to keep the data dir and server log.
 set -euo pipefail
 
@@ -88,6 +88,21 @@ TOKENS="$LOG_DIR/tokens.json"
         printf '%s  "%s": "%s"\n' "$sep" "$name" "$token"
         sep=","
     done
+    # Staff for admin.py: an administrator and a moderator with admin scopes, and erin's token
+    # with admin scopes (a normal user: refused).
+    for staff in boss:admin mod:moderator; do
+        name="${staff%%:*}"
+        "$BIN" accounts create "$name" --email "$name@example.com" --password "$PASSWORD" \
+            --role "${staff##*:}" --confirmed --approved >>"$ACCOUNTS_LOG" 2>&1 || {
+            echo "run.sh: creating $name failed:" >&2
+            cat "$ACCOUNTS_LOG" >&2
+            exit 1
+        }
+        token="$("$BIN" tokens create "$name" --scopes "read write follow push admin:read admin:write" 2>>"$ACCOUNTS_LOG" | tail -n 1)"
+        printf ',  "%s": "%s"\n' "$name" "$token"
+    done
+    token="$("$BIN" tokens create erin --scopes "read write admin:read admin:write" 2>>"$ACCOUNTS_LOG" | tail -n 1)"
+    printf ',  "erin_admin": "%s"\n' "$token"
     echo "}"
 } >"$TOKENS"
 echo "run.sh: $((FANS + 5)) accounts with tokens ready"
@@ -95,8 +110,9 @@ echo "run.sh: $((FANS + 5)) accounts with tokens ready"
 # --- token-based scenarios, in order: each uses the accounts and follows the earlier ones left ---
 # social.py (the social graph), statuses.py (threads, interactions, edits, scheduling, deletion),
 # reading.py (notifications, markers, home, list and hashtag paging, v2 search), filters.py (filters),
-# conversations.py (direct messages and the link timeline).
-for scenario in social statuses reading filters conversations notification_requests; do
+# conversations.py (direct messages and the link timeline), notification_requests.py, admin.py
+# (reports, the admin API, suspension and server-wide blocks).
+for scenario in social statuses reading filters conversations notification_requests admin; do
     set +e
     "$VENV/bin/python" "$HERE/$scenario.py" --base-url "$BASE" --tokens "$TOKENS"
     rc=$?

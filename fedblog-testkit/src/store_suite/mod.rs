@@ -25,7 +25,7 @@
 //! `blocks`, `feeds`, `stats`, `jobs`, `scheduled_statuses`, `notes`, `domain_blocks`, `tags`,
 //! `directory`, `interactions`, `edits`, `polls`, `media`, `notifications`, `markers`,
 //! `lists`, `tag_timelines`, `filters`, `conversations`, `links`,
-//! `notification_policies`, `federation`, `search`), each
+//! `notification_policies`, `federation`, `search`, `moderation`), each
 //! holding one `#[test]` per check, so `cargo test` reports every check by name
 //! (`accounts::email_is_unique_case_insensitively ... ok`) and `cargo test feeds::` runs one
 //! area. Each test runs its check on a current-thread Tokio runtime of its own, as
@@ -128,6 +128,7 @@ pub mod links;
 pub mod lists;
 pub mod markers;
 pub mod media;
+pub mod moderation;
 pub mod notes;
 pub mod notification_policies;
 pub mod notifications;
@@ -564,6 +565,25 @@ macro_rules! __store_suite_for_each_check {
                 search_pages_newest_first_with_cursors_offset_and_limit,
                 indexable_status_ids_lists_non_reblogs_ascending_after_a_cursor,
             }
+            moderation {
+                ; given capabilities: report_round_trips_and_update_replaces_it,
+                reports_lists_open_or_resolved_newest_first,
+                reports_filter_by_reporter_and_target,
+                reports_pages_by_id,
+                account_warning_round_trips,
+                admin_account_ids_filter_by_origin_and_domain,
+                admin_account_ids_filter_by_status,
+                admin_account_ids_filter_by_role,
+                admin_account_ids_match_names_and_email_case_insensitively,
+                admin_account_ids_pages_newest_first,
+                rules_order_by_position_then_id_and_save_replaces,
+                delete_rule_true_then_false,
+                settings_are_set_replaced_and_unset,
+                terms_of_service_newest_effective_date_first_one_per_date,
+                instance_domain_blocks_unique_per_domain_and_replaced_by_id,
+                listed_values_are_kept_per_list_and_unique_within_one,
+                ip_blocks_are_saved_replaced_and_deleted,
+            }
         }
     };
 }
@@ -749,6 +769,12 @@ pub enum Capability {
     /// which is correct (search then finds statuses only by their URL) but leaves full-text
     /// search empty.
     SearchesStatuses,
+    /// [`AccountStore::moderation`](fedblog_core::store::AccountStore::moderation) offers a
+    /// [`ModerationStore`](fedblog_core::store::ModerationStore) keeping reports, moderation
+    /// warnings, rules, settings, terms of service and server-wide blocks. Its default offers
+    /// none, which is correct (the server then answers that it has no admin API and takes no
+    /// reports) but leaves a server without moderation.
+    Moderates,
 }
 
 /// The capabilities a store under test claims, as passed to the checks that depend on one.
@@ -763,6 +789,7 @@ pub struct Capabilities {
     keeps_custom_emojis: bool,
     searches_tag_prefixes: bool,
     searches_statuses: bool,
+    moderates: bool,
 }
 
 impl Capabilities {
@@ -777,6 +804,7 @@ impl Capabilities {
         keeps_custom_emojis: true,
         searches_tag_prefixes: true,
         searches_statuses: true,
+        moderates: true,
     };
 
     /// These capabilities without `capability`.
@@ -818,6 +846,10 @@ impl Capabilities {
                 searches_statuses: false,
                 ..self
             },
+            Capability::Moderates => Capabilities {
+                moderates: false,
+                ..self
+            },
         }
     }
 
@@ -833,6 +865,7 @@ impl Capabilities {
             Capability::KeepsCustomEmojis => self.keeps_custom_emojis,
             Capability::SearchesTagPrefixes => self.searches_tag_prefixes,
             Capability::SearchesStatuses => self.searches_statuses,
+            Capability::Moderates => self.moderates,
         }
     }
 }

@@ -48,14 +48,32 @@ impl Endpoint for RegisterAccount {
 
     async fn handle(app: &App, caller: &Caller, r: RegisterRequest) -> ApiResult<Self::Response> {
         let token = caller.token.as_ref().ok_or_else(ApiError::invalid_token)?;
+        let email = r.email.unwrap_or_default();
+        let from = caller
+            .info
+            .remote_addr
+            .as_deref()
+            .and_then(|a| a.parse::<std::net::IpAddr>().ok());
+        let verdict = app.server_blocks().sign_up_verdict(&email, from).await?;
+        if verdict.ip_refused {
+            return Err(ApiError::forbidden());
+        }
+        if verdict.email_refused {
+            return Err(ApiError::invalid_field(
+                "email",
+                "ERR_BLOCKED",
+                "Email is not allowed: this e-mail provider is not allowed",
+            ));
+        }
         let (account, _user) = app
             .accounts()
             .register(
                 r.username.unwrap_or_default(),
-                r.email.unwrap_or_default(),
+                email,
                 r.password.unwrap_or_default(),
                 r.agreement,
                 r.locale,
+                verdict.needs_approval,
             )
             .await?;
         let scopes = Scopes::parse(&token.scopes).unwrap_or_default();

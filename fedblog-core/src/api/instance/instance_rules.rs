@@ -1,4 +1,4 @@
-//! `GET /api/v1/instance/rules`: The server's rules. <https://docs.joinmastodon.org/methods/instance/#rules>
+//! `GET /api/v1/instance/rules`: The server's rules (the store's, or the configured ones when it keeps no moderation data). <https://docs.joinmastodon.org/methods/instance/#rules>
 
 use http::Method;
 
@@ -18,6 +18,7 @@ impl Endpoint for InstanceRules {
     type Response = Json<Vec<Rule>>;
 
     async fn handle(app: &App, _caller: &Caller, _req: NoParams) -> ApiResult<Self::Response> {
-        Ok(Json(app.render_rules()))
+        let rules = app.instance().rules().await?;
+        Ok(Json(app.render_rules(rules.as_deref())))
     }
 }

@@ -19,6 +19,11 @@ impl Endpoint for InstanceV1 {
     async fn handle(app: &App, _caller: &Caller, _req: NoParams) -> ApiResult<Self::Response> {
         let area = app.instance();
         let (totals, domains) = (area.totals().await?, area.domain_count().await?);
-        Ok(Json(app.render_instance_v1(totals, domains)))
+        let rules = area.rules().await?;
+        Ok(Json(app.render_instance_v1(
+            totals,
+            domains,
+            rules.as_deref(),
+        )))
     }
 }

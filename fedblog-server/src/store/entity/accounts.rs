@@ -40,6 +40,7 @@ pub struct Model {
     pub updated_at: DateTimeUtc,
     pub suspended_at: Option<DateTimeUtc>,
     pub sensitized_at: Option<DateTimeUtc>,
+    pub silenced_at: Option<DateTimeUtc>,
     pub statuses_count: i64,
     pub followers_count: i64,
     pub following_count: i64,

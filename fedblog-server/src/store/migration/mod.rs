@@ -28,6 +28,7 @@ mod m0023_custom_emojis;
 mod m0024_tags_name_c;
 mod m0025_status_search;
 mod m0026_account_names;
+mod m0028_moderation;
 
 /// A named index on `table` over `cols` (shared by the migrations).
 fn index(name: &'static str, table: &'static str, cols: &[&'static str]) -> IndexCreateStatement {
@@ -93,6 +94,7 @@ impl MigratorTrait for Migrator {
             Box::new(m0024_tags_name_c::Migration),
             Box::new(m0025_status_search::Migration),
             Box::new(m0026_account_names::Migration),
+            Box::new(m0028_moderation::Migration),
         ]
     }
 }

@@ -2,6 +2,8 @@
 
 pub mod account_statuses;
 pub mod accounts;
+pub mod admin;
+pub mod admin_blocks;
 pub mod apps;
 pub mod blocks;
 pub mod conversations;
@@ -22,6 +24,7 @@ pub mod notifications;
 pub mod oauth;
 pub mod polls;
 pub mod profile;
+pub mod reports;
 pub mod scheduled_statuses;
 pub mod schema;
 pub mod search;
@@ -72,6 +75,9 @@ pub fn all() -> Vec<Check> {
     v.extend(federation::checks());
     v.extend(federation_polls::checks());
     v.extend(translation::checks());
+    v.extend(reports::checks());
+    v.extend(admin::checks());
+    v.extend(admin_blocks::checks());
     v.extend(seed_rules::checks());
     // Last: it judges the answers every check before it received.
     v.extend(schema::checks());

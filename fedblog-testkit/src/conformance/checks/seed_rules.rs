@@ -10,9 +10,17 @@ use fedblog_core::api::accounts::{
     get_following::GetFollowing, mute_account::MuteAccount, unfollow_account::UnfollowAccount,
     verify_credentials::VerifyCredentials,
 };
+use fedblog_core::api::admin_accounts::{
+    list_accounts_v2::ListAccountsV2, moderate_account::ModerateAccount,
+};
+use fedblog_core::api::admin_domain_allows::{
+    create_domain_allow::CreateAdminDomainAllow, delete_domain_allow::DeleteAdminDomainAllow,
+    list_domain_allows::ListAdminDomainAllows,
+};
 use fedblog_core::api::bookmarks::list_bookmarks::ListBookmarks;
 use fedblog_core::api::favourites::list_favourites::ListFavourites;
 use fedblog_core::api::instance::instance_v2::InstanceV2;
+use fedblog_core::api::reports::create_report::CreateReport;
 use fedblog_core::api::search::search_v2::SearchV2;
 use fedblog_core::api::statuses::{
     bookmark_status::BookmarkStatus, create_status::CreateStatus, delete_status::DeleteStatus,
@@ -146,7 +154,7 @@ async fn suspend(cx: &Cx, user: &User) -> CheckResult {
     let r = cx
         .client
         .post(
-            &fill_path(unserved::ADMIN_ACCOUNT_ACTION, &[("id", &user.id)]),
+            &path::<ModerateAccount>(&[("id", &user.id)]),
             Some(admin),
             form(&[("type", "suspend")]),
         )
@@ -572,7 +580,7 @@ async fn reported_deleted_no_500(cx: &Cx) -> CheckResult {
     let r = cx
         .client
         .post(
-            unserved::REPORTS,
+            CreateReport::PATH,
             Some(&reader.token),
             form(&[
                 ("account_id", author.id.as_str()),
@@ -617,7 +625,7 @@ async fn admin_role_ids(cx: &Cx) -> CheckResult {
     let r = cx
         .client
         .get(
-            &format!("{}?role_ids[]={role}", unserved::ADMIN_ACCOUNTS_V2),
+            &format!("{}?role_ids[]={role}", ListAccountsV2::PATH),
             Some(&admin),
         )
         .await?;
@@ -645,7 +653,7 @@ async fn admin_domain_allows(cx: &Cx) -> CheckResult {
     let r = cx
         .client
         .post(
-            unserved::ADMIN_DOMAIN_ALLOWS,
+            CreateAdminDomainAllow::PATH,
             Some(&admin),
             form(&[("domain", domain.as_str())]),
         )
@@ -654,7 +662,7 @@ async fn admin_domain_allows(cx: &Cx) -> CheckResult {
     let id = r.json()?["id"].as_str().unwrap_or_default().to_string();
     let list = cx
         .client
-        .get(unserved::ADMIN_DOMAIN_ALLOWS, Some(&admin))
+        .get(ListAdminDomainAllows::PATH, Some(&admin))
         .await?;
     list.expect(200)?;
     ensure!(
@@ -664,7 +672,7 @@ async fn admin_domain_allows(cx: &Cx) -> CheckResult {
     );
     cx.client
         .delete(
-            &fill_path(unserved::ADMIN_DOMAIN_ALLOW, &[("id", &id)]),
+            &path::<DeleteAdminDomainAllow>(&[("id", &id)]),
             Some(&admin),
         )
         .await?

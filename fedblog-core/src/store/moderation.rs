@@ -1,0 +1,450 @@
+//! Moderation and administration records and their store: reports, moderation warnings, the
+//! server's rules and policy texts, and the server-wide blocks and allows (domains, e-mail
+//! domains, canonical e-mail addresses, IP ranges).
+//!
+//! [`ModerationStore`] came after the other store traits. A store offers it through
+//! [`AccountStore::moderation`](super::AccountStore::moderation) (`None` by default), so stores
+//! written before it keep compiling; without it the admin API and reports answer that the
+//! server does not offer them.
+
+use async_trait::async_trait;
+use chrono::{DateTime, NaiveDate, Utc};
+
+use crate::error::StoreResult;
+use crate::id::Id;
+use crate::pagination::Page;
+
+/// Why an account was reported.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ReportCategory {
+    /// Unwanted or repetitive content.
+    Spam,
+    /// Illegal content.
+    Legal,
+    /// Breaks one or more of the server's rules (`rule_ids`).
+    Violation,
+    /// Anything else.
+    Other,
+}
+
+impl ReportCategory {
+    /// Mastodon's name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ReportCategory::Spam => "spam",
+            ReportCategory::Legal => "legal",
+            ReportCategory::Violation => "violation",
+            ReportCategory::Other => "other",
+        }
+    }
+    /// Parses Mastodon's name.
+    pub fn parse(s: &str) -> Option<ReportCategory> {
+        Some(match s {
+            "spam" => ReportCategory::Spam,
+            "legal" => ReportCategory::Legal,
+            "violation" => ReportCategory::Violation,
+            "other" => ReportCategory::Other,
+            _ => return None,
+        })
+    }
+}
+
+/// A report about an account (and some of its statuses), filed here or received as a `Flag`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReportRecord {
+    /// Id.
+    pub id: Id,
+    /// Who filed it (for a report another server forwarded: an account of that server, or its
+    /// instance actor's account).
+    pub account_id: Id,
+    /// The reported account.
+    pub target_account_id: Id,
+    /// Reported statuses of the target, in the order given.
+    pub status_ids: Vec<Id>,
+    /// Rules it breaks (category `violation`).
+    pub rule_ids: Vec<Id>,
+    /// The reporter's comment.
+    pub comment: String,
+    /// Category.
+    pub category: ReportCategory,
+    /// Whether it was forwarded to the target's server (or came from another server).
+    pub forwarded: bool,
+    /// ActivityPub id of the `Flag` it came as or was sent as.
+    pub uri: Option<String>,
+    /// The moderator handling it.
+    pub assigned_account_id: Option<Id>,
+    /// When it was resolved (`None`: open).
+    pub action_taken_at: Option<DateTime<Utc>>,
+    /// Who resolved it.
+    pub action_taken_by_account_id: Option<Id>,
+    /// Filed.
+    pub created_at: DateTime<Utc>,
+    /// Last changed.
+    pub updated_at: DateTime<Utc>,
+}
+
+/// Which reports [`ModerationStore::reports`] lists.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ReportFilter {
+    /// Resolved ones (`true`) or open ones (`false`).
+    pub resolved: bool,
+    /// Only those filed by this account.
+    pub account_id: Option<Id>,
+    /// Only those about this account.
+    pub target_account_id: Option<Id>,
+}
+
+/// What a moderator did to an account.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum WarningAction {
+    /// A warning only.
+    None,
+    /// Login disabled.
+    Disable,
+    /// Some statuses marked sensitive.
+    MarkStatusesAsSensitive,
+    /// Some statuses deleted.
+    DeleteStatuses,
+    /// All media forced sensitive.
+    Sensitive,
+    /// Limited (silenced).
+    Silence,
+    /// Suspended.
+    Suspend,
+}
+
+impl WarningAction {
+    /// Mastodon's name (`AccountWarning#action`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            WarningAction::None => "none",
+            WarningAction::Disable => "disable",
+            WarningAction::MarkStatusesAsSensitive => "mark_statuses_as_sensitive",
+            WarningAction::DeleteStatuses => "delete_statuses",
+            WarningAction::Sensitive => "sensitive",
+            WarningAction::Silence => "silence",
+            WarningAction::Suspend => "suspend",
+        }
+    }
+    /// Parses Mastodon's name.
+    pub fn parse(s: &str) -> Option<WarningAction> {
+        Some(match s {
+            "none" => WarningAction::None,
+            "disable" => WarningAction::Disable,
+            "mark_statuses_as_sensitive" => WarningAction::MarkStatusesAsSensitive,
+            "delete_statuses" => WarningAction::DeleteStatuses,
+            "sensitive" => WarningAction::Sensitive,
+            "silence" => WarningAction::Silence,
+            "suspend" => WarningAction::Suspend,
+            _ => return None,
+        })
+    }
+}
+
+/// A moderation decision about an account, shown to it (`moderation_warning` notification).
+#[derive(Clone, Debug, PartialEq)]
+pub struct AccountWarningRecord {
+    /// Id.
+    pub id: Id,
+    /// The moderator who decided (`None`: the server itself).
+    pub account_id: Option<Id>,
+    /// The account concerned.
+    pub target_account_id: Id,
+    /// What was done.
+    pub action: WarningAction,
+    /// The text shown to the account.
+    pub text: String,
+    /// The report it resolved.
+    pub report_id: Option<Id>,
+    /// Statuses concerned.
+    pub status_ids: Vec<Id>,
+    /// Made.
+    pub created_at: DateTime<Utc>,
+}
+
+/// Local or remote accounts, for [`AdminAccountFilter`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AccountOrigin {
+    /// Accounts of this server.
+    Local,
+    /// Accounts of other servers.
+    Remote,
+}
+
+/// An account state, for [`AdminAccountFilter`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AdminAccountStatus {
+    /// Not suspended, not silenced, not disabled, not waiting for approval.
+    Active,
+    /// A local login waiting for approval.
+    Pending,
+    /// A local login disabled.
+    Disabled,
+    /// Silenced (limited).
+    Silenced,
+    /// Suspended.
+    Suspended,
+    /// Media forced sensitive.
+    Sensitized,
+}
+
+/// Which accounts [`ModerationStore::admin_account_ids`] lists; every set field must hold.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct AdminAccountFilter {
+    /// Local or remote.
+    pub origin: Option<AccountOrigin>,
+    /// In this state.
+    pub status: Option<AdminAccountStatus>,
+    /// Only local accounts whose role is one of these (role names: `user`, `moderator`, `admin`,
+    /// `owner`); empty: any.
+    pub roles: Vec<String>,
+    /// Only accounts on this domain (lower case; for remote accounts).
+    pub by_domain: Option<String>,
+    /// Username containing this (case-insensitively).
+    pub username: Option<String>,
+    /// Display name containing this (case-insensitively).
+    pub display_name: Option<String>,
+    /// Local accounts whose e-mail address contains this (case-insensitively).
+    pub email: Option<String>,
+}
+
+/// One of the server's rules.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RuleRecord {
+    /// Id.
+    pub id: Id,
+    /// The rule.
+    pub text: String,
+    /// Longer explanation.
+    pub hint: String,
+    /// Order among the rules (smallest first).
+    pub position: i32,
+    /// Created.
+    pub created_at: DateTime<Utc>,
+    /// Last changed.
+    pub updated_at: DateTime<Utc>,
+}
+
+/// One version of the terms of service.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TermsOfServiceRecord {
+    /// Id.
+    pub id: Id,
+    /// The terms (Markdown, as Mastodon keeps them).
+    pub text: String,
+    /// What changed since the previous version.
+    pub changelog: String,
+    /// The day they apply from.
+    pub effective_date: NaiveDate,
+    /// Published (`None`: a draft, not shown).
+    pub published_at: Option<DateTime<Utc>>,
+    /// Created.
+    pub created_at: DateTime<Utc>,
+}
+
+/// How hard a server-wide domain block is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DomainBlockSeverity {
+    /// Nothing but the block's other flags (`reject_media`, `reject_reports`).
+    Noop,
+    /// The domain's accounts are silenced.
+    Silence,
+    /// The domain's accounts are suspended; nothing is exchanged with it.
+    Suspend,
+}
+
+impl DomainBlockSeverity {
+    /// Mastodon's name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DomainBlockSeverity::Noop => "noop",
+            DomainBlockSeverity::Silence => "silence",
+            DomainBlockSeverity::Suspend => "suspend",
+        }
+    }
+    /// Parses Mastodon's name.
+    pub fn parse(s: &str) -> Option<DomainBlockSeverity> {
+        Some(match s {
+            "noop" => DomainBlockSeverity::Noop,
+            "silence" => DomainBlockSeverity::Silence,
+            "suspend" => DomainBlockSeverity::Suspend,
+            _ => return None,
+        })
+    }
+}
+
+/// A server-wide block of a domain (`/api/v1/admin/domain_blocks`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct InstanceDomainBlockRecord {
+    /// Id.
+    pub id: Id,
+    /// The domain (lower case; covers its subdomains).
+    pub domain: String,
+    /// Severity.
+    pub severity: DomainBlockSeverity,
+    /// Media from the domain is not stored.
+    pub reject_media: bool,
+    /// Reports from the domain are ignored.
+    pub reject_reports: bool,
+    /// Note for moderators only.
+    pub private_comment: Option<String>,
+    /// Reason shown publicly.
+    pub public_comment: Option<String>,
+    /// Show the domain partly hidden in public lists.
+    pub obfuscate: bool,
+    /// Created.
+    pub created_at: DateTime<Utc>,
+}
+
+/// A domain allowed to federate (allow-list mode), an e-mail domain refused at sign-up, or a
+/// canonical e-mail hash refused at sign-up: an id, a value, a creation time.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ListedValueRecord {
+    /// Id.
+    pub id: Id,
+    /// The domain (lower case) or the hash (hex).
+    pub value: String,
+    /// Created.
+    pub created_at: DateTime<Utc>,
+}
+
+/// The lists of [`ListedValueRecord`]s the store keeps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ValueList {
+    /// Domains allowed to federate (`/api/v1/admin/domain_allows`).
+    DomainAllows,
+    /// E-mail domains refused at sign-up (`/api/v1/admin/email_domain_blocks`).
+    EmailDomainBlocks,
+    /// SHA-256 hashes (hex) of canonical e-mail addresses refused at sign-up
+    /// (`/api/v1/admin/canonical_email_blocks`).
+    CanonicalEmailBlocks,
+}
+
+/// What an IP block does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IpBlockSeverity {
+    /// Sign-ups from the range need approval.
+    SignUpRequiresApproval,
+    /// No sign-ups from the range.
+    SignUpBlock,
+    /// No access from the range.
+    NoAccess,
+}
+
+impl IpBlockSeverity {
+    /// Mastodon's name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            IpBlockSeverity::SignUpRequiresApproval => "sign_up_requires_approval",
+            IpBlockSeverity::SignUpBlock => "sign_up_block",
+            IpBlockSeverity::NoAccess => "no_access",
+        }
+    }
+    /// Parses Mastodon's name.
+    pub fn parse(s: &str) -> Option<IpBlockSeverity> {
+        Some(match s {
+            "sign_up_requires_approval" => IpBlockSeverity::SignUpRequiresApproval,
+            "sign_up_block" => IpBlockSeverity::SignUpBlock,
+            "no_access" => IpBlockSeverity::NoAccess,
+            _ => return None,
+        })
+    }
+}
+
+/// A block of an IP range (`/api/v1/admin/ip_blocks`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct IpBlockRecord {
+    /// Id.
+    pub id: Id,
+    /// The range in CIDR notation (`192.0.2.0/24`, `2001:db8::/32`; a single address has its
+    /// full prefix length).
+    pub ip: String,
+    /// What it does.
+    pub severity: IpBlockSeverity,
+    /// Note for moderators.
+    pub comment: String,
+    /// Created.
+    pub created_at: DateTime<Utc>,
+    /// When it stops applying (`None`: never).
+    pub expires_at: Option<DateTime<Utc>>,
+}
+
+/// Moderation and administration data (see the module documentation). Lists are newest first
+/// unless a method says otherwise; pages follow the store contract of [`Page`].
+#[async_trait]
+pub trait ModerationStore: Send + Sync {
+    // Reports
+
+    /// Inserts a report.
+    async fn insert_report(&self, report: &ReportRecord) -> StoreResult<()>;
+    /// The report with this id.
+    async fn report_by_id(&self, id: Id) -> StoreResult<Option<ReportRecord>>;
+    /// Replaces a report (`NotFound` if it does not exist).
+    async fn update_report(&self, report: &ReportRecord) -> StoreResult<()>;
+    /// One page of the reports `filter` selects, newest first.
+    async fn reports(&self, filter: &ReportFilter, page: Page) -> StoreResult<Vec<ReportRecord>>;
+
+    // Moderation warnings
+
+    /// Inserts a moderation warning.
+    async fn insert_account_warning(&self, warning: &AccountWarningRecord) -> StoreResult<()>;
+    /// The moderation warning with this id.
+    async fn account_warning_by_id(&self, id: Id) -> StoreResult<Option<AccountWarningRecord>>;
+
+    // Accounts, as administrators list them
+
+    /// One page of the ids of the accounts `filter` selects, newest (largest id) first.
+    async fn admin_account_ids(
+        &self,
+        filter: &AdminAccountFilter,
+        page: Page,
+    ) -> StoreResult<Vec<Id>>;
+
+    // Rules and policy texts
+
+    /// The rules, by position then id.
+    async fn rules(&self) -> StoreResult<Vec<RuleRecord>>;
+    /// Inserts or replaces a rule (by id).
+    async fn save_rule(&self, rule: &RuleRecord) -> StoreResult<()>;
+    /// Deletes a rule; returns whether it existed.
+    async fn delete_rule(&self, id: Id) -> StoreResult<bool>;
+    /// A server setting (policy texts and switches, by name), if set.
+    async fn setting(&self, name: &str) -> StoreResult<Option<String>>;
+    /// Sets a server setting, or removes it with `None`.
+    async fn set_setting(&self, name: &str, value: Option<&str>) -> StoreResult<()>;
+    /// Every version of the terms of service, newest effective date first.
+    async fn terms_of_service(&self) -> StoreResult<Vec<TermsOfServiceRecord>>;
+    /// Inserts or replaces a version of the terms of service (by id; one per effective date:
+    /// `AlreadyExists("effective_date")` for another id on a taken date).
+    async fn save_terms_of_service(&self, terms: &TermsOfServiceRecord) -> StoreResult<()>;
+
+    // Server-wide blocks and allows
+
+    /// Every server-wide domain block, newest first.
+    async fn instance_domain_blocks(&self) -> StoreResult<Vec<InstanceDomainBlockRecord>>;
+    /// Inserts or replaces a domain block (by id; `AlreadyExists("domain")` for another id on a
+    /// blocked domain).
+    async fn save_instance_domain_block(
+        &self,
+        block: &InstanceDomainBlockRecord,
+    ) -> StoreResult<()>;
+    /// Deletes a domain block; returns whether it existed.
+    async fn delete_instance_domain_block(&self, id: Id) -> StoreResult<bool>;
+    /// Every value of `list`, newest first.
+    async fn listed_values(&self, list: ValueList) -> StoreResult<Vec<ListedValueRecord>>;
+    /// Adds a value to `list` (`AlreadyExists("value")` if it is there).
+    async fn insert_listed_value(
+        &self,
+        list: ValueList,
+        value: &ListedValueRecord,
+    ) -> StoreResult<()>;
+    /// Removes a value from `list` by id; returns whether it was there.
+    async fn delete_listed_value(&self, list: ValueList, id: Id) -> StoreResult<bool>;
+    /// Every IP block, newest first, expired ones included.
+    async fn ip_blocks(&self) -> StoreResult<Vec<IpBlockRecord>>;
+    /// Inserts or replaces an IP block (by id; `AlreadyExists("ip")` for another id on the same
+    /// range).
+    async fn save_ip_block(&self, block: &IpBlockRecord) -> StoreResult<()>;
+    /// Deletes an IP block; returns whether it existed.
+    async fn delete_ip_block(&self, id: Id) -> StoreResult<bool>;
+}
