@@ -120,6 +120,15 @@ impl ApiError {
         e.details = Some(details);
         e
     }
+    /// 404 for a store that keeps no moderation data: the admin API and reports are not
+    /// offered, as an endpoint a server does not serve answers 404 (not 501, which would
+    /// promise it some day, nor 503, which tells clients to retry).
+    pub fn no_moderation_data() -> Self {
+        Self::new(
+            StatusCode::NOT_FOUND,
+            "This server keeps no moderation data",
+        )
+    }
     /// 429.
     pub fn too_many_requests() -> Self {
         Self::new(StatusCode::TOO_MANY_REQUESTS, "Too many requests")

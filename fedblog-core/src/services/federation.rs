@@ -27,6 +27,7 @@ use crate::services::accounts::ProfileImage;
 use crate::services::jobs::{DEFAULT_MAX_ATTEMPTS, JobQueue, json_job};
 use crate::services::media::{remote_download_job, take_remote_profile_image};
 use crate::services::outbox::Delivery;
+use crate::services::server_blocks::domain_covers;
 use crate::store::{
     AccountRecord, ActorKeyRecord, DomainBlockSeverity, INSTANCE_ACTOR, InstanceDomainBlockRecord,
     ProfileField, RemoteActorRecord, Store, ValueList, Visibility,
@@ -103,17 +104,9 @@ impl<'a> Federation<'a> {
     /// store keeps moderation data and has one. A failed read is logged and blocks nothing.
     pub async fn domain_block_of(&self, host: &str) -> Option<InstanceDomainBlockRecord> {
         let moderation = self.store.moderation()?;
-        let full = host.to_ascii_lowercase();
         // A block names a domain (covering its ports and subdomains), or one host and port.
-        let name = full.split(':').next().unwrap_or("");
         match moderation.instance_domain_blocks().await {
-            Ok(blocks) => blocks.into_iter().find(|b| {
-                full == b.domain
-                    || name == b.domain
-                    || name
-                        .strip_suffix(b.domain.as_str())
-                        .is_some_and(|rest| rest.ends_with('.'))
-            }),
+            Ok(blocks) => blocks.into_iter().find(|b| domain_covers(&b.domain, host)),
             Err(e) => {
                 tracing::warn!(error = %e, "cannot read the server-wide domain blocks");
                 None
@@ -151,16 +144,8 @@ impl<'a> Federation<'a> {
         if !limited {
             return true;
         }
-        let full = host.to_ascii_lowercase();
-        let name = full.split(':').next().unwrap_or("").to_string();
         match moderation.listed_values(ValueList::DomainAllows).await {
-            Ok(allows) => allows.iter().any(|a| {
-                a.value == full
-                    || a.value == name
-                    || name
-                        .strip_suffix(a.value.as_str())
-                        .is_some_and(|rest| rest.ends_with('.'))
-            }),
+            Ok(allows) => allows.iter().any(|a| domain_covers(&a.value, host)),
             Err(e) => {
                 tracing::warn!(error = %e, "cannot read the domain allows");
                 true

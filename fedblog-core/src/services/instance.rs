@@ -8,11 +8,11 @@
 //! default texts, no terms (404) and no domain blocks; only the writes (the admin CLI's) fail.
 
 use chrono::{DateTime, Datelike, Duration, NaiveDate, TimeZone, Utc};
-use http::StatusCode;
 
 use crate::error::{ApiError, ApiResult, StoreError};
 use crate::id::Id;
 use crate::services::federation::LIMITED_FEDERATION_MODE;
+use crate::services::server_blocks::domain_covers;
 use crate::store::{
     DomainBlockSeverity, InstanceDomainBlockRecord, ModerationStore, RuleRecord, StatsStore, Store,
     TermsOfServiceRecord, WeekActivity,
@@ -150,10 +150,7 @@ const PEER_SEARCH_LIMIT: usize = 10;
 
 /// The answer when the store keeps no moderation data and something must be written there.
 fn no_moderation() -> ApiError {
-    ApiError::new(
-        StatusCode::NOT_FOUND,
-        "This server keeps no moderation data",
-    )
+    ApiError::no_moderation_data()
 }
 
 /// A policy text the administrator writes in Markdown.
@@ -297,14 +294,6 @@ fn checked_text(field: &str, text: &str) -> ApiResult<String> {
         ));
     }
     Ok(text.to_string())
-}
-
-/// Whether `domain` is `blocked` or one of its subdomains.
-fn under(domain: &str, blocked: &str) -> bool {
-    domain == blocked
-        || domain
-            .strip_suffix(blocked)
-            .is_some_and(|rest| rest.ends_with('.'))
 }
 
 impl<'a> Instance<'a> {
@@ -467,7 +456,7 @@ impl<'a> Instance<'a> {
             .await?
             .into_iter()
             .filter(|d| d.to_lowercase().starts_with(&prefix))
-            .filter(|d| !blocked.iter().any(|b| under(&d.to_lowercase(), b)))
+            .filter(|d| !blocked.iter().any(|b| domain_covers(b, d)))
             .collect();
         found.sort();
         found.dedup();

@@ -10,7 +10,6 @@
 //! The whole area needs the store's [`ModerationStore`]: without one, every method answers 404.
 
 use chrono::{DateTime, Utc};
-use http::StatusCode;
 
 use crate::error::{ApiError, ApiResult};
 use crate::id::{Id, IdGenerator};
@@ -119,10 +118,7 @@ pub struct Moderation<'a> {
 /// a server does not serve answers 404 (not 501, which would promise it some day, nor 503,
 /// which tells clients to retry).
 fn no_moderation() -> ApiError {
-    ApiError::new(
-        StatusCode::NOT_FOUND,
-        "This server keeps no moderation data",
-    )
+    ApiError::no_moderation_data()
 }
 
 /// A role's rank, as Mastodon positions its built-in roles (owner 1000, admin 100, moderator 10,

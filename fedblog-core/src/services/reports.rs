@@ -15,7 +15,6 @@
 use std::collections::{HashMap, HashSet};
 
 use chrono::{DateTime, Utc};
-use http::StatusCode;
 
 use crate::error::{ApiError, ApiResult};
 use crate::id::{Id, IdGenerator};
@@ -151,10 +150,7 @@ pub struct Reports<'a> {
 
 /// 404 for a store that keeps no moderation data (the same answer as the moderation area's).
 fn no_moderation() -> ApiError {
-    ApiError::new(
-        StatusCode::NOT_FOUND,
-        "This server keeps no moderation data",
-    )
+    ApiError::no_moderation_data()
 }
 
 /// The 422 for rules that are not all the server's.

@@ -20,9 +20,6 @@ use crate::store::{
     ValueList,
 };
 
-/// The answer when the store keeps no moderation data (shared with the other admin areas).
-pub const NO_MODERATION_DATA: &str = "This server keeps no moderation data";
-
 /// The longest domain accepted (DNS's limit).
 const MAX_DOMAIN_LEN: usize = 253;
 /// Accounts read per page when a domain block is applied to the accounts of its domain.
@@ -95,6 +92,18 @@ pub fn normalize_domain(domain: &str) -> Option<String> {
         && d.chars()
             .all(|c| c.is_alphanumeric() || matches!(c, '-' | '.' | '_' | ':'));
     ok.then_some(d)
+}
+
+/// Whether `host` (a host name, maybe with a port) falls under `domain`: the same host and
+/// port, or the same name or a subdomain of it whatever the port.
+pub fn domain_covers(domain: &str, host: &str) -> bool {
+    let host = host.to_ascii_lowercase();
+    let name = host.split(':').next().unwrap_or("");
+    host == domain
+        || name == domain
+        || name
+            .strip_suffix(domain)
+            .is_some_and(|rest| rest.ends_with('.'))
 }
 
 /// The SHA-256 of `text`, hex (the `digest` of a domain block, the hash of a canonical e-mail).
@@ -181,27 +190,6 @@ pub fn cidr_contains(cidr: &str, addr: IpAddr) -> bool {
     }
 }
 
-/// One page, newest first, of `items` (already newest first) by their ids.
-pub fn page_of<T>(items: Vec<T>, id: impl Fn(&T) -> Id, page: Page) -> Vec<T> {
-    let mut kept: Vec<T> = items
-        .into_iter()
-        .filter(|t| {
-            let i = id(t);
-            page.max_id.is_none_or(|m| i < m)
-                && page.since_id.is_none_or(|s| i > s)
-                && page.min_id.is_none_or(|m| i > m)
-        })
-        .collect();
-    if page.min_id.is_some() {
-        // The ones right after `min_id`: the oldest of those kept, still shown newest first.
-        let skip = kept.len().saturating_sub(page.limit);
-        kept.drain(..skip);
-    } else {
-        kept.truncate(page.limit);
-    }
-    kept
-}
-
 fn text_field(field: &str, value: Option<String>) -> ApiResult<Option<String>> {
     match value {
         Some(v) if v.chars().count() > MAX_COMMENT_CHARS => Err(invalid(
@@ -280,8 +268,7 @@ impl<'a> ServerBlocks<'a> {
     }
 
     fn store(&self) -> ApiResult<&'a dyn ModerationStore> {
-        self.store
-            .ok_or_else(|| ApiError::new(http::StatusCode::NOT_FOUND, NO_MODERATION_DATA))
+        self.store.ok_or_else(ApiError::no_moderation_data)
     }
 
     // Domain blocks
@@ -289,7 +276,7 @@ impl<'a> ServerBlocks<'a> {
     /// One page of the server-wide domain blocks, newest first.
     pub async fn domain_blocks(&self, page: Page) -> ApiResult<Vec<InstanceDomainBlockRecord>> {
         let all = self.store()?.instance_domain_blocks().await?;
-        Ok(page_of(all, |b| b.id, page))
+        Ok(page.apply(all.into_iter(), |b| b.id))
     }
 
     /// Every server-wide domain block, newest first (the public list; none without moderation
@@ -398,7 +385,7 @@ impl<'a> ServerBlocks<'a> {
     /// One page of `list`, newest first.
     pub async fn listed(&self, list: ValueList, page: Page) -> ApiResult<Vec<ListedValueRecord>> {
         let all = self.store()?.listed_values(list).await?;
-        Ok(page_of(all, |v| v.id, page))
+        Ok(page.apply(all.into_iter(), |v| v.id))
     }
 
     /// The entry of `list` with this id (404 otherwise).
@@ -517,7 +504,7 @@ impl<'a> ServerBlocks<'a> {
     /// One page of the IP blocks, newest first.
     pub async fn ip_blocks(&self, page: Page) -> ApiResult<Vec<IpBlockRecord>> {
         let all = self.store()?.ip_blocks().await?;
-        Ok(page_of(all, |b| b.id, page))
+        Ok(page.apply(all.into_iter(), |b| b.id))
     }
 
     /// The IP block with this id (404 otherwise).
@@ -624,9 +611,7 @@ impl<'a> ServerBlocks<'a> {
         if let Some((_, domain)) = email.trim().rsplit_once('@') {
             let domain = domain.to_lowercase();
             let blocked = store.listed_values(ValueList::EmailDomainBlocks).await?;
-            verdict.email_refused = blocked
-                .iter()
-                .any(|b| domain == b.value || domain.ends_with(&format!(".{}", b.value)));
+            verdict.email_refused = blocked.iter().any(|b| domain_covers(&b.value, &domain));
         }
         if !verdict.email_refused
             && let Some(canonical) = canonical_email(email)
@@ -727,7 +712,7 @@ mod tests {
             min_id: min.map(Id::from_i64),
             limit,
         };
-        let got = |p| page_of(ids.clone(), |i| *i, p);
+        let got = |p: Page| p.apply(ids.clone().into_iter(), |i| *i);
         let n = |v: Vec<Id>| v.into_iter().map(Id::as_i64).collect::<Vec<_>>();
         assert_eq!(n(got(page(None, None, None, 2))), vec![5, 4]);
         assert_eq!(n(got(page(Some(4), None, None, 2))), vec![3, 2]);
