@@ -451,6 +451,27 @@ async fn fresh_postgres_schema(base: &str, schema: &str) -> SeaStore {
     )
     .await
     .expect("connect to PostgreSQL");
+    // `pg_trgm` goes in `public`, shared by every scratch schema: the migration would otherwise
+    // install it in the first schema on the search path (this test's), and the test that drops
+    // its schema would drop the extension under the tests still migrating theirs. Two tests
+    // creating it at once may collide; the loser finds it installed. (An earlier run that
+    // stopped before dropping its schema may have left the extension there: it moves.)
+    for _ in 0..3 {
+        let created = admin
+            .connection()
+            .execute_unprepared(
+                "CREATE EXTENSION IF NOT EXISTS pg_trgm SCHEMA public; \
+                 DO $$ BEGIN IF EXISTS (SELECT 1 FROM pg_extension e JOIN pg_namespace n \
+                 ON n.oid = e.extnamespace WHERE e.extname = 'pg_trgm' \
+                 AND n.nspname <> 'public') THEN ALTER EXTENSION pg_trgm SET SCHEMA public; \
+                 END IF; END $$",
+            )
+            .await;
+        if created.is_ok() {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
     admin
         .connection()
         .execute_unprepared(&format!(
