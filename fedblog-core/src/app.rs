@@ -71,6 +71,8 @@ pub struct App {
     pub(crate) stand_in_hash: std::sync::OnceLock<String>,
     /// Held while a key pair is made, so that callers needing one at once make one between them.
     pub(crate) key_making: futures_util::lock::Mutex<()>,
+    /// The IP blocks as last read for the check of every request's address.
+    pub(crate) ip_access: crate::services::server_blocks::IpAccessCache,
 }
 
 impl App {
@@ -98,6 +100,7 @@ impl App {
             transport: None,
             stand_in_hash: std::sync::OnceLock::new(),
             key_making: futures_util::lock::Mutex::new(()),
+            ip_access: Default::default(),
         }
     }
 
@@ -487,6 +490,7 @@ impl App {
         crate::services::server_blocks::ServerBlocks::new(
             self.store.moderation(),
             &*self.store,
+            &self.ip_access,
             &self.ids,
             self.now(),
         )
@@ -503,6 +507,7 @@ impl App {
             &*self.store,
             self.visibility(),
             self.notifications(),
+            self.outbox(),
             &self.ids,
             self.now(),
         )
@@ -514,6 +519,8 @@ impl App {
             &*self.store,
             self.accounts(),
             self.oauth(),
+            self.notifications(),
+            self.outbox(),
             &self.ids,
             self.now(),
         )
@@ -602,6 +609,9 @@ pub struct Caller {
     pub account: Option<AccountRecord>,
     /// The signed-in login.
     pub user: Option<UserRecord>,
+    /// The custom role of the signed-in login, read by authentication when it has one (a
+    /// built-in role reads nothing); what [`crate::permissions::require`] checks it against.
+    pub custom_role: Option<crate::store::UserRoleRecord>,
     /// The raw `Authorization` header (OAuth client authentication uses HTTP Basic).
     pub authorization: Option<String>,
     /// Facts about the request.
@@ -619,6 +629,20 @@ impl Caller {
     /// The signed-in account, or 401 when there is none (endpoints declared `Auth::User` always have one).
     pub fn account(&self) -> ApiResult<&AccountRecord> {
         self.account.as_ref().ok_or_else(ApiError::missing_token)
+    }
+}
+
+impl crate::permissions::Credentials for Caller {
+    fn signed_in(&self) -> ApiResult<&AccountRecord> {
+        self.account()
+    }
+
+    fn rank(&self) -> crate::permissions::Rank {
+        let role = self
+            .user
+            .as_ref()
+            .map_or(crate::store::Role::User, |u| u.role);
+        crate::permissions::Rank::of(role, self.custom_role.as_ref())
     }
 }
 

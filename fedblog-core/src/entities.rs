@@ -328,6 +328,22 @@ pub struct Tag {
     pub featuring: Option<bool>,
 }
 
+/// A hashtag as staff see it (`/api/v1/admin/tags`): the tag with what staff decided.
+/// <https://docs.joinmastodon.org/entities/Tag/#admin>
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct AdminTag {
+    #[serde(flatten)]
+    pub tag: Tag,
+    /// May trend (approved by staff).
+    pub trendable: bool,
+    /// Attached to new statuses (not disabled by staff).
+    pub usable: bool,
+    /// Found by hashtag search (not unlisted by staff).
+    pub listable: bool,
+    /// Staff have not reviewed it yet.
+    pub requires_review: bool,
+}
+
 /// A hashtag featured on a profile. <https://docs.joinmastodon.org/entities/FeaturedTag/>
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct FeaturedTag {
@@ -516,6 +532,29 @@ pub struct Notification {
     /// The status concerned, for the types that have one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub status: Option<Status>,
+    /// The report, for `admin.report`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub report: Option<Report>,
+    /// The warning, for `moderation_warning`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub moderation_warning: Option<AccountWarning>,
+}
+
+/// A moderation decision about one's own account, as its owner sees it.
+/// <https://docs.joinmastodon.org/entities/AccountWarning/>
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct AccountWarning {
+    pub id: Id,
+    /// `none`, `disable`, `mark_statuses_as_sensitive`, `delete_statuses`, `sensitive`,
+    /// `silence` or `suspend`.
+    pub action: String,
+    pub text: String,
+    /// The statuses concerned; `null` when it names none.
+    pub status_ids: Option<Vec<Id>>,
+    pub target_account: Account,
+    /// An appeal of it (fedblog takes no appeals: always `null`).
+    pub appeal: Option<serde_json::Value>,
+    pub created_at: Timestamp,
 }
 
 /// A timeline's read position. <https://docs.joinmastodon.org/entities/Marker/>
@@ -562,6 +601,12 @@ pub struct NotificationGroup {
     /// The status concerned, for the types that have one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub status_id: Option<Id>,
+    /// The report, for `admin.report`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub report: Option<Report>,
+    /// The warning, for `moderation_warning`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub moderation_warning: Option<AccountWarning>,
 }
 
 /// An account reduced to what an avatar row needs. <https://docs.joinmastodon.org/methods/grouped_notifications/#PartialAccountWithAvatar>

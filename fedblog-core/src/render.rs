@@ -19,8 +19,8 @@ use crate::id::Id;
 use crate::services::filters::ActiveFilters;
 use crate::store::{
     AccountRecord, AppRecord, CustomEmojiRecord, FilterContext, MarkerRecord, MediaKind,
-    MediaRecord, NotificationRecord, PollRecord, Role as RoleRecord, StatusRecord, UserRecord,
-    conversation_of,
+    MediaRecord, NotificationRecord, NotificationType, PollRecord, Role as RoleRecord,
+    StatusRecord, UserRecord, UserRoleRecord, conversation_of,
 };
 
 /// ISO 8601 with milliseconds and `Z`, as Mastodon writes datetimes.
@@ -135,14 +135,19 @@ impl App {
         }
     }
 
-    /// Renders the signed-in user's own account with its `source` and `role`.
+    /// Renders the signed-in user's own account with its `source` and `role` (`custom`: the
+    /// record of its custom role, if it has one), and its role's badge in `roles` when the role
+    /// is highlighted.
     pub fn render_credential_account(
         &self,
         a: &AccountRecord,
         user: &UserRecord,
+        custom: Option<&UserRoleRecord>,
     ) -> CredentialAccount {
+        let mut account = self.render_account(a);
+        account.roles = render_role_badges(user.role, custom);
         CredentialAccount {
-            account: self.render_account(a),
+            account,
             source: Source {
                 note: a.note.clone(),
                 fields: a
@@ -163,7 +168,7 @@ impl App {
                 indexable: a.indexable,
                 attribution_domains: vec![],
             },
-            role: render_role(user.role),
+            role: render_role(user.role, custom),
         }
     }
 
@@ -664,13 +669,27 @@ pub fn render_lists(lists: &[crate::store::ListRecord]) -> Vec<List> {
     lists.iter().map(render_list).collect()
 }
 
-/// Renders a role.
-pub fn render_role(role: RoleRecord) -> Role {
+/// Renders a role; `custom` is the record of a custom role (a custom role without its record is
+/// rendered as everyone's, whose rights it has). A custom role's `permissions` are what it
+/// grants, everyone's flags included (Mastodon's `computed_permissions`).
+pub fn render_role(role: RoleRecord, custom: Option<&UserRoleRecord>) -> Role {
     let (name, highlighted) = match role {
         RoleRecord::Owner => ("Owner", true),
         RoleRecord::Admin => ("Admin", true),
         RoleRecord::Moderator => ("Moderator", true),
         RoleRecord::User => ("", false),
+        RoleRecord::Custom(id) => {
+            return match custom.filter(|c| c.id == id) {
+                Some(c) => Role {
+                    id: c.id.to_string(),
+                    name: c.name.clone(),
+                    color: c.color.clone(),
+                    permissions: crate::permissions::Permissions::of_custom(c).0.to_string(),
+                    highlighted: c.highlighted,
+                },
+                None => render_role(RoleRecord::User, None),
+            };
+        }
     };
     Role {
         id: crate::permissions::role_id(role).into(),
@@ -681,7 +700,35 @@ pub fn render_role(role: RoleRecord) -> Role {
     }
 }
 
+/// The badges of a local account whose login has `role` (`Account.roles`): the role, when it is
+/// highlighted (as Mastodon seeds them, the built-in owner, admin and moderator roles are).
+pub fn render_role_badges(role: RoleRecord, custom: Option<&UserRoleRecord>) -> Vec<AccountRole> {
+    let r = render_role(role, custom);
+    if r.highlighted {
+        vec![AccountRole {
+            id: r.id,
+            name: r.name,
+            color: r.color,
+        }]
+    } else {
+        vec![]
+    }
+}
+
 impl App {
+    /// Renders a hashtag as staff see it: the tag (no `following` or `featuring`: staff read
+    /// it as staff) with what staff decided.
+    pub fn render_admin_tag(&self, view: &crate::services::tags::TagView) -> AdminTag {
+        let review = &view.tag.review;
+        AdminTag {
+            tag: self.render_tag(view),
+            trendable: review.trendable(),
+            usable: review.usable(),
+            listable: review.listable(),
+            requires_review: review.reviewed_at.is_none(),
+        }
+    }
+
     /// Renders a hashtag: `name` is its display form, `url` the tag page of the normalised name;
     /// `following` and `featuring` are left out for an anonymous caller.
     pub fn render_tag(&self, view: &crate::services::tags::TagView) -> Tag {
@@ -841,11 +888,15 @@ impl App {
         partial: bool,
         statuses: Vec<Status>,
         accounts: &HashMap<Id, AccountRecord>,
+        subjects: &NotificationSubjects,
     ) -> GroupedNotificationsResults {
         let mut full_ids: Vec<Id> = Vec::new();
         let mut partial_ids: Vec<Id> = Vec::new();
         let mut out_groups = Vec::with_capacity(groups.len());
         for g in groups {
+            let Some((report, moderation_warning)) = subjects.of(g.most_recent()) else {
+                continue;
+            };
             let samples = g.sample_account_ids();
             for (i, a) in samples.iter().enumerate() {
                 if i == 0 || !partial {
@@ -866,6 +917,8 @@ impl App {
                 latest_page_notification_at: timestamp(newest.created_at),
                 sample_account_ids: samples,
                 status_id: newest.status_id,
+                report,
+                moderation_warning,
             });
         }
         full_ids.sort();
@@ -1069,12 +1122,42 @@ pub(crate) fn render_notification_request_list(
         .collect()
 }
 
-/// Notifications with the accounts and statuses they name, as rendered; one whose account or
-/// status was not rendered (gone meanwhile, or hidden) is left out.
+/// The reports and moderation warnings that notifications name (`subject_id`), rendered for
+/// their recipient, by id.
+#[derive(Debug, Default)]
+pub(crate) struct NotificationSubjects {
+    /// Reports, for `admin.report`.
+    pub reports: HashMap<Id, Report>,
+    /// Warnings, for `moderation_warning`.
+    pub warnings: HashMap<Id, AccountWarning>,
+}
+
+impl NotificationSubjects {
+    /// The report and warning `n` shows; `None` when it names one that was not rendered (gone).
+    pub(crate) fn of(
+        &self,
+        n: &NotificationRecord,
+    ) -> Option<(Option<Report>, Option<AccountWarning>)> {
+        let Some(id) = n.subject_id else {
+            return Some((None, None));
+        };
+        match n.kind {
+            NotificationType::AdminReport => Some((Some(self.reports.get(&id)?.clone()), None)),
+            NotificationType::ModerationWarning => {
+                Some((None, Some(self.warnings.get(&id)?.clone())))
+            }
+            _ => Some((None, None)),
+        }
+    }
+}
+
+/// Notifications with the accounts, statuses, reports and warnings they name, as rendered; one
+/// whose account, status or subject was not rendered (gone meanwhile, or hidden) is left out.
 pub(crate) fn render_notification_list(
     notifications: &[NotificationRecord],
     accounts: &HashMap<Id, Account>,
     statuses: &HashMap<Id, Status>,
+    subjects: &NotificationSubjects,
 ) -> Vec<Notification> {
     notifications
         .iter()
@@ -1083,6 +1166,7 @@ pub(crate) fn render_notification_list(
                 Some(id) => Some(statuses.get(&id)?.clone()),
                 None => None,
             };
+            let (report, moderation_warning) = subjects.of(n)?;
             Some(Notification {
                 id: n.id,
                 kind: n.kind.as_str().to_string(),
@@ -1090,6 +1174,8 @@ pub(crate) fn render_notification_list(
                 created_at: timestamp(n.created_at),
                 account: accounts.get(&n.from_account_id)?.clone(),
                 status,
+                report,
+                moderation_warning,
             })
         })
         .collect()

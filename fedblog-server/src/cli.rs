@@ -1,8 +1,9 @@
 //! The command line: `serve` (the default), `migrate`, `accounts create`, `accounts create-many`,
-//! `accounts delete`, `tokens create`, `search reindex`, and the `instance` commands of the
-//! instance's policy ([`instance`]).
+//! `accounts delete`, `tokens create`, `search reindex`, the `instance` commands of the
+//! instance's policy ([`instance`]), and the `roles` commands of custom user roles ([`roles`]).
 
 pub mod instance;
+pub mod roles;
 
 use clap::{Parser, Subcommand};
 use fedblog_core::scope::Scopes;
@@ -55,6 +56,12 @@ pub enum Command {
         #[command(subcommand)]
         action: instance::InstanceCommand,
     },
+    /// Manage user roles: custom roles and who holds which role.
+    Roles {
+        /// Action.
+        #[command(subcommand)]
+        action: roles::RolesCommand,
+    },
 }
 
 /// `search` actions.
@@ -82,7 +89,7 @@ pub enum AccountsCommand {
         /// Password (at least 8 characters).
         #[arg(long)]
         password: String,
-        /// Role: owner, admin, moderator or user.
+        /// Role: owner, admin, moderator, user, or a custom role's id or name.
         #[arg(long, default_value = "user")]
         role: String,
         /// Mark the e-mail address confirmed.
@@ -168,9 +175,7 @@ pub async fn run(cli: Cli) -> Result<(), String> {
                 },
         } => {
             let app = serve::build_app(&settings).await?;
-            let role = Role::parse(&role).ok_or_else(|| {
-                format!("unknown role {role:?}: use owner, admin, moderator or user")
-            })?;
+            let role = roles::role_named(&app, &role).await?;
             let (account, _, confirmation) = app
                 .accounts()
                 .create_local_account(
@@ -282,6 +287,7 @@ pub async fn run(cli: Cli) -> Result<(), String> {
             Ok(())
         }
         Command::Instance { action } => instance::run(settings, action).await,
+        Command::Roles { action } => roles::run(settings, action).await,
         Command::Tokens {
             action: TokensCommand::Create { username, scopes },
         } => {

@@ -36,13 +36,20 @@ const KEEP_DONE_HOURS: i64 = 24;
 /// How often the first worker does the housekeeping (see [`housekeeping`]).
 const HOUSEKEEPING_EVERY: Duration = Duration::from_secs(3600);
 
-/// Purges the jobs finished more than [`KEEP_DONE_HOURS`] ago and forgets the ids of activities
+/// Purges the jobs finished more than [`KEEP_DONE_HOURS`] ago, deletes the accounts suspended
+/// over 30 days ago ([`fedblog_core::services::moderation::Moderation::delete_expired_suspensions`]),
+/// and forgets the ids of activities
 /// applied more than [`fedblog_core::services::federation::SEEN_ACTIVITY_MAX_AGE`] ago (why that
 /// long is said there). A failure is logged; the next round tries again.
 async fn housekeeping(app: &App) {
     let before = app.now() - chrono::Duration::hours(KEEP_DONE_HOURS);
     if let Err(e) = app.store.purge_done_jobs(before).await {
         tracing::warn!(error = %e, "purging finished jobs failed");
+    }
+    match app.moderation().delete_expired_suspensions().await {
+        Ok(0) => {}
+        Ok(deleted) => tracing::info!(deleted, "deleted accounts suspended over 30 days ago"),
+        Err(e) => tracing::warn!(error = %e.message, "deleting expired suspensions failed"),
     }
     match app.federation().prune_seen_activities().await {
         Ok(0) => {}

@@ -17,6 +17,10 @@
 //! following the new account; an account unknown to one server found by a search with
 //! `resolve`; a remote post's `url` on its own server.
 //!
+//! The third, moderation: a suspension on one server seen on the other (its copy suspended,
+//! the client API answering 410) and lifted again, and a report forwarded as a `Flag`, filed on
+//! the reported account's server.
+//!
 //! Then the refusals: unsigned, badly signed, wrong digest, stale date, an actor deleting
 //! another's post, and a fetch to a private address with the setting off.
 
@@ -36,6 +40,10 @@ use fedblog_core::api::accounts::{
     search_accounts::SearchAccounts, unfollow_account::UnfollowAccount,
     update_credentials::UpdateCredentials, verify_credentials::VerifyCredentials,
 };
+use fedblog_core::api::admin_accounts::{
+    moderate_account::ModerateAccount, unsuspend_account::UnsuspendAccount,
+};
+use fedblog_core::api::admin_reports::list_reports::ListReports;
 use fedblog_core::api::featured_tags::{
     create_featured_tag::CreateFeaturedTag, delete_featured_tag::DeleteFeaturedTag,
 };
@@ -46,6 +54,7 @@ use fedblog_core::api::follows::follow_by_uri::FollowByUri;
 use fedblog_core::api::media::create_media::CreateMedia;
 use fedblog_core::api::notifications::list_notifications::ListNotifications;
 use fedblog_core::api::polls::vote_poll::VotePoll;
+use fedblog_core::api::reports::create_report::CreateReport;
 use fedblog_core::api::statuses::{
     create_status::CreateStatus, favourite_status::FavouriteStatus, get_context::GetContext,
     get_status::GetStatus, pin_status::PinStatus, reblog_status::ReblogStatus,
@@ -1065,6 +1074,166 @@ async fn more_federation_with_postgresql() {
         return;
     };
     two_servers_federate_more(Some(&pg)).await;
+}
+
+/// An account with the admin role on `side` (a process), with a token of the admin scopes:
+/// its token.
+fn admin(side: &Side, name: &str) -> String {
+    let email = format!("{name}@example.com");
+    side.cli(&[
+        "accounts",
+        "create",
+        name,
+        "--email",
+        &email,
+        "--password",
+        "correct horse battery",
+        "--role",
+        "admin",
+        "--confirmed",
+        "--approved",
+    ]);
+    let out = side.cli(&[
+        "tokens",
+        "create",
+        name,
+        "--scopes",
+        "read write admin:read admin:write",
+    ]);
+    out.lines().last().unwrap_or_default().trim().to_string()
+}
+
+/// Moderation across the two servers: alice on A, followed by bob on B, suspended by A's
+/// admin: B sees her suspended (its client API answers 410 for her) while A serves her actor
+/// saying so; unsuspended: B shows her again, with her profile. Then bob reports her with
+/// `forward`: A's admin finds the report, filed by B's instance actor, about alice and her post.
+async fn moderation_federates(pg: Option<&str>) {
+    let a = process(None).await;
+    let b = process(pg).await;
+    let (alice_id, ta) = a.user("alice").await;
+    let boss = admin(&a, "boss");
+    let (_, tb) = b.user("bob").await;
+    let (s, _) = a
+        .call(
+            "PATCH",
+            UpdateCredentials::PATH,
+            &ta,
+            &[("display_name", "Alice of A")],
+        )
+        .await;
+    assert_eq!(s, 200);
+    let alice_at_b = follow_by_handle(&b, &tb, &format!("alice@{}", a.domain)).await;
+    let (s, hello) = a
+        .call(
+            "POST",
+            CreateStatus::PATH,
+            &ta,
+            &[("status", "hello from A")],
+        )
+        .await;
+    assert_eq!(s, 200, "{hello}");
+    let copy = eventually("alice's post in bob's home", || async {
+        let (_, r) = b.call("GET", HomeTimeline::PATH, &tb, &[]).await;
+        has(&r, |x| x["uri"] == hello["uri"])
+    })
+    .await;
+
+    // Suspended on A: B suspends its copy.
+    let (s, r) = a
+        .call(
+            "POST",
+            &at(ModerateAccount::PATH, &alice_id),
+            &boss,
+            &[("type", "suspend")],
+        )
+        .await;
+    assert_eq!(s, 200, "{r}");
+    let (s, _) = a
+        .call("GET", &at(GetAccount::PATH, &alice_id), &boss, &[])
+        .await;
+    assert_eq!(s, 410, "A's client API: gone");
+    let actor = reqwest::Client::new()
+        .get(format!("{}/users/alice", a.base))
+        .header("accept", ACTIVITY_JSON)
+        .send()
+        .await
+        .expect("actor");
+    assert_eq!(actor.status().as_u16(), 200, "the actor is still served");
+    let actor: Value = actor.json().await.expect("actor JSON");
+    assert_eq!(actor["suspended"], true, "{actor}");
+    assert_eq!(actor["name"], "alice", "no display name while suspended");
+    eventually("alice suspended at B", || async {
+        let (s, r) = b
+            .call("GET", &at(GetAccount::PATH, &alice_at_b), &tb, &[])
+            .await;
+        (s == 410).then_some(r)
+    })
+    .await;
+
+    // Unsuspended on A: B lifts its suspension, and shows her profile again.
+    let (s, r) = a
+        .call("POST", &at(UnsuspendAccount::PATH, &alice_id), &boss, &[])
+        .await;
+    assert_eq!(s, 200, "{r}");
+    let back = eventually("alice back at B", || async {
+        let (s, r) = b
+            .call("GET", &at(GetAccount::PATH, &alice_at_b), &tb, &[])
+            .await;
+        (s == 200).then_some(r)
+    })
+    .await;
+    assert_eq!(back["display_name"], "Alice of A", "{back}");
+    let rel = relationship(&b, &tb, &alice_at_b).await;
+    assert_eq!(rel["following"], true, "bob still follows her: {rel}");
+
+    // bob reports her, forwarded: A's admin sees it.
+    let copy_id = copy["id"].as_str().expect("an id");
+    let (s, filed) = b
+        .call(
+            "POST",
+            CreateReport::PATH,
+            &tb,
+            &[
+                ("account_id", alice_at_b.as_str()),
+                ("status_ids[]", copy_id),
+                ("comment", "Forwarded from B"),
+                ("forward", "true"),
+            ],
+        )
+        .await;
+    assert_eq!(s, 200, "{filed}");
+    assert_eq!(filed["forwarded"], true, "{filed}");
+    let report = eventually("the report at A", || async {
+        let (_, r) = a.call("GET", ListReports::PATH, &boss, &[]).await;
+        has(&r, |x| x["comment"] == "Forwarded from B")
+    })
+    .await;
+    assert_eq!(
+        report["target_account"]["id"],
+        alice_id.as_str(),
+        "{report}"
+    );
+    assert_eq!(report["category"], "other");
+    assert_eq!(report["account"]["domain"], b.domain.as_str(), "{report}");
+    let statuses = report["statuses"].as_array().expect("statuses");
+    assert_eq!(statuses.len(), 1, "{report}");
+    assert_eq!(statuses[0]["id"], hello["id"]);
+
+    a.stop().await;
+    b.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn moderation_federates_on_sqlite() {
+    moderation_federates(None).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn moderation_federates_with_postgresql() {
+    let Some(pg) = TestServer::postgres_or_say("moderation_federates_with_postgresql") else {
+        return;
+    };
+    moderation_federates(Some(&pg)).await;
 }
 
 /// A signed POST to `url` of `body` by `key_owner` of server `from`, with `adjust` applied to

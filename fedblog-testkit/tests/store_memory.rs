@@ -1118,6 +1118,11 @@ mod faulty {
         ListedValuesShared,
         /// `delete_ip_block` answers `true` and keeps the block.
         DeleteIpBlockKeeps,
+        /// Custom roles by id alone.
+        UserRolesById,
+        /// `save_user_role` of a known id keeps the role as it was.
+        SaveUserRoleKeepsFirst,
+        DeleteUserRoleAlwaysTrue,
     }
 
     /// What the wrapper remembers to fake its faults.
@@ -7196,6 +7201,32 @@ mod faulty {
                 return Ok(true);
             }
             self.inner.delete_ip_block(id).await
+        }
+
+        async fn user_roles(&self) -> StoreResult<Vec<UserRoleRecord>> {
+            let mut roles = self.inner.user_roles().await?;
+            if self.is(Fault::UserRolesById) {
+                roles.sort_by_key(|r| r.id);
+            }
+            Ok(roles)
+        }
+
+        async fn user_role_by_id(&self, id: Id) -> StoreResult<Option<UserRoleRecord>> {
+            self.inner.user_role_by_id(id).await
+        }
+
+        async fn save_user_role(&self, role: &UserRoleRecord) -> StoreResult<()> {
+            if self.is(Fault::SaveUserRoleKeepsFirst)
+                && self.inner.user_role_by_id(role.id).await?.is_some()
+            {
+                return Ok(());
+            }
+            self.inner.save_user_role(role).await
+        }
+
+        async fn delete_user_role(&self, id: Id) -> StoreResult<bool> {
+            let deleted = self.inner.delete_user_role(id).await?;
+            Ok(deleted || self.is(Fault::DeleteUserRoleAlwaysTrue))
         }
     }
 }

@@ -170,11 +170,24 @@ impl App {
         authorization: Option<String>,
         info: RequestInfo,
     ) -> ApiResult<Caller> {
+        // A `no_access` IP block refuses every request from its addresses, as Mastodon's.
+        if let Some(addr) = info
+            .remote_addr
+            .as_deref()
+            .and_then(|a| a.parse::<std::net::IpAddr>().ok())
+            && self.server_blocks().access_refused(addr).await?
+        {
+            return Err(ApiError::new(
+                StatusCode::FORBIDDEN,
+                "Requests from this address are blocked",
+            ));
+        }
         let mut caller = Caller {
             token: None,
             app: None,
             account: None,
             user: None,
+            custom_role: None,
             authorization,
             info,
             uploads: Vec::new(),
@@ -234,6 +247,8 @@ impl App {
                     ));
                 }
             }
+            caller.custom_role =
+                crate::permissions::custom_role(self.store.moderation(), user.role).await?;
             caller.account = Some(account);
             caller.user = Some(user);
         } else if need_user {

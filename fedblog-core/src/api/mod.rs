@@ -12,6 +12,7 @@ pub mod admin_domain_blocks;
 pub mod admin_email_domain_blocks;
 pub mod admin_ip_blocks;
 pub mod admin_reports;
+pub mod admin_tags;
 pub mod apps;
 pub mod blocks;
 pub mod bookmarks;
@@ -315,6 +316,9 @@ pub fn routes() -> Vec<Route> {
         route::<admin_ip_blocks::create_ip_block::CreateAdminIpBlock>(),
         route::<admin_ip_blocks::update_ip_block::UpdateAdminIpBlock>(),
         route::<admin_ip_blocks::delete_ip_block::DeleteAdminIpBlock>(),
+        route::<admin_tags::list_tags::ListAdminTags>(),
+        route::<admin_tags::get_tag::GetAdminTag>(),
+        route::<admin_tags::update_tag::UpdateAdminTag>(),
         // Instance
         route::<instance::instance_v1::InstanceV1>(),
         route::<instance::instance_v2::InstanceV2>(),

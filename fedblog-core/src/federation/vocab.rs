@@ -431,6 +431,9 @@ pub struct Actor {
     pub moved_to: Option<String>,
     /// Whether it is automated (`Service` or `Application`).
     pub bot: bool,
+    /// Whether its server suspended it (`suspended`, Mastodon's `toot:suspended`; false when
+    /// absent). Its profile is then left out of the document.
+    pub suspended: bool,
 }
 
 /// The `id` and the first `type` among `known` of an object (`what` names it in errors).
@@ -507,6 +510,7 @@ impl Actor {
             published: v.get("published").and_then(parse_time),
             also_known_as: uris(v.get("alsoKnownAs").unwrap_or(&Value::Null)),
             moved_to: optional_id("movedTo"),
+            suspended: bool_field(v, "suspended").unwrap_or(false),
             id,
             kind,
             preferred_username,
@@ -829,6 +833,8 @@ pub struct Activity {
     pub target: Option<String>,
     /// When it was published.
     pub published: Option<DateTime<Utc>>,
+    /// Its `content`, when it has one as a string (a `Flag`'s comment).
+    pub content: Option<String>,
 }
 
 impl Activity {
@@ -848,6 +854,7 @@ impl Activity {
             cc: uris(v.get("cc").unwrap_or(&Value::Null)),
             target: v.get("target").and_then(id_of),
             published: v.get("published").and_then(parse_time),
+            content: string_field(v, "content"),
             kind,
         })
     }
@@ -860,6 +867,12 @@ impl Activity {
     /// The type of its object, when it is embedded.
     pub fn object_kind(&self) -> Option<String> {
         type_of(&self.object).map(str::to_string)
+    }
+
+    /// The ids of its objects: one, or several in an array (as a `Flag` names an account and
+    /// its statuses), each an id or an object with one.
+    pub fn object_ids(&self) -> Vec<String> {
+        uris(&self.object)
     }
 }
 
@@ -1362,6 +1375,28 @@ pub fn activity(
     Value::Object(o)
 }
 
+/// A `Flag` (a report forwarded to another server) as Mastodon's `FlagSerializer` writes it:
+/// by `actor` (the instance actor), its `object` the reported account's id followed by the
+/// reported statuses' ids, its `content` the reporter's comment; no addressing.
+pub fn flag(id: &str, actor: &str, objects: Vec<String>, content: &str) -> Value {
+    let mut o = Map::new();
+    o.insert("@context".into(), ACTIVITY_STREAMS.into());
+    o.insert("id".into(), id.into());
+    o.insert("type".into(), "Flag".into());
+    o.insert("actor".into(), actor.into());
+    o.insert("content".into(), content.into());
+    o.insert("object".into(), objects.into());
+    Value::Object(o)
+}
+
+/// Marks an actor document `suspended: true` (Mastodon's `toot:suspended`, which
+/// [`actor_context`] defines), as a suspended account's actor is served.
+pub fn mark_suspended(actor: &mut Value) {
+    if let Some(o) = actor.as_object_mut() {
+        o.insert("suspended".into(), true.into());
+    }
+}
+
 /// A note's replies collection as Mastodon embeds it in the note: an unordered `Collection`
 /// whose `first` page is embedded too (without an id), listing `items` and pointing `next`.
 pub fn replies_collection(id: &str, items: Vec<Value>, next: Option<String>) -> Value {
@@ -1651,6 +1686,54 @@ mod tests {
                 "first": {"type": "CollectionPage", "next": "https://mastodon.example/users/alice/statuses/111/replies?only_other_accounts=true&page=true", "partOf": "https://mastodon.example/users/alice/statuses/111/replies", "items": []}
             }
         })
+    }
+
+    #[test]
+    fn reads_whether_an_actor_is_suspended() {
+        assert!(
+            !Actor::from_json(&mastodon_actor())
+                .expect("actor")
+                .suspended
+        );
+        let mut v = mastodon_actor();
+        v["suspended"] = json!(true);
+        v["name"] = json!("alice");
+        assert!(Actor::from_json(&v).expect("actor").suspended);
+        let mut doc = mastodon_actor();
+        mark_suspended(&mut doc);
+        assert_eq!(doc["suspended"], true);
+    }
+
+    #[test]
+    fn a_flag_has_mastodons_shape_and_reads_back() {
+        let flag = flag(
+            "https://a.example/actor#flags/1",
+            "https://a.example/actor",
+            strings(&[
+                "https://b.example/users/bob",
+                "https://b.example/users/bob/statuses/2",
+            ]),
+            "Please look",
+        );
+        assert_eq!(flag["@context"], ACTIVITY_STREAMS);
+        assert_eq!(flag["type"], "Flag");
+        assert!(flag.get("to").is_none() && flag.get("cc").is_none());
+        let read = Activity::from_json(&flag).expect("activity");
+        assert_eq!(read.id.as_deref(), Some("https://a.example/actor#flags/1"));
+        assert_eq!(read.content.as_deref(), Some("Please look"));
+        assert_eq!(
+            read.object_ids(),
+            strings(&[
+                "https://b.example/users/bob",
+                "https://b.example/users/bob/statuses/2"
+            ])
+        );
+        // One object alone, or objects embedded, name the same.
+        let one = json!({"type": "Flag", "actor": "https://a.example/actor",
+            "object": {"id": "https://b.example/users/bob", "type": "Person"}});
+        let read = Activity::from_json(&one).expect("activity");
+        assert_eq!(read.object_ids(), strings(&["https://b.example/users/bob"]));
+        assert_eq!(read.content, None);
     }
 
     #[test]

@@ -1,13 +1,14 @@
-//! Rendering of reports: `Report` for the reporter, `Admin::Report` for moderators.
+//! Rendering of reports: `Report` for the reporter, `Admin::Report` for moderators; and of the
+//! moderation warnings an account is given (`AccountWarning`).
 
 use std::collections::HashMap;
 
 use crate::app::App;
-use crate::entities::{AdminReport, Report, Rule, Status};
+use crate::entities::{AccountWarning, AdminReport, Report, Rule, Status};
 use crate::id::Id;
 use crate::render::timestamp;
 use crate::services::reports::{FiledReport, ReportView};
-use crate::store::RuleRecord;
+use crate::store::{AccountRecord, AccountWarningRecord, RuleRecord};
 
 /// A rule as a report names it.
 fn render_report_rule(rule: &RuleRecord) -> Rule {
@@ -34,6 +35,24 @@ impl App {
             status_ids: Some(r.status_ids.clone()),
             rule_ids: (!r.rule_ids.is_empty()).then(|| r.rule_ids.clone()),
             target_account: self.render_account(&filed.target),
+        }
+    }
+
+    /// A moderation warning as the warned account sees it: `status_ids` `null` when it names
+    /// none, and no appeal (fedblog takes none).
+    pub fn render_account_warning(
+        &self,
+        warning: &AccountWarningRecord,
+        target: &AccountRecord,
+    ) -> AccountWarning {
+        AccountWarning {
+            id: warning.id,
+            action: warning.action.as_str().to_string(),
+            text: warning.text.clone(),
+            status_ids: (!warning.status_ids.is_empty()).then(|| warning.status_ids.clone()),
+            target_account: self.render_account(target),
+            appeal: None,
+            created_at: timestamp(warning.created_at),
         }
     }
 

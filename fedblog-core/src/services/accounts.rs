@@ -518,8 +518,9 @@ impl<'a> Accounts<'a> {
         Ok(())
     }
 
-    /// Confirms an e-mail address by the token from the link. Returns the account on success.
-    pub async fn confirm_email(&self, token: &str) -> ApiResult<AccountRecord> {
+    /// Confirms an e-mail address by the token from the link. Returns the account and its
+    /// login on success.
+    pub async fn confirm_email(&self, token: &str) -> ApiResult<(AccountRecord, UserRecord)> {
         let mut user = self
             .accounts
             .user_by_confirmation_token(&hash_secret(token))
@@ -528,10 +529,12 @@ impl<'a> Accounts<'a> {
         user.confirmed_at = Some(self.now);
         user.confirmation_token_hash = None;
         self.accounts.update_user(&user).await?;
-        self.accounts
+        let account = self
+            .accounts
             .account_by_id(user.account_id)
             .await?
-            .ok_or_else(ApiError::not_found)
+            .ok_or_else(ApiError::not_found)?;
+        Ok((account, user))
     }
 
     /// Applies a profile update after validating every field; nothing is stored on a failure.

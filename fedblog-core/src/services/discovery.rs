@@ -84,6 +84,13 @@ pub struct AccountStatusesQuery {
 const SCAN_BATCH: u64 = 200;
 /// Store calls at most per filtered read.
 const SCAN_ROUNDS: usize = 10;
+/// Accounts an account search asks the store for beyond `offset + limit`, for those it leaves
+/// out after reading (blocked either way, remote on a local-only search): a page that leaves
+/// out this many or fewer costs one store read.
+const SEARCH_MARGIN: u64 = 10;
+/// The deepest account search result shown (`offset + limit` past it is cut): what
+/// [`SCAN_ROUNDS`] reads of [`SCAN_BATCH`] reach.
+const SEARCH_DEPTH: u64 = SCAN_BATCH * SCAN_ROUNDS as u64;
 
 /// The discovery area: the stores it reads, the visibility rule its pages go through, and this
 /// server's domain.
@@ -124,6 +131,12 @@ impl<'a> Discovery<'a> {
     /// `viewer`) accounts it follows, then the rest. Suspended accounts, and for a signed-in
     /// `viewer` accounts blocked either way, are left out; `following` needs a viewer (without one it finds
     /// nothing). Nothing is fetched from other servers here (see `App::resolve_account_query`).
+    ///
+    /// One store read of the matches (`offset + limit` and [`SEARCH_MARGIN`] more), and for a
+    /// signed-in viewer not asking `following` one of the matches it follows; more only when
+    /// more than the margin are left out. The blocks of a viewer are read for what each read
+    /// found, unless the store tells that it has none. Results past [`SEARCH_DEPTH`] are not
+    /// shown.
     pub async fn search_accounts(
         &self,
         viewer: Option<&AccountRecord>,
@@ -143,58 +156,38 @@ impl<'a> Discovery<'a> {
         let local_only = domain
             .as_deref()
             .is_some_and(|d| d.eq_ignore_ascii_case(self.domain));
-        let mut search = AccountSearch {
+        let search = AccountSearch {
             text,
             domain: if local_only { None } else { domain },
             followed_by: viewer.filter(|_| query.following).map(|v| v.id),
             offset: 0,
-            limit: SCAN_BATCH,
+            limit: 0,
         };
-        let want = (query.offset + query.limit) as usize;
+        let want = query.offset.saturating_add(query.limit).min(SEARCH_DEPTH);
         let exact_name = search.text.clone();
         let is_exact = |a: &AccountRecord| a.username.to_lowercase() == exact_name;
-        let mut kept: Vec<AccountRecord> = Vec::new();
-        for _ in 0..SCAN_ROUNDS {
-            let batch = self.directory.search_accounts(&search).await?;
-            let n = batch.len() as u64;
-            let ids: Vec<Id> = batch.iter().map(|a| a.id).collect();
-            let hidden = match viewer {
-                Some(v) => self.blocks.blocked_either_way(v.id, &ids).await?,
-                None => vec![],
-            };
-            kept.extend(
-                batch
-                    .into_iter()
-                    .filter(|a| !hidden.contains(&a.id) && (!local_only || a.is_local())),
-            );
-            search.offset += n;
-            // Past `want`, and past the exact matches (they lead, and all of them go first).
-            if (kept.len() >= want && kept.last().is_none_or(|a| !is_exact(a))) || n < search.limit
-            {
-                break;
-            }
-        }
+        // Whose blocks leave accounts out: none when the viewer has no block either way (the
+        // cached store tells without a read, for most accounts).
+        let screened = match viewer {
+            Some(v) if self.blocks.has_relations(v.id).await? => Some(v),
+            _ => None,
+        };
+        let mut kept = self
+            .search_shown(screened, search.clone(), want, local_only)
+            .await?;
         // Ranked as Mastodon ranks them: exact matches first, then accounts the viewer follows,
         // then the rest, each part in the store's order. The followed accounts are read apart
-        // (at most one batch of them), so every page of a query sees the same order.
+        // (the first `want` of them), so every page of a query sees the same order.
         if let Some(v) = viewer
             && !query.following
         {
             let followed_search = AccountSearch {
                 followed_by: Some(v.id),
-                offset: 0,
-                limit: SCAN_BATCH,
-                ..search.clone()
+                ..search
             };
-            let followed = self.directory.search_accounts(&followed_search).await?;
-            let hidden = self
-                .blocks
-                .blocked_either_way(v.id, &followed.iter().map(|a| a.id).collect::<Vec<_>>())
+            let followed = self
+                .search_shown(screened, followed_search, want, local_only)
                 .await?;
-            let followed: Vec<AccountRecord> = followed
-                .into_iter()
-                .filter(|a| !hidden.contains(&a.id) && (!local_only || a.is_local()))
-                .collect();
             let followed_ids: Vec<Id> = followed.iter().map(|a| a.id).collect();
             let (exact, rest): (Vec<AccountRecord>, Vec<AccountRecord>) =
                 kept.into_iter().partition(|a| is_exact(a));
@@ -209,6 +202,45 @@ impl<'a> Discovery<'a> {
             .skip(query.offset as usize)
             .take(query.limit as usize)
             .collect())
+    }
+
+    /// The first `want` accounts `search` finds (in the store's order, from the first) that are
+    /// shown: not blocked either way with `screened` (when given), and local for a `local_only`
+    /// search; fewer when the store has no more. One store read of `want` and [`SEARCH_MARGIN`] more, and
+    /// only when more than the margin were left out, further reads of [`SCAN_BATCH`] (up to
+    /// [`SCAN_ROUNDS`] reads in all).
+    async fn search_shown(
+        &self,
+        screened: Option<&AccountRecord>,
+        mut search: AccountSearch,
+        want: u64,
+        local_only: bool,
+    ) -> ApiResult<Vec<AccountRecord>> {
+        search.offset = 0;
+        search.limit = want.saturating_add(SEARCH_MARGIN);
+        let mut kept: Vec<AccountRecord> = Vec::new();
+        for _ in 0..SCAN_ROUNDS {
+            let batch = self.directory.search_accounts(&search).await?;
+            let n = batch.len() as u64;
+            let hidden = match screened {
+                Some(v) if n > 0 => {
+                    let ids: Vec<Id> = batch.iter().map(|a| a.id).collect();
+                    self.blocks.blocked_either_way(v.id, &ids).await?
+                }
+                _ => vec![],
+            };
+            kept.extend(
+                batch
+                    .into_iter()
+                    .filter(|a| !hidden.contains(&a.id) && (!local_only || a.is_local())),
+            );
+            if kept.len() as u64 >= want || n < search.limit {
+                break;
+            }
+            search.offset += n;
+            search.limit = SCAN_BATCH;
+        }
+        Ok(kept)
     }
 
     /// The profile directory: discoverable, unsuspended accounts (local ones confirmed and
@@ -521,6 +553,146 @@ mod tests {
     use super::*;
     use crate::services::relationships::FollowOptions;
     use crate::test_support::{account, app};
+    use crate::{App, InstanceConfig, MemoryStore, StoreResult};
+    use async_trait::async_trait;
+    use std::sync::{Arc, Mutex};
+
+    /// A [`MemoryStore`] that records the account searches asked of it.
+    #[derive(Default)]
+    struct Recording {
+        inner: MemoryStore,
+        searches: Mutex<Vec<AccountSearch>>,
+    }
+
+    impl Recording {
+        /// The searches asked since the last call, oldest first.
+        fn take(&self) -> Vec<AccountSearch> {
+            std::mem::take(&mut *self.searches.lock().expect("searches"))
+        }
+    }
+
+    crate::delegate_store!(Recording => inner:
+        AccountStore, OAuthStore, StatusStore, FollowStore, BlockStore, FeedStore, StatsStore,
+        JobStore, ScheduledStatusStore, AccountNoteStore, DomainBlockStore, TagStore,
+        InteractionStore, StatusEditStore, PollStore, MediaStore, NotificationStore,
+        MarkerStore, ListStore, FilterStore, ConversationStore, LinkStore,
+        NotificationPolicyStore, FederationStore);
+
+    #[async_trait]
+    impl DirectoryStore for Recording {
+        async fn search_accounts(&self, search: &AccountSearch) -> StoreResult<Vec<AccountRecord>> {
+            self.searches.lock().expect("searches").push(search.clone());
+            self.inner.search_accounts(search).await
+        }
+
+        async fn directory(
+            &self,
+            order: DirectoryOrder,
+            local_only: bool,
+            offset: u64,
+            limit: u64,
+        ) -> StoreResult<Vec<AccountRecord>> {
+            self.inner.directory(order, local_only, offset, limit).await
+        }
+
+        async fn most_followed_local(&self, limit: u64) -> StoreResult<Vec<Id>> {
+            self.inner.most_followed_local(limit).await
+        }
+    }
+
+    /// `viewer`'s search of `q` (`following` false) from `offset`, `limit` results.
+    async fn search_page(
+        app: &App,
+        viewer: Option<&AccountRecord>,
+        q: &str,
+        offset: u64,
+        limit: u64,
+    ) -> Vec<AccountRecord> {
+        let query = SearchQuery {
+            q: q.into(),
+            following: false,
+            offset,
+            limit,
+        };
+        app.discovery()
+            .search_accounts(viewer, query)
+            .await
+            .expect("search")
+    }
+
+    /// A page of an account search costs one store read of `offset + limit` and a margin of
+    /// ten (and, for a signed-in viewer, one of the accounts it follows), not batches; when
+    /// more than the margin are left out (blocks), it reads on and the page is still whole and
+    /// in the same order.
+    #[tokio::test]
+    async fn a_search_page_is_one_read_of_the_page_and_a_margin() {
+        let store = Arc::new(Recording::default());
+        let mut config = InstanceConfig::new("local.test");
+        config.password_hash_memory_kib = 64;
+        let app = App::new(store.clone(), config);
+        let me = account(&app, "me").await;
+        let mut named = Vec::new();
+        for n in 0..70 {
+            named.push(account(&app, &format!("kit{n:02}")).await);
+        }
+        let relationships = app.relationships();
+        for n in [5, 50] {
+            relationships
+                .follow(&me, named[n].id, FollowOptions::default())
+                .await
+                .expect("follow");
+        }
+        // The accounts followed first (by followers, one each, then by id), then the others by
+        // id (no followers).
+        let all = search_page(&app, Some(&me), "kit", 0, 80).await;
+        store.take();
+        let expected_order: Vec<String> = [5, 50]
+            .into_iter()
+            .chain((0..70).filter(|n| ![5, 50].contains(n)))
+            .map(|n| format!("kit{n:02}"))
+            .collect();
+        assert_eq!(names(&all), expected_order);
+
+        let anyone = search_page(&app, None, "kit", 0, 40).await;
+        assert_eq!(anyone.len(), 40);
+        let reads = store.take();
+        assert_eq!(reads.len(), 1, "{reads:?}");
+        assert_eq!((reads[0].offset, reads[0].limit), (0, 50));
+        assert_eq!(reads[0].followed_by, None);
+
+        let page = search_page(&app, Some(&me), "kit", 20, 20).await;
+        assert_eq!(names(&page), names(&all[20..40]));
+        let reads = store.take();
+        assert_eq!(reads.len(), 2, "{reads:?}");
+        assert_eq!((reads[0].offset, reads[0].limit), (0, 50));
+        assert_eq!(reads[0].followed_by, None);
+        assert_eq!((reads[1].offset, reads[1].limit), (0, 50));
+        assert_eq!(reads[1].followed_by, Some(me.id));
+
+        // Twelve of the first accounts blocked: more than the margin, so one read more.
+        for a in &named[..12] {
+            app.blocks().block(&me, a.id).await.expect("block");
+        }
+        let page = search_page(&app, Some(&me), "kit", 0, 40).await;
+        let unblocked: Vec<&AccountRecord> = all
+            .iter()
+            .filter(|a| !named[..12].iter().any(|b| b.id == a.id))
+            .collect();
+        assert_eq!(
+            names(&page),
+            unblocked[..40]
+                .iter()
+                .map(|a| a.username.as_str())
+                .collect::<Vec<_>>()
+        );
+        let reads = store.take();
+        let main: Vec<(u64, u64)> = reads
+            .iter()
+            .filter(|r| r.followed_by.is_none())
+            .map(|r| (r.offset, r.limit))
+            .collect();
+        assert_eq!(main, [(0, 50), (50, SCAN_BATCH)]);
+    }
 
     fn names(found: &[AccountRecord]) -> Vec<&str> {
         found.iter().map(|a| a.username.as_str()).collect()

@@ -160,7 +160,7 @@ impl<'a> Edits<'a> {
         }
         let rendered = self.posting.render_status_text(&changes.text).await?;
         let now = self.now;
-        let edited = StatusRecord {
+        let mut edited = StatusRecord {
             text: changes.text.clone(),
             content: rendered.content,
             spoiler_text,
@@ -189,7 +189,7 @@ impl<'a> Edits<'a> {
         }
         revisions.push(revision(self.ids.next(), &edited, new_options, now));
         // The new hashtags exist as tags before the status uses them (tag pages, follows).
-        self.areas().tags.record_status_tags(&edited.text).await?;
+        edited.tags = self.areas().tags.record_status_tags(&edited.text).await?;
         match self.edits.update_status(&edited, &revisions).await {
             Ok(()) => {}
             Err(crate::StoreError::AlreadyExists(what)) if what == "media" => {

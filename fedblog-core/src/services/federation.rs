@@ -25,12 +25,12 @@ use crate::federation::{OutboundRequest, Transport, TransportError};
 use crate::id::{Id, IdGenerator};
 use crate::services::accounts::ProfileImage;
 use crate::services::jobs::{DEFAULT_MAX_ATTEMPTS, JobQueue, json_job};
-use crate::services::media::{remote_download_job, take_remote_profile_image};
+use crate::services::media::{RemoteDownload, remote_download_job, take_remote_profile_image};
 use crate::services::outbox::Delivery;
 use crate::services::server_blocks::domain_covers;
 use crate::store::{
     AccountRecord, ActorKeyRecord, DomainBlockSeverity, INSTANCE_ACTOR, InstanceDomainBlockRecord,
-    ProfileField, RemoteActorRecord, Store, ValueList, Visibility,
+    ProfileField, RemoteActorRecord, Store, SuspensionOrigin, ValueList, Visibility,
 };
 
 /// The server setting (`ModerationStore::setting`) that, when `true`, limits federation to the
@@ -415,41 +415,20 @@ impl<'a> Federation<'a> {
         let mut account = existing
             .clone()
             .unwrap_or_else(|| AccountRecord::new_local(self.ids.next(), "", self.now));
+        self.take_suspension(&mut account, actor.suspended);
         account.username = actor.preferred_username.clone();
         account.domain = Some(host);
-        account.display_name = actor.name.clone().unwrap_or_default();
-        account.note = sanitize_remote_html(actor.summary_html.as_deref().unwrap_or(""));
-        account.locked = actor.manually_approves_followers;
         account.bot = actor.bot;
-        account.discoverable = actor.discoverable;
-        account.indexable = actor.indexable;
-        account.fields = actor
-            .fields
-            .iter()
-            .map(|(name, value)| ProfileField {
-                name: name.clone(),
-                value: sanitize_remote_html(value),
-            })
-            .collect();
         account.uri = Some(actor.id.clone());
         account.url = actor.url.clone().or_else(|| Some(actor.id.clone()));
-        // An image whose URL is unchanged keeps what the account shows (maybe our copy); a new
-        // one is shown from its server until copied.
-        let download = self.config.limits.download_remote_media;
-        let copies: Vec<_> = [
-            (ProfileImage::Avatar, &actor.icon_url),
-            (ProfileImage::Header, &actor.image_url),
-        ]
-        .into_iter()
-        .filter_map(|(which, url)| {
-            take_remote_profile_image(&mut account, which, url.clone(), download)
-        })
-        .collect();
-        account.also_known_as = actor.also_known_as.clone();
-        if actor.moved_to.is_none() {
-            // Moved back, or never moved: a move is recorded by its `Move` activity.
-            account.moved_to_account_id = None;
-        }
+        // A suspended actor's document leaves its profile out: the one we have is kept, to be
+        // shown again if the suspension is lifted (Mastodon's `set_immediate_attributes!`
+        // and `set_fetchable_attributes!` are skipped likewise).
+        let copies = if existing.is_some() && account.is_suspended() {
+            vec![]
+        } else {
+            self.take_profile(&mut account, actor)
+        };
         if existing.is_none()
             && let Some(published) = actor.published
         {
@@ -482,8 +461,10 @@ impl<'a> Federation<'a> {
             fetched_at: self.now,
         };
         let saved = self.store.save_remote_actor(&account, &record).await?;
-        self.featured_collections_seen(&record, saved.id, known.as_ref())
-            .await;
+        if !saved.is_suspended() {
+            self.featured_collections_seen(&record, saved.id, known.as_ref())
+                .await;
+        }
         for copy in &copies {
             let queued = match remote_download_job(self.ids.next(), copy, self.now) {
                 Ok(job) => self.jobs.enqueue(&job).await,
@@ -494,6 +475,57 @@ impl<'a> Federation<'a> {
             }
         }
         Ok(saved)
+    }
+
+    /// Takes what a remote actor's document says of its suspension (`suspended`), as
+    /// Mastodon's `ProcessAccountService#set_suspension!` does: a suspension of ours (by a
+    /// moderator or a domain block) stays whatever the document says; otherwise the account is
+    /// suspended, with origin remote, when the document says so, and a remote suspension is
+    /// lifted when it no longer does.
+    fn take_suspension(&self, account: &mut AccountRecord, suspended: bool) {
+        if account.is_suspended() && !account.is_suspended_remotely() {
+            return;
+        }
+        if account.is_suspended() && !suspended {
+            account.suspended_at = None;
+            account.suspension_origin = None;
+        } else if !account.is_suspended() && suspended {
+            account.suspended_at = Some(self.now);
+            account.suspension_origin = Some(SuspensionOrigin::Remote);
+        }
+    }
+
+    /// Takes the profile an actor document gives (names, bio, fields, images, aliases) into
+    /// `account`; returns the images to copy here. An image whose URL is unchanged keeps what
+    /// the account shows (maybe our copy); a new one is shown from its server until copied.
+    fn take_profile(&self, account: &mut AccountRecord, actor: &Actor) -> Vec<RemoteDownload> {
+        account.display_name = actor.name.clone().unwrap_or_default();
+        account.note = sanitize_remote_html(actor.summary_html.as_deref().unwrap_or(""));
+        account.locked = actor.manually_approves_followers;
+        account.discoverable = actor.discoverable;
+        account.indexable = actor.indexable;
+        account.fields = actor
+            .fields
+            .iter()
+            .map(|(name, value)| ProfileField {
+                name: name.clone(),
+                value: sanitize_remote_html(value),
+            })
+            .collect();
+        let download = self.config.limits.download_remote_media;
+        let copies = [
+            (ProfileImage::Avatar, &actor.icon_url),
+            (ProfileImage::Header, &actor.image_url),
+        ]
+        .into_iter()
+        .filter_map(|(which, url)| take_remote_profile_image(account, which, url.clone(), download))
+        .collect();
+        account.also_known_as = actor.also_known_as.clone();
+        if actor.moved_to.is_none() {
+            // Moved back, or never moved: a move is recorded by its `Move` activity.
+            account.moved_to_account_id = None;
+        }
+        copies
     }
 
     /// Queues a [`FETCH_FEATURED`] job for the remote account `account` when its actor names

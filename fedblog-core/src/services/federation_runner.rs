@@ -11,6 +11,7 @@ use serde_json::Value;
 
 mod emojis;
 mod featured;
+mod flags;
 mod followers_sync;
 mod moves;
 mod resolve;
@@ -254,6 +255,22 @@ impl App {
             federation.host_answered(host).await;
         }
         self.note_collection_sync(raw, &signer).await;
+        // A suspended actor's activities are dropped, but for those that take something back or
+        // change the actor (its server lifting its suspension comes as an `Update`), as
+        // Mastodon's `ProcessCollectionService#suspended_actor?` lets through.
+        if signer.is_suspended()
+            && !matches!(
+                activity.kind.as_str(),
+                "Delete" | "Reject" | "Undo" | "Update"
+            )
+        {
+            tracing::debug!(
+                "dropping a {} from the suspended {}",
+                activity.kind,
+                signer.acct()
+            );
+            return Ok(());
+        }
         if let Some(id) = &activity.id
             && !federation.first_time(id).await?
         {
@@ -297,6 +314,7 @@ impl App {
                 Some(target) => gone_is_fine(self.blocks().block(signer, target.id).await),
                 None => Ok(()),
             },
+            "Flag" => self.receive_flag(signer, activity).await,
             other => {
                 tracing::debug!("ignoring a {other} activity from {}", signer.acct());
                 Ok(())
@@ -985,9 +1003,31 @@ impl App {
         Ok(self.store.account_by_id(id).await?)
     }
 
-    /// A local account's actor document, naming the actor it moved to if it has.
+    /// A local account's actor document, naming the actor it moved to if it has. A suspended
+    /// account's says `suspended: true` and, as Mastodon's `ActorSerializer` serves an
+    /// unavailable account, keeps what other servers need to verify its signatures and reach it
+    /// (its id, name, inboxes, collections, key) and leaves its profile out: its display name
+    /// (the username stands in), bio, fields, avatar, header, aliases and move, with
+    /// `manuallyApprovesFollowers`, `discoverable` and `indexable` false.
     pub(crate) async fn local_actor_document(&self, a: &AccountRecord) -> ApiResult<Value> {
         let key = self.federation().local_key(a.id).await?;
+        if a.is_suspended() {
+            let bare = AccountRecord {
+                display_name: String::new(),
+                note: String::new(),
+                fields: vec![],
+                avatar: None,
+                header: None,
+                also_known_as: vec![],
+                locked: false,
+                discoverable: Some(false),
+                indexable: false,
+                ..a.clone()
+            };
+            let mut doc = self.render_ap_actor(&bare, &key, None);
+            vocab::mark_suspended(&mut doc);
+            return Ok(doc);
+        }
         let moved_to = match a.moved_to_account_id {
             Some(id) => self.account(id).await?.map(|t| self.actor_uri(&t)),
             None => None,
@@ -1210,6 +1250,7 @@ impl App {
             | Outgoing::FeatureTag { .. }
             | Outgoing::UnfeatureTag { .. } => self.render_featured_change(activity).await?,
             Outgoing::Move { account, target } => self.render_move(*account, *target).await?,
+            Outgoing::Flag { report } => self.render_flag(*report).await?,
             Outgoing::UpdateActor { account } => {
                 let Some(a) = self.account(*account).await? else {
                     return Ok(None);

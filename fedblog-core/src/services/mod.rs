@@ -27,6 +27,10 @@ pub mod lists;
 pub mod markers;
 pub mod media;
 pub mod moderation;
+#[cfg(test)]
+mod moderation_federation_tests;
+#[cfg(test)]
+mod moderation_notification_tests;
 pub mod moves;
 pub mod notification_groups;
 pub mod notification_policies;
@@ -53,6 +57,8 @@ pub mod stream_runner;
 #[cfg(test)]
 mod stream_runner_tests;
 pub mod streaming;
+#[cfg(test)]
+mod suspension_cleanup_tests;
 pub mod tags;
 pub mod timelines;
 pub mod translation;

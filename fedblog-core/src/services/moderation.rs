@@ -14,15 +14,25 @@ use chrono::{DateTime, Utc};
 use crate::error::{ApiError, ApiResult};
 use crate::id::{Id, IdGenerator};
 use crate::pagination::Page;
+use crate::permissions::{self, Rank};
 use crate::services::accounts::Accounts;
+use crate::services::notifications::Notifications;
 use crate::services::oauth::OAuth;
+use crate::services::outbox::Outbox;
+use crate::store::UserRoleRecord;
 use crate::store::{
     AccountRecord, AccountStore, AccountWarningRecord, AdminAccountFilter, ModerationStore,
-    ReportFilter, ReportRecord, Role, Store, UserRecord, WarningAction,
+    NotificationType, ReportFilter, ReportRecord, Role, Store, SuspensionOrigin, UserRecord,
+    WarningAction,
 };
 
-/// Reports resolved per read when an action resolves every open report about an account.
+/// Reports resolved per read when an action resolves every open report about an account (and
+/// suspended accounts read at once when the expired suspensions are deleted).
 const REPORTS_PER_READ: usize = 100;
+
+/// Days a suspended account's data is kept before [`Moderation::delete_expired_suspensions`]
+/// deletes it (Mastodon's 30).
+pub const SUSPENSION_KEEP_DAYS: i64 = 30;
 
 /// An account with its login (local accounts only), as moderators see it; render makes the
 /// `Admin::Account` of it.
@@ -32,6 +42,8 @@ pub struct AdminAccountView {
     pub account: AccountRecord,
     /// Its login, for a local account.
     pub user: Option<UserRecord>,
+    /// The record of its login's custom role, when it has one.
+    pub custom_role: Option<UserRoleRecord>,
 }
 
 /// A page of accounts for moderators, newest first, with the cursors of the `Link` header.
@@ -96,8 +108,9 @@ pub struct AccountAction {
     pub warning_preset_id: Option<String>,
     /// The text shown to the account.
     pub text: String,
-    /// Whether the account is to be told (by e-mail in Mastodon). fedblog sends no warning
-    /// e-mail and makes no `moderation_warning` notification yet; the warning is kept either way.
+    /// Whether the account is to be told: a local account gets a `moderation_warning`
+    /// notification, as Mastodon gives one (fedblog sends no warning e-mail yet). The warning
+    /// is kept either way.
     pub send_email_notification: bool,
 }
 
@@ -110,6 +123,8 @@ pub struct Moderation<'a> {
     moderation: Option<&'a dyn ModerationStore>,
     account_area: Accounts<'a>,
     oauth: OAuth<'a>,
+    notifications: Notifications<'a>,
+    outbox: Outbox<'a>,
     ids: &'a IdGenerator,
     now: DateTime<Utc>,
 }
@@ -121,31 +136,43 @@ fn no_moderation() -> ApiError {
     ApiError::no_moderation_data()
 }
 
-/// A role's rank, as Mastodon positions its built-in roles (owner 1000, admin 100, moderator 10,
-/// everyone -1).
-fn position(role: Role) -> i32 {
-    match role {
-        Role::Owner => 1000,
-        Role::Admin => 100,
-        Role::Moderator => 10,
-        Role::User => -1,
-    }
+/// Whether a moderator of built-in role `moderator` may act on an account whose login has
+/// built-in role `target` (`None`: a remote account, which has no role): Mastodon's
+/// `UserRole#overrides?`, a strictly higher position (see [`Rank`] for custom roles).
+pub fn overrides(moderator: Role, target: Option<Role>) -> bool {
+    Rank::of(moderator, None).overrides(target.map(|t| Rank::of(t, None)))
 }
 
-/// Whether a moderator of role `moderator` may act on an account whose login has role `target`
-/// (`None`: a remote account, which has no role): Mastodon's `UserRole#overrides?`, a strictly
-/// higher position.
-pub fn overrides(moderator: Role, target: Option<Role>) -> bool {
-    target.is_none_or(|t| position(moderator) > position(t))
+/// Gives each view whose login has a custom role that role's record, the custom roles read at
+/// most once.
+pub async fn attach_custom_roles<'v>(
+    store: &dyn ModerationStore,
+    views: impl IntoIterator<Item = &'v mut AdminAccountView>,
+) -> ApiResult<()> {
+    let mut roles: Option<Vec<UserRoleRecord>> = None;
+    for view in views {
+        let Some(role @ Role::Custom(_)) = view.user.as_ref().map(|u| u.role) else {
+            continue;
+        };
+        if roles.is_none() {
+            roles = Some(store.user_roles().await?);
+        }
+        view.custom_role = permissions::custom_among(role, roles.as_deref().unwrap_or_default());
+    }
+    Ok(())
 }
 
 impl<'a> Moderation<'a> {
     /// The area over the accounts and moderation data of `store`, deleting through
-    /// `account_area`, closing streams through `oauth`, making ids with `ids`, at `now`.
+    /// `account_area`, closing streams through `oauth`, telling warned accounts through
+    /// `notifications`, federating suspensions through `outbox`, making ids with `ids`, at
+    /// `now`.
     pub fn new(
         store: &'a dyn Store,
         account_area: Accounts<'a>,
         oauth: OAuth<'a>,
+        notifications: Notifications<'a>,
+        outbox: Outbox<'a>,
         ids: &'a IdGenerator,
         now: DateTime<Utc>,
     ) -> Self {
@@ -154,6 +181,8 @@ impl<'a> Moderation<'a> {
             moderation: store.moderation(),
             account_area,
             oauth,
+            notifications,
+            outbox,
             ids,
             now,
         }
@@ -176,15 +205,26 @@ impl<'a> Moderation<'a> {
         } else {
             None
         };
-        Ok(AdminAccountView { account, user })
+        let custom_role = match &user {
+            Some(u) => permissions::custom_role(self.moderation, u.role).await?,
+            None => None,
+        };
+        Ok(AdminAccountView {
+            account,
+            user,
+            custom_role,
+        })
     }
 
-    /// A local account with its login, for the actions on logins; 403 for a remote account, as
-    /// Mastodon's `require_local_account!`.
-    async fn local_view(&self, id: Id) -> ApiResult<(AccountRecord, UserRecord)> {
+    /// A local account with its login (and its custom role's record), for the actions on
+    /// logins; 403 for a remote account, as Mastodon's `require_local_account!`.
+    async fn local_view(
+        &self,
+        id: Id,
+    ) -> ApiResult<(AccountRecord, UserRecord, Option<UserRoleRecord>)> {
         let view = self.view(id).await?;
         match view.user {
-            Some(user) => Ok((view.account, user)),
+            Some(user) => Ok((view.account, user, view.custom_role)),
             None => Err(ApiError::forbidden()),
         }
     }
@@ -214,8 +254,13 @@ impl<'a> Moderation<'a> {
             } else {
                 None
             };
-            accounts.push(AdminAccountView { account, user });
+            accounts.push(AdminAccountView {
+                account,
+                user,
+                custom_role: None,
+            });
         }
+        attach_custom_roles(store, &mut accounts).await?;
         Ok(AdminAccountPage {
             accounts,
             first: ids.first().copied(),
@@ -243,6 +288,7 @@ impl<'a> Moderation<'a> {
         let AdminAccountView {
             mut account,
             mut user,
+            custom_role,
         } = self.view(target).await?;
         let report = match action.report_id {
             Some(id) => Some(
@@ -256,7 +302,11 @@ impl<'a> Moderation<'a> {
         if action.warning_preset_id.is_some() {
             return Err(ApiError::not_found());
         }
-        if !overrides(role, user.as_ref().map(|u| u.role)) {
+        let mine = permissions::rank_in(Some(store), role).await?;
+        let theirs = user
+            .as_ref()
+            .map(|u| Rank::of(u.role, custom_role.as_ref()));
+        if !mine.overrides(theirs) {
             return Err(ApiError::forbidden());
         }
         match action.kind {
@@ -286,11 +336,15 @@ impl<'a> Moderation<'a> {
                 }
             }
             AccountActionType::Suspend => {
-                if account.suspended_at.is_none() {
-                    account.suspended_at = Some(self.now);
+                // Ours now, whoever suspended it first: its server cannot lift it.
+                let origin = Some(SuspensionOrigin::Local);
+                if account.suspended_at.is_none() || account.suspension_origin != origin {
+                    account.suspended_at.get_or_insert(self.now);
+                    account.suspension_origin = origin;
                     self.accounts.update_account(&account).await?;
                 }
                 self.oauth.access_ended(account.id).await;
+                self.outbox.suspension_changed(&account).await?;
             }
         }
         let warning = AccountWarningRecord {
@@ -307,6 +361,17 @@ impl<'a> Moderation<'a> {
             created_at: self.now,
         };
         store.insert_account_warning(&warning).await?;
+        if action.send_email_notification && account.is_local() {
+            self.notifications
+                .notify_of(
+                    &[account.id],
+                    &account,
+                    NotificationType::ModerationWarning,
+                    None,
+                    Some(warning.id),
+                )
+                .await?;
+        }
         match action.kind {
             AccountActionType::None => {
                 if let Some(report) = report {
@@ -371,7 +436,7 @@ impl<'a> Moderation<'a> {
     /// not waiting.
     pub async fn approve(&self, target: Id) -> ApiResult<AdminAccountView> {
         self.store()?;
-        let (account, mut user) = self.local_view(target).await?;
+        let (account, mut user, custom_role) = self.local_view(target).await?;
         if user.approved {
             return Err(ApiError::forbidden());
         }
@@ -380,6 +445,7 @@ impl<'a> Moderation<'a> {
         Ok(AdminAccountView {
             account,
             user: Some(user),
+            custom_role,
         })
     }
 
@@ -387,7 +453,7 @@ impl<'a> Moderation<'a> {
     /// for a remote account or one that is not waiting. Returns the account as it was.
     pub async fn reject(&self, target: Id) -> ApiResult<AdminAccountView> {
         self.store()?;
-        let (account, user) = self.local_view(target).await?;
+        let (account, user, custom_role) = self.local_view(target).await?;
         if user.approved {
             return Err(ApiError::forbidden());
         }
@@ -395,6 +461,7 @@ impl<'a> Moderation<'a> {
         Ok(AdminAccountView {
             account,
             user: Some(user),
+            custom_role,
         })
     }
 
@@ -402,7 +469,7 @@ impl<'a> Moderation<'a> {
     /// remote account.
     pub async fn enable(&self, target: Id) -> ApiResult<AdminAccountView> {
         self.store()?;
-        let (account, mut user) = self.local_view(target).await?;
+        let (account, mut user, custom_role) = self.local_view(target).await?;
         if user.disabled {
             user.disabled = false;
             self.accounts.update_user(&user).await?;
@@ -410,6 +477,7 @@ impl<'a> Moderation<'a> {
         Ok(AdminAccountView {
             account,
             user: Some(user),
+            custom_role,
         })
     }
 
@@ -440,7 +508,9 @@ impl<'a> Moderation<'a> {
         if view.account.suspended_at.take().is_none() {
             return Err(ApiError::forbidden());
         }
+        view.account.suspension_origin = None;
         self.accounts.update_account(&view.account).await?;
+        self.outbox.suspension_changed(&view.account).await?;
         Ok(view)
     }
 
@@ -454,6 +524,60 @@ impl<'a> Moderation<'a> {
         }
         self.account_area.delete_account(view.account.id).await?;
         Ok(view)
+    }
+
+    /// Deletes, with everything they have, the accounts suspended here more than
+    /// [`SUSPENSION_KEEP_DAYS`] ago (until then a suspension can be lifted with nothing lost, as
+    /// Mastodon keeps them). Kept: accounts suspended by their own server (that server deletes
+    /// what it wants) and those a domain block suspended (lifting the block brings them back;
+    /// Mastodon schedules no deletion for them either). Returns how many were deleted. The
+    /// server's housekeeping runs it; without moderation data it deletes nothing.
+    pub async fn delete_expired_suspensions(&self) -> ApiResult<usize> {
+        let Some(store) = self.moderation else {
+            return Ok(0);
+        };
+        let cutoff = self.now - chrono::Duration::days(SUSPENSION_KEEP_DAYS);
+        let by_blocks: Vec<_> = store
+            .instance_domain_blocks()
+            .await?
+            .into_iter()
+            .filter(|b| b.severity == crate::store::DomainBlockSeverity::Suspend)
+            .collect();
+        let filter = AdminAccountFilter {
+            status: Some(crate::store::AdminAccountStatus::Suspended),
+            ..AdminAccountFilter::default()
+        };
+        let mut expired = Vec::new();
+        let mut page = Page::first(REPORTS_PER_READ);
+        loop {
+            let ids = store.admin_account_ids(&filter, page).await?;
+            let Some(oldest) = ids.last().copied() else {
+                break;
+            };
+            let full = ids.len() == REPORTS_PER_READ;
+            for account in self.accounts.accounts_by_ids(&ids).await? {
+                let Some(since) = account.suspended_at else {
+                    continue;
+                };
+                let by_block = account.domain.as_deref().is_some_and(|host| {
+                    by_blocks.iter().any(|b| {
+                        b.created_at == since
+                            && crate::services::server_blocks::domain_covers(&b.domain, host)
+                    })
+                });
+                if since <= cutoff && !account.is_suspended_remotely() && !by_block {
+                    expired.push(account.id);
+                }
+            }
+            if !full {
+                break;
+            }
+            page.max_id = Some(oldest);
+        }
+        for id in &expired {
+            self.account_area.delete_account(*id).await?;
+        }
+        Ok(expired.len())
     }
 }
 

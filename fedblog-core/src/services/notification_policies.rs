@@ -18,8 +18,8 @@ use crate::pagination::Page;
 use crate::services::conversations::Conversations;
 use crate::store::{
     AccountRecord, AccountStore, FollowStore, NotificationPolicyRecord, NotificationPolicyStore,
-    NotificationRequestRecord, NotificationType, PolicyAction, Role, StatusRecord, StatusStore,
-    Store, Visibility,
+    NotificationRequestRecord, NotificationType, PolicyAction, StatusRecord, StatusStore, Store,
+    Visibility,
 };
 
 /// The notification types a policy acts on (Mastodon's `filterable`).
@@ -75,16 +75,6 @@ pub struct RequestPage {
     pub first: Option<Id>,
     /// The oldest id read.
     pub last: Option<Id>,
-}
-
-/// How far a role ranks (staff above users).
-fn rank(role: Role) -> u8 {
-    match role {
-        Role::Owner => 3,
-        Role::Admin => 2,
-        Role::Moderator => 1,
-        Role::User => 0,
-    }
 }
 
 /// The notification policies area (`app.notification_policies()`): the policy and request
@@ -274,7 +264,8 @@ impl<'a> NotificationPolicies<'a> {
         })
     }
 
-    /// Whether `sender` is staff ranking above `recipient`.
+    /// Whether `sender` is staff (a role with any permission but inviting) ranking above
+    /// `recipient` (custom roles are read from the moderation store).
     async fn outranks(&self, sender: &AccountRecord, recipient: &AccountRecord) -> ApiResult<bool> {
         let (Some(s), Some(r)) = (
             self.accounts.user_by_account_id(sender.id).await?,
@@ -282,7 +273,10 @@ impl<'a> NotificationPolicies<'a> {
         ) else {
             return Ok(false);
         };
-        Ok(rank(s.role) > 0 && rank(s.role) > rank(r.role))
+        let store = self.accounts.moderation();
+        let sender = crate::permissions::rank_in(store, s.role).await?;
+        let recipient = crate::permissions::rank_in(store, r.role).await?;
+        Ok(sender.permissions.is_staff() && sender.overrides(Some(recipient)))
     }
 
     /// Whether a direct status answers `recipient`: up its thread (at most 100 statuses), a

@@ -19,11 +19,14 @@ use crate::services::notification_policies::NotificationPolicies;
 use crate::services::timelines::{MAX_READS, PageFill};
 use crate::services::visibility::VisibilityRule;
 use crate::store::{
-    AccountRecord, AccountStore, BlockStore, DomainBlockStore, FollowStore, InteractionStore,
-    JobStore, NotificationPolicyStore, NotificationQuery, NotificationRecord, NotificationStore,
-    NotificationType, PolicyAction, PollRecord, PollStore, StatusRecord, StatusStore, Store,
-    Visibility,
+    AccountOrigin, AccountRecord, AccountStore, AdminAccountFilter, BlockStore, DomainBlockStore,
+    FollowStore, InteractionStore, JobStore, NotificationPolicyStore, NotificationQuery,
+    NotificationRecord, NotificationStore, NotificationType, PolicyAction, PollRecord, PollStore,
+    Role, StatusRecord, StatusStore, Store, Visibility,
 };
+
+/// Staff accounts read at once when telling them of a report or a sign-up.
+const STAFF_PER_READ: usize = 200;
 
 /// Notifies a poll's author and its local voters that it ended; payload `{"poll_id": "<id>"}`.
 pub const CLOSE_POLL: &str = "close_poll";
@@ -128,10 +131,30 @@ impl<'a> Notifications<'a> {
         kind: NotificationType,
         status: Option<&StatusRecord>,
     ) -> ApiResult<Vec<NotificationRecord>> {
+        self.notify_of(recipients, from, kind, status, None).await
+    }
+
+    /// Notifies `recipients` as [`Self::notify`] does, about `subject` too: the report of an
+    /// `admin.report`, the warning of a `moderation_warning` (which comes from its recipient,
+    /// as Mastodon records it: a warning has no other account behind it).
+    pub(crate) async fn notify_of(
+        &self,
+        recipients: &[Id],
+        from: &AccountRecord,
+        kind: NotificationType,
+        status: Option<&StatusRecord>,
+        subject: Option<Id>,
+    ) -> ApiResult<Vec<NotificationRecord>> {
         let mut ids: Vec<Id> = recipients
             .iter()
             .copied()
-            .filter(|r| *r != from.id || kind == NotificationType::Poll)
+            .filter(|r| {
+                *r != from.id
+                    || matches!(
+                        kind,
+                        NotificationType::Poll | NotificationType::ModerationWarning
+                    )
+            })
             .collect();
         ids.sort();
         ids.dedup();
@@ -177,6 +200,7 @@ impl<'a> Notifications<'a> {
                 from_account_id: from.id,
                 kind,
                 status_id,
+                subject_id: subject,
                 group_key: group_key(kind, status_id, id, now),
                 filtered,
                 created_at: now,
@@ -197,6 +221,55 @@ impl<'a> Notifications<'a> {
         }
         self.publish_notifications(&out).await;
         Ok(out)
+    }
+
+    /// Tells every local account whose role is among `staff` that `from` did `kind` (about
+    /// `subject`): `admin.report` and `admin.sign_up`. The endpoint works out `staff` from the
+    /// role permissions (this area does not know them); a store without moderation data lists
+    /// no staff.
+    pub(crate) async fn notify_staff(
+        &self,
+        staff: &[Role],
+        from: &AccountRecord,
+        kind: NotificationType,
+        subject: Option<Id>,
+    ) -> ApiResult<()> {
+        let Some(store) = self.accounts.moderation() else {
+            return Ok(());
+        };
+        if staff.is_empty() {
+            return Ok(());
+        }
+        let filter = AdminAccountFilter {
+            origin: Some(AccountOrigin::Local),
+            roles: staff.iter().map(|r| r.as_str().to_string()).collect(),
+            ..AdminAccountFilter::default()
+        };
+        let mut recipients = Vec::new();
+        let mut page = Page::first(STAFF_PER_READ);
+        loop {
+            let ids = store.admin_account_ids(&filter, page).await?;
+            let Some(oldest) = ids.last().copied() else {
+                break;
+            };
+            let full = ids.len() == STAFF_PER_READ;
+            recipients.extend(ids);
+            if !full {
+                break;
+            }
+            page.max_id = Some(oldest);
+        }
+        self.notify_of(&recipients, from, kind, None, subject)
+            .await?;
+        Ok(())
+    }
+
+    /// Tells staff (the local accounts whose role is among `staff`: those who manage users)
+    /// that `account` joined, once it may sign in: confirmed and approved (`admin.sign_up`, as
+    /// Mastodon tells them when a new user is set up).
+    pub async fn signed_up(&self, account: &AccountRecord, staff: &[Role]) -> ApiResult<()> {
+        self.notify_staff(staff, account, NotificationType::AdminSignUp, None)
+            .await
     }
 
     /// Publishes what this area did (see [`crate::App::publish`]).

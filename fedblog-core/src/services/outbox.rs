@@ -9,8 +9,12 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::ApiResult;
 use crate::id::{Id, IdGenerator};
+use crate::pagination::Page;
 use crate::services::jobs::{DEFAULT_MAX_ATTEMPTS, JobQueue, json_job};
-use crate::store::{AccountRecord, PollRecord, StatusRecord, Store, Visibility};
+use crate::store::{
+    AccountRecord, AccountStatusesFilter, PollRecord, ReportFilter, ReportRecord, StatusRecord,
+    Store, Visibility,
+};
 
 /// A job that renders one activity and queues its deliveries; payload [`Federate`].
 pub const FEDERATE: &str = "federate";
@@ -154,6 +158,11 @@ pub enum Outgoing {
         /// The status with the poll.
         status: Id,
     },
+    /// A report about a remote account, forwarded (`Flag` by the instance actor).
+    Flag {
+        /// The report.
+        report: Id,
+    },
     /// One choice of a local account's vote in a remote poll (`Create` of a `Note` named as
     /// the option, replying to the poll's status; a vote for several options is one of these
     /// per option, as Mastodon sends them).
@@ -189,6 +198,22 @@ pub struct Delivery {
     /// activity's digest of its author's followers on the inbox's server.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub collection_sync: Option<String>,
+}
+
+/// How far back [`Outbox::suspension_changed`] looks for the accounts a local account recently
+/// mentioned or followed (Mastodon's `AccountReachFinder::STATUS_SINCE`).
+pub const RECENT_REACH: chrono::Duration = chrono::Duration::days(2);
+
+/// Statuses (and follows, and reports) read at most for those accounts (Mastodon reads 200
+/// recent statuses).
+const REACH_READ: usize = 200;
+
+/// Whether `domain` is among `domains` (each compared trimmed, without a trailing dot, in
+/// lower case).
+fn domain_among(domain: &str, domains: &[String]) -> bool {
+    let norm = |d: &str| d.trim().trim_end_matches('.').to_ascii_lowercase();
+    let domain = norm(domain);
+    domains.iter().any(|d| norm(d) == domain)
 }
 
 /// Deliveries are tried this many times (about a week with [`delivery_backoff`]).
@@ -264,6 +289,158 @@ impl<'a> Outbox<'a> {
             .into_iter()
             .map(|a| a.inbox)
             .collect())
+    }
+
+    /// The inbox of each remote account among `accounts`, its server's shared inbox when known
+    /// (Mastodon's `preferred_inbox_url`).
+    async fn preferred_inboxes_of(&self, accounts: &[Id]) -> ApiResult<Vec<String>> {
+        if !self.enabled || accounts.is_empty() {
+            return Ok(vec![]);
+        }
+        Ok(self
+            .store
+            .remote_actors(accounts)
+            .await?
+            .into_iter()
+            .map(|a| a.shared_inbox.unwrap_or(a.inbox))
+            .collect())
+    }
+
+    /// The servers that may have a copy of the local `account`, as Mastodon's
+    /// `AccountReachFinder` finds them: its followers', those of the accounts that reported it,
+    /// and those of the accounts it mentioned in its last [`REACH_READ`] statuses or followed
+    /// within [`RECENT_REACH`] (before its suspension, for an account suspended here; before
+    /// now otherwise). Mastodon adds the accounts it recently asked to follow and the relays;
+    /// fedblog keeps no list of the former and has no relays.
+    async fn reach(&self, account: &AccountRecord) -> ApiResult<Vec<String>> {
+        let mut inboxes = self.store.follower_inboxes(account.id).await?;
+        let mut accounts: Vec<Id> = vec![];
+        if let Some(moderation) = self.store.moderation() {
+            for resolved in [false, true] {
+                let filter = ReportFilter {
+                    resolved,
+                    account_id: None,
+                    target_account_id: Some(account.id),
+                };
+                let reports = moderation.reports(&filter, Page::first(REACH_READ)).await?;
+                accounts.extend(reports.into_iter().map(|r| r.account_id));
+            }
+        }
+        let since = match account.suspended_at {
+            Some(at) if !account.is_suspended_remotely() => at - RECENT_REACH,
+            _ => self.now - RECENT_REACH,
+        };
+        let recent = Page {
+            since_id: Some(Id::floor_at_millis(since.timestamp_millis())),
+            ..Page::first(REACH_READ)
+        };
+        let filter = AccountStatusesFilter {
+            visibilities: vec![
+                Visibility::Public,
+                Visibility::Unlisted,
+                Visibility::Private,
+                Visibility::Direct,
+            ],
+            ..AccountStatusesFilter::default()
+        };
+        let statuses = self
+            .store
+            .account_statuses(account.id, &filter, recent)
+            .await?;
+        accounts.extend(statuses.into_iter().flat_map(|s| s.mentions));
+        let follows = self.store.following_page(account.id, recent).await?;
+        accounts.extend(follows.into_iter().map(|(_, followed)| followed));
+        accounts.sort();
+        accounts.dedup();
+        inboxes.extend(self.preferred_inboxes_of(&accounts).await?);
+        Ok(inboxes)
+    }
+
+    /// A local account was suspended or its suspension lifted: the `Update` of its actor (which
+    /// then says `suspended: true`, or no longer does) goes to every server that may have a copy
+    /// of it ([`Outbox::reach`]), as Mastodon's `SuspendAccountService` and
+    /// `UnsuspendAccountService` send it, so that those servers suspend their copy or lift
+    /// that suspension.
+    pub async fn suspension_changed(&self, account: &AccountRecord) -> ApiResult<()> {
+        if !self.enabled || !account.is_local() {
+            return Ok(());
+        }
+        let inboxes = self.reach(account).await?;
+        self.send(
+            Outgoing::UpdateActor {
+                account: account.id,
+            },
+            inboxes,
+        )
+        .await
+    }
+
+    /// The ActivityPub id of the `Flag` forwarding report `report`.
+    pub fn flag_uri(&self, report: Id) -> String {
+        crate::federation::paths::activity(
+            &crate::federation::paths::instance_actor(&self.base_url),
+            "flags",
+            report,
+        )
+    }
+
+    /// A report about the remote account `target`, which its reporter asked to forward to
+    /// `domains` (already defaulted to the target's own): its `Flag` goes, as Mastodon's
+    /// `ReportService` sends it, to the target's inbox when its domain is among them, and to the
+    /// servers among them of the accounts the reported statuses reply to (not again to the
+    /// target's).
+    pub async fn report_forwarded(
+        &self,
+        report: &ReportRecord,
+        target: &AccountRecord,
+        domains: &[String],
+    ) -> ApiResult<()> {
+        let Some(target_domain) = target.domain.as_deref() else {
+            return Ok(());
+        };
+        if !self.enabled {
+            return Ok(());
+        }
+        let target_actor = self.store.remote_actor(target.id).await?;
+        let mut inboxes = vec![];
+        let to_origin = domain_among(target_domain, domains);
+        if to_origin && let Some(actor) = &target_actor {
+            inboxes.push(actor.inbox.clone());
+        }
+        let mut replied_to: Vec<Id> = self
+            .store
+            .statuses_by_ids(&report.status_ids)
+            .await?
+            .into_iter()
+            .filter_map(|s| s.in_reply_to_account_id)
+            .collect();
+        replied_to.sort();
+        replied_to.dedup();
+        let replied_to: Vec<Id> = self
+            .store
+            .accounts_by_ids(&replied_to)
+            .await?
+            .into_iter()
+            .filter(|a| {
+                a.domain
+                    .as_deref()
+                    .is_some_and(|d| domain_among(d, domains))
+            })
+            .map(|a| a.id)
+            .collect();
+        let targets_own = |inbox: &String| {
+            target_actor
+                .as_ref()
+                .is_some_and(|a| a.inbox == *inbox || a.shared_inbox.as_ref() == Some(inbox))
+        };
+        inboxes.extend(
+            self.preferred_inboxes_of(&replied_to)
+                .await?
+                .into_iter()
+                .filter(|i| !targets_own(i)),
+        );
+        self.send(Outgoing::Flag { report: report.id }, inboxes)
+            .await
     }
 
     /// Who hears of a local status on other servers: the servers of the author's followers

@@ -15,7 +15,7 @@ use crate::services::timelines::StatusPage;
 use crate::store::conversation_of;
 use crate::store::{
     AccountRecord, AppRecord, CustomEmojiRecord, FilterContext, MediaRecord, NotificationRecord,
-    PollRecord, StatusRecord,
+    NotificationType, PollRecord, StatusRecord,
 };
 
 impl App {
@@ -553,11 +553,75 @@ impl App {
             .into_iter()
             .map(|s| (s.id, s))
             .collect();
+        let subjects = self.notification_subjects(notifications.iter()).await?;
         Ok(crate::render::render_notification_list(
             notifications,
             &accounts,
             &statuses,
+            &subjects,
         ))
+    }
+
+    /// The reports (`admin.report`) and moderation warnings (`moderation_warning`) that
+    /// `notifications` name, rendered, with the accounts they concern read in one call. Each is
+    /// read by id: they are few (one per report filed or warning given), and a store that keeps
+    /// no moderation data has none.
+    async fn notification_subjects(
+        &self,
+        notifications: impl Iterator<Item = &NotificationRecord>,
+    ) -> ApiResult<render::NotificationSubjects> {
+        let mut out = render::NotificationSubjects::default();
+        let Some(store) = self.store.moderation() else {
+            return Ok(out);
+        };
+        let mut reports = Vec::new();
+        let mut warnings = Vec::new();
+        let mut seen = HashSet::new();
+        for n in notifications {
+            let Some(id) = n.subject_id.filter(|id| seen.insert(*id)) else {
+                continue;
+            };
+            match n.kind {
+                NotificationType::AdminReport => reports.extend(store.report_by_id(id).await?),
+                NotificationType::ModerationWarning => {
+                    warnings.extend(store.account_warning_by_id(id).await?)
+                }
+                _ => {}
+            }
+        }
+        if reports.is_empty() && warnings.is_empty() {
+            return Ok(out);
+        }
+        let targets = unique_ids(
+            reports
+                .iter()
+                .map(|r| r.target_account_id)
+                .chain(warnings.iter().map(|w| w.target_account_id)),
+        );
+        let targets: HashMap<Id, AccountRecord> = self
+            .store
+            .accounts_by_ids(&targets)
+            .await?
+            .into_iter()
+            .map(|a| (a.id, a))
+            .collect();
+        for report in reports {
+            if let Some(target) = targets.get(&report.target_account_id) {
+                let filed = crate::services::reports::FiledReport {
+                    target: target.clone(),
+                    report,
+                };
+                out.reports
+                    .insert(filed.report.id, self.render_report(&filed));
+            }
+        }
+        for warning in warnings {
+            if let Some(target) = targets.get(&warning.target_account_id) {
+                out.warnings
+                    .insert(warning.id, self.render_account_warning(&warning, target));
+            }
+        }
+        Ok(out)
     }
 
     /// Renders a page of notification groups for their owner: each group with its sample
@@ -588,7 +652,10 @@ impl App {
             .into_iter()
             .map(|a| (a.id, a))
             .collect();
-        Ok(self.render_notification_group_page(&groups, partial, statuses, &accounts))
+        let subjects = self
+            .notification_subjects(groups.iter().map(|g| g.most_recent()))
+            .await?;
+        Ok(self.render_notification_group_page(&groups, partial, statuses, &accounts, &subjects))
     }
 
     /// Renders a poll for a viewer, reading the viewer's own votes.

@@ -8,9 +8,12 @@
 //! `violation` whenever rules are named, which must all be rules of the server (422); a report of
 //! another category names no rule. When no other report about the same account is open, every
 //! local account whose role handles reports is told with an `admin.report` notification.
-//! Forwarding to the reported account's server is recorded (`forwarded`) but no `Flag` is sent
-//! yet. A report may name statuses deleted since: reading it leaves them out. The whole area
-//! needs the store's [`ModerationStore`]: without one, every method answers 404.
+//! Forwarded, a report about a remote account goes as a `Flag` from the instance actor to the
+//! account's server and to the servers (among those asked) of the accounts its statuses reply to
+//! (`forwarded` records whether the account's server was told); a `Flag` another server sends is
+//! filed here as a report by its signer ([`Reports::file_remote_report`]). A report may name
+//! statuses deleted since: reading it leaves them out. The whole area needs the store's
+//! [`ModerationStore`]: without one, every method answers 404.
 
 use std::collections::{HashMap, HashSet};
 
@@ -19,20 +22,17 @@ use chrono::{DateTime, Utc};
 use crate::error::{ApiError, ApiResult};
 use crate::id::{Id, IdGenerator};
 use crate::pagination::Page;
-use crate::services::moderation::AdminAccountView;
+use crate::services::moderation::{AdminAccountView, attach_custom_roles};
 use crate::services::notifications::Notifications;
+use crate::services::outbox::Outbox;
 use crate::services::visibility::VisibilityRule;
 use crate::store::{
-    AccountOrigin, AccountRecord, AccountStore, AdminAccountFilter, ModerationStore,
-    NotificationType, ReportCategory, ReportFilter, ReportRecord, Role, RuleRecord, StatusRecord,
-    StatusStore, Store,
+    AccountRecord, AccountStore, ModerationStore, NotificationType, ReportCategory, ReportFilter,
+    ReportRecord, Role, RuleRecord, StatusRecord, StatusStore, Store,
 };
 
 /// Longest comment a report takes, in characters.
 pub const MAX_COMMENT_CHARS: usize = 1000;
-
-/// Staff accounts read at once when telling them of a report.
-const STAFF_PER_READ: usize = 200;
 
 /// A report as the reporter files it, parameters as given (the area checks them).
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -137,13 +137,15 @@ pub enum ReportAction {
 
 /// The reports area: `app.reports()`. It holds the account, status and moderation stores (the
 /// latter when the store keeps one), the visibility rule (which statuses a reporter may name),
-/// the notifications area (telling staff), the id generator and the clock.
+/// the notifications area (telling staff), the outbox (forwarding), the id generator and the
+/// clock.
 pub struct Reports<'a> {
     accounts: &'a dyn AccountStore,
     statuses: &'a dyn StatusStore,
     moderation: Option<&'a dyn ModerationStore>,
     visibility: VisibilityRule<'a>,
     notifications: Notifications<'a>,
+    outbox: Outbox<'a>,
     ids: &'a IdGenerator,
     now: DateTime<Utc>,
 }
@@ -186,12 +188,13 @@ fn normalize_domain(raw: &str) -> String {
 
 impl<'a> Reports<'a> {
     /// The area over the accounts, statuses and moderation data of `store`, deciding what a
-    /// reporter may name through `visibility`, telling staff through `notifications`, making ids
-    /// with `ids`, at `now`.
+    /// reporter may name through `visibility`, telling staff through `notifications`,
+    /// forwarding through `outbox`, making ids with `ids`, at `now`.
     pub fn new(
         store: &'a dyn Store,
         visibility: VisibilityRule<'a>,
         notifications: Notifications<'a>,
+        outbox: Outbox<'a>,
         ids: &'a IdGenerator,
         now: DateTime<Utc>,
     ) -> Self {
@@ -201,6 +204,7 @@ impl<'a> Reports<'a> {
             moderation: store.moderation(),
             visibility,
             notifications,
+            outbox,
             ids,
             now,
         }
@@ -300,20 +304,26 @@ impl<'a> Reports<'a> {
         let status_ids = self
             .reported_statuses(reporter, &target, &new.status_ids)
             .await?;
-        let forwarded = new.forward
-            && match &target.domain {
-                None => false,
-                Some(domain) => {
-                    let domain = normalize_domain(domain);
-                    new.forward_to_domains.is_empty()
-                        || new
-                            .forward_to_domains
-                            .iter()
-                            .any(|d| normalize_domain(d) == domain)
-                }
-            };
+        // Mastodon's `forward_to_domains`: those given, else the reported account's own.
+        let forward_to: Vec<String> = match &target.domain {
+            Some(domain) if new.forward && new.forward_to_domains.is_empty() => {
+                vec![normalize_domain(domain)]
+            }
+            Some(_) if new.forward => new
+                .forward_to_domains
+                .iter()
+                .map(|d| normalize_domain(d))
+                .filter(|d| !d.is_empty())
+                .collect(),
+            _ => vec![],
+        };
+        let forwarded = target
+            .domain
+            .as_deref()
+            .is_some_and(|d| forward_to.contains(&normalize_domain(d)));
+        let id = self.ids.next_at(self.now.timestamp_millis());
         let report = ReportRecord {
-            id: self.ids.next_at(self.now.timestamp_millis()),
+            id,
             account_id: reporter.id,
             target_account_id: target.id,
             status_ids,
@@ -321,7 +331,55 @@ impl<'a> Reports<'a> {
             comment,
             category,
             forwarded,
-            uri: None,
+            uri: (!forward_to.is_empty()).then(|| self.outbox.flag_uri(id)),
+            assigned_account_id: None,
+            action_taken_at: None,
+            action_taken_by_account_id: None,
+            created_at: self.now,
+            updated_at: self.now,
+        };
+        store.insert_report(&report).await?;
+        if !forward_to.is_empty() {
+            self.outbox
+                .report_forwarded(&report, &target, &forward_to)
+                .await?;
+        }
+        if !self.has_open_siblings(store, &report).await? {
+            self.tell_staff(reporter, report.id, staff).await?;
+        }
+        Ok(FiledReport { report, target })
+    }
+
+    /// Files the report another server sent as a `Flag` signed by `reporter` (one of its
+    /// accounts, or its instance actor) about the local `target`, as Mastodon's
+    /// `ActivityPub::Activity::Flag` does: naming `status_ids` (the target's statuses the
+    /// `Flag` named), with its `content` as comment (as sent: the length limit is for our
+    /// reporters), category `other` (a `Flag` carries none), and its id as `uri`; then tells
+    /// `staff` as [`Reports::file_report`] does. `None` for a suspended target, which is not
+    /// reported.
+    pub async fn file_remote_report(
+        &self,
+        reporter: &AccountRecord,
+        target: &AccountRecord,
+        status_ids: Vec<Id>,
+        comment: &str,
+        uri: Option<String>,
+        staff: &[Role],
+    ) -> ApiResult<Option<ReportRecord>> {
+        let store = self.store()?;
+        if target.is_suspended() || !target.is_local() {
+            return Ok(None);
+        }
+        let report = ReportRecord {
+            id: self.ids.next_at(self.now.timestamp_millis()),
+            account_id: reporter.id,
+            target_account_id: target.id,
+            status_ids: unique(status_ids),
+            rule_ids: vec![],
+            comment: comment.trim().to_string(),
+            category: ReportCategory::Other,
+            forwarded: false,
+            uri,
             assigned_account_id: None,
             action_taken_at: None,
             action_taken_by_account_id: None,
@@ -330,9 +388,9 @@ impl<'a> Reports<'a> {
         };
         store.insert_report(&report).await?;
         if !self.has_open_siblings(store, &report).await? {
-            self.tell_staff(store, reporter, staff).await?;
+            self.tell_staff(reporter, report.id, staff).await?;
         }
-        Ok(FiledReport { report, target })
+        Ok(Some(report))
     }
 
     /// The statuses a report names, each once in the order given: statuses of `target` that
@@ -392,41 +450,18 @@ impl<'a> Reports<'a> {
             .any(|r| r.id != report.id))
     }
 
-    /// Tells every local account whose role is among `staff` of a new report by `reporter`
-    /// (`admin.report`; the notifications area leaves out the reporter itself, suspended
-    /// accounts, and those that block or mute the reporter).
+    /// Tells every local account whose role is among `staff` of the new report `report` by
+    /// `reporter` (`admin.report`; the notifications area leaves out the reporter itself,
+    /// suspended accounts, and those that block or mute the reporter).
     async fn tell_staff(
         &self,
-        store: &dyn ModerationStore,
         reporter: &AccountRecord,
+        report: Id,
         staff: &[Role],
     ) -> ApiResult<()> {
-        if staff.is_empty() {
-            return Ok(());
-        }
-        let filter = AdminAccountFilter {
-            origin: Some(AccountOrigin::Local),
-            roles: staff.iter().map(|r| r.as_str().to_string()).collect(),
-            ..AdminAccountFilter::default()
-        };
-        let mut recipients = Vec::new();
-        let mut page = Page::first(STAFF_PER_READ);
-        loop {
-            let ids = store.admin_account_ids(&filter, page).await?;
-            let Some(oldest) = ids.last().copied() else {
-                break;
-            };
-            let full = ids.len() == STAFF_PER_READ;
-            recipients.extend(ids);
-            if !full {
-                break;
-            }
-            page.max_id = Some(oldest);
-        }
         self.notifications
-            .notify(&recipients, reporter, NotificationType::AdminReport, None)
-            .await?;
-        Ok(())
+            .notify_staff(staff, reporter, NotificationType::AdminReport, Some(report))
+            .await
     }
 
     /// One page of the reports `query` selects, newest first, as moderators see them. A report
@@ -591,8 +626,16 @@ impl<'a> Reports<'a> {
             } else {
                 None
             };
-            accounts.insert(account.id, AdminAccountView { account, user });
+            accounts.insert(
+                account.id,
+                AdminAccountView {
+                    account,
+                    user,
+                    custom_role: None,
+                },
+            );
         }
+        attach_custom_roles(store, accounts.values_mut()).await?;
         let status_ids = unique(reports.iter().flat_map(|r| r.status_ids.clone()).collect());
         let statuses: HashMap<Id, StatusRecord> = if status_ids.is_empty() {
             HashMap::new()

@@ -7,6 +7,8 @@
 //! whole and paged here.
 
 use std::net::IpAddr;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration as StdDuration, Instant};
 
 use chrono::{DateTime, Duration, Utc};
 use sha2::{Digest, Sha256};
@@ -62,8 +64,44 @@ pub struct IpBlockChange {
 pub struct ServerBlocks<'a> {
     store: Option<&'a dyn ModerationStore>,
     accounts: &'a dyn AccountStore,
+    ip_access: &'a IpAccessCache,
     ids: &'a IdGenerator,
     now: DateTime<Utc>,
+}
+
+/// How long the IP blocks read for [`ServerBlocks::access_refused`] are trusted: a change made
+/// through this process is seen at once, one made by another process sharing the database
+/// within this time.
+pub const IP_ACCESS_TTL: StdDuration = StdDuration::from_secs(5);
+
+/// The IP blocks as last read for the check every request makes (one read per
+/// [`IP_ACCESS_TTL`], not one per request), kept by the app.
+#[derive(Debug, Default)]
+pub struct IpAccessCache {
+    read: Mutex<Option<(Instant, Arc<Vec<IpBlockRecord>>)>>,
+}
+
+impl IpAccessCache {
+    /// The blocks read less than [`IP_ACCESS_TTL`] ago, if any.
+    fn fresh(&self) -> Option<Arc<Vec<IpBlockRecord>>> {
+        let read = self.read.lock().unwrap_or_else(PoisonError::into_inner);
+        read.as_ref()
+            .filter(|(at, _)| at.elapsed() < IP_ACCESS_TTL)
+            .map(|(_, blocks)| blocks.clone())
+    }
+
+    /// Keeps `blocks`, read now.
+    fn keep(&self, blocks: Vec<IpBlockRecord>) -> Arc<Vec<IpBlockRecord>> {
+        let blocks = Arc::new(blocks);
+        *self.read.lock().unwrap_or_else(PoisonError::into_inner) =
+            Some((Instant::now(), blocks.clone()));
+        blocks
+    }
+
+    /// Forgets what was read (the blocks changed).
+    fn forget(&self) {
+        *self.read.lock().unwrap_or_else(PoisonError::into_inner) = None;
+    }
 }
 
 /// 422 for `field`: `Validation failed: Field message`.
@@ -207,15 +245,35 @@ impl<'a> ServerBlocks<'a> {
     pub fn new(
         store: Option<&'a dyn ModerationStore>,
         accounts: &'a dyn AccountStore,
+        ip_access: &'a IpAccessCache,
         ids: &'a IdGenerator,
         now: DateTime<Utc>,
     ) -> Self {
         ServerBlocks {
             store,
             accounts,
+            ip_access,
             ids,
             now,
         }
+    }
+
+    /// Whether requests from `addr` are refused: an unexpired `no_access` IP block covers it
+    /// (Mastodon refuses every request of such an address). Read through the app's
+    /// [`IpAccessCache`]; without moderation data nothing is refused.
+    pub async fn access_refused(&self, addr: IpAddr) -> ApiResult<bool> {
+        let Some(store) = self.store else {
+            return Ok(false);
+        };
+        let blocks = match self.ip_access.fresh() {
+            Some(blocks) => blocks,
+            None => self.ip_access.keep(store.ip_blocks().await?),
+        };
+        Ok(blocks.iter().any(|b| {
+            b.severity == IpBlockSeverity::NoAccess
+                && b.expires_at.is_none_or(|t| t > self.now)
+                && cidr_contains(&b.ip, addr)
+        }))
     }
 
     /// Brings the known accounts of `block`'s domain in line with it: suspended by a
@@ -566,7 +624,9 @@ impl<'a> ServerBlocks<'a> {
             expires_at: None,
         };
         self.apply_ip_block(&mut block, change)?;
-        match store.save_ip_block(&block).await {
+        let saved = store.save_ip_block(&block).await;
+        self.ip_access.forget();
+        match saved {
             Ok(()) => Ok(block),
             Err(StoreError::AlreadyExists(_)) => Err(invalid("ip", "has already been taken")),
             Err(e) => Err(e.into()),
@@ -577,7 +637,9 @@ impl<'a> ServerBlocks<'a> {
     pub async fn update_ip_block(&self, id: Id, change: IpBlockChange) -> ApiResult<IpBlockRecord> {
         let mut block = self.ip_block(id).await?;
         self.apply_ip_block(&mut block, change)?;
-        match self.store()?.save_ip_block(&block).await {
+        let saved = self.store()?.save_ip_block(&block).await;
+        self.ip_access.forget();
+        match saved {
             Ok(()) => Ok(block),
             Err(StoreError::AlreadyExists(_)) => Err(invalid("ip", "has already been taken")),
             Err(e) => Err(e.into()),
@@ -586,7 +648,9 @@ impl<'a> ServerBlocks<'a> {
 
     /// Removes an IP block (404 if unknown).
     pub async fn unblock_ip(&self, id: Id) -> ApiResult<()> {
-        if self.store()?.delete_ip_block(id).await? {
+        let deleted = self.store()?.delete_ip_block(id).await?;
+        self.ip_access.forget();
+        if deleted {
             Ok(())
         } else {
             Err(ApiError::not_found())
@@ -845,6 +909,62 @@ mod app_tests {
             .await
             .expect("setting");
         assert!(!federation.host_suspended("anywhere.example").await);
+    }
+
+    #[tokio::test]
+    async fn no_access_ip_blocks_refuse_every_request_from_their_addresses() {
+        use crate::app::RequestInfo;
+        use crate::endpoint::Auth;
+        let app = app("here.example");
+        let from = |addr: &str| RequestInfo {
+            remote_addr: Some(addr.to_string()),
+            ..RequestInfo::default()
+        };
+        let status = |r: ApiResult<crate::app::Caller>| r.map(|_| ()).map_err(|e| e.status);
+        let before = app
+            .authenticate(Auth::Public, None, None, from("203.0.113.9"))
+            .await;
+        assert_eq!(status(before), Ok(()));
+        let blocks = app.server_blocks();
+        blocks
+            .block_ip(IpBlockChange {
+                ip: Some("203.0.113.0/24".into()),
+                severity: Some("no_access".into()),
+                ..IpBlockChange::default()
+            })
+            .await
+            .expect("no access");
+        blocks
+            .block_ip(IpBlockChange {
+                ip: Some("192.0.2.0/24".into()),
+                severity: Some("sign_up_block".into()),
+                ..IpBlockChange::default()
+            })
+            .await
+            .expect("sign-ups only");
+        // A block made through this process applies at once (the cache is forgotten).
+        for addr in ["203.0.113.9", "::ffff:203.0.113.200"] {
+            let refused = app.authenticate(Auth::Public, None, None, from(addr)).await;
+            assert_eq!(status(refused), Err(http::StatusCode::FORBIDDEN), "{addr}");
+        }
+        for addr in ["192.0.2.1", "198.51.100.1", "not an address"] {
+            let let_in = app.authenticate(Auth::Public, None, None, from(addr)).await;
+            assert_eq!(status(let_in), Ok(()), "{addr}");
+        }
+        // Lifted: let in again at once.
+        let id = blocks
+            .ip_blocks(Page::first(10))
+            .await
+            .expect("list")
+            .iter()
+            .find(|b| b.severity == IpBlockSeverity::NoAccess)
+            .expect("the no-access block")
+            .id;
+        app.server_blocks().unblock_ip(id).await.expect("lifted");
+        let after = app
+            .authenticate(Auth::Public, None, None, from("203.0.113.9"))
+            .await;
+        assert_eq!(status(after), Ok(()));
     }
 
     #[tokio::test]

@@ -449,7 +449,7 @@ impl<'a> Statuses<'a> {
         let thread = parent.as_ref().map(|p| p.conversation_id.unwrap_or(p.id));
         record.conversation_id = Some(thread.unwrap_or(record.id));
         // The status's hashtags exist as tags before the status does (tag pages, follows).
-        self.areas.tags.record_status_tags(&new.text).await?;
+        record.tags = self.areas.tags.record_status_tags(&new.text).await?;
         // Another process may have made the same id in the same millisecond: take a new one.
         let mut tries = 0;
         loop {

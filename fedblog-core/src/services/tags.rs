@@ -12,7 +12,7 @@ use crate::id::{Id, IdGenerator};
 use crate::pagination::Page;
 use crate::services::outbox::Outbox;
 use crate::store::{
-    AccountRecord, AccountStore, FeaturedTagRecord, Store, TagRecord, TagStore, TagUsage,
+    AccountRecord, AccountStore, FeaturedTagRecord, Store, TagRecord, TagReview, TagStore, TagUsage,
 };
 
 /// Days of use a Tag entity reports (`history`), today first.
@@ -35,6 +35,19 @@ pub struct TagView {
     pub following: Option<bool>,
     /// Whether the viewer features it (`None` for an anonymous viewer).
     pub featuring: Option<bool>,
+}
+
+/// What staff change of a hashtag (`PUT /api/v1/admin/tags/:id`); `None`: kept.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TagChanges {
+    /// A new display form: the same name in other letter case.
+    pub display_name: Option<String>,
+    /// May trend.
+    pub trendable: Option<bool>,
+    /// Attached to new statuses.
+    pub usable: Option<bool>,
+    /// Found by hashtag search.
+    pub listable: Option<bool>,
 }
 
 /// A featured tag with what its entity shows, loaded for render.
@@ -113,21 +126,28 @@ impl<'a> Tags<'a> {
                 name,
                 display_name,
                 created_at: self.now,
+                review: TagReview::default(),
             })
             .await?)
     }
 
     /// Makes sure every hashtag of a status text exists as a tag; a new tag takes the spelling
-    /// the author wrote as its display name. Called when a status is posted.
-    pub async fn record_status_tags(&self, text: &str) -> ApiResult<()> {
+    /// the author wrote as its display name. Called when a status is posted or edited; returns
+    /// the normalised names the status carries: those staff did not make unusable.
+    pub async fn record_status_tags(&self, text: &str) -> ApiResult<Vec<String>> {
+        let mut usable = Vec::new();
         for (name, display_name) in content::extract_tags_with_display(text) {
-            self.tag_named(name, display_name).await?;
+            let tag = self.tag_named(name, display_name).await?;
+            if tag.review.usable() {
+                usable.push(tag.name);
+            }
         }
-        Ok(())
+        Ok(usable)
     }
 
     /// Makes sure each hashtag named (as another server wrote it, `#` or not) exists as a tag;
-    /// returns their normalised names, each once, leaving out names that are not valid tags.
+    /// returns their normalised names, each once, leaving out names that are not valid tags and
+    /// tags staff made unusable.
     pub async fn record_tag_names(&self, names: &[String]) -> ApiResult<Vec<String>> {
         let mut out: Vec<String> = Vec::with_capacity(names.len());
         for raw in names {
@@ -136,8 +156,13 @@ impl<'a> Tags<'a> {
                 continue;
             }
             let name = content::normalize_tag(shown);
-            if !out.contains(&name) {
-                self.tag_named(name.clone(), shown.to_string()).await?;
+            if !out.contains(&name)
+                && self
+                    .tag_named(name.clone(), shown.to_string())
+                    .await?
+                    .review
+                    .usable()
+            {
                 out.push(name);
             }
         }
@@ -215,7 +240,56 @@ impl<'a> Tags<'a> {
         if limit == 0 {
             return Ok(vec![]);
         }
-        Ok(self.tags.tags_by_prefix(&name, offset, limit).await?)
+        // Tags staff unlisted are not found (a page may then hold fewer).
+        let mut found = self.tags.tags_by_prefix(&name, offset, limit).await?;
+        found.retain(|t| t.review.listable());
+        Ok(found)
+    }
+
+    /// One page of every tag, as staff see them (by id, newest first).
+    pub async fn admin_tags(&self, page: Page) -> ApiResult<Vec<TagView>> {
+        let tags = self.tags.tags_page(page).await?;
+        self.tag_views(&tags, None).await
+    }
+
+    /// One tag by id, as staff see it; 404 when unknown.
+    pub async fn admin_tag(&self, id: Id) -> ApiResult<TagView> {
+        let tag = self
+            .tags
+            .tag_by_id(id)
+            .await?
+            .ok_or_else(ApiError::not_found)?;
+        self.tag_view(&tag, None).await
+    }
+
+    /// Records what staff decided about a tag (marking it reviewed now, as Mastodon does);
+    /// 404 when unknown, 422 for a display name that is not the tag's name.
+    pub async fn review_tag(&self, id: Id, changes: TagChanges) -> ApiResult<TagView> {
+        let mut tag = self
+            .tags
+            .tag_by_id(id)
+            .await?
+            .ok_or_else(ApiError::not_found)?;
+        if let Some(shown) = changes.display_name.filter(|d| !d.trim().is_empty()) {
+            let shown = shown.trim().trim_start_matches('#');
+            if !content::is_valid_tag_name(shown) || content::normalize_tag(shown) != tag.name {
+                return Err(ApiError::invalid_field(
+                    "display_name",
+                    "ERR_INVALID",
+                    "Validation failed: Display name must match the tag's name (letter case aside)",
+                ));
+            }
+            tag.display_name = shown.to_string();
+        }
+        let review = &mut tag.review;
+        review.trendable = changes.trendable.or(review.trendable);
+        review.usable = changes.usable.or(review.usable);
+        review.listable = changes.listable.or(review.listable);
+        review.reviewed_at = Some(self.now);
+        if !self.tags.update_tag(&tag).await? {
+            return Err(ApiError::not_found());
+        }
+        self.tag_view(&tag, None).await
     }
 
     /// One tag as a viewer sees it.
@@ -671,6 +745,94 @@ mod tests {
                 .unwrap()
                 .featuring,
             Some(true)
+        );
+    }
+
+    #[tokio::test]
+    async fn staff_review_makes_tags_unusable_unlisted_or_trendable() {
+        let (app, a) = app_with(&["writer"]).await;
+        post(&app, &a[0], "first #Topic and #Other").await;
+        let topic = app
+            .store
+            .tag_by_name("topic")
+            .await
+            .unwrap()
+            .expect("tag recorded");
+        let listed: Vec<String> = app
+            .tags()
+            .admin_tags(crate::pagination::Page::first(10))
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|v| v.tag.name)
+            .collect();
+        assert_eq!(listed, ["other", "topic"], "newest first");
+        let fresh = app.tags().admin_tag(topic.id).await.unwrap();
+        assert_eq!(fresh.tag.review, super::TagReview::default());
+        let rendered = app.render_admin_tag(&fresh);
+        assert!(rendered.usable && rendered.listable && !rendered.trendable);
+        assert!(rendered.requires_review);
+        // Another spelling than the name: refused.
+        let err = app
+            .tags()
+            .review_tag(
+                topic.id,
+                super::TagChanges {
+                    display_name: Some("Topics".into()),
+                    ..Default::default()
+                },
+            )
+            .await
+            .unwrap_err();
+        assert_eq!(err.status, http::StatusCode::UNPROCESSABLE_ENTITY);
+        let reviewed = app
+            .tags()
+            .review_tag(
+                topic.id,
+                super::TagChanges {
+                    display_name: Some("TOPIC".into()),
+                    trendable: Some(true),
+                    usable: Some(false),
+                    listable: Some(false),
+                },
+            )
+            .await
+            .unwrap();
+        let rendered = app.render_admin_tag(&reviewed);
+        assert_eq!(rendered.tag.name, "TOPIC");
+        assert!(rendered.trendable && !rendered.usable && !rendered.listable);
+        assert!(!rendered.requires_review);
+        // A new status no longer carries the unusable tag; search does not find it.
+        let status = crate::test_support::post_new(
+            &app,
+            &a[0],
+            NewStatus {
+                text: "again #topic and #other".into(),
+                visibility: Some("public".into()),
+                ..Default::default()
+            },
+        )
+        .await;
+        assert_eq!(status.tags, ["other"]);
+        assert!(
+            app.tags()
+                .search_hashtags("topic", 0, 10)
+                .await
+                .unwrap()
+                .is_empty()
+        );
+        assert_eq!(
+            app.tags()
+                .search_hashtags("oth", 0, 10)
+                .await
+                .unwrap()
+                .len(),
+            1
+        );
+        let unknown = crate::id::Id(42);
+        assert_eq!(
+            app.tags().admin_tag(unknown).await.unwrap_err().status,
+            http::StatusCode::NOT_FOUND
         );
     }
 }

@@ -173,6 +173,8 @@ macro_rules! __delegate_trait {
             fn find_or_create_tag(&self, tag: &TagRecord) -> StoreResult<TagRecord>;
             fn tag_by_name(&self, name: &str) -> StoreResult<Option<TagRecord>>;
             fn tag_by_id(&self, id: Id) -> StoreResult<Option<TagRecord>>;
+            fn tags_page(&self, page: Page) -> StoreResult<Vec<TagRecord>>;
+            fn update_tag(&self, tag: &TagRecord) -> StoreResult<bool>;
             fn tags_by_prefix(&self, prefix: &str, offset: u64, limit: u64) -> StoreResult<Vec<TagRecord>>;
             fn tag_usage(&self, name: &str, from: DateTime<Utc>, to: DateTime<Utc>) -> StoreResult<TagUsage>;
             fn follow_tag(&self, id: Id, account: Id, tag_id: Id) -> StoreResult<()>;

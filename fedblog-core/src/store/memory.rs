@@ -98,6 +98,7 @@ struct Inner {
     /// list -> its values by id
     listed_values: HashMap<ValueList, BTreeMap<Id, ListedValueRecord>>,
     ip_blocks: BTreeMap<Id, IpBlockRecord>,
+    user_roles: BTreeMap<Id, UserRoleRecord>,
 }
 
 /// Keeps everything in memory behind one lock. Cloning is not offered: share it in an `Arc`.
@@ -1876,6 +1877,21 @@ impl TagStore for MemoryStore {
         Ok(self.read()?.tags.get(&id).cloned())
     }
 
+    async fn tags_page(&self, page: Page) -> StoreResult<Vec<TagRecord>> {
+        let inner = self.read()?;
+        Ok(page.apply(inner.tags.values().rev().cloned(), |t| t.id))
+    }
+
+    async fn update_tag(&self, tag: &TagRecord) -> StoreResult<bool> {
+        let mut g = self.write()?;
+        let Some(stored) = g.tags.get_mut(&tag.id) else {
+            return Ok(false);
+        };
+        stored.display_name = tag.display_name.clone();
+        stored.review = tag.review.clone();
+        Ok(true)
+    }
+
     async fn tags_by_prefix(
         &self,
         prefix: &str,
@@ -3352,7 +3368,7 @@ fn admin_selects(
             filter
                 .roles
                 .iter()
-                .any(|r| r.eq_ignore_ascii_case(u.role.as_str()))
+                .any(|r| r.eq_ignore_ascii_case(&u.role.as_str()))
         });
     let domain = filter.by_domain.as_deref().is_none_or(|d| {
         a.domain
@@ -3572,6 +3588,25 @@ impl ModerationStore for MemoryStore {
 
     async fn delete_ip_block(&self, id: Id) -> StoreResult<bool> {
         Ok(self.write()?.ip_blocks.remove(&id).is_some())
+    }
+
+    async fn user_roles(&self) -> StoreResult<Vec<UserRoleRecord>> {
+        let mut roles: Vec<UserRoleRecord> = self.read()?.user_roles.values().cloned().collect();
+        roles.sort_by_key(|r| (r.position, r.id));
+        Ok(roles)
+    }
+
+    async fn user_role_by_id(&self, id: Id) -> StoreResult<Option<UserRoleRecord>> {
+        Ok(self.read()?.user_roles.get(&id).cloned())
+    }
+
+    async fn save_user_role(&self, role: &UserRoleRecord) -> StoreResult<()> {
+        self.write()?.user_roles.insert(role.id, role.clone());
+        Ok(())
+    }
+
+    async fn delete_user_role(&self, id: Id) -> StoreResult<bool> {
+        Ok(self.write()?.user_roles.remove(&id).is_some())
     }
 }
 

@@ -443,6 +443,11 @@ pub trait TagStore: Send + Sync {
     async fn tag_by_name(&self, name: &str) -> StoreResult<Option<TagRecord>>;
     /// The tag with this id.
     async fn tag_by_id(&self, id: Id) -> StoreResult<Option<TagRecord>>;
+    /// One page of all tags, by id (newest first, as pages go).
+    async fn tags_page(&self, page: Page) -> StoreResult<Vec<TagRecord>>;
+    /// Stores what staff changed of a known tag: its `display_name` and `review`; returns
+    /// whether the tag exists (its name and creation are kept).
+    async fn update_tag(&self, tag: &TagRecord) -> StoreResult<bool>;
     /// Tags whose normalised name starts with `prefix` (itself normalised), shortest name
     /// first, then by name; `offset` of them skipped, at most `limit` given.
     ///

@@ -1,6 +1,6 @@
 //! Moderation and administration records and their store: reports, moderation warnings, the
-//! server's rules and policy texts, and the server-wide blocks and allows (domains, e-mail
-//! domains, canonical e-mail addresses, IP ranges).
+//! server's rules and policy texts, the server-wide blocks and allows (domains, e-mail
+//! domains, canonical e-mail addresses, IP ranges), and custom user roles.
 //!
 //! [`ModerationStore`] came after the other store traits. A store offers it through
 //! [`AccountStore::moderation`](super::AccountStore::moderation) (`None` by default), so stores
@@ -195,8 +195,8 @@ pub struct AdminAccountFilter {
     pub origin: Option<AccountOrigin>,
     /// In this state.
     pub status: Option<AdminAccountStatus>,
-    /// Only local accounts whose role is one of these (role names: `user`, `moderator`, `admin`,
-    /// `owner`); empty: any.
+    /// Only local accounts whose role is one of these (as [`Role::as_str`](crate::store::Role::as_str)
+    /// writes them: `user`, `moderator`, `admin`, `owner`, or a custom role's id); empty: any.
     pub roles: Vec<String>,
     /// Only accounts on this domain (lower case; for remote accounts).
     pub by_domain: Option<String>,
@@ -206,6 +206,31 @@ pub struct AdminAccountFilter {
     pub display_name: Option<String>,
     /// Local accounts whose e-mail address contains this (case-insensitively).
     pub email: Option<String>,
+}
+
+/// A custom user role (Mastodon's `UserRole`), held by the logins whose
+/// [`Role`](crate::store::Role) is [`Role::Custom`](crate::store::Role::Custom) of its id. The
+/// built-in roles (owner, admin, moderator, and everyone's) are not kept here.
+#[derive(Clone, Debug, PartialEq)]
+pub struct UserRoleRecord {
+    /// Id (never one of the built-in roles' API ids: `-99`, `1`, `2`, `3`).
+    pub id: Id,
+    /// Name shown on badges and in the admin API.
+    pub name: String,
+    /// Badge colour, `#rrggbb` or `#rgb`, or empty for none.
+    pub color: String,
+    /// Permission flags (the bits of [`Permissions`](crate::permissions::Permissions)); the
+    /// holder also has everyone's.
+    pub permissions: u64,
+    /// Rank: a moderator acts only on accounts whose role ranks strictly lower (the built-in
+    /// roles rank: everyone -1, moderator 10, admin 100, owner 1000).
+    pub position: i32,
+    /// Shown as a badge on its holders' profiles (`Account.roles`).
+    pub highlighted: bool,
+    /// Created.
+    pub created_at: DateTime<Utc>,
+    /// Last changed.
+    pub updated_at: DateTime<Utc>,
 }
 
 /// One of the server's rules.
@@ -447,4 +472,20 @@ pub trait ModerationStore: Send + Sync {
     async fn save_ip_block(&self, block: &IpBlockRecord) -> StoreResult<()>;
     /// Deletes an IP block; returns whether it existed.
     async fn delete_ip_block(&self, id: Id) -> StoreResult<bool>;
+
+    // Custom user roles
+
+    /// Every custom role, by position then id.
+    async fn user_roles(&self) -> StoreResult<Vec<UserRoleRecord>>;
+    /// The custom role with this id.
+    async fn user_role_by_id(&self, id: Id) -> StoreResult<Option<UserRoleRecord>>;
+    /// Inserts or replaces a custom role (by id).
+    async fn save_user_role(&self, role: &UserRoleRecord) -> StoreResult<()>;
+    /// Deletes a custom role; returns whether it existed. The logins holding it are left as they
+    /// are: a login whose custom role is gone has the rights and rank of the plain user role
+    /// (see [`crate::permissions`]), and whoever deletes a role gives its holders
+    /// [`Role::User`](crate::store::Role::User) through
+    /// [`AccountStore::update_user`](crate::store::AccountStore::update_user), which caches of
+    /// logins learn of (as `fedblog-server roles delete` does).
+    async fn delete_user_role(&self, id: Id) -> StoreResult<bool>;
 }

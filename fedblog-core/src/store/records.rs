@@ -5,7 +5,7 @@ use chrono::{DateTime, Utc};
 use crate::id::Id;
 pub use crate::search_query::{Has, In, Is, Text};
 
-/// A role on this server.
+/// A role on this server: a built-in one, or a custom role kept by the moderation store.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Role {
     /// Everything, including other admins.
@@ -16,26 +16,32 @@ pub enum Role {
     Moderator,
     /// No special rights.
     User,
+    /// A custom role: the id of its [`UserRoleRecord`](crate::store::UserRoleRecord) (a login
+    /// whose custom role is gone has the rights of [`Role::User`]).
+    Custom(Id),
 }
 
 impl Role {
-    /// The name used in settings, the CLI and the database.
-    pub fn as_str(self) -> &'static str {
+    /// The text used in settings, the CLI and the database: a built-in role's name, or a custom
+    /// role's id in decimal.
+    pub fn as_str(self) -> std::borrow::Cow<'static, str> {
         match self {
-            Role::Owner => "owner",
-            Role::Admin => "admin",
-            Role::Moderator => "moderator",
-            Role::User => "user",
+            Role::Owner => "owner".into(),
+            Role::Admin => "admin".into(),
+            Role::Moderator => "moderator".into(),
+            Role::User => "user".into(),
+            Role::Custom(id) => id.to_string().into(),
         }
     }
-    /// Parse a role name.
+    /// Parses that text: a built-in role's name (in any case), or a custom role's id (whether
+    /// such a role exists is not checked here).
     pub fn parse(s: &str) -> Option<Role> {
         Some(match s.to_ascii_lowercase().as_str() {
             "owner" => Role::Owner,
             "admin" => Role::Admin,
             "moderator" => Role::Moderator,
             "user" => Role::User,
-            _ => return None,
+            other => Role::Custom(other.parse().ok()?),
         })
     }
 }
@@ -70,6 +76,35 @@ impl Visibility {
             "unlisted" => Visibility::Unlisted,
             "private" => Visibility::Private,
             "direct" => Visibility::Direct,
+            _ => return None,
+        })
+    }
+}
+
+/// Who suspended an account, as Mastodon's `suspension_origin`: this server's moderators (or
+/// one of its domain blocks), or, for a remote account, its own server (its actor said
+/// `suspended`). Only a remote suspension is lifted when the actor stops saying so.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SuspensionOrigin {
+    /// Suspended here.
+    Local,
+    /// Suspended by the account's own server.
+    Remote,
+}
+
+impl SuspensionOrigin {
+    /// The name kept in the database.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SuspensionOrigin::Local => "local",
+            SuspensionOrigin::Remote => "remote",
+        }
+    }
+    /// Parses a name kept in the database.
+    pub fn parse(s: &str) -> Option<SuspensionOrigin> {
+        Some(match s {
+            "local" => SuspensionOrigin::Local,
+            "remote" => SuspensionOrigin::Remote,
             _ => return None,
         })
     }
@@ -139,6 +174,9 @@ pub struct AccountRecord {
     pub updated_at: DateTime<Utc>,
     /// Set while suspended.
     pub suspended_at: Option<DateTime<Utc>>,
+    /// Who suspended it, while suspended (`None` with `suspended_at` set: here, as before
+    /// origins were kept, and as a domain block suspends).
+    pub suspension_origin: Option<SuspensionOrigin>,
     /// Set while every post is forced sensitive.
     pub sensitized_at: Option<DateTime<Utc>>,
     /// Set while the account is silenced (limited) by a moderator or a domain block.
@@ -182,6 +220,7 @@ impl AccountRecord {
             created_at: now,
             updated_at: now,
             suspended_at: None,
+            suspension_origin: None,
             sensitized_at: None,
             silenced_at: None,
             statuses_count: 0,
@@ -204,6 +243,10 @@ impl AccountRecord {
     /// Whether the account is suspended.
     pub fn is_suspended(&self) -> bool {
         self.suspended_at.is_some()
+    }
+    /// Whether the account is suspended by its own server only (see [`SuspensionOrigin`]).
+    pub fn is_suspended_remotely(&self) -> bool {
+        self.is_suspended() && self.suspension_origin == Some(SuspensionOrigin::Remote)
     }
 }
 
@@ -626,10 +669,41 @@ pub struct TagRecord {
     pub id: Id,
     /// Normalised name (see `content::normalize_tag`), unique.
     pub name: String,
-    /// The name as first written (same letters, original case).
+    /// The name as first written (same letters, original case), or as staff set it.
     pub display_name: String,
     /// First seen.
     pub created_at: DateTime<Utc>,
+    /// What staff decided about it (nothing yet for a new tag).
+    pub review: TagReview,
+}
+
+/// What staff decided about a hashtag (`PUT /api/v1/admin/tags/:id`); `None`: not decided,
+/// Mastodon's defaults apply (usable, listable, not trendable).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TagReview {
+    /// May trend.
+    pub trendable: Option<bool>,
+    /// Linked and attached in new statuses (`false`: the hashtag stays plain text).
+    pub usable: Option<bool>,
+    /// Found by hashtag search.
+    pub listable: Option<bool>,
+    /// When staff last reviewed it (`None`: it still requires review).
+    pub reviewed_at: Option<DateTime<Utc>>,
+}
+
+impl TagReview {
+    /// Whether the tag is attached to new statuses (unless staff said no).
+    pub fn usable(&self) -> bool {
+        self.usable != Some(false)
+    }
+    /// Whether hashtag search finds it (unless staff said no).
+    pub fn listable(&self) -> bool {
+        self.listable != Some(false)
+    }
+    /// Whether it may trend (only once staff said so).
+    pub fn trendable(&self) -> bool {
+        self.trendable == Some(true)
+    }
 }
 
 /// A hashtag an account features on its profile.
@@ -948,6 +1022,8 @@ pub struct NotificationRecord {
     /// The status concerned, for mention, status, reblog (the reblogged status), favourite, poll
     /// and update.
     pub status_id: Option<Id>,
+    /// The report (`admin.report`) or moderation warning (`moderation_warning`) concerned.
+    pub subject_id: Option<Id>,
     /// Notifications sharing it are shown as one group (`ungrouped-<id>` for a lone one).
     pub group_key: String,
     /// Held back by the account's notification policy (shown only on request).

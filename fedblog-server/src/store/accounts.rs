@@ -2,7 +2,7 @@
 
 use async_trait::async_trait;
 use fedblog_core::store::{
-    AccountRecord, AccountStore, ProfileField, Role, UserRecord, Visibility,
+    AccountRecord, AccountStore, ProfileField, Role, SuspensionOrigin, UserRecord, Visibility,
 };
 use fedblog_core::{Id, StoreError, StoreResult};
 use sea_orm::ActiveValue::Set;
@@ -103,6 +103,7 @@ pub(super) fn profile_columns(a: &AccountRecord) -> accounts::ActiveModel {
         moved_to_account_id: Set(a.moved_to_account_id.map(Id::as_i64)),
         updated_at: Set(a.updated_at),
         suspended_at: Set(a.suspended_at),
+        suspension_origin: Set(a.suspension_origin.map(|o| o.as_str().to_string())),
         sensitized_at: Set(a.sensitized_at),
         silenced_at: Set(a.silenced_at),
         ..Default::default()
@@ -152,6 +153,15 @@ pub(super) fn account_from_row(m: accounts::Model) -> StoreResult<AccountRecord>
         created_at: m.created_at,
         updated_at: m.updated_at,
         suspended_at: m.suspended_at,
+        suspension_origin: m
+            .suspension_origin
+            .as_deref()
+            .map(|o| {
+                SuspensionOrigin::parse(o).ok_or_else(|| {
+                    StoreError::Backend(format!("unknown accounts.suspension_origin {o:?}"))
+                })
+            })
+            .transpose()?,
         sensitized_at: m.sensitized_at,
         silenced_at: m.silenced_at,
         statuses_count: m.statuses_count,

@@ -4,11 +4,12 @@ use async_trait::async_trait;
 use fedblog_core::store::{AccountRecord, AccountSearch, DirectoryOrder, DirectoryStore};
 use fedblog_core::{Id, StoreResult};
 use sea_orm::sea_query::{
-    Expr, ExprTrait, Func, LikeExpr, NullOrdering, Order, Query, SelectStatement, UnionType,
+    CommonTableExpression, Expr, ExprTrait, Func, LikeExpr, NullOrdering, Order, Query,
+    SelectStatement, UnionType, WithClause,
 };
 use sea_orm::{
-    ColumnTrait, Condition, DbBackend, EntityTrait, QueryFilter, QueryOrder, QuerySelect,
-    QueryTrait, Statement,
+    ColumnTrait, Condition, ConnectionTrait, DbBackend, EntityTrait, FromQueryResult, QueryFilter,
+    QueryOrder, QuerySelect, QueryTrait, Statement, StatementBuilder,
 };
 
 use super::accounts::{account_from_row, fold};
@@ -48,11 +49,51 @@ const ACCOUNTS_FTS: &str = "accounts_fts";
 /// domain (migration m0026), led by the id.
 const SEARCH_INDEX: &str = "ix_accounts_search";
 
+/// The index of the accounts in rank order (followers, most first, then id), on SQLite carrying
+/// the columns the rank walk checks (migration m0029).
+const RANK_INDEX: &str = "ix_accounts_search_rank";
+
+/// The accounts the rank walk reads at most on SQLite, in rank order, before it gives up and
+/// the matches are ranked from the name indexes instead. Reading one entry of [`RANK_INDEX`]
+/// and checking it costs about 0.25 µs: 2.5 ms for the whole window. A text matching one
+/// account in a hundred (the fewest [`RANK_PROBE`] lets through, at 100,000 accounts) has about
+/// 100 matches in it, twice a page of 50; a common piece of a name (3,000 to 5,000 matches)
+/// finds its page in the first 1,000 to 2,000 entries.
+const RANK_WINDOW: u64 = 10_000;
+
+/// The rank walk's window on PostgreSQL, where the walk reads each account's row (its index
+/// carries no names) for about 1.5 µs, and there is no probe to spare a rare text the walk: a
+/// whole window in vain costs about 4 ms, and the walk finds a page of 50 when one account in
+/// 50 matches (a common piece of a name, whose matches cost 10 ms or more to rank from the
+/// trigram index, against 1 to 3 ms walked).
+const PG_RANK_WINDOW: u64 = 2_500;
+
+/// On SQLite, the rank walk is tried only when a text the trigram index serves has this many
+/// candidates or more (ids from the username range and the trigram index, counted up to this
+/// many, about 0.3 ms): fewer are ranked quickly from the name indexes (about 2 µs each), where
+/// a walk would read much of its window in vain to find them. Tuned at 100,000 accounts: with
+/// many more, a text with this many candidates matches a smaller share of them, and the walk
+/// gives up more often (then both are paid).
+const RANK_PROBE: u64 = 1_000;
+
+/// The deepest result (`offset + limit`) the rank walk looks for; a deeper page would need a
+/// denser match than the walk's window is likely to hold, and is ranked from the name indexes.
+const RANK_WALK_MAX: u64 = 500;
+
 /// The table name of `accounts`, for columns qualified by name.
 const ACCOUNTS: &str = "accounts";
 
-/// The alias of `accounts` in SQLite's subquery that chooses the page of results.
+/// The alias of `accounts` in the subquery that chooses the page of results.
 const RANKED: &str = "ranked";
+
+/// The alias of the candidates the rank walk counts on SQLite before it walks.
+const PROBE: &str = "probe";
+
+/// The common table of the rank walk's ids in [`walked_page_statement`].
+const WALKED: &str = "walked";
+
+/// The column of [`walked_page_statement`]'s rows counting the rank walk's ids.
+const WALKED_COUNT: &str = "walked_count";
 
 /// `username` starts with `prefix`: `prefix <= username < prefix_upper_bound(prefix)`, a range
 /// an index on the column serves (no `LIKE`: SQLite's LIKE optimisation needs a NOCASE index and
@@ -84,7 +125,8 @@ fn trigram_serves(text: &str) -> bool {
 /// folds case by Unicode where `LOWER` folds ASCII only: a superset of the matches, which the
 /// plain condition narrows. (A `MATCH` rather than FTS5's own `LIKE` support: that one reads
 /// each candidate's text from `accounts` once more to check it, and needs a `LIKE` without
-/// `ESCAPE`.)
+/// `ESCAPE`.) An id may come twice (`UNION ALL`): `IN` keeps one, and a `UNION` would sort them
+/// all into a temporary B-tree once more first.
 fn sqlite_candidates(text: &str) -> SelectStatement {
     let by_display_name = Query::select()
         .expr(Expr::cust(format!(r#""{ACCOUNTS_FTS}"."rowid""#)))
@@ -102,8 +144,32 @@ fn sqlite_candidates(text: &str) -> SelectStatement {
             Expr::col(accounts::Column::UsernameLower),
             text,
         ))
-        .union(UnionType::Distinct, by_display_name)
+        .union(UnionType::All, by_display_name)
         .to_owned()
+}
+
+/// The name condition of a search for `text` (lower-cased), in columns of `table`: the
+/// lower-cased username starts with `text` (a range, in byte order: `COLLATE "C"` on
+/// PostgreSQL) or the lower-cased display name contains it (`LIKE`, wildcards escaped).
+///
+/// On SQLite the display name is compared as it is: SQLite's `LIKE` ignores the case of ASCII
+/// letters, and its `LOWER` folds ASCII letters only, so `display_name LIKE p` and
+/// `LOWER(display_name) LIKE p` match the same names (without a lower-cased copy of each
+/// name: the rank walk checks thousands). PostgreSQL's `LIKE` is case sensitive: `lower` there.
+fn name_match(backend: DbBackend, table: &'static str, text: &str) -> Condition {
+    let col = |c: accounts::Column| Expr::col((table, c));
+    let pattern = like(format!("%{}%", escape_like(text)));
+    match backend {
+        DbBackend::Postgres => Condition::any()
+            .add(starts_with(
+                Expr::cust(format!(r#""{table}"."username_lower" COLLATE "C""#)),
+                text,
+            ))
+            .add(Func::lower(col(accounts::Column::DisplayName)).like(pattern)),
+        _ => Condition::any()
+            .add(starts_with(col(accounts::Column::UsernameLower), text))
+            .add(col(accounts::Column::DisplayName).like(pattern)),
+    }
 }
 
 /// The accounts `search` finds, in columns of `table` (`accounts` or an alias): not suspended,
@@ -116,24 +182,18 @@ fn sqlite_candidates(text: &str) -> SelectStatement {
 /// `ix_accounts_username_lower_c`) and the `LIKE` can use the `pg_trgm` GIN index
 /// `ix_accounts_display_name_trgm` (when the extension could be created): a bitmap OR of both.
 /// On SQLite a text of three characters or more also restricts the ids to
-/// [`sqlite_candidates`], so that only those accounts are read (a shorter one reads them all).
+/// [`sqlite_candidates`], so that only those accounts are read (a shorter one reads them all),
+/// but for a search among the accounts one follows: those are read from `follows` and checked,
+/// which costs as many lookups as the account follows (tens to hundreds), where gathering the
+/// candidates of a common piece of a name costs as many as it matches (thousands).
 fn search_filter(backend: DbBackend, table: &'static str, search: &AccountSearch) -> Condition {
     let col = |c: accounts::Column| Expr::col((table, c));
     let text = search.text.as_str();
-    let username = match backend {
-        DbBackend::Postgres => Expr::cust(format!(r#""{table}"."username_lower" COLLATE "C""#)),
-        _ => col(accounts::Column::UsernameLower),
-    };
     let mut filter = Condition::all().add(col(accounts::Column::SuspendedAt).is_null());
-    if backend == DbBackend::Sqlite && trigram_serves(text) {
+    if backend == DbBackend::Sqlite && trigram_serves(text) && search.followed_by.is_none() {
         filter = filter.add(col(accounts::Column::Id).in_subquery(sqlite_candidates(text)));
     }
-    filter = filter.add(
-        Condition::any().add(starts_with(username, text)).add(
-            Func::lower(col(accounts::Column::DisplayName))
-                .like(like(format!("%{}%", escape_like(text)))),
-        ),
-    );
+    filter = filter.add(name_match(backend, table, text));
     if let Some(domain) = &search.domain {
         filter = filter
             .add(col(accounts::Column::Domain).is_not_null())
@@ -172,26 +232,23 @@ fn search_order(table: &'static str, text: &str) -> [(Expr, Order); 3] {
     ]
 }
 
-/// The statement of `search_accounts` on `backend`.
+/// The results a search must find before its page can be cut: `offset + limit`.
+fn wanted(search: &AccountSearch) -> u64 {
+    search.offset.saturating_add(search.limit)
+}
+
+/// The statement that ranks every match of `search` (the fallback of the rank walk, and the
+/// search with a domain or a follower): the page of ids is chosen first, by a subquery that
+/// reads only the columns it filters and orders by, then only those accounts are read whole.
 ///
-/// PostgreSQL: one query, filtered, ordered and paged.
-///
-/// SQLite: the page of ids is chosen first, by a subquery that reads [`SEARCH_INDEX`] only
-/// (`INDEXED BY`: without statistics the planner would read the table by its primary key), then
-/// only those accounts are read whole. The index holds a fraction of the table's bytes (no
-/// notes, fields or URLs), so the few thousand accounts a common fragment of a name matches
-/// are ranked from a small index rather than from about one table page each.
+/// On SQLite the subquery reads [`SEARCH_INDEX`] (`INDEXED BY`: without statistics the planner
+/// would read the table by its primary key), a fraction of the table's bytes (no notes, fields
+/// or URLs), so that the accounts a piece of a name matches are ranked from a small index
+/// rather than from about one table page each.
 fn search_statement(backend: DbBackend, search: &AccountSearch) -> Statement {
     let offset = std::cmp::min(search.offset, i64::MAX as u64);
     let limit = std::cmp::min(search.limit, i64::MAX as u64);
     let text = search.text.as_str();
-    if backend != DbBackend::Sqlite {
-        let mut q = accounts::Entity::find().filter(search_filter(backend, ACCOUNTS, search));
-        for (expr, order) in search_order(ACCOUNTS, text) {
-            q = q.order_by(expr, order);
-        }
-        return q.offset(offset).limit(limit).build(backend);
-    }
     let mut ranked = Query::select();
     ranked
         .column((RANKED, accounts::Column::Id))
@@ -208,7 +265,7 @@ fn search_statement(backend: DbBackend, search: &AccountSearch) -> Statement {
     let mut stmt = q.build(backend);
     // With a domain, the planner's own choice (the few accounts of the domain by
     // `ix_accounts_domain_key`, looked up by id) beats the covering index.
-    if search.domain.is_none() {
+    if backend == DbBackend::Sqlite && search.domain.is_none() {
         // sea-query has no `INDEXED BY`: it goes after the subquery's table and alias.
         let from = format!(r#"FROM "{ACCOUNTS}" AS "{RANKED}""#);
         stmt.sql = stmt
@@ -218,16 +275,202 @@ fn search_statement(backend: DbBackend, search: &AccountSearch) -> Statement {
     stmt
 }
 
-#[async_trait]
-impl DirectoryStore for SeaStore {
-    async fn search_accounts(&self, search: &AccountSearch) -> StoreResult<Vec<AccountRecord>> {
-        let stmt = search_statement(self.db.get_database_backend(), search);
+/// The rank walk of `search`: the ids of its first `offset + limit` matches in rank order (by
+/// followers, most first, then by id; exact username matches are not put first here), looked
+/// for among the first [`RANK_WINDOW`] accounts of that order only ([`RANK_INDEX`] read in
+/// order, each entry checked, stopping at the last match wanted). `None` for a search the walk
+/// does not serve: with a domain or a follower (few accounts to rank: the name indexes find
+/// them), or deeper than [`RANK_WALK_MAX`]. On SQLite, a text with fewer than [`RANK_PROBE`]
+/// candidates is not walked (the walk finds nothing).
+///
+/// Fewer ids than `offset + limit` mean that the window did not hold them all, not that there
+/// are no more: the matches are ranked from the name indexes then.
+///
+/// The window is a subquery ordered and limited to [`RANK_WINDOW`] rows, filtered outside. On
+/// SQLite it runs as a co-routine that yields its rows in its order, and the outer query has no
+/// `ORDER BY` of its own (SQLite would sort the whole window for it, so the `LIMIT` could not
+/// stop the walk early). PostgreSQL keeps the subquery's order through the filter: the outer
+/// `ORDER BY` costs no sort there, and is spelled out so that the order is guaranteed. The
+/// statement names no index: see [`walking_rank_index`].
+fn rank_walk(backend: DbBackend, search: &AccountSearch) -> Option<SelectStatement> {
+    let wanted = wanted(search);
+    if search.domain.is_some() || search.followed_by.is_some() || wanted > RANK_WALK_MAX {
+        return None;
+    }
+    let mut window = Query::select();
+    window
+        .columns([
+            accounts::Column::Id,
+            accounts::Column::FollowersCount,
+            accounts::Column::SuspendedAt,
+            accounts::Column::UsernameLower,
+            accounts::Column::DisplayName,
+        ])
+        .from(accounts::Entity)
+        .order_by(accounts::Column::FollowersCount, Order::Desc)
+        .order_by(accounts::Column::Id, Order::Asc)
+        .limit(match backend {
+            DbBackend::Sqlite => RANK_WINDOW,
+            _ => PG_RANK_WINDOW,
+        });
+    if backend == DbBackend::Sqlite && trigram_serves(&search.text) {
+        // The probe bounds the walk's range of the index: all of it (`followers_count <=
+        // i64::MAX`) with enough candidates, none of it (`<= -1`) otherwise. SQLite evaluates a
+        // range's bound once, before it seeks; a condition on no column would be checked on
+        // every entry of the window instead.
+        let enough = Expr::case(Expr::cust("COUNT(*)").gte(RANK_PROBE), i64::MAX).finally(-1);
+        let probe = Query::select()
+            .expr(enough)
+            .from_subquery(
+                sqlite_candidates(&search.text).limit(RANK_PROBE).to_owned(),
+                PROBE,
+            )
+            .to_owned();
+        window.and_where(
+            Expr::col(accounts::Column::FollowersCount)
+                .lte(Expr::SubQuery(None, Box::new(probe.into()))),
+        );
+    }
+    let mut walk = Query::select();
+    walk.column((RANKED, accounts::Column::Id))
+        .from_subquery(window, RANKED)
+        .cond_where(
+            Condition::all()
+                .add(Expr::col((RANKED, accounts::Column::SuspendedAt)).is_null())
+                .add(name_match(backend, RANKED, &search.text)),
+        )
+        .limit(wanted);
+    if backend != DbBackend::Sqlite {
+        walk.order_by((RANKED, accounts::Column::FollowersCount), Order::Desc)
+            .order_by((RANKED, accounts::Column::Id), Order::Asc);
+    }
+    Some(walk)
+}
+
+/// `stmt` (with the rank walk's window in it) built for `backend`, the window's table named
+/// with `INDEXED BY` [`RANK_INDEX`] on SQLite (sea-query has no `INDEXED BY`), so that the walk
+/// reads the index whatever the statistics say.
+fn walking_rank_index(backend: DbBackend, stmt: &impl StatementBuilder) -> Statement {
+    let mut stmt = backend.build(stmt);
+    if backend == DbBackend::Sqlite {
+        // The window's `FROM`: the only `accounts` followed by its `ORDER BY`, or by the
+        // probe's bound.
+        let (plain, probed) = (
+            format!(r#"FROM "{ACCOUNTS}" ORDER BY"#),
+            format!(r#"FROM "{ACCOUNTS}" WHERE "followers_count" <="#),
+        );
+        for from in [plain, probed] {
+            let indexed = from.replacen(
+                &format!(r#""{ACCOUNTS}""#),
+                &format!(r#""{ACCOUNTS}" INDEXED BY "{RANK_INDEX}""#),
+                1,
+            );
+            stmt.sql = stmt.sql.replacen(&from, &indexed, 1);
+        }
+    }
+    stmt
+}
+
+/// The page of `search` by its rank walk, in one statement: the walk's ids ([`rank_walk`], as
+/// the common table [`WALKED`]) and the exact username matches (which lead, found by
+/// `ux_accounts_username`), read whole, ranked by [`search_order`] and cut to the page; each
+/// row tells how many ids the walk found ([`WALKED_COUNT`]). When it found `offset + limit`,
+/// the first `offset + limit` results of the whole order are among these accounts: the exact
+/// matches, then the first of the others in rank order, which the walk found. `None` when the
+/// walk does not serve `search`.
+fn walked_page_statement(backend: DbBackend, search: &AccountSearch) -> Option<Statement> {
+    let walk = rank_walk(backend, search)?;
+    let offset = std::cmp::min(search.offset, i64::MAX as u64);
+    let limit = std::cmp::min(search.limit, i64::MAX as u64);
+    let text = search.text.as_str();
+    let walked = WithClause::new()
+        .cte(
+            // Read twice (the ids, their count): walked once (SQLite would otherwise walk
+            // for each).
+            CommonTableExpression::new()
+                .query(walk)
+                .table_name(WALKED)
+                .materialized(true)
+                .to_owned(),
+        )
+        .to_owned();
+    let count = Query::select()
+        .expr(Expr::cust("COUNT(*)"))
+        .from(WALKED)
+        .to_owned();
+    // Unqualified columns: those of this subquery's own `accounts`.
+    let exact = Query::select()
+        .column(accounts::Column::Id)
+        .from(accounts::Entity)
+        .and_where(accounts::Column::UsernameLower.eq(text))
+        .and_where(accounts::Column::SuspendedAt.is_null())
+        .to_owned();
+    // One list of ids (an `OR` of two conditions would make PostgreSQL read every account).
+    let ids = Query::select()
+        .column((WALKED, accounts::Column::Id))
+        .from(WALKED)
+        .union(UnionType::All, exact)
+        .to_owned();
+    let mut page = Query::select();
+    page.expr(Expr::cust(format!(r#""{ACCOUNTS}".*"#)))
+        .expr_as(Expr::SubQuery(None, Box::new(count.into())), WALKED_COUNT)
+        .from(accounts::Entity)
+        .and_where(Expr::col((ACCOUNTS, accounts::Column::Id)).in_subquery(ids));
+    for (expr, order) in search_order(ACCOUNTS, text) {
+        page.order_by_expr(expr, order);
+    }
+    page.offset(offset).limit(limit);
+    Some(walking_rank_index(backend, &page.with(walked)))
+}
+
+impl SeaStore {
+    /// The accounts `stmt` selects, as records.
+    async fn account_records(&self, stmt: Statement) -> StoreResult<Vec<AccountRecord>> {
         let rows = accounts::Entity::find()
             .from_raw_sql(stmt)
             .all(&self.db)
             .await
             .map_err(backend_err)?;
         records(rows)
+    }
+
+    /// The page of `search` by its rank walk ([`walked_page_statement`]), or `None` when the
+    /// walk does not serve the search or did not find all of the page's results.
+    async fn walked_page(&self, search: &AccountSearch) -> StoreResult<Option<Vec<AccountRecord>>> {
+        let Some(stmt) = walked_page_statement(self.db.get_database_backend(), search) else {
+            return Ok(None);
+        };
+        let rows = self.db.query_all_raw(stmt).await.map_err(backend_err)?;
+        let walked = match rows.first() {
+            Some(row) => row.try_get::<i64>("", WALKED_COUNT).map_err(backend_err)?,
+            None => 0,
+        };
+        if u64::try_from(walked).unwrap_or(0) < wanted(search) {
+            return Ok(None);
+        }
+        let models = rows
+            .iter()
+            .map(|row| accounts::Model::from_query_result(row, "").map_err(backend_err))
+            .collect::<StoreResult<Vec<_>>>()?;
+        records(models).map(Some)
+    }
+}
+
+#[async_trait]
+impl DirectoryStore for SeaStore {
+    /// The rank walk first ([`walked_page_statement`]): when it finds the page's matches within
+    /// its window, they make the page; otherwise (or when it does not serve the search) every
+    /// match is ranked ([`search_statement`]).
+    async fn search_accounts(&self, search: &AccountSearch) -> StoreResult<Vec<AccountRecord>> {
+        if search.limit == 0 {
+            return Ok(vec![]);
+        }
+        if let Some(page) = self.walked_page(search).await? {
+            return Ok(page);
+        }
+        let backend = self.db.get_database_backend();
+        self.account_records(search_statement(backend, search))
+            .await
     }
 
     async fn directory(
@@ -296,7 +539,10 @@ impl DirectoryStore for SeaStore {
 
 #[cfg(test)]
 mod tests {
-    use super::{escape_like, prefix_upper_bound, search_statement, trigram_phrase};
+    use super::{
+        RANK_PROBE, escape_like, prefix_upper_bound, rank_walk, search_statement, trigram_phrase,
+        trigram_serves, walked_page_statement, walking_rank_index, wanted,
+    };
     use crate::store::{ConnectSettings, SeaStore, connect};
     use fedblog_core::Id;
     use fedblog_core::store::{AccountRecord, AccountSearch, AccountStore, DirectoryStore};
@@ -338,7 +584,11 @@ mod tests {
 
     /// The `detail` lines of SQLite's plan for `search`.
     async fn plan(store: &SeaStore, search: &AccountSearch) -> Vec<String> {
-        let stmt = search_statement(DbBackend::Sqlite, search);
+        plan_of(store, search_statement(DbBackend::Sqlite, search)).await
+    }
+
+    /// The `detail` lines of SQLite's plan for `stmt`.
+    async fn plan_of(store: &SeaStore, stmt: Statement) -> Vec<String> {
         let explain = Statement::from_sql_and_values(
             DbBackend::Sqlite,
             format!("EXPLAIN QUERY PLAN {}", stmt.sql),
@@ -356,7 +606,9 @@ mod tests {
 
     /// On SQLite a search of three characters or more reads the trigram index and the username
     /// index, then ranks the ids found from the covering index and reads `accounts` by id only,
-    /// whatever the filters; a shorter one ranks every account from the covering index.
+    /// with or without a domain; a shorter one ranks every account from the covering index. A
+    /// search among the accounts one follows reads them from `follows` instead (by follower),
+    /// checking each in the covering index.
     #[tokio::test]
     async fn sqlite_search_reads_the_indexes() {
         let store = sqlite().await;
@@ -365,10 +617,6 @@ mod tests {
             search("100% \"c\""),
             AccountSearch {
                 domain: Some("remote.example".into()),
-                ..search("alice")
-            },
-            AccountSearch {
-                followed_by: Some(Id::from_i64(7)),
                 ..search("alice")
             },
         ];
@@ -401,6 +649,37 @@ mod tests {
                 "{s:?}: reads every account:\n{text}"
             );
         }
+        let followed = plan(
+            &store,
+            &AccountSearch {
+                followed_by: Some(Id::from_i64(7)),
+                ..search("alice")
+            },
+        )
+        .await;
+        let text = followed.join("\n");
+        assert!(
+            !followed.iter().any(|l| l.contains("accounts_fts")),
+            "{text}"
+        );
+        assert!(
+            followed
+                .iter()
+                .any(|l| l.starts_with("SEARCH follows USING COVERING INDEX")
+                    && l.ends_with("(follower_id=?)")),
+            "does not read the follows by follower:\n{text}"
+        );
+        assert!(
+            followed
+                .iter()
+                .any(|l| l
+                    .starts_with("SEARCH ranked USING COVERING INDEX ix_accounts_search (id=?")),
+            "does not check them in the covering index:\n{text}"
+        );
+        assert!(
+            !followed.iter().any(|l| l.starts_with("SCAN ")),
+            "reads every account:\n{text}"
+        );
         let plan = plan(&store, &search("al")).await;
         assert!(!plan.iter().any(|l| l.contains("accounts_fts")), "{plan:?}");
         assert!(
@@ -408,6 +687,202 @@ mod tests {
                 .any(|l| l == "SCAN ranked USING COVERING INDEX ix_accounts_search"),
             "{plan:?}"
         );
+    }
+
+    /// The rank walk of `search` alone, as its page runs it (SQLite).
+    fn walk_statement(search: &AccountSearch) -> Statement {
+        let walk = rank_walk(DbBackend::Sqlite, search).expect("walked");
+        walking_rank_index(DbBackend::Sqlite, &walk)
+    }
+
+    /// How many ids the rank walk of `search` finds.
+    async fn walked_ids(store: &SeaStore, search: &AccountSearch) -> usize {
+        store
+            .connection()
+            .query_all_raw(walk_statement(search))
+            .await
+            .expect("walk")
+            .len()
+    }
+
+    /// The rank walk reads `ix_accounts_search_rank` alone, in order, as a co-routine the
+    /// filter reads from with nothing to sort (so its `LIMIT` ends the walk); its page reads
+    /// the accounts found by id and the exact matches by `ux_accounts_username`. It serves
+    /// neither a domain nor a follower, nor a page past its depth.
+    #[tokio::test]
+    async fn sqlite_rank_walk_reads_the_rank_index_in_order() {
+        let store = sqlite().await;
+        // The whole index, or (a text the probe counts candidates of) the range it bounds.
+        let walks_rank_index = |l: &String| {
+            l == "SCAN accounts USING COVERING INDEX ix_accounts_search_rank"
+                || l == "SEARCH accounts USING COVERING INDEX ix_accounts_search_rank \
+                         (followers_count<?)"
+        };
+        for text in ["al", "ali", "100% \"c\""] {
+            let s = search(text);
+            let plan = plan_of(&store, walk_statement(&s)).await;
+            let text = plan.join("\n");
+            assert_eq!(
+                plan.iter().any(|l| l.contains("(followers_count<?)")),
+                trigram_serves(&s.text),
+                "{s:?}: the probe bounds the walk of a text of three characters or more:\n{text}"
+            );
+            assert!(
+                plan.iter().any(|l| l.starts_with("CO-ROUTINE ranked")),
+                "{s:?}: no co-routine in\n{text}"
+            );
+            assert!(
+                plan.iter().any(walks_rank_index),
+                "{s:?}: does not walk the rank index in\n{text}"
+            );
+            assert!(
+                !plan.iter().any(|l| l.contains("TEMP B-TREE")),
+                "{s:?}: sorts in\n{text}"
+            );
+            let page = walked_page_statement(DbBackend::Sqlite, &s).expect("walked");
+            let page = plan_of(&store, page).await;
+            let text = page.join("\n");
+            assert!(
+                page.iter().any(walks_rank_index),
+                "{s:?}: the page does not walk the rank index in\n{text}"
+            );
+            assert!(
+                page.iter()
+                    .any(|l| l.contains("INDEX ux_accounts_username (username_lower=?")),
+                "{s:?}: exact matches not by the username index in\n{text}"
+            );
+            assert!(
+                page.iter()
+                    .any(|l| l.starts_with("SEARCH accounts USING INTEGER PRIMARY KEY (rowid=?)")),
+                "{s:?}: the accounts walked are not read by id in\n{text}"
+            );
+            assert!(
+                !page.iter().any(|l| l.starts_with("SCAN ")
+                    && !walks_rank_index(l)
+                    && !l.starts_with("SCAN walked")
+                    && !l.starts_with("SCAN ranked")
+                    && !l.starts_with("SCAN probe")
+                    && !l.starts_with("SCAN accounts_fts VIRTUAL TABLE INDEX 0:M")),
+                "{s:?}: the page reads every account:\n{text}"
+            );
+        }
+        let not_walked = [
+            AccountSearch {
+                domain: Some("remote.example".into()),
+                ..search("alice")
+            },
+            AccountSearch {
+                followed_by: Some(Id::from_i64(7)),
+                ..search("alice")
+            },
+            AccountSearch {
+                offset: 480,
+                ..search("alice")
+            },
+        ];
+        for s in not_walked {
+            assert!(rank_walk(DbBackend::Sqlite, &s).is_none(), "{s:?}");
+            assert!(
+                walked_page_statement(DbBackend::Sqlite, &s).is_none(),
+                "{s:?}"
+            );
+        }
+    }
+
+    /// What the rank walk's page holds is what ranking every match gives: exact matches
+    /// (several domains) first, then by followers (with ties) and id, suspended accounts left
+    /// out, usernames by prefix and display names by a part (ASCII case ignored), any offset.
+    /// The walk answers the searches with many candidates itself (it finds enough in its
+    /// window); a text of three characters or more with fewer than `RANK_PROBE` candidates is
+    /// not walked, and the full ranking answers.
+    #[tokio::test]
+    async fn sqlite_rank_walk_pages_match_the_full_ranking() {
+        let store = sqlite().await;
+        let now = chrono::Utc::now();
+        let mut n = 0i64;
+        let mut add = |username: String, domain: Option<&str>, display_name: &str| {
+            n += 1;
+            let mut a = AccountRecord::new_local(Id::from_i64(n), &username, now);
+            a.domain = domain.map(str::to_string);
+            a.display_name = display_name.to_string();
+            a.followers_count = (n * 7) % 11;
+            if n % 10 == 0 {
+                a.suspended_at = Some(now);
+            }
+            a
+        };
+        let mut all = Vec::new();
+        for i in 0..150 {
+            all.push(match i % 3 {
+                0 => add(format!("ab{i}"), None, ""),
+                1 => add(
+                    format!("x{i}"),
+                    Some("remote.example"),
+                    &format!("Crab {i}"),
+                ),
+                _ => add(format!("zz{i}"), None, "NOTHING AB Äbc"),
+            });
+        }
+        for domain in [None, Some("one.example"), Some("two.example")] {
+            all.push(add("Ab".into(), domain, ""));
+        }
+        // Enough candidates for "rab" and "nothing ab" to be walked.
+        for i in 0..RANK_PROBE {
+            all.push(add(
+                format!("fill{i}"),
+                Some("filler.example"),
+                "Crab nothing Ab",
+            ));
+        }
+        for a in &all {
+            store.insert_remote_account(a).await.expect("insert");
+        }
+        let cases = [
+            ("ab", 0, 40, true),
+            ("ab", 25, 30, true),
+            ("ab", 0, 1, true),
+            ("rab", 0, 20, true),
+            ("rab", 10, 20, true),
+            ("nothing ab", 3, 7, true),
+            ("ab1", 0, 5, false),
+            ("äbc", 0, 5, false),
+        ];
+        for (text, offset, limit, walked) in cases {
+            let s = AccountSearch {
+                offset,
+                limit,
+                ..search(text)
+            };
+            let found = walked_ids(&store, &s).await as u64;
+            assert_eq!(
+                found >= wanted(&s),
+                walked,
+                "{s:?}: {found} found by the walk"
+            );
+            let ids = |found: Vec<AccountRecord>| {
+                found.into_iter().map(|a| a.id.as_i64()).collect::<Vec<_>>()
+            };
+            let searched = ids(store.search_accounts(&s).await.expect("search"));
+            let ranked = ids(store
+                .account_records(search_statement(DbBackend::Sqlite, &s))
+                .await
+                .expect("ranked"));
+            assert_eq!(searched, ranked, "{s:?}");
+            // (SQLite's `LIKE` ignores the case of ASCII letters only: "äbc" finds no "Äbc".)
+            if text != "äbc" {
+                assert_eq!(searched.len() as u64, limit, "{s:?}");
+            }
+        }
+        // Fewer matches than the page: the full ranking finds them (the exact match ab12, then
+        // ab123, ab126 and ab120 by followers; ab129 is suspended).
+        let found: Vec<String> = store
+            .search_accounts(&search("ab12"))
+            .await
+            .expect("search")
+            .into_iter()
+            .map(|a| a.username)
+            .collect();
+        assert_eq!(found, ["ab12", "ab123", "ab126", "ab120"]);
     }
 
     /// The triggers keep the trigram index in step with `accounts`: new accounts, changed
@@ -459,5 +934,78 @@ mod tests {
         )
         .await
         .expect("index in step after a delete");
+    }
+}
+
+#[cfg(test)]
+mod h_probe_tmp {
+    use super::*;
+    use crate::store::{ConnectSettings, connect};
+
+    #[tokio::test]
+    async fn h_probe_tmp() {
+        let Ok(url) = std::env::var("H_PROBE_DB") else {
+            return;
+        };
+        let store = connect(&url, &ConnectSettings::default())
+            .await
+            .expect("connect");
+        for text in ["zouv", "slaic", "sho", "chea"] {
+            let s = AccountSearch {
+                text: text.into(),
+                domain: None,
+                followed_by: None,
+                offset: 0,
+                limit: 50,
+            };
+            let stmt = walked_page_statement(DbBackend::Sqlite, &s).expect("walk");
+            let explain = Statement::from_sql_and_values(
+                DbBackend::Sqlite,
+                format!("EXPLAIN QUERY PLAN {}", stmt.sql),
+                stmt.values.clone().map(|v| v.0).unwrap_or_default(),
+            );
+            let plan: Vec<String> = store
+                .connection()
+                .query_all_raw(explain)
+                .await
+                .expect("explain")
+                .iter()
+                .map(|r| {
+                    format!(
+                        "{} {} {}",
+                        r.try_get::<i64>("", "id").unwrap(),
+                        r.try_get::<i64>("", "parent").unwrap(),
+                        r.try_get::<String>("", "detail").unwrap()
+                    )
+                })
+                .collect();
+            if text == "zouv" {
+                eprintln!("{}\n{}", stmt.sql, plan.join("\n"));
+            }
+            for _ in 0..3 {
+                let t = std::time::Instant::now();
+                let page = store.walked_page(&s).await.expect("walk");
+                let t1 = t.elapsed();
+                let t = std::time::Instant::now();
+                let all = store
+                    .account_records(search_statement(DbBackend::Sqlite, &s))
+                    .await
+                    .expect("fallback");
+                let t2 = t.elapsed();
+                let t = std::time::Instant::now();
+                let f = AccountSearch {
+                    followed_by: Some(fedblog_core::Id::from_i64(111506008346853376)),
+                    ..s.clone()
+                };
+                let fl = store.search_accounts(&f).await.expect("followed");
+                let t3 = t.elapsed();
+                eprintln!(
+                    "{text}: walked {:?} in {t1:?}; fallback {} in {t2:?}; followed {} in {t3:?}",
+                    page.map(|p| p.len()),
+                    all.len(),
+                    fl.len()
+                );
+            }
+        }
     }
 }

@@ -1,5 +1,5 @@
 //! `ModerationStore` for `SeaStore`: reports, moderation warnings, the accounts as administrators
-//! list them, rules and policy texts, and the server-wide blocks and allows.
+//! list them, rules and policy texts, the server-wide blocks and allows, and custom user roles.
 //!
 //! Every write is one statement. "Inserts or replaces (by id)" is an upsert on the primary key;
 //! a clash on another unique key (a blocked domain, an IP range, an effective date, a listed
@@ -12,7 +12,7 @@ use fedblog_core::store::{
     AccountOrigin, AccountWarningRecord, AdminAccountFilter, AdminAccountStatus,
     DomainBlockSeverity, InstanceDomainBlockRecord, IpBlockRecord, IpBlockSeverity,
     ListedValueRecord, ModerationStore, ReportCategory, ReportFilter, ReportRecord, RuleRecord,
-    TermsOfServiceRecord, ValueList, WarningAction,
+    TermsOfServiceRecord, UserRoleRecord, ValueList, WarningAction,
 };
 use fedblog_core::{Id, StoreError, StoreResult};
 use sea_orm::ActiveValue::Set;
@@ -22,8 +22,8 @@ use sea_orm::{ColumnTrait, Condition, DbErr, EntityTrait, QueryFilter, QueryOrde
 use super::accounts::fold;
 use super::directory::{escape_like, like};
 use super::entity::{
-    account_warnings, accounts, instance_domain_blocks, ip_blocks, listed_values, reports, rules,
-    settings, terms_of_service, users,
+    account_warnings, accounts, instance_domain_blocks, ip_blocks, listed_values, reports, roles,
+    rules, settings, terms_of_service, users,
 };
 use super::{SeaStore, backend_err, paging};
 
@@ -117,6 +117,20 @@ fn rule_from_row(m: rules::Model) -> RuleRecord {
         text: m.text,
         hint: m.hint,
         position: m.position,
+        created_at: m.created_at,
+        updated_at: m.updated_at,
+    }
+}
+
+fn user_role_from_row(m: roles::Model) -> UserRoleRecord {
+    UserRoleRecord {
+        id: Id::from_i64(m.id),
+        name: m.name,
+        color: m.color,
+        // The column holds what `save_user_role` wrote, a `u64` of at most 64 bits.
+        permissions: m.permissions as u64,
+        position: m.position,
+        highlighted: m.highlighted,
         created_at: m.created_at,
         updated_at: m.updated_at,
     }
@@ -583,6 +597,63 @@ impl ModerationStore for SeaStore {
 
     async fn delete_ip_block(&self, id: Id) -> StoreResult<bool> {
         let res = ip_blocks::Entity::delete_by_id(id.as_i64())
+            .exec(&self.db)
+            .await
+            .map_err(backend_err)?;
+        Ok(res.rows_affected > 0)
+    }
+
+    async fn user_roles(&self) -> StoreResult<Vec<UserRoleRecord>> {
+        let rows = roles::Entity::find()
+            .order_by_asc(roles::Column::Position)
+            .order_by_asc(roles::Column::Id)
+            .all(&self.db)
+            .await
+            .map_err(backend_err)?;
+        Ok(rows.into_iter().map(user_role_from_row).collect())
+    }
+
+    async fn user_role_by_id(&self, id: Id) -> StoreResult<Option<UserRoleRecord>> {
+        Ok(roles::Entity::find_by_id(id.as_i64())
+            .one(&self.db)
+            .await
+            .map_err(backend_err)?
+            .map(user_role_from_row))
+    }
+
+    async fn save_user_role(&self, role: &UserRoleRecord) -> StoreResult<()> {
+        use roles::Column as C;
+        roles::Entity::insert(roles::ActiveModel {
+            id: Set(role.id.as_i64()),
+            name: Set(role.name.clone()),
+            color: Set(role.color.clone()),
+            permissions: Set(role.permissions as i64),
+            position: Set(role.position),
+            highlighted: Set(role.highlighted),
+            created_at: Set(role.created_at),
+            updated_at: Set(role.updated_at),
+        })
+        .on_conflict(
+            OnConflict::column(C::Id)
+                .update_columns([
+                    C::Name,
+                    C::Color,
+                    C::Permissions,
+                    C::Position,
+                    C::Highlighted,
+                    C::CreatedAt,
+                    C::UpdatedAt,
+                ])
+                .to_owned(),
+        )
+        .exec_without_returning(&self.db)
+        .await
+        .map_err(backend_err)?;
+        Ok(())
+    }
+
+    async fn delete_user_role(&self, id: Id) -> StoreResult<bool> {
+        let res = roles::Entity::delete_by_id(id.as_i64())
             .exec(&self.db)
             .await
             .map_err(backend_err)?;

@@ -22,6 +22,7 @@ fn notification_row(n: &NotificationRecord) -> notifications::ActiveModel {
         from_account_id: Set(n.from_account_id.as_i64()),
         kind: Set(n.kind.as_str().to_string()),
         status_id: Set(n.status_id.map(Id::as_i64)),
+        subject_id: Set(n.subject_id.map(Id::as_i64)),
         group_key: Set(n.group_key.clone()),
         filtered: Set(n.filtered),
         created_at: Set(n.created_at),
@@ -36,6 +37,7 @@ pub(super) fn notification_from_row(m: notifications::Model) -> StoreResult<Noti
         kind: NotificationType::parse(&m.kind)
             .ok_or_else(|| StoreError::Backend(format!("unknown notification type {}", m.kind)))?,
         status_id: m.status_id.map(Id::from_i64),
+        subject_id: m.subject_id.map(Id::from_i64),
         group_key: m.group_key,
         filtered: m.filtered,
         created_at: m.created_at,

@@ -3,7 +3,9 @@
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use fedblog_core::pagination::Page;
-use fedblog_core::store::{FeaturedTagRecord, TagRecord, TagStore, TagUsage, Visibility};
+use fedblog_core::store::{
+    FeaturedTagRecord, TagRecord, TagReview, TagStore, TagUsage, Visibility,
+};
 use fedblog_core::{Id, StoreError, StoreResult};
 use sea_orm::ActiveValue::Set;
 use sea_orm::sea_query::{Expr, ExprTrait, Func, JoinType, OnConflict, Order, Query};
@@ -22,6 +24,12 @@ fn tag_from_row(m: tags::Model) -> TagRecord {
         name: m.name,
         display_name: m.display_name,
         created_at: m.created_at,
+        review: TagReview {
+            trendable: m.trendable,
+            usable: m.usable,
+            listable: m.listable,
+            reviewed_at: m.reviewed_at,
+        },
     }
 }
 
@@ -104,6 +112,10 @@ impl TagStore for SeaStore {
             name: Set(tag.name.clone()),
             display_name: Set(tag.display_name.clone()),
             created_at: Set(tag.created_at),
+            trendable: Set(tag.review.trendable),
+            usable: Set(tag.review.usable),
+            listable: Set(tag.review.listable),
+            reviewed_at: Set(tag.review.reviewed_at),
         };
         // A concurrent insert of the same name makes this one do nothing (PostgreSQL waits for
         // the other transaction first); the select then reads the winner's row.
@@ -143,6 +155,37 @@ impl TagStore for SeaStore {
             .await
             .map_err(backend_err)?
             .map(tag_from_row))
+    }
+
+    async fn tags_page(&self, page: Page) -> StoreResult<Vec<TagRecord>> {
+        let rows = paging::apply(tags::Entity::find(), tags::Column::Id, &page)
+            .all(&self.db)
+            .await
+            .map_err(backend_err)?;
+        Ok(paging::finish(rows, &page)
+            .into_iter()
+            .map(tag_from_row)
+            .collect())
+    }
+
+    async fn update_tag(&self, tag: &TagRecord) -> StoreResult<bool> {
+        let changed = tags::Entity::update_many()
+            .col_expr(
+                tags::Column::DisplayName,
+                Expr::value(tag.display_name.clone()),
+            )
+            .col_expr(tags::Column::Trendable, Expr::value(tag.review.trendable))
+            .col_expr(tags::Column::Usable, Expr::value(tag.review.usable))
+            .col_expr(tags::Column::Listable, Expr::value(tag.review.listable))
+            .col_expr(
+                tags::Column::ReviewedAt,
+                Expr::value(tag.review.reviewed_at),
+            )
+            .filter(tags::Column::Id.eq(tag.id.as_i64()))
+            .exec(&self.db)
+            .await
+            .map_err(backend_err)?;
+        Ok(changed.rows_affected > 0)
     }
 
     async fn tags_by_prefix(
@@ -241,32 +284,26 @@ impl TagStore for SeaStore {
     ) -> StoreResult<Vec<(Id, TagRecord)>> {
         let q =
             tag_follows::Entity::find().filter(tag_follows::Column::AccountId.eq(account.as_i64()));
-        let rows: Vec<(i64, i64, String, String, DateTime<Utc>)> =
-            paging::apply(q, tag_follows::Column::Id, &page)
-                .select_only()
-                .column(tag_follows::Column::Id)
-                .column(tags::Column::Id)
-                .column(tags::Column::Name)
-                .column(tags::Column::DisplayName)
-                .column(tags::Column::CreatedAt)
-                .inner_join(tags::Entity)
-                .into_tuple()
-                .all(&self.db)
-                .await
-                .map_err(backend_err)?;
-        Ok(paging::finish(rows, &page)
+        let rows: Vec<(i64, i64)> = paging::apply(q, tag_follows::Column::Id, &page)
+            .select_only()
+            .column(tag_follows::Column::Id)
+            .column(tag_follows::Column::TagId)
+            .into_tuple()
+            .all(&self.db)
+            .await
+            .map_err(backend_err)?;
+        let rows = paging::finish(rows, &page);
+        let tags: std::collections::HashMap<i64, TagRecord> = tags::Entity::find()
+            .filter(tags::Column::Id.is_in(rows.iter().map(|(_, tag)| *tag)))
+            .all(&self.db)
+            .await
+            .map_err(backend_err)?
             .into_iter()
-            .map(|(follow_id, id, name, display_name, created_at)| {
-                (
-                    Id::from_i64(follow_id),
-                    TagRecord {
-                        id: Id::from_i64(id),
-                        name,
-                        display_name,
-                        created_at,
-                    },
-                )
-            })
+            .map(|m| (m.id, tag_from_row(m)))
+            .collect();
+        Ok(rows
+            .into_iter()
+            .filter_map(|(follow_id, tag)| Some((Id::from_i64(follow_id), tags.get(&tag)?.clone())))
             .collect())
     }
 

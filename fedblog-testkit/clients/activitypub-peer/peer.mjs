@@ -27,8 +27,9 @@
 // passed (1 on a failed check or the overall timeout of 180 s, 2 on bad settings). With
 // FEDBLOG_CLI (the fedblog-server binary, its settings in the FEDBLOG_* environment) it also
 // runs the CLI mid-way: `accounts create` and `tokens create` for a second account, bea (for
-// followers synchronisation), and `accounts aliases` and `accounts move` for alice; without it
-// steps 18 and 21 are skipped.
+// followers synchronisation), `accounts aliases` and `accounts move` for alice, and for a third
+// account, cleo, and an administrator, warden (moderation: suspensions and reports across
+// servers); without it steps 18, 21 and 22 (and 23 and 24, which need 22) are skipped.
 //
 // Every request goes to loopback: a fetch to any other host is refused (and reported). Fedify
 // looks up `acct:` handles over https only, as Mastodon does; loopback has no TLS here, so
@@ -51,6 +52,7 @@ import {
   Document,
   Emoji,
   Endpoints,
+  Flag,
   Follow,
   generateCryptoKeyPair,
   Hashtag,
@@ -109,6 +111,10 @@ const HEIR_ID = "alice2";
 const HEIR_ACCT = `${HEIR_ID}@${PEER_HOST}`;
 // A second local account on fedblog, made with the CLI, for followers synchronisation.
 const SECOND_USER = "bea";
+// A third, followed by the peer, which a fedblog administrator (ADMIN_USER, also made with the
+// CLI) suspends and unsuspends; she then reports the peer.
+const THIRD_USER = "cleo";
+const ADMIN_USER = "warden";
 // The peer's custom emoji (its image a PNG served under /media/).
 const EMOJI_NAME = "peer_wave";
 
@@ -2688,6 +2694,201 @@ async function runScenario() {
           `GET /api/v1/accounts/:id of alice has moved: ${HEIR_ACCT}`,
           () => describeResponse(account),
         );
+      },
+    },
+
+    {
+      name: `step 22: a fedblog admin suspends ${THIRD_USER}, whom the peer follows, then lifts it`,
+      needs: [],
+      async run() {
+        if (FEDBLOG_CLI === "") {
+          console.log(`# skipped: FEDBLOG_CLI (the fedblog-server binary) is not set; it makes ${THIRD_USER} and ${ADMIN_USER}`);
+          return;
+        }
+        // cleo with a token, and an administrator with a token of the admin scopes.
+        const made = async (name, role, scopes) => {
+          const created = await runCli([
+            "accounts", "create", name, "--email", `${name}@example.com`,
+            "--password", `${name} ${randomUUID()}`, "--role", role, "--confirmed", "--approved",
+          ]);
+          const tokenRun = created.code === 0 ? await runCli(["tokens", "create", name, "--scopes", scopes]) : null;
+          const token = tokenRun?.code === 0 ? (tokenRun.stdout.trim().split("\n").pop() ?? "").trim() : "";
+          c.check(
+            created.code === 0 && token !== "",
+            `\`fedblog-server accounts create ${name} … --role ${role}\` and \`tokens create ${name} --scopes "${scopes}"\` make an account with a token`,
+            () =>
+              created.code !== 0
+                ? `accounts create: exit ${created.code}: ${created.stderr.slice(-800)}`
+                : `tokens create: exit ${tokenRun?.code}: ${tokenRun?.stderr.slice(-800)}`,
+          );
+          return token;
+        };
+        const cleoToken = await made(THIRD_USER, "user", "read write follow");
+        const adminToken = await made(ADMIN_USER, "admin", "read write admin:read admin:write");
+        if (cleoToken === "" || adminToken === "") throw new StepStopped();
+        s.cleoToken = cleoToken;
+        s.adminToken = adminToken;
+        const me = await api("GET", "/api/v1/accounts/verify_credentials", { token: cleoToken });
+        if (!c.check(me.status === 200 && me.body?.id != null, `${THIRD_USER}'s token answers her account`, () => describeResponse(me))) {
+          throw new StepStopped();
+        }
+        const cleoAccountId = me.body.id;
+        const cleoAcct = `${THIRD_USER}@${FEDBLOG_DOMAIN}`;
+        let cleo = null;
+        let lookupError = null;
+        try {
+          cleo = await ctx.lookupObject(cleoAcct);
+        } catch (error) {
+          lookupError = String(error);
+        }
+        if (!c.check(isActor(cleo) && cleo.id != null, `Fedify's lookupObject("${cleoAcct}") finds ${THIRD_USER}'s actor`, () => lookupError ?? `found ${cleo?.constructor?.name}`)) {
+          throw new StepStopped();
+        }
+        const cleoId = cleo.id.href;
+
+        // The peer follows cleo.
+        const uuid = randomUUID();
+        const follow = new Follow({ id: ctx.getObjectUri(Follow, { identifier: PEER_ID, id: uuid }), actor: peerUri, object: cleo.id });
+        follows.set(uuid, follow);
+        let receivedFrom = received.length;
+        let postsFrom = inboxPosts.length;
+        const outFrom = outgoing.length;
+        const error = await send(ctx, cleo, follow);
+        if (!c.check(error == null, `${THIRD_USER}'s inbox takes the peer's signed Follow`, () => `${error}; ${lastDelivery(outFrom)}`)) {
+          throw new StepStopped();
+        }
+        const accept = await poll(() => received.slice(receivedFrom).find((e) => e.type === "Accept" && e.objectId === follow.id.href));
+        if (!c.check(accept != null, `a verified Accept from ${THIRD_USER} arrives within ${WAIT_MS / 1000} s`, () => inboxReport(postsFrom, receivedFrom))) {
+          throw new StepStopped();
+        }
+
+        /** The next verified Update of cleo's actor, with the JSON it came as. */
+        const actorUpdate = async () => {
+          const update = await poll(() =>
+            received.slice(receivedFrom).find((e) => e.type === "Update" && e.actorId === cleoId && isActor(e.object) && e.object.id?.href === cleoId));
+          const raw = update == null ? null : (signatureOf(update)?.json ?? null);
+          return { update, raw: raw?.object ?? null };
+        };
+
+        // Suspended: an Update of her actor, saying so, reaches the peer.
+        receivedFrom = received.length;
+        postsFrom = inboxPosts.length;
+        const suspended = await api("POST", `/api/v1/admin/accounts/${cleoAccountId}/action`, { json: { type: "suspend" }, token: adminToken });
+        if (!c.check(suspended.status === 200, `the admin's POST /api/v1/admin/accounts/:id/action type=suspend answers 200`, () => describeResponse(suspended))) {
+          throw new StepStopped();
+        }
+        let { update, raw } = await actorUpdate();
+        if (!c.check(update != null, `a verified Update of ${THIRD_USER}'s actor reaches the peer (her follower) within ${WAIT_MS / 1000} s`, () => inboxReport(postsFrom, receivedFrom))) {
+          throw new StepStopped();
+        }
+        checkSignedBy(c, update, cleoId, `the Update of ${THIRD_USER}'s suspended actor`);
+        c.check(update.object.suspended === true, "Fedify reads the actor the Update carries as suspended (toot:suspended true)", () => `suspended ${update.object.suspended}; ${JSON.stringify(raw)?.slice(0, 400)}`);
+        c.check(
+          raw?.suspended === true && raw?.name === THIRD_USER && raw?.summary === "" && raw?.icon == null && raw?.publicKey?.publicKeyPem != null,
+          "the suspended actor is bare (its name the username, no bio, no avatar) but keeps its key",
+          () => JSON.stringify(raw)?.slice(0, 600),
+        );
+        const fresh = await lookupFresh(ctx, cleoId);
+        c.check(fresh.object?.suspended === true, `${THIRD_USER}'s actor, looked up afresh through Fedify, is suspended`, () => fresh.error ?? `suspended ${fresh.object?.suspended}`);
+        const gone = await api("GET", `/api/v1/accounts/${cleoAccountId}`);
+        c.check(gone.status === 410, `GET /api/v1/accounts/:id of ${THIRD_USER} answers 410 meanwhile`, () => describeResponse(gone));
+
+        // Lifted: another Update, no longer saying so.
+        receivedFrom = received.length;
+        postsFrom = inboxPosts.length;
+        const lifted = await api("POST", `/api/v1/admin/accounts/${cleoAccountId}/unsuspend`, { token: adminToken });
+        if (!c.check(lifted.status === 200, "the admin's POST /api/v1/admin/accounts/:id/unsuspend answers 200", () => describeResponse(lifted))) {
+          throw new StepStopped();
+        }
+        ({ update, raw } = await actorUpdate());
+        if (!c.check(update != null, `a verified Update of ${THIRD_USER}'s actor reaches the peer again within ${WAIT_MS / 1000} s`, () => inboxReport(postsFrom, receivedFrom))) {
+          throw new StepStopped();
+        }
+        checkSignedBy(c, update, cleoId, `the Update of ${THIRD_USER}'s actor once unsuspended`);
+        c.check(update.object.suspended !== true && raw != null && !("suspended" in raw), "the actor it carries is no longer suspended", () => JSON.stringify(raw)?.slice(0, 400));
+        const back = await api("GET", `/api/v1/accounts/${cleoAccountId}`);
+        c.check(back.status === 200 && back.body?.acct === THIRD_USER, `GET /api/v1/accounts/:id of ${THIRD_USER} answers 200 again`, () => describeResponse(back));
+      },
+    },
+    {
+      name: `step 23: ${THIRD_USER} reports the peer with forward: a Flag reaches it`,
+      needs: ["cleoToken", "peerAccountId"],
+      async run() {
+        const comment = `Forwarded from fedblog ${randomUUID().slice(0, 8)}`;
+        const statusIds = s.peerPost?.statusId == null ? [] : [s.peerPost.statusId];
+        const receivedFrom = received.length;
+        const postsFrom = inboxPosts.length;
+        const filed = await api("POST", "/api/v1/reports", {
+          json: { account_id: s.peerAccountId, status_ids: statusIds, comment, forward: true },
+          token: s.cleoToken,
+        });
+        if (!c.check(filed.status === 200 && filed.body?.forwarded === true, "POST /api/v1/reports about the peer with forward=true answers the report, forwarded", () => describeResponse(filed))) {
+          throw new StepStopped();
+        }
+        const flag = await poll(() => received.slice(receivedFrom).find((e) => e.type === "Flag"));
+        if (!c.check(flag != null, `a verified Flag reaches the peer within ${WAIT_MS / 1000} s`, () => inboxReport(postsFrom, receivedFrom))) {
+          throw new StepStopped();
+        }
+        const instanceActor = `${FEDBLOG_BASE}/actor`;
+        c.check(flag.actorId === instanceActor, `the Flag's actor is fedblog's instance actor ${instanceActor}`, () => `actor ${flag.actorId}`);
+        checkSignedBy(c, flag, instanceActor, "the Flag");
+        const objects = flag.activity.objectIds.map((u) => u.href);
+        const expected = [peerUri.href, ...(s.peerPost == null ? [] : [s.peerPost.note.id.href])];
+        c.check(
+          JSON.stringify(objects) === JSON.stringify(expected),
+          "its objects are the peer's actor and the reported post",
+          () => `objects ${JSON.stringify(objects)}, expected ${JSON.stringify(expected)}`,
+        );
+        const content = flag.activity.content?.toString() ?? null;
+        c.check(content === comment, "its content is the report's comment", () => `content ${JSON.stringify(content)}`);
+      },
+    },
+    {
+      name: "step 24: the peer's Flag about alice becomes a report in fedblog's admin API",
+      needs: ["adminToken", "status", "aliceAccountId"],
+      async run() {
+        const comment = `The peer reports alice ${randomUUID().slice(0, 8)}`;
+        const flag = new Flag({
+          id: new URL(`${peerUri.href}#flags/${randomUUID()}`),
+          actor: peerUri,
+          objects: [s.alice.id, new URL(s.status.uri)],
+          content: comment,
+        });
+        const outFrom = outgoing.length;
+        const reports = async () => {
+          const r = await api("GET", "/api/v1/admin/reports", { token: s.adminToken });
+          return { r, found: r.status === 200 && Array.isArray(r.body) ? r.body.filter((x) => x.comment === comment) : [] };
+        };
+        for (const time of ["", " again (the same id)"]) {
+          const error = await send(ctx, s.alice, flag);
+          if (!c.check(error == null, `alice's inbox takes the peer's signed Flag${time}`, () => `${error}; ${lastDelivery(outFrom)}`)) {
+            throw new StepStopped();
+          }
+        }
+        let last = null;
+        const listed = await poll(async () => {
+          last = await reports();
+          return last.found.length > 0 ? last.found : null;
+        });
+        if (!c.check(listed != null, `GET /api/v1/admin/reports lists a report with the Flag's comment within ${WAIT_MS / 1000} s`, () => describeResponse(last.r))) {
+          throw new StepStopped();
+        }
+        await sleep(SETTLE_MS);
+        last = await reports();
+        c.check(last.found.length === 1, "the Flag sent twice made one report", () => `${last.found.length} reports`);
+        const report = last.found[0] ?? listed[0];
+        c.check(report.target_account?.id === s.aliceAccountId, "the report is about alice", () => `target ${JSON.stringify(report.target_account)?.slice(0, 300)}`);
+        c.check(
+          report.account?.username === PEER_ID && report.account?.domain === PEER_HOST,
+          `the reporter is the peer (${PEER_ACCT})`,
+          () => `account ${JSON.stringify(report.account)?.slice(0, 300)}`,
+        );
+        c.check(
+          Array.isArray(report.statuses) && report.statuses.length === 1 && report.statuses[0].id === s.status.id,
+          "the report names alice's status the Flag named",
+          () => `statuses ${JSON.stringify(report.statuses?.map((x) => x.id))}`,
+        );
+        c.check(report.category === "other" && report.forwarded === false, "its category is other (a Flag carries none), and it is not forwarded", () => `category ${report.category}, forwarded ${report.forwarded}`);
       },
     },
   ];

@@ -108,7 +108,8 @@ use chrono::{DateTime, Utc};
 use fedblog_core::pagination::Page;
 use fedblog_core::store::{
     AccountRecord, AppRecord, AuthorizationRecord, JobRecord, JobState, MediaKind, MediaRecord,
-    Role, ScheduledStatusRecord, StatusRecord, TagRecord, TokenRecord, UserRecord, Visibility,
+    Role, ScheduledStatusRecord, StatusRecord, TagRecord, TagReview, TokenRecord, UserRecord,
+    Visibility,
 };
 use fedblog_core::{Id, IdGenerator, Store, StoreError, StoreResult};
 
@@ -367,6 +368,7 @@ macro_rules! __store_suite_for_each_check {
                 follow_tag_is_idempotent_keeping_first_id,
                 unfollow_tag_true_then_false,
                 followed_tags_page_lists_newest_first_with_cursors,
+                update_tag_keeps_review_and_tags_page_lists_by_id,
                 insert_featured_tag_round_trips_and_rejects_duplicates,
                 delete_featured_tag_removes_only_own,
                 account_tag_stats_counts_public_and_unlisted_only,
@@ -583,6 +585,9 @@ macro_rules! __store_suite_for_each_check {
                 instance_domain_blocks_unique_per_domain_and_replaced_by_id,
                 listed_values_are_kept_per_list_and_unique_within_one,
                 ip_blocks_are_saved_replaced_and_deleted,
+                user_roles_order_by_position_then_id_and_save_replaces,
+                delete_user_role_true_then_false,
+                admin_account_ids_filter_by_custom_role,
             }
         }
     };
@@ -1106,6 +1111,7 @@ pub fn tag(ids: &IdGenerator, name: &str, millis: i64) -> TagRecord {
         name: name.to_lowercase(),
         display_name: name.to_string(),
         created_at: at(millis),
+        review: TagReview::default(),
     }
 }
 

@@ -1,8 +1,8 @@
 //! Checks of [`ModerationStore`](fedblog_core::store::ModerationStore), which a store offers
 //! through [`AccountStore::moderation`](fedblog_core::store::AccountStore::moderation): reports
 //! and moderation warnings, the accounts as administrators list them, the server's rules,
-//! settings and terms of service, and the server-wide domain blocks, listed values and IP
-//! blocks.
+//! settings and terms of service, the server-wide domain blocks, listed values and IP
+//! blocks, and the custom user roles.
 //!
 //! All of it is [`Capability::Moderates`]: a store claiming it must offer a moderation store
 //! and keep every contract below; a store lacking it (the trait's default, `moderation()` is
@@ -15,7 +15,7 @@ use fedblog_core::store::{
     AccountOrigin, AccountRecord, AccountWarningRecord, AdminAccountFilter, AdminAccountStatus,
     DomainBlockSeverity, InstanceDomainBlockRecord, IpBlockRecord, IpBlockSeverity,
     ListedValueRecord, ModerationStore, ReportCategory, ReportFilter, ReportRecord, Role,
-    RuleRecord, TermsOfServiceRecord, UserRecord, ValueList, WarningAction,
+    RuleRecord, TermsOfServiceRecord, UserRecord, UserRoleRecord, ValueList, WarningAction,
 };
 use fedblog_core::{Id, IdGenerator, Store};
 
@@ -1232,4 +1232,208 @@ pub async fn ip_blocks_are_saved_replaced_and_deleted(
         vec![i3, i1b],
         "delete_ip_block removes that block only"
     );
+}
+
+/// A custom role made at `millis` (its id made at the same time). Not saved.
+fn user_role(ids: &IdGenerator, name: &str, position: i32, millis: i64) -> UserRoleRecord {
+    UserRoleRecord {
+        id: ids.next_at(millis),
+        name: name.to_string(),
+        color: "#ff0000".into(),
+        permissions: 16 | 1024,
+        position,
+        highlighted: true,
+        created_at: at(millis),
+        updated_at: at(millis),
+    }
+}
+
+async fn save_user_role(m: &dyn ModerationStore, role: &UserRoleRecord) {
+    m.save_user_role(role)
+        .await
+        .unwrap_or_else(|e| panic!("save_user_role({:?}) failed: {e:?}", role.name));
+}
+
+async fn user_roles(m: &dyn ModerationStore) -> Vec<UserRoleRecord> {
+    m.user_roles()
+        .await
+        .unwrap_or_else(|e| panic!("user_roles failed: {e:?}"))
+}
+
+/// `user_roles` lists the custom roles by position, then by id, each read back as saved (by
+/// `user_role_by_id` too); `save_user_role` of a known id replaces the role, which then takes
+/// its new place; an unknown id is `None`.
+pub async fn user_roles_order_by_position_then_id_and_save_replaces(
+    store: &dyn Store,
+    capabilities: Capabilities,
+) {
+    let Some(m) = moderation(store, capabilities) else {
+        return;
+    };
+    let ids = IdGenerator::default();
+    assert_eq!(
+        user_roles(m).await,
+        vec![],
+        "an empty store has no custom roles"
+    );
+    let helpers = user_role(&ids, "Helpers", 20, T0 + 1_000);
+    let plain = UserRoleRecord {
+        color: String::new(),
+        permissions: 0,
+        highlighted: false,
+        ..user_role(&ids, "Plain", -5, T0 + 2_000)
+    };
+    let wardens = UserRoleRecord {
+        permissions: u64::from(u32::MAX) << 1,
+        ..user_role(&ids, "Wardens", 20, T0 + 3_000)
+    };
+    let juniors = user_role(&ids, "Juniors", 5, T0 + 4_000);
+    for r in [&wardens, &helpers, &juniors, &plain] {
+        save_user_role(m, r).await;
+    }
+    assert_eq!(
+        user_roles(m).await,
+        vec![
+            plain.clone(),
+            juniors.clone(),
+            helpers.clone(),
+            wardens.clone()
+        ],
+        "user_roles: by position, roles of one position by id, every field as saved"
+    );
+    for r in [&helpers, &plain, &wardens] {
+        assert_eq!(
+            m.user_role_by_id(r.id)
+                .await
+                .expect("user_role_by_id")
+                .as_ref(),
+            Some(r),
+            "user_role_by_id reads the role as saved"
+        );
+    }
+    assert_eq!(
+        m.user_role_by_id(Id(1)).await.expect("user_role_by_id"),
+        None,
+        "user_role_by_id of an unknown id is None"
+    );
+    let renamed = UserRoleRecord {
+        name: "Senior helpers".into(),
+        color: "#00f".into(),
+        permissions: 1,
+        position: 100,
+        highlighted: false,
+        updated_at: at(T0 + 5_000),
+        ..helpers.clone()
+    };
+    save_user_role(m, &renamed).await;
+    assert_eq!(
+        user_roles(m).await,
+        vec![plain, juniors, wardens, renamed.clone()],
+        "save_user_role of a known id replaces the role (no second one), which moves to its new \
+         position"
+    );
+    assert_eq!(
+        m.user_role_by_id(helpers.id)
+            .await
+            .expect("user_role_by_id"),
+        Some(renamed),
+        "user_role_by_id reads the replaced role"
+    );
+}
+
+/// `delete_user_role` removes the role and answers `true`, then `false`; an unknown id is
+/// `false`; the other roles stay.
+pub async fn delete_user_role_true_then_false(store: &dyn Store, capabilities: Capabilities) {
+    let Some(m) = moderation(store, capabilities) else {
+        return;
+    };
+    let ids = IdGenerator::default();
+    let gone = user_role(&ids, "Gone", 5, T0 + 1_000);
+    let kept = user_role(&ids, "Kept", 6, T0 + 2_000);
+    save_user_role(m, &gone).await;
+    save_user_role(m, &kept).await;
+    assert!(
+        m.delete_user_role(gone.id).await.expect("delete_user_role"),
+        "delete_user_role of a role answers true"
+    );
+    assert_eq!(
+        user_roles(m).await,
+        vec![kept.clone()],
+        "delete_user_role removes that role only"
+    );
+    assert_eq!(
+        m.user_role_by_id(gone.id).await.expect("user_role_by_id"),
+        None,
+        "a deleted role is not read by id"
+    );
+    assert!(
+        !m.delete_user_role(gone.id).await.expect("delete_user_role"),
+        "delete_user_role of a deleted role answers false"
+    );
+    assert!(
+        !m.delete_user_role(Id(1)).await.expect("delete_user_role"),
+        "delete_user_role of an unknown id answers false"
+    );
+    assert_eq!(user_roles(m).await, vec![kept], "the other role stays");
+}
+
+/// `admin_account_ids` with `roles` naming custom roles (by id, as `Role::as_str` writes them)
+/// takes the local accounts holding them, alone or beside built-in roles.
+pub async fn admin_account_ids_filter_by_custom_role(
+    store: &dyn Store,
+    capabilities: Capabilities,
+) {
+    let Some(m) = moderation(store, capabilities) else {
+        return;
+    };
+    let ids = IdGenerator::default();
+    let helpers = user_role(&ids, "Helpers", 5, T0 + 1_000);
+    let wardens = user_role(&ids, "Wardens", 6, T0 + 2_000);
+    save_user_role(m, &helpers).await;
+    save_user_role(m, &wardens).await;
+    let user = add_local(store, &ids, "user").await;
+    let helper = add_local_with(store, &ids, "helper", |_, u| {
+        u.role = Role::Custom(helpers.id)
+    })
+    .await;
+    let warden = add_local_with(store, &ids, "warden", |_, u| {
+        u.role = Role::Custom(wardens.id)
+    })
+    .await;
+    let admin = add_local_with(store, &ids, "admin", |_, u| u.role = Role::Admin).await;
+    add_remote(store, &ids, "remote", "remote.example").await;
+    let login = store
+        .user_by_account_id(helper.id)
+        .await
+        .expect("user_by_account_id")
+        .expect("a login");
+    assert_eq!(
+        login.role,
+        Role::Custom(helpers.id),
+        "a login is read back with the custom role it was given"
+    );
+    let name = |r: &UserRoleRecord| Role::Custom(r.id).as_str().into_owned();
+    let cases: [(Vec<String>, Vec<Id>); 3] = [
+        (vec![name(&helpers)], vec![helper.id]),
+        (
+            vec![name(&wardens), "admin".into()],
+            newest_first(vec![warden.id, admin.id]),
+        ),
+        (
+            vec![name(&helpers), name(&wardens), "user".into()],
+            newest_first(vec![user.id, helper.id, warden.id]),
+        ),
+    ];
+    for (roles, expected) in cases {
+        let filter = AdminAccountFilter {
+            roles: roles.clone(),
+            ..AdminAccountFilter::default()
+        };
+        assert_eq!(
+            admin_ids(m, &filter).await,
+            expected,
+            "admin_account_ids, roles {roles:?}: the local accounts whose login holds one of \
+             those roles, custom roles by id, newest first"
+        );
+    }
 }

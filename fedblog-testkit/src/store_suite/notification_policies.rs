@@ -27,6 +27,7 @@ async fn notified(
         from_account_id: from.id,
         kind: NotificationType::Mention,
         status_id: about.map(|s| s.id),
+        subject_id: None,
         group_key: format!("ungrouped-{id}"),
         filtered,
         created_at: at(millis),

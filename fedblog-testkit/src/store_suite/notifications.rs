@@ -45,6 +45,7 @@ fn notification(
         from_account_id: from.id,
         kind,
         status_id: about.map(|s| s.id),
+        subject_id: None,
         group_key: format!("ungrouped-{id}"),
         filtered: false,
         created_at: at(millis),
@@ -148,7 +149,8 @@ async fn assert_takes(
 }
 
 /// A notification comes back exactly as inserted, by id and in its recipient's page: sender,
-/// type (every one of them), `status_id` set or unset, `group_key`, `filtered`, and `created_at`
+/// type (every one of them), `status_id` set or unset, `subject_id` (the report or warning) set
+/// or unset, `group_key`, `filtered`, and `created_at`
 /// to the millisecond. An unknown id finds nothing, and the sender has none of them.
 pub async fn notification_round_trips_with_every_field_and_type(store: &dyn Store) {
     let ids = IdGenerator::default();
@@ -172,6 +174,16 @@ pub async fn notification_round_trips_with_every_field_and_type(store: &dyn Stor
         filtered: true,
         ..batch[1].clone()
     };
+    // A subject (the report or warning of the staff and warning types) set, then unset.
+    let subject = ids.next_at(T0 + 5_000);
+    for n in batch.iter_mut() {
+        if matches!(
+            n.kind,
+            NotificationType::AdminReport | NotificationType::ModerationWarning
+        ) {
+            n.subject_id = Some(subject);
+        }
+    }
     store
         .insert_notifications(&batch)
         .await
@@ -181,7 +193,8 @@ pub async fn notification_round_trips_with_every_field_and_type(store: &dyn Stor
             find(store, n.id).await.as_ref(),
             Some(n),
             "notification_by_id must return the {} notification as inserted (sender, type, \
-             status_id set or unset, group_key, filtered, created_at to the millisecond)",
+             status_id and subject_id set or unset, group_key, filtered, created_at to the \
+             millisecond)",
             n.kind.as_str()
         );
     }

@@ -3,7 +3,7 @@
 
 use fedblog_core::pagination::Page;
 use fedblog_core::store::{
-    AccountRecord, FeaturedTagRecord, StatusRecord, TagRecord, TagUsage, Visibility,
+    AccountRecord, FeaturedTagRecord, StatusRecord, TagRecord, TagReview, TagUsage, Visibility,
 };
 use fedblog_core::{Id, IdGenerator, Store};
 
@@ -325,6 +325,92 @@ pub async fn followed_tags_page_lists_newest_first_with_cursors(store: &dyn Stor
     ] {
         assert_pages("followed_tags_page (on tag follow ids)", kind, &s, read).await;
     }
+}
+
+/// `tags_page` lists every tag by id with the page cursors; `update_tag` stores a tag's new
+/// `display_name` and `review` (read back by id, by name, in pages and among followed tags),
+/// keeps its name and creation, and answers `false` for an unknown tag.
+pub async fn update_tag_keeps_review_and_tags_page_lists_by_id(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let mut tags = vec![];
+    for i in 0..10 {
+        tags.push(add_tag(store, &ids, &format!("Page{i}"), T0 + 1_000 + i * 1_000).await);
+    }
+    let oldest_first: Vec<Id> = tags.iter().map(|t| t.id).collect();
+    let read = |page: Page| async move {
+        store
+            .tags_page(page)
+            .await
+            .expect("tags_page")
+            .into_iter()
+            .map(|t| t.id)
+            .collect()
+    };
+    for kind in [
+        Cursor::Limit,
+        Cursor::MaxId,
+        Cursor::SinceId,
+        Cursor::MinId,
+        Cursor::Combined,
+        Cursor::Absent,
+    ] {
+        assert_pages("tags_page", kind, &oldest_first, read).await;
+    }
+    let reviewed = TagRecord {
+        name: "ignored".into(),
+        display_name: "PAGE3".into(),
+        created_at: at(T0 + 99_000),
+        review: TagReview {
+            trendable: Some(true),
+            usable: Some(false),
+            listable: None,
+            reviewed_at: Some(at(T0 + 50_000)),
+        },
+        ..tags[3].clone()
+    };
+    assert!(
+        store.update_tag(&reviewed).await.expect("update_tag"),
+        "update_tag of a known tag answers true"
+    );
+    let expected = TagRecord {
+        display_name: "PAGE3".into(),
+        review: reviewed.review.clone(),
+        ..tags[3].clone()
+    };
+    assert_eq!(
+        store.tag_by_id(tags[3].id).await.expect("tag_by_id"),
+        Some(expected.clone()),
+        "update_tag stores display_name and review, keeping name and created_at"
+    );
+    assert_eq!(
+        store.tag_by_name("page3").await.expect("tag_by_name"),
+        Some(expected.clone())
+    );
+    assert!(
+        store
+            .tags_page(Page::first(20))
+            .await
+            .expect("tags_page")
+            .contains(&expected),
+        "tags_page shows the review"
+    );
+    let hub = add_local(store, &ids, "hub").await.id;
+    follow_tag(store, &ids, T0 + 60_000, hub, tags[3].id).await;
+    assert_eq!(
+        followed_tags(store, hub)
+            .await
+            .into_iter()
+            .map(|(_, t)| t)
+            .collect::<Vec<_>>(),
+        [expected],
+        "followed_tags_page shows the review"
+    );
+    let unknown = tag(&ids, "nowhere", T0 + 70_000);
+    assert!(
+        !store.update_tag(&unknown).await.expect("update_tag"),
+        "update_tag of an unknown tag answers false"
+    );
+    assert_eq!(store.tag_by_name("nowhere").await.expect("read"), None);
 }
 
 /// A featured tag comes back exactly as inserted; featuring a tag the account already features

@@ -41,17 +41,22 @@ impl Endpoint for ConfirmEmail {
             ));
         };
         Ok(match app.accounts().confirm_email(&token).await {
-            Ok(account) => Html(
-                StatusCode::OK,
-                page(
-                    app,
-                    "Confirmed",
-                    &format!(
-                        "<p>The e-mail address of <strong>@{}</strong> is confirmed. You can sign in now.</p>",
-                        escape(&account.username)
+            Ok((account, user)) => {
+                if user.approved {
+                    super::tell_staff_of_sign_up(app, &account).await;
+                }
+                Html(
+                    StatusCode::OK,
+                    page(
+                        app,
+                        "Confirmed",
+                        &format!(
+                            "<p>The e-mail address of <strong>@{}</strong> is confirmed. You can sign in now.</p>",
+                            escape(&account.username)
+                        ),
                     ),
-                ),
-            ),
+                )
+            }
             Err(_) => Html(
                 StatusCode::NOT_FOUND,
                 page(

@@ -28,3 +28,19 @@ pub mod unmute_account;
 pub mod unpin_account;
 pub mod update_credentials;
 pub mod verify_credentials;
+
+use crate::app::App;
+use crate::permissions::{Permissions, roles_that_can};
+use crate::store::AccountRecord;
+
+/// Tells the staff who manage users that `account` may now sign in (`admin.sign_up`). A
+/// failure is logged: the confirmation or approval stands either way.
+pub(crate) async fn tell_staff_of_sign_up(app: &App, account: &AccountRecord) {
+    let told = async {
+        let staff = roles_that_can(app.store.moderation(), Permissions::MANAGE_USERS).await?;
+        app.notifications().signed_up(account, &staff).await
+    };
+    if let Err(e) = told.await {
+        tracing::warn!(account = %account.id, "could not tell staff of a sign-up: {e:?}");
+    }
+}

@@ -147,6 +147,10 @@ impl Endpoint for UpdateCredentials {
             .await?;
         app.outbox().profile_updated(&account).await?;
         let user = caller.user.as_ref().ok_or_else(ApiError::invalid_token)?;
-        Ok(Json(app.render_credential_account(&account, user)))
+        Ok(Json(app.render_credential_account(
+            &account,
+            user,
+            caller.custom_role.as_ref(),
+        )))
     }
 }

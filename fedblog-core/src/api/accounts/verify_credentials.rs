@@ -19,6 +19,10 @@ impl Endpoint for VerifyCredentials {
 
     async fn handle(app: &App, caller: &Caller, _req: NoParams) -> ApiResult<Self::Response> {
         let user = caller.user.as_ref().ok_or_else(ApiError::invalid_token)?;
-        Ok(Json(app.render_credential_account(caller.account()?, user)))
+        Ok(Json(app.render_credential_account(
+            caller.account()?,
+            user,
+            caller.custom_role.as_ref(),
+        )))
     }
 }

@@ -70,14 +70,27 @@ fn wants_json(caller: &Caller) -> bool {
     wants_activity_json(accept)
 }
 
-/// The local account a path names: 404 when unknown, 410 when suspended.
+/// The local account a path names, suspended or not: 404 when unknown. Its actor and its
+/// inbox answer for a suspended account too, as Mastodon's do.
+async fn any_local_account(app: &App, username: &str) -> ApiResult<AccountRecord> {
+    if username.is_empty() || username.contains(['@', '/']) {
+        return Err(ApiError::not_found());
+    }
+    app.store
+        .account_by_username(username, None)
+        .await?
+        .filter(AccountRecord::is_local)
+        .ok_or_else(ApiError::not_found)
+}
+
+/// The local account a path names: 404 when unknown, 403 when suspended, as Mastodon answers
+/// for the documents of an account suspended reversibly (its `temporary_suspension_response`:
+/// they are kept, and served again if the suspension is lifted). Its actor says it is
+/// suspended (see [`actor_or_page`]).
 async fn local_account(app: &App, username: &str) -> ApiResult<AccountRecord> {
-    let account = app
-        .webfinger()
-        .resolve(&format!("acct:{username}@{}", app.config.domain))
-        .await?;
+    let account = any_local_account(app, username).await?;
     if account.is_suspended() {
-        return Err(ApiError::gone());
+        return Err(ApiError::forbidden());
     }
     Ok(account)
 }
@@ -195,9 +208,15 @@ fn minimal_actor(actor: serde_json::Value) -> serde_json::Value {
 
 /// An actor as JSON or as its profile page. Under authorized fetch, a request that is not
 /// signed (or badly signed, or by someone the account blocks) gets the minimal actor: its key
-/// must stay public, or servers that fetch keys unsigned could not verify what it sends.
+/// must stay public, or servers that fetch keys unsigned could not verify what it sends. A
+/// suspended account's actor is served, saying `suspended: true` without its profile, as
+/// Mastodon serves it (so that other servers suspend their copy, and can still verify the
+/// `Update` that lifts it); its page is a 403, as Mastodon's.
 async fn actor_or_page(app: &App, caller: &Caller, username: &str) -> ApiResult<Negotiated> {
-    let account = local_account(app, username).await?;
+    let account = any_local_account(app, username).await?;
+    if account.is_suspended() && !wants_json(caller) {
+        return Err(ApiError::forbidden());
+    }
     if wants_json(caller) {
         let actor = app.local_actor_document(&account).await?;
         let actor = match fetch_access(app, caller, &account).await? {

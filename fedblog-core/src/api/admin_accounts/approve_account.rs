@@ -33,6 +33,9 @@ impl Endpoint for ApproveAccount {
     ) -> ApiResult<Self::Response> {
         permissions::require(caller, Permissions::MANAGE_USERS)?;
         let view = app.moderation().approve(path_id(&r.id)?).await?;
+        if view.user.as_ref().is_some_and(|u| u.confirmed_at.is_some()) {
+            crate::api::accounts::tell_staff_of_sign_up(app, &view.account).await;
+        }
         Ok(Json(app.render_admin_account(&view)))
     }
 }

@@ -11,9 +11,9 @@ use crate::error::ApiResult;
 use crate::pagination::PageParams;
 use crate::params::de;
 use crate::permissions::{self, Permissions};
-use crate::store::{AccountOrigin, AdminAccountFilter, AdminAccountStatus};
+use crate::store::{AccountOrigin, AdminAccountFilter, AdminAccountStatus, Role};
 
-use super::{DEFAULT_LIMIT, MAX_LIMIT, domain_filter, rendered_page, roles_filter};
+use super::{DEFAULT_LIMIT, MAX_LIMIT, domain_filter, rendered_page, roles_filter, staff_roles};
 
 /// Accounts for moderators with the v1 filters. As Mastodon, the list holds local active
 /// accounts unless `remote` (or, here, `by_domain`) or a state (`pending`, `disabled`,
@@ -76,12 +76,13 @@ pub struct ListAccountsV1Request {
 }
 
 impl ListAccountsV1Request {
-    /// The store's filter, or `None` when no account can match.
-    fn filter(self) -> Option<AdminAccountFilter> {
+    /// The store's filter, or `None` when no account can match; `staff` are the staff roles
+    /// (read when `staff` is asked).
+    fn filter(self, staff: &[Role]) -> Option<AdminAccountFilter> {
         if self.ip.is_some() {
             return None;
         }
-        let roles = roles_filter(self.staff == Some(true), &self.role_ids)?;
+        let roles = roles_filter((self.staff == Some(true)).then_some(staff), &self.role_ids)?;
         let by_domain = domain_filter(self.by_domain);
         let origin = if self.remote == Some(true) {
             Some(AccountOrigin::Remote)
@@ -130,7 +131,8 @@ impl Endpoint for ListAccountsV1 {
     ) -> ApiResult<Self::Response> {
         permissions::require(caller, Permissions::MANAGE_USERS)?;
         let page = r.page.page(DEFAULT_LIMIT, MAX_LIMIT);
-        let filter = r.filter();
+        let staff = staff_roles(app, r.staff == Some(true)).await?;
+        let filter = r.filter(staff.as_deref().unwrap_or_default());
         let found = app
             .moderation()
             .accounts_page(filter.as_ref(), page)
@@ -143,9 +145,14 @@ impl Endpoint for ListAccountsV1 {
 mod tests {
     use super::*;
 
+    /// The built-in staff roles.
+    const STAFF: [Role; 3] = [Role::Moderator, Role::Admin, Role::Owner];
+
     #[test]
     fn local_active_accounts_by_default() {
-        let f = ListAccountsV1Request::default().filter().expect("a filter");
+        let f = ListAccountsV1Request::default()
+            .filter(&STAFF)
+            .expect("a filter");
         assert_eq!(f.origin, Some(AccountOrigin::Local));
         assert_eq!(f.status, Some(AdminAccountStatus::Active));
         assert!(f.roles.is_empty());
@@ -158,7 +165,7 @@ mod tests {
             suspended: Some(true),
             ..Default::default()
         }
-        .filter()
+        .filter(&STAFF)
         .expect("a filter");
         assert_eq!(f.origin, None);
         assert_eq!(f.by_domain.as_deref(), Some("remote.example"));
@@ -168,7 +175,7 @@ mod tests {
             staff: Some(true),
             ..Default::default()
         }
-        .filter()
+        .filter(&STAFF)
         .expect("a filter");
         assert_eq!(f.origin, Some(AccountOrigin::Remote));
         assert_eq!(f.roles, ["admin", "moderator", "owner"]);
@@ -176,6 +183,6 @@ mod tests {
             ip: Some("192.0.2.1".into()),
             ..Default::default()
         };
-        assert_eq!(by_ip.filter(), None);
+        assert_eq!(by_ip.filter(&STAFF), None);
     }
 }

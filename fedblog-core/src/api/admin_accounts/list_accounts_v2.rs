@@ -11,9 +11,9 @@ use crate::error::{ApiError, ApiResult};
 use crate::pagination::PageParams;
 use crate::params::de;
 use crate::permissions::{self, Permissions};
-use crate::store::{AccountOrigin, AdminAccountFilter, AdminAccountStatus};
+use crate::store::{AccountOrigin, AdminAccountFilter, AdminAccountStatus, Role};
 
-use super::{DEFAULT_LIMIT, MAX_LIMIT, domain_filter, rendered_page, roles_filter};
+use super::{DEFAULT_LIMIT, MAX_LIMIT, domain_filter, rendered_page, roles_filter, staff_roles};
 
 /// Accounts for moderators with the v2 filters, all optional: `origin` (`local`, `remote`),
 /// `status` (`active`, `pending`, `disabled`, `silenced`, `suspended`, `sensitized`),
@@ -61,8 +61,9 @@ pub struct ListAccountsV2Request {
 }
 
 impl ListAccountsV2Request {
-    /// The store's filter, `None` when no account can match, 400 for an unknown value.
-    fn filter(self) -> ApiResult<Option<AdminAccountFilter>> {
+    /// The store's filter, `None` when no account can match, 400 for an unknown value; `staff`
+    /// are the staff roles (read when `permissions=staff` is asked).
+    fn filter(self, staff_roles: &[Role]) -> ApiResult<Option<AdminAccountFilter>> {
         let origin = match self.origin.as_deref() {
             None => None,
             Some("local") => Some(AccountOrigin::Local),
@@ -91,7 +92,7 @@ impl ListAccountsV2Request {
         if self.ip.is_some() || self.invited_by.is_some() {
             return Ok(None);
         }
-        let Some(roles) = roles_filter(staff, &self.role_ids) else {
+        let Some(roles) = roles_filter(staff.then_some(staff_roles), &self.role_ids) else {
             return Ok(None);
         };
         Ok(Some(AdminAccountFilter {
@@ -120,7 +121,8 @@ impl Endpoint for ListAccountsV2 {
     ) -> ApiResult<Self::Response> {
         permissions::require(caller, Permissions::MANAGE_USERS)?;
         let page = r.page.page(DEFAULT_LIMIT, MAX_LIMIT);
-        let filter = r.filter()?;
+        let staff = staff_roles(app, r.permissions.as_deref() == Some("staff")).await?;
+        let filter = r.filter(staff.as_deref().unwrap_or_default())?;
         let found = app
             .moderation()
             .accounts_page(filter.as_ref(), page)
@@ -133,10 +135,13 @@ impl Endpoint for ListAccountsV2 {
 mod tests {
     use super::*;
 
+    /// The built-in staff roles.
+    const STAFF: [Role; 3] = [Role::Moderator, Role::Admin, Role::Owner];
+
     #[test]
     fn no_filter_by_default_and_unknown_values_are_400() {
         let f = ListAccountsV2Request::default()
-            .filter()
+            .filter(&STAFF)
             .expect("valid")
             .expect("a filter");
         assert_eq!(f, AdminAccountFilter::default());
@@ -151,7 +156,7 @@ mod tests {
                 permissions: permissions.map(Into::into),
                 ..Default::default()
             };
-            assert_eq!(r.filter().map_err(|e| e.status.as_u16()), Err(400));
+            assert_eq!(r.filter(&STAFF).map_err(|e| e.status.as_u16()), Err(400));
         }
     }
 
@@ -163,7 +168,7 @@ mod tests {
             role_ids: vec![Value::from("2")],
             ..Default::default()
         }
-        .filter()
+        .filter(&STAFF)
         .expect("valid")
         .expect("a filter");
         assert_eq!(f.origin, Some(AccountOrigin::Local));
@@ -184,7 +189,7 @@ mod tests {
                 ..Default::default()
             },
         ] {
-            assert_eq!(r.filter().expect("valid"), None);
+            assert_eq!(r.filter(&STAFF).expect("valid"), None);
         }
     }
 }

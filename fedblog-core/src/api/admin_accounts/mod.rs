@@ -23,7 +23,8 @@ use serde_json::Value;
 use crate::app::{App, Caller};
 use crate::endpoint::Paged;
 use crate::entities::AdminAccount;
-use crate::permissions::{Permissions, role_by_id};
+use crate::error::ApiResult;
+use crate::permissions::{Permissions, role_by_id, roles_that_can};
 use crate::services::moderation::AdminAccountPage;
 use crate::store::Role;
 
@@ -32,23 +33,22 @@ const DEFAULT_LIMIT: usize = 100;
 /// Accounts listed at most.
 const MAX_LIMIT: usize = 200;
 
-/// The built-in roles, lowest first.
-const ROLES: [Role; 4] = [Role::User, Role::Moderator, Role::Admin, Role::Owner];
-
-/// The names of the roles whose accounts count as staff: those who may handle reports
-/// (Mastodon's `UserRole.that_can(:manage_reports)`).
-fn staff_roles() -> Vec<String> {
-    ROLES
-        .into_iter()
-        .filter(|r| Permissions::of(*r).allow(Permissions::MANAGE_REPORTS))
-        .map(|r| r.as_str().to_string())
-        .collect()
+/// The roles whose accounts count as staff, read when a list asks for staff only (`asked`):
+/// those who may handle reports (Mastodon's `UserRole.that_can(:manage_reports)`), custom
+/// roles included; `None` when not asked.
+async fn staff_roles(app: &App, asked: bool) -> ApiResult<Option<Vec<Role>>> {
+    if !asked {
+        return Ok(None);
+    }
+    let roles = roles_that_can(app.store.moderation(), Permissions::MANAGE_REPORTS).await?;
+    Ok(Some(roles))
 }
 
-/// The role names a list filter takes from `staff` and `role_ids[]` (both must hold when both are
-/// given): `Some(vec![])` for any role, `None` when no account can match (only unknown role
-/// ids, or no staff role among them).
-fn roles_filter(staff: bool, role_ids: &[Value]) -> Option<Vec<String>> {
+/// The role names a list filter takes from `staff` (the staff roles, when the list asks for
+/// staff only) and `role_ids[]` (built-in roles' ids or custom roles' ids; both must hold when
+/// both are given): `Some(vec![])` for any role, `None` when no account can match (no role id
+/// among `role_ids[]`, or no staff role among them).
+fn roles_filter(staff: Option<&[Role]>, role_ids: &[Value]) -> Option<Vec<String>> {
     let mut roles: Option<Vec<String>> = None;
     if !role_ids.is_empty() {
         let named: Vec<String> = role_ids
@@ -62,8 +62,8 @@ fn roles_filter(staff: bool, role_ids: &[Value]) -> Option<Vec<String>> {
             .collect();
         roles = Some(named);
     }
-    if staff {
-        let staff = staff_roles();
+    if let Some(staff) = staff {
+        let staff: Vec<String> = staff.iter().map(|r| r.as_str().to_string()).collect();
         roles = Some(match roles {
             Some(named) => named.into_iter().filter(|r| staff.contains(r)).collect(),
             None => staff,
@@ -92,7 +92,8 @@ fn rendered_page(app: &App, caller: &Caller, page: AdminAccountPage) -> Paged<Ad
     }
 }
 
-/// The caller's role (a signed-in caller always has a login).
+/// The caller's role (a signed-in caller always has a login; its rank, a custom role's
+/// included, is what `permissions::Credentials::rank` gives).
 fn caller_role(caller: &Caller) -> Role {
     caller.user.as_ref().map_or(Role::User, |u| u.role)
 }
@@ -107,31 +108,52 @@ fn domain_filter(raw: Option<String>) -> Option<String> {
 mod tests {
     use super::*;
 
-    #[test]
-    fn staff_are_the_roles_that_handle_reports() {
-        assert_eq!(staff_roles(), ["moderator", "admin", "owner"]);
+    /// The built-in staff roles, as `staff_roles` reads them from a store without custom roles.
+    const STAFF: [Role; 3] = [Role::Moderator, Role::Admin, Role::Owner];
+
+    #[tokio::test]
+    async fn staff_are_the_roles_that_handle_reports() {
+        let app = crate::test_support::app("social.example");
+        assert_eq!(staff_roles(&app, false).await.expect("roles"), None);
+        assert_eq!(
+            staff_roles(&app, true).await.expect("roles").as_deref(),
+            Some(&STAFF[..])
+        );
     }
 
     #[test]
     fn role_filters_combine_ids_and_staff() {
         let ids = |v: &[&str]| v.iter().map(|s| Value::from(*s)).collect::<Vec<_>>();
-        assert_eq!(roles_filter(false, &[]), Some(vec![]));
+        let staff = Some(&STAFF[..]);
+        assert_eq!(roles_filter(None, &[]), Some(vec![]));
         assert_eq!(
-            roles_filter(false, &ids(&["2", "-99"])),
+            roles_filter(None, &ids(&["2", "-99"])),
             Some(vec!["admin".to_string(), "user".to_string()])
         );
         assert_eq!(
-            roles_filter(false, &[Value::from(3)]),
+            roles_filter(None, &[Value::from(3)]),
             Some(vec!["owner".into()])
         );
-        // Only unknown ids, or no staff among the ids asked with `staff`: nothing matches.
-        assert_eq!(roles_filter(false, &ids(&["42"])), None);
-        assert_eq!(roles_filter(true, &ids(&["-99"])), None);
+        // Another id is a custom role's.
         assert_eq!(
-            roles_filter(true, &ids(&["-99", "1"])),
+            roles_filter(None, &ids(&["42"])),
+            Some(vec!["42".to_string()])
+        );
+        // No role id at all, or no staff among the ids asked with `staff`: nothing matches.
+        assert_eq!(roles_filter(None, &ids(&["staff"])), None);
+        assert_eq!(roles_filter(staff, &ids(&["-99"])), None);
+        assert_eq!(roles_filter(staff, &ids(&["-99", "42"])), None);
+        assert_eq!(
+            roles_filter(staff, &ids(&["-99", "1"])),
             Some(vec!["moderator".to_string()])
         );
-        assert_eq!(roles_filter(true, &[]).map(|r| r.len()), Some(3));
+        assert_eq!(roles_filter(staff, &[]).map(|r| r.len()), Some(3));
+        // A custom staff role counts.
+        let custom = [Role::Moderator, Role::Custom(crate::id::Id(42))];
+        assert_eq!(
+            roles_filter(Some(&custom), &ids(&["42", "2"])),
+            Some(vec!["42".to_string()])
+        );
         assert_eq!(
             domain_filter(Some(" Remote.Example ".into())).as_deref(),
             Some("remote.example")

@@ -24,6 +24,10 @@ impl Endpoint for DeleteAvatar {
             .delete_profile_image(caller.account()?, ProfileImage::Avatar)
             .await?;
         let user = caller.user.as_ref().ok_or_else(ApiError::invalid_token)?;
-        Ok(Json(app.render_credential_account(&account, user)))
+        Ok(Json(app.render_credential_account(
+            &account,
+            user,
+            caller.custom_role.as_ref(),
+        )))
     }
 }

@@ -89,7 +89,7 @@ impl Endpoint for CreateReport {
         };
         let filed = app
             .reports()
-            .file_report(me, new, &report_handlers())
+            .file_report(me, new, &report_handlers(app).await?)
             .await?;
         Ok(Json(app.render_report(&filed)))
     }

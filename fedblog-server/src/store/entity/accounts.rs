@@ -39,6 +39,8 @@ pub struct Model {
     pub created_at: DateTimeUtc,
     pub updated_at: DateTimeUtc,
     pub suspended_at: Option<DateTimeUtc>,
+    /// Who suspended it: `local` or `remote` (its own server), while suspended.
+    pub suspension_origin: Option<String>,
     pub sensitized_at: Option<DateTimeUtc>,
     pub silenced_at: Option<DateTimeUtc>,
     pub statuses_count: i64,

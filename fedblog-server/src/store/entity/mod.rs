@@ -44,6 +44,7 @@ pub mod poll_votes;
 pub mod polls;
 pub mod remote_actors;
 pub mod reports;
+pub mod roles;
 pub mod rules;
 pub mod scheduled_statuses;
 pub mod settings;

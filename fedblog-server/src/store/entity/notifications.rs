@@ -13,6 +13,8 @@ pub struct Model {
     /// Mastodon's type name.
     pub kind: String,
     pub status_id: Option<i64>,
+    /// The report or moderation warning concerned (`admin.report`, `moderation_warning`).
+    pub subject_id: Option<i64>,
     pub group_key: String,
     pub filtered: bool,
     pub created_at: DateTimeUtc,

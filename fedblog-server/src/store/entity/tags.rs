@@ -12,6 +12,11 @@ pub struct Model {
     pub name: String,
     pub display_name: String,
     pub created_at: DateTimeUtc,
+    /// Staff's decisions (`NULL`: not decided); see `TagReview`.
+    pub trendable: Option<bool>,
+    pub usable: Option<bool>,
+    pub listable: Option<bool>,
+    pub reviewed_at: Option<DateTimeUtc>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

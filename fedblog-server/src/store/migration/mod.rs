@@ -29,6 +29,11 @@ mod m0024_tags_name_c;
 mod m0025_status_search;
 mod m0026_account_names;
 mod m0028_moderation;
+mod m0029_account_search_rank;
+mod m0030_remote_suspensions;
+mod m0031_roles;
+mod m0032_notification_subjects;
+mod m0033_tag_review;
 
 /// A named index on `table` over `cols` (shared by the migrations).
 fn index(name: &'static str, table: &'static str, cols: &[&'static str]) -> IndexCreateStatement {
@@ -95,6 +100,11 @@ impl MigratorTrait for Migrator {
             Box::new(m0025_status_search::Migration),
             Box::new(m0026_account_names::Migration),
             Box::new(m0028_moderation::Migration),
+            Box::new(m0029_account_search_rank::Migration),
+            Box::new(m0030_remote_suspensions::Migration),
+            Box::new(m0031_roles::Migration),
+            Box::new(m0032_notification_subjects::Migration),
+            Box::new(m0033_tag_review::Migration),
         ]
     }
 }

@@ -4,6 +4,7 @@ pub mod account_statuses;
 pub mod accounts;
 pub mod admin;
 pub mod admin_blocks;
+pub mod admin_tags;
 pub mod apps;
 pub mod blocks;
 pub mod conversations;
@@ -78,6 +79,7 @@ pub fn all() -> Vec<Check> {
     v.extend(reports::checks());
     v.extend(admin::checks());
     v.extend(admin_blocks::checks());
+    v.extend(admin_tags::checks());
     v.extend(seed_rules::checks());
     // Last: it judges the answers every check before it received.
     v.extend(schema::checks());
