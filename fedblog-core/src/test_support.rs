@@ -20,13 +20,18 @@ pub fn app(domain: &str) -> App {
 
 /// A confirmed, approved local user `name`.
 pub async fn account(app: &App, name: &str) -> AccountRecord {
+    member(app, name, Role::User).await
+}
+
+/// A confirmed, approved local account `name` with `role`.
+pub async fn member(app: &App, name: &str, role: Role) -> AccountRecord {
     app.accounts()
         .create_local_account(
             NewAccount {
                 username: name.to_string(),
                 email: format!("{name}@example.test"),
                 password: "correct horse battery".into(),
-                role: Role::User,
+                role,
                 confirmed: true,
                 approved: true,
                 locale: "en".into(),

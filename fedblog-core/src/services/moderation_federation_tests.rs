@@ -10,7 +10,6 @@ use http::StatusCode;
 use crate::api::in_process::InProcessNetwork;
 use crate::app::App;
 use crate::pagination::Page;
-use crate::services::accounts::NewAccount;
 use crate::services::federation::Federation;
 use crate::services::moderation::{AccountAction, AccountActionType};
 use crate::services::outbox::{FEDERATE, Federate, Outgoing};
@@ -21,7 +20,7 @@ use crate::services::statuses::NewStatus;
 use crate::store::{
     AccountRecord, NotificationQuery, NotificationType, ReportCategory, Role, SuspensionOrigin,
 };
-use crate::test_support::{account, app, drain, post, post_new};
+use crate::test_support::{account, app, drain, member, post, post_new};
 
 /// Apps on each domain, reaching one another.
 fn servers<const N: usize>(domains: [&str; N]) -> [Arc<App>; N] {
@@ -31,26 +30,6 @@ fn servers<const N: usize>(domains: [&str; N]) -> [Arc<App>; N] {
         net.join(a);
     }
     apps
-}
-
-/// A confirmed, approved local account with `role`.
-async fn member(app: &App, name: &str, role: Role) -> AccountRecord {
-    app.accounts()
-        .create_local_account(
-            NewAccount {
-                username: name.to_string(),
-                email: format!("{name}@example.test"),
-                password: "correct horse battery".into(),
-                role,
-                confirmed: true,
-                approved: true,
-                locale: "en".into(),
-            },
-            false,
-        )
-        .await
-        .expect("account")
-        .0
 }
 
 /// `name@host` as `app` knows it (looked up if need be).

@@ -14,27 +14,7 @@ use crate::services::accounts::NewAccount;
 use crate::services::moderation::{AccountAction, AccountActionType};
 use crate::services::reports::NewReport;
 use crate::store::{AccountRecord, NotificationQuery, NotificationRecord, NotificationType, Role};
-use crate::test_support::{account, app};
-
-/// A confirmed, approved local account with `role`.
-async fn member(app: &App, name: &str, role: Role) -> AccountRecord {
-    app.accounts()
-        .create_local_account(
-            NewAccount {
-                username: name.to_string(),
-                email: format!("{name}@example.test"),
-                password: "correct horse battery".into(),
-                role,
-                confirmed: true,
-                approved: true,
-                locale: "en".into(),
-            },
-            false,
-        )
-        .await
-        .expect("account")
-        .0
-}
+use crate::test_support::{account, app, member};
 
 /// `who`'s notifications, newest first.
 async fn told(app: &App, who: &AccountRecord) -> Vec<NotificationRecord> {

@@ -689,7 +689,6 @@ impl<'a> Reports<'a> {
 mod tests {
     use super::*;
     use crate::App;
-    use crate::services::accounts::NewAccount;
     use crate::store::NotificationQuery;
     use crate::test_support::{account, post, private_post};
 
@@ -702,22 +701,7 @@ mod tests {
 
     /// A confirmed local account with `role`.
     async fn staff(app: &App, name: &str, role: Role) -> AccountRecord {
-        app.accounts()
-            .create_local_account(
-                NewAccount {
-                    username: name.to_string(),
-                    email: format!("{name}@example.test"),
-                    password: "correct horse battery".into(),
-                    role,
-                    confirmed: true,
-                    approved: true,
-                    locale: "en".into(),
-                },
-                false,
-            )
-            .await
-            .expect("account")
-            .0
+        crate::test_support::member(app, name, role).await
     }
 
     /// A rule of the server.

@@ -86,8 +86,16 @@ const ACCOUNTS: &str = "accounts";
 /// The alias of `accounts` in the subquery that chooses the page of results.
 const RANKED: &str = "ranked";
 
-/// The alias of the candidates the rank walk counts on SQLite before it walks.
-const PROBE: &str = "probe";
+/// The common table of a search's first [`RANK_PROBE`] candidates on SQLite (the ids of
+/// [`sqlite_candidates`]), which decide between the rank walk and ranking them.
+const CANDIDATES: &str = "candidates";
+
+/// The common table of the page's ids ranked among fewer than [`RANK_PROBE`] candidates on
+/// SQLite.
+const CHOSEN: &str = "chosen";
+
+/// The column of [`walked_page_statement`]'s rows counting [`CANDIDATES`].
+const CANDIDATE_COUNT: &str = "candidate_count";
 
 /// The common table of the rank walk's ids in [`walked_page_statement`].
 const WALKED: &str = "walked";
@@ -277,22 +285,27 @@ fn search_statement(backend: DbBackend, search: &AccountSearch) -> Statement {
 
 /// The rank walk of `search`: the ids of its first `offset + limit` matches in rank order (by
 /// followers, most first, then by id; exact username matches are not put first here), looked
-/// for among the first [`RANK_WINDOW`] accounts of that order only ([`RANK_INDEX`] read in
-/// order, each entry checked, stopping at the last match wanted). `None` for a search the walk
-/// does not serve: with a domain or a follower (few accounts to rank: the name indexes find
-/// them), or deeper than [`RANK_WALK_MAX`]. On SQLite, a text with fewer than [`RANK_PROBE`]
-/// candidates is not walked (the walk finds nothing).
+/// for among the first accounts of that order only ([`RANK_WINDOW`], [`PG_RANK_WINDOW`]):
+/// [`RANK_INDEX`] read in order, each entry checked, stopping at the last match wanted. `None`
+/// for a search the walk does not serve: with a domain or a follower (few accounts to rank:
+/// the name indexes find them), or deeper than [`RANK_WALK_MAX`].
+///
+/// With `probed` (SQLite, a text [`trigram_serves`]), the walk reads the common table
+/// [`CANDIDATES`] first and walks only when it holds [`RANK_PROBE`] ids: the count bounds the
+/// walk's range of the index, all of it (`followers_count <= i64::MAX`) or none of it
+/// (`<= -1`). SQLite evaluates a range's bound once, before it seeks; a condition on no column
+/// would be checked on every entry of the window instead.
 ///
 /// Fewer ids than `offset + limit` mean that the window did not hold them all, not that there
-/// are no more: the matches are ranked from the name indexes then.
+/// are no more.
 ///
-/// The window is a subquery ordered and limited to [`RANK_WINDOW`] rows, filtered outside. On
-/// SQLite it runs as a co-routine that yields its rows in its order, and the outer query has no
-/// `ORDER BY` of its own (SQLite would sort the whole window for it, so the `LIMIT` could not
-/// stop the walk early). PostgreSQL keeps the subquery's order through the filter: the outer
-/// `ORDER BY` costs no sort there, and is spelled out so that the order is guaranteed. The
-/// statement names no index: see [`walking_rank_index`].
-fn rank_walk(backend: DbBackend, search: &AccountSearch) -> Option<SelectStatement> {
+/// The window is a subquery ordered and limited, filtered outside. On SQLite it runs as a
+/// co-routine that yields its rows in its order, and the outer query has no `ORDER BY` of its
+/// own (SQLite would sort the whole window for it, so the `LIMIT` could not stop the walk
+/// early). PostgreSQL keeps the subquery's order through the filter: the outer `ORDER BY` costs
+/// no sort there, and is spelled out so that the order is guaranteed. The statement names no
+/// index: see [`walking_rank_index`].
+fn rank_walk(backend: DbBackend, search: &AccountSearch, probed: bool) -> Option<SelectStatement> {
     let wanted = wanted(search);
     if search.domain.is_some() || search.followed_by.is_some() || wanted > RANK_WALK_MAX {
         return None;
@@ -313,22 +326,12 @@ fn rank_walk(backend: DbBackend, search: &AccountSearch) -> Option<SelectStateme
             DbBackend::Sqlite => RANK_WINDOW,
             _ => PG_RANK_WINDOW,
         });
-    if backend == DbBackend::Sqlite && trigram_serves(&search.text) {
-        // The probe bounds the walk's range of the index: all of it (`followers_count <=
-        // i64::MAX`) with enough candidates, none of it (`<= -1`) otherwise. SQLite evaluates a
-        // range's bound once, before it seeks; a condition on no column would be checked on
-        // every entry of the window instead.
+    if probed {
         let enough = Expr::case(Expr::cust("COUNT(*)").gte(RANK_PROBE), i64::MAX).finally(-1);
-        let probe = Query::select()
-            .expr(enough)
-            .from_subquery(
-                sqlite_candidates(&search.text).limit(RANK_PROBE).to_owned(),
-                PROBE,
-            )
-            .to_owned();
+        let bound = Query::select().expr(enough).from(CANDIDATES).to_owned();
         window.and_where(
             Expr::col(accounts::Column::FollowersCount)
-                .lte(Expr::SubQuery(None, Box::new(probe.into()))),
+                .lte(Expr::SubQuery(None, Box::new(bound.into()))),
         );
     }
     let mut walk = Query::select();
@@ -347,57 +350,125 @@ fn rank_walk(backend: DbBackend, search: &AccountSearch) -> Option<SelectStateme
     Some(walk)
 }
 
-/// `stmt` (with the rank walk's window in it) built for `backend`, the window's table named
-/// with `INDEXED BY` [`RANK_INDEX`] on SQLite (sea-query has no `INDEXED BY`), so that the walk
-/// reads the index whatever the statistics say.
+/// SQLite: the first `offset + limit` matches of `search` in its whole order, ranked from
+/// [`CANDIDATES`] (read from [`SEARCH_INDEX`], as [`search_statement`] ranks) when it holds
+/// fewer than [`RANK_PROBE`] ids, that is all of the candidates; none otherwise (the walk's
+/// turn). The list of candidates to rank is read, and emptied, before any is looked up.
+fn chosen_among_candidates(search: &AccountSearch) -> SelectStatement {
+    let few = Query::select()
+        .expr(Expr::cust("COUNT(*)"))
+        .from(CANDIDATES)
+        .to_owned();
+    let candidates = Query::select()
+        .column((CANDIDATES, accounts::Column::Id))
+        .from(CANDIDATES)
+        .and_where(Expr::SubQuery(None, Box::new(few.into())).lt(RANK_PROBE))
+        .to_owned();
+    let mut chosen = Query::select();
+    chosen
+        .column((RANKED, accounts::Column::Id))
+        .from_as(accounts::Entity, RANKED)
+        .cond_where(
+            Condition::all()
+                .add(Expr::col((RANKED, accounts::Column::Id)).in_subquery(candidates))
+                .add(Expr::col((RANKED, accounts::Column::SuspendedAt)).is_null())
+                .add(name_match(DbBackend::Sqlite, RANKED, &search.text)),
+        );
+    for (expr, order) in search_order(RANKED, &search.text) {
+        chosen.order_by_expr(expr, order);
+    }
+    chosen.limit(wanted(search));
+    chosen
+}
+
+/// `stmt` (with the rank walk's window in it) built for `backend`, on SQLite with the indexes
+/// named by `INDEXED BY` (sea-query has none), so that they are read whatever the statistics
+/// say: [`RANK_INDEX`] for the window, [`SEARCH_INDEX`] for [`chosen_among_candidates`].
 fn walking_rank_index(backend: DbBackend, stmt: &impl StatementBuilder) -> Statement {
     let mut stmt = backend.build(stmt);
     if backend == DbBackend::Sqlite {
         // The window's `FROM`: the only `accounts` followed by its `ORDER BY`, or by the
-        // probe's bound.
-        let (plain, probed) = (
-            format!(r#"FROM "{ACCOUNTS}" ORDER BY"#),
-            format!(r#"FROM "{ACCOUNTS}" WHERE "followers_count" <="#),
+        // probe's bound; the candidates' ranking: the only `accounts` named `ranked`.
+        let (table, ranked) = (
+            format!(r#""{ACCOUNTS}""#),
+            format!(r#""{ACCOUNTS}" AS "{RANKED}""#),
         );
-        for from in [plain, probed] {
-            let indexed = from.replacen(
-                &format!(r#""{ACCOUNTS}""#),
-                &format!(r#""{ACCOUNTS}" INDEXED BY "{RANK_INDEX}""#),
-                1,
-            );
+        let uses = [
+            (format!("FROM {table} ORDER BY"), &table, RANK_INDEX),
+            (
+                format!(r#"FROM {table} WHERE "followers_count" <="#),
+                &table,
+                RANK_INDEX,
+            ),
+            (format!("FROM {ranked} WHERE"), &ranked, SEARCH_INDEX),
+        ];
+        for (from, name, index) in uses {
+            let indexed =
+                from.replacen(name.as_str(), &format!(r#"{name} INDEXED BY "{index}""#), 1);
             stmt.sql = stmt.sql.replacen(&from, &indexed, 1);
         }
     }
     stmt
 }
 
-/// The page of `search` by its rank walk, in one statement: the walk's ids ([`rank_walk`], as
-/// the common table [`WALKED`]) and the exact username matches (which lead, found by
-/// `ux_accounts_username`), read whole, ranked by [`search_order`] and cut to the page; each
-/// row tells how many ids the walk found ([`WALKED_COUNT`]). When it found `offset + limit`,
-/// the first `offset + limit` results of the whole order are among these accounts: the exact
-/// matches, then the first of the others in rank order, which the walk found. `None` when the
-/// walk does not serve `search`.
+/// The page of `search` in one statement when the rank walk serves it: the walk's ids
+/// ([`rank_walk`], as the common table [`WALKED`]) and the exact username matches (which lead,
+/// found by `ux_accounts_username`), read whole, ranked by [`search_order`] and cut to the
+/// page; each row tells how many ids the walk found ([`WALKED_COUNT`]). When it found
+/// `offset + limit`, the first `offset + limit` results of the whole order are among these
+/// accounts: the exact matches, then the first of the others in rank order, which the walk
+/// found. `None` when the walk does not serve `search`.
+///
+/// On SQLite, for a text [`trigram_serves`], the statement first gathers the first
+/// [`RANK_PROBE`] candidates ([`CANDIDATES`]; each row tells how many: [`CANDIDATE_COUNT`]):
+/// with fewer, it ranks them ([`chosen_among_candidates`]; the walk does not walk) and the page
+/// is whole whatever the walk found; with that many, it walks.
 fn walked_page_statement(backend: DbBackend, search: &AccountSearch) -> Option<Statement> {
-    let walk = rank_walk(backend, search)?;
+    let probed = backend == DbBackend::Sqlite && trigram_serves(&search.text);
+    let walk = rank_walk(backend, search, probed)?;
     let offset = std::cmp::min(search.offset, i64::MAX as u64);
     let limit = std::cmp::min(search.limit, i64::MAX as u64);
     let text = search.text.as_str();
-    let walked = WithClause::new()
-        .cte(
-            // Read twice (the ids, their count): walked once (SQLite would otherwise walk
-            // for each).
-            CommonTableExpression::new()
-                .query(walk)
-                .table_name(WALKED)
-                .materialized(true)
-                .to_owned(),
+    // Each table is read more than once (its ids, their count): `MATERIALIZED`, so that it is
+    // made once (SQLite would otherwise make it again for each).
+    let table = |name: &'static str, query: SelectStatement| {
+        CommonTableExpression::new()
+            .query(query)
+            .table_name(name)
+            .materialized(true)
+            .to_owned()
+    };
+    let count = |name: &'static str| {
+        Expr::SubQuery(
+            None,
+            Box::new(
+                Query::select()
+                    .expr(Expr::cust("COUNT(*)"))
+                    .from(name)
+                    .to_owned()
+                    .into(),
+            ),
         )
-        .to_owned();
-    let count = Query::select()
-        .expr(Expr::cust("COUNT(*)"))
-        .from(WALKED)
-        .to_owned();
+    };
+    let ids_of = |name: &'static str| {
+        Query::select()
+            .column((name, accounts::Column::Id))
+            .from(name)
+            .to_owned()
+    };
+    let mut with = WithClause::new();
+    let mut ids = ids_of(WALKED);
+    let mut page = Query::select();
+    page.expr(Expr::cust(format!(r#""{ACCOUNTS}".*"#)))
+        .expr_as(count(WALKED), WALKED_COUNT);
+    if probed {
+        let candidates = sqlite_candidates(text).limit(RANK_PROBE).to_owned();
+        with.cte(table(CANDIDATES, candidates));
+        with.cte(table(CHOSEN, chosen_among_candidates(search)));
+        ids.union(UnionType::All, ids_of(CHOSEN));
+        page.expr_as(count(CANDIDATES), CANDIDATE_COUNT);
+    }
+    with.cte(table(WALKED, walk));
     // Unqualified columns: those of this subquery's own `accounts`.
     let exact = Query::select()
         .column(accounts::Column::Id)
@@ -405,22 +476,33 @@ fn walked_page_statement(backend: DbBackend, search: &AccountSearch) -> Option<S
         .and_where(accounts::Column::UsernameLower.eq(text))
         .and_where(accounts::Column::SuspendedAt.is_null())
         .to_owned();
-    // One list of ids (an `OR` of two conditions would make PostgreSQL read every account).
-    let ids = Query::select()
-        .column((WALKED, accounts::Column::Id))
-        .from(WALKED)
-        .union(UnionType::All, exact)
-        .to_owned();
-    let mut page = Query::select();
-    page.expr(Expr::cust(format!(r#""{ACCOUNTS}".*"#)))
-        .expr_as(Expr::SubQuery(None, Box::new(count.into())), WALKED_COUNT)
-        .from(accounts::Entity)
+    // One list of ids (an `OR` of conditions would make PostgreSQL read every account).
+    ids.union(UnionType::All, exact);
+    page.from(accounts::Entity)
         .and_where(Expr::col((ACCOUNTS, accounts::Column::Id)).in_subquery(ids));
     for (expr, order) in search_order(ACCOUNTS, text) {
         page.order_by_expr(expr, order);
     }
     page.offset(offset).limit(limit);
-    Some(walking_rank_index(backend, &page.with(walked)))
+    Some(walking_rank_index(backend, &page.with(with)))
+}
+
+/// What [`walked_page_statement`] read: the page's rows, how many ids the walk found, and on
+/// SQLite (a text [`trigram_serves`]) how many candidates it counted; the counts are `None`
+/// without rows.
+struct WalkedRows {
+    rows: Vec<accounts::Model>,
+    walked: Option<u64>,
+    candidates: Option<u64>,
+}
+
+impl WalkedRows {
+    /// Whether the rows are the page of `search`: ranked among all of the candidates, or
+    /// walked to its last result.
+    fn whole(&self, search: &AccountSearch) -> bool {
+        self.candidates.is_some_and(|n| n < RANK_PROBE)
+            || self.walked.is_some_and(|n| n >= wanted(search))
+    }
 }
 
 impl SeaStore {
@@ -434,25 +516,50 @@ impl SeaStore {
         records(rows)
     }
 
-    /// The page of `search` by its rank walk ([`walked_page_statement`]), or `None` when the
-    /// walk does not serve the search or did not find all of the page's results.
-    async fn walked_page(&self, search: &AccountSearch) -> StoreResult<Option<Vec<AccountRecord>>> {
+    /// What [`walked_page_statement`] reads for `search`, or `None` when the walk does not serve
+    /// it.
+    async fn walked_rows(&self, search: &AccountSearch) -> StoreResult<Option<WalkedRows>> {
         let Some(stmt) = walked_page_statement(self.db.get_database_backend(), search) else {
             return Ok(None);
         };
         let rows = self.db.query_all_raw(stmt).await.map_err(backend_err)?;
-        let walked = match rows.first() {
-            Some(row) => row.try_get::<i64>("", WALKED_COUNT).map_err(backend_err)?,
-            None => 0,
+        let count = |column: &str| -> StoreResult<Option<u64>> {
+            match rows.first() {
+                Some(row) => {
+                    let n = row
+                        .try_get::<Option<i64>>("", column)
+                        .map_err(backend_err)?;
+                    Ok(n.map(|n| u64::try_from(n).unwrap_or(0)))
+                }
+                None => Ok(None),
+            }
         };
-        if u64::try_from(walked).unwrap_or(0) < wanted(search) {
-            return Ok(None);
-        }
-        let models = rows
+        let walked = count(WALKED_COUNT)?;
+        let probed =
+            self.db.get_database_backend() == DbBackend::Sqlite && trigram_serves(&search.text);
+        let candidates = if probed {
+            count(CANDIDATE_COUNT)?
+        } else {
+            None
+        };
+        let rows = rows
             .iter()
             .map(|row| accounts::Model::from_query_result(row, "").map_err(backend_err))
             .collect::<StoreResult<Vec<_>>>()?;
-        records(models).map(Some)
+        Ok(Some(WalkedRows {
+            rows,
+            walked,
+            candidates,
+        }))
+    }
+
+    /// The page of `search` by [`walked_page_statement`], or `None` when the walk does not
+    /// serve the search or the statement did not find all of the page's results.
+    async fn walked_page(&self, search: &AccountSearch) -> StoreResult<Option<Vec<AccountRecord>>> {
+        match self.walked_rows(search).await? {
+            Some(walked) if walked.whole(search) => records(walked.rows).map(Some),
+            _ => Ok(None),
+        }
     }
 }
 
@@ -540,8 +647,8 @@ impl DirectoryStore for SeaStore {
 #[cfg(test)]
 mod tests {
     use super::{
-        RANK_PROBE, escape_like, prefix_upper_bound, rank_walk, search_statement, trigram_phrase,
-        trigram_serves, walked_page_statement, walking_rank_index, wanted,
+        RANK_PROBE, escape_like, prefix_upper_bound, search_statement, trigram_phrase,
+        trigram_serves, walked_page_statement, wanted,
     };
     use crate::store::{ConnectSettings, SeaStore, connect};
     use fedblog_core::Id;
@@ -589,6 +696,15 @@ mod tests {
 
     /// The `detail` lines of SQLite's plan for `stmt`.
     async fn plan_of(store: &SeaStore, stmt: Statement) -> Vec<String> {
+        plan_tree(store, stmt)
+            .await
+            .into_iter()
+            .map(|(_, _, detail)| detail)
+            .collect()
+    }
+
+    /// SQLite's plan for `stmt` as `(id, parent, detail)` rows.
+    async fn plan_tree(store: &SeaStore, stmt: Statement) -> Vec<(i64, i64, String)> {
         let explain = Statement::from_sql_and_values(
             DbBackend::Sqlite,
             format!("EXPLAIN QUERY PLAN {}", stmt.sql),
@@ -600,8 +716,30 @@ mod tests {
             .await
             .expect("explain")
             .iter()
-            .map(|r| r.try_get::<String>("", "detail").expect("detail"))
+            .map(|r| {
+                (
+                    r.try_get::<i64>("", "id").expect("id"),
+                    r.try_get::<i64>("", "parent").expect("parent"),
+                    r.try_get::<String>("", "detail").expect("detail"),
+                )
+            })
             .collect()
+    }
+
+    /// The details of the plan rows under the first whose detail starts with `head`.
+    fn subtree(plan: &[(i64, i64, String)], head: &str) -> Vec<String> {
+        let Some(root) = plan.iter().find(|(_, _, d)| d.starts_with(head)) else {
+            return vec![];
+        };
+        let mut ids = vec![root.0];
+        let mut out = vec![];
+        for (id, parent, detail) in plan {
+            if ids.contains(parent) {
+                ids.push(*id);
+                out.push(detail.clone());
+            }
+        }
+        out
     }
 
     /// On SQLite a search of three characters or more reads the trigram index and the username
@@ -689,80 +827,95 @@ mod tests {
         );
     }
 
-    /// The rank walk of `search` alone, as its page runs it (SQLite).
-    fn walk_statement(search: &AccountSearch) -> Statement {
-        let walk = rank_walk(DbBackend::Sqlite, search).expect("walked");
-        walking_rank_index(DbBackend::Sqlite, &walk)
-    }
-
-    /// How many ids the rank walk of `search` finds.
-    async fn walked_ids(store: &SeaStore, search: &AccountSearch) -> usize {
-        store
-            .connection()
-            .query_all_raw(walk_statement(search))
-            .await
-            .expect("walk")
-            .len()
-    }
-
-    /// The rank walk reads `ix_accounts_search_rank` alone, in order, as a co-routine the
-    /// filter reads from with nothing to sort (so its `LIMIT` ends the walk); its page reads
-    /// the accounts found by id and the exact matches by `ux_accounts_username`. It serves
-    /// neither a domain nor a follower, nor a page past its depth.
+    /// The page by the rank walk (SQLite): the walk reads `ix_accounts_search_rank` alone, in
+    /// order, as a co-routine the filter reads from with nothing to sort (so its `LIMIT` ends
+    /// the walk), once; the page reads the accounts by id and the exact matches by
+    /// `ux_accounts_username`. For a text of three characters or more, the candidates are
+    /// gathered first (username range and trigram index, once), bound the walk's range, and are
+    /// ranked from `ix_accounts_search` when few. No domain, no follower, no page past the
+    /// walk's depth.
     #[tokio::test]
     async fn sqlite_rank_walk_reads_the_rank_index_in_order() {
         let store = sqlite().await;
-        // The whole index, or (a text the probe counts candidates of) the range it bounds.
-        let walks_rank_index = |l: &String| {
-            l == "SCAN accounts USING COVERING INDEX ix_accounts_search_rank"
-                || l == "SEARCH accounts USING COVERING INDEX ix_accounts_search_rank \
-                         (followers_count<?)"
-        };
         for text in ["al", "ali", "100% \"c\""] {
             let s = search(text);
-            let plan = plan_of(&store, walk_statement(&s)).await;
+            let stmt = walked_page_statement(DbBackend::Sqlite, &s).expect("walked");
+            let tree = plan_tree(&store, stmt).await;
+            let plan: Vec<String> = tree.iter().map(|(_, _, d)| d.clone()).collect();
             let text = plan.join("\n");
-            assert_eq!(
-                plan.iter().any(|l| l.contains("(followers_count<?)")),
-                trigram_serves(&s.text),
-                "{s:?}: the probe bounds the walk of a text of three characters or more:\n{text}"
-            );
+            let walk = subtree(&tree, "MATERIALIZE walked");
             assert!(
-                plan.iter().any(|l| l.starts_with("CO-ROUTINE ranked")),
+                walk.iter().any(|l| l.starts_with("CO-ROUTINE ranked")),
                 "{s:?}: no co-routine in\n{text}"
             );
+            let probed = trigram_serves(&s.text);
+            let window = if probed {
+                "SEARCH accounts USING COVERING INDEX ix_accounts_search_rank (followers_count<?)"
+            } else {
+                "SCAN accounts USING COVERING INDEX ix_accounts_search_rank"
+            };
             assert!(
-                plan.iter().any(walks_rank_index),
-                "{s:?}: does not walk the rank index in\n{text}"
+                walk.iter().any(|l| l == window),
+                "{s:?}: does not walk the rank index ({window}) in\n{text}"
             );
             assert!(
-                !plan.iter().any(|l| l.contains("TEMP B-TREE")),
-                "{s:?}: sorts in\n{text}"
+                !walk.iter().any(|l| l.contains("TEMP B-TREE")),
+                "{s:?}: sorts the walk in\n{text}"
             );
-            let page = walked_page_statement(DbBackend::Sqlite, &s).expect("walked");
-            let page = plan_of(&store, page).await;
-            let text = page.join("\n");
-            assert!(
-                page.iter().any(walks_rank_index),
-                "{s:?}: the page does not walk the rank index in\n{text}"
+            assert_eq!(
+                plan.iter()
+                    .filter(|l| l.contains("ix_accounts_search_rank"))
+                    .count(),
+                1,
+                "{s:?}: walks more than once:\n{text}"
             );
             assert!(
-                page.iter()
+                plan.iter()
                     .any(|l| l.contains("INDEX ux_accounts_username (username_lower=?")),
                 "{s:?}: exact matches not by the username index in\n{text}"
             );
             assert!(
-                page.iter()
+                plan.iter()
                     .any(|l| l.starts_with("SEARCH accounts USING INTEGER PRIMARY KEY (rowid=?)")),
-                "{s:?}: the accounts walked are not read by id in\n{text}"
+                "{s:?}: the accounts are not read by id in\n{text}"
             );
+            assert_eq!(
+                plan.iter().any(|l| l == "MATERIALIZE candidates"),
+                probed,
+                "{s:?}: candidates gathered for a text of three characters or more only:\n{text}"
+            );
+            if probed {
+                let fts = plan
+                    .iter()
+                    .filter(|l| l.starts_with("SCAN accounts_fts VIRTUAL TABLE INDEX 0:M"));
+                assert_eq!(fts.count(), 1, "{s:?}: the trigram index once in\n{text}");
+                assert!(
+                    plan.iter().any(|l| l.contains(
+                        "INDEX ux_accounts_username (username_lower>? AND username_lower<?)"
+                    )),
+                    "{s:?}: no username range in\n{text}"
+                );
+                assert!(
+                    subtree(&tree, "MATERIALIZE chosen")
+                        .iter()
+                        .any(|l| l.starts_with(
+                            "SEARCH ranked USING COVERING INDEX ix_accounts_search (id=?"
+                        )),
+                    "{s:?}: the candidates are not ranked from the covering index:\n{text}"
+                );
+            }
             assert!(
-                !page.iter().any(|l| l.starts_with("SCAN ")
-                    && !walks_rank_index(l)
-                    && !l.starts_with("SCAN walked")
-                    && !l.starts_with("SCAN ranked")
-                    && !l.starts_with("SCAN probe")
-                    && !l.starts_with("SCAN accounts_fts VIRTUAL TABLE INDEX 0:M")),
+                !plan.iter().any(|l| l.starts_with("SCAN ")
+                    && !l
+                        .starts_with("SCAN accounts USING COVERING INDEX ix_accounts_search_rank")
+                    && !l.starts_with("SCAN accounts_fts VIRTUAL TABLE INDEX 0:M")
+                    && ![
+                        "SCAN walked",
+                        "SCAN ranked",
+                        "SCAN chosen",
+                        "SCAN candidates"
+                    ]
+                    .contains(&l.as_str())),
                 "{s:?}: the page reads every account:\n{text}"
             );
         }
@@ -781,7 +934,6 @@ mod tests {
             },
         ];
         for s in not_walked {
-            assert!(rank_walk(DbBackend::Sqlite, &s).is_none(), "{s:?}");
             assert!(
                 walked_page_statement(DbBackend::Sqlite, &s).is_none(),
                 "{s:?}"
@@ -789,12 +941,12 @@ mod tests {
         }
     }
 
-    /// What the rank walk's page holds is what ranking every match gives: exact matches
-    /// (several domains) first, then by followers (with ties) and id, suspended accounts left
-    /// out, usernames by prefix and display names by a part (ASCII case ignored), any offset.
-    /// The walk answers the searches with many candidates itself (it finds enough in its
-    /// window); a text of three characters or more with fewer than `RANK_PROBE` candidates is
-    /// not walked, and the full ranking answers.
+    /// What the walked page holds is what ranking every match gives: exact matches (several
+    /// domains) first, then by followers (with ties) and id, suspended accounts left out,
+    /// usernames by prefix and display names by a part (ASCII case ignored), any offset. The
+    /// walk answers the searches with many candidates (it finds enough in its window), the
+    /// candidates ranked answer those of three characters or more with fewer than `RANK_PROBE`
+    /// candidates, and the full ranking answers the others.
     #[tokio::test]
     async fn sqlite_rank_walk_pages_match_the_full_ranking() {
         let store = sqlite().await;
@@ -838,27 +990,31 @@ mod tests {
             store.insert_remote_account(a).await.expect("insert");
         }
         let cases = [
-            ("ab", 0, 40, true),
-            ("ab", 25, 30, true),
-            ("ab", 0, 1, true),
-            ("rab", 0, 20, true),
-            ("rab", 10, 20, true),
-            ("nothing ab", 3, 7, true),
-            ("ab1", 0, 5, false),
-            ("äbc", 0, 5, false),
+            ("ab", 0, 40, "walk"),
+            ("ab", 25, 30, "walk"),
+            ("ab", 0, 1, "walk"),
+            ("rab", 0, 20, "walk"),
+            ("rab", 10, 20, "walk"),
+            ("nothing ab", 3, 7, "walk"),
+            ("ab1", 0, 5, "candidates"),
+            ("ab12", 0, 40, "candidates"),
+            ("zz1", 2, 3, "candidates"),
+            // No match: no row to tell, the full ranking answers.
+            ("äbc", 0, 5, "full"),
         ];
-        for (text, offset, limit, walked) in cases {
+        for (text, offset, limit, path) in cases {
             let s = AccountSearch {
                 offset,
                 limit,
                 ..search(text)
             };
-            let found = walked_ids(&store, &s).await as u64;
-            assert_eq!(
-                found >= wanted(&s),
-                walked,
-                "{s:?}: {found} found by the walk"
-            );
+            let walked = store.walked_rows(&s).await.expect("walk").expect("served");
+            let took = match (walked.whole(&s), walked.candidates) {
+                (false, _) => "full",
+                (true, Some(n)) if n < RANK_PROBE => "candidates",
+                (true, _) => "walk",
+            };
+            assert_eq!(took, path, "{s:?}");
             let ids = |found: Vec<AccountRecord>| {
                 found.into_iter().map(|a| a.id.as_i64()).collect::<Vec<_>>()
             };
@@ -868,13 +1024,9 @@ mod tests {
                 .await
                 .expect("ranked"));
             assert_eq!(searched, ranked, "{s:?}");
-            // (SQLite's `LIKE` ignores the case of ASCII letters only: "äbc" finds no "Äbc".)
-            if text != "äbc" {
-                assert_eq!(searched.len() as u64, limit, "{s:?}");
-            }
         }
-        // Fewer matches than the page: the full ranking finds them (the exact match ab12, then
-        // ab123, ab126 and ab120 by followers; ab129 is suspended).
+        // The exact match ab12 first, then ab123, ab126 and ab120 by followers; ab129 is
+        // suspended.
         let found: Vec<String> = store
             .search_accounts(&search("ab12"))
             .await
@@ -883,6 +1035,21 @@ mod tests {
             .map(|a| a.username)
             .collect();
         assert_eq!(found, ["ab12", "ab123", "ab126", "ab120"]);
+        // Full pages, where there are enough matches.
+        for (text, limit) in [("ab", 40), ("rab", 20), ("zz1", 3)] {
+            assert_eq!(
+                store
+                    .search_accounts(&AccountSearch {
+                        limit,
+                        ..search(text)
+                    })
+                    .await
+                    .expect("search")
+                    .len() as u64,
+                limit,
+                "{text}"
+            );
+        }
     }
 
     /// The triggers keep the trigram index in step with `accounts`: new accounts, changed
