@@ -62,11 +62,16 @@ const RANK_INDEX: &str = "ix_accounts_search_rank";
 const RANK_WINDOW: u64 = 10_000;
 
 /// The rank walk's window on PostgreSQL, where the walk reads each account's row (its index
-/// carries no names) for about 1.5 µs, and there is no probe to spare a rare text the walk: a
-/// whole window in vain costs about 4 ms, and the walk finds a page of 50 when one account in
-/// 50 matches (a common piece of a name, whose matches cost 10 ms or more to rank from the
-/// trigram index, against 1 to 3 ms walked).
+/// carries no names) for about 1.5 µs: a whole window in vain costs about 4 ms. The walk finds
+/// a page of 50 there when one account in 50 matches (a common piece of a name, whose matches
+/// cost 10 ms or more to rank from the trigram index, against 1 to 3 ms walked).
 const PG_RANK_WINDOW: u64 = 2_500;
+
+/// The longest text PostgreSQL walks for (it has no cheap count of candidates to tell a rare
+/// text from a common one, as SQLite's trigram table gives): a piece of a name of three
+/// characters or fewer is most often common, one of four or more most often rare (tens to a
+/// few hundred matches at 100,000 accounts), which the trigram index ranks in a few ms.
+const PG_WALK_MAX_CHARS: usize = 3;
 
 /// On SQLite, the rank walk is tried only when a text the trigram index serves has this many
 /// candidates or more (ids from the username range and the trigram index, counted up to this
@@ -288,7 +293,8 @@ fn search_statement(backend: DbBackend, search: &AccountSearch) -> Statement {
 /// for among the first accounts of that order only ([`RANK_WINDOW`], [`PG_RANK_WINDOW`]):
 /// [`RANK_INDEX`] read in order, each entry checked, stopping at the last match wanted. `None`
 /// for a search the walk does not serve: with a domain or a follower (few accounts to rank:
-/// the name indexes find them), or deeper than [`RANK_WALK_MAX`].
+/// the name indexes find them), deeper than [`RANK_WALK_MAX`], or on PostgreSQL longer than
+/// [`PG_WALK_MAX_CHARS`].
 ///
 /// With `probed` (SQLite, a text [`trigram_serves`]), the walk reads the common table
 /// [`CANDIDATES`] first and walks only when it holds [`RANK_PROBE`] ids: the count bounds the
@@ -307,7 +313,11 @@ fn search_statement(backend: DbBackend, search: &AccountSearch) -> Statement {
 /// index: see [`walking_rank_index`].
 fn rank_walk(backend: DbBackend, search: &AccountSearch, probed: bool) -> Option<SelectStatement> {
     let wanted = wanted(search);
-    if search.domain.is_some() || search.followed_by.is_some() || wanted > RANK_WALK_MAX {
+    if search.domain.is_some()
+        || search.followed_by.is_some()
+        || wanted > RANK_WALK_MAX
+        || (backend != DbBackend::Sqlite && search.text.chars().count() > PG_WALK_MAX_CHARS)
+    {
         return None;
     }
     let mut window = Query::select();
@@ -648,7 +658,7 @@ impl DirectoryStore for SeaStore {
 mod tests {
     use super::{
         RANK_PROBE, escape_like, prefix_upper_bound, search_statement, trigram_phrase,
-        trigram_serves, walked_page_statement, wanted,
+        trigram_serves, walked_page_statement,
     };
     use crate::store::{ConnectSettings, SeaStore, connect};
     use fedblog_core::Id;
@@ -1101,78 +1111,5 @@ mod tests {
         )
         .await
         .expect("index in step after a delete");
-    }
-}
-
-#[cfg(test)]
-mod h_probe_tmp {
-    use super::*;
-    use crate::store::{ConnectSettings, connect};
-
-    #[tokio::test]
-    async fn h_probe_tmp() {
-        let Ok(url) = std::env::var("H_PROBE_DB") else {
-            return;
-        };
-        let store = connect(&url, &ConnectSettings::default())
-            .await
-            .expect("connect");
-        for text in ["zouv", "slaic", "sho", "chea"] {
-            let s = AccountSearch {
-                text: text.into(),
-                domain: None,
-                followed_by: None,
-                offset: 0,
-                limit: 50,
-            };
-            let stmt = walked_page_statement(DbBackend::Sqlite, &s).expect("walk");
-            let explain = Statement::from_sql_and_values(
-                DbBackend::Sqlite,
-                format!("EXPLAIN QUERY PLAN {}", stmt.sql),
-                stmt.values.clone().map(|v| v.0).unwrap_or_default(),
-            );
-            let plan: Vec<String> = store
-                .connection()
-                .query_all_raw(explain)
-                .await
-                .expect("explain")
-                .iter()
-                .map(|r| {
-                    format!(
-                        "{} {} {}",
-                        r.try_get::<i64>("", "id").unwrap(),
-                        r.try_get::<i64>("", "parent").unwrap(),
-                        r.try_get::<String>("", "detail").unwrap()
-                    )
-                })
-                .collect();
-            if text == "zouv" {
-                eprintln!("{}\n{}", stmt.sql, plan.join("\n"));
-            }
-            for _ in 0..3 {
-                let t = std::time::Instant::now();
-                let page = store.walked_page(&s).await.expect("walk");
-                let t1 = t.elapsed();
-                let t = std::time::Instant::now();
-                let all = store
-                    .account_records(search_statement(DbBackend::Sqlite, &s))
-                    .await
-                    .expect("fallback");
-                let t2 = t.elapsed();
-                let t = std::time::Instant::now();
-                let f = AccountSearch {
-                    followed_by: Some(fedblog_core::Id::from_i64(111506008346853376)),
-                    ..s.clone()
-                };
-                let fl = store.search_accounts(&f).await.expect("followed");
-                let t3 = t.elapsed();
-                eprintln!(
-                    "{text}: walked {:?} in {t1:?}; fallback {} in {t2:?}; followed {} in {t3:?}",
-                    page.map(|p| p.len()),
-                    all.len(),
-                    fl.len()
-                );
-            }
-        }
     }
 }
