@@ -19,6 +19,7 @@ use crate::services::accounts::Accounts;
 use crate::services::notifications::Notifications;
 use crate::services::oauth::OAuth;
 use crate::services::outbox::Outbox;
+use crate::services::server_blocks;
 use crate::store::UserRoleRecord;
 use crate::store::{
     AccountRecord, AccountStore, AccountWarningRecord, AdminAccountFilter, ModerationStore,
@@ -561,8 +562,8 @@ impl<'a> Moderation<'a> {
                 };
                 let by_block = account.domain.as_deref().is_some_and(|host| {
                     by_blocks.iter().any(|b| {
-                        b.created_at == since
-                            && crate::services::server_blocks::domain_covers(&b.domain, host)
+                        server_blocks::dated_by(b, Some(since))
+                            && server_blocks::domain_covers(&b.domain, host)
                     })
                 });
                 if since <= cutoff && !account.is_suspended_remotely() && !by_block {

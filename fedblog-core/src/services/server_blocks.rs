@@ -104,6 +104,12 @@ impl IpAccessCache {
     }
 }
 
+/// Whether a suspension or silence dated `t` is `block`'s doing: a block dates what it does by
+/// its own creation (compared to the millisecond, as every store keeps it).
+pub(crate) fn dated_by(block: &InstanceDomainBlockRecord, t: Option<DateTime<Utc>>) -> bool {
+    t.is_some_and(|t| t.timestamp_millis() == block.created_at.timestamp_millis())
+}
+
 /// 422 for `field`: `Validation failed: Field message`.
 fn invalid(field: &str, message: &str) -> ApiError {
     let mut name = field.replace('_', " ");
@@ -291,9 +297,7 @@ impl<'a> ServerBlocks<'a> {
             by_domain: Some(block.domain.clone()),
             ..AdminAccountFilter::default()
         };
-        let by_block = |t: Option<DateTime<Utc>>| {
-            t.is_some_and(|t| t.timestamp_millis() == block.created_at.timestamp_millis())
-        };
+        let by_block = |t: Option<DateTime<Utc>>| dated_by(block, t);
         let mut page = Page::first(ACCOUNTS_PER_READ);
         loop {
             let ids = store.admin_account_ids(&filter, page).await?;
