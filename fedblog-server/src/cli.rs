@@ -50,7 +50,7 @@ pub enum Command {
         #[command(subcommand)]
         action: SearchCommand,
     },
-    /// Manage the instance's policy: rules, texts, terms of service, settings.
+    /// Manage the instance's policy: rules, texts, terms of service, settings, thumbnail.
     Instance {
         /// Action.
         #[command(subcommand)]

@@ -1,6 +1,7 @@
 //! `fedblog-server instance ...`: rules, policy texts, terms of service and settings written by
 //! the CLI into a SQLite database are what the instance area then reads, and what the API
-//! answers; wrong names, values and dates fail the command and write nothing.
+//! answers; wrong names, values and dates fail the command and write nothing. A thumbnail set
+//! by the CLI is what a server running beside it shows and serves, until it is cleared.
 
 use std::io::Write;
 use std::path::Path;
@@ -10,14 +11,17 @@ use std::sync::Arc;
 use chrono::{Duration, Utc};
 use fedblog_core::api::instance::{
     extended_description::GetExtendedDescription, instance_rules::InstanceRules,
-    privacy_policy::GetPrivacyPolicy, terms_of_service::GetTermsOfService,
+    instance_v1::InstanceV1, instance_v2::InstanceV2, privacy_policy::GetPrivacyPolicy,
+    terms_of_service::GetTermsOfService,
 };
 use fedblog_core::api::{Endpoint, Reply, route};
 use fedblog_core::app::{Request, RequestInfo};
 use fedblog_core::params::Params;
-use fedblog_core::services::instance::{PolicyText, SHOW_DOMAIN_BLOCKS};
-use fedblog_server::serve::build_app;
+use fedblog_core::services::instance::{PolicyText, SHOW_DOMAIN_BLOCKS, THUMBNAIL_SETTING};
+use fedblog_server::serve::{build_app, spawn_on};
 use fedblog_server::settings::SettingsArgs;
+use fedblog_testkit::client::Client;
+use fedblog_testkit::openapi::OpenApi;
 
 const BIN: &str = env!("CARGO_BIN_EXE_fedblog-server");
 
@@ -290,6 +294,156 @@ async fn instance_commands_write_what_the_api_then_answers() {
         terms["content"],
         format!("<p>Be good on {}.</p>\n", app.config.domain).as_str()
     );
+    drop(app);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A `width` x `height` picture with some detail, encoded as `format`.
+fn picture(width: u32, height: u32, format: image::ImageFormat) -> Vec<u8> {
+    let img = image::RgbImage::from_fn(width, height, |x, y| {
+        image::Rgb([(x % 251) as u8, (y % 241) as u8, ((x + y) % 239) as u8])
+    });
+    let mut out = Vec::new();
+    image::DynamicImage::ImageRgb8(img)
+        .write_to(&mut std::io::Cursor::new(&mut out), format)
+        .expect("encode");
+    out
+}
+
+/// The status, content type and bytes of `url`.
+async fn fetch(url: &str) -> (u16, String, Vec<u8>) {
+    let reply = reqwest::get(url).await.expect("fetch");
+    let status = reply.status().as_u16();
+    let content_type = reply
+        .headers()
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default()
+        .to_string();
+    let bytes = reply.bytes().await.expect("body").to_vec();
+    (status, content_type, bytes)
+}
+
+/// The `thumbnail` of `GET /api/v2/instance` and of `GET /api/v1/instance`.
+async fn thumbnail(client: &Client) -> (serde_json::Value, serde_json::Value) {
+    let v2 = client.get(InstanceV2::PATH, None).await.expect("v2");
+    let v1 = client.get(InstanceV1::PATH, None).await.expect("v1");
+    (
+        v2.json().expect("v2 JSON")["thumbnail"].clone(),
+        v1.json().expect("v1 JSON")["thumbnail"].clone(),
+    )
+}
+
+#[tokio::test]
+async fn instance_thumbnail_is_stored_served_by_a_running_server_and_cleared() {
+    let dir = std::env::temp_dir().join(format!(
+        "fedblog-instance-thumbnail-{}-{}",
+        std::process::id(),
+        Utc::now().timestamp_micros()
+    ));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let settings = SettingsArgs {
+        data_dir: Some(dir.clone()),
+        ..Default::default()
+    }
+    .resolve()
+    .expect("settings");
+    // A server running over the same database and media folder as the commands.
+    let app = build_app(&settings).await.expect("app");
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let running = spawn_on(app.clone(), listener).await.expect("serve");
+    let origin = format!("http://{}", running.addr);
+    let openapi = OpenApi::discover(Path::new(env!("CARGO_MANIFEST_DIR"))).expect("the schema");
+    // Every instance document is checked against Mastodon's schema.
+    let client = Client::new(&origin, Some(Arc::new(openapi))).expect("client");
+    let base = app.base_url();
+    let here = |url: &str| {
+        let path = url.strip_prefix(&base).expect("a URL of this server");
+        format!("{origin}{path}")
+    };
+    let built_in = serde_json::json!({ "url": format!("{base}/thumbnail.png") });
+    assert_eq!(thumbnail(&client).await.0, built_in);
+
+    // Not an image, or no file: refused before the database is opened, nothing stored.
+    let text = dir.join("notes.txt");
+    std::fs::write(&text, "not a picture").expect("write");
+    let err = fails(&dir, &["thumbnail", "set", &text.to_string_lossy()]);
+    assert!(err.contains("PNG, JPEG, GIF or WebP"), "{err}");
+    let err = fails(&dir, &["thumbnail", "set", "/nonexistent/banner.png"]);
+    assert!(err.contains("cannot read"), "{err}");
+    let store = app.store.moderation().expect("moderation data");
+    assert_eq!(
+        store.setting(THUMBNAIL_SETTING).await.expect("setting"),
+        None
+    );
+    assert!(!settings.media_dir.join("site_uploads").exists());
+    assert_eq!(thumbnail(&client).await.0, built_in);
+
+    // A PNG: two versions within 1200x630 and 2400x1260 (never enlarged), with a BlurHash.
+    let png = dir.join("banner.png");
+    std::fs::write(&png, picture(1500, 750, image::ImageFormat::Png)).expect("write");
+    let out = ok(&dir, &["thumbnail", "set", &png.to_string_lossy()], "");
+    assert!(out.starts_with("thumbnail set: "), "{out}");
+    let (v2, v1) = thumbnail(&client).await;
+    let url = v2["url"].as_str().expect("url").to_string();
+    assert!(out.contains(&url), "{out}");
+    assert_eq!(v2["versions"]["@1x"], url.as_str());
+    assert_eq!(v1, url.as_str());
+    assert!(
+        v2["blurhash"].as_str().is_some_and(|b| b.len() >= 6),
+        "{v2}"
+    );
+    let url_2x = v2["versions"]["@2x"].as_str().expect("@2x").to_string();
+    assert_ne!(url_2x, url);
+    let mut first = vec![];
+    for (u, most, want) in [
+        (&url, (1200, 630), None),
+        (&url_2x, (2400, 1260), Some((1500, 750))),
+    ] {
+        let (status, content_type, bytes) = fetch(&here(u)).await;
+        assert_eq!(status, 200, "{u}");
+        assert!(content_type.starts_with("image/"), "{u}: {content_type}");
+        let decoded = image::load_from_memory(&bytes).expect("an image");
+        let size = (decoded.width(), decoded.height());
+        assert!(size.0 <= most.0 && size.1 <= most.1, "{u}: {size:?}");
+        assert!(size.0 >= most.0.min(1500) - 2, "fills its box: {size:?}");
+        if let Some(want) = want {
+            assert_eq!(size, want, "not enlarged");
+        }
+        first.push(here(u));
+    }
+
+    // A new image (a JPEG): new URLs, the old files gone.
+    let jpeg = dir.join("banner.jpg");
+    std::fs::write(&jpeg, picture(400, 300, image::ImageFormat::Jpeg)).expect("write");
+    ok(&dir, &["thumbnail", "set", &jpeg.to_string_lossy()], "");
+    let (v2, _) = thumbnail(&client).await;
+    let second = here(v2["url"].as_str().expect("url"));
+    assert!(!first.contains(&second), "{second}");
+    let (status, content_type, bytes) = fetch(&second).await;
+    assert_eq!((status, content_type.as_str()), (200, "image/jpeg"));
+    let decoded = image::load_from_memory(&bytes).expect("an image");
+    assert_eq!((decoded.width(), decoded.height()), (400, 300));
+    for old in &first {
+        assert_eq!(fetch(old).await.0, 404, "{old}");
+    }
+
+    // Cleared: the built-in image again, served; clearing twice is no error.
+    let out = ok(&dir, &["thumbnail", "clear"], "");
+    assert!(out.contains("cleared"), "{out}");
+    assert_eq!(
+        thumbnail(&client).await,
+        (built_in.clone(), built_in["url"].clone())
+    );
+    assert_eq!(fetch(&second).await.0, 404);
+    let (status, content_type, _) = fetch(&here(&format!("{base}/thumbnail.png"))).await;
+    assert_eq!((status, content_type.as_str()), (200, "image/png"));
+    let out = ok(&dir, &["thumbnail", "clear"], "");
+    assert!(out.contains("no thumbnail was set"), "{out}");
+
+    running.stop().await;
     drop(app);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -1,7 +1,9 @@
 //! The instance documents: v1 and v2, rules, weekly activity and NodeInfo, and the policy
 //! entities (extended description, privacy policy, terms of service, public domain blocks,
 //! languages), written from the configuration and what `services/instance.rs` reads. Policy
-//! texts are Markdown: rendered with `pulldown-cmark`, then sanitised with `ammonia`.
+//! texts are Markdown: rendered with `pulldown-cmark`, then sanitised with `ammonia`. The
+//! thumbnail is the administrator's upload, or the built-in image the server serves at
+//! `/thumbnail.png`.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::LazyLock;
@@ -19,9 +21,12 @@ use crate::media::MediaFormat;
 use crate::render::timestamp;
 use crate::services::instance::{
     ActiveUsers, FEDBLOG_VERSION, MASTODON_API_VERSION, MASTODON_COMPAT_VERSION,
-    PublicDomainBlocks, SOURCE_URL, TermsView, TextView, Totals,
+    PublicDomainBlocks, SOURCE_URL, TermsView, TextView, Thumbnail, Totals,
 };
 use crate::store::{InstanceDomainBlockRecord, RuleRecord, WeekActivity};
+
+/// The path of the built-in thumbnail, shown until the administrator uploads one.
+const BUILT_IN_THUMBNAIL: &str = "/thumbnail.png";
 
 /// The date of the default texts (the empty extended description, [`DEFAULT_PRIVACY_POLICY`]):
 /// when this release last changed them. A text never set is the software's, so it is dated
@@ -282,13 +287,40 @@ impl App {
         )
     }
 
-    /// `GET /api/v2/instance`, with the accounts active this month, whether translation is on
-    /// and the rules (see [`App::render_rules`]).
+    /// The URL of the thumbnail: the `@1x` version of the uploaded one, else the built-in image.
+    fn thumbnail_url(&self, thumbnail: Option<&Thumbnail>) -> String {
+        let base = self.base_url();
+        match thumbnail {
+            Some(t) => self.files.public_url(&base, &t.x1.key),
+            None => format!("{base}{BUILT_IN_THUMBNAIL}"),
+        }
+    }
+
+    /// The v2 `thumbnail`: of an uploaded one, its URL (the `@1x` version), BlurHash and both
+    /// versions; of the built-in image, its URL only (as Mastodon shows its default).
+    fn thumbnail_json(&self, thumbnail: Option<&Thumbnail>) -> Value {
+        let url = self.thumbnail_url(thumbnail);
+        match thumbnail {
+            Some(t) => json!({
+                "url": url,
+                "blurhash": t.blurhash,
+                "versions": {
+                    "@1x": url,
+                    "@2x": self.files.public_url(&self.base_url(), &t.x2.key),
+                },
+            }),
+            None => json!({ "url": url }),
+        }
+    }
+
+    /// `GET /api/v2/instance`, with the accounts active this month, whether translation is on,
+    /// the rules (see [`App::render_rules`]) and the uploaded thumbnail, if any.
     pub fn render_instance_v2(
         &self,
         active_month: i64,
         translation: bool,
         rules: Option<&[RuleRecord]>,
+        thumbnail: Option<&Thumbnail>,
     ) -> Value {
         let c = &self.config;
         let (accounts, statuses, media, polls) = self.limits_json();
@@ -299,7 +331,7 @@ impl App {
             "source_url": SOURCE_URL,
             "description": c.description,
             "usage": { "users": { "active_month": active_month } },
-            "thumbnail": { "url": format!("{}/thumbnail.png", c.base_url()) },
+            "thumbnail": self.thumbnail_json(thumbnail),
             "icon": [],
             "languages": ["en"],
             "configuration": {
@@ -331,12 +363,14 @@ impl App {
     }
 
     /// `GET /api/v1/instance` (deprecated but still read by many clients), with the local totals,
-    /// the number of known domains and the rules (see [`App::render_rules`]).
+    /// the number of known domains, the rules (see [`App::render_rules`]) and the uploaded
+    /// thumbnail, if any (its `@1x` version's URL).
     pub fn render_instance_v1(
         &self,
         totals: Totals,
         domains: usize,
         rules: Option<&[RuleRecord]>,
+        thumbnail: Option<&Thumbnail>,
     ) -> Value {
         let c = &self.config;
         let (accounts, statuses, media, polls) = self.limits_json();
@@ -353,7 +387,7 @@ impl App {
                 "status_count": totals.statuses,
                 "domain_count": domains,
             },
-            "thumbnail": format!("{}/thumbnail.png", c.base_url()),
+            "thumbnail": self.thumbnail_url(thumbnail),
             "languages": ["en"],
             "registrations": c.registrations != RegistrationMode::Closed,
             "approval_required": c.registrations == RegistrationMode::Approval,

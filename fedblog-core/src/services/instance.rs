@@ -1,16 +1,22 @@
 //! What the instance tells about itself: the figures its v1 and v2 documents, weekly activity
 //! and NodeInfo report, and its policy: rules, the extended description and privacy policy,
 //! the terms of service, the public list of server-wide domain blocks, and the peers a domain
-//! search finds (render writes the documents, `render/instance.rs`).
+//! search finds; and the thumbnail (the server's banner image) the administrator may upload
+//! (render writes the documents, `render/instance.rs`).
 //!
 //! The policy lives in the store's [`ModerationStore`] (rules, settings, terms of service,
-//! domain blocks). A store that keeps none still answers what it can: the configured rules, the
-//! default texts, no terms (404) and no domain blocks; only the writes (the admin CLI's) fail.
+//! domain blocks); the thumbnail's files in the file store, named by a setting. A store that
+//! keeps none still answers what it can: the configured rules, the default texts, no terms
+//! (404), no domain blocks and the built-in thumbnail; only the writes (the admin CLI's) fail.
 
 use chrono::{DateTime, Datelike, Duration, NaiveDate, TimeZone, Utc};
 
+use crate::config::Limits;
 use crate::error::{ApiError, ApiResult, StoreError};
+use crate::files::{FileStore, ImageKind};
 use crate::id::Id;
+use crate::media::{MediaProcessor, Preview, image_dimensions};
+use crate::services::accounts::{file_failure, remove_files};
 use crate::services::federation::LIMITED_FEDERATION_MODE;
 use crate::services::server_blocks::domain_covers;
 use crate::store::{
@@ -677,6 +683,265 @@ impl<'a> Instance<'a> {
     }
 }
 
+// The thumbnail: the server's banner image, which the administrator may upload.
+
+/// The setting that keeps the uploaded thumbnail ([`Thumbnail`], as JSON); unset, the documents
+/// show the built-in image.
+pub const THUMBNAIL_SETTING: &str = "thumbnail";
+
+/// The box the thumbnail's `@1x` version fits in, in pixels: Mastodon's 1200x630 (the size of a
+/// link preview image). The `@2x` version fits in twice that each way.
+pub const THUMBNAIL_BOX: (u32, u32) = (1200, 630);
+
+/// One version of the uploaded thumbnail.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ThumbnailFile {
+    /// Its key in the file store.
+    pub key: String,
+    /// Its width in pixels.
+    pub width: u32,
+    /// Its height in pixels.
+    pub height: u32,
+}
+
+/// The thumbnail the administrator uploaded, as the [`THUMBNAIL_SETTING`] keeps it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Thumbnail {
+    /// Made for this upload and named in its file keys: a new upload has new URLs, so that
+    /// nothing cached of the old one is shown for it.
+    pub version: Id,
+    /// `@1x`: within [`THUMBNAIL_BOX`], the aspect ratio kept, never scaled up.
+    pub x1: ThumbnailFile,
+    /// `@2x`: within twice [`THUMBNAIL_BOX`] each way.
+    pub x2: ThumbnailFile,
+    /// The BlurHash of the `@1x` version, when the media processor made one.
+    pub blurhash: Option<String>,
+}
+
+impl Thumbnail {
+    /// The keys of its files.
+    pub fn keys(&self) -> [String; 2] {
+        [self.x1.key.clone(), self.x2.key.clone()]
+    }
+
+    /// The setting's value.
+    fn to_setting(&self) -> String {
+        let file = |f: &ThumbnailFile| serde_json::json!({ "key": f.key, "width": f.width, "height": f.height });
+        serde_json::json!({
+            "version": self.version.to_string(),
+            "blurhash": self.blurhash,
+            "@1x": file(&self.x1),
+            "@2x": file(&self.x2),
+        })
+        .to_string()
+    }
+
+    /// Reads the setting's value; `None` when it is not one.
+    fn from_setting(raw: &str) -> Option<Thumbnail> {
+        let v: serde_json::Value = serde_json::from_str(raw).ok()?;
+        let file = |name: &str| {
+            let f = v.get(name)?;
+            let dimension = |d: &str| u32::try_from(f.get(d)?.as_u64()?).ok();
+            Some(ThumbnailFile {
+                key: f.get("key")?.as_str()?.to_string(),
+                width: dimension("width")?,
+                height: dimension("height")?,
+            })
+        };
+        Some(Thumbnail {
+            version: v.get("version")?.as_str()?.parse().ok()?,
+            x1: file("@1x")?,
+            x2: file("@2x")?,
+            blurhash: v
+                .get("blurhash")
+                .and_then(serde_json::Value::as_str)
+                .map(str::to_string),
+        })
+    }
+}
+
+/// The 422 naming the thumbnail.
+fn invalid_thumbnail(code: &str, description: String) -> ApiError {
+    ApiError::invalid_field("thumbnail", code, description)
+}
+
+/// Checks a thumbnail before anything is decoded (the admin CLI checks its file with it before
+/// it opens the database): a PNG, JPEG, GIF or WebP by its bytes, within the image upload limits
+/// in bytes and in pixels (its dimensions read from its header only, so that a decompression
+/// bomb is refused here). Its width and height, or a 422 naming `thumbnail`.
+pub fn check_thumbnail(bytes: &[u8], limits: &Limits) -> ApiResult<(u32, u32)> {
+    if ImageKind::sniff(bytes).is_none() {
+        return Err(invalid_thumbnail(
+            "ERR_INVALID",
+            "the thumbnail must be a PNG, JPEG, GIF or WebP image".into(),
+        ));
+    }
+    if bytes.len() > limits.image_size_limit {
+        return Err(invalid_thumbnail(
+            "ERR_TOO_LARGE",
+            format!(
+                "the thumbnail is larger than the image size limit ({} bytes)",
+                limits.image_size_limit
+            ),
+        ));
+    }
+    let (width, height) = image_dimensions(bytes)
+        .filter(|&(w, h)| w > 0 && h > 0)
+        .ok_or_else(|| {
+            invalid_thumbnail(
+                "ERR_INVALID",
+                "the thumbnail's dimensions cannot be read: it is not a whole image".into(),
+            )
+        })?;
+    if u64::from(width) * u64::from(height) > limits.image_matrix_limit {
+        return Err(invalid_thumbnail(
+            "ERR_TOO_LARGE",
+            format!(
+                "the thumbnail has more than {} pixels ({width}x{height})",
+                limits.image_matrix_limit
+            ),
+        ));
+    }
+    Ok((width, height))
+}
+
+/// The most pixels a preview of a `width` x `height` image may have for it to fit in `bounds`
+/// with its aspect ratio kept, never scaled up: the previews of [`MediaProcessor::preview`] are
+/// bounded by their number of pixels, and this is the number whose preview fits the box (the
+/// image scaled until its limiting side meets the box's).
+fn pixels_within(width: u32, height: u32, bounds: (u32, u32)) -> u32 {
+    let (w, h) = (u64::from(width.max(1)), u64::from(height.max(1)));
+    let (bw, bh) = (u64::from(bounds.0), u64::from(bounds.1));
+    let pixels = if w <= bw && h <= bh {
+        w * h
+    } else if bw * h <= bh * w {
+        // The width reaches the box first.
+        bw * bw * h / w
+    } else {
+        bh * bh * w / h
+    };
+    u32::try_from(pixels.max(1)).unwrap_or(u32::MAX)
+}
+
+/// A version of the thumbnail made by the media processor within `max_pixels`: a 422 when it
+/// cannot be made, a 500 when the processor answers bytes of another format than it says.
+async fn thumbnail_version(
+    processor: &dyn MediaProcessor,
+    bytes: &[u8],
+    max_pixels: u32,
+) -> ApiResult<Preview> {
+    let version = processor
+        .preview(bytes, max_pixels)
+        .await
+        .map_err(|reason| {
+            invalid_thumbnail(
+                "ERR_INVALID",
+                format!("the thumbnail could not be processed: {reason}"),
+            )
+        })?;
+    if ImageKind::sniff(&version.bytes) != Some(version.kind) {
+        tracing::error!("the media processor answered bytes of another format than it said");
+        return Err(ApiError::internal());
+    }
+    Ok(version)
+}
+
+impl<'a> Instance<'a> {
+    /// The uploaded thumbnail, if any (none when the store keeps no moderation data; a setting
+    /// that cannot be read is logged and taken as none, so the built-in image shows).
+    pub async fn thumbnail(&self) -> ApiResult<Option<Thumbnail>> {
+        let Some(store) = self.moderation else {
+            return Ok(None);
+        };
+        Ok(store.setting(THUMBNAIL_SETTING).await?.and_then(|raw| {
+            let thumbnail = Thumbnail::from_setting(&raw);
+            if thumbnail.is_none() {
+                tracing::warn!(
+                    setting = THUMBNAIL_SETTING,
+                    "the setting cannot be read; the built-in thumbnail is shown"
+                );
+            }
+            thumbnail
+        }))
+    }
+
+    /// Sets the thumbnail from an image (see [`check_thumbnail`]; an animated one keeps its
+    /// first frame): the media processor makes its `@1x` version within [`THUMBNAIL_BOX`] with
+    /// a BlurHash and its `@2x` version within twice the box, both stored in `files` under keys
+    /// naming `version`; then the setting names them and the files of the thumbnail it replaces
+    /// are removed. 404 when the store keeps no moderation data.
+    pub async fn set_thumbnail(
+        &self,
+        files: &dyn FileStore,
+        processor: &dyn MediaProcessor,
+        limits: &Limits,
+        version: Id,
+        bytes: &[u8],
+    ) -> ApiResult<Thumbnail> {
+        let store = self.moderation_store()?;
+        let (width, height) = check_thumbnail(bytes, limits)?;
+        let (box_w, box_h) = THUMBNAIL_BOX;
+        let x1 = thumbnail_version(
+            processor,
+            bytes,
+            pixels_within(width, height, (box_w, box_h)),
+        )
+        .await?;
+        let x2 = thumbnail_version(
+            processor,
+            bytes,
+            pixels_within(width, height, (box_w * 2, box_h * 2)),
+        )
+        .await?;
+        let folder = format!("site_uploads/thumbnail/{version}");
+        let thumbnail = Thumbnail {
+            version,
+            x1: ThumbnailFile {
+                key: format!("{folder}/1x.{}", x1.kind.extension()),
+                width: x1.width,
+                height: x1.height,
+            },
+            x2: ThumbnailFile {
+                key: format!("{folder}/2x.{}", x2.kind.extension()),
+                width: x2.width,
+                height: x2.height,
+            },
+            blurhash: x1.blurhash.clone(),
+        };
+        let previous = self.thumbnail().await?;
+        let keys = thumbnail.keys();
+        for (key, made) in keys.iter().zip([&x1, &x2]) {
+            if let Err(e) = files.put(key, &made.bytes).await {
+                remove_files(files, &keys).await;
+                return Err(file_failure(e));
+            }
+        }
+        if let Err(e) = store
+            .set_setting(THUMBNAIL_SETTING, Some(&thumbnail.to_setting()))
+            .await
+        {
+            remove_files(files, &keys).await;
+            return Err(e.into());
+        }
+        if let Some(old) = previous {
+            remove_files(files, &old.keys()).await;
+        }
+        Ok(thumbnail)
+    }
+
+    /// Clears the thumbnail (the built-in image shows again) and removes its files; whether one
+    /// was set. 404 when the store keeps no moderation data.
+    pub async fn clear_thumbnail(&self, files: &dyn FileStore) -> ApiResult<bool> {
+        let store = self.moderation_store()?;
+        let Some(old) = self.thumbnail().await? else {
+            return Ok(false);
+        };
+        store.set_setting(THUMBNAIL_SETTING, None).await?;
+        remove_files(files, &old.keys()).await;
+        Ok(true)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use std::sync::Arc;
@@ -1186,5 +1451,222 @@ mod tests {
             serde_json::json!(["sock.example"]),
             "blocked domains and their subdomains are left out"
         );
+    }
+
+    /// A 1x1 PNG.
+    const PNG: &[u8] = &[
+        137, 80, 78, 71, 13, 10, 26, 10, 0, 0, 0, 13, 73, 72, 68, 82, 0, 0, 0, 1, 0, 0, 0, 1, 8, 2,
+        0, 0, 0, 144, 119, 83, 222, 0, 0, 0, 12, 73, 68, 65, 84, 120, 156, 99, 232, 233, 253, 15,
+        0, 3, 193, 2, 25, 188, 44, 160, 75, 0, 0, 0, 0, 73, 69, 78, 68, 174, 66, 96, 130,
+    ];
+
+    /// A PNG's signature and header declaring `width` x `height`, and no pixels.
+    fn png_declaring(width: u32, height: u32) -> Vec<u8> {
+        let mut v = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR".to_vec();
+        v.extend_from_slice(&width.to_be_bytes());
+        v.extend_from_slice(&height.to_be_bytes());
+        v.extend_from_slice(&[8, 2, 0, 0, 0, 0, 0, 0, 0]);
+        v
+    }
+
+    const BLURHASH: &str = "LEHV6nWB2yk8pyo0adR*.7kCMdnj";
+
+    /// Makes every version a 1x1 PNG, noting the pixels each was asked for.
+    #[derive(Default)]
+    struct OnePixel {
+        asked: std::sync::Mutex<Vec<u32>>,
+    }
+
+    #[async_trait::async_trait]
+    impl MediaProcessor for OnePixel {
+        async fn preview(&self, _image: &[u8], max_pixels: u32) -> Result<Preview, String> {
+            self.asked.lock().expect("lock").push(max_pixels);
+            Ok(Preview {
+                bytes: PNG.to_vec(),
+                kind: ImageKind::Png,
+                width: 1,
+                height: 1,
+                blurhash: Some(BLURHASH.into()),
+            })
+        }
+    }
+
+    #[test]
+    fn instance_thumbnail_versions_fit_their_box_and_are_never_enlarged() {
+        let x1 = THUMBNAIL_BOX;
+        let x2 = (x1.0 * 2, x1.1 * 2);
+        // Wide: the width meets the box (1200x600, 2400x1200).
+        assert_eq!(pixels_within(3000, 1500, x1), 720_000);
+        assert_eq!(pixels_within(3000, 1500, x2), 2_880_000);
+        // Tall: the height does (315x630).
+        assert_eq!(pixels_within(1000, 2000, x1), 198_450);
+        // Small: as it is, both times.
+        assert_eq!(pixels_within(800, 400, x1), 320_000);
+        assert_eq!(pixels_within(800, 400, x2), 320_000);
+        // Exactly the box, and a thin strip keeping a pixel.
+        assert_eq!(pixels_within(1200, 630, x1), 756_000);
+        assert_eq!(pixels_within(1_000_000, 1, x1), 1);
+    }
+
+    #[tokio::test]
+    async fn instance_thumbnail_is_stored_in_two_versions_shown_and_cleared() {
+        let app = app();
+        let area = app.instance();
+        let files = &*app.files;
+        let limits = &app.config.limits;
+        let processor = OnePixel::default();
+        let base = app.base_url();
+        let built_in = serde_json::json!({ "url": format!("{base}/thumbnail.png") });
+        assert_eq!(
+            json(&get::<InstanceV2>(&app, &[], None).await)["thumbnail"],
+            built_in
+        );
+
+        // Not an image: refused before anything is made, nothing stored.
+        for bad in [&b"%PDF-1.7 not an image"[..], b"", &PNG[..12]] {
+            let refused = area
+                .set_thumbnail(files, &processor, limits, app.ids.next(), bad)
+                .await
+                .map_err(|e| e.status);
+            assert_eq!(refused, Err(StatusCode::UNPROCESSABLE_ENTITY), "{bad:?}");
+        }
+        let huge = area
+            .set_thumbnail(
+                files,
+                &processor,
+                limits,
+                app.ids.next(),
+                &png_declaring(100_000, 100_000),
+            )
+            .await
+            .expect_err("too many pixels");
+        assert_eq!(huge.status, StatusCode::UNPROCESSABLE_ENTITY);
+        let details = huge.details.as_ref().and_then(|d| d.get("thumbnail"));
+        assert_eq!(
+            details.map(|d| d[0].error.as_str()),
+            Some("ERR_TOO_LARGE"),
+            "{huge:?}"
+        );
+        assert!(processor.asked.lock().expect("lock").is_empty());
+        assert_eq!(area.thumbnail().await.expect("read"), None);
+
+        let first = area
+            .set_thumbnail(
+                files,
+                &processor,
+                limits,
+                app.ids.next(),
+                &png_declaring(3000, 1500),
+            )
+            .await
+            .expect("set");
+        assert_eq!(
+            *processor.asked.lock().expect("lock"),
+            [720_000, 2_880_000],
+            "@1x within 1200x630, @2x within 2400x1260"
+        );
+        let folder = format!("site_uploads/thumbnail/{}", first.version);
+        assert_eq!(first.x1.key, format!("{folder}/1x.png"));
+        assert_eq!(first.x2.key, format!("{folder}/2x.png"));
+        assert_eq!(first.blurhash.as_deref(), Some(BLURHASH));
+        for key in first.keys() {
+            assert_eq!(files.get(&key).await.expect("get").as_deref(), Some(PNG));
+        }
+        assert_eq!(area.thumbnail().await.expect("read"), Some(first.clone()));
+
+        let url_1x = files.public_url(&base, &first.x1.key);
+        let url_2x = files.public_url(&base, &first.x2.key);
+        assert_eq!(
+            json(&get::<InstanceV2>(&app, &[], None).await)["thumbnail"],
+            serde_json::json!({
+                "url": url_1x,
+                "blurhash": BLURHASH,
+                "versions": { "@1x": url_1x, "@2x": url_2x },
+            })
+        );
+        assert_eq!(
+            json(&get::<InstanceV1>(&app, &[], None).await)["thumbnail"],
+            url_1x.as_str()
+        );
+
+        // A new upload: new keys, the old files removed.
+        let second = area
+            .set_thumbnail(files, &processor, limits, app.ids.next(), PNG)
+            .await
+            .expect("replaced");
+        assert_ne!(second.x1.key, first.x1.key);
+        for key in first.keys() {
+            assert_eq!(files.get(&key).await.expect("get"), None, "{key}");
+        }
+        assert_eq!(
+            json(&get::<InstanceV2>(&app, &[], None).await)["thumbnail"]["url"],
+            files.public_url(&base, &second.x1.key).as_str()
+        );
+
+        // Cleared: the built-in image, no files left; clearing again changes nothing.
+        assert!(area.clear_thumbnail(files).await.expect("cleared"));
+        for key in second.keys() {
+            assert_eq!(files.get(&key).await.expect("get"), None, "{key}");
+        }
+        assert_eq!(
+            json(&get::<InstanceV2>(&app, &[], None).await)["thumbnail"],
+            built_in
+        );
+        assert_eq!(
+            json(&get::<InstanceV1>(&app, &[], None).await)["thumbnail"],
+            built_in["url"]
+        );
+        assert!(!area.clear_thumbnail(files).await.expect("nothing to clear"));
+
+        // A setting that is not a thumbnail shows the built-in image.
+        app.store
+            .moderation()
+            .expect("moderation")
+            .set_setting(THUMBNAIL_SETTING, Some("{\"version\": 1}"))
+            .await
+            .expect("set");
+        assert_eq!(area.thumbnail().await.expect("read"), None);
+        assert_eq!(
+            json(&get::<InstanceV2>(&app, &[], None).await)["thumbnail"],
+            built_in
+        );
+    }
+
+    #[tokio::test]
+    async fn instance_thumbnail_needs_a_processor_and_moderation_data() {
+        let app = app();
+        let limits = &app.config.limits;
+        let failed = app
+            .instance()
+            .set_thumbnail(
+                &*app.files,
+                &crate::media::NoProcessing,
+                limits,
+                app.ids.next(),
+                PNG,
+            )
+            .await
+            .expect_err("no processor");
+        assert_eq!(failed.status, StatusCode::UNPROCESSABLE_ENTITY);
+        assert_eq!(app.instance().thumbnail().await.expect("read"), None);
+
+        let area = without_moderation(&app);
+        let write = area
+            .set_thumbnail(
+                &*app.files,
+                &OnePixel::default(),
+                limits,
+                app.ids.next(),
+                PNG,
+            )
+            .await;
+        assert_eq!(write.map_err(|e| e.status), Err(StatusCode::NOT_FOUND));
+        assert_eq!(
+            area.clear_thumbnail(&*app.files)
+                .await
+                .map_err(|e| e.status),
+            Err(StatusCode::NOT_FOUND)
+        );
+        assert_eq!(area.thumbnail().await.expect("read"), None);
     }
 }

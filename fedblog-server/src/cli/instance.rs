@@ -1,14 +1,15 @@
 //! `fedblog-server instance ...`: the instance's policy as the administrator keeps it: rules,
 //! the extended description and privacy policy (Markdown), versions of the terms of service,
-//! and who may read the list of server-wide domain blocks. Each command goes through core's
-//! instance area (`app.instance()`), which checks what it is given, and tells running servers
-//! of the change.
+//! who may read the list of server-wide domain blocks, and the server's thumbnail (an image).
+//! Each command goes through core's instance area (`app.instance()`), which checks what it is
+//! given, and tells running servers of the change.
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use clap::Subcommand;
-use fedblog_core::services::instance::{NewTerms, PolicyText, parse_date};
+use fedblog_core::config::Limits;
+use fedblog_core::services::instance::{NewTerms, PolicyText, check_thumbnail, parse_date};
 use fedblog_core::{App, Id};
 
 use super::{describe, marker_failed};
@@ -43,6 +44,13 @@ pub enum InstanceCommand {
         /// Action.
         #[command(subcommand)]
         action: SettingCommand,
+    },
+    /// The server's thumbnail: the banner image clients show for it (`thumbnail` in
+    /// `GET /api/v2/instance`).
+    Thumbnail {
+        /// Action.
+        #[command(subcommand)]
+        action: ThumbnailCommand,
     },
 }
 
@@ -131,6 +139,20 @@ pub enum SettingCommand {
     },
 }
 
+/// `instance thumbnail` actions.
+#[derive(Subcommand, Debug)]
+pub enum ThumbnailCommand {
+    /// Set the thumbnail from a PNG, JPEG, GIF or WebP image (an animated one keeps its first
+    /// frame), stored in two versions, within 1200x630 pixels (`@1x`) and 2400x1260 (`@2x`),
+    /// its aspect ratio kept and never enlarged, with a BlurHash.
+    Set {
+        /// The image file, or `-` for standard input.
+        file: PathBuf,
+    },
+    /// Clear the thumbnail: the built-in image is shown again.
+    Clear,
+}
+
 /// The policy text `name` names.
 fn policy_text(name: &str) -> Result<PolicyText, String> {
     PolicyText::parse(name).ok_or_else(|| {
@@ -153,10 +175,31 @@ fn read_text(file: &Path) -> Result<String, String> {
     Ok(text)
 }
 
+/// The contents of `file` (`-`: standard input), as bytes.
+fn read_bytes(file: &Path) -> Result<Vec<u8>, String> {
+    let mut bytes = Vec::new();
+    if file == Path::new("-") {
+        std::io::stdin()
+            .read_to_end(&mut bytes)
+            .map_err(|e| format!("cannot read standard input: {e}"))?;
+    } else {
+        bytes = std::fs::read(file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+    }
+    Ok(bytes)
+}
+
+/// The image in `file`, checked as core checks a thumbnail (format, bytes, pixels).
+fn read_thumbnail(file: &Path, limits: &Limits) -> Result<Vec<u8>, String> {
+    let bytes = read_bytes(file)?;
+    check_thumbnail(&bytes, limits)
+        .map_err(|e| format!("cannot use {}: {}", file.display(), describe(e)))?;
+    Ok(bytes)
+}
+
 /// Runs an `instance` command.
 pub async fn run(settings: Settings, action: InstanceCommand) -> Result<(), String> {
     // Files and arguments are checked before the database is opened.
-    let action = Checked::from(action)?;
+    let action = Checked::from(action, &settings.instance.limits)?;
     let app = serve::build_app(&settings).await?;
     let wrote = execute(&app, action).await?;
     if wrote {
@@ -179,10 +222,12 @@ enum Checked {
     AddTerms(NewTerms),
     PublishTerms(String),
     SetSetting(String, String),
+    SetThumbnail(Vec<u8>),
+    ClearThumbnail,
 }
 
 impl Checked {
-    fn from(action: InstanceCommand) -> Result<Checked, String> {
+    fn from(action: InstanceCommand, limits: &Limits) -> Result<Checked, String> {
         Ok(match action {
             InstanceCommand::Rules { action } => match action {
                 RulesCommand::List => Checked::ListRules,
@@ -226,6 +271,12 @@ impl Checked {
             InstanceCommand::Setting {
                 action: SettingCommand::Set { name, value },
             } => Checked::SetSetting(name, value),
+            InstanceCommand::Thumbnail { action } => match action {
+                ThumbnailCommand::Set { file } => {
+                    Checked::SetThumbnail(read_thumbnail(&file, limits)?)
+                }
+                ThumbnailCommand::Clear => Checked::ClearThumbnail,
+            },
         })
     }
 }
@@ -325,6 +376,36 @@ async fn execute(app: &App, action: Checked) -> Result<bool, String> {
             area.set_setting(&name, &value).await.map_err(describe)?;
             println!("{name} = {value}");
             Ok(true)
+        }
+        Checked::SetThumbnail(bytes) => {
+            let thumbnail = area
+                .set_thumbnail(
+                    &*app.files,
+                    &*app.media,
+                    &app.config.limits,
+                    app.ids.next(),
+                    &bytes,
+                )
+                .await
+                .map_err(describe)?;
+            println!(
+                "thumbnail set: {} (@1x {}x{}, @2x {}x{})",
+                app.files.public_url(&app.base_url(), &thumbnail.x1.key),
+                thumbnail.x1.width,
+                thumbnail.x1.height,
+                thumbnail.x2.width,
+                thumbnail.x2.height
+            );
+            Ok(true)
+        }
+        Checked::ClearThumbnail => {
+            let cleared = area.clear_thumbnail(&*app.files).await.map_err(describe)?;
+            if cleared {
+                println!("thumbnail cleared: the built-in image is shown");
+            } else {
+                println!("no thumbnail was set: the built-in image is shown");
+            }
+            Ok(cleared)
         }
     }
 }

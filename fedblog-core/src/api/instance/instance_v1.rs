@@ -19,11 +19,12 @@ impl Endpoint for InstanceV1 {
     async fn handle(app: &App, _caller: &Caller, _req: NoParams) -> ApiResult<Self::Response> {
         let area = app.instance();
         let (totals, domains) = (area.totals().await?, area.domain_count().await?);
-        let rules = area.rules().await?;
+        let (rules, thumbnail) = (area.rules().await?, area.thumbnail().await?);
         Ok(Json(app.render_instance_v1(
             totals,
             domains,
             rules.as_deref(),
+            thumbnail.as_ref(),
         )))
     }
 }

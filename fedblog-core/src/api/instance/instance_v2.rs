@@ -19,10 +19,12 @@ impl Endpoint for InstanceV2 {
     async fn handle(app: &App, _caller: &Caller, _req: NoParams) -> ApiResult<Self::Response> {
         let area = app.instance();
         let (active, rules) = (area.active_month().await?, area.rules().await?);
+        let thumbnail = area.thumbnail().await?;
         Ok(Json(app.render_instance_v2(
             active,
             area.translation(),
             rules.as_deref(),
+            thumbnail.as_ref(),
         )))
     }
 }
