@@ -71,6 +71,8 @@ pub struct App {
     pub(crate) stand_in_hash: std::sync::OnceLock<String>,
     /// Held while a key pair is made, so that callers needing one at once make one between them.
     pub(crate) key_making: futures_util::lock::Mutex<()>,
+    /// The holders of highlighted roles as last read, for the badges accounts show.
+    pub(crate) staff_badges: crate::services::badges::StaffBadges,
     /// The IP blocks as last read for the check of every request's address.
     pub(crate) ip_access: crate::services::server_blocks::IpAccessCache,
 }
@@ -100,6 +102,7 @@ impl App {
             transport: None,
             stand_in_hash: std::sync::OnceLock::new(),
             key_making: futures_util::lock::Mutex::new(()),
+            staff_badges: Default::default(),
             ip_access: Default::default(),
         }
     }
@@ -491,6 +494,7 @@ impl App {
             self.store.moderation(),
             &*self.store,
             &self.ip_access,
+            self.outbox(),
             &self.ids,
             self.now(),
         )

@@ -46,7 +46,6 @@ impl App {
             .unwrap_or_else(|| format!("{}/users/{}", self.base_url(), a.username))
     }
 
-    /// Renders an account. A suspended account is shown blank with `suspended: true`.
     /// An entry of the caller's mutes list.
     pub fn render_muted_account(
         &self,
@@ -59,6 +58,10 @@ impl App {
         }
     }
 
+    /// Renders an account. A suspended account is shown blank with `suspended: true`; a local
+    /// one whose login holds a highlighted role shows it in `roles` ([`StaffBadges`]).
+    ///
+    /// [`StaffBadges`]: crate::services::badges::StaffBadges
     pub fn render_account(&self, a: &AccountRecord) -> Account {
         let base = self.base_url();
         let suspended = a.is_suspended();
@@ -130,7 +133,12 @@ impl App {
             statuses_count: if suspended { 0 } else { a.statuses_count },
             followers_count: if suspended { 0 } else { a.followers_count },
             following_count: if suspended { 0 } else { a.following_count },
-            roles: vec![],
+            roles: match self.staff_badges.of(a.id) {
+                Some(b) if !suspended && a.is_local() => {
+                    render_role_badges(b.role, b.custom.as_ref())
+                }
+                _ => vec![],
+            },
             moved: None,
         }
     }

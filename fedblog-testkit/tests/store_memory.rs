@@ -1738,6 +1738,18 @@ mod faulty {
             self.unknown_ok(r)
         }
 
+        /// Each login as `user_by_account_id` answers it, so that its faults show here too.
+        async fn users_by_account_ids(&self, accounts: &[Id]) -> StoreResult<Vec<UserRecord>> {
+            let mut ids = accounts.to_vec();
+            ids.sort_unstable();
+            ids.dedup();
+            let mut users = vec![];
+            for id in ids {
+                users.extend(self.user_by_account_id(id).await?);
+            }
+            Ok(users)
+        }
+
         async fn user_by_account_id(&self, account_id: Id) -> StoreResult<Option<UserRecord>> {
             let mut r = self.inner.user_by_account_id(account_id).await?;
             if r.is_none() && self.is(Fault::DeleteAccountKeepsLogin) {

@@ -182,6 +182,14 @@ impl App {
                 "Requests from this address are blocked",
             ));
         }
+        // The badges accounts show are read again now and then, not per account rendered.
+        if let Err(e) = self
+            .staff_badges
+            .refresh_if_stale(self.store.moderation())
+            .await
+        {
+            tracing::warn!(error = %e, "cannot read the holders of highlighted roles");
+        }
         let mut caller = Caller {
             token: None,
             app: None,

@@ -15,6 +15,7 @@ mod flags;
 mod followers_sync;
 mod moves;
 mod resolve;
+mod suspensions;
 
 use featured::hashtag_object;
 pub use followers_sync::{SYNCHRONIZE_FOLLOWERS, SynchronizeFollowers};

@@ -155,6 +155,12 @@ impl App {
             crate::services::federation_runner::SYNCHRONIZE_FOLLOWERS => {
                 self.run_synchronize_followers(&payload).await
             }
+            crate::services::outbox::REJECT_FOLLOWS_OF_SUSPENDED => {
+                self.run_reject_follows_of_suspended(&payload).await
+            }
+            crate::services::outbox::REFRESH_UNSUSPENDED => {
+                self.run_refresh_unsuspended(&payload).await
+            }
             other => Err(format!("unknown job kind {other:?}")),
         }
     }

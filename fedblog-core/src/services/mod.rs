@@ -1,6 +1,7 @@
 //! Services: the rules of each area, taking command structs from endpoints and talking to the store.
 
 pub mod accounts;
+pub mod badges;
 pub mod blocks;
 pub mod conversations;
 pub mod discovery;

@@ -9,6 +9,8 @@
 //! `none` resolves the open reports about the account (`none` resolves only the report named).
 //! The whole area needs the store's [`ModerationStore`]: without one, every method answers 404.
 
+use std::collections::HashMap;
+
 use chrono::{DateTime, Utc};
 
 use crate::error::{ApiError, ApiResult};
@@ -242,25 +244,34 @@ impl<'a> Moderation<'a> {
             return Ok(AdminAccountPage::default());
         };
         let ids = store.admin_account_ids(filter, page).await?;
-        let mut found = self.accounts.accounts_by_ids(&ids).await?;
-        let mut accounts = Vec::with_capacity(ids.len());
-        for id in &ids {
-            let Some(at) = found.iter().position(|a| a.id == *id) else {
-                continue;
-            };
-            let account = found.swap_remove(at);
-            // The store has no batched read of logins; a page holds at most 200 accounts.
-            let user = if account.is_local() {
-                self.accounts.user_by_account_id(account.id).await?
-            } else {
-                None
-            };
-            accounts.push(AdminAccountView {
+        let mut found: HashMap<Id, AccountRecord> = self
+            .accounts
+            .accounts_by_ids(&ids)
+            .await?
+            .into_iter()
+            .map(|a| (a.id, a))
+            .collect();
+        let local: Vec<Id> = found
+            .values()
+            .filter(|a| a.is_local())
+            .map(|a| a.id)
+            .collect();
+        let mut users: HashMap<Id, UserRecord> = self
+            .accounts
+            .users_by_account_ids(&local)
+            .await?
+            .into_iter()
+            .map(|u| (u.account_id, u))
+            .collect();
+        let mut accounts: Vec<AdminAccountView> = ids
+            .iter()
+            .filter_map(|id| found.remove(id))
+            .map(|account| AdminAccountView {
+                user: users.remove(&account.id),
                 account,
-                user,
                 custom_role: None,
-            });
-        }
+            })
+            .collect();
         attach_custom_roles(store, &mut accounts).await?;
         Ok(AdminAccountPage {
             accounts,

@@ -574,3 +574,106 @@ async fn a_suspension_reaches_the_accounts_mentioned_and_the_reporters_servers_t
         "the server of an account that reported her"
     );
 }
+
+/// `bob_follows_alice`, seen from alice's side: a knows bob, who follows alice there.
+async fn alice_followed_by_bob() -> (
+    Arc<App>,
+    Arc<App>,
+    AccountRecord,
+    AccountRecord,
+    AccountRecord,
+) {
+    let (a, b, alice, admin, _bob, _) = bob_follows_alice().await;
+    let bob_at_a = remote(&a, "bob", "b.test").await;
+    assert!(a.store.follows(bob_at_a.id, alice.id).await.unwrap());
+    (a, b, alice, admin, bob_at_a)
+}
+
+#[tokio::test]
+async fn suspending_a_remote_follower_rejects_its_follows_and_lifting_it_fetches_it_again() {
+    let (a, b, alice, admin, bob_at_a) = alice_followed_by_bob().await;
+    let bob = b
+        .store
+        .account_by_username("bob", None)
+        .await
+        .unwrap()
+        .expect("bob");
+    let alice_at_b = remote(&b, "alice", "a.test").await;
+
+    a.moderation()
+        .act(
+            &admin,
+            Role::Admin,
+            bob_at_a.id,
+            act(AccountActionType::Suspend),
+        )
+        .await
+        .expect("suspended");
+    drain(&[&a, &b]).await;
+    assert!(
+        !a.store.follows(bob_at_a.id, alice.id).await.unwrap(),
+        "the follow ended at a"
+    );
+    assert!(
+        !b.store.follows(bob.id, alice_at_b.id).await.unwrap(),
+        "b took the Reject: bob no longer follows alice"
+    );
+
+    // Meanwhile bob renames himself at b, which a does not hear of; lifting the suspension
+    // fetches his actor again. The follow stays ended: it cannot be forced back.
+    let mut renamed = bob.clone();
+    renamed.display_name = "Bob Renamed".into();
+    b.store.update_account(&renamed).await.expect("rename");
+    a.moderation().unsuspend(bob_at_a.id).await.expect("lifted");
+    drain(&[&a, &b]).await;
+    assert_eq!(stored(&a, bob_at_a.id).await.display_name, "Bob Renamed");
+    assert!(!a.store.follows(bob_at_a.id, alice.id).await.unwrap());
+}
+
+#[tokio::test]
+async fn a_suspending_domain_block_ends_the_domains_follows_of_local_accounts() {
+    let (a, b, alice, _admin, bob_at_a) = alice_followed_by_bob().await;
+    a.server_blocks()
+        .block_domain(
+            "b.test",
+            DomainBlockChange {
+                severity: Some("suspend".into()),
+                ..Default::default()
+            },
+        )
+        .await
+        .expect("blocked");
+    drain(&[&a, &b]).await;
+    assert!(stored(&a, bob_at_a.id).await.is_suspended());
+    assert!(
+        !a.store.follows(bob_at_a.id, alice.id).await.unwrap(),
+        "the follow ended with the block"
+    );
+}
+
+#[tokio::test]
+async fn a_suspension_by_the_accounts_own_server_keeps_its_follows() {
+    let (a, b, alice, _admin, bob_at_a) = alice_followed_by_bob().await;
+    let b_admin = member(&b, "warden", Role::Admin).await;
+    let bob = b
+        .store
+        .account_by_username("bob", None)
+        .await
+        .unwrap()
+        .expect("bob");
+    b.moderation()
+        .act(
+            &b_admin,
+            Role::Admin,
+            bob.id,
+            act(AccountActionType::Suspend),
+        )
+        .await
+        .expect("suspended at home");
+    drain(&[&a, &b]).await;
+    assert!(stored(&a, bob_at_a.id).await.is_suspended_remotely());
+    assert!(
+        a.store.follows(bob_at_a.id, alice.id).await.unwrap(),
+        "lifting it at home must find the follow there"
+    );
+}

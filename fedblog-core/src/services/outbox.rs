@@ -200,6 +200,21 @@ pub struct Delivery {
     pub collection_sync: Option<String>,
 }
 
+/// A job rejecting a remote account's follows of local accounts after we suspended it;
+/// payload [`SuspensionFollowUp`].
+pub const REJECT_FOLLOWS_OF_SUSPENDED: &str = "reject_follows_of_suspended";
+
+/// A job fetching again the actor of a remote account whose suspension we lifted; payload
+/// [`SuspensionFollowUp`].
+pub const REFRESH_UNSUSPENDED: &str = "refresh_unsuspended";
+
+/// The payload of [`REJECT_FOLLOWS_OF_SUSPENDED`] and [`REFRESH_UNSUSPENDED`] jobs.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SuspensionFollowUp {
+    /// The remote account.
+    pub account: Id,
+}
+
 /// How far back [`Outbox::suspension_changed`] looks for the accounts a local account recently
 /// mentioned or followed (Mastodon's `AccountReachFinder::STATUS_SINCE`).
 pub const RECENT_REACH: chrono::Duration = chrono::Duration::days(2);
@@ -361,9 +376,34 @@ impl<'a> Outbox<'a> {
     /// of it ([`Outbox::reach`]), as Mastodon's `SuspendAccountService` and
     /// `UnsuspendAccountService` send it, so that those servers suspend their copy or lift
     /// that suspension.
+    ///
+    /// A remote account that we suspended (a moderator or a domain block) loses its follows of
+    /// local accounts, each rejected to its server, as Mastodon's `SuspendAccountService` does so
+    /// that it stops receiving their posts (not reversible: a follow cannot be forced back); one
+    /// whose suspension we lifted has its actor fetched again, as `UnsuspendAccountService`
+    /// does. Both run as jobs ([`REJECT_FOLLOWS_OF_SUSPENDED`], [`REFRESH_UNSUSPENDED`]). A
+    /// suspension by the account's own server leaves its follows: lifting it there restores all.
     pub async fn suspension_changed(&self, account: &AccountRecord) -> ApiResult<()> {
-        if !self.enabled || !account.is_local() {
+        if !self.enabled {
             return Ok(());
+        }
+        if !account.is_local() {
+            let kind = match (account.is_suspended(), account.is_suspended_remotely()) {
+                (true, false) => REJECT_FOLLOWS_OF_SUSPENDED,
+                (false, _) => REFRESH_UNSUSPENDED,
+                (true, true) => return Ok(()),
+            };
+            let payload = SuspensionFollowUp {
+                account: account.id,
+            };
+            let job = json_job(
+                self.ids.next(),
+                kind,
+                &payload,
+                self.now,
+                DEFAULT_MAX_ATTEMPTS,
+            )?;
+            return self.jobs.enqueue(&job).await;
         }
         let inboxes = self.reach(account).await?;
         self.send(

@@ -282,12 +282,18 @@ impl<'a> Relationships<'a> {
         target_id: Id,
     ) -> ApiResult<AccountRecord> {
         let target = visible_account(self.accounts, target_id).await?;
-        if self.follows.delete_follow(target.id, me.id).await? {
-            self.outbox.rejected(target.id, me.id).await?;
-        }
-        self.fanout.follow_ended(target.id, me.id).await?;
-        forget_follow_notifications(self.notification_store, me.id, target.id).await?;
+        self.reject_follow(me.id, target.id).await?;
         Ok(target)
+    }
+
+    /// `follower`'s follow of the local account `followed` ends, rejected to `follower`'s
+    /// server (whatever the two accounts' states: moderation uses it for suspended accounts).
+    pub async fn reject_follow(&self, followed: Id, follower: Id) -> ApiResult<()> {
+        if self.follows.delete_follow(follower, followed).await? {
+            self.outbox.rejected(follower, followed).await?;
+        }
+        self.fanout.follow_ended(follower, followed).await?;
+        forget_follow_notifications(self.notification_store, followed, follower).await
     }
 
     /// Accepts `requester`'s pending request to follow `me`, making a follow with the request's

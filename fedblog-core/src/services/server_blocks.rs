@@ -16,6 +16,7 @@ use sha2::{Digest, Sha256};
 use crate::error::{ApiError, ApiResult, StoreError};
 use crate::id::{Id, IdGenerator};
 use crate::pagination::Page;
+use crate::services::outbox::Outbox;
 use crate::store::{
     AccountOrigin, AccountStore, AdminAccountFilter, DomainBlockSeverity,
     InstanceDomainBlockRecord, IpBlockRecord, IpBlockSeverity, ListedValueRecord, ModerationStore,
@@ -65,6 +66,7 @@ pub struct ServerBlocks<'a> {
     store: Option<&'a dyn ModerationStore>,
     accounts: &'a dyn AccountStore,
     ip_access: &'a IpAccessCache,
+    outbox: Outbox<'a>,
     ids: &'a IdGenerator,
     now: DateTime<Utc>,
 }
@@ -252,6 +254,7 @@ impl<'a> ServerBlocks<'a> {
         store: Option<&'a dyn ModerationStore>,
         accounts: &'a dyn AccountStore,
         ip_access: &'a IpAccessCache,
+        outbox: Outbox<'a>,
         ids: &'a IdGenerator,
         now: DateTime<Utc>,
     ) -> Self {
@@ -259,6 +262,7 @@ impl<'a> ServerBlocks<'a> {
             store,
             accounts,
             ip_access,
+            outbox,
             ids,
             now,
         }
@@ -285,7 +289,8 @@ impl<'a> ServerBlocks<'a> {
     /// Brings the known accounts of `block`'s domain in line with it: suspended by a
     /// `suspend` block, silenced by a `silence` one, dated by the block's creation; with
     /// `lifted` (or a milder severity), what the block did (recognised by that date) is undone,
-    /// while suspensions and silences of the accounts' own are kept.
+    /// while suspensions and silences of the accounts' own are kept. What a suspension made or
+    /// lifted here brings about follows ([`Outbox::suspension_changed`]).
     async fn apply_to_accounts(
         &self,
         block: &InstanceDomainBlockRecord,
@@ -320,6 +325,9 @@ impl<'a> ServerBlocks<'a> {
                 }
                 if (account.suspended_at, account.silenced_at) != before {
                     self.accounts.update_account(&account).await?;
+                }
+                if account.suspended_at != before.0 {
+                    self.outbox.suspension_changed(&account).await?;
                 }
             }
             if ids.len() < ACCOUNTS_PER_READ {

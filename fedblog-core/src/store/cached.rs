@@ -568,6 +568,17 @@ impl Caching {
             .await?
             .pop())
     }
+    async fn users_by_account_ids(&self, accounts: &[Id]) -> StoreResult<Vec<UserRecord>> {
+        self.fresh()
+            .await
+            .users
+            .get_many(
+                accounts,
+                |missing| async move { self.inner.users_by_account_ids(&missing).await },
+                |u| u.account_id,
+            )
+            .await
+    }
     async fn update_user(&self, user: &UserRecord) -> StoreResult<()> {
         let r = self.inner.update_user(user).await;
         self.cache.users.invalidate(&[user.account_id]);

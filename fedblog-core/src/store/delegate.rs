@@ -68,6 +68,7 @@ macro_rules! __delegate_trait {
             fn account_by_username(&self, username: &str, domain: Option<&str>) -> StoreResult<Option<AccountRecord>>;
             fn update_account(&self, account: &AccountRecord) -> StoreResult<()>;
             fn user_by_account_id(&self, account_id: Id) -> StoreResult<Option<UserRecord>>;
+            fn users_by_account_ids(&self, accounts: &[Id]) -> StoreResult<Vec<UserRecord>>;
             fn user_by_email(&self, email: &str) -> StoreResult<Option<UserRecord>>;
             fn user_by_confirmation_token(&self, token_hash: &str) -> StoreResult<Option<UserRecord>>;
             fn update_user(&self, user: &UserRecord) -> StoreResult<()>;

@@ -459,6 +459,14 @@ impl AccountStore for MemoryStore {
         Ok(self.read()?.users.get(&account_id).cloned())
     }
 
+    async fn users_by_account_ids(&self, accounts: &[Id]) -> StoreResult<Vec<UserRecord>> {
+        let g = self.read()?;
+        Ok(crate::loaded::unique_ids(accounts.iter().copied())
+            .iter()
+            .filter_map(|id| g.users.get(id).cloned())
+            .collect())
+    }
+
     async fn user_by_email(&self, email: &str) -> StoreResult<Option<UserRecord>> {
         Ok(self
             .read()?

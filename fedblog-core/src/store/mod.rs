@@ -46,6 +46,15 @@ pub trait AccountStore: Send + Sync {
     async fn update_account(&self, account: &AccountRecord) -> StoreResult<()>;
     /// The login of a local account.
     async fn user_by_account_id(&self, account_id: Id) -> StoreResult<Option<UserRecord>>;
+    /// The logins of those of `accounts` that are local, in any order (a page's worth read at
+    /// once). The default reads them one by one.
+    async fn users_by_account_ids(&self, accounts: &[Id]) -> StoreResult<Vec<UserRecord>> {
+        let mut users = Vec::with_capacity(accounts.len());
+        for &id in accounts {
+            users.extend(self.user_by_account_id(id).await?);
+        }
+        Ok(users)
+    }
     /// The login with this e-mail address, case-insensitively.
     async fn user_by_email(&self, email: &str) -> StoreResult<Option<UserRecord>>;
     /// The login whose pending confirmation token has this hash.

@@ -481,6 +481,24 @@ impl AccountStore for SeaStore {
             .transpose()
     }
 
+    async fn users_by_account_ids(&self, accounts: &[Id]) -> StoreResult<Vec<UserRecord>> {
+        let mut ids: Vec<i64> = accounts.iter().map(|id| id.as_i64()).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        let mut out = Vec::with_capacity(ids.len());
+        for chunk in ids.chunks(IN_CHUNK) {
+            let rows = users::Entity::find()
+                .filter(users::Column::AccountId.is_in(chunk.iter().copied()))
+                .all(&self.db)
+                .await
+                .map_err(backend_err)?;
+            for row in rows {
+                out.push(user_from_row(row)?);
+            }
+        }
+        Ok(out)
+    }
+
     async fn user_by_email(&self, email: &str) -> StoreResult<Option<UserRecord>> {
         users::Entity::find()
             .filter(users::Column::EmailLower.eq(fold(email)))

@@ -643,6 +643,38 @@ pub async fn user_by_account_id_finds_local_logins_only(store: &dyn Store) {
     }
 }
 
+/// `users_by_account_ids` returns the logins of the local accounts among the ids, once each,
+/// and nothing for remote or unknown ones.
+pub async fn users_by_account_ids_finds_local_logins_once(store: &dyn Store) {
+    let ids = IdGenerator::default();
+    let (alice, alice_user) = local_account(&ids, "alice");
+    let (bob, bob_user) = local_account(&ids, "bob");
+    for (account, user) in [(&alice, &alice_user), (&bob, &bob_user)] {
+        store
+            .insert_local_account(account, user)
+            .await
+            .expect("insert_local_account");
+    }
+    let remote = add_remote(store, &ids, "carol", "remote.example").await;
+    let mut got = store
+        .users_by_account_ids(&[bob.id, remote.id, Id(987_654_321), alice.id, bob.id])
+        .await
+        .expect("users_by_account_ids");
+    got.sort_by_key(|u| u.account_id);
+    assert_eq!(
+        got,
+        vec![alice_user, bob_user],
+        "users_by_account_ids must return each local login once, nothing for remote or unknown ids"
+    );
+    assert!(
+        store
+            .users_by_account_ids(&[])
+            .await
+            .expect("users_by_account_ids")
+            .is_empty()
+    );
+}
+
 /// `user_by_email` matches the address case-insensitively and returns the login as stored.
 pub async fn user_by_email_is_case_insensitive(store: &dyn Store) {
     let ids = IdGenerator::default();

@@ -166,6 +166,7 @@ macro_rules! __store_suite_for_each_check {
                 update_account_keeps_store_maintained_fields,
                 update_account_unknown_is_not_found,
                 user_by_account_id_finds_local_logins_only,
+                users_by_account_ids_finds_local_logins_once,
                 user_by_email_is_case_insensitive,
                 user_by_confirmation_token_finds_pending_token,
                 update_user_replaces_all_but_created_at,

@@ -6,6 +6,7 @@ use fedblog_core::api::accounts::register_account::RegisterAccount;
 use fedblog_core::api::admin_canonical_email_blocks::{
     create_canonical_email_block::CreateAdminCanonicalEmailBlock,
     delete_canonical_email_block::DeleteAdminCanonicalEmailBlock,
+    get_canonical_email_block::GetAdminCanonicalEmailBlock,
     list_canonical_email_blocks::ListAdminCanonicalEmailBlocks,
     test_canonical_email::TestCanonicalEmail,
 };
@@ -67,7 +68,7 @@ pub fn checks() -> Vec<Check> {
         ),
         check!(
             "admin/canonical-email-blocks/test",
-            "a canonical e-mail block made from an address matches the same address with dots and a +suffix added (POST .../test), not another one, and a sign-up with it is a 422",
+            "a canonical e-mail block made from an address matches the same address with dots and a +suffix added (POST .../test), not another one, is read by id (404 once deleted), and a sign-up with it is a 422",
             canonical_email_block
         ),
         check!(
@@ -402,6 +403,13 @@ async fn canonical_email_block(cx: &Cx) -> CheckResult {
         .client
         .get(&path::<ListAdminCanonicalEmailBlocks>(&[]), Some(&admin))
         .await?;
+    let one = cx
+        .client
+        .get(
+            &path::<GetAdminCanonicalEmailBlock>(&[("id", &id)]),
+            Some(&admin),
+        )
+        .await?;
     let registration = cx.client.get(&path::<InstanceV2>(&[]), None).await?;
     let open = registration.json()?["registrations"]["enabled"] != Value::Bool(false);
     let signed_up = if open {
@@ -434,6 +442,20 @@ async fn canonical_email_block(cx: &Cx) -> CheckResult {
         "the block {id} is not listed: {}",
         list.text
     );
+    one.expect(200)?;
+    ensure!(
+        one.json()?["id"] == id.as_str(),
+        "GET of the block {id} reads {}",
+        one.text
+    );
+    let gone = cx
+        .client
+        .get(
+            &path::<GetAdminCanonicalEmailBlock>(&[("id", &id)]),
+            Some(&admin),
+        )
+        .await?;
+    expect_error(&gone, 404, "GET of a deleted canonical e-mail block")?;
     if let Some(r) = signed_up {
         expect_error(&r, 422, "signing up with a blocked canonical address")?;
     }
