@@ -75,6 +75,8 @@ pub struct App {
     pub(crate) staff_badges: crate::services::badges::StaffBadges,
     /// The IP blocks as last read for the check of every request's address.
     pub(crate) ip_access: crate::services::server_blocks::IpAccessCache,
+    /// The accounts whose activity of the day this process recorded.
+    pub(crate) activity_days: crate::services::metrics::ActivityMemory,
 }
 
 impl App {
@@ -104,6 +106,7 @@ impl App {
             key_making: futures_util::lock::Mutex::new(()),
             staff_badges: Default::default(),
             ip_access: Default::default(),
+            activity_days: Default::default(),
         }
     }
 
@@ -500,6 +503,17 @@ impl App {
         )
     }
 
+    /// The metrics area (the admin dashboard's measures, dimensions and retention, and the
+    /// daily activity they count).
+    pub fn metrics(&self) -> crate::services::metrics::Metrics<'_> {
+        crate::services::metrics::Metrics::new(
+            &*self.store,
+            &self.activity_days,
+            &self.config.domain,
+            self.now(),
+        )
+    }
+
     /// The markers area (read positions).
     pub fn markers(&self) -> crate::services::markers::Markers<'_> {
         crate::services::markers::Markers::new(&*self.store, self.now())
@@ -528,6 +542,11 @@ impl App {
             &self.ids,
             self.now(),
         )
+    }
+
+    /// The trends area (hashtags and statuses in use this week, as staff review them).
+    pub fn trends(&self) -> crate::services::trends::Trends<'_> {
+        crate::services::trends::Trends::new(&*self.store, self.tags(), self.now())
     }
 
     /// `scheme://domain`.

@@ -929,3 +929,85 @@ pub struct AdminIpBlock {
     pub created_at: Timestamp,
     pub expires_at: Option<Timestamp>,
 }
+
+/// A status among trends as staff see them (`/api/v1/admin/trends/statuses`): the status with
+/// whether staff have yet to decide if it may trend (Mastodon's `REST::Admin::Trends::StatusSerializer`).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct AdminTrendStatus {
+    #[serde(flatten)]
+    pub status: Status,
+    /// Staff have not reviewed it yet.
+    pub requires_review: bool,
+}
+
+/// A quantitative figure of the server over a range of days.
+/// <https://docs.joinmastodon.org/entities/Admin_Measure/>
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct AdminMeasure {
+    pub key: String,
+    /// `bytes` for a size, else null.
+    pub unit: Option<String>,
+    /// As a string.
+    pub total: String,
+    /// The total for people (`1.5 MB`), for a measure with a unit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub human_value: Option<String>,
+    /// The total of the range of as many days just before, as a string; absent for the
+    /// per-server measures, whose total is of all time.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub previous_total: Option<String>,
+    pub data: Vec<AdminMeasureData>,
+}
+
+/// One day of a measure. <https://docs.joinmastodon.org/entities/Admin_Measure/#data>
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct AdminMeasureData {
+    /// Midnight (UTC) of the day.
+    pub date: Timestamp,
+    /// As a string.
+    pub value: String,
+}
+
+/// The biggest groups of a kind. <https://docs.joinmastodon.org/entities/Admin_Dimension/>
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct AdminDimension {
+    pub key: String,
+    pub data: Vec<AdminDimensionData>,
+}
+
+/// One group of a dimension. <https://docs.joinmastodon.org/entities/Admin_Dimension/#data>
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct AdminDimensionData {
+    pub key: String,
+    pub human_key: String,
+    /// As a string.
+    pub value: String,
+    /// `bytes` for a size.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unit: Option<String>,
+    /// The value for people, for sizes and versions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub human_value: Option<String>,
+}
+
+/// The local accounts that signed up in one period, and how many were active later.
+/// <https://docs.joinmastodon.org/entities/Admin_Cohort/>
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct AdminCohort {
+    /// Midnight (UTC) of the period's first day.
+    pub period: Timestamp,
+    /// `day` or `month`.
+    pub frequency: String,
+    pub data: Vec<AdminCohortData>,
+}
+
+/// One later period of a cohort. <https://docs.joinmastodon.org/entities/Admin_Cohort/#CohortData>
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct AdminCohortData {
+    /// Midnight (UTC) of the period's first day.
+    pub date: Timestamp,
+    /// `value` over the cohort's size.
+    pub rate: f64,
+    /// As a string.
+    pub value: String,
+}

@@ -93,8 +93,9 @@ impl Permissions {
         ("delete_user_data", Permissions::DELETE_USER_DATA),
     ];
 
-    /// The permissions of a built-in role, as Mastodon seeds them: everyone may invite; a
-    /// moderator sees the audit log and manages reports, taxonomies and users; an admin has
+    /// The permissions of a built-in role, as Mastodon seeds them (`config/roles.yml`): everyone
+    /// may invite; a moderator also sees the dashboard and the audit log and manages reports,
+    /// taxonomies and users; an admin has
     /// every flag; the owner is an administrator. A custom role without its record (see
     /// [`Permissions::of_custom`]) has everyone's.
     pub fn of(role: Role) -> Permissions {
@@ -102,7 +103,9 @@ impl Permissions {
             Role::Owner => Permissions::ADMINISTRATOR,
             Role::Admin => Permissions::ALL,
             Role::Moderator => Permissions(
-                Permissions::VIEW_AUDIT_LOG.0
+                Permissions::EVERYONE.0
+                    | Permissions::VIEW_DASHBOARD.0
+                    | Permissions::VIEW_AUDIT_LOG.0
                     | Permissions::MANAGE_REPORTS.0
                     | Permissions::MANAGE_TAXONOMIES.0
                     | Permissions::MANAGE_USERS.0,
@@ -340,7 +343,7 @@ mod tests {
     #[test]
     fn built_in_roles_have_mastodons_permission_values() {
         assert_eq!(Permissions::of(Role::Admin).0, 1_048_575);
-        assert_eq!(Permissions::of(Role::Moderator).0, 1300);
+        assert_eq!(Permissions::of(Role::Moderator).0, 66_844);
         assert_eq!(Permissions::of(Role::User).0, 65_536);
         assert!(Permissions::of(Role::Owner).allow(Permissions::MANAGE_FEDERATION));
         assert!(Permissions::of(Role::Moderator).allow(Permissions::MANAGE_REPORTS));

@@ -3,6 +3,7 @@
 pub mod activitypub;
 mod admin;
 mod instance;
+mod metrics;
 mod reports;
 mod server_blocks;
 pub use server_blocks::*;

@@ -174,7 +174,7 @@ async fn a_custom_role_grants_its_permissions_over_http_and_shows_as_a_badge() {
         [
             "-99\t-1\tuser\t\tplain\tinvite_users".to_string(),
             format!("{role_id}\t5\tReporters\t#ff0000\thighlighted\tmanage_reports"),
-            "1\t10\tmoderator\t\thighlighted\tview_audit_log,manage_reports,manage_taxonomies,manage_users"
+            "1\t10\tmoderator\t\thighlighted\tview_audit_log,view_dashboard,manage_reports,manage_taxonomies,manage_users,invite_users"
                 .to_string(),
             format!(
                 "2\t100\tadmin\t\thighlighted\t{}",

@@ -300,6 +300,8 @@ const AREA_SERVICES: &[&str] = &[
     "outbox",
     "remote",
     "moves",
+    "metrics",
+    "trends",
 ];
 
 /// The modules of core a module names (`crate::x` or `crate::x::y`, down to the deepest one that

@@ -29,6 +29,7 @@ fn suite_lists_every_check() {
         "blocks",
         "feeds",
         "stats",
+        "metrics",
         "jobs",
         "scheduled_statuses",
         "notes",
@@ -460,6 +461,41 @@ mod faulty {
 
     faults! {
         None,
+        // the admin dashboard's figures
+        /// Each active day is answered twice.
+        ActiveDaysRepeated,
+        /// The day whose midnight ends the range is taken too.
+        ActiveDaysEndInclusive,
+        /// The active days of deleted accounts are kept.
+        ActiveDaysOfDeletedKept,
+        /// `signups_between` knows no last active day.
+        SignUpsNeverActive,
+        /// Remote accounts count as new users.
+        NewUsersIncludeRemote,
+        /// `example.com` with subdomains takes `badexample.com` too.
+        SubdomainsWithoutDot,
+        /// Favourites of one's own statuses count as interactions.
+        InteractionsWithOwnStatuses,
+        /// Local authors are not keyed `""` in `TagServers`.
+        TagServersNameLocal,
+        /// `InstanceFollows` answers the follows by the server's accounts.
+        FollowsAsFollowers,
+        /// A media attachment counts 1, not its size.
+        MediaCountedOnce,
+        /// `measure_total` counts at most one.
+        TotalAtMostOne,
+        /// Resolved reports are timed by their opening, open ones included.
+        ResolvedAtOpening,
+        /// `dimension_counts` answers every group whatever the limit.
+        DimensionLimitIgnored,
+        /// `dimension_counts` answers the smallest groups first.
+        DimensionsSmallestFirst,
+        /// Accounts nobody follows are left out of `InstanceAccounts`.
+        UnfollowedAccountsLeftOut,
+        /// The sign-up applications are not named.
+        SourcesUnnamed,
+        /// `storage_usage` counts no media.
+        MediaBytesUncounted,
         // unique constraints and errors
         ConflictSwallowed,
         ConflictMisnamed,
@@ -1123,6 +1159,15 @@ mod faulty {
         /// `save_user_role` of a known id keeps the role as it was.
         SaveUserRoleKeepsFirst,
         DeleteUserRoleAlwaysTrue,
+        // trends
+        /// `set_trend_review` of a reviewed target keeps the first review.
+        TrendReviewKeepsFirst,
+        /// `trend_reviews` answers the targets' reviews of every kind.
+        TrendReviewsOfEveryKind,
+        /// `trending_tags` ignores `offset`.
+        TrendingTagsOffsetIgnored,
+        /// `trending_status_ids` ranks a page least favourited first.
+        TrendingStatusesReversed,
     }
 
     /// What the wrapper remembers to fake its faults.
@@ -1231,6 +1276,8 @@ mod faulty {
         follow_uris: BTreeMap<(Id, Id), String>,
         /// status -> the text last indexed for it, as the inner store got it
         search_texts: BTreeMap<Id, String>,
+        /// (account, day) of every active day recorded
+        active_days: BTreeSet<(Id, chrono::NaiveDate)>,
     }
 
     /// A [`MemoryStore`] that breaks one contract: every store method goes to [`Faults`],
@@ -6952,6 +6999,155 @@ mod faulty {
         }
     }
 
+    impl Faults {
+        async fn record_active_day(&self, account: Id, day: chrono::NaiveDate) -> StoreResult<()> {
+            self.inner.record_active_day(account, day).await?;
+            self.log().active_days.insert((account, day));
+            Ok(())
+        }
+
+        async fn measure_events(
+            &self,
+            kind: &MeasureKind,
+            from: DateTime<Utc>,
+            to: DateTime<Utc>,
+        ) -> StoreResult<Vec<MeasureEvent>> {
+            let asked = match (self.fault, kind) {
+                (Fault::FollowsAsFollowers, MeasureKind::InstanceFollows(s)) => {
+                    MeasureKind::InstanceFollowers(s.clone())
+                }
+                (Fault::ResolvedAtOpening, MeasureKind::ResolvedReports) => {
+                    MeasureKind::OpenedReports
+                }
+                _ => kind.clone(),
+            };
+            let end = match (self.fault, kind) {
+                (Fault::ActiveDaysEndInclusive, MeasureKind::ActiveUsers) => {
+                    to + TimeDelta::days(1)
+                }
+                _ => to,
+            };
+            let mut got = self.inner.measure_events(&asked, from, end).await?;
+            let within = |t: DateTime<Utc>| t >= from && t < to;
+            let event = |at: DateTime<Utc>, subject: String| MeasureEvent {
+                at,
+                subject,
+                amount: 1,
+            };
+            let log = self.log();
+            match (self.fault, kind) {
+                (Fault::ActiveDaysRepeated, MeasureKind::ActiveUsers) => {
+                    got.extend(got.clone());
+                }
+                (Fault::ActiveDaysOfDeletedKept, MeasureKind::ActiveUsers) => {
+                    got = log
+                        .active_days
+                        .iter()
+                        .map(|(a, d)| (*a, midnight(*d)))
+                        .filter(|(_, t)| within(*t))
+                        .map(|(a, t)| event(t, a.to_string()))
+                        .collect();
+                }
+                (Fault::NewUsersIncludeRemote, MeasureKind::NewUsers) => {
+                    for a in log.remote_accounts.iter().filter(|a| within(a.created_at)) {
+                        got.push(event(a.created_at, a.id.to_string()));
+                    }
+                }
+                (Fault::SubdomainsWithoutDot, MeasureKind::InstanceAccounts(s))
+                    if s.include_subdomains =>
+                {
+                    for a in &log.remote_accounts {
+                        let d = a.domain.clone().unwrap_or_default().to_ascii_lowercase();
+                        if d.ends_with(&s.domain) && !s.covers(Some(&d)) && within(a.created_at) {
+                            got.push(event(a.created_at, a.id.to_string()));
+                        }
+                    }
+                }
+                (Fault::InteractionsWithOwnStatuses, MeasureKind::Interactions) => {
+                    for ((account, status), id) in &log.favourites {
+                        let own = log
+                            .statuses
+                            .get(status)
+                            .is_some_and(|s| s.local && s.account_id == *account);
+                        let t = DateTime::from_timestamp_millis(id.millis()).unwrap_or_default();
+                        if own && within(t) {
+                            got.push(event(t, account.to_string()));
+                        }
+                    }
+                }
+                (Fault::TagServersNameLocal, MeasureKind::TagServers { .. }) => {
+                    for e in got.iter_mut().filter(|e| e.subject.is_empty()) {
+                        e.subject = "local".into();
+                    }
+                }
+                (Fault::MediaCountedOnce, MeasureKind::InstanceMediaAttachments(_)) => {
+                    for e in &mut got {
+                        e.amount = 1;
+                    }
+                }
+                _ => {}
+            }
+            Ok(got)
+        }
+
+        async fn measure_total(&self, kind: &MeasureKind) -> StoreResult<i64> {
+            let n = self.inner.measure_total(kind).await?;
+            Ok(match (self.fault, kind) {
+                (Fault::TotalAtMostOne, _) => n.min(1),
+                _ => n,
+            })
+        }
+
+        async fn dimension_counts(
+            &self,
+            kind: &DimensionKind,
+            from: DateTime<Utc>,
+            to: DateTime<Utc>,
+            limit: u64,
+        ) -> StoreResult<Vec<(Option<String>, i64)>> {
+            let asked = if self.is(Fault::DimensionLimitIgnored) {
+                u64::MAX
+            } else {
+                limit
+            };
+            let mut got = self.inner.dimension_counts(kind, from, to, asked).await?;
+            match (self.fault, kind) {
+                (Fault::DimensionsSmallestFirst, _) => got.reverse(),
+                (Fault::UnfollowedAccountsLeftOut, DimensionKind::InstanceAccounts(_)) => {
+                    got.retain(|(_, n)| *n > 0)
+                }
+                (Fault::SourcesUnnamed, DimensionKind::Sources) => {
+                    let n = got.iter().map(|(_, n)| n).sum();
+                    got = vec![(None, n)];
+                }
+                _ => {}
+            }
+            Ok(got)
+        }
+
+        async fn signups_between(
+            &self,
+            from: DateTime<Utc>,
+            to: DateTime<Utc>,
+        ) -> StoreResult<Vec<SignUpRecord>> {
+            let mut got = self.inner.signups_between(from, to).await?;
+            if self.is(Fault::SignUpsNeverActive) {
+                for s in &mut got {
+                    s.last_active = None;
+                }
+            }
+            Ok(got)
+        }
+
+        async fn storage_usage(&self) -> StoreResult<StorageUsage> {
+            let mut usage = self.inner.storage_usage().await?;
+            if self.is(Fault::MediaBytesUncounted) {
+                usage.media_bytes = 0;
+            }
+            Ok(usage)
+        }
+    }
+
     /// The moderation store of a [`Faulty`] store: the `MemoryStore`'s, breaking one contract.
     /// It is a store trait implementation of its own (`Faults` implements none), so each of its
     /// methods names the inner store's explicitly.
@@ -7239,6 +7435,61 @@ mod faulty {
         async fn delete_user_role(&self, id: Id) -> StoreResult<bool> {
             let deleted = self.inner.delete_user_role(id).await?;
             Ok(deleted || self.is(Fault::DeleteUserRoleAlwaysTrue))
+        }
+
+        async fn set_trend_review(&self, review: &TrendReviewRecord) -> StoreResult<()> {
+            if self.is(Fault::TrendReviewKeepsFirst)
+                && !self
+                    .inner
+                    .trend_reviews(review.kind, &[review.target])
+                    .await?
+                    .is_empty()
+            {
+                return Ok(());
+            }
+            self.inner.set_trend_review(review).await
+        }
+
+        async fn trend_reviews(
+            &self,
+            kind: TrendKind,
+            targets: &[Id],
+        ) -> StoreResult<Vec<TrendReviewRecord>> {
+            if !self.is(Fault::TrendReviewsOfEveryKind) {
+                return self.inner.trend_reviews(kind, targets).await;
+            }
+            let mut all = vec![];
+            for kind in [TrendKind::Status, TrendKind::Link, TrendKind::Publisher] {
+                all.extend(self.inner.trend_reviews(kind, targets).await?);
+            }
+            Ok(all)
+        }
+
+        async fn trending_tags(
+            &self,
+            since: DateTime<Utc>,
+            offset: u64,
+            limit: u64,
+        ) -> StoreResult<Vec<TagRecord>> {
+            let offset = if self.is(Fault::TrendingTagsOffsetIgnored) {
+                0
+            } else {
+                offset
+            };
+            self.inner.trending_tags(since, offset, limit).await
+        }
+
+        async fn trending_status_ids(
+            &self,
+            since: DateTime<Utc>,
+            offset: u64,
+            limit: u64,
+        ) -> StoreResult<Vec<Id>> {
+            let mut ids = self.inner.trending_status_ids(since, offset, limit).await?;
+            if self.is(Fault::TrendingStatusesReversed) {
+                ids.reverse();
+            }
+            Ok(ids)
         }
     }
 }

@@ -257,6 +257,8 @@ impl App {
             }
             caller.custom_role =
                 crate::permissions::custom_role(self.store.moderation(), user.role).await?;
+            // The day's activity, as Mastodon's dashboard counts active users.
+            self.metrics().record_activity(account.id).await;
             caller.account = Some(account);
             caller.user = Some(user);
         } else if need_user {

@@ -11,8 +11,10 @@ pub mod admin_domain_allows;
 pub mod admin_domain_blocks;
 pub mod admin_email_domain_blocks;
 pub mod admin_ip_blocks;
+pub mod admin_metrics;
 pub mod admin_reports;
 pub mod admin_tags;
+pub mod admin_trends;
 pub mod apps;
 pub mod blocks;
 pub mod bookmarks;
@@ -319,6 +321,21 @@ pub fn routes() -> Vec<Route> {
         route::<admin_tags::list_tags::ListAdminTags>(),
         route::<admin_tags::get_tag::GetAdminTag>(),
         route::<admin_tags::update_tag::UpdateAdminTag>(),
+        route::<admin_metrics::measures::GetMeasures>(),
+        route::<admin_metrics::dimensions::GetDimensions>(),
+        route::<admin_metrics::retention::GetRetention>(),
+        route::<admin_trends::list_trend_tags::ListTrendTags>(),
+        route::<admin_trends::approve_trend_tag::ApproveTrendTag>(),
+        route::<admin_trends::reject_trend_tag::RejectTrendTag>(),
+        route::<admin_trends::list_trend_statuses::ListTrendStatuses>(),
+        route::<admin_trends::approve_trend_status::ApproveTrendStatus>(),
+        route::<admin_trends::reject_trend_status::RejectTrendStatus>(),
+        route::<admin_trends::list_trend_links::ListTrendLinks>(),
+        route::<admin_trends::approve_trend_link::ApproveTrendLink>(),
+        route::<admin_trends::reject_trend_link::RejectTrendLink>(),
+        route::<admin_trends::list_trend_publishers::ListTrendPublishers>(),
+        route::<admin_trends::approve_trend_publisher::ApproveTrendPublisher>(),
+        route::<admin_trends::reject_trend_publisher::RejectTrendPublisher>(),
         // Instance
         route::<instance::instance_v1::InstanceV1>(),
         route::<instance::instance_v2::InstanceV2>(),

@@ -27,6 +27,9 @@ pub mod links;
 pub mod lists;
 pub mod markers;
 pub mod media;
+pub mod metrics;
+#[cfg(test)]
+mod metrics_tests;
 pub mod moderation;
 #[cfg(test)]
 mod moderation_federation_tests;
@@ -63,5 +66,6 @@ mod suspension_cleanup_tests;
 pub mod tags;
 pub mod timelines;
 pub mod translation;
+pub mod trends;
 pub mod visibility;
 pub mod webfinger;

@@ -72,6 +72,9 @@ async fn read_as<E: Endpoint>(
         .await
         .expect("token");
     let route = crate::api::route::<E>();
+    // The reader's activity of the day is written by its first request of the day: a write
+    // once a day, not a read of the page.
+    app.metrics().record_activity(reader.id).await;
     store.take();
     app.dispatch(
         &route,

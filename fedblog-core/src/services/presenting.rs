@@ -395,6 +395,30 @@ impl App {
             .collect())
     }
 
+    /// Statuses among trends as the staff member `staff` sees them, each with whether it awaits
+    /// review (`/api/v1/admin/trends/statuses`), in the order given; a status whose author is
+    /// gone is left out.
+    pub async fn render_admin_trend_statuses(
+        &self,
+        views: &[crate::services::trends::TrendStatusView],
+        staff: &AccountRecord,
+    ) -> ApiResult<Vec<AdminTrendStatus>> {
+        let statuses: Vec<StatusRecord> = views.iter().map(|v| v.status.clone()).collect();
+        let pending: HashMap<Id, bool> = views
+            .iter()
+            .map(|v| (v.status.id, v.requires_review))
+            .collect();
+        Ok(self
+            .render_statuses(&statuses, Some(staff), false)
+            .await?
+            .into_iter()
+            .map(|status| AdminTrendStatus {
+                requires_review: pending.get(&status.id).copied().unwrap_or(true),
+                status,
+            })
+            .collect())
+    }
+
     /// Renders notification requests for their owner: each with its sender (a request whose
     /// sender is gone is left out) and its last status, if the owner may see it.
     pub async fn render_notification_requests(

@@ -367,6 +367,12 @@ macro_rules! __delegate_trait {
             fn count_local_statuses(&self) -> StoreResult<i64>;
             fn known_domains(&self) -> StoreResult<Vec<String>>;
             fn activity_between(&self, from: DateTime<Utc>, to: DateTime<Utc>) -> StoreResult<WeekActivity>;
+            fn record_active_day(&self, account: Id, day: NaiveDate) -> StoreResult<()>;
+            fn measure_events(&self, kind: &MeasureKind, from: DateTime<Utc>, to: DateTime<Utc>) -> StoreResult<Vec<MeasureEvent>>;
+            fn measure_total(&self, kind: &MeasureKind) -> StoreResult<i64>;
+            fn dimension_counts(&self, kind: &DimensionKind, from: DateTime<Utc>, to: DateTime<Utc>, limit: u64) -> StoreResult<Vec<(Option<String>, i64)>>;
+            fn signups_between(&self, from: DateTime<Utc>, to: DateTime<Utc>) -> StoreResult<Vec<SignUpRecord>>;
+            fn storage_usage(&self) -> StoreResult<StorageUsage>;
         } }
     };
     (JobStore, $ty:ty, $field:ident $(, $observe:ident)?) => {
@@ -446,5 +452,5 @@ pub mod __private {
     pub use crate::id::Id;
     pub use crate::pagination::Page;
     pub use async_trait::async_trait;
-    pub use chrono::{DateTime, Utc};
+    pub use chrono::{DateTime, NaiveDate, Utc};
 }

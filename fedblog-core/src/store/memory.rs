@@ -99,6 +99,10 @@ struct Inner {
     listed_values: HashMap<ValueList, BTreeMap<Id, ListedValueRecord>>,
     ip_blocks: BTreeMap<Id, IpBlockRecord>,
     user_roles: BTreeMap<Id, UserRoleRecord>,
+    /// (account, day) of the days each local account was active
+    activity_days: BTreeSet<(Id, chrono::NaiveDate)>,
+    /// (kind, target) -> the latest trend review
+    trend_reviews: BTreeMap<(TrendKind, Id), TrendReviewRecord>,
 }
 
 /// Keeps everything in memory behind one lock. Cloning is not offered: share it in an `Arc`.
@@ -512,6 +516,7 @@ impl AccountStore for MemoryStore {
             return Err(StoreError::NotFound);
         }
         g.users.remove(&id);
+        g.activity_days.retain(|(a, _)| *a != id);
         g.actor_keys.remove(&id);
         g.remote_actors.remove(&id);
         g.follow_uris.retain(|(a, b), _| *a != id && *b != id);
@@ -1534,6 +1539,305 @@ impl StatsStore for MemoryStore {
             registrations: g.users.values().filter(|u| within(u.created_at)).count() as i64,
         })
     }
+
+    async fn record_active_day(&self, account: Id, day: chrono::NaiveDate) -> StoreResult<()> {
+        self.write()?.activity_days.insert((account, day));
+        Ok(())
+    }
+
+    async fn measure_events(
+        &self,
+        kind: &MeasureKind,
+        from: DateTime<Utc>,
+        to: DateTime<Utc>,
+    ) -> StoreResult<Vec<MeasureEvent>> {
+        let g = self.read()?;
+        Ok(measure_events_in(&g, kind, Some((from, to))))
+    }
+
+    async fn measure_total(&self, kind: &MeasureKind) -> StoreResult<i64> {
+        let g = self.read()?;
+        Ok(measure_events_in(&g, kind, None)
+            .iter()
+            .map(|e| e.amount)
+            .sum())
+    }
+
+    async fn dimension_counts(
+        &self,
+        kind: &DimensionKind,
+        from: DateTime<Utc>,
+        to: DateTime<Utc>,
+        limit: u64,
+    ) -> StoreResult<Vec<(Option<String>, i64)>> {
+        let g = self.read()?;
+        Ok(dimension_counts_in(&g, kind, from, to, limit))
+    }
+
+    async fn signups_between(
+        &self,
+        from: DateTime<Utc>,
+        to: DateTime<Utc>,
+    ) -> StoreResult<Vec<SignUpRecord>> {
+        let g = self.read()?;
+        let days =
+            |account: Id| (account, chrono::NaiveDate::MIN)..=(account, chrono::NaiveDate::MAX);
+        Ok(g.users
+            .values()
+            .filter(|u| u.created_at >= from && u.created_at < to)
+            .map(|u| SignUpRecord {
+                created_at: u.created_at,
+                last_active: g
+                    .activity_days
+                    .range(days(u.account_id))
+                    .next_back()
+                    .map(|(_, day)| *day),
+            })
+            .collect())
+    }
+
+    async fn storage_usage(&self) -> StoreResult<StorageUsage> {
+        Ok(StorageUsage {
+            engine: "memory".into(),
+            engine_name: "In memory".into(),
+            engine_version: String::new(),
+            database_bytes: None,
+            media_bytes: self.read()?.media.values().map(|m| m.file_size).sum(),
+        })
+    }
+}
+
+/// The time an id was made at.
+fn id_time(id: Id) -> DateTime<Utc> {
+    DateTime::from_timestamp_millis(id.millis()).unwrap_or_default()
+}
+
+/// The events `kind` counts, in `range` when one is given.
+fn measure_events_in(
+    g: &Inner,
+    kind: &MeasureKind,
+    range: Option<(DateTime<Utc>, DateTime<Utc>)>,
+) -> Vec<MeasureEvent> {
+    let within = |t: DateTime<Utc>| range.is_none_or(|(from, to)| t >= from && t < to);
+    let event = |at: DateTime<Utc>, subject: String, amount: i64| MeasureEvent {
+        at,
+        subject,
+        amount,
+    };
+    let covered = |account: Id, scope: &DomainScope| {
+        g.accounts
+            .get(&account)
+            .is_some_and(|a| scope.covers(a.domain.as_deref()))
+    };
+    let tagged = |name: &String| {
+        let name = name.clone();
+        g.statuses
+            .values()
+            .filter(move |s| within(s.created_at) && s.tags.contains(&name))
+    };
+    let mut out = vec![];
+    match kind {
+        MeasureKind::ActiveUsers => {
+            for (account, day) in &g.activity_days {
+                let at = midnight(*day);
+                if within(at) {
+                    out.push(event(at, account.to_string(), 1));
+                }
+            }
+        }
+        MeasureKind::NewUsers => {
+            for u in g.users.values().filter(|u| within(u.created_at)) {
+                out.push(event(u.created_at, u.account_id.to_string(), 1));
+            }
+        }
+        MeasureKind::Interactions => {
+            // On a local status of someone else.
+            let counts = |target: Id, actor: Id| {
+                g.statuses
+                    .get(&target)
+                    .is_some_and(|t| t.local && t.account_id != actor)
+            };
+            for ((account, status), id) in &g.favourites {
+                if counts(*status, *account) && within(id_time(*id)) {
+                    out.push(event(id_time(*id), account.to_string(), 1));
+                }
+            }
+            for s in g.statuses.values().filter(|s| within(s.created_at)) {
+                for target in [s.reblog_of_id, s.in_reply_to_id].into_iter().flatten() {
+                    if counts(target, s.account_id) {
+                        out.push(event(s.created_at, s.account_id.to_string(), 1));
+                    }
+                }
+            }
+        }
+        MeasureKind::OpenedReports => {
+            for r in g.reports.values().filter(|r| within(r.created_at)) {
+                out.push(event(r.created_at, r.target_account_id.to_string(), 1));
+            }
+        }
+        MeasureKind::ResolvedReports => {
+            for r in g.reports.values() {
+                if let Some(at) = r.action_taken_at.filter(|t| within(*t)) {
+                    out.push(event(at, r.target_account_id.to_string(), 1));
+                }
+            }
+        }
+        MeasureKind::TagStatuses { name } => {
+            for s in tagged(name) {
+                out.push(event(s.created_at, s.account_id.to_string(), 1));
+            }
+        }
+        MeasureKind::TagServers { name } => {
+            for s in tagged(name) {
+                if let Some(a) = g.accounts.get(&s.account_id) {
+                    let domain = a.domain.as_deref().unwrap_or("").to_ascii_lowercase();
+                    out.push(event(s.created_at, domain, 1));
+                }
+            }
+        }
+        MeasureKind::InstanceAccounts(scope) => {
+            for a in g.accounts.values() {
+                if scope.covers(a.domain.as_deref()) && within(a.created_at) {
+                    out.push(event(a.created_at, a.id.to_string(), 1));
+                }
+            }
+        }
+        MeasureKind::InstanceMediaAttachments(scope) => {
+            for m in g.media.values() {
+                if covered(m.account_id, scope) && within(m.created_at) {
+                    out.push(event(m.created_at, m.account_id.to_string(), m.file_size));
+                }
+            }
+        }
+        MeasureKind::InstanceReports(scope) => {
+            for r in g.reports.values() {
+                if covered(r.target_account_id, scope) && within(r.created_at) {
+                    out.push(event(r.created_at, r.target_account_id.to_string(), 1));
+                }
+            }
+        }
+        MeasureKind::InstanceStatuses(scope) => {
+            for s in g.statuses.values() {
+                if covered(s.account_id, scope) && within(s.created_at) {
+                    out.push(event(s.created_at, s.account_id.to_string(), 1));
+                }
+            }
+        }
+        MeasureKind::InstanceFollows(scope) => {
+            for f in g.follows.values() {
+                if covered(f.target_id, scope) && within(id_time(f.id)) {
+                    out.push(event(id_time(f.id), f.account_id.to_string(), 1));
+                }
+            }
+        }
+        MeasureKind::InstanceFollowers(scope) => {
+            for f in g.follows.values() {
+                if covered(f.account_id, scope) && within(id_time(f.id)) {
+                    out.push(event(id_time(f.id), f.target_id.to_string(), 1));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The groups `kind` counts in `[from, to)`, biggest first (then by key), at most `limit`.
+fn dimension_counts_in(
+    g: &Inner,
+    kind: &DimensionKind,
+    from: DateTime<Utc>,
+    to: DateTime<Utc>,
+    limit: u64,
+) -> Vec<(Option<String>, i64)> {
+    let within = |t: DateTime<Utc>| t >= from && t < to;
+    let domain_of = |account: Id| {
+        g.accounts
+            .get(&account)
+            .map(|a| a.domain.as_deref().map(str::to_ascii_lowercase))
+    };
+    let covered = |account: Id, scope: &DomainScope| {
+        g.accounts
+            .get(&account)
+            .is_some_and(|a| scope.covers(a.domain.as_deref()))
+    };
+    let tagged = |name: &String| {
+        let name = name.clone();
+        g.statuses
+            .values()
+            .filter(move |s| within(s.created_at) && s.tags.contains(&name))
+    };
+    let mut counts: BTreeMap<Option<String>, i64> = BTreeMap::new();
+    let mut rows: Vec<(Option<String>, i64)> = vec![];
+    match kind {
+        DimensionKind::Languages => {
+            let days = days_within(from, to);
+            let active: BTreeSet<Id> = g
+                .activity_days
+                .iter()
+                .filter(|(_, day)| days.contains(day))
+                .map(|(account, _)| *account)
+                .collect();
+            for u in active.iter().filter_map(|a| g.users.get(a)) {
+                *counts.entry(Some(u.locale.clone())).or_default() += 1;
+            }
+        }
+        DimensionKind::Sources => {
+            let window = chrono::Duration::seconds(SIGN_UP_TOKEN_WINDOW_SECS);
+            for u in g.users.values().filter(|u| within(u.created_at)) {
+                let first = g
+                    .tokens
+                    .values()
+                    .filter(|t| t.account_id == Some(u.account_id))
+                    .filter(|t| {
+                        t.created_at >= u.created_at && t.created_at <= u.created_at + window
+                    })
+                    .min_by_key(|t| (t.created_at, t.id));
+                let app = first
+                    .and_then(|t| g.apps.get(&t.app_id))
+                    .map(|a| a.name.clone());
+                *counts.entry(app).or_default() += 1;
+            }
+        }
+        DimensionKind::Servers => {
+            for s in g.statuses.values().filter(|s| within(s.created_at)) {
+                if let Some(domain) = domain_of(s.account_id) {
+                    *counts.entry(domain).or_default() += 1;
+                }
+            }
+        }
+        DimensionKind::TagServers { name } => {
+            for s in tagged(name) {
+                if let Some(domain) = domain_of(s.account_id) {
+                    *counts.entry(domain).or_default() += 1;
+                }
+            }
+        }
+        DimensionKind::TagLanguages { name } => {
+            for s in tagged(name) {
+                *counts.entry(s.language.clone()).or_default() += 1;
+            }
+        }
+        DimensionKind::InstanceAccounts(scope) => {
+            for a in g.accounts.values() {
+                if scope.covers(a.domain.as_deref()) {
+                    let followers = g.follows.values().filter(|f| f.target_id == a.id).count();
+                    rows.push((Some(a.username.clone()), followers as i64));
+                }
+            }
+        }
+        DimensionKind::InstanceLanguages(scope) => {
+            for s in g.statuses.values() {
+                if s.reblog_of_id.is_none() && covered(s.account_id, scope) && within(s.created_at)
+                {
+                    *counts.entry(s.language.clone()).or_default() += 1;
+                }
+            }
+        }
+    }
+    rows.extend(counts);
+    rows.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    rows.truncate(usize::try_from(limit).unwrap_or(usize::MAX));
+    rows
 }
 
 /// Whether a worker may claim `job` at `now`: due and queued, or running on an expired lease.
@@ -3615,6 +3919,101 @@ impl ModerationStore for MemoryStore {
 
     async fn delete_user_role(&self, id: Id) -> StoreResult<bool> {
         Ok(self.write()?.user_roles.remove(&id).is_some())
+    }
+
+    async fn set_trend_review(&self, review: &TrendReviewRecord) -> StoreResult<()> {
+        self.write()?
+            .trend_reviews
+            .insert((review.kind, review.target), review.clone());
+        Ok(())
+    }
+
+    async fn trend_reviews(
+        &self,
+        kind: TrendKind,
+        targets: &[Id],
+    ) -> StoreResult<Vec<TrendReviewRecord>> {
+        let g = self.read()?;
+        let wanted: BTreeSet<Id> = targets.iter().copied().collect();
+        Ok(wanted
+            .into_iter()
+            .filter_map(|t| g.trend_reviews.get(&(kind, t)).cloned())
+            .collect())
+    }
+
+    async fn trending_tags(
+        &self,
+        since: DateTime<Utc>,
+        offset: u64,
+        limit: u64,
+    ) -> StoreResult<Vec<TagRecord>> {
+        let g = self.read()?;
+        // name -> (authors, statuses)
+        let mut usage: HashMap<&str, (BTreeSet<Id>, i64)> = HashMap::new();
+        for s in g.statuses.values().filter(|s| s.created_at >= since) {
+            let names: BTreeSet<&str> = s.tags.iter().map(String::as_str).collect();
+            for name in names {
+                let (authors, uses) = usage.entry(name).or_default();
+                authors.insert(s.account_id);
+                *uses += 1;
+            }
+        }
+        let mut ranked: Vec<(usize, i64, &TagRecord)> = g
+            .tags
+            .values()
+            .filter_map(|t| {
+                let (authors, uses) = usage.get(t.name.as_str())?;
+                Some((authors.len(), *uses, t))
+            })
+            .collect();
+        ranked.sort_by_key(|&(authors, uses, t)| std::cmp::Reverse((authors, uses, t.id)));
+        Ok(ranked
+            .into_iter()
+            .skip(offset as usize)
+            .take(limit as usize)
+            .map(|(_, _, t)| t.clone())
+            .collect())
+    }
+
+    async fn trending_status_ids(
+        &self,
+        since: DateTime<Utc>,
+        offset: u64,
+        limit: u64,
+    ) -> StoreResult<Vec<Id>> {
+        let g = self.read()?;
+        // status -> the accounts that favourited or reblogged it
+        let mut fans: BTreeMap<Id, BTreeSet<Id>> = BTreeMap::new();
+        for (account, status) in g.favourites.keys() {
+            fans.entry(*status).or_default().insert(*account);
+        }
+        for s in g.statuses.values() {
+            if let Some(original) = s.reblog_of_id {
+                fans.entry(original).or_default().insert(s.account_id);
+            }
+        }
+        let mut ranked: Vec<(usize, Id)> = fans
+            .into_iter()
+            .filter_map(|(id, accounts)| {
+                let s = g.statuses.get(&id)?;
+                let author = g.accounts.get(&s.account_id)?;
+                let may_trend = s.created_at >= since
+                    && s.visibility == Visibility::Public
+                    && s.reblog_of_id.is_none()
+                    && s.in_reply_to_id.is_none()
+                    && !author.is_suspended()
+                    && author.silenced_at.is_none();
+                let n = accounts.iter().filter(|a| **a != s.account_id).count();
+                (may_trend && n > 0).then_some((n, id))
+            })
+            .collect();
+        ranked.sort_by(|a, b| b.cmp(a));
+        Ok(ranked
+            .into_iter()
+            .skip(offset as usize)
+            .take(limit as usize)
+            .map(|(_, id)| id)
+            .collect())
     }
 }
 

@@ -7,15 +7,17 @@
 pub mod cached;
 pub mod delegate;
 pub mod memory;
+pub mod metrics;
 pub mod moderation;
 pub mod records;
 
 use async_trait::async_trait;
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, NaiveDate, Utc};
 
 use crate::error::StoreResult;
 use crate::id::Id;
 use crate::pagination::Page;
+pub use metrics::*;
 pub use moderation::*;
 pub use records::*;
 
@@ -1048,6 +1050,39 @@ pub trait StatsStore: Send + Sync {
         from: DateTime<Utc>,
         to: DateTime<Utc>,
     ) -> StoreResult<WeekActivity>;
+    /// Records that the local account `account` was active on `day` (UTC); recording a day
+    /// again changes nothing. The days go with the account.
+    async fn record_active_day(&self, account: Id, day: NaiveDate) -> StoreResult<()>;
+    /// The events `kind` counts that happened in `[from, to)` (for
+    /// [`MeasureKind::ActiveUsers`], the days whose midnight is in it), in no particular order.
+    async fn measure_events(
+        &self,
+        kind: &MeasureKind,
+        from: DateTime<Utc>,
+        to: DateTime<Utc>,
+    ) -> StoreResult<Vec<MeasureEvent>>;
+    /// The sum of the amounts of every event `kind` counts, whenever it happened.
+    async fn measure_total(&self, kind: &MeasureKind) -> StoreResult<i64>;
+    /// The groups `kind` counts in `[from, to)` (the days whose midnight is in it for
+    /// [`DimensionKind::Languages`]; [`DimensionKind::InstanceAccounts`] is not timed) with
+    /// their counts, biggest first, at most `limit` of them; groups of equal counts come in any
+    /// order, and the cut at `limit` may fall among them.
+    async fn dimension_counts(
+        &self,
+        kind: &DimensionKind,
+        from: DateTime<Utc>,
+        to: DateTime<Utc>,
+        limit: u64,
+    ) -> StoreResult<Vec<(Option<String>, i64)>>;
+    /// The local logins created in `[from, to)` with the last day each was active, in no
+    /// particular order.
+    async fn signups_between(
+        &self,
+        from: DateTime<Utc>,
+        to: DateTime<Utc>,
+    ) -> StoreResult<Vec<SignUpRecord>>;
+    /// What the storage is and holds.
+    async fn storage_usage(&self) -> StoreResult<StorageUsage>;
 }
 
 /// The durable job queue. Safe with several worker processes on one database: a job is held by

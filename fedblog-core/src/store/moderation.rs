@@ -1,6 +1,7 @@
 //! Moderation and administration records and their store: reports, moderation warnings, the
 //! server's rules and policy texts, the server-wide blocks and allows (domains, e-mail
-//! domains, canonical e-mail addresses, IP ranges), and custom user roles.
+//! domains, canonical e-mail addresses, IP ranges), custom user roles, and trends as staff review
+//! them (the candidates ranked, the reviews of statuses, links and publishers).
 //!
 //! [`ModerationStore`] came after the other store traits. A store offers it through
 //! [`AccountStore::moderation`](super::AccountStore::moderation) (`None` by default), so stores
@@ -13,6 +14,8 @@ use chrono::{DateTime, NaiveDate, Utc};
 use crate::error::StoreResult;
 use crate::id::Id;
 use crate::pagination::Page;
+
+use super::TagRecord;
 
 /// Why an account was reported.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -488,4 +491,84 @@ pub trait ModerationStore: Send + Sync {
     /// [`AccountStore::update_user`](crate::store::AccountStore::update_user), which caches of
     /// logins learn of (as `fedblog-server roles delete` does).
     async fn delete_user_role(&self, id: Id) -> StoreResult<bool>;
+
+    // Trends
+
+    /// Records what staff decided about a candidate for trends, replacing an earlier review of
+    /// the same `kind` and `target`.
+    async fn set_trend_review(&self, review: &TrendReviewRecord) -> StoreResult<()>;
+    /// The reviews of those of `targets` (of `kind`) that staff reviewed, each once, in no
+    /// particular order: a target never reviewed (or unknown) has none.
+    async fn trend_reviews(
+        &self,
+        kind: TrendKind,
+        targets: &[Id],
+    ) -> StoreResult<Vec<TrendReviewRecord>>;
+    /// The tags carried by statuses created at or after `since`, reviewed or not, ranked by the
+    /// distinct authors of those statuses, then by how many statuses they are, then newest tag
+    /// (largest id) first; `offset` of them skipped, at most `limit` given. The statuses
+    /// counted are those [`TagStore::tag_usage`](super::TagStore::tag_usage) counts.
+    async fn trending_tags(
+        &self,
+        since: DateTime<Utc>,
+        offset: u64,
+        limit: u64,
+    ) -> StoreResult<Vec<TagRecord>>;
+    /// The ids of the statuses that may trend and that accounts other than their author
+    /// favourited or reblogged: public statuses created at or after `since`, neither reblogs nor
+    /// replies, by authors neither suspended nor silenced. Ranked by how many distinct accounts
+    /// (the author aside) favourited or reblogged each, then newest (largest id) first; `offset`
+    /// of them skipped, at most `limit` given.
+    async fn trending_status_ids(
+        &self,
+        since: DateTime<Utc>,
+        offset: u64,
+        limit: u64,
+    ) -> StoreResult<Vec<Id>>;
+}
+
+/// What a trend review is about. Hashtags keep their review on the tag itself
+/// ([`TagReview`](super::TagReview)); links and publishers come with preview cards.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum TrendKind {
+    /// A status.
+    Status,
+    /// A link (a preview card).
+    Link,
+    /// A publisher of links (a preview card provider, by its id).
+    Publisher,
+}
+
+impl TrendKind {
+    /// The name stored.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TrendKind::Status => "status",
+            TrendKind::Link => "link",
+            TrendKind::Publisher => "publisher",
+        }
+    }
+    /// Parses the name stored.
+    pub fn parse(s: &str) -> Option<TrendKind> {
+        Some(match s {
+            "status" => TrendKind::Status,
+            "link" => TrendKind::Link,
+            "publisher" => TrendKind::Publisher,
+            _ => return None,
+        })
+    }
+}
+
+/// What staff decided about a candidate for trends (`/api/v1/admin/trends/*/:id/approve` and
+/// `reject`): one per kind and target, the latest decision.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TrendReviewRecord {
+    /// What is reviewed.
+    pub kind: TrendKind,
+    /// Its id (a status, a preview card, a preview card provider).
+    pub target: Id,
+    /// Whether it may trend.
+    pub trendable: bool,
+    /// When the decision was made.
+    pub reviewed_at: DateTime<Utc>,
 }

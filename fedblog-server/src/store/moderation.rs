@@ -1,30 +1,42 @@
 //! `ModerationStore` for `SeaStore`: reports, moderation warnings, the accounts as administrators
-//! list them, rules and policy texts, the server-wide blocks and allows, and custom user roles.
+//! list them, rules and policy texts, the server-wide blocks and allows, custom user roles, and
+//! trends as staff review them (rankings and reviews).
 //!
 //! Every write is one statement. "Inserts or replaces (by id)" is an upsert on the primary key;
 //! a clash on another unique key (a blocked domain, an IP range, an effective date, a listed
 //! value) is not the conflict it resolves, so it fails, and becomes the `AlreadyExists` the
-//! trait names.
+//! trait names. The trend rankings are one statement each over the statuses, their tags,
+//! favourites and reblogs.
 
 use async_trait::async_trait;
+use chrono::{DateTime, Utc};
 use fedblog_core::pagination::Page;
 use fedblog_core::store::{
     AccountOrigin, AccountWarningRecord, AdminAccountFilter, AdminAccountStatus,
     DomainBlockSeverity, InstanceDomainBlockRecord, IpBlockRecord, IpBlockSeverity,
     ListedValueRecord, ModerationStore, ReportCategory, ReportFilter, ReportRecord, RuleRecord,
-    TermsOfServiceRecord, UserRoleRecord, ValueList, WarningAction,
+    TagRecord, TermsOfServiceRecord, TrendKind, TrendReviewRecord, UserRoleRecord, ValueList,
+    WarningAction,
 };
 use fedblog_core::{Id, StoreError, StoreResult};
 use sea_orm::ActiveValue::Set;
-use sea_orm::sea_query::{Expr, ExprTrait, Func, JoinType, OnConflict};
-use sea_orm::{ColumnTrait, Condition, DbErr, EntityTrait, QueryFilter, QueryOrder, QueryTrait};
+use sea_orm::sea_query::{
+    Expr, ExprTrait, Func, JoinType, OnConflict, Order, Query, SelectStatement, UnionType,
+};
+use sea_orm::{
+    ColumnTrait, Condition, ConnectionTrait, DbErr, EntityTrait, FromQueryResult, Iterable,
+    QueryFilter, QueryOrder, QueryTrait,
+};
 
 use super::accounts::fold;
 use super::directory::{escape_like, like};
 use super::entity::{
-    account_warnings, accounts, instance_domain_blocks, ip_blocks, listed_values, reports, roles,
-    rules, settings, terms_of_service, users,
+    account_warnings, accounts, favourites, instance_domain_blocks, ip_blocks, listed_values,
+    reports, roles, rules, settings, status_tags, statuses, tags, terms_of_service, trend_reviews,
+    users,
 };
+use super::statuses::public_rows;
+use super::tags::tag_from_row;
 use super::{SeaStore, backend_err, paging};
 
 /// Replaces whatever unique constraint fired with the one name the contract gives it.
@@ -659,6 +671,199 @@ impl ModerationStore for SeaStore {
             .map_err(backend_err)?;
         Ok(res.rows_affected > 0)
     }
+
+    async fn set_trend_review(&self, review: &TrendReviewRecord) -> StoreResult<()> {
+        use trend_reviews::Column as C;
+        trend_reviews::Entity::insert(trend_reviews::ActiveModel {
+            kind: Set(review.kind.as_str().to_string()),
+            target_id: Set(review.target.as_i64()),
+            trendable: Set(review.trendable),
+            reviewed_at: Set(review.reviewed_at),
+        })
+        .on_conflict(
+            OnConflict::columns([C::Kind, C::TargetId])
+                .update_columns([C::Trendable, C::ReviewedAt])
+                .to_owned(),
+        )
+        .exec_without_returning(&self.db)
+        .await
+        .map_err(backend_err)?;
+        Ok(())
+    }
+
+    async fn trend_reviews(
+        &self,
+        kind: TrendKind,
+        targets: &[Id],
+    ) -> StoreResult<Vec<TrendReviewRecord>> {
+        if targets.is_empty() {
+            return Ok(vec![]);
+        }
+        let wanted: std::collections::BTreeSet<i64> = targets.iter().map(|t| t.as_i64()).collect();
+        let rows = trend_reviews::Entity::find()
+            .filter(trend_reviews::Column::Kind.eq(kind.as_str()))
+            .filter(trend_reviews::Column::TargetId.is_in(wanted))
+            .all(&self.db)
+            .await
+            .map_err(backend_err)?;
+        rows.into_iter().map(trend_review_from_row).collect()
+    }
+
+    async fn trending_tags(
+        &self,
+        since: DateTime<Utc>,
+        offset: u64,
+        limit: u64,
+    ) -> StoreResult<Vec<TagRecord>> {
+        if limit == 0 {
+            return Ok(vec![]);
+        }
+        let rows = self
+            .db
+            .query_all(&trending_tags_query(since, offset, limit))
+            .await
+            .map_err(backend_err)?;
+        rows.iter()
+            .map(|row| {
+                tags::Model::from_query_result(row, "")
+                    .map(tag_from_row)
+                    .map_err(backend_err)
+            })
+            .collect()
+    }
+
+    async fn trending_status_ids(
+        &self,
+        since: DateTime<Utc>,
+        offset: u64,
+        limit: u64,
+    ) -> StoreResult<Vec<Id>> {
+        if limit == 0 {
+            return Ok(vec![]);
+        }
+        let rows = self
+            .db
+            .query_all(&trending_statuses_query(since, offset, limit))
+            .await
+            .map_err(backend_err)?;
+        rows.iter()
+            .map(|r| {
+                r.try_get_by_index::<i64>(0)
+                    .map(Id::from_i64)
+                    .map_err(backend_err)
+            })
+            .collect()
+    }
+}
+
+fn trend_review_from_row(m: trend_reviews::Model) -> StoreResult<TrendReviewRecord> {
+    Ok(TrendReviewRecord {
+        kind: parsed(TrendKind::parse(&m.kind), "trend_reviews.kind", &m.kind)?,
+        target: Id::from_i64(m.target_id),
+        trendable: m.trendable,
+        reviewed_at: m.reviewed_at,
+    })
+}
+
+/// `ModerationStore::trending_tags`: every column of `tags`, for the tags that the statuses
+/// created at or after `since` carry, ranked by their distinct authors, then by how many
+/// statuses, then newest tag; one statement. Grouped by every column of `tags` (its key among
+/// them), which both engines accept.
+fn trending_tags_query(since: DateTime<Utc>, offset: u64, limit: u64) -> SelectStatement {
+    let tag_columns = || tags::Column::iter().map(|c| (tags::Entity, c));
+    Query::select()
+        .columns(tag_columns())
+        .expr_as(
+            Func::count_distinct(Expr::col((statuses::Entity, statuses::Column::AccountId))),
+            "n_accounts",
+        )
+        .expr_as(
+            Func::count_distinct(Expr::col((
+                status_tags::Entity,
+                status_tags::Column::StatusId,
+            ))),
+            "n_uses",
+        )
+        .from(status_tags::Entity)
+        .join(
+            JoinType::InnerJoin,
+            statuses::Entity,
+            Expr::col((statuses::Entity, statuses::Column::Id))
+                .equals((status_tags::Entity, status_tags::Column::StatusId)),
+        )
+        .join(
+            JoinType::InnerJoin,
+            tags::Entity,
+            Expr::col((tags::Entity, tags::Column::Name))
+                .equals((status_tags::Entity, status_tags::Column::Name)),
+        )
+        .and_where(Expr::col((statuses::Entity, statuses::Column::CreatedAt)).gte(since))
+        .group_by_columns(tag_columns())
+        .order_by("n_accounts", Order::Desc)
+        .order_by("n_uses", Order::Desc)
+        .order_by((tags::Entity, tags::Column::Id), Order::Desc)
+        .limit(limit)
+        .offset(offset)
+        .to_owned()
+}
+
+/// `ModerationStore::trending_status_ids`: the ids of the statuses that may trend, ranked by
+/// the distinct accounts (the author aside) that favourited or reblogged them, then newest;
+/// one statement over `favourites` and the reblogs in `statuses` (`fans`, `UNION ALL`).
+fn trending_statuses_query(since: DateTime<Utc>, offset: u64, limit: u64) -> SelectStatement {
+    let mut fans = Query::select()
+        .expr_as(Expr::col(favourites::Column::AccountId), "account_id")
+        .expr_as(Expr::col(favourites::Column::StatusId), "status_id")
+        .from(favourites::Entity)
+        .to_owned();
+    let reblogs = Query::select()
+        .expr_as(
+            Expr::col(("reblogs", statuses::Column::AccountId)),
+            "account_id",
+        )
+        .expr_as(
+            Expr::col(("reblogs", statuses::Column::ReblogOfId)),
+            "status_id",
+        )
+        .from_as(statuses::Entity, "reblogs")
+        .and_where(Expr::col(("reblogs", statuses::Column::ReblogOfId)).is_not_null())
+        .to_owned();
+    fans.union(UnionType::All, reblogs);
+    let status = |c: statuses::Column| Expr::col((statuses::Entity, c));
+    let account = |c: accounts::Column| Expr::col((accounts::Entity, c));
+    Query::select()
+        .column((statuses::Entity, statuses::Column::Id))
+        .expr_as(
+            Func::count_distinct(Expr::col(("fans", "account_id"))),
+            "n_accounts",
+        )
+        .from(statuses::Entity)
+        .join(
+            JoinType::InnerJoin,
+            accounts::Entity,
+            account(accounts::Column::Id).equals((statuses::Entity, statuses::Column::AccountId)),
+        )
+        .join_subquery(
+            JoinType::InnerJoin,
+            fans,
+            "fans",
+            Expr::col(("fans", "status_id")).equals((statuses::Entity, statuses::Column::Id)),
+        )
+        .cond_where(public_rows())
+        .and_where(status(statuses::Column::InReplyToId).is_null())
+        .and_where(status(statuses::Column::CreatedAt).gte(since))
+        .and_where(account(accounts::Column::SuspendedAt).is_null())
+        .and_where(account(accounts::Column::SilencedAt).is_null())
+        .and_where(
+            Expr::col(("fans", "account_id"))
+                .not_equals((statuses::Entity, statuses::Column::AccountId)),
+        )
+        .group_by_col((statuses::Entity, statuses::Column::Id))
+        .order_by("n_accounts", Order::Desc)
+        .order_by((statuses::Entity, statuses::Column::Id), Order::Desc)
+        .limit(limit)
+        .offset(offset)
+        .to_owned()
 }
 
 #[cfg(test)]

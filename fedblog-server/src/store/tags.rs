@@ -18,7 +18,7 @@ use super::entity::{featured_tags, status_tags, statuses, tag_follows, tags};
 use super::pairs::Pair;
 use super::{SeaStore, backend_err, paging};
 
-fn tag_from_row(m: tags::Model) -> TagRecord {
+pub(super) fn tag_from_row(m: tags::Model) -> TagRecord {
     TagRecord {
         id: Id::from_i64(m.id),
         name: m.name,

@@ -3,8 +3,10 @@
 an administrator lists accounts (`admin_accounts_v2`, with `role_ids` as a list), carol reports one
 of dave's statuses, a moderator assigns, resolves and reopens the report, the administrator
 suspends dave (carol then gets a 410 for him) and lifts it, marks him sensitive and back, and
-manages domain blocks, e-mail domain blocks, canonical e-mail blocks and IP blocks; a moderator
-cannot touch domain blocks, and a normal user's token with admin scopes is refused.
+manages domain blocks, e-mail domain blocks, canonical e-mail blocks and IP blocks; the
+dashboard's measures, dimensions and retention count this run's activity; this week's hashtags
+and statuses are listed for trends review and approved or rejected; a moderator cannot touch
+domain blocks, and a normal user's token with admin scopes is refused.
 
 Usage:
     python admin.py --base-url http://127.0.0.1:PORT --tokens tokens.json
@@ -16,6 +18,9 @@ last line is `admin: N steps passed`.
 """
 
 from __future__ import annotations
+
+import time
+from datetime import datetime, timedelta, timezone
 
 from mastodon import MastodonAPIError
 
@@ -47,6 +52,8 @@ class Admin(Steps):
             ("domain_blocks", self.domain_blocks),
             ("email_and_canonical_email_blocks", self.email_blocks),
             ("ip_blocks", self.ip_blocks),
+            ("dashboard_measures_dimensions_retention", self.dashboard),
+            ("trends_listed_and_reviewed", self.trends),
             ("moderator_cannot_block_domains", self.moderator_refused),
             ("user_with_admin_scopes_refused", self.user_refused),
         ]
@@ -164,6 +171,62 @@ class Admin(Steps):
         check(changed["severity"] == "no_access", f"changed: {changed}")
         boss.admin_delete_ip_block(block["id"])
         check(block["id"] not in [b["id"] for b in boss.admin_ip_blocks()], "the IP block is gone")
+
+    def dashboard(self) -> None:
+        boss, mod = self.c["boss"], self.c["mod"]
+        today = datetime.now(timezone.utc).replace(hour=0, minute=0, second=0, microsecond=0)
+        start, end = today - timedelta(days=6), today
+        measures = boss.admin_measures(
+            start, end, active_users=True, new_users=True, opened_reports=True, interactions=True
+        )
+        by_key = {m["key"]: m for m in measures}
+        check(
+            set(by_key) == {"active_users", "new_users", "opened_reports", "interactions"},
+            f"measures answered: {sorted(by_key)}",
+        )
+        check(
+            all(len(m["data"]) == 7 for m in measures),
+            f"a week is seven days: {[len(m['data']) for m in measures]}",
+        )
+        check(int(by_key["active_users"]["total"]) >= 4, f"active users: {by_key['active_users']}")
+        check(int(by_key["new_users"]["total"]) >= 4, f"new users: {by_key['new_users']}")
+        check(int(by_key["opened_reports"]["total"]) >= 1, f"reports: {by_key['opened_reports']}")
+        dimensions = boss.admin_dimensions(start, end, languages=True, software_versions=True)
+        by_key = {d["key"]: d for d in dimensions}
+        check(set(by_key) == {"languages", "software_versions"}, f"dimensions: {sorted(by_key)}")
+        versions = {row["key"] for row in by_key["software_versions"]["data"]}
+        check("fedblog" in versions, f"software versions: {versions}")
+        cohorts = boss.admin_retention(start, end, frequency="day")
+        check(len(cohorts) == 7, f"one cohort a day: {len(cohorts)}")
+        check(
+            all(c["frequency"] == "day" and c["data"] for c in cohorts),
+            f"cohorts: {cohorts[:1]}",
+        )
+        # Moderators see the dashboard (Mastodon's seeded role has view_dashboard); users do not.
+        check(len(mod.admin_measures(start, end, new_users=True)) == 1, "a moderator's measures")
+        expect_status(
+            lambda: self.c["erin_admin"].admin_measures(start, end, new_users=True),
+            403,
+            "a normal user reading the dashboard",
+        )
+
+    def trends(self) -> None:
+        boss, carol, dave, mod = self.c["boss"], self.c["carol"], self.c["dave"], self.c["mod"]
+        tag = f"scenariotrend{int(time.time())}"
+        post = carol.status_post(f"trying #{tag}", visibility="public")
+        dave.status_post(f"me too #{tag}", visibility="public")
+        for fan in (dave, mod, boss):
+            fan.status_favourite(post["id"])
+        tags = [t for t in boss.admin_trending_tags(limit=20) if t["name"].lower() == tag]
+        check(len(tags) == 1, f"#{tag} is not among this week's hashtags")
+        approved = boss.admin_approve_trending_tag(tags[0]["id"])
+        check(approved["trendable"] is True, f"approved: {approved}")
+        rejected = boss.admin_reject_trending_tag(tags[0]["id"])
+        check(rejected["trendable"] is False, f"rejected: {rejected}")
+        listed = [s["id"] for s in boss.admin_trending_statuses()]
+        check(post["id"] in listed, f"carol's favourited post is not listed: {listed}")
+        check(boss.admin_approve_trending_status(post["id"])["id"] == post["id"], "approved post")
+        check(boss.admin_trending_links() == [], "no links are listed before preview cards")
 
     def moderator_refused(self) -> None:
         mod = self.c["mod"]

@@ -22,7 +22,7 @@
 //! ```
 //!
 //! The invocation expands to one module per area (`accounts`, `oauth`, `statuses`, `follows`,
-//! `blocks`, `feeds`, `stats`, `jobs`, `scheduled_statuses`, `notes`, `domain_blocks`, `tags`,
+//! `blocks`, `feeds`, `stats`, `metrics`, `jobs`, `scheduled_statuses`, `notes`, `domain_blocks`, `tags`,
 //! `directory`, `interactions`, `edits`, `polls`, `media`, `notifications`, `markers`,
 //! `lists`, `tag_timelines`, `filters`, `conversations`, `links`,
 //! `notification_policies`, `federation`, `search`, `moderation`), each
@@ -129,6 +129,7 @@ pub mod links;
 pub mod lists;
 pub mod markers;
 pub mod media;
+pub mod metrics;
 pub mod moderation;
 pub mod notes;
 pub mod notification_policies;
@@ -313,6 +314,20 @@ macro_rules! __store_suite_for_each_check {
                 activity_between_counts_local_statuses,
                 activity_between_counts_user_logins,
                 activity_between_counts_registrations,
+            }
+            metrics {
+                active_days_are_kept_once_per_account_and_day,
+                signups_between_gives_each_login_with_its_last_active_day,
+                accounts_are_counted_by_creation_and_domain,
+                interactions_are_those_with_local_statuses_of_others,
+                tag_events_name_authors_and_their_domains,
+                server_events_count_statuses_media_and_follows,
+                dimensions_group_statuses_biggest_first_within_the_limit,
+                dimensions_group_active_logins_and_followed_accounts,
+                sources_name_the_application_that_signed_up,
+                storage_usage_names_the_engine_and_counts_media,
+                deleting_an_account_forgets_its_active_days;
+                given capabilities: reports_are_timed_by_opening_and_resolution,
             }
             jobs {
                 job_round_trips_with_all_fields,
@@ -589,6 +604,9 @@ macro_rules! __store_suite_for_each_check {
                 user_roles_order_by_position_then_id_and_save_replaces,
                 delete_user_role_true_then_false,
                 admin_account_ids_filter_by_custom_role,
+                trend_reviews_are_kept_per_kind_and_target_and_replaced,
+                trending_tags_rank_by_authors_then_uses_then_newest_tag,
+                trending_status_ids_rank_by_accounts_favouriting_or_reblogging,
             }
         }
     };

@@ -2,7 +2,8 @@
 //! through [`AccountStore::moderation`](fedblog_core::store::AccountStore::moderation): reports
 //! and moderation warnings, the accounts as administrators list them, the server's rules,
 //! settings and terms of service, the server-wide domain blocks, listed values and IP
-//! blocks, and the custom user roles.
+//! blocks, the custom user roles, and trends as staff review them (the rankings of hashtags
+//! and statuses, the reviews of statuses, links and publishers).
 //!
 //! All of it is [`Capability::Moderates`]: a store claiming it must offer a moderation store
 //! and keep every contract below; a store lacking it (the trait's default, `moderation()` is
@@ -15,13 +16,15 @@ use fedblog_core::store::{
     AccountOrigin, AccountRecord, AccountWarningRecord, AdminAccountFilter, AdminAccountStatus,
     DomainBlockSeverity, InstanceDomainBlockRecord, IpBlockRecord, IpBlockSeverity,
     ListedValueRecord, ModerationStore, ReportCategory, ReportFilter, ReportRecord, Role,
-    RuleRecord, TermsOfServiceRecord, UserRecord, UserRoleRecord, ValueList, WarningAction,
+    RuleRecord, StatusRecord, TagRecord, TermsOfServiceRecord, TrendKind, TrendReviewRecord,
+    UserRecord, UserRoleRecord, ValueList, Visibility, WarningAction,
 };
 use fedblog_core::{Id, IdGenerator, Store};
 
 use super::{
-    Capabilities, Capability, Cursor, T0, add_local, add_remote, add_status, assert_already_exists,
-    assert_not_found, assert_pages, at, get_account, local_account, remote_account, status,
+    Capabilities, Capability, Cursor, T0, add_local, add_remote, add_status, add_tag,
+    assert_already_exists, assert_not_found, assert_pages, at, get_account, local_account, reblog,
+    remote_account, reply, status,
 };
 
 /// Every kind of page request, for the checks that page.
@@ -1436,4 +1439,256 @@ pub async fn admin_account_ids_filter_by_custom_role(
              those roles, custom roles by id, newest first"
         );
     }
+}
+
+/// A trend review of `kind` and `target` decided at `millis`. Not saved.
+fn trend_review(kind: TrendKind, target: Id, trendable: bool, millis: i64) -> TrendReviewRecord {
+    TrendReviewRecord {
+        kind,
+        target,
+        trendable,
+        reviewed_at: at(millis),
+    }
+}
+
+/// `trend_reviews` of `kind` and `targets`, by target.
+async fn reviews_of(
+    m: &dyn ModerationStore,
+    kind: TrendKind,
+    targets: &[Id],
+) -> Vec<TrendReviewRecord> {
+    let mut got = m
+        .trend_reviews(kind, targets)
+        .await
+        .unwrap_or_else(|e| panic!("trend_reviews({kind:?}, {targets:?}) failed: {e:?}"));
+    got.sort_by_key(|r| r.target);
+    got
+}
+
+/// `set_trend_review` keeps one review per kind and target, the latest (every field replaced),
+/// and `trend_reviews` answers those of the targets asked that were reviewed, each once, of
+/// the kind asked only.
+pub async fn trend_reviews_are_kept_per_kind_and_target_and_replaced(
+    store: &dyn Store,
+    capabilities: Capabilities,
+) {
+    let Some(m) = moderation(store, capabilities) else {
+        return;
+    };
+    let ids = IdGenerator::default();
+    let (one, two, never) = (
+        ids.next_at(T0 + 1),
+        ids.next_at(T0 + 2),
+        ids.next_at(T0 + 3),
+    );
+    let set = |r: TrendReviewRecord| async move {
+        m.set_trend_review(&r)
+            .await
+            .unwrap_or_else(|e| panic!("set_trend_review({r:?}) failed: {e:?}"));
+    };
+    set(trend_review(TrendKind::Status, one, true, T0 + 1_000)).await;
+    set(trend_review(TrendKind::Status, two, false, T0 + 2_000)).await;
+    set(trend_review(TrendKind::Link, one, false, T0 + 3_000)).await;
+    set(trend_review(TrendKind::Publisher, two, true, T0 + 4_000)).await;
+    assert_eq!(
+        reviews_of(m, TrendKind::Status, &[one, never, two, one]).await,
+        vec![
+            trend_review(TrendKind::Status, one, true, T0 + 1_000),
+            trend_review(TrendKind::Status, two, false, T0 + 2_000),
+        ],
+        "trend_reviews: the reviews of the targets asked, each once, of that kind only; a \
+         target never reviewed has none"
+    );
+    assert_eq!(
+        reviews_of(m, TrendKind::Link, &[one, two]).await,
+        vec![trend_review(TrendKind::Link, one, false, T0 + 3_000)],
+        "trend_reviews: each kind keeps its own reviews"
+    );
+    assert_eq!(
+        reviews_of(m, TrendKind::Status, &[]).await,
+        vec![],
+        "trend_reviews of no targets"
+    );
+    set(trend_review(TrendKind::Status, one, false, T0 + 5_000)).await;
+    assert_eq!(
+        reviews_of(m, TrendKind::Status, &[one]).await,
+        vec![trend_review(TrendKind::Status, one, false, T0 + 5_000)],
+        "set_trend_review of a reviewed target replaces its review (decision and time)"
+    );
+    assert_eq!(
+        reviews_of(m, TrendKind::Publisher, &[two]).await,
+        vec![trend_review(TrendKind::Publisher, two, true, T0 + 4_000)],
+        "set_trend_review leaves the other kinds' reviews of the same id alone"
+    );
+}
+
+/// `trending_tags(since, offset, limit)` ranks the tags of the statuses created at or after
+/// `since` (any visibility) by their distinct authors, then by their statuses, then newest tag
+/// first, reviewed or not, and skips `offset` and takes `limit`.
+pub async fn trending_tags_rank_by_authors_then_uses_then_newest_tag(
+    store: &dyn Store,
+    capabilities: Capabilities,
+) {
+    let Some(m) = moderation(store, capabilities) else {
+        return;
+    };
+    let ids = IdGenerator::default();
+    let mut tags: Vec<TagRecord> = vec![];
+    for name in ["Solo", "pair", "lone", "late", "stale", "unused"] {
+        tags.push(add_tag(store, &ids, name, T0).await);
+    }
+    let (a, b, c) = (
+        add_local(store, &ids, "ann").await,
+        add_local(store, &ids, "bob").await,
+        add_remote(store, &ids, "cat", "remote.example").await,
+    );
+    let tagged = |author: &AccountRecord, names: &[&str], millis: i64| StatusRecord {
+        tags: names.iter().map(|n| n.to_string()).collect(),
+        ..status(&ids, author, millis)
+    };
+    // The week starts at T0 + 10s; `stale` was used only before.
+    let since = at(T0 + 10_000);
+    add_status(store, tagged(&a, &["stale"], T0 + 9_999)).await;
+    for i in 0..3 {
+        add_status(store, tagged(&a, &["solo"], T0 + 10_000 + i)).await;
+    }
+    add_status(store, tagged(&a, &["pair", "lone"], T0 + 11_000)).await;
+    add_status(
+        store,
+        StatusRecord {
+            visibility: Visibility::Unlisted,
+            ..tagged(&b, &["pair"], T0 + 12_000)
+        },
+    )
+    .await;
+    add_status(store, tagged(&c, &["late"], T0 + 13_000)).await;
+    // Reviewed or not, trendable or not: every tag ranks.
+    let mut rejected = tags[1].clone();
+    rejected.review.trendable = Some(false);
+    rejected.review.reviewed_at = Some(at(T0 + 14_000));
+    assert!(
+        m.trending_tags(since, 0, 0)
+            .await
+            .is_ok_and(|t| t.is_empty()),
+        "trending_tags with limit 0 takes none"
+    );
+    store.update_tag(&rejected).await.expect("update_tag");
+    let expected = vec![rejected, tags[0].clone(), tags[3].clone(), tags[2].clone()];
+    let ranked = |offset: u64, limit: u64| async move {
+        m.trending_tags(since, offset, limit)
+            .await
+            .unwrap_or_else(|e| panic!("trending_tags(offset {offset}, limit {limit}): {e:?}"))
+    };
+    assert_eq!(
+        ranked(0, 10).await,
+        expected,
+        "trending_tags: the tags used since the start (pair: 2 authors; solo: 1 author, 3 \
+         statuses; late, then lone: 1 author, 1 status, newest tag first), as stored"
+    );
+    assert_eq!(
+        ranked(1, 2).await,
+        expected[1..3].to_vec(),
+        "trending_tags skips offset and takes limit"
+    );
+    assert_eq!(ranked(4, 10).await, vec![], "trending_tags past the end");
+}
+
+/// `trending_status_ids(since, offset, limit)` ranks the statuses that may trend (public,
+/// created at or after `since`, neither reblogs nor replies, by authors neither suspended nor
+/// silenced) by the distinct accounts other than the author that favourited or reblogged them,
+/// then newest first, leaving out those nobody else did, and skips `offset` and takes `limit`.
+pub async fn trending_status_ids_rank_by_accounts_favouriting_or_reblogging(
+    store: &dyn Store,
+    capabilities: Capabilities,
+) {
+    let Some(m) = moderation(store, capabilities) else {
+        return;
+    };
+    let ids = IdGenerator::default();
+    let author = add_local(store, &ids, "author").await;
+    let other = add_remote(store, &ids, "other", "remote.example").await;
+    let silenced = add_local(store, &ids, "silenced").await;
+    let suspended = add_local(store, &ids, "suspended").await;
+    let mut fans = vec![];
+    for name in ["fan1", "fan2", "fan3"] {
+        fans.push(add_local(store, &ids, name).await);
+    }
+    let since = at(T0 + 10_000);
+    let post = |by: &AccountRecord, millis: i64| status(&ids, by, millis);
+    let one = add_status(store, post(&author, T0 + 11_000)).await;
+    let two = add_status(store, post(&author, T0 + 12_000)).await;
+    let three = add_status(store, post(&other, T0 + 13_000)).await;
+    let own_only = add_status(store, post(&author, T0 + 14_000)).await;
+    let old = add_status(store, post(&author, T0 + 9_000)).await;
+    let unlisted = add_status(
+        store,
+        StatusRecord {
+            visibility: Visibility::Unlisted,
+            ..post(&author, T0 + 15_000)
+        },
+    )
+    .await;
+    let answer = add_status(store, reply(&ids, &other, &one, T0 + 16_000)).await;
+    let by_silenced = add_status(store, post(&silenced, T0 + 17_000)).await;
+    let by_suspended = add_status(store, post(&suspended, T0 + 18_000)).await;
+    update(store, &silenced, |a| a.silenced_at = Some(at(T0 + 20_000))).await;
+    update(store, &suspended, |a| {
+        a.suspended_at = Some(at(T0 + 20_000))
+    })
+    .await;
+    let favourite = |who: &AccountRecord, s: &StatusRecord, millis: i64| {
+        let (id, who, s) = (ids.next_at(millis), who.id, s.id);
+        async move {
+            store
+                .insert_favourite(id, who, s)
+                .await
+                .unwrap_or_else(|e| panic!("insert_favourite failed: {e:?}"));
+        }
+    };
+    // `one`: fan1 favourites and reblogs it, fan2 reblogs it, its author favourites it: two
+    // accounts besides the author.
+    favourite(&fans[0], &one, T0 + 30_000).await;
+    favourite(&author, &one, T0 + 30_001).await;
+    add_status(store, reblog(&ids, &fans[0], &one, T0 + 30_002)).await;
+    add_status(store, reblog(&ids, &fans[1], &one, T0 + 30_003)).await;
+    // `two` and `three`: one account each (`three` is newer).
+    favourite(&fans[2], &two, T0 + 30_004).await;
+    add_status(store, reblog(&ids, &fans[2], &three, T0 + 30_005)).await;
+    // Only their author, or statuses that cannot trend.
+    favourite(&author, &own_only, T0 + 30_006).await;
+    for (i, s) in [&old, &unlisted, &answer, &by_silenced, &by_suspended]
+        .into_iter()
+        .enumerate()
+    {
+        favourite(&fans[0], s, T0 + 31_000 + i as i64).await;
+    }
+    let ranked = |offset: u64, limit: u64| async move {
+        m.trending_status_ids(since, offset, limit)
+            .await
+            .unwrap_or_else(|e| {
+                panic!("trending_status_ids(offset {offset}, limit {limit}): {e:?}")
+            })
+    };
+    assert_eq!(
+        ranked(0, 10).await,
+        vec![one.id, three.id, two.id],
+        "trending_status_ids: one (2 accounts), then three and two (1 account each, newest \
+         first); not a status only its author favourited, nor one older than `since`, unlisted, \
+         a reply, or by a silenced or suspended author"
+    );
+    assert_eq!(
+        ranked(1, 1).await,
+        vec![three.id],
+        "trending_status_ids skips offset and takes limit"
+    );
+    assert_eq!(
+        ranked(3, 10).await,
+        vec![],
+        "trending_status_ids past the end"
+    );
+    assert_eq!(
+        ranked(0, 0).await,
+        vec![],
+        "trending_status_ids with limit 0"
+    );
 }

@@ -59,4 +59,6 @@ pub mod tag_follows;
 pub mod tags;
 pub mod terms_of_service;
 pub mod tokens;
+pub mod trend_reviews;
+pub mod user_activity_days;
 pub mod users;

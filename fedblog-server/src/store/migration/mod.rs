@@ -34,6 +34,8 @@ mod m0030_remote_suspensions;
 mod m0031_roles;
 mod m0032_notification_subjects;
 mod m0033_tag_review;
+mod m0034_user_activity;
+mod m0035_trend_reviews;
 
 /// A named index on `table` over `cols` (shared by the migrations).
 fn index(name: &'static str, table: &'static str, cols: &[&'static str]) -> IndexCreateStatement {
@@ -105,6 +107,8 @@ impl MigratorTrait for Migrator {
             Box::new(m0031_roles::Migration),
             Box::new(m0032_notification_subjects::Migration),
             Box::new(m0033_tag_review::Migration),
+            Box::new(m0034_user_activity::Migration),
+            Box::new(m0035_trend_reviews::Migration),
         ]
     }
 }

@@ -4,7 +4,9 @@ pub mod account_statuses;
 pub mod accounts;
 pub mod admin;
 pub mod admin_blocks;
+pub mod admin_metrics;
 pub mod admin_tags;
+pub mod admin_trends;
 pub mod apps;
 pub mod blocks;
 pub mod conversations;
@@ -80,6 +82,8 @@ pub fn all() -> Vec<Check> {
     v.extend(admin::checks());
     v.extend(admin_blocks::checks());
     v.extend(admin_tags::checks());
+    v.extend(admin_metrics::checks());
+    v.extend(admin_trends::checks());
     v.extend(seed_rules::checks());
     // Last: it judges the answers every check before it received.
     v.extend(schema::checks());
