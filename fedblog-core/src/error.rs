@@ -129,6 +129,12 @@ impl ApiError {
             "This server keeps no moderation data",
         )
     }
+    /// 404 for a store that keeps no admin dashboard data (see
+    /// [`StatsStore::keeps_dashboard_data`](crate::store::StatsStore::keeps_dashboard_data)):
+    /// the measures, dimensions and retention are not offered, rather than shown as zeros.
+    pub fn no_dashboard_data() -> Self {
+        Self::new(StatusCode::NOT_FOUND, "This server keeps no dashboard data")
+    }
     /// 429.
     pub fn too_many_requests() -> Self {
         Self::new(StatusCode::TOO_MANY_REQUESTS, "Too many requests")

@@ -431,6 +431,60 @@ fn a_store_without_moderation_declares_it() {
     );
 }
 
+/// A store with the trait's defaults of the dashboard's methods (`keeps_dashboard_data` false,
+/// nothing recorded, every figure empty) fails every metrics check when it claims
+/// [`Capability::KeepsDashboardData`], and passes every one when it declares the lack; the rest
+/// of the suite does not depend on it.
+#[test]
+fn a_store_without_dashboard_data_declares_it() {
+    let lacking = Capabilities::ALL.lacking(Capability::KeepsDashboardData);
+    assert!(!lacking.has(Capability::KeepsDashboardData));
+    assert!(Capabilities::ALL.has(Capability::KeepsDashboardData));
+    let run = |check: &fedblog_testkit::store_suite::Check, capabilities| {
+        let store = faulty::Faulty::new(faulty::Fault::NoDashboardData);
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            check.run_on(&store, capabilities)
+        }))
+        .is_ok()
+    };
+    let metrics: Vec<_> = CHECKS.iter().filter(|c| c.area == "metrics").collect();
+    assert!(!metrics.is_empty(), "the metrics checks are listed");
+    let passed_claiming: Vec<_> = metrics
+        .iter()
+        .filter(|c| run(c, Capabilities::ALL))
+        .map(|c| c.name)
+        .collect();
+    assert_eq!(
+        passed_claiming,
+        Vec::<&str>::new(),
+        "claiming KeepsDashboardData, a store with the defaults must fail every metrics check"
+    );
+    let failed_lacking: Vec<_> = CHECKS
+        .iter()
+        .filter(|c| !run(c, lacking))
+        .map(|c| format!("{}::{}", c.area, c.name))
+        .collect();
+    assert_eq!(
+        failed_lacking,
+        Vec::<String>::new(),
+        "declaring the lack, a store with the defaults passes the whole suite"
+    );
+    let passed_keeping: Vec<_> = metrics
+        .iter()
+        .filter(|c| {
+            let store = fedblog_core::MemoryStore::new();
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| c.run_on(&store, lacking)))
+                .is_ok()
+        })
+        .map(|c| c.name)
+        .collect();
+    assert_eq!(
+        passed_keeping,
+        Vec::<&str>::new(),
+        "declaring the lack, a store that keeps dashboard data fails every metrics check"
+    );
+}
+
 /// A store that wraps `MemoryStore` and breaks one contract on purpose.
 #[deny(dead_code)]
 mod faulty {
@@ -496,6 +550,9 @@ mod faulty {
         SourcesUnnamed,
         /// `storage_usage` counts no media.
         MediaBytesUncounted,
+        /// `keeps_dashboard_data` and the dashboard's methods are the trait's defaults: nothing
+        /// is recorded, every figure is empty.
+        NoDashboardData,
         // unique constraints and errors
         ConflictSwallowed,
         ConflictMisnamed,
@@ -6999,8 +7056,46 @@ mod faulty {
         }
     }
 
+    /// A `StatsStore` written before the dashboard's methods: it implements only those that
+    /// came before them (which nobody calls), so [`Predating`] answers the trait's defaults of
+    /// the others.
+    struct Predating;
+
+    #[fedblog_core::store::delegate::__private::async_trait]
+    impl StatsStore for Predating {
+        async fn count_local_accounts(&self) -> StoreResult<i64> {
+            unreachable!("only the dashboard's defaults are asked")
+        }
+        async fn count_active_local_accounts(&self, _: DateTime<Utc>) -> StoreResult<i64> {
+            unreachable!("only the dashboard's defaults are asked")
+        }
+        async fn count_local_statuses(&self) -> StoreResult<i64> {
+            unreachable!("only the dashboard's defaults are asked")
+        }
+        async fn known_domains(&self) -> StoreResult<Vec<String>> {
+            unreachable!("only the dashboard's defaults are asked")
+        }
+        async fn activity_between(
+            &self,
+            _: DateTime<Utc>,
+            _: DateTime<Utc>,
+        ) -> StoreResult<WeekActivity> {
+            unreachable!("only the dashboard's defaults are asked")
+        }
+    }
+
     impl Faults {
+        fn keeps_dashboard_data(&self) -> bool {
+            if self.is(Fault::NoDashboardData) {
+                return Predating.keeps_dashboard_data();
+            }
+            self.inner.keeps_dashboard_data()
+        }
+
         async fn record_active_day(&self, account: Id, day: chrono::NaiveDate) -> StoreResult<()> {
+            if self.is(Fault::NoDashboardData) {
+                return Predating.record_active_day(account, day).await;
+            }
             self.inner.record_active_day(account, day).await?;
             self.log().active_days.insert((account, day));
             Ok(())
@@ -7012,6 +7107,9 @@ mod faulty {
             from: DateTime<Utc>,
             to: DateTime<Utc>,
         ) -> StoreResult<Vec<MeasureEvent>> {
+            if self.is(Fault::NoDashboardData) {
+                return Predating.measure_events(kind, from, to).await;
+            }
             let asked = match (self.fault, kind) {
                 (Fault::FollowsAsFollowers, MeasureKind::InstanceFollows(s)) => {
                     MeasureKind::InstanceFollowers(s.clone())
@@ -7091,6 +7189,9 @@ mod faulty {
         }
 
         async fn measure_total(&self, kind: &MeasureKind) -> StoreResult<i64> {
+            if self.is(Fault::NoDashboardData) {
+                return Predating.measure_total(kind).await;
+            }
             let n = self.inner.measure_total(kind).await?;
             Ok(match (self.fault, kind) {
                 (Fault::TotalAtMostOne, _) => n.min(1),
@@ -7105,6 +7206,9 @@ mod faulty {
             to: DateTime<Utc>,
             limit: u64,
         ) -> StoreResult<Vec<(Option<String>, i64)>> {
+            if self.is(Fault::NoDashboardData) {
+                return Predating.dimension_counts(kind, from, to, limit).await;
+            }
             let asked = if self.is(Fault::DimensionLimitIgnored) {
                 u64::MAX
             } else {
@@ -7130,6 +7234,9 @@ mod faulty {
             from: DateTime<Utc>,
             to: DateTime<Utc>,
         ) -> StoreResult<Vec<SignUpRecord>> {
+            if self.is(Fault::NoDashboardData) {
+                return Predating.signups_between(from, to).await;
+            }
             let mut got = self.inner.signups_between(from, to).await?;
             if self.is(Fault::SignUpsNeverActive) {
                 for s in &mut got {
@@ -7140,9 +7247,12 @@ mod faulty {
         }
 
         async fn storage_usage(&self) -> StoreResult<StorageUsage> {
+            if self.is(Fault::NoDashboardData) {
+                return Predating.storage_usage().await;
+            }
             let mut usage = self.inner.storage_usage().await?;
             if self.is(Fault::MediaBytesUncounted) {
-                usage.media_bytes = 0;
+                usage.media_bytes = Some(0);
             }
             Ok(usage)
         }

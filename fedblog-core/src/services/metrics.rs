@@ -332,10 +332,11 @@ impl<'a> Metrics<'a> {
     }
 
     /// Records that the local account `account` is active today (UTC), once a day per
-    /// process. A failure is logged and otherwise ignored: the request it came with goes on.
+    /// process; nothing with a store that keeps no dashboard data. A failure is logged and
+    /// otherwise ignored: the request it came with goes on.
     pub async fn record_activity(&self, account: Id) {
         let day = self.now.date_naive();
-        if self.memory.recorded(account, day) {
+        if !self.stats.keeps_dashboard_data() || self.memory.recorded(account, day) {
             return;
         }
         match self.stats.record_active_day(account, day).await {
@@ -348,13 +349,15 @@ impl<'a> Metrics<'a> {
 
     /// The measures named by `keys` over `range`, in the order asked, each once; unknown keys
     /// are left out. `params` holds each key's own parameters (`tag_accounts[id]`,
-    /// `instance_accounts[domain]`): one missing is a 400, an unknown tag a 404.
+    /// `instance_accounts[domain]`): one missing is a 400, an unknown tag a 404. A 404 too
+    /// with a store that keeps no dashboard data.
     pub async fn measures(
         &self,
         keys: &[String],
         range: DayRange,
         params: &Map<String, Value>,
     ) -> ApiResult<Vec<MeasureView>> {
+        self.require_dashboard_data()?;
         let mut asked = HashSet::new();
         let mut specs = vec![];
         for key in keys {
@@ -494,7 +497,7 @@ impl<'a> Metrics<'a> {
     /// at most `limit` rows ([`DEFAULT_DIMENSION_LIMIT`] when `None`, between 1 and
     /// [`MAX_DIMENSION_LIMIT`]); unknown keys are left out. `params` holds each key's own
     /// parameters (`tag_servers[id]`, `instance_accounts[domain]`): one missing is a 400, an
-    /// unknown tag a 404.
+    /// unknown tag a 404. A 404 too with a store that keeps no dashboard data.
     pub async fn dimensions(
         &self,
         keys: &[String],
@@ -502,6 +505,7 @@ impl<'a> Metrics<'a> {
         limit: Option<i64>,
         params: &Map<String, Value>,
     ) -> ApiResult<Vec<DimensionView>> {
+        self.require_dashboard_data()?;
         let limit = limit.map_or(DEFAULT_DIMENSION_LIMIT, |l| {
             l.clamp(1, MAX_DIMENSION_LIMIT as i64) as u64
         });
@@ -590,7 +594,7 @@ impl<'a> Metrics<'a> {
         }))
     }
 
-    /// `space_usage`: the database's size (when its engine tells) and the media's.
+    /// `space_usage`: the database's size and the media's, each when the store tells.
     async fn space_usage(&self) -> ApiResult<DimensionView> {
         let usage = self.stats.storage_usage().await?;
         let mut rows = vec![];
@@ -601,11 +605,13 @@ impl<'a> Metrics<'a> {
                 value: DimensionValue::Bytes(bytes),
             });
         }
-        rows.push(DimensionRow {
-            key: "media".into(),
-            human_key: "Media storage".into(),
-            value: DimensionValue::Bytes(usage.media_bytes),
-        });
+        if let Some(bytes) = usage.media_bytes {
+            rows.push(DimensionRow {
+                key: "media".into(),
+                human_key: "Media storage".into(),
+                value: DimensionValue::Bytes(bytes),
+            });
+        }
         Ok(DimensionView {
             key: "space_usage",
             rows,
@@ -640,12 +646,14 @@ impl<'a> Metrics<'a> {
     /// The retention of local sign-ups: one cohort per period (day or month) of `range`, each
     /// followed through the periods from its own to the range's last. A member counts in a
     /// period when its last activity is in that period or a later one, as Mastodon counts
-    /// from `current_sign_in_at`. More than [`MAX_PERIODS`] periods is a 422.
+    /// from `current_sign_in_at`. More than [`MAX_PERIODS`] periods is a 422; a store that
+    /// keeps no dashboard data a 404.
     pub async fn retention(
         &self,
         range: DayRange,
         frequency: Frequency,
     ) -> ApiResult<Vec<CohortView>> {
+        self.require_dashboard_data()?;
         let mut periods = vec![frequency.period_of(range.first)];
         let last = frequency.period_of(range.last);
         while let Some(&p) = periods.last()
@@ -701,6 +709,16 @@ impl<'a> Metrics<'a> {
                 }
             })
             .collect())
+    }
+
+    /// A 404 unless the store keeps the dashboard's data: a store written before it answers
+    /// nothing, which the dashboard must not show as zeros.
+    fn require_dashboard_data(&self) -> ApiResult<()> {
+        if self.stats.keeps_dashboard_data() {
+            Ok(())
+        } else {
+            Err(ApiError::no_dashboard_data())
+        }
     }
 
     /// The normalised name of the tag `params[key][id]` names: 404 when there is no such tag,

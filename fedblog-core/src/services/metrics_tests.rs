@@ -13,6 +13,9 @@ use serde_json::{Map, Value, json};
 
 use crate::api::Endpoint;
 use crate::api::accounts::verify_credentials::VerifyCredentials;
+use crate::api::admin_metrics::dimensions::GetDimensions;
+use crate::api::admin_metrics::measures::GetMeasures;
+use crate::api::admin_metrics::retention::GetRetention;
 use crate::app::{Request, RequestInfo};
 use crate::error::{StoreError, StoreResult};
 use crate::id::Id;
@@ -569,12 +572,14 @@ async fn retention_follows_each_cohort_to_the_last_period() {
     assert_eq!(Frequency::parse(Some("week")), Frequency::Day);
 }
 
-/// A `MemoryStore` counting `record_active_day` calls, failing them when told.
+/// A `MemoryStore` counting `record_active_day` calls, failing them when told, and saying it
+/// keeps no dashboard data when told.
 #[derive(Default)]
 struct Recording {
     inner: MemoryStore,
     calls: AtomicUsize,
     fail: bool,
+    no_dashboard: bool,
 }
 
 crate::delegate_store!(Recording => inner:
@@ -586,6 +591,9 @@ crate::delegate_store!(Recording => inner:
 
 #[async_trait]
 impl StatsStore for Recording {
+    fn keeps_dashboard_data(&self) -> bool {
+        !self.no_dashboard && self.inner.keeps_dashboard_data()
+    }
     async fn count_local_accounts(&self) -> StoreResult<i64> {
         self.inner.count_local_accounts().await
     }
@@ -748,5 +756,169 @@ async fn a_failure_to_record_activity_never_fails_the_request() {
         store.calls.load(Ordering::SeqCst),
         2,
         "a day not recorded is tried again by the next request"
+    );
+}
+
+/// A store written before the dashboard's methods: its `StatsStore` implements only the
+/// methods that came before them, so `keeps_dashboard_data` and the dashboard's methods are
+/// the trait's defaults.
+#[derive(Default)]
+struct Predating {
+    inner: MemoryStore,
+}
+
+crate::delegate_store!(Predating => inner:
+    AccountStore, OAuthStore, StatusStore, FollowStore, BlockStore, FeedStore,
+    JobStore, ScheduledStatusStore, AccountNoteStore, DomainBlockStore, TagStore,
+    DirectoryStore, InteractionStore, StatusEditStore, PollStore, MediaStore,
+    NotificationStore, MarkerStore, ListStore, FilterStore, ConversationStore, LinkStore,
+    NotificationPolicyStore, FederationStore);
+
+#[async_trait]
+impl StatsStore for Predating {
+    async fn count_local_accounts(&self) -> StoreResult<i64> {
+        self.inner.count_local_accounts().await
+    }
+    async fn count_active_local_accounts(&self, since: DateTime<Utc>) -> StoreResult<i64> {
+        self.inner.count_active_local_accounts(since).await
+    }
+    async fn count_local_statuses(&self) -> StoreResult<i64> {
+        self.inner.count_local_statuses().await
+    }
+    async fn known_domains(&self) -> StoreResult<Vec<String>> {
+        self.inner.known_domains().await
+    }
+    async fn activity_between(
+        &self,
+        from: DateTime<Utc>,
+        to: DateTime<Utc>,
+    ) -> StoreResult<WeekActivity> {
+        self.inner.activity_between(from, to).await
+    }
+}
+
+/// `E` asked by `who` with a token of `admin:read`, with a JSON body.
+async fn as_admin<E: Endpoint>(
+    app: &Arc<App>,
+    who: &AccountRecord,
+    body: Value,
+) -> crate::api::Reply {
+    let cli = app.oauth().cli_application().await.expect("cli app");
+    let token = app
+        .oauth()
+        .issue_token(
+            cli.id,
+            Some(who.id),
+            &Scopes::parse("read admin:read").expect("scopes"),
+        )
+        .await
+        .expect("token");
+    let mut params = Params::new();
+    params.add_json(body);
+    app.dispatch(
+        &crate::api::route::<E>(),
+        Request {
+            authorization: Some(format!("Bearer {}", token.access_token)),
+            params,
+            info: RequestInfo {
+                path: E::PATH.into(),
+                ..Default::default()
+            },
+        },
+    )
+    .await
+}
+
+#[tokio::test]
+async fn a_store_without_dashboard_data_answers_404_not_zeros() {
+    let mut config = InstanceConfig::new("metrics.test");
+    config.password_hash_memory_kib = 64;
+    let app = Arc::new(App::new(
+        Arc::new(Predating::default()) as Arc<dyn Store>,
+        config,
+    ));
+    assert!(
+        !app.store.keeps_dashboard_data(),
+        "the trait's default keeps no dashboard data"
+    );
+    let admin = test_support::member(&app, "boss", crate::store::Role::Admin).await;
+    let body = json!({
+        "keys": ["active_users", "languages"],
+        "start_at": "2024-05-01",
+        "end_at": "2024-05-03",
+    });
+    let replies = [
+        (
+            "measures",
+            as_admin::<GetMeasures>(&app, &admin, body.clone()).await,
+        ),
+        (
+            "dimensions",
+            as_admin::<GetDimensions>(&app, &admin, body.clone()).await,
+        ),
+        (
+            "retention",
+            as_admin::<GetRetention>(&app, &admin, body).await,
+        ),
+    ];
+    for (name, reply) in replies {
+        assert_eq!(reply.status, StatusCode::NOT_FOUND, "{name}");
+        assert_eq!(
+            reply.json().map(|b| b["error"].clone()),
+            Some(json!("This server keeps no dashboard data")),
+            "{name}"
+        );
+    }
+    let memory = ActivityMemory::default();
+    let m = metrics_on(&app, &memory, may(3));
+    let no_params = Map::new();
+    let errors = [
+        m.measures(&keys(&["new_users"]), range(1, 3), &no_params)
+            .await
+            .map(|_| ())
+            .expect_err("measures"),
+        m.dimensions(&keys(&["space_usage"]), range(1, 3), None, &no_params)
+            .await
+            .map(|_| ())
+            .expect_err("dimensions"),
+        m.retention(range(1, 3), Frequency::Day)
+            .await
+            .map(|_| ())
+            .expect_err("retention"),
+    ];
+    for e in errors {
+        assert_eq!(e.status, StatusCode::NOT_FOUND);
+    }
+    // The store with every dashboard method in place is unchanged.
+    let plain = Arc::new(test_support::app("metrics.test"));
+    let boss = test_support::member(&plain, "boss", crate::store::Role::Admin).await;
+    let reply = as_admin::<GetMeasures>(
+        &plain,
+        &boss,
+        json!({"keys": ["active_users"], "start_at": "2024-05-01", "end_at": "2024-05-03"}),
+    )
+    .await;
+    assert_eq!(reply.status, StatusCode::OK);
+}
+
+#[tokio::test]
+async fn a_store_without_dashboard_data_is_not_asked_to_record_activity() {
+    let store = Arc::new(Recording {
+        no_dashboard: true,
+        ..Recording::default()
+    });
+    let mut config = InstanceConfig::new("metrics.test");
+    config.password_hash_memory_kib = 64;
+    let app = Arc::new(App::new(store.clone() as Arc<dyn Store>, config));
+    let alice = test_support::account(&app, "alice").await;
+    assert_eq!(verify(&app, &alice).await.status, StatusCode::OK);
+    let memory = ActivityMemory::default();
+    metrics_on(&app, &memory, may(1))
+        .record_activity(alice.id)
+        .await;
+    assert_eq!(
+        store.calls.load(Ordering::SeqCst),
+        0,
+        "no record_active_day call for a store that keeps no dashboard data"
     );
 }

@@ -373,6 +373,8 @@ macro_rules! __delegate_trait {
             fn dimension_counts(&self, kind: &DimensionKind, from: DateTime<Utc>, to: DateTime<Utc>, limit: u64) -> StoreResult<Vec<(Option<String>, i64)>>;
             fn signups_between(&self, from: DateTime<Utc>, to: DateTime<Utc>) -> StoreResult<Vec<SignUpRecord>>;
             fn storage_usage(&self) -> StoreResult<StorageUsage>;
+        } sync {
+            fn keeps_dashboard_data(&self) -> bool;
         } }
     };
     (JobStore, $ty:ty, $field:ident $(, $observe:ident)?) => {

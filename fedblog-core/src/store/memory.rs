@@ -1483,6 +1483,10 @@ impl ListStore for MemoryStore {
 
 #[async_trait]
 impl StatsStore for MemoryStore {
+    fn keeps_dashboard_data(&self) -> bool {
+        true
+    }
+
     async fn count_local_accounts(&self) -> StoreResult<i64> {
         Ok(self
             .read()?
@@ -1602,7 +1606,7 @@ impl StatsStore for MemoryStore {
             engine_name: "In memory".into(),
             engine_version: String::new(),
             database_bytes: None,
-            media_bytes: self.read()?.media.values().map(|m| m.file_size).sum(),
+            media_bytes: Some(self.read()?.media.values().map(|m| m.file_size).sum()),
         })
     }
 }

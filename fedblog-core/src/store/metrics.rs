@@ -134,19 +134,22 @@ pub struct SignUpRecord {
     pub last_active: Option<NaiveDate>,
 }
 
-/// What the storage behind a store is and holds.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// What the storage behind a store is and holds. What the store cannot tell is left empty:
+/// [`StorageUsage::default()`] knows nothing (no engine named, no sizes), which is what
+/// [`StatsStore::storage_usage`](super::StatsStore::storage_usage) answers by default.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct StorageUsage {
-    /// The database engine, as a key: `sqlite`, `postgresql`, or `memory`.
+    /// The database engine, as a key: `sqlite`, `postgresql`, or `memory`; empty when unknown.
     pub engine: String,
-    /// Its name for people: `SQLite`, `PostgreSQL`, `In memory`.
+    /// Its name for people: `SQLite`, `PostgreSQL`, `In memory`; empty when unknown.
     pub engine_name: String,
-    /// Its version (`3.45.1`, `16.2`), empty when it has none of its own.
+    /// Its version (`3.45.1`, `16.2`), empty when it has none of its own or is unknown.
     pub engine_version: String,
     /// The database's size in bytes, when the engine can tell.
     pub database_bytes: Option<i64>,
-    /// The bytes of the media attachments' original files the store knows of.
-    pub media_bytes: i64,
+    /// The bytes of the media attachments' original files the store knows of, when it can
+    /// tell.
+    pub media_bytes: Option<i64>,
 }
 
 /// The first day whose midnight (UTC) is at or after `t`.

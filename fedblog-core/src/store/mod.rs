@@ -1050,39 +1050,69 @@ pub trait StatsStore: Send + Sync {
         from: DateTime<Utc>,
         to: DateTime<Utc>,
     ) -> StoreResult<WeekActivity>;
+    /// Whether the store keeps the admin dashboard's data: whether it implements
+    /// `record_active_day`, `measure_events`, `measure_total`, `dimension_counts`,
+    /// `signups_between` and `storage_usage`, which came after this trait. `false` (the
+    /// default, for stores written before them, whose defaults record nothing and answer
+    /// nothing): the server answers that it keeps no dashboard data rather than show zeros. A
+    /// store implementing them answers `true`; a store wrapping another forwards it.
+    fn keeps_dashboard_data(&self) -> bool {
+        false
+    }
     /// Records that the local account `account` was active on `day` (UTC); recording a day
-    /// again changes nothing. The days go with the account.
-    async fn record_active_day(&self, account: Id, day: NaiveDate) -> StoreResult<()>;
+    /// again changes nothing. The days go with the account. The default records nothing
+    /// (`Ok(())`).
+    async fn record_active_day(&self, account: Id, day: NaiveDate) -> StoreResult<()> {
+        let _ = (account, day);
+        Ok(())
+    }
     /// The events `kind` counts that happened in `[from, to)` (for
     /// [`MeasureKind::ActiveUsers`], the days whose midnight is in it), in no particular order.
+    /// The default answers none.
     async fn measure_events(
         &self,
         kind: &MeasureKind,
         from: DateTime<Utc>,
         to: DateTime<Utc>,
-    ) -> StoreResult<Vec<MeasureEvent>>;
-    /// The sum of the amounts of every event `kind` counts, whenever it happened.
-    async fn measure_total(&self, kind: &MeasureKind) -> StoreResult<i64>;
+    ) -> StoreResult<Vec<MeasureEvent>> {
+        let _ = (kind, from, to);
+        Ok(vec![])
+    }
+    /// The sum of the amounts of every event `kind` counts, whenever it happened. The default
+    /// answers 0.
+    async fn measure_total(&self, kind: &MeasureKind) -> StoreResult<i64> {
+        let _ = kind;
+        Ok(0)
+    }
     /// The groups `kind` counts in `[from, to)` (the days whose midnight is in it for
     /// [`DimensionKind::Languages`]; [`DimensionKind::InstanceAccounts`] is not timed) with
     /// their counts, biggest first, at most `limit` of them; groups of equal counts come in any
-    /// order, and the cut at `limit` may fall among them.
+    /// order, and the cut at `limit` may fall among them. The default answers none.
     async fn dimension_counts(
         &self,
         kind: &DimensionKind,
         from: DateTime<Utc>,
         to: DateTime<Utc>,
         limit: u64,
-    ) -> StoreResult<Vec<(Option<String>, i64)>>;
+    ) -> StoreResult<Vec<(Option<String>, i64)>> {
+        let _ = (kind, from, to, limit);
+        Ok(vec![])
+    }
     /// The local logins created in `[from, to)` with the last day each was active, in no
-    /// particular order.
+    /// particular order. The default answers none.
     async fn signups_between(
         &self,
         from: DateTime<Utc>,
         to: DateTime<Utc>,
-    ) -> StoreResult<Vec<SignUpRecord>>;
-    /// What the storage is and holds.
-    async fn storage_usage(&self) -> StoreResult<StorageUsage>;
+    ) -> StoreResult<Vec<SignUpRecord>> {
+        let _ = (from, to);
+        Ok(vec![])
+    }
+    /// What the storage is and holds. The default knows nothing
+    /// ([`StorageUsage::default()`]).
+    async fn storage_usage(&self) -> StoreResult<StorageUsage> {
+        Ok(StorageUsage::default())
+    }
 }
 
 /// The durable job queue. Safe with several worker processes on one database: a job is held by

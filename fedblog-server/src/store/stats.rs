@@ -34,6 +34,10 @@ use super::{IN_CHUNK, SeaStore, backend_err};
 
 #[async_trait]
 impl StatsStore for SeaStore {
+    fn keeps_dashboard_data(&self) -> bool {
+        true
+    }
+
     async fn count_local_accounts(&self) -> StoreResult<i64> {
         let n = accounts::Entity::find()
             .filter(accounts::Column::Domain.is_null())
@@ -310,7 +314,7 @@ impl StatsStore for SeaStore {
             engine_name: engine_name.into(),
             engine_version: version,
             database_bytes: Some(bytes),
-            media_bytes,
+            media_bytes: Some(media_bytes),
         })
     }
 }

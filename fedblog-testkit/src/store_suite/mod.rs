@@ -316,18 +316,18 @@ macro_rules! __store_suite_for_each_check {
                 activity_between_counts_registrations,
             }
             metrics {
-                active_days_are_kept_once_per_account_and_day,
+                ; given capabilities: active_days_are_kept_once_per_account_and_day,
                 signups_between_gives_each_login_with_its_last_active_day,
                 accounts_are_counted_by_creation_and_domain,
                 interactions_are_those_with_local_statuses_of_others,
                 tag_events_name_authors_and_their_domains,
                 server_events_count_statuses_media_and_follows,
+                reports_are_timed_by_opening_and_resolution,
                 dimensions_group_statuses_biggest_first_within_the_limit,
                 dimensions_group_active_logins_and_followed_accounts,
                 sources_name_the_application_that_signed_up,
                 storage_usage_names_the_engine_and_counts_media,
-                deleting_an_account_forgets_its_active_days;
-                given capabilities: reports_are_timed_by_opening_and_resolution,
+                deleting_an_account_forgets_its_active_days,
             }
             jobs {
                 job_round_trips_with_all_fields,
@@ -799,6 +799,14 @@ pub enum Capability {
     /// none, which is correct (the server then answers that it has no admin API and takes no
     /// reports) but leaves a server without moderation.
     Moderates,
+    /// [`StatsStore::keeps_dashboard_data`](fedblog_core::store::StatsStore::keeps_dashboard_data)
+    /// answers `true`: [`StatsStore::record_active_day`](fedblog_core::store::StatsStore::record_active_day)
+    /// keeps the days accounts were active, and `measure_events`, `measure_total`,
+    /// `dimension_counts`, `signups_between` and `storage_usage` answer the admin dashboard's
+    /// figures. Their defaults record nothing and answer nothing (no events, 0, no groups, no
+    /// sign-ups, a storage that tells nothing), which is correct (the server then answers that it
+    /// keeps no dashboard data, rather than show zeros) but leaves a server without its dashboard.
+    KeepsDashboardData,
 }
 
 /// The capabilities a store under test claims, as passed to the checks that depend on one.
@@ -814,6 +822,7 @@ pub struct Capabilities {
     searches_tag_prefixes: bool,
     searches_statuses: bool,
     moderates: bool,
+    keeps_dashboard_data: bool,
 }
 
 impl Capabilities {
@@ -829,6 +838,7 @@ impl Capabilities {
         searches_tag_prefixes: true,
         searches_statuses: true,
         moderates: true,
+        keeps_dashboard_data: true,
     };
 
     /// These capabilities without `capability`.
@@ -874,6 +884,10 @@ impl Capabilities {
                 moderates: false,
                 ..self
             },
+            Capability::KeepsDashboardData => Capabilities {
+                keeps_dashboard_data: false,
+                ..self
+            },
         }
     }
 
@@ -890,6 +904,7 @@ impl Capabilities {
             Capability::SearchesTagPrefixes => self.searches_tag_prefixes,
             Capability::SearchesStatuses => self.searches_statuses,
             Capability::Moderates => self.moderates,
+            Capability::KeepsDashboardData => self.keeps_dashboard_data,
         }
     }
 }
