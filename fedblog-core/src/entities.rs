@@ -106,6 +106,30 @@ pub struct Role {
     pub highlighted: bool,
 }
 
+/// The user's preferences by Mastodon's keys (`GET /api/v1/preferences`).
+/// <https://docs.joinmastodon.org/methods/preferences/#get>
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Preferences {
+    /// The visibility a status gets when none is given.
+    #[serde(rename = "posting:default:visibility")]
+    pub posting_default_visibility: String,
+    /// Whether media are marked sensitive when not said.
+    #[serde(rename = "posting:default:sensitive")]
+    pub posting_default_sensitive: bool,
+    /// The language a status gets when none is given (`null`: detected or none).
+    #[serde(rename = "posting:default:language")]
+    pub posting_default_language: Option<String>,
+    /// `default` (hide media marked sensitive), `show_all` or `hide_all`.
+    #[serde(rename = "reading:expand:media")]
+    pub reading_expand_media: String,
+    /// Whether content warnings are expanded.
+    #[serde(rename = "reading:expand:spoilers")]
+    pub reading_expand_spoilers: bool,
+    /// Whether animated images play at once.
+    #[serde(rename = "reading:autoplay:gifs")]
+    pub reading_autoplay_gifs: bool,
+}
+
 /// The signed-in user's own account. <https://docs.joinmastodon.org/entities/Account/#CredentialAccount>
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct CredentialAccount {

@@ -181,6 +181,19 @@ impl App {
         }
     }
 
+    /// Renders the preferences of `a`: its posting defaults, and Mastodon's default reading
+    /// preferences (fedblog keeps no others).
+    pub fn render_preferences(&self, a: &AccountRecord) -> Preferences {
+        Preferences {
+            posting_default_visibility: a.default_privacy.as_str().to_string(),
+            posting_default_sensitive: a.default_sensitive,
+            posting_default_language: a.default_language.clone().filter(|l| !l.is_empty()),
+            reading_expand_media: "default".into(),
+            reading_expand_spoilers: false,
+            reading_autoplay_gifs: false,
+        }
+    }
+
     /// Renders an application (without its secret).
     pub fn render_application(&self, app: &AppRecord) -> Application {
         Application {

@@ -40,6 +40,7 @@ pub mod notification_requests;
 pub mod notifications;
 pub mod oauth;
 pub mod polls;
+pub mod preferences;
 pub mod profile;
 pub mod reports;
 pub mod scheduled_statuses;
@@ -272,6 +273,7 @@ pub fn routes() -> Vec<Route> {
         // Markers
         route::<markers::get_markers::GetMarkers>(),
         route::<markers::save_markers::SaveMarkers>(),
+        route::<preferences::get_preferences::GetPreferences>(),
         // Reports
         route::<reports::create_report::CreateReport>(),
         // Administration: accounts

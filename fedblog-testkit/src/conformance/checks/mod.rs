@@ -26,6 +26,7 @@ pub mod notification_requests;
 pub mod notifications;
 pub mod oauth;
 pub mod polls;
+pub mod preferences;
 pub mod profile;
 pub mod reports;
 pub mod scheduled_statuses;
@@ -52,6 +53,7 @@ pub fn all() -> Vec<Check> {
     v.extend(oauth::checks());
     v.extend(accounts::checks());
     v.extend(profile::checks());
+    v.extend(preferences::checks());
     v.extend(follows::checks());
     v.extend(blocks::checks());
     v.extend(social::checks());

@@ -103,6 +103,7 @@ pub const OPERATIONS: &[&str] = &[
     "schema/POST /api/v1/notifications/{id}/dismiss",
     "schema/GET /api/v1/polls/{id}",
     "schema/POST /api/v1/polls/{id}/votes",
+    "schema/GET /api/v1/preferences",
     "schema/DELETE /api/v1/profile/avatar",
     "schema/DELETE /api/v1/profile/header",
     "schema/GET /api/v1/push/subscription",
