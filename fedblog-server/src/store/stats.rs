@@ -230,16 +230,7 @@ impl StatsStore for SeaStore {
         from: DateTime<Utc>,
         to: DateTime<Utc>,
     ) -> StoreResult<Vec<SignUpRecord>> {
-        let made: Vec<(i64, DateTime<Utc>)> = users::Entity::find()
-            .select_only()
-            .column(users::Column::AccountId)
-            .column(users::Column::CreatedAt)
-            .filter(users::Column::CreatedAt.gte(from))
-            .filter(users::Column::CreatedAt.lt(to))
-            .into_tuple()
-            .all(&self.db)
-            .await
-            .map_err(backend_err)?;
+        let made = self.logins_made_between(from, to).await?;
         let mut last: HashMap<i64, NaiveDate> = HashMap::new();
         for chunk in made.chunks(IN_CHUNK) {
             let days: Vec<(i64, NaiveDate)> = user_activity_days::Entity::find()
@@ -320,15 +311,13 @@ impl StatsStore for SeaStore {
 }
 
 impl SeaStore {
-    /// [`DimensionKind::Sources`]: the application of each login made in `[from, to)`, from the
-    /// first token issued to its account within [`SIGN_UP_TOKEN_WINDOW_SECS`] of its creation.
-    async fn sign_up_sources(
+    /// `(account id, created at)` of each login made in `[from, to)`.
+    async fn logins_made_between(
         &self,
         from: DateTime<Utc>,
         to: DateTime<Utc>,
-        limit: u64,
-    ) -> StoreResult<Vec<(Option<String>, i64)>> {
-        let made: Vec<(i64, DateTime<Utc>)> = users::Entity::find()
+    ) -> StoreResult<Vec<(i64, DateTime<Utc>)>> {
+        users::Entity::find()
             .select_only()
             .column(users::Column::AccountId)
             .column(users::Column::CreatedAt)
@@ -337,7 +326,18 @@ impl SeaStore {
             .into_tuple()
             .all(&self.db)
             .await
-            .map_err(backend_err)?;
+            .map_err(backend_err)
+    }
+
+    /// [`DimensionKind::Sources`]: the application of each login made in `[from, to)`, from the
+    /// first token issued to its account within [`SIGN_UP_TOKEN_WINDOW_SECS`] of its creation.
+    async fn sign_up_sources(
+        &self,
+        from: DateTime<Utc>,
+        to: DateTime<Utc>,
+        limit: u64,
+    ) -> StoreResult<Vec<(Option<String>, i64)>> {
+        let made = self.logins_made_between(from, to).await?;
         let window = Duration::seconds(SIGN_UP_TOKEN_WINDOW_SECS);
         let created: HashMap<i64, DateTime<Utc>> = made.iter().copied().collect();
         // account -> (issued at, token id, app id) of its first token in the window
