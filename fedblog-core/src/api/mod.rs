@@ -39,6 +39,7 @@ pub mod mutes;
 pub mod notification_requests;
 pub mod notifications;
 pub mod oauth;
+pub mod pages;
 pub mod polls;
 pub mod preferences;
 pub mod profile;

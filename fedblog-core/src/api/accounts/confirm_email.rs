@@ -4,6 +4,7 @@ use http::{Method, StatusCode};
 use serde::Deserialize;
 
 use crate::api::oauth::page;
+use crate::api::pages;
 use crate::app::{App, Caller};
 use crate::content::escape;
 use crate::endpoint::{Auth, Endpoint, Html};
@@ -31,40 +32,43 @@ impl Endpoint for ConfirmEmail {
 
     async fn handle(app: &App, _caller: &Caller, r: ConfirmRequest) -> ApiResult<Html> {
         let Some(token) = r.confirmation_token else {
-            return Ok(Html(
-                StatusCode::NOT_FOUND,
-                page(
-                    app,
-                    "Confirmation",
-                    "<p>This confirmation link is invalid or was already used.</p>",
-                ),
-            ));
+            return Ok(invalid_link(app));
         };
-        Ok(match app.accounts().confirm_email(&token).await {
-            Ok((account, user)) => {
-                if user.approved {
-                    super::tell_staff_of_sign_up(app, &account).await;
-                }
-                Html(
-                    StatusCode::OK,
-                    page(
-                        app,
-                        "Confirmed",
-                        &format!(
-                            "<p>The e-mail address of <strong>@{}</strong> is confirmed. You can sign in now.</p>",
-                            escape(&account.username)
-                        ),
-                    ),
-                )
-            }
-            Err(_) => Html(
-                StatusCode::NOT_FOUND,
-                page(
-                    app,
-                    "Confirmation",
-                    "<p>This confirmation link is invalid or was already used.</p>",
-                ),
-            ),
-        })
+        let Ok((account, user)) = app.accounts().confirm_email(&token).await else {
+            return Ok(invalid_link(app));
+        };
+        if user.approved {
+            super::tell_staff_of_sign_up(app, &account).await;
+        }
+        let next = if user.approved {
+            "You can sign in now: go back to your app and sign in with your username or e-mail \
+address and your password."
+        } else {
+            "The moderators of this server still have to approve your account; once they \
+have, you can sign in from your app."
+        };
+        let body = format!(
+            "{}<p>{next}</p><p class=\"muted\">You can close this page.</p>",
+            pages::success(&format!(
+                "The e-mail address of <strong>@{}</strong> on {} is confirmed.",
+                escape(&account.username),
+                escape(&app.config.title)
+            )),
+        );
+        Ok(Html(
+            StatusCode::OK,
+            page(app, "E-mail address confirmed", &body),
+        ))
     }
+}
+
+/// The page for a link that confirms nothing (no token, an unknown one, one already used).
+fn invalid_link(app: &App) -> Html {
+    let body = format!(
+        "{}<p>Each confirmation link works once, and a new one replaces the one sent before. \
+If your address is not confirmed yet, ask your app to send the e-mail again and open the \
+newest link.</p>",
+        pages::alert("This confirmation link is invalid or was already used.")
+    );
+    Html(StatusCode::NOT_FOUND, page(app, "Confirmation", &body))
 }

@@ -4,6 +4,7 @@ use http::Method;
 use serde::Deserialize;
 
 use super::{AuthorizeParams, page, refusal, sign_in_form};
+use crate::api::pages;
 use crate::app::{App, Caller};
 use crate::content::escape;
 use crate::endpoint::{Auth, Endpoint, Html, Redirect};
@@ -57,7 +58,13 @@ impl Endpoint for AuthorizeDecision {
                     page(
                         app,
                         "Authorization denied",
-                        "<p>You denied access. You can close this page.</p>",
+                        &format!(
+                            "{}<p>You can close this page.</p>",
+                            pages::success(&format!(
+                                "You denied <strong>{}</strong> access to your account.",
+                                escape(&valid.app.name)
+                            ))
+                        ),
                     ),
                 )));
             }
@@ -108,7 +115,10 @@ impl Endpoint for AuthorizeDecision {
         let code = app.oauth().issue_code(&valid, account.id).await?;
         if valid.redirect_uri == OOB_REDIRECT {
             let body = format!(
-                "<p>Copy this authorization code and paste it into the application:</p><p><code id=\"code\">{}</code></p>",
+                "<p>Copy this authorization code and paste it into <strong>{}</strong>:</p>\
+<p><code id=\"code\" class=\"copy\">{}</code></p>\
+<p class=\"muted\">The code works once, for a few minutes. Then you can close this page.</p>",
+                escape(&valid.app.name),
                 escape(&code)
             );
             return Ok(Redirect::Page(Html(

@@ -4,19 +4,21 @@ pub mod authorize_decision;
 pub mod authorize_page;
 pub mod create_token;
 pub mod revoke_token;
+pub mod scope_words;
 pub mod server_metadata;
 pub mod userinfo;
 
 use http::StatusCode;
 use serde::Deserialize;
 
+use crate::api::pages;
 use crate::app::App;
 use crate::content::escape;
 use crate::endpoint::{Endpoint, Html, Redirect};
 use crate::error::ApiError;
 use crate::params::de;
 use crate::services::oauth::{
-    AuthorizationError, AuthorizationQuery, AuthorizationRequest, with_query,
+    AuthorizationError, AuthorizationQuery, AuthorizationRequest, OOB_REDIRECT, with_query,
 };
 
 /// The parameters of an authorization request, as the page carries them along.
@@ -62,22 +64,18 @@ impl AuthorizeParams {
     }
 }
 
-const STYLE: &str = "body{font-family:system-ui,sans-serif;max-width:28rem;margin:3rem auto;padding:0 1rem;color:#222}\
-form{display:flex;flex-direction:column;gap:.6rem}input{padding:.5rem;font-size:1rem}\
-.buttons{display:flex;gap:.6rem}button{padding:.5rem 1rem;font-size:1rem}.error{color:#a00}code{word-break:break-all}";
+/// Where the sign-in form's "Forgot your password?" link leads (the password-reset request
+/// page).
+pub const FORGOT_PASSWORD_PATH: &str = "/auth/password/new";
 
-/// A whole page around a body.
+/// A whole page around a body: the shared layout of [`crate::api::pages`] (the instance's
+/// header, `title` as the heading, the footer); `body` is HTML the caller escaped.
 pub fn page(app: &App, title: &str, body: &str) -> String {
-    format!(
-        "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width\">\
-<title>{} - {}</title><style>{STYLE}</style></head><body><h1>{}</h1>{body}</body></html>",
-        escape(title),
-        escape(&app.config.title),
-        escape(title)
-    )
+    pages::layout(app, title, body)
 }
 
-/// The sign-in and consent form for a valid authorization request.
+/// The sign-in and consent form for a valid authorization request: which app asks (its name
+/// and website), what each requested scope lets it do, the sign-in fields and the two buttons.
 pub fn sign_in_form(
     app: &App,
     req: &AuthorizationRequest,
@@ -99,20 +97,26 @@ pub fn sign_in_form(
             req.code_challenge_method.clone().unwrap_or_default(),
         ),
     ];
+    let instance = escape(&app.config.title);
     let mut body = String::new();
     if let Some(e) = error {
-        body.push_str(&format!(
-            "<p class=\"error\" role=\"alert\">{}</p>",
-            escape(e)
-        ));
+        body.push_str(&pages::alert(e));
     }
+    let website = match req.app.website.as_deref().and_then(pages::web_href) {
+        Some(href) => format!(
+            "<p class=\"muted\">Website: <a href=\"{href}\" rel=\"noopener noreferrer nofollow\">{href}</a></p>"
+        ),
+        None => "<p class=\"muted\">This app gives no website.</p>".to_string(),
+    };
     body.push_str(&format!(
-        "<p><strong>{}</strong> asks for access to your account with these permissions: <code>{}</code>.</p>",
+        "<section class=\"card\" aria-label=\"The app\"><p><strong class=\"app-name\">{}</strong> \
+wants to use your account on <strong>{instance}</strong>.</p>{website}\
+<h2>If you authorize it, it can:</h2>{}</section>",
         escape(&req.app.name),
-        escape(&req.scopes.to_string())
+        scope_words::scope_list(&req.scopes),
     ));
     body.push_str(&format!(
-        "<form method=\"post\" action=\"{}\">",
+        "<form class=\"card\" method=\"post\" action=\"{}\"><h2>Sign in to {instance}</h2>",
         authorize_decision::AuthorizeDecision::PATH
     ));
     for (name, value) in hidden {
@@ -121,11 +125,24 @@ pub fn sign_in_form(
             escape(&value)
         ));
     }
+    let after = if req.redirect_uri == OOB_REDIRECT {
+        "If you authorize it, the next page shows a code to copy into the app.".to_string()
+    } else {
+        format!(
+            "Either way, you go back to <code>{}</code>.",
+            escape(&req.redirect_uri)
+        )
+    };
     body.push_str(&format!(
-        "<label>Username or e-mail <input name=\"username\" autocomplete=\"username\" required value=\"{}\"></label>\
-<label>Password <input type=\"password\" name=\"password\" autocomplete=\"current-password\" required></label>\
-<div class=\"buttons\"><button type=\"submit\" name=\"decision\" value=\"approve\">Authorize</button>\
-<button type=\"submit\" name=\"decision\" value=\"deny\" formnovalidate>Deny</button></div></form>",
+        "<label for=\"username\">Username or e-mail</label>\
+<input type=\"text\" id=\"username\" name=\"username\" autocomplete=\"username\" autocapitalize=\"none\" \
+spellcheck=\"false\" required value=\"{}\">\
+<label for=\"password\">Password</label>\
+<input type=\"password\" id=\"password\" name=\"password\" autocomplete=\"current-password\" required>\
+<p class=\"aside\"><a href=\"{FORGOT_PASSWORD_PATH}\">Forgot your password?</a></p>\
+<div class=\"buttons\"><button class=\"primary\" type=\"submit\" name=\"decision\" value=\"approve\">Authorize</button>\
+<button type=\"submit\" name=\"decision\" value=\"deny\" formnovalidate>Deny</button></div>\
+<p class=\"muted\">{after}</p></form>",
         escape(login)
     ));
     let status = if error.is_some() {
@@ -133,7 +150,7 @@ pub fn sign_in_form(
     } else {
         StatusCode::OK
     };
-    Html(status, page(app, "Authorize", &body))
+    Html(status, page(app, "Authorize an app", &body))
 }
 
 /// The answer to a request that cannot go on: back to the client when its redirect URI is
@@ -161,21 +178,171 @@ pub fn refusal(app: &App, e: &AuthorizationError) -> Redirect {
 
 /// An error page for a request that cannot be redirected back to the client.
 pub fn error_page(app: &App, e: &ApiError) -> Html {
-    let text = e.description.clone().unwrap_or_else(|| e.message.clone());
+    let mut body = pages::alert(e.description.as_deref().unwrap_or(&e.message));
+    if e.description.is_some() {
+        body.push_str(&format!(
+            "<p class=\"muted\">Error code: <code>{}</code></p>",
+            escape(&e.message)
+        ));
+    }
+    body.push_str(if e.status.is_client_error() {
+        "<p>Nothing was shared with the app. Go back to it and start signing in again; if \
+this page comes back, the app asks in a way this server does not accept, and its developers \
+can tell from the error above.</p>"
+    } else {
+        "<p>Nothing was shared with the app. The server could not finish this request; try \
+again in a moment.</p>"
+    });
     Html(
         if e.status.is_client_error() {
             e.status
         } else {
             StatusCode::BAD_REQUEST
         },
-        page(
-            app,
-            "Authorization error",
-            &format!(
-                "<p class=\"error\">{}</p><p><code>{}</code></p>",
-                escape(&text),
-                escape(&e.message)
-            ),
-        ),
+        page(app, "This app cannot be authorized", &body),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::scope::Scopes;
+    use crate::store::records::AppRecord;
+
+    fn app() -> App {
+        let mut config = crate::InstanceConfig::new("pages.test");
+        config.title = "Harbour Social".into();
+        App::new(Arc::new(crate::MemoryStore::new()), config)
+    }
+
+    fn request(name: &str, website: Option<&str>, scopes: &str) -> AuthorizationRequest {
+        AuthorizationRequest {
+            app: AppRecord {
+                id: crate::Id(7),
+                name: name.into(),
+                website: website.map(str::to_string),
+                redirect_uris: vec!["https://client.example/cb".into()],
+                scopes: scopes.into(),
+                client_id: "cid".into(),
+                client_secret: "secret".into(),
+                created_at: chrono::Utc::now(),
+            },
+            redirect_uri: "https://client.example/cb".into(),
+            scopes: Scopes::parse(scopes).unwrap(),
+            state: Some("st\"ate".into()),
+            code_challenge: None,
+            code_challenge_method: None,
+        }
+    }
+
+    #[test]
+    fn the_consent_page_names_the_instance_the_app_and_each_scope() {
+        let req = request(
+            "Tusky",
+            Some("https://tusky.example"),
+            "read write:media push",
+        );
+        let Html(status, html) = sign_in_form(&app(), &req, "", None);
+        assert_eq!(status, StatusCode::OK);
+        assert!(html.contains("<span class=\"name\">Harbour Social</span>"));
+        assert!(html.contains("<span class=\"domain\">pages.test</span>"));
+        assert!(html.contains("Sign in to Harbour Social"));
+        assert!(html.contains("<strong class=\"app-name\">Tusky</strong>"));
+        assert!(html.contains("<a href=\"https://tusky.example\""));
+        for scope in ["read", "write:media", "push"] {
+            let words = scope_words::describe(scope).unwrap();
+            assert!(
+                html.contains(&format!(
+                    "<span class=\"words\">{}</span> <code>{scope}</code>",
+                    escape(words)
+                )),
+                "{scope}: {html}"
+            );
+        }
+        assert!(!html.to_lowercase().contains("<script"));
+        assert!(html.contains("Either way, you go back to <code>https://client.example/cb</code>"));
+        assert!(html.contains(&format!("href=\"{FORGOT_PASSWORD_PATH}\"")));
+    }
+
+    #[test]
+    fn the_form_keeps_its_field_names() {
+        let req = request("App", None, "read");
+        let Html(_, html) = sign_in_form(&app(), &req, "ada", None);
+        for hidden in [
+            "<input type=\"hidden\" name=\"response_type\" value=\"code\">",
+            "<input type=\"hidden\" name=\"client_id\" value=\"cid\">",
+            "<input type=\"hidden\" name=\"redirect_uri\" value=\"https://client.example/cb\">",
+            "<input type=\"hidden\" name=\"scope\" value=\"read\">",
+            "<input type=\"hidden\" name=\"state\" value=\"st&quot;ate\">",
+            "<input type=\"hidden\" name=\"code_challenge\" value=\"\">",
+            "<input type=\"hidden\" name=\"code_challenge_method\" value=\"\">",
+        ] {
+            assert!(html.contains(hidden), "{hidden}: {html}");
+        }
+        assert!(html.contains("name=\"username\""));
+        assert!(html.contains("value=\"ada\""));
+        assert!(html.contains("type=\"password\" id=\"password\" name=\"password\""));
+        assert!(html.contains("name=\"decision\" value=\"approve\">Authorize</button>"));
+        assert!(html.contains("name=\"decision\" value=\"deny\" formnovalidate>Deny</button>"));
+        assert_eq!(html.matches("<form").count(), 1);
+        assert!(html.contains("<label for=\"username\">"));
+        assert!(html.contains("<label for=\"password\">"));
+        assert!(html.contains("This app gives no website."));
+    }
+
+    #[test]
+    fn hostile_app_names_and_websites_are_escaped() {
+        let req = request(
+            "<script>alert(1)</script> & \"Co\"",
+            Some("https://evil.example/?q=\"><script>alert(2)</script>"),
+            "read",
+        );
+        let Html(_, html) = sign_in_form(&app(), &req, "\"><b>", Some("<i>bad</i>"));
+        assert!(!html.to_lowercase().contains("<script"), "{html}");
+        assert!(html.contains("&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;Co&quot;"));
+        assert!(html.contains(
+            "href=\"https://evil.example/?q=&quot;&gt;&lt;script&gt;alert(2)&lt;/script&gt;\""
+        ));
+        assert!(html.contains("value=\"&quot;&gt;&lt;b&gt;\""));
+        assert!(html.contains("<div class=\"alert\" role=\"alert\">&lt;i&gt;bad&lt;/i&gt;</div>"));
+        for website in ["javascript:alert(3)", "data:text/html,hi"] {
+            let req = request("App", Some(website), "read");
+            let Html(_, html) = sign_in_form(&app(), &req, "", None);
+            assert!(!html.contains("<a href=\"javascript"), "{html}");
+            assert!(!html.contains("<a href=\"data"), "{html}");
+            assert!(html.contains("This app gives no website."));
+        }
+    }
+
+    #[test]
+    fn an_error_shows_in_an_alert_with_a_status_of_its_own() {
+        let req = request("App", None, "read");
+        let Html(status, html) = sign_in_form(
+            &app(),
+            &req,
+            "ada",
+            Some("Invalid username, e-mail or password."),
+        );
+        assert_eq!(status, StatusCode::UNAUTHORIZED);
+        assert!(html.contains(
+            "<div class=\"alert\" role=\"alert\">Invalid username, e-mail or password.</div>"
+        ));
+    }
+
+    #[test]
+    fn the_error_page_uses_the_layout() {
+        let e = ApiError::oauth(
+            StatusCode::BAD_REQUEST,
+            "invalid_client",
+            "Client <unknown>",
+        );
+        let Html(status, html) = error_page(&app(), &e);
+        assert_eq!(status, StatusCode::BAD_REQUEST);
+        assert!(html.contains("<span class=\"name\">Harbour Social</span>"));
+        assert!(html.contains("<div class=\"alert\" role=\"alert\">Client &lt;unknown&gt;</div>"));
+        assert!(html.contains("<code>invalid_client</code>"));
+        assert!(html.contains(pages::STYLESHEET));
+    }
 }
