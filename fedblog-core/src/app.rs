@@ -32,7 +32,7 @@ use crate::store::{AccountRecord, AppRecord, Store, TokenRecord, UserRecord};
 use crate::translation::Translator;
 use chrono::{DateTime, Utc};
 
-pub use crate::mail::{LogMailer, Mailer};
+pub use crate::mail::{LogMailer, Mail, MailError, Mailer};
 
 /// The application: everything an endpoint needs.
 pub struct App {
@@ -67,6 +67,12 @@ pub struct App {
     pub change_log: Option<Arc<dyn crate::store::cached::ChangeLog>>,
     /// How federation reaches other servers; `None` (the default): the app does not federate.
     pub transport: Option<Arc<dyn crate::federation::Transport>>,
+    /// How Web Push messages reach push services; `None` (the default): they reach them
+    /// through `transport`, if there is one.
+    pub push_transport: Option<Arc<dyn crate::federation::Transport>>,
+    /// The key Web Push messages are signed with (VAPID); one made by [`App::new`] unless the
+    /// embedder gives the one it keeps ([`App::with_vapid_key`]).
+    pub vapid: crate::push::VapidKey,
     /// The hash unknown logins are checked against (made on first use).
     pub(crate) stand_in_hash: std::sync::OnceLock<String>,
     /// Held while a key pair is made, so that callers needing one at once make one between them.
@@ -102,6 +108,8 @@ impl App {
             streams,
             change_log: None,
             transport: None,
+            push_transport: None,
+            vapid: crate::push::VapidKey::generate(),
             stand_in_hash: std::sync::OnceLock::new(),
             key_making: futures_util::lock::Mutex::new(()),
             staff_badges: Default::default(),
@@ -144,6 +152,20 @@ impl App {
     /// The same app federating through `transport` (see [`crate::federation`]).
     pub fn with_transport(mut self, transport: Arc<dyn crate::federation::Transport>) -> Self {
         self.transport = Some(transport);
+        self
+    }
+
+    /// The same app sending Web Push messages through `transport` (which, like federation's,
+    /// follows the outbound safety rules), whether or not it federates.
+    pub fn with_push_transport(mut self, transport: Arc<dyn crate::federation::Transport>) -> Self {
+        self.push_transport = Some(transport);
+        self
+    }
+
+    /// The same app signing Web Push messages with `key` (kept across restarts by the
+    /// embedder: subscriptions are made for one key).
+    pub fn with_vapid_key(mut self, key: crate::push::VapidKey) -> Self {
+        self.vapid = key;
         self
     }
 
@@ -270,10 +292,28 @@ impl App {
             &*self.store,
             &*self.files,
             &*self.media,
-            &*self.mailer,
+            self.mail_queue(),
             &self.config,
             self.oauth(),
             &self.ids,
+            self.now(),
+        )
+    }
+
+    /// Where areas queue e-mails (as `send_mail` jobs, waking this process's idle workers).
+    pub fn mail_queue(&self) -> crate::mail::MailQueue<'_> {
+        crate::mail::MailQueue::new(&*self.store, Some(&self.job_signal), &self.ids, self.now())
+    }
+
+    /// The mail area (sending queued mails; password resets, changes of address and the
+    /// notification e-mail settings).
+    pub fn mailing(&self) -> crate::mail::mailing::Mailing<'_> {
+        crate::mail::mailing::Mailing::new(
+            &*self.store,
+            &*self.mailer,
+            &self.config,
+            self.oauth(),
+            self.mail_queue(),
             self.now(),
         )
     }
@@ -339,6 +379,7 @@ impl App {
 
     /// The notifications area (making, taking back and reading notifications; closing polls).
     pub fn notifications(&self) -> Notifications<'_> {
+        let now = self.now();
         Notifications::new(
             &*self.store,
             &self.ids,
@@ -346,6 +387,25 @@ impl App {
             self.visibility(),
             self.notification_policies(),
             self.conversations(),
+            crate::services::web_push::PushQueue::new(
+                &*self.store,
+                JobQueue::new(&*self.store, &self.job_signal, now),
+                &self.ids,
+                now,
+            ),
+            self.mailer.delivers(),
+            now,
+        )
+    }
+
+    /// The Web Push area (subscriptions, and the delivery of notifications to them).
+    pub fn web_push(&self) -> crate::services::web_push::WebPush<'_> {
+        crate::services::web_push::WebPush::new(
+            &*self.store,
+            &self.vapid,
+            self.push_transport.as_deref().or(self.transport.as_deref()),
+            &self.config,
+            &self.ids,
             self.now(),
         )
     }

@@ -141,6 +141,10 @@ pub struct InstanceConfig {
     /// blocks); an unsigned request for an actor gets only its key. The instance actor,
     /// WebFinger, host-meta, NodeInfo and the HTML pages stay public. Off by default.
     pub authorized_fetch: bool,
+    /// Whether addresses clients give the server to reach (Web Push endpoints) may be plain
+    /// `http` and name private or loopback hosts (`FEDBLOG_ALLOW_PRIVATE_ADDRESSES`, for tests
+    /// on one machine). Off by default: an endpoint must be an `https` URL.
+    pub allow_private_addresses: bool,
 }
 
 /// How streaming connections are served.
@@ -190,6 +194,7 @@ impl InstanceConfig {
             rate_limits: crate::rate_limit::RateLimits::default(),
             streaming: StreamingConfig::default(),
             authorized_fetch: false,
+            allow_private_addresses: false,
         }
     }
 

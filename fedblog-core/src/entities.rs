@@ -130,6 +130,23 @@ pub struct Preferences {
     pub reading_autoplay_gifs: bool,
 }
 
+/// A Web Push subscription. <https://docs.joinmastodon.org/entities/WebPushSubscription/>
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct WebPushSubscription {
+    /// Id.
+    pub id: Id,
+    /// The push service's URL.
+    pub endpoint: String,
+    /// `true`: RFC 8291 `aes128gcm`; `false`: the older `aesgcm`.
+    pub standard: bool,
+    /// The notification types it takes, by name.
+    pub alerts: serde_json::Map<String, serde_json::Value>,
+    /// The server's VAPID public key.
+    pub server_key: String,
+    /// Whose notifications it takes: `all`, `followed`, `follower` or `none`.
+    pub policy: String,
+}
+
 /// The signed-in user's own account. <https://docs.joinmastodon.org/entities/Account/#CredentialAccount>
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct CredentialAccount {

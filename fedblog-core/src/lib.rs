@@ -22,6 +22,7 @@ pub mod media;
 pub mod pagination;
 pub mod params;
 pub mod permissions;
+pub mod push;
 pub mod rate_limit;
 pub mod render;
 pub mod scope;

@@ -20,8 +20,8 @@ use crate::id::Id;
 use crate::services::filters::ActiveFilters;
 use crate::store::{
     AccountRecord, AppRecord, CustomEmojiRecord, FilterContext, MarkerRecord, MediaKind,
-    MediaRecord, NotificationRecord, NotificationType, PollRecord, Role as RoleRecord,
-    StatusRecord, UserRecord, UserRoleRecord, conversation_of,
+    MediaRecord, NotificationRecord, NotificationType, PollRecord, PushSubscriptionRecord,
+    Role as RoleRecord, StatusRecord, UserRecord, UserRoleRecord, conversation_of,
 };
 
 /// ISO 8601 with milliseconds and `Z`, as Mastodon writes datetimes.
@@ -181,6 +181,26 @@ impl App {
         }
     }
 
+    /// Renders a push subscription: every documented alert (off unless turned on) and any
+    /// other type turned on, the policy, and the server's key.
+    pub fn render_push_subscription(&self, sub: &PushSubscriptionRecord) -> WebPushSubscription {
+        let mut alerts = serde_json::Map::new();
+        for t in crate::store::NotificationType::ALL {
+            let on = sub.alerts.iter().any(|a| a == t.as_str());
+            if on || crate::services::web_push::DOCUMENTED_ALERTS.contains(&t) {
+                alerts.insert(t.as_str().to_string(), serde_json::Value::Bool(on));
+            }
+        }
+        WebPushSubscription {
+            id: sub.id,
+            endpoint: sub.endpoint.clone(),
+            standard: sub.standard,
+            alerts,
+            server_key: self.vapid.public_key(),
+            policy: sub.policy.clone(),
+        }
+    }
+
     /// Renders the preferences of `a`: its posting defaults, and Mastodon's default reading
     /// preferences (fedblog keeps no others).
     pub fn render_preferences(&self, a: &AccountRecord) -> Preferences {
@@ -208,7 +228,7 @@ impl App {
                 .collect(),
             redirect_uris: app.redirect_uris.clone(),
             redirect_uri: app.redirect_uris.join("\n"),
-            vapid_key: String::new(),
+            vapid_key: self.vapid.public_key(),
         }
     }
 

@@ -98,8 +98,17 @@ pub async fn build_app(settings: &Settings) -> Result<Arc<App>, String> {
             "FEDBLOG_ALLOW_PRIVATE_ADDRESSES is on: other servers' URLs may reach private addresses"
         );
     }
+    // Web Push messages go out through the same client and rules, federating or not.
+    let client = Arc::new(crate::outbound::OutboundClient::new(outbound)?);
+    app = app.with_push_transport(client.clone());
+    let vapid = fedblog_core::services::web_push::kept_vapid_key(
+        &*app.store,
+        settings.vapid_private_key.as_deref(),
+    )
+    .await?;
+    app = app.with_vapid_key(vapid);
     if settings.federation {
-        app = app.with_transport(Arc::new(crate::outbound::OutboundClient::new(outbound)?));
+        app = app.with_transport(client);
     } else {
         tracing::info!("FEDBLOG_FEDERATION is off: this server reaches no other server");
     }
@@ -112,6 +121,15 @@ pub async fn build_app(settings: &Settings) -> Result<Arc<App>, String> {
                 "FEDBLOG_AUTHORIZED_FETCH is on but federation is off: only signers whose keys are already known can be verified"
             );
         }
+    }
+    match &settings.smtp {
+        Some(smtp) => {
+            app.mailer = Arc::new(crate::mail::SmtpMailer::new(smtp)?);
+            tracing::info!(server = %smtp.server, port = smtp.port, tls = ?smtp.tls, "e-mail is sent through SMTP");
+        }
+        None => tracing::info!(
+            "FEDBLOG_SMTP_SERVER is not set: e-mails are written to the log, not sent"
+        ),
     }
     if let Some(t) = &settings.translation {
         let translator = LibreTranslate::new(&t.url, t.api_key.clone(), DEFAULT_TIMEOUT)?;

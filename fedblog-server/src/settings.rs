@@ -80,6 +80,15 @@ pub struct SettingsArgs {
     /// [default: the database on PostgreSQL, memory on SQLite].
     #[arg(long, env = "FEDBLOG_REDIS_URL", global = true, hide_env_values = true)]
     pub redis_url: Option<String>,
+    /// The Web Push (VAPID) private key, base64url, as Mastodon's VAPID_PRIVATE_KEY holds it
+    /// [default: one made on first start and kept in the database].
+    #[arg(
+        long,
+        env = "FEDBLOG_VAPID_PRIVATE_KEY",
+        global = true,
+        hide_env_values = true
+    )]
+    pub vapid_private_key: Option<String>,
     /// Proxies (addresses or networks, comma-separated, or `none`) whose X-Forwarded-For names
     /// the client [default: 127.0.0.0/8,::1].
     #[arg(long, env = "FEDBLOG_TRUSTED_PROXIES", global = true)]
@@ -117,6 +126,32 @@ pub struct SettingsArgs {
     /// server [default: 41943040 (40 MiB)].
     #[arg(long, env = "FEDBLOG_REMOTE_MEDIA_MAX_BYTES", global = true)]
     pub remote_media_max_bytes: Option<usize>,
+    /// SMTP server that sends the e-mails (confirmations, password resets, notifications); none
+    /// writes them to the log instead [default: none].
+    #[arg(long, env = "FEDBLOG_SMTP_SERVER", global = true)]
+    pub smtp_server: Option<String>,
+    /// Its port [default: 587 with starttls, 465 with tls, 25 with none].
+    #[arg(long, env = "FEDBLOG_SMTP_PORT", global = true)]
+    pub smtp_port: Option<u16>,
+    /// How the connection is protected: `starttls` (required, no fallback), `tls` (from the
+    /// first byte) or `none` (a relay on this machine or network only) [default: starttls].
+    #[arg(long, env = "FEDBLOG_SMTP_TLS", global = true)]
+    pub smtp_tls: Option<String>,
+    /// User name for the SMTP server, if it asks for one.
+    #[arg(long, env = "FEDBLOG_SMTP_USER", global = true)]
+    pub smtp_user: Option<String>,
+    /// Password for the SMTP server.
+    #[arg(
+        long,
+        env = "FEDBLOG_SMTP_PASSWORD",
+        global = true,
+        hide_env_values = true
+    )]
+    pub smtp_password: Option<String>,
+    /// The sender of the e-mails, `address` or `Name <address>`
+    /// [default: notifications@ the domain's host].
+    #[arg(long, env = "FEDBLOG_SMTP_FROM", global = true)]
+    pub smtp_from: Option<String>,
 }
 
 #[derive(Deserialize, Default, Debug)]
@@ -140,6 +175,7 @@ struct FileSettings {
     translation_api_key: Option<String>,
     rate_limits: Option<String>,
     redis_url: Option<String>,
+    vapid_private_key: Option<String>,
     trusted_proxies: Option<String>,
     read_timeout_secs: Option<u64>,
     streaming_public_needs_token: Option<bool>,
@@ -149,6 +185,12 @@ struct FileSettings {
     authorized_fetch: Option<bool>,
     remote_media_download: Option<bool>,
     remote_media_max_bytes: Option<usize>,
+    smtp_server: Option<String>,
+    smtp_port: Option<u16>,
+    smtp_tls: Option<String>,
+    smtp_user: Option<String>,
+    smtp_password: Option<String>,
+    smtp_from: Option<String>,
 }
 
 /// Where statuses are translated (`FEDBLOG_TRANSLATION_URL`, `FEDBLOG_TRANSLATION_API_KEY`).
@@ -194,12 +236,16 @@ pub struct Settings {
     pub translation: Option<TranslationSettings>,
     /// Redis for rate-limit counters, if set.
     pub redis_url: Option<String>,
+    /// The Web Push private key given by the administrator, if any.
+    pub vapid_private_key: Option<String>,
     /// What the HTTP layer allows.
     pub http: crate::http::HttpOptions,
     /// Whether requests to other servers may reach non-public addresses.
     pub allow_private_addresses: bool,
     /// Whether this server federates.
     pub federation: bool,
+    /// The SMTP server e-mails go through; `None` writes them to the log.
+    pub smtp: Option<crate::mail::SmtpSettings>,
 }
 
 impl SettingsArgs {
@@ -311,6 +357,10 @@ impl SettingsArgs {
             .authorized_fetch
             .or(file.authorized_fetch)
             .unwrap_or(false);
+        instance.allow_private_addresses = self
+            .allow_private_addresses
+            .or(file.allow_private_addresses)
+            .unwrap_or(false);
         if let Some(on) = self.remote_media_download.or(file.remote_media_download) {
             instance.limits.download_remote_media = on;
         }
@@ -323,6 +373,49 @@ impl SettingsArgs {
         if let Some(e) = self.contact_email.clone().or(file.contact_email) {
             instance.contact_email = e;
         }
+        let smtp = match self
+            .smtp_server
+            .clone()
+            .or(file.smtp_server)
+            .map(|s| s.trim().to_string())
+            .filter(|s| !s.is_empty())
+        {
+            None => None,
+            Some(server) => {
+                let tls_text = self
+                    .smtp_tls
+                    .clone()
+                    .or(file.smtp_tls)
+                    .unwrap_or_else(|| "starttls".into());
+                let tls = crate::mail::SmtpTls::parse(&tls_text).ok_or_else(|| {
+                    format!("FEDBLOG_SMTP_TLS must be none, starttls or tls, not {tls_text:?}")
+                })?;
+                Some(crate::mail::SmtpSettings {
+                    server,
+                    port: self
+                        .smtp_port
+                        .or(file.smtp_port)
+                        .unwrap_or_else(|| tls.default_port()),
+                    tls,
+                    user: self
+                        .smtp_user
+                        .clone()
+                        .or(file.smtp_user)
+                        .filter(|u| !u.is_empty()),
+                    password: self
+                        .smtp_password
+                        .clone()
+                        .or(file.smtp_password)
+                        .filter(|p| !p.is_empty()),
+                    from: self
+                        .smtp_from
+                        .clone()
+                        .or(file.smtp_from)
+                        .filter(|f| !f.trim().is_empty())
+                        .unwrap_or_else(|| crate::mail::default_from(&domain)),
+                })
+            }
+        };
         Ok(Settings {
             listen,
             data_dir,
@@ -357,12 +450,18 @@ impl SettingsArgs {
             instance,
             translation,
             redis_url,
+            vapid_private_key: self
+                .vapid_private_key
+                .clone()
+                .or(file.vapid_private_key)
+                .filter(|k| !k.trim().is_empty()),
             http,
             allow_private_addresses: self
                 .allow_private_addresses
                 .or(file.allow_private_addresses)
                 .unwrap_or(false),
             federation: self.federation.or(file.federation).unwrap_or(true),
+            smtp,
         })
     }
 }
@@ -388,6 +487,40 @@ mod tests {
         assert!(s.database_url.starts_with("sqlite://./data/fedblog.sqlite"));
         assert_eq!(s.media_dir, PathBuf::from("./data/media"));
         assert!(s.translation.is_none());
+    }
+
+    #[test]
+    fn smtp_is_off_without_a_server_and_defaults_to_starttls() {
+        assert!(SettingsArgs::default().resolve().unwrap().smtp.is_none());
+        let s = SettingsArgs {
+            smtp_server: Some("mail.example".into()),
+            smtp_password: Some("sekrit".into()),
+            ..Default::default()
+        }
+        .resolve()
+        .unwrap();
+        assert!(!format!("{s:?}").contains("sekrit"));
+        let smtp = s.smtp.expect("smtp configured");
+        assert_eq!(smtp.tls, crate::mail::SmtpTls::StartTls);
+        assert_eq!(smtp.port, 587);
+        assert_eq!(smtp.from, "notifications@localhost");
+        let plain = SettingsArgs {
+            smtp_server: Some("127.0.0.1".into()),
+            smtp_tls: Some("none".into()),
+            smtp_port: Some(2525),
+            ..Default::default()
+        }
+        .resolve()
+        .unwrap()
+        .smtp
+        .expect("smtp");
+        assert_eq!((plain.tls, plain.port), (crate::mail::SmtpTls::None, 2525));
+        let bad = SettingsArgs {
+            smtp_server: Some("127.0.0.1".into()),
+            smtp_tls: Some("ssl".into()),
+            ..Default::default()
+        };
+        assert!(bad.resolve().unwrap_err().contains("FEDBLOG_SMTP_TLS"));
     }
 
     #[test]

@@ -16,17 +16,34 @@ use fedblog_core::api::accounts::{
 use fedblog_core::api::fill_path;
 use fedblog_core::api::oauth::revoke_token::RevokeToken;
 use fedblog_core::api::statuses::{create_status::CreateStatus, get_status::GetStatus};
-use fedblog_core::app::Mailer;
+use fedblog_core::app::{Mail, MailError, Mailer};
 use fedblog_core::config::RegistrationMode;
 use fedblog_testkit::client::form;
 
-/// Keeps the confirmation links instead of sending them.
+/// Keeps the links of the mails instead of sending them.
 #[derive(Default)]
 struct CaptureMailer(Mutex<Vec<String>>);
 
+#[async_trait::async_trait]
 impl Mailer for CaptureMailer {
-    fn send_confirmation(&self, _to: &str, _username: &str, link: &str) {
-        self.0.lock().unwrap().push(link.to_string());
+    async fn send(&self, mail: Mail) -> Result<(), MailError> {
+        let mut links = self.0.lock().unwrap();
+        links.extend(mail.links().into_iter().map(str::to_string));
+        Ok(())
+    }
+}
+
+impl CaptureMailer {
+    /// The links once `n` mails arrived (mails go out from background jobs).
+    async fn links(&self, n: usize) -> Vec<String> {
+        for _ in 0..200 {
+            let links = self.0.lock().unwrap().clone();
+            if links.len() >= n {
+                return links;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(25)).await;
+        }
+        panic!("{n} mails did not arrive");
     }
 }
 
@@ -103,7 +120,7 @@ async fn sign_up_needs_confirmation_then_works() {
         .unwrap()
         .expect(200)
         .unwrap();
-    let links = mailer.0.lock().unwrap().clone();
+    let links = mailer.links(2).await;
     assert_eq!(links.len(), 2, "one link at sign-up, one on resend");
     // The first link was replaced by the second.
     let path_of = |link: &str| {
@@ -156,7 +173,7 @@ async fn approval_mode_keeps_new_accounts_pending() {
     .await;
     let (_, _, app) = s.app_token().await;
     let token = token_of(&sign_up(&s, &app, "pending").await);
-    let link = mailer.0.lock().unwrap()[0].clone();
+    let link = mailer.links(1).await[0].clone();
     let path = format!(
         "/{}",
         link.split_once("://").unwrap().1.split_once('/').unwrap().1

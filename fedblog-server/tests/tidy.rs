@@ -302,6 +302,7 @@ const AREA_SERVICES: &[&str] = &[
     "moves",
     "metrics",
     "trends",
+    "web_push",
 ];
 
 /// The modules of core a module names (`crate::x` or `crate::x::y`, down to the deepest one that

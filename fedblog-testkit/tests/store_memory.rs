@@ -51,6 +51,7 @@ fn suite_lists_every_check() {
         "federation",
         "search",
         "moderation",
+        "mail",
     ] {
         let path = dir.join(format!("{area}.rs"));
         let source =
@@ -485,6 +486,58 @@ fn a_store_without_dashboard_data_declares_it() {
     );
 }
 
+/// A store with the trait's defaults of the mail-token and notification e-mail methods fails
+/// every mail check when it claims [`Capability::KeepsMailData`] and passes the whole suite
+/// when it declares the lack; a store that keeps them, declared lacking, fails every mail check.
+#[test]
+fn a_store_without_mail_data_declares_it() {
+    let lacking = Capabilities::ALL.lacking(Capability::KeepsMailData);
+    assert!(!lacking.has(Capability::KeepsMailData));
+    let run = |check: &fedblog_testkit::store_suite::Check, capabilities| {
+        let store = faulty::Faulty::new(faulty::Fault::NoMailData);
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            check.run_on(&store, capabilities)
+        }))
+        .is_ok()
+    };
+    let mail: Vec<_> = CHECKS.iter().filter(|c| c.area == "mail").collect();
+    assert_eq!(mail.len(), 5, "the mail checks are listed");
+    let passed_claiming: Vec<_> = mail
+        .iter()
+        .filter(|c| run(c, Capabilities::ALL))
+        .map(|c| c.name)
+        .collect();
+    assert_eq!(
+        passed_claiming,
+        Vec::<&str>::new(),
+        "claiming KeepsMailData, a store with the defaults must fail every mail check"
+    );
+    let failed_lacking: Vec<_> = CHECKS
+        .iter()
+        .filter(|c| !run(c, lacking))
+        .map(|c| format!("{}::{}", c.area, c.name))
+        .collect();
+    assert_eq!(
+        failed_lacking,
+        Vec::<String>::new(),
+        "declaring the lack, a store with the defaults passes the whole suite"
+    );
+    let passed_keeping: Vec<_> = mail
+        .iter()
+        .filter(|c| {
+            let store = fedblog_core::MemoryStore::new();
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| c.run_on(&store, lacking)))
+                .is_ok()
+        })
+        .map(|c| c.name)
+        .collect();
+    assert_eq!(
+        passed_keeping,
+        Vec::<&str>::new(),
+        "declaring the lack, a store that keeps mail data fails every mail check"
+    );
+}
+
 /// A store that wraps `MemoryStore` and breaks one contract on purpose.
 #[deny(dead_code)]
 mod faulty {
@@ -553,6 +606,24 @@ mod faulty {
         /// `keeps_dashboard_data` and the dashboard's methods are the trait's defaults: nothing
         /// is recorded, every figure is empty.
         NoDashboardData,
+        // the e-mail flows' data
+        /// The mail-token and notification e-mail methods are the trait's defaults: nothing is
+        /// kept, found or used.
+        NoMailData,
+        /// `mail_token` finds a link whatever its purpose.
+        MailTokenPurposeIgnored,
+        /// `reset_password` uses an expired reset.
+        ResetIgnoresExpiry,
+        /// A used reset stays, to be used again.
+        ResetUsedTwice,
+        /// A confirmed change of address stays, to be confirmed again.
+        EmailChangeUsedTwice,
+        /// Saved notification e-mail choices are never replaced.
+        NotificationEmailsNotReplaced,
+        /// Mail tokens and choices are still found once their account is deleted.
+        MailDataOutlivesAccount,
+        /// Revoking a token keeps its push subscription.
+        PushSubscriptionSurvivesRevocation,
         // unique constraints and errors
         ConflictSwallowed,
         ConflictMisnamed,
@@ -1230,6 +1301,10 @@ mod faulty {
     /// What the wrapper remembers to fake its faults.
     #[derive(Default)]
     struct Log {
+        /// Every mail token saved.
+        mail_tokens: Vec<MailTokenRecord>,
+        /// Every notification e-mail choice saved.
+        mail_choices: Vec<(Id, NotificationEmailsRecord)>,
         /// Live statuses as inserted.
         statuses: BTreeMap<Id, StatusRecord>,
         remote_accounts: Vec<AccountRecord>,
@@ -2002,7 +2077,16 @@ mod faulty {
             } else {
                 at
             };
+            let kept = match self.inner.token_by_hash(token_hash).await? {
+                Some(t) if self.is(Fault::PushSubscriptionSurvivesRevocation) => {
+                    self.inner.push_subscription_of_token(t.id).await?
+                }
+                _ => None,
+            };
             let r = self.inner.revoke_token(token_hash, at).await?;
+            if let Some(sub) = kept {
+                self.inner.put_push_subscription(&sub).await?;
+            }
             Ok(match self.fault {
                 Fault::RevokeUnknownTrue => true,
                 Fault::RevokeAgainTrue => {
@@ -5667,6 +5751,167 @@ mod faulty {
                 return Ok(kept.clone());
             }
             Ok(got)
+        }
+    }
+
+    /// The e-mail flows' data.
+    impl Faults {
+        async fn save_mail_token(&self, token: &MailTokenRecord) -> StoreResult<()> {
+            if self.is(Fault::NoMailData) {
+                return Err(StoreError::Backend("keeps no mail tokens".into()));
+            }
+            self.inner.save_mail_token(token).await?;
+            self.log().mail_tokens.push(token.clone());
+            Ok(())
+        }
+
+        async fn mail_token(
+            &self,
+            purpose: MailTokenPurpose,
+            token_hash: &str,
+        ) -> StoreResult<Option<MailTokenRecord>> {
+            match self.fault {
+                Fault::NoMailData => return Ok(None),
+                Fault::MailTokenPurposeIgnored => {
+                    for any in MailTokenPurpose::ALL {
+                        if let Some(t) = self.inner.mail_token(any, token_hash).await? {
+                            return Ok(Some(t));
+                        }
+                    }
+                    return Ok(None);
+                }
+                _ => {}
+            }
+            let found = self.inner.mail_token(purpose, token_hash).await?;
+            if found.is_none() && self.is(Fault::MailDataOutlivesAccount) {
+                let logged = self
+                    .log()
+                    .mail_tokens
+                    .iter()
+                    .rev()
+                    .find(|t| t.purpose == purpose && t.token_hash == token_hash)
+                    .cloned();
+                if let Some(t) = logged
+                    && self.inner.account_by_id(t.account_id).await?.is_none()
+                {
+                    return Ok(Some(t));
+                }
+            }
+            Ok(found)
+        }
+
+        async fn reset_password(
+            &self,
+            token_hash: &str,
+            sent_after: DateTime<Utc>,
+            password_hash: &str,
+            at: DateTime<Utc>,
+        ) -> StoreResult<Option<Id>> {
+            match self.fault {
+                Fault::NoMailData => Ok(None),
+                Fault::ResetIgnoresExpiry => {
+                    self.inner
+                        .reset_password(token_hash, DateTime::<Utc>::MIN_UTC, password_hash, at)
+                        .await
+                }
+                Fault::ResetUsedTwice => {
+                    let kept = self
+                        .inner
+                        .mail_token(MailTokenPurpose::PasswordReset, token_hash)
+                        .await?;
+                    let used = self
+                        .inner
+                        .reset_password(token_hash, sent_after, password_hash, at)
+                        .await?;
+                    if used.is_some()
+                        && let Some(t) = kept
+                    {
+                        self.inner.save_mail_token(&t).await?;
+                    }
+                    Ok(used)
+                }
+                _ => {
+                    self.inner
+                        .reset_password(token_hash, sent_after, password_hash, at)
+                        .await
+                }
+            }
+        }
+
+        async fn confirm_email_change(
+            &self,
+            token_hash: &str,
+            sent_after: DateTime<Utc>,
+        ) -> StoreResult<Option<UserRecord>> {
+            match self.fault {
+                Fault::NoMailData => Ok(None),
+                Fault::EmailChangeUsedTwice => {
+                    let kept = self
+                        .inner
+                        .mail_token(MailTokenPurpose::EmailChange, token_hash)
+                        .await?;
+                    let used = self
+                        .inner
+                        .confirm_email_change(token_hash, sent_after)
+                        .await?;
+                    if used.is_some()
+                        && let Some(t) = kept
+                    {
+                        self.inner.save_mail_token(&t).await?;
+                    }
+                    Ok(used)
+                }
+                _ => {
+                    self.inner
+                        .confirm_email_change(token_hash, sent_after)
+                        .await
+                }
+            }
+        }
+
+        async fn notification_emails(
+            &self,
+            accounts: &[Id],
+        ) -> StoreResult<Vec<(Id, NotificationEmailsRecord)>> {
+            if self.is(Fault::NoMailData) {
+                return Ok(vec![]);
+            }
+            let mut found = self.inner.notification_emails(accounts).await?;
+            if self.is(Fault::MailDataOutlivesAccount) {
+                let logged = self.log().mail_choices.clone();
+                for (account, choices) in logged.into_iter().rev() {
+                    if accounts.contains(&account)
+                        && !found.iter().any(|(a, _)| *a == account)
+                        && self.inner.account_by_id(account).await?.is_none()
+                    {
+                        found.push((account, choices));
+                    }
+                }
+            }
+            Ok(found)
+        }
+
+        async fn save_notification_emails(
+            &self,
+            account: Id,
+            choices: &NotificationEmailsRecord,
+        ) -> StoreResult<()> {
+            match self.fault {
+                Fault::NoMailData => {
+                    return Err(StoreError::Backend("keeps no choices".into()));
+                }
+                Fault::NotificationEmailsNotReplaced
+                    if !self.inner.notification_emails(&[account]).await?.is_empty() =>
+                {
+                    return Ok(());
+                }
+                _ => {}
+            }
+            self.inner
+                .save_notification_emails(account, choices)
+                .await?;
+            self.log().mail_choices.push((account, *choices));
+            Ok(())
         }
     }
 

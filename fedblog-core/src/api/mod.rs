@@ -22,6 +22,7 @@ pub mod conversations;
 pub mod directory;
 mod dispatch;
 pub mod domain_blocks;
+pub mod emails;
 pub mod endorsements;
 pub mod favourites;
 pub mod featured_tags;
@@ -40,9 +41,11 @@ pub mod notification_requests;
 pub mod notifications;
 pub mod oauth;
 pub mod pages;
+pub mod passwords;
 pub mod polls;
 pub mod preferences;
 pub mod profile;
+pub mod push;
 pub mod reports;
 pub mod scheduled_statuses;
 pub mod search;
@@ -103,6 +106,17 @@ pub fn routes() -> Vec<Route> {
         route::<accounts::register_account::RegisterAccount>(),
         route::<accounts::resend_confirmation::ResendConfirmation>(),
         route::<accounts::confirm_email::ConfirmEmail>(),
+        // E-mail: confirmation state, password resets, changes of address, notification mails
+        route::<emails::check_confirmation::CheckConfirmation>(),
+        route::<passwords::new_password::NewPassword>(),
+        route::<passwords::request_reset::RequestReset>(),
+        route::<passwords::edit_password::EditPassword>(),
+        route::<passwords::update_password::UpdatePassword>(),
+        route::<emails::edit_email::EditEmail>(),
+        route::<emails::change_email::ChangeEmail>(),
+        route::<emails::confirm_email_change::ConfirmEmailChange>(),
+        route::<emails::notification_emails_page::NotificationEmailsPage>(),
+        route::<emails::save_notification_emails::SaveNotificationEmails>(),
         route::<accounts::verify_credentials::VerifyCredentials>(),
         route::<accounts::update_credentials::UpdateCredentials>(),
         route::<profile::delete_avatar::DeleteAvatar>(),
@@ -275,6 +289,12 @@ pub fn routes() -> Vec<Route> {
         route::<markers::get_markers::GetMarkers>(),
         route::<markers::save_markers::SaveMarkers>(),
         route::<preferences::get_preferences::GetPreferences>(),
+        // Web Push
+        route::<push::create_subscription::CreateSubscription>(),
+        route::<push::create_subscriptions::CreateSubscriptions>(),
+        route::<push::get_subscription::GetSubscription>(),
+        route::<push::update_subscription::UpdateSubscription>(),
+        route::<push::delete_subscription::DeleteSubscription>(),
         // Reports
         route::<reports::create_report::CreateReport>(),
         // Administration: accounts

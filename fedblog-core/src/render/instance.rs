@@ -341,6 +341,7 @@ impl App {
                 "media_attachments": media,
                 "polls": polls,
                 "translation": { "enabled": translation },
+                "vapid": { "public_key": self.vapid.public_key() },
                 "timelines_access": {
                     "live_feeds": { "local": "public", "remote": "public" },
                     "hashtag_feeds": { "local": "public", "remote": "public" },

@@ -13,7 +13,7 @@ use crate::content;
 use crate::error::{ApiError, ApiResult, StoreError};
 use crate::files::{FileError, FileStore, ImageKind};
 use crate::id::{Id, IdGenerator};
-use crate::mail::Mailer;
+use crate::mail::{MailJob, MailQueue};
 use crate::media::{ImageGeometry, MediaProcessor, ProfileImageFile, image_dimensions};
 use crate::services::oauth::{OAuth, hash_secret, random_secret};
 use crate::store::{
@@ -272,7 +272,7 @@ fn username_re() -> &'static Regex {
     RE.get_or_init(|| Regex::new(r"^[A-Za-z0-9_]{1,30}$").expect("username regex"))
 }
 
-fn email_ok(email: &str) -> bool {
+pub(crate) fn email_ok(email: &str) -> bool {
     let Some((local, domain)) = email.split_once('@') else {
         return false;
     };
@@ -308,7 +308,7 @@ pub struct Accounts<'a> {
     media: &'a dyn MediaStore,
     files: &'a dyn FileStore,
     processor: &'a dyn MediaProcessor,
-    mailer: &'a dyn Mailer,
+    mail: MailQueue<'a>,
     config: &'a InstanceConfig,
     oauth: OAuth<'a>,
     ids: &'a IdGenerator,
@@ -317,7 +317,7 @@ pub struct Accounts<'a> {
 
 impl<'a> Accounts<'a> {
     /// The area over the accounts and media of `store`, keeping files in `files`, making
-    /// profile images with `processor`, sending mail through `mailer`, with the instance's
+    /// profile images with `processor`, queueing mail on `mail`, with the instance's
     /// `config`, hashing passwords through `oauth`, making ids with `ids`, at `now`.
     // One argument per dependency the area holds, as every area's constructor does.
     #[allow(clippy::too_many_arguments)]
@@ -325,7 +325,7 @@ impl<'a> Accounts<'a> {
         store: &'a dyn Store,
         files: &'a dyn FileStore,
         processor: &'a dyn MediaProcessor,
-        mailer: &'a dyn Mailer,
+        mail: MailQueue<'a>,
         config: &'a InstanceConfig,
         oauth: OAuth<'a>,
         ids: &'a IdGenerator,
@@ -336,7 +336,7 @@ impl<'a> Accounts<'a> {
             media: store,
             files,
             processor,
-            mailer,
+            mail,
             config,
             oauth,
             ids,
@@ -458,20 +458,15 @@ impl<'a> Accounts<'a> {
                 .unwrap_or_else(|| "en".into()),
         };
         let (account, user, token) = self.create_local_account(new, false).await?;
-        if let Some(token) = token {
-            self.send_confirmation(&account, &user, &token);
+        if token.is_some() {
+            // The job makes the link's token when it runs (no secret waits in the job table).
+            self.mail
+                .queue(MailJob::Confirmation {
+                    account: account.id,
+                })
+                .await;
         }
         Ok((account, user))
-    }
-
-    fn send_confirmation(&self, account: &AccountRecord, user: &UserRecord, token: &str) {
-        let link = format!(
-            "{}/auth/confirmation?confirmation_token={}",
-            self.config.base_url(),
-            token
-        );
-        self.mailer
-            .send_confirmation(&user.email, &account.username, &link);
     }
 
     /// Sends a new confirmation link, optionally to a new address (`POST /api/v1/emails/confirmations`).
@@ -497,8 +492,8 @@ impl<'a> Accounts<'a> {
             }
             user.email = e.trim().to_string();
         }
-        let token = random_secret();
-        user.confirmation_token_hash = Some(hash_secret(&token));
+        // The link sent before stops working now; the job makes the new one.
+        user.confirmation_token_hash = Some(hash_secret(&random_secret()));
         match self.accounts.update_user(&user).await {
             Err(StoreError::AlreadyExists(_)) => {
                 return Err(ApiError::invalid_field(
@@ -509,12 +504,11 @@ impl<'a> Accounts<'a> {
             }
             other => other?,
         }
-        let account = self
-            .accounts
-            .account_by_id(user.account_id)
-            .await?
-            .ok_or_else(ApiError::not_found)?;
-        self.send_confirmation(&account, &user, &token);
+        self.mail
+            .queue(MailJob::Confirmation {
+                account: user.account_id,
+            })
+            .await;
         Ok(())
     }
 

@@ -390,6 +390,10 @@ mod tests {
                 .expect("follow");
             followers.push(f);
         }
+        // The follows queued their notification e-mails: sent now, only fan-outs stay queued.
+        app.run_due_jobs("setup", 50, chrono::Duration::seconds(60))
+            .await
+            .expect("mails");
         (app, author, followers)
     }
 

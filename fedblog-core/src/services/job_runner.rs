@@ -142,6 +142,7 @@ impl App {
                 self.media().download_remote_media(&payload, fetch).await
             }
             crate::services::notifications::CLOSE_POLL => self.run_close_poll(&payload).await,
+            crate::mail::SEND_MAIL => self.mailing().run_job(&payload).await,
             crate::services::fanout::FAN_OUT => self.fanout().run_fan_out(&payload).await,
             crate::services::outbox::FEDERATE => self.run_federate(&payload).await,
             crate::services::outbox::DELIVER => self.run_delivery(&payload).await,
@@ -160,6 +161,10 @@ impl App {
             }
             crate::services::outbox::REFRESH_UNSUSPENDED => {
                 self.run_refresh_unsuspended(&payload).await
+            }
+            crate::services::web_push::WEB_PUSH => {
+                let icon = |a: &crate::store::AccountRecord| self.render_account(a).avatar_static;
+                self.web_push().deliver(&payload, &icon).await
             }
             other => Err(format!("unknown job kind {other:?}")),
         }

@@ -68,4 +68,5 @@ pub mod timelines;
 pub mod translation;
 pub mod trends;
 pub mod visibility;
+pub mod web_push;
 pub mod webfinger;

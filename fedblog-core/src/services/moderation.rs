@@ -112,8 +112,8 @@ pub struct AccountAction {
     /// The text shown to the account.
     pub text: String,
     /// Whether the account is to be told: a local account gets a `moderation_warning`
-    /// notification, as Mastodon gives one (fedblog sends no warning e-mail yet). The warning
-    /// is kept either way.
+    /// notification and an e-mail (to a confirmed address), as Mastodon gives both. The
+    /// warning is kept either way.
     pub send_email_notification: bool,
 }
 
@@ -128,6 +128,7 @@ pub struct Moderation<'a> {
     oauth: OAuth<'a>,
     notifications: Notifications<'a>,
     outbox: Outbox<'a>,
+    jobs: &'a dyn crate::store::JobStore,
     ids: &'a IdGenerator,
     now: DateTime<Utc>,
 }
@@ -186,6 +187,7 @@ impl<'a> Moderation<'a> {
             oauth,
             notifications,
             outbox,
+            jobs: store,
             ids,
             now,
         }
@@ -383,6 +385,12 @@ impl<'a> Moderation<'a> {
                     Some(warning.id),
                 )
                 .await?;
+            // And by e-mail (queued: a mail server down never fails the action).
+            crate::mail::MailQueue::new(self.jobs, None, self.ids, self.now)
+                .queue(crate::mail::MailJob::Warning {
+                    warning: warning.id,
+                })
+                .await;
         }
         match action.kind {
             AccountActionType::None => {

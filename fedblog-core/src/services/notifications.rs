@@ -86,12 +86,17 @@ pub struct Notifications<'a> {
     visibility: VisibilityRule<'a>,
     policies: NotificationPolicies<'a>,
     conversations: Conversations<'a>,
+    pushes: crate::services::web_push::PushQueue<'a>,
+    /// Whether notification e-mails are queued (the mailer reaches mailboxes).
+    mails: bool,
     now: DateTime<Utc>,
 }
 
 impl<'a> Notifications<'a> {
     /// The area over `store`, making ids with `ids`, publishing on `events`, deciding through
-    /// `visibility` and `policies`, adding direct messages to `conversations`, at `now`.
+    /// `visibility` and `policies`, adding direct messages to `conversations`, queueing pushes
+    /// on `pushes` and (when `mails`) notification e-mails, at `now`.
+    #[allow(clippy::too_many_arguments)]
     pub fn new(
         store: &'a dyn Store,
         ids: &'a IdGenerator,
@@ -99,6 +104,8 @@ impl<'a> Notifications<'a> {
         visibility: VisibilityRule<'a>,
         policies: NotificationPolicies<'a>,
         conversations: Conversations<'a>,
+        pushes: crate::services::web_push::PushQueue<'a>,
+        mails: bool,
         now: DateTime<Utc>,
     ) -> Self {
         Notifications {
@@ -117,6 +124,8 @@ impl<'a> Notifications<'a> {
             visibility,
             policies,
             conversations,
+            pushes,
+            mails,
             now,
         }
     }
@@ -220,6 +229,13 @@ impl<'a> Notifications<'a> {
                 .await?;
         }
         self.publish_notifications(&out).await;
+        // E-mail, for the accepted ones their recipients want by mail (queued, never failing).
+        if self.mails {
+            crate::mail::MailQueue::new(self.jobs, None, self.ids, self.now)
+                .notifications(self.accounts, &out)
+                .await;
+        }
+        self.pushes.queue(&out, from).await;
         Ok(out)
     }
 

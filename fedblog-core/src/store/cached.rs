@@ -591,6 +591,45 @@ impl Caching {
         self.wrote().await;
         r
     }
+    /// A reset changes the login and revokes the account's tokens, whose hashes the cache
+    /// cannot name: it forgets every token.
+    async fn reset_password(
+        &self,
+        token_hash: &str,
+        sent_after: DateTime<Utc>,
+        password_hash: &str,
+        at: DateTime<Utc>,
+    ) -> StoreResult<Option<Id>> {
+        let r = self
+            .inner
+            .reset_password(token_hash, sent_after, password_hash, at)
+            .await;
+        self.cache.tokens.clear();
+        match &r {
+            Ok(Some(id)) => self.cache.users.invalidate(&[*id]),
+            Ok(None) => {}
+            Err(_) => self.cache.users.clear(),
+        }
+        self.wrote().await;
+        r
+    }
+    async fn confirm_email_change(
+        &self,
+        token_hash: &str,
+        sent_after: DateTime<Utc>,
+    ) -> StoreResult<Option<UserRecord>> {
+        let r = self
+            .inner
+            .confirm_email_change(token_hash, sent_after)
+            .await;
+        match &r {
+            Ok(Some(user)) => self.cache.users.invalidate(&[user.account_id]),
+            Ok(None) => {}
+            Err(_) => self.cache.users.clear(),
+        }
+        self.wrote().await;
+        r
+    }
 }
 
 /// The cached methods of [`FederationStore`]: a refreshed remote actor changes its account.

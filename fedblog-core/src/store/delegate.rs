@@ -73,6 +73,12 @@ macro_rules! __delegate_trait {
             fn user_by_confirmation_token(&self, token_hash: &str) -> StoreResult<Option<UserRecord>>;
             fn update_user(&self, user: &UserRecord) -> StoreResult<()>;
             fn delete_account(&self, id: Id) -> StoreResult<()>;
+            fn save_mail_token(&self, token: &MailTokenRecord) -> StoreResult<()>;
+            fn mail_token(&self, purpose: MailTokenPurpose, token_hash: &str) -> StoreResult<Option<MailTokenRecord>>;
+            fn reset_password(&self, token_hash: &str, sent_after: DateTime<Utc>, password_hash: &str, at: DateTime<Utc>) -> StoreResult<Option<Id>>;
+            fn confirm_email_change(&self, token_hash: &str, sent_after: DateTime<Utc>) -> StoreResult<Option<UserRecord>>;
+            fn notification_emails(&self, accounts: &[Id]) -> StoreResult<Vec<(Id, NotificationEmailsRecord)>>;
+            fn save_notification_emails(&self, account: Id, choices: &NotificationEmailsRecord) -> StoreResult<()>;
         } sync {
             fn moderation(&self) -> Option<&dyn ModerationStore>;
         } }
@@ -91,6 +97,12 @@ macro_rules! __delegate_trait {
             fn revoke_token(&self, token_hash: &str, at: DateTime<Utc>) -> StoreResult<bool>;
             fn record_code_exchange(&self, code_hash: &str, token_hash: &str, now: DateTime<Utc>, until: DateTime<Utc>) -> StoreResult<()>;
             fn take_code_exchange(&self, code_hash: &str, now: DateTime<Utc>) -> StoreResult<Option<String>>;
+            fn put_push_subscription(&self, sub: &PushSubscriptionRecord) -> StoreResult<()>;
+            fn push_subscription_of_token(&self, token_id: Id) -> StoreResult<Option<PushSubscriptionRecord>>;
+            fn push_subscriptions_of_account(&self, account_id: Id) -> StoreResult<Vec<PushSubscriptionRecord>>;
+            fn delete_push_subscription(&self, id: Id) -> StoreResult<bool>;
+        } sync {
+            fn keeps_push_subscriptions(&self) -> bool;
         } }
     };
     (StatusStore, $ty:ty, $field:ident $(, $observe:ident)?) => {

@@ -15,11 +15,17 @@ struct Inner {
     /// status -> the words of its searchable text, lower-cased, in order
     search_index: BTreeMap<Id, Vec<String>>,
     users: BTreeMap<Id, UserRecord>,
+    /// (account, purpose) -> the pending mailed link
+    mail_tokens: BTreeMap<(Id, MailTokenPurpose), MailTokenRecord>,
+    /// account -> its notification e-mail choices, once saved
+    notification_emails: BTreeMap<Id, NotificationEmailsRecord>,
     apps: BTreeMap<Id, AppRecord>,
     authorizations: HashMap<String, AuthorizationRecord>,
     /// Exchanged codes: code hash -> (token hash, remembered until).
     code_exchanges: HashMap<String, (String, DateTime<Utc>)>,
     tokens: HashMap<String, TokenRecord>,
+    /// token id -> its push subscription
+    push_subscriptions: BTreeMap<Id, PushSubscriptionRecord>,
     statuses: BTreeMap<Id, StatusRecord>,
     /// (follower, target) -> follow
     follows: BTreeMap<(Id, Id), FollowRecord>,
@@ -516,11 +522,14 @@ impl AccountStore for MemoryStore {
             return Err(StoreError::NotFound);
         }
         g.users.remove(&id);
+        g.mail_tokens.retain(|(a, _), _| *a != id);
+        g.notification_emails.remove(&id);
         g.activity_days.retain(|(a, _)| *a != id);
         g.actor_keys.remove(&id);
         g.remote_actors.remove(&id);
         g.follow_uris.retain(|(a, b), _| *a != id && *b != id);
         g.tokens.retain(|_, t| t.account_id != Some(id));
+        g.push_subscriptions.retain(|_, p| p.account_id != id);
         g.authorizations.retain(|_, a| a.account_id != id);
         let votes: Vec<((Id, Id), Vec<usize>)> = g
             .poll_votes
@@ -615,6 +624,127 @@ impl AccountStore for MemoryStore {
     fn moderation(&self) -> Option<&dyn ModerationStore> {
         Some(self)
     }
+
+    async fn save_mail_token(&self, token: &MailTokenRecord) -> StoreResult<()> {
+        let mut g = self.write()?;
+        if !g.users.contains_key(&token.account_id) {
+            return Err(StoreError::NotFound);
+        }
+        g.mail_tokens
+            .insert((token.account_id, token.purpose), token.clone());
+        Ok(())
+    }
+
+    async fn mail_token(
+        &self,
+        purpose: MailTokenPurpose,
+        token_hash: &str,
+    ) -> StoreResult<Option<MailTokenRecord>> {
+        Ok(self
+            .read()?
+            .mail_tokens
+            .values()
+            .find(|t| t.purpose == purpose && t.token_hash == token_hash)
+            .cloned())
+    }
+
+    async fn reset_password(
+        &self,
+        token_hash: &str,
+        sent_after: DateTime<Utc>,
+        password_hash: &str,
+        at: DateTime<Utc>,
+    ) -> StoreResult<Option<Id>> {
+        let mut g = self.write()?;
+        let Some(key) = g
+            .mail_tokens
+            .iter()
+            .find(|(_, t)| {
+                t.purpose == MailTokenPurpose::PasswordReset
+                    && t.token_hash == token_hash
+                    && t.sent_at > sent_after
+            })
+            .map(|(k, _)| *k)
+        else {
+            return Ok(None);
+        };
+        let account = key.0;
+        let Some(user) = g.users.get_mut(&account) else {
+            return Ok(None);
+        };
+        user.password_hash = password_hash.to_string();
+        g.mail_tokens.remove(&key);
+        let mut revoked = vec![];
+        for t in g.tokens.values_mut() {
+            if t.account_id == Some(account) && t.revoked_at.is_none() {
+                t.revoked_at = Some(at);
+                revoked.push(t.id);
+            }
+        }
+        for id in revoked {
+            g.push_subscriptions.remove(&id);
+        }
+        g.authorizations.retain(|_, a| a.account_id != account);
+        Ok(Some(account))
+    }
+
+    async fn confirm_email_change(
+        &self,
+        token_hash: &str,
+        sent_after: DateTime<Utc>,
+    ) -> StoreResult<Option<UserRecord>> {
+        let mut g = self.write()?;
+        let Some((key, email)) = g
+            .mail_tokens
+            .iter()
+            .find(|(_, t)| {
+                t.purpose == MailTokenPurpose::EmailChange
+                    && t.token_hash == token_hash
+                    && t.sent_at > sent_after
+            })
+            .and_then(|(k, t)| Some((*k, t.email.clone()?)))
+        else {
+            return Ok(None);
+        };
+        let account = key.0;
+        if g.users
+            .values()
+            .any(|u| u.account_id != account && u.email.eq_ignore_ascii_case(&email))
+        {
+            return Err(StoreError::AlreadyExists("email".into()));
+        }
+        let Some(user) = g.users.get_mut(&account) else {
+            return Ok(None);
+        };
+        user.email = email;
+        let user = user.clone();
+        g.mail_tokens.remove(&key);
+        Ok(Some(user))
+    }
+
+    async fn notification_emails(
+        &self,
+        accounts: &[Id],
+    ) -> StoreResult<Vec<(Id, NotificationEmailsRecord)>> {
+        let g = self.read()?;
+        Ok(crate::loaded::unique_ids(accounts.iter().copied())
+            .iter()
+            .filter_map(|id| g.notification_emails.get(id).map(|c| (*id, *c)))
+            .collect())
+    }
+
+    async fn save_notification_emails(
+        &self,
+        account: Id,
+        choices: &NotificationEmailsRecord,
+    ) -> StoreResult<()> {
+        let mut g = self.write()?;
+        if !g.users.contains_key(&account) {
+            return Err(StoreError::NotFound);
+        }
+        g.notification_emails.insert(account, *choices);
+        Ok(())
+    }
 }
 
 #[async_trait]
@@ -685,10 +815,55 @@ impl OAuthStore for MemoryStore {
         match g.tokens.get_mut(token_hash) {
             Some(t) if t.revoked_at.is_none() => {
                 t.revoked_at = Some(at);
+                let token = t.id;
+                g.push_subscriptions.remove(&token);
                 Ok(true)
             }
             _ => Ok(false),
         }
+    }
+
+    fn keeps_push_subscriptions(&self) -> bool {
+        true
+    }
+
+    async fn put_push_subscription(&self, sub: &PushSubscriptionRecord) -> StoreResult<()> {
+        self.write()?
+            .push_subscriptions
+            .insert(sub.token_id, sub.clone());
+        Ok(())
+    }
+
+    async fn push_subscription_of_token(
+        &self,
+        token_id: Id,
+    ) -> StoreResult<Option<PushSubscriptionRecord>> {
+        Ok(self.read()?.push_subscriptions.get(&token_id).cloned())
+    }
+
+    async fn push_subscriptions_of_account(
+        &self,
+        account_id: Id,
+    ) -> StoreResult<Vec<PushSubscriptionRecord>> {
+        let g = self.read()?;
+        let live: BTreeSet<Id> = g
+            .tokens
+            .values()
+            .filter(|t| t.account_id == Some(account_id) && t.revoked_at.is_none())
+            .map(|t| t.id)
+            .collect();
+        Ok(g.push_subscriptions
+            .values()
+            .filter(|p| p.account_id == account_id && live.contains(&p.token_id))
+            .cloned()
+            .collect())
+    }
+
+    async fn delete_push_subscription(&self, id: Id) -> StoreResult<bool> {
+        let mut g = self.write()?;
+        let before = g.push_subscriptions.len();
+        g.push_subscriptions.retain(|_, p| p.id != id);
+        Ok(g.push_subscriptions.len() < before)
     }
 
     async fn record_code_exchange(

@@ -6,6 +6,7 @@
 
 pub mod cached;
 pub mod delegate;
+pub mod mail_tokens;
 pub mod memory;
 pub mod metrics;
 pub mod moderation;
@@ -17,6 +18,7 @@ use chrono::{DateTime, NaiveDate, Utc};
 use crate::error::StoreResult;
 use crate::id::Id;
 use crate::pagination::Page;
+pub use mail_tokens::*;
 pub use metrics::*;
 pub use moderation::*;
 pub use records::*;
@@ -66,7 +68,8 @@ pub trait AccountStore: Send + Sync {
     /// `AlreadyExists("email")` if the new e-mail is taken.
     async fn update_user(&self, user: &UserRecord) -> StoreResult<()>;
     /// Deletes an account and everything that belongs to it or points at it, in one transaction:
-    /// its login, tokens and authorization codes, statuses (with their mentions, tags and feed
+    /// its login (with its pending mail links and notification e-mail choices), tokens and
+    /// authorization codes, statuses (with their mentions, tags and feed
     /// entries), follows and follow requests both ways (other accounts' counters updated), blocks,
     /// mutes, notes, endorsements and domain blocks both ways, tag follows, featured tags,
     /// suggestion dismissals, scheduled statuses and feed entries, media attachments, its
@@ -79,6 +82,81 @@ pub trait AccountStore: Send + Sync {
     /// admin API and no reports.
     fn moderation(&self) -> Option<&dyn ModerationStore> {
         None
+    }
+    /// Keeps `token` as its login's pending link of its purpose, replacing the one before (a
+    /// login has at most one per purpose). `NotFound` without a local login of that account.
+    /// `delete_account` removes them.
+    ///
+    /// The mail-token methods came after the trait: their defaults keep nothing (this one
+    /// fails with `Backend`, the lookups find nothing), so a store written before them offers no
+    /// password reset and no change of address; a store that keeps them claims `KeepsMailData`
+    /// in the testkit's store suite.
+    async fn save_mail_token(&self, token: &MailTokenRecord) -> StoreResult<()> {
+        let _ = token;
+        Err(crate::error::StoreError::Backend(
+            "this store keeps no mail tokens".into(),
+        ))
+    }
+    /// The pending link of `purpose` whose token has this hash, expired or not. The default
+    /// finds none.
+    async fn mail_token(
+        &self,
+        purpose: MailTokenPurpose,
+        token_hash: &str,
+    ) -> StoreResult<Option<MailTokenRecord>> {
+        let _ = (purpose, token_hash);
+        Ok(None)
+    }
+    /// Uses a password reset, at most once even when two requests race for it: when the
+    /// pending reset whose token has this hash was sent after `sent_after`, removes it, sets its
+    /// login's `password_hash`, revokes (at `at`) every token of the account not revoked yet
+    /// (with their push subscriptions) and removes its authorization codes, in one write, and
+    /// answers the account. Otherwise nothing changes and the answer is `None`. The default
+    /// answers `None`.
+    async fn reset_password(
+        &self,
+        token_hash: &str,
+        sent_after: DateTime<Utc>,
+        password_hash: &str,
+        at: DateTime<Utc>,
+    ) -> StoreResult<Option<Id>> {
+        let _ = (token_hash, sent_after, password_hash, at);
+        Ok(None)
+    }
+    /// Confirms a change of address, at most once: when the pending change whose token has
+    /// this hash was sent after `sent_after`, removes it and makes its address the login's
+    /// `email`, in one write, and answers the login as it now is. Otherwise nothing changes
+    /// and the answer is `None`. `AlreadyExists("email")`, and nothing changes, when another
+    /// login has that address by then. The default answers `None`.
+    async fn confirm_email_change(
+        &self,
+        token_hash: &str,
+        sent_after: DateTime<Utc>,
+    ) -> StoreResult<Option<UserRecord>> {
+        let _ = (token_hash, sent_after);
+        Ok(None)
+    }
+    /// The notification e-mail choices saved by those of `accounts` that saved any, each once,
+    /// in any order (the others have [`NotificationEmailsRecord::DEFAULTS`]). `delete_account`
+    /// removes them. The default has none saved.
+    async fn notification_emails(
+        &self,
+        accounts: &[Id],
+    ) -> StoreResult<Vec<(Id, NotificationEmailsRecord)>> {
+        let _ = accounts;
+        Ok(vec![])
+    }
+    /// Saves a login's notification e-mail choices, replacing those before. `NotFound` without
+    /// a local login of that account. The default keeps nothing and fails with `Backend`.
+    async fn save_notification_emails(
+        &self,
+        account: Id,
+        choices: &NotificationEmailsRecord,
+    ) -> StoreResult<()> {
+        let _ = (account, choices);
+        Err(crate::error::StoreError::Backend(
+            "this store keeps no notification e-mail choices".into(),
+        ))
     }
 }
 
@@ -150,6 +228,42 @@ pub trait OAuthStore: Send + Sync {
     ) -> StoreResult<Option<String>> {
         let _ = (code_hash, now);
         Ok(None)
+    }
+    /// Whether the store keeps push subscriptions (the methods below). The default keeps
+    /// none, and the push endpoints then answer 404; a store that keeps them claims
+    /// `KeepsPushSubscriptions` in the testkit's store suite.
+    fn keeps_push_subscriptions(&self) -> bool {
+        false
+    }
+    /// Stores the push subscription of `sub.token_id`, replacing the one that token had (its
+    /// id may differ). The default keeps nothing.
+    async fn put_push_subscription(&self, sub: &PushSubscriptionRecord) -> StoreResult<()> {
+        let _ = sub;
+        Ok(())
+    }
+    /// The push subscription of this token, if any.
+    async fn push_subscription_of_token(
+        &self,
+        token_id: Id,
+    ) -> StoreResult<Option<PushSubscriptionRecord>> {
+        let _ = token_id;
+        Ok(None)
+    }
+    /// The push subscriptions of an account, in no particular order, leaving out those whose
+    /// token is revoked.
+    async fn push_subscriptions_of_account(
+        &self,
+        account_id: Id,
+    ) -> StoreResult<Vec<PushSubscriptionRecord>> {
+        let _ = account_id;
+        Ok(vec![])
+    }
+    /// Removes the push subscription with this id; whether there was one. A revoked token's
+    /// subscription is removed by [`OAuthStore::revoke_token`] itself, and a deleted
+    /// account's with the account.
+    async fn delete_push_subscription(&self, id: Id) -> StoreResult<bool> {
+        let _ = id;
+        Ok(false)
     }
 }
 

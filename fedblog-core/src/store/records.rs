@@ -317,6 +317,37 @@ pub struct AuthorizationRecord {
     pub expires_at: DateTime<Utc>,
 }
 
+/// A Web Push subscription: where the push service of one access token's app takes the
+/// notifications its alerts and policy let through (one per token).
+#[derive(Clone, Debug, PartialEq)]
+pub struct PushSubscriptionRecord {
+    /// Id.
+    pub id: Id,
+    /// The access token it belongs to; revoking the token removes it.
+    pub token_id: Id,
+    /// The account whose notifications it receives.
+    pub account_id: Id,
+    /// The push service's URL for this subscription.
+    pub endpoint: String,
+    /// The subscriber's P-256 public key (base64url, as the client gave it).
+    pub key_p256dh: String,
+    /// The subscriber's authentication secret (base64url, as the client gave it).
+    pub key_auth: String,
+    /// `true`: RFC 8291 `aes128gcm`; `false`: the older `aesgcm` encoding.
+    pub standard: bool,
+    /// The notification types it takes (`mention`, `admin.sign_up`, ...).
+    pub alerts: Vec<String>,
+    /// Whose notifications it takes: `all`, `followed`, `follower` or `none`.
+    pub policy: String,
+    /// The access token itself, sealed with a key of the server's (the payload carries it, as
+    /// Mastodon's does); `None` when it could not be sealed.
+    pub sealed_token: Option<String>,
+    /// Created.
+    pub created_at: DateTime<Utc>,
+    /// Last changed.
+    pub updated_at: DateTime<Utc>,
+}
+
 /// An access token. Only its hash is kept.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TokenRecord {

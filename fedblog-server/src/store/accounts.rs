@@ -551,4 +551,54 @@ impl AccountStore for SeaStore {
     fn moderation(&self) -> Option<&dyn fedblog_core::store::ModerationStore> {
         Some(self)
     }
+
+    // The e-mail flows' data, in `mail_tokens.rs`.
+    async fn save_mail_token(
+        &self,
+        token: &fedblog_core::store::MailTokenRecord,
+    ) -> StoreResult<()> {
+        self.save_mail_token_row(token).await
+    }
+
+    async fn mail_token(
+        &self,
+        purpose: fedblog_core::store::MailTokenPurpose,
+        token_hash: &str,
+    ) -> StoreResult<Option<fedblog_core::store::MailTokenRecord>> {
+        self.mail_token_row(purpose, token_hash).await
+    }
+
+    async fn reset_password(
+        &self,
+        token_hash: &str,
+        sent_after: chrono::DateTime<chrono::Utc>,
+        password_hash: &str,
+        at: chrono::DateTime<chrono::Utc>,
+    ) -> StoreResult<Option<Id>> {
+        self.reset_password_rows(token_hash, sent_after, password_hash, at)
+            .await
+    }
+
+    async fn confirm_email_change(
+        &self,
+        token_hash: &str,
+        sent_after: chrono::DateTime<chrono::Utc>,
+    ) -> StoreResult<Option<UserRecord>> {
+        self.confirm_email_change_rows(token_hash, sent_after).await
+    }
+
+    async fn notification_emails(
+        &self,
+        accounts: &[Id],
+    ) -> StoreResult<Vec<(Id, fedblog_core::store::NotificationEmailsRecord)>> {
+        self.notification_email_rows(accounts).await
+    }
+
+    async fn save_notification_emails(
+        &self,
+        account: Id,
+        choices: &fedblog_core::store::NotificationEmailsRecord,
+    ) -> StoreResult<()> {
+        self.save_notification_email_row(account, choices).await
+    }
 }

@@ -27,6 +27,7 @@ mod interactions;
 mod jobs;
 mod links;
 mod lists;
+mod mail_tokens;
 mod markers;
 mod media;
 mod moderation;

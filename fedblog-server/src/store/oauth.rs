@@ -3,11 +3,12 @@
 use async_trait::async_trait;
 use chrono::{DateTime, Utc};
 use fedblog_core::store::{
-    AppRecord, AuthorizationRecord, OAuthStore, TokenOwner, TokenRecord, TokenWithOwner,
+    AppRecord, AuthorizationRecord, OAuthStore, PushSubscriptionRecord, TokenOwner, TokenRecord,
+    TokenWithOwner,
 };
 use fedblog_core::{Id, StoreError, StoreResult};
 use sea_orm::ActiveValue::Set;
-use sea_orm::sea_query::{Alias, Expr, ExprTrait, JoinType, Query, SelectStatement};
+use sea_orm::sea_query::{Alias, Expr, ExprTrait, JoinType, OnConflict, Query, SelectStatement};
 use sea_orm::{
     ColumnTrait, ConnectionTrait, DbBackend, EntityTrait, FromQueryResult, IdenStatic, Iterable,
     QueryFilter, Statement,
@@ -15,7 +16,7 @@ use sea_orm::{
 use serde_json::Value;
 
 use super::accounts::{account_from_row, user_from_row};
-use super::entity::{accounts, apps, authorizations, tokens, users};
+use super::entity::{accounts, apps, authorizations, push_subscriptions, tokens, users};
 use super::{IN_CHUNK, SeaStore, backend_err};
 
 /// Selects every column of `E` as `{prefix}{column}` (for reading several tables' rows from one
@@ -254,6 +255,105 @@ impl OAuthStore for SeaStore {
             .exec(&self.db)
             .await
             .map_err(backend_err)?;
+        // The token's push subscription goes with it (revoked twice or not).
+        push_subscriptions::Entity::delete_many()
+            .filter(
+                push_subscriptions::Column::TokenId.in_subquery(
+                    Query::select()
+                        .column(tokens::Column::Id)
+                        .from(tokens::Entity)
+                        .and_where(tokens::Column::TokenHash.eq(token_hash))
+                        .to_owned(),
+                ),
+            )
+            .exec(&self.db)
+            .await
+            .map_err(backend_err)?;
+        Ok(res.rows_affected > 0)
+    }
+
+    fn keeps_push_subscriptions(&self) -> bool {
+        true
+    }
+
+    async fn put_push_subscription(&self, sub: &PushSubscriptionRecord) -> StoreResult<()> {
+        use push_subscriptions::Column as C;
+        push_subscriptions::Entity::insert(push_subscriptions::ActiveModel {
+            token_id: Set(sub.token_id.as_i64()),
+            id: Set(sub.id.as_i64()),
+            account_id: Set(sub.account_id.as_i64()),
+            endpoint: Set(sub.endpoint.clone()),
+            key_p256dh: Set(sub.key_p256dh.clone()),
+            key_auth: Set(sub.key_auth.clone()),
+            standard: Set(sub.standard),
+            alerts: Set(sub.alerts.join(" ")),
+            policy: Set(sub.policy.clone()),
+            sealed_token: Set(sub.sealed_token.clone()),
+            created_at: Set(sub.created_at),
+            updated_at: Set(sub.updated_at),
+        })
+        .on_conflict(
+            OnConflict::column(C::TokenId)
+                .update_columns([
+                    C::Id,
+                    C::AccountId,
+                    C::Endpoint,
+                    C::KeyP256dh,
+                    C::KeyAuth,
+                    C::Standard,
+                    C::Alerts,
+                    C::Policy,
+                    C::SealedToken,
+                    C::CreatedAt,
+                    C::UpdatedAt,
+                ])
+                .to_owned(),
+        )
+        .exec_without_returning(&self.db)
+        .await
+        .map_err(backend_err)?;
+        Ok(())
+    }
+
+    async fn push_subscription_of_token(
+        &self,
+        token_id: Id,
+    ) -> StoreResult<Option<PushSubscriptionRecord>> {
+        Ok(push_subscriptions::Entity::find_by_id(token_id.as_i64())
+            .one(&self.db)
+            .await
+            .map_err(backend_err)?
+            .map(push_subscription_from_row))
+    }
+
+    async fn push_subscriptions_of_account(
+        &self,
+        account_id: Id,
+    ) -> StoreResult<Vec<PushSubscriptionRecord>> {
+        let rows = push_subscriptions::Entity::find()
+            .filter(push_subscriptions::Column::AccountId.eq(account_id.as_i64()))
+            .filter(
+                push_subscriptions::Column::TokenId.in_subquery(
+                    Query::select()
+                        .column(tokens::Column::Id)
+                        .from(tokens::Entity)
+                        .and_where(tokens::Column::AccountId.eq(account_id.as_i64()))
+                        .and_where(tokens::Column::RevokedAt.is_null())
+                        .to_owned(),
+                ),
+            )
+            .all(&self.db)
+            .await
+            .map_err(backend_err)?;
+        Ok(rows.into_iter().map(push_subscription_from_row).collect())
+    }
+
+    async fn delete_push_subscription(&self, id: Id) -> StoreResult<bool> {
+        let res = push_subscriptions::Entity::delete_many()
+            .filter(push_subscriptions::Column::Id.eq(id.as_i64()))
+            .exec(&self.db)
+            .await
+            .map_err(backend_err)?;
         Ok(res.rows_affected > 0)
     }
 
@@ -317,5 +417,22 @@ impl OAuthStore for SeaStore {
         let token: String = row.try_get("", "token_hash").map_err(backend_err)?;
         let until: DateTime<Utc> = row.try_get("", "expires_at").map_err(backend_err)?;
         Ok((now < until).then_some(token))
+    }
+}
+
+fn push_subscription_from_row(m: push_subscriptions::Model) -> PushSubscriptionRecord {
+    PushSubscriptionRecord {
+        id: Id::from_i64(m.id),
+        token_id: Id::from_i64(m.token_id),
+        account_id: Id::from_i64(m.account_id),
+        endpoint: m.endpoint,
+        key_p256dh: m.key_p256dh,
+        key_auth: m.key_auth,
+        standard: m.standard,
+        alerts: m.alerts.split_whitespace().map(str::to_string).collect(),
+        policy: m.policy,
+        sealed_token: m.sealed_token,
+        created_at: m.created_at,
+        updated_at: m.updated_at,
     }
 }

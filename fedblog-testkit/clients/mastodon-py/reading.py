@@ -37,6 +37,7 @@ class Reading(Steps):
             ("search_v2", self.search_v2),
             ("search_v2_statuses", self.search_v2_statuses),
             ("notifications_clear", self.clear),
+            ("push_subscription", self.push_subscription),
         ]
 
     def notifications_made(self) -> None:
@@ -217,6 +218,51 @@ class Reading(Steps):
         check(carol.notifications() == [], "clear left notifications")
 
 
+
+
+    def push_subscription(self) -> None:
+        """Mastodon.py's push calls: set (with a policy), read, update, delete; the server's key is
+        the instance's. The keys are RFC 8291's example receiver's (no delivery happens: carol
+        gets no notification while subscribed, and the endpoint is a closed port)."""
+        import base64
+
+        def unb64(s: str) -> bytes:
+            return base64.urlsafe_b64decode(s + "=" * (-len(s) % 4))
+
+        c = self.c["carol"]
+        keys = {
+            "pubkey": unb64("BCVxsr7N_eNgVRqvHtD0zTZsEc6-VV-JvLexhqUzORcxaOzi6-AYWXvTBHm4bjyPjs7Vd8pZGH6SRpkNtoIAiw4"),
+            "auth": unb64("BTBZMqHH6r4Tts7J_aSIgg"),
+        }
+        try:
+            c.push_subscription()
+            raise ScenarioError("a token without a subscription must be a 404")
+        except MastodonNotFoundError:
+            pass
+        sub = c.push_subscription_set(
+            "https://127.0.0.1:1/mastodon-py-push",
+            keys,
+            mention_events=True,
+            follow_events=True,
+            favourite_events=False,
+            policy="followed",
+        )
+        check(sub["endpoint"] == "https://127.0.0.1:1/mastodon-py-push", f"endpoint: {sub}")
+        check(sub["alerts"]["mention"] is True and sub["alerts"]["favourite"] is False, f"alerts: {sub['alerts']}")
+        check(sub.get("policy") == "followed", f"policy: {sub}")
+        key = c.instance_v2()["configuration"]["vapid"]["public_key"]
+        check(sub["server_key"] == key, f"server_key {sub['server_key']} vs the instance's {key}")
+        got = c.push_subscription()
+        check(got["id"] == sub["id"], f"read back: {got}")
+        updated = c.push_subscription_update(follow_events=False, mention_events=True, policy="all")
+        check(updated["alerts"]["follow"] is False and updated["alerts"]["mention"] is True, f"updated: {updated}")
+        check(updated.get("policy") == "all", f"updated policy: {updated}")
+        c.push_subscription_delete()
+        try:
+            c.push_subscription()
+            raise ScenarioError("a deleted subscription must be a 404")
+        except MastodonNotFoundError:
+            pass
 
 
 if __name__ == "__main__":

@@ -25,7 +25,7 @@
 //! `blocks`, `feeds`, `stats`, `metrics`, `jobs`, `scheduled_statuses`, `notes`, `domain_blocks`, `tags`,
 //! `directory`, `interactions`, `edits`, `polls`, `media`, `notifications`, `markers`,
 //! `lists`, `tag_timelines`, `filters`, `conversations`, `links`,
-//! `notification_policies`, `federation`, `search`, `moderation`), each
+//! `notification_policies`, `federation`, `search`, `moderation`, `mail`), each
 //! holding one `#[test]` per check, so `cargo test` reports every check by name
 //! (`accounts::email_is_unique_case_insensitively ... ok`) and `cargo test feeds::` runs one
 //! area. Each test runs its check on a current-thread Tokio runtime of its own, as
@@ -127,6 +127,7 @@ pub mod interactions;
 pub mod jobs;
 pub mod links;
 pub mod lists;
+pub mod mail;
 pub mod markers;
 pub mod media;
 pub mod metrics;
@@ -199,6 +200,7 @@ macro_rules! __store_suite_for_each_check {
                 revoke_token_succeeds_once,
                 revoke_unknown_token_is_false;
                 given capabilities: code_exchange_is_taken_once_before_its_end,
+                push_subscriptions_are_kept_one_per_live_token,
             }
             statuses {
                 status_round_trips_with_all_fields_set,
@@ -608,6 +610,13 @@ macro_rules! __store_suite_for_each_check {
                 trending_tags_rank_by_authors_then_uses_then_newest_tag,
                 trending_status_ids_rank_by_accounts_favouriting_or_reblogging,
             }
+            mail {
+                ; given capabilities: mail_tokens_round_trip_one_per_purpose,
+                reset_password_is_used_once_and_revokes_the_tokens,
+                confirm_email_change_is_used_once,
+                notification_emails_are_saved_and_replaced,
+                delete_account_removes_mail_tokens_and_choices,
+            }
         }
     };
 }
@@ -807,6 +816,21 @@ pub enum Capability {
     /// sign-ups, a storage that tells nothing), which is correct (the server then answers that it
     /// keeps no dashboard data, rather than show zeros) but leaves a server without its dashboard.
     KeepsDashboardData,
+    /// [`AccountStore::save_mail_token`](fedblog_core::store::AccountStore::save_mail_token)
+    /// keeps the links mailed to a login (password resets, changes of address), which
+    /// `mail_token` finds and `reset_password` and `confirm_email_change` use once, and
+    /// `save_notification_emails` keeps the notification e-mail choices. Their defaults keep
+    /// nothing (saving fails, nothing is found or used), which is correct (the server then
+    /// offers no password reset or change of address, and mails notifications by Mastodon's
+    /// defaults) but leaves users without those flows.
+    KeepsMailData,
+    /// [`OAuthStore::keeps_push_subscriptions`](fedblog_core::store::OAuthStore::keeps_push_subscriptions)
+    /// answers `true`: `put_push_subscription` keeps one Web Push subscription per token,
+    /// which `push_subscription_of_token` and `push_subscriptions_of_account` find, and
+    /// revoking the token or deleting the account removes. Their defaults keep and find none,
+    /// which is correct (the push endpoints then answer that the server keeps no
+    /// subscriptions) but leaves a server without Web Push.
+    KeepsPushSubscriptions,
 }
 
 /// The capabilities a store under test claims, as passed to the checks that depend on one.
@@ -823,6 +847,8 @@ pub struct Capabilities {
     searches_statuses: bool,
     moderates: bool,
     keeps_dashboard_data: bool,
+    keeps_mail_data: bool,
+    keeps_push_subscriptions: bool,
 }
 
 impl Capabilities {
@@ -839,6 +865,8 @@ impl Capabilities {
         searches_statuses: true,
         moderates: true,
         keeps_dashboard_data: true,
+        keeps_mail_data: true,
+        keeps_push_subscriptions: true,
     };
 
     /// These capabilities without `capability`.
@@ -888,6 +916,14 @@ impl Capabilities {
                 keeps_dashboard_data: false,
                 ..self
             },
+            Capability::KeepsMailData => Capabilities {
+                keeps_mail_data: false,
+                ..self
+            },
+            Capability::KeepsPushSubscriptions => Capabilities {
+                keeps_push_subscriptions: false,
+                ..self
+            },
         }
     }
 
@@ -905,6 +941,8 @@ impl Capabilities {
             Capability::SearchesStatuses => self.searches_statuses,
             Capability::Moderates => self.moderates,
             Capability::KeepsDashboardData => self.keeps_dashboard_data,
+            Capability::KeepsMailData => self.keeps_mail_data,
+            Capability::KeepsPushSubscriptions => self.keeps_push_subscriptions,
         }
     }
 }

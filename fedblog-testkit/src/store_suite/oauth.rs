@@ -493,3 +493,182 @@ pub async fn code_exchange_is_taken_once_before_its_end(
         "taking one code's exchange leaves the others"
     );
 }
+
+/// A push subscription of `token_id` for `account_id` with `endpoint`. Not stored.
+fn push_subscription(
+    ids: &IdGenerator,
+    token_id: fedblog_core::Id,
+    account_id: fedblog_core::Id,
+    endpoint: &str,
+    millis: i64,
+) -> fedblog_core::store::PushSubscriptionRecord {
+    fedblog_core::store::PushSubscriptionRecord {
+        id: ids.next_at(millis),
+        token_id,
+        account_id,
+        endpoint: endpoint.to_string(),
+        key_p256dh: "BOr8s0Vzzq2OxTZxPhY3z1ELMaFHHUz0ZL0S0S9dFz2xgXAlCdcfXP0hsuMzZlFd6T3B6Yyh-CmLcOwhDr7QsVY".into(),
+        key_auth: "QrhSZ3EoZNWknAPpGVb_Zw".into(),
+        standard: millis % 2 == 0,
+        alerts: vec!["mention".into(), "admin.sign_up".into()],
+        policy: "followed".into(),
+        sealed_token: Some("sealed".into()),
+        created_at: at(millis),
+        updated_at: at(millis + 1),
+    }
+}
+
+/// Push subscriptions, one per token: one comes back exactly as stored by its token; storing
+/// another for the token replaces it; an account's list leaves out revoked tokens' (revoking
+/// a token removes its subscription); a subscription is deleted by id once; and a deleted
+/// account's go with it. Without [`Capability::KeepsPushSubscriptions`] the store says it
+/// keeps none and finds none.
+pub async fn push_subscriptions_are_kept_one_per_live_token(
+    store: &dyn Store,
+    capabilities: Capabilities,
+) {
+    let ids = IdGenerator::default();
+    let alice = add_local(store, &ids, "alice").await;
+    let bob = add_local(store, &ids, "bob").await;
+    let app = add_app(store, &ids, "client-a").await;
+    let tokens = [
+        token(&ids, "push-one", app.id, Some(alice.id), T0 + 1_000),
+        token(&ids, "push-two", app.id, Some(alice.id), T0 + 2_000),
+        token(&ids, "push-bob", app.id, Some(bob.id), T0 + 3_000),
+    ];
+    for t in &tokens {
+        store.insert_token(t).await.expect("insert_token");
+    }
+    let first = push_subscription(
+        &ids,
+        tokens[0].id,
+        alice.id,
+        "https://push.example/1",
+        T0 + 10_000,
+    );
+    store
+        .put_push_subscription(&first)
+        .await
+        .expect("put_push_subscription");
+    let claims = capabilities.has(Capability::KeepsPushSubscriptions);
+    assert_eq!(
+        store.keeps_push_subscriptions(),
+        claims,
+        "keeps_push_subscriptions must answer whether the store claims KeepsPushSubscriptions"
+    );
+    if !claims {
+        assert_eq!(
+            store
+                .push_subscription_of_token(tokens[0].id)
+                .await
+                .expect("push_subscription_of_token"),
+            None,
+            "a store that keeps no push subscriptions finds none (or claim KeepsPushSubscriptions)"
+        );
+        return;
+    }
+    assert_eq!(
+        store
+            .push_subscription_of_token(tokens[0].id)
+            .await
+            .expect("push_subscription_of_token"),
+        Some(first.clone()),
+        "a push subscription must come back exactly as stored"
+    );
+    let replacing = push_subscription(
+        &ids,
+        tokens[0].id,
+        alice.id,
+        "https://push.example/1b",
+        T0 + 11_001,
+    );
+    let second = push_subscription(
+        &ids,
+        tokens[1].id,
+        alice.id,
+        "https://push.example/2",
+        T0 + 12_000,
+    );
+    let bobs = push_subscription(
+        &ids,
+        tokens[2].id,
+        bob.id,
+        "https://push.example/b",
+        T0 + 13_000,
+    );
+    for s in [&replacing, &second, &bobs] {
+        store
+            .put_push_subscription(s)
+            .await
+            .expect("put_push_subscription");
+    }
+    assert_eq!(
+        store
+            .push_subscription_of_token(tokens[0].id)
+            .await
+            .expect("push_subscription_of_token"),
+        Some(replacing.clone()),
+        "storing a subscription for a token replaces the one it had"
+    );
+    let mut of_alice = store
+        .push_subscriptions_of_account(alice.id)
+        .await
+        .expect("push_subscriptions_of_account");
+    of_alice.sort_by_key(|s| s.id);
+    assert_eq!(
+        of_alice,
+        vec![replacing.clone(), second.clone()],
+        "an account's subscriptions are those of its tokens, one per token"
+    );
+    store
+        .revoke_token("push-two", at(T0 + 20_000))
+        .await
+        .expect("revoke_token");
+    assert_eq!(
+        store
+            .push_subscriptions_of_account(alice.id)
+            .await
+            .expect("push_subscriptions_of_account"),
+        vec![replacing.clone()],
+        "a revoked token's subscription is not listed"
+    );
+    assert_eq!(
+        store
+            .push_subscription_of_token(tokens[1].id)
+            .await
+            .expect("push_subscription_of_token"),
+        None,
+        "revoking a token removes its push subscription"
+    );
+    assert!(
+        store
+            .delete_push_subscription(replacing.id)
+            .await
+            .expect("delete_push_subscription"),
+        "deleting a stored subscription says it was there"
+    );
+    assert!(
+        !store
+            .delete_push_subscription(replacing.id)
+            .await
+            .expect("delete_push_subscription"),
+        "deleting it again finds nothing"
+    );
+    assert_eq!(
+        store
+            .push_subscriptions_of_account(alice.id)
+            .await
+            .expect("push_subscriptions_of_account"),
+        vec![],
+        "a deleted subscription is not listed"
+    );
+    store.delete_account(bob.id).await.expect("delete_account");
+    assert_eq!(
+        store
+            .push_subscription_of_token(tokens[2].id)
+            .await
+            .expect("push_subscription_of_token"),
+        None,
+        "a deleted account's push subscriptions go with it"
+    );
+}

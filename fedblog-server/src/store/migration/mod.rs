@@ -36,6 +36,8 @@ mod m0032_notification_subjects;
 mod m0033_tag_review;
 mod m0034_user_activity;
 mod m0035_trend_reviews;
+mod m0036_push_subscriptions;
+mod m0037_mail_tokens;
 
 /// A named index on `table` over `cols` (shared by the migrations).
 fn index(name: &'static str, table: &'static str, cols: &[&'static str]) -> IndexCreateStatement {
@@ -109,6 +111,8 @@ impl MigratorTrait for Migrator {
             Box::new(m0033_tag_review::Migration),
             Box::new(m0034_user_activity::Migration),
             Box::new(m0035_trend_reviews::Migration),
+            Box::new(m0036_push_subscriptions::Migration),
+            Box::new(m0037_mail_tokens::Migration),
         ]
     }
 }

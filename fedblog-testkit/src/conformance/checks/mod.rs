@@ -28,6 +28,7 @@ pub mod oauth;
 pub mod polls;
 pub mod preferences;
 pub mod profile;
+pub mod push;
 pub mod reports;
 pub mod scheduled_statuses;
 pub mod schema;
@@ -54,6 +55,7 @@ pub fn all() -> Vec<Check> {
     v.extend(accounts::checks());
     v.extend(profile::checks());
     v.extend(preferences::checks());
+    v.extend(push::checks());
     v.extend(follows::checks());
     v.extend(blocks::checks());
     v.extend(social::checks());

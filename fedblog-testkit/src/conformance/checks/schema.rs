@@ -108,6 +108,7 @@ pub const OPERATIONS: &[&str] = &[
     "schema/DELETE /api/v1/profile/header",
     "schema/GET /api/v1/push/subscription",
     "schema/POST /api/v1/push/subscription",
+    "schema/PUT /api/v1/push/subscription",
     "schema/POST /api/v1/reports",
     "schema/GET /api/v1/scheduled_statuses",
     "schema/DELETE /api/v1/scheduled_statuses/{id}",
