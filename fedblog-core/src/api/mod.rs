@@ -31,6 +31,7 @@ pub mod filters_v1;
 pub mod follow_requests;
 pub mod followed_tags;
 pub mod follows;
+pub mod health;
 pub mod in_process;
 pub mod instance;
 pub mod lists;
@@ -39,6 +40,7 @@ pub mod media;
 pub mod mutes;
 pub mod notification_requests;
 pub mod notifications;
+pub mod notifications_alpha;
 pub mod oauth;
 pub mod pages;
 pub mod passwords;
@@ -99,6 +101,8 @@ pub fn routes() -> Vec<Route> {
         route::<oauth::authorize_decision::AuthorizeDecision>(),
         route::<oauth::create_token::CreateToken>(),
         route::<oauth::revoke_token::RevokeToken>(),
+        route::<oauth::introspect_token::IntrospectToken>(),
+        route::<oauth::token_info::TokenInfo>(),
         route::<oauth::server_metadata::ServerMetadata>(),
         route::<oauth::userinfo::Userinfo>(),
         route::<oauth::userinfo::UserinfoPost>(),
@@ -151,6 +155,7 @@ pub fn routes() -> Vec<Route> {
         route::<domain_blocks::list_domain_blocks::ListDomainBlocks>(),
         route::<domain_blocks::block_domain::BlockDomain>(),
         route::<domain_blocks::unblock_domain::UnblockDomain>(),
+        route::<domain_blocks::preview_domain_block::PreviewDomainBlock>(),
         // Discovery
         // Search
         route::<search::search_v2::SearchV2>(),
@@ -217,7 +222,8 @@ pub fn routes() -> Vec<Route> {
         route::<timelines::list_timeline::ListTimeline>(),
         route::<timelines::tag_timeline::TagTimeline>(),
         route::<timelines::link_timeline::LinkTimeline>(),
-        // Streaming
+        // Health and streaming
+        route::<health::health_check::HealthCheck>(),
         route::<streaming::health::StreamingHealth>(),
         route::<streaming::stream_websocket::StreamWebSocket>(),
         route::<streaming::stream_user::StreamUser>(),
@@ -250,6 +256,12 @@ pub fn routes() -> Vec<Route> {
         route::<notifications::get_notification_group::GetNotificationGroup>(),
         route::<notifications::notification_group_accounts::NotificationGroupAccounts>(),
         route::<notifications::dismiss_notification_group::DismissNotificationGroup>(),
+        route::<notifications::clear_notification_groups::ClearNotificationGroups>(),
+        route::<notifications_alpha::list_notification_groups_alpha::ListNotificationGroupsAlpha>(),
+        route::<notifications_alpha::unread_group_count_alpha::UnreadGroupCountAlpha>(),
+        route::<notifications_alpha::get_notification_group_alpha::GetNotificationGroupAlpha>(),
+        route::<notifications_alpha::dismiss_notification_group_alpha::DismissNotificationGroupAlpha>(),
+        route::<notifications_alpha::clear_notification_groups_alpha::ClearNotificationGroupsAlpha>(),
         // Conversations
         route::<conversations::list_conversations::ListConversations>(),
         route::<conversations::read_conversation::ReadConversation>(),

@@ -436,7 +436,15 @@ impl App {
                 "localPosts": totals.statuses,
             },
             "openRegistrations": self.config.registrations == RegistrationMode::Open,
-            "metadata": { "nodeName": self.config.title },
+            // `upstream` names the API this server speaks without changing its name: client
+            // libraries that pick an API by NodeInfo alone (megalodon's `detector`, in
+            // JavaScript and Rust) take an unknown `software.name` for Mastodon when
+            // `metadata.upstream.name` is `mastodon`, as Mastodon's forks (Fedibird, kmyblue)
+            // say it, and refuse the server otherwise.
+            "metadata": {
+                "nodeName": self.config.title,
+                "upstream": { "name": "mastodon", "version": MASTODON_COMPAT_VERSION },
+            },
         })
     }
 }

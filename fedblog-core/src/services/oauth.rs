@@ -137,6 +137,17 @@ pub struct IssuedToken {
     pub record: TokenRecord,
 }
 
+/// A live (unrevoked) token as token introspection and token info describe it: the token, its
+/// application and, for a user's token, its account.
+pub struct LiveToken {
+    /// The token.
+    pub token: TokenRecord,
+    /// Its application (`None` if it no longer exists).
+    pub app: Option<AppRecord>,
+    /// Its account (`None` for an application's own token, or if it no longer exists).
+    pub account: Option<AccountRecord>,
+}
+
 /// The parameters of an authorization request, as the client sent them.
 #[derive(Debug, Default, Clone)]
 pub struct AuthorizationQuery {
@@ -805,6 +816,103 @@ impl<'a> OAuth<'a> {
             )),
         }
     }
+
+    /// A live token with its application and, for a user's token, its account.
+    async fn live_token(&self, token: TokenRecord) -> ApiResult<LiveToken> {
+        let app = self.oauth.app_by_id(token.app_id).await?;
+        let account = match token.account_id {
+            Some(id) => self.accounts.account_by_id(id).await?,
+            None => None,
+        };
+        Ok(LiveToken {
+            token,
+            app,
+            account,
+        })
+    }
+
+    /// Token introspection (`POST /oauth/introspect`, RFC 7662) with the rules Doorkeeper's
+    /// defaults give Mastodon's. The caller authenticates as a client (HTTP Basic, or the
+    /// `client_id` and `client_secret` parameters; wrong ones are a 401 `invalid_client`) and
+    /// then learns only of its own application's live tokens: any other token, unknown or
+    /// revoked, is inactive (`None`). Or it presents a live bearer token of its own (`bearer`),
+    /// which may introspect another token of the same application only, live or revoked; the
+    /// bearer itself, a token of another application and an unknown one are a 401
+    /// `invalid_token` alike, so a bearer cannot tell other applications' tokens from none.
+    /// With neither: 400 `invalid_request`. `token` is the secret asked about.
+    pub async fn introspect(
+        &self,
+        client: &TokenRequest,
+        authorization: Option<&str>,
+        bearer: Option<&str>,
+        token: Option<&str>,
+    ) -> ApiResult<Option<LiveToken>> {
+        let asked = match token.filter(|t| !t.is_empty()) {
+            Some(secret) => self.oauth.token_by_hash(&hash_secret(secret)).await?,
+            None => None,
+        };
+        let client_given = basic_credentials(authorization).is_some()
+            || client.client_id.as_deref().is_some_and(|c| !c.is_empty());
+        if client_given {
+            let app = self
+                .authenticate_client(client, authorization, true)
+                .await?;
+            return match asked {
+                Some(t) if t.revoked_at.is_none() && t.app_id == app.id => {
+                    Ok(Some(self.live_token(t).await?))
+                }
+                _ => Ok(None),
+            };
+        }
+        let Some(bearer) = bearer.filter(|b| !b.is_empty()) else {
+            return Err(oauth_err(
+                StatusCode::BAD_REQUEST,
+                "invalid_request",
+                "The request must be authorized: give the client's credentials or a bearer token.",
+            ));
+        };
+        let refused = || invalid_token("The access token is invalid");
+        let holder = self
+            .oauth
+            .token_by_hash(&hash_secret(bearer))
+            .await?
+            .filter(|t| t.revoked_at.is_none())
+            .ok_or_else(refused)?;
+        match asked {
+            Some(t) if t.id != holder.id && t.app_id == holder.app_id => {
+                if t.revoked_at.is_some() {
+                    Ok(None)
+                } else {
+                    Ok(Some(self.live_token(t).await?))
+                }
+            }
+            _ => Err(refused()),
+        }
+    }
+
+    /// The live token a bearer secret names (`GET /oauth/token/info`); a missing or unknown one
+    /// is a 401 `invalid_token`, and so is a revoked one, saying so.
+    pub async fn token_info(&self, bearer: Option<&str>) -> ApiResult<LiveToken> {
+        let token = match bearer.filter(|b| !b.is_empty()) {
+            Some(secret) => self.oauth.token_by_hash(&hash_secret(secret)).await?,
+            None => None,
+        };
+        match token {
+            Some(t) if t.revoked_at.is_none() => self.live_token(t).await,
+            Some(_) => Err(invalid_token("The access token was revoked")),
+            None => Err(invalid_token("The access token is invalid")),
+        }
+    }
+}
+
+/// The 401 of a token that cannot be used (RFC 6750 3.1), with its `WWW-Authenticate`.
+fn invalid_token(description: &str) -> ApiError {
+    let mut e = oauth_err(StatusCode::UNAUTHORIZED, "invalid_token", description);
+    e.headers.push((
+        "WWW-Authenticate".into(),
+        format!("Bearer error=\"invalid_token\", error_description=\"{description}\""),
+    ));
+    e
 }
 
 fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {

@@ -1,4 +1,5 @@
 //! The caller's notifications. <https://docs.joinmastodon.org/methods/notifications/>
+pub mod clear_notification_groups;
 pub mod clear_notifications;
 pub mod delete_notification;
 pub mod dismiss_notification;

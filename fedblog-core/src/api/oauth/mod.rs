@@ -3,9 +3,11 @@
 pub mod authorize_decision;
 pub mod authorize_page;
 pub mod create_token;
+pub mod introspect_token;
 pub mod revoke_token;
 pub mod scope_words;
 pub mod server_metadata;
+pub mod token_info;
 pub mod userinfo;
 
 use http::StatusCode;

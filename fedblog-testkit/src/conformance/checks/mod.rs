@@ -29,6 +29,7 @@ pub mod polls;
 pub mod preferences;
 pub mod profile;
 pub mod push;
+pub mod remaining;
 pub mod reports;
 pub mod scheduled_statuses;
 pub mod schema;
@@ -88,6 +89,7 @@ pub fn all() -> Vec<Check> {
     v.extend(admin_tags::checks());
     v.extend(admin_metrics::checks());
     v.extend(admin_trends::checks());
+    v.extend(remaining::checks());
     v.extend(seed_rules::checks());
     // Last: it judges the answers every check before it received.
     v.extend(schema::checks());
