@@ -18,6 +18,7 @@ pub mod admin_trends;
 pub mod apps;
 pub mod blocks;
 pub mod bookmarks;
+pub mod compatibility;
 pub mod conversations;
 pub mod directory;
 mod dispatch;
