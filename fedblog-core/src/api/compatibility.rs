@@ -265,16 +265,6 @@ pub const NOT_SERVED: &[(&str, &str, &str)] = &[
          4.4 may)",
     ),
     (
-        "POST",
-        "/actor/inbox",
-        "not yet (issue 28): the instance actor's document names this inbox, but it answers 404",
-    ),
-    (
-        "GET",
-        "/actor/outbox",
-        "not yet (issue 28): the instance actor's document names this outbox, but it answers 404",
-    ),
-    (
         "GET",
         "/contexts/:id",
         not_yet!("conversation contexts of Mastodon 4.5"),

@@ -402,6 +402,8 @@ pub fn routes() -> Vec<Route> {
         route::<activitypub::inbox::PersonalInbox>(),
         route::<activitypub::shared_inbox::SharedInbox>(),
         route::<activitypub::instance_actor::InstanceActor>(),
+        route::<activitypub::instance_inbox::InstanceInbox>(),
+        route::<activitypub::instance_outbox::InstanceOutbox>(),
         route::<activitypub::outbox::OutboxCollection>(),
         route::<activitypub::followers::FollowersCollection>(),
         route::<activitypub::followers_synchronization::FollowersSynchronization>(),

@@ -13,8 +13,8 @@ use crate::api::Endpoint;
 use crate::api::activitypub::{
     actor::ActorDocument, featured::FeaturedCollection, featured_tags::FeaturedTagsCollection,
     followers::FollowersCollection, following::FollowingCollection, instance_actor::InstanceActor,
-    note::NoteDocument, outbox::OutboxCollection, profile_page::ProfilePage,
-    status_page::StatusPage,
+    instance_inbox::InstanceInbox, instance_outbox::InstanceOutbox, note::NoteDocument,
+    outbox::OutboxCollection, profile_page::ProfilePage, status_page::StatusPage,
 };
 use crate::api::in_process::InProcessNetwork;
 use crate::api::instance::nodeinfo::Nodeinfo;
@@ -270,6 +270,14 @@ async fn the_instance_actor_discovery_and_pages_stay_public() {
     assert_eq!(status, 200);
     assert_eq!(doc["type"], "Application");
     assert!(doc["publicKey"]["publicKeyPem"].is_string());
+    // The outbox its document names answers, empty, to anyone.
+    let outbox = doc["outbox"].as_str().expect("an outbox").to_string();
+    assert_eq!(outbox, url(&a, InstanceOutbox::PATH, &[]));
+    let (status, collection) = get(&net, &outbox, ACTIVITY_JSON, None).await;
+    assert_eq!(status, 200);
+    assert_eq!(collection["type"], "OrderedCollection");
+    assert_eq!(collection["totalItems"], 0);
+    assert_eq!(doc["inbox"], url(&a, InstanceInbox::PATH, &[]));
 
     let finger = format!(
         "{}?resource=acct:alice@a.test",

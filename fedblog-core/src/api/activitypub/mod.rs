@@ -11,6 +11,8 @@ pub mod followers_synchronization;
 pub mod following;
 pub mod inbox;
 pub mod instance_actor;
+pub mod instance_inbox;
+pub mod instance_outbox;
 pub mod note;
 pub mod outbox;
 pub mod profile_page;
