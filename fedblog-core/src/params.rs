@@ -222,7 +222,8 @@ fn insert_path(map: &mut Map<String, Value>, head: &str, rest: &[&str], value: V
 pub mod de {
     use super::*;
 
-    fn bool_of(v: &Value) -> Option<bool> {
+    /// A boolean as these deserializers read one (`None`: not a boolean).
+    pub fn bool_of(v: &Value) -> Option<bool> {
         match v {
             Value::Bool(b) => Some(*b),
             Value::Number(n) => Some(n.as_i64() != Some(0)),

@@ -336,6 +336,11 @@ fn decode_base64(text: &str, field: &'static str) -> Result<Vec<u8>, PushError> 
         .map_err(|_| PushError::InvalidBase64 { field })
 }
 
+/// Whether `endpoint` is an absolute `http(s)` URL with a host, as a push request needs.
+pub fn check_endpoint(endpoint: &str) -> Result<(), PushError> {
+    endpoint_origin(endpoint).map(|_| ())
+}
+
 /// `scheme://host[:port]` of an endpoint, lower case and without the scheme's default port, as
 /// the JWT's `aud` names the push service.
 fn endpoint_origin(endpoint: &str) -> Result<String, PushError> {

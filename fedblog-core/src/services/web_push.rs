@@ -236,34 +236,24 @@ impl<'a> WebPush<'a> {
         Ok(())
     }
 
-    /// An `https` URL with a host (any `http(s)` URL when private addresses are allowed).
+    /// An `https` URL with a host (any `http(s)` URL when private addresses are allowed), read
+    /// as the push request will read it.
     fn check_endpoint(&self, endpoint: &str) -> ApiResult<()> {
-        let invalid = || ApiError::unprocessable("Validation failed: Endpoint is not a valid URL");
         if endpoint.is_empty() {
             return Err(ApiError::unprocessable(
                 "Validation failed: Endpoint can't be blank",
             ));
         }
-        let rest = if let Some(rest) = endpoint.strip_prefix("https://") {
-            rest
-        } else if let Some(rest) = endpoint
-            .strip_prefix("http://")
-            .filter(|_| self.config.allow_private_addresses)
+        let https = endpoint
+            .get(..8)
+            .is_some_and(|s| s.eq_ignore_ascii_case("https://"));
+        if endpoint.len() > 2048
+            || (!https && !self.config.allow_private_addresses)
+            || crate::push::check_endpoint(endpoint).is_err()
         {
-            rest
-        } else {
-            return Err(invalid());
-        };
-        let host = rest.split(['/', '?', '#']).next().unwrap_or_default();
-        let host = host.rsplit_once('@').map_or(host, |(_, h)| h);
-        if host.is_empty()
-            || host.starts_with(':')
-            || endpoint.len() > 2048
-            || endpoint
-                .chars()
-                .any(|c| c.is_whitespace() || c.is_control())
-        {
-            return Err(invalid());
+            return Err(ApiError::unprocessable(
+                "Validation failed: Endpoint is not a valid URL",
+            ));
         }
         Ok(())
     }

@@ -55,12 +55,7 @@ impl DataParams {
     /// `policy` is the one given outside `data` (Mastodon.py sends it there), used when
     /// `data[policy]` is not given.
     pub fn into_data(self, policy: Option<String>) -> PushData {
-        let on = |v: &Value| match v {
-            Value::Bool(b) => *b,
-            Value::Number(n) => n.as_i64() == Some(1),
-            Value::String(s) => matches!(s.trim(), "true" | "1" | "on" | "t" | "TRUE" | "True"),
-            _ => false,
-        };
+        let on = |v: &Value| de::bool_of(v).unwrap_or(false);
         PushData {
             alerts: self
                 .alerts
@@ -104,5 +99,5 @@ pub fn presented_token(caller: &Caller) -> Option<String> {
     let hash = &caller.token.as_ref()?.token_hash;
     bearer_token(caller.authorization.as_deref())
         .or_else(|| query_token(&caller.info.query))
-        .filter(|t| crate::services::server_blocks::sha256_hex(t) == *hash)
+        .filter(|t| crate::services::oauth::hash_secret(t) == *hash)
 }
