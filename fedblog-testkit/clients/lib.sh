@@ -132,3 +132,47 @@ print_log_tail() {
     tail -n 200 "$LOG" >&2 || true
     echo "----- end of server log -----" >&2
 }
+
+# npm_ci DIR PACKAGE: checks for Node 20 or later and npm (exits 2 without them), then installs
+# the packages pinned by DIR/package-lock.json with `npm ci`. A stamp in node_modules names the
+# lock it was installed from; while it matches and node_modules/PACKAGE is there, nothing is
+# installed.
+npm_ci() {
+    local node="${NODE:-node}" npm="${NPM:-npm}"
+    if ! command -v "$node" >/dev/null || ! command -v "$npm" >/dev/null; then
+        echo "run.sh: node and npm are needed (Node 20 or later)" >&2
+        exit 2
+    fi
+    local major
+    major="$("$node" -p 'process.versions.node.split(".")[0]')"
+    if ((major < 20)); then
+        echo "run.sh: Node 20 or later is needed, not $("$node" --version)" >&2
+        exit 2
+    fi
+    local stamp="$1/node_modules/.fedblog-lock.sha256" sum
+    sum="$(sha256sum "$1/package-lock.json" | cut -d' ' -f1)"
+    if [[ -d "$1/node_modules/$2" && -f "$stamp" && "$(cat "$stamp")" == "$sum" ]]; then
+        echo "run.sh: node_modules matches package-lock.json; not installing"
+    else
+        echo "run.sh: npm ci in $1"
+        (cd "$1" && "$npm" ci --no-audit --no-fund --loglevel=error)
+        echo "$sum" >"$stamp"
+    fi
+}
+
+# account_with_token NAME PASSWORD: creates the confirmed and approved account NAME with the CLI
+# ($BIN) and sets TOKEN to a token of it; exits 1, with the CLI's log, if either fails.
+account_with_token() {
+    "$BIN" accounts create "$1" --email "$1@example.com" --password "$2" \
+        --confirmed --approved >>"$ACCOUNTS_LOG" 2>&1 || {
+        echo "run.sh: creating $1 failed:" >&2
+        cat "$ACCOUNTS_LOG" >&2
+        exit 1
+    }
+    TOKEN="$("$BIN" tokens create "$1" 2>>"$ACCOUNTS_LOG" | tail -n 1)"
+    if [[ -z "$TOKEN" ]]; then
+        echo "run.sh: no token for $1:" >&2
+        cat "$ACCOUNTS_LOG" >&2
+        exit 1
+    fi
+}

@@ -37,31 +37,11 @@ source "$HERE/../lib.sh"
 server_binary "$1"
 
 NODE="${NODE:-node}"
-NPM="${NPM:-npm}"
 PASSWORD="correct horse battery"
 USERNAME="alice"
 
 # --- npm packages (Fedify, pinned by package-lock.json) --------------------------------------
-if ! command -v "$NODE" >/dev/null || ! command -v "$NPM" >/dev/null; then
-    echo "run.sh: node and npm are needed (Node 20 or later)" >&2
-    exit 2
-fi
-NODE_MAJOR="$("$NODE" -p 'process.versions.node.split(".")[0]')"
-if ((NODE_MAJOR < 20)); then
-    echo "run.sh: Node 20 or later is needed, not $("$NODE" --version)" >&2
-    exit 2
-fi
-# A stamp in node_modules names the package-lock.json it was installed from; while it matches
-# (and the packages are there), nothing needs installing.
-LOCK_STAMP="$HERE/node_modules/.fedblog-lock.sha256"
-LOCK_SUM="$(sha256sum "$HERE/package-lock.json" | cut -d' ' -f1)"
-if [[ -d "$HERE/node_modules/@fedify/fedify" && -f "$LOCK_STAMP" && "$(cat "$LOCK_STAMP")" == "$LOCK_SUM" ]]; then
-    echo "run.sh: node_modules matches package-lock.json; not installing"
-else
-    echo "run.sh: npm ci in $HERE"
-    (cd "$HERE" && "$NPM" ci --no-audit --no-fund --loglevel=error)
-    echo "$LOCK_SUM" >"$LOCK_STAMP"
-fi
+npm_ci "$HERE" @fedify/fedify
 
 # --- temp data dir, ports, server ---------------------------------------------------------
 server_run_dirs activitypub-peer
@@ -99,18 +79,7 @@ wait_ready "$BASE/api/v1/instance" "$SERVER_PID" "$LOG" 30 || exit 1
 echo "run.sh: server ready"
 
 # --- alice, with a token from the CLI (the token is its last line) --------------------------
-"$BIN" accounts create "$USERNAME" --email "$USERNAME@example.com" --password "$PASSWORD" \
-    --confirmed --approved >>"$ACCOUNTS_LOG" 2>&1 || {
-    echo "run.sh: creating $USERNAME failed:" >&2
-    cat "$ACCOUNTS_LOG" >&2
-    exit 1
-}
-TOKEN="$("$BIN" tokens create "$USERNAME" 2>>"$ACCOUNTS_LOG" | tail -n 1)"
-if [[ -z "$TOKEN" ]]; then
-    echo "run.sh: no token for $USERNAME:" >&2
-    cat "$ACCOUNTS_LOG" >&2
-    exit 1
-fi
+account_with_token "$USERNAME" "$PASSWORD"
 echo "run.sh: $USERNAME with a token ready; the peer will be http://127.0.0.1:$PEER_PORT"
 
 # --- scenario (the peer runs inside it and stops with it) -----------------------------------
