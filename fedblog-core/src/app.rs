@@ -79,6 +79,8 @@ pub struct App {
     pub(crate) key_making: futures_util::lock::Mutex<()>,
     /// The holders of highlighted roles as last read, for the badges accounts show.
     pub(crate) staff_badges: crate::services::badges::StaffBadges,
+    /// This server's enabled custom emojis as last read, for rendering accounts and polls.
+    pub(crate) local_emojis: crate::services::custom_emojis::LocalEmojis,
     /// The IP blocks as last read for the check of every request's address.
     pub(crate) ip_access: crate::services::server_blocks::IpAccessCache,
     /// The accounts whose activity of the day this process recorded.
@@ -113,6 +115,7 @@ impl App {
             stand_in_hash: std::sync::OnceLock::new(),
             key_making: futures_util::lock::Mutex::new(()),
             staff_badges: Default::default(),
+            local_emojis: Default::default(),
             ip_access: Default::default(),
             activity_days: Default::default(),
         }
@@ -228,7 +231,14 @@ impl App {
 
     /// The links area (each status's card link, and the link timeline).
     pub fn links(&self) -> crate::services::links::Links<'_> {
-        crate::services::links::Links::new(&*self.store, self.visibility())
+        crate::services::links::Links::new(
+            &*self.store,
+            self.visibility(),
+            self.job_queue(),
+            &self.ids,
+            &self.config.domain,
+            self.now(),
+        )
     }
 
     /// The filters area (filters, their keywords and statuses, and applying them).
@@ -563,6 +573,19 @@ impl App {
         )
     }
 
+    /// The custom emojis area (this server's emojis as staff manage them).
+    pub fn custom_emojis(&self) -> crate::services::custom_emojis::CustomEmojis<'_> {
+        crate::services::custom_emojis::CustomEmojis::new(
+            &*self.store,
+            &*self.files,
+            &*self.media,
+            &self.local_emojis,
+            &self.ids,
+            self.base_url(),
+            self.now(),
+        )
+    }
+
     /// The metrics area (the admin dashboard's measures, dimensions and retention, and the
     /// daily activity they count).
     pub fn metrics(&self) -> crate::services::metrics::Metrics<'_> {
@@ -574,9 +597,27 @@ impl App {
         )
     }
 
+    /// The announcements area (what staff announce to every local user, its dismissals and
+    /// reactions).
+    pub fn announcements(&self) -> crate::services::announcements::Announcements<'_> {
+        crate::services::announcements::Announcements::new(
+            &*self.store,
+            self.statuses(),
+            &*self.events,
+            &self.ids,
+            self.base_url(),
+            self.now(),
+        )
+    }
+
     /// The markers area (read positions).
     pub fn markers(&self) -> crate::services::markers::Markers<'_> {
         crate::services::markers::Markers::new(&*self.store, self.now())
+    }
+
+    /// The quotes area (quote posts, their approval, quote approval policies).
+    pub fn quotes(&self) -> crate::services::quotes::Quotes<'_> {
+        crate::services::quotes::Quotes::new(&*self.store, self.visibility(), &self.ids, self.now())
     }
 
     /// The reports area (filing reports, and their handling by moderators).
@@ -604,9 +645,34 @@ impl App {
         )
     }
 
+    /// The end-to-end encryption helpers' area (devices, one-time keys, encrypted messages).
+    pub fn crypto(&self) -> crate::services::crypto::Crypto<'_> {
+        crate::services::crypto::Crypto::new(&*self.store, &self.ids, &*self.events, self.now())
+    }
+
+    /// The cards area (preview cards of statuses' links, fetched by a job, and trending links).
+    pub fn cards(&self) -> crate::services::cards::Cards<'_> {
+        crate::services::cards::Cards::new(
+            &*self.store,
+            &*self.files,
+            &*self.media,
+            self.push_transport.as_deref().or(self.transport.as_deref()),
+            &self.ids,
+            &self.config.domain,
+            self.config.trends,
+            self.now(),
+        )
+    }
+
     /// The trends area (hashtags and statuses in use this week, as staff review them).
     pub fn trends(&self) -> crate::services::trends::Trends<'_> {
-        crate::services::trends::Trends::new(&*self.store, self.tags(), self.now())
+        crate::services::trends::Trends::new(
+            &*self.store,
+            self.tags(),
+            self.visibility(),
+            self.config.trends,
+            self.now(),
+        )
     }
 
     /// `scheme://domain`.

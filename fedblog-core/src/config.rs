@@ -23,6 +23,31 @@ impl RegistrationMode {
     }
 }
 
+/// Which trends clients are shown (`FEDBLOG_TRENDS`): Mastodon's `trends` and
+/// `trendable_by_default` server settings in one. Staff see every candidate either way.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum TrendsMode {
+    /// Only the hashtags and statuses staff approved (Mastodon's default).
+    #[default]
+    Reviewed,
+    /// Everything staff did not reject, reviewed or not (Mastodon's `trendable_by_default`).
+    Open,
+    /// No trends: the trends endpoints answer empty lists.
+    Off,
+}
+
+impl TrendsMode {
+    /// Parse `reviewed`, `open` or `off`.
+    pub fn parse(s: &str) -> Option<Self> {
+        Some(match s.to_ascii_lowercase().as_str() {
+            "reviewed" => TrendsMode::Reviewed,
+            "open" => TrendsMode::Open,
+            "off" => TrendsMode::Off,
+            _ => return None,
+        })
+    }
+}
+
 /// Numeric limits (Mastodon's stock values by default).
 #[derive(Clone, Debug)]
 pub struct Limits {
@@ -145,6 +170,8 @@ pub struct InstanceConfig {
     /// `http` and name private or loopback hosts (`FEDBLOG_ALLOW_PRIVATE_ADDRESSES`, for tests
     /// on one machine). Off by default: an endpoint must be an `https` URL.
     pub allow_private_addresses: bool,
+    /// Which trends clients are shown (`FEDBLOG_TRENDS`; only approved ones by default).
+    pub trends: TrendsMode,
 }
 
 /// How streaming connections are served.
@@ -195,6 +222,7 @@ impl InstanceConfig {
             streaming: StreamingConfig::default(),
             authorized_fetch: false,
             allow_private_addresses: false,
+            trends: TrendsMode::Reviewed,
         }
     }
 

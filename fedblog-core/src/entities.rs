@@ -225,7 +225,7 @@ pub struct Status {
     pub in_reply_to_account_id: Option<Id>,
     pub reblog: Option<Box<Status>>,
     pub poll: Option<Poll>,
-    pub card: Option<serde_json::Value>,
+    pub card: Option<PreviewCard>,
     pub language: Option<String>,
     /// Source text; only in answers to the author (delete, source).
     pub text: Option<String>,
@@ -243,6 +243,55 @@ pub struct Status {
     /// The viewer's filters this status matches (signed-in viewers only; `[]` when none).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub filtered: Option<Vec<FilterResult>>,
+    /// The status it quotes and where that quote stands (Mastodon 4.5); `null` when none.
+    #[serde(default)]
+    pub quote: Option<StatusQuote>,
+    /// Who may quote it and how that applies to the viewer (Mastodon 4.5).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub quote_approval: Option<QuoteApproval>,
+}
+
+/// The quote a status makes: a full [`Quote`] at the top level, a [`ShallowQuote`] inside a
+/// quoted status.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(untagged)]
+pub enum StatusQuote {
+    /// With the quoted status.
+    Full(Quote),
+    /// With the quoted status's id only.
+    Shallow(ShallowQuote),
+}
+
+/// A quote with the quoted status. <https://docs.joinmastodon.org/entities/Quote/>
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Quote {
+    /// `pending`, `accepted`, `rejected`, `revoked`, `deleted` or `unauthorized`.
+    pub state: String,
+    /// The quoted status, only when the quote is accepted and the viewer may see it.
+    pub quoted_status: Option<Box<Status>>,
+}
+
+/// A quote with the quoted status's id. <https://docs.joinmastodon.org/entities/ShallowQuote/>
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct ShallowQuote {
+    /// As [`Quote::state`].
+    pub state: String,
+    /// The quoted status's id, only when the quote is accepted and the viewer may see it.
+    pub quoted_status_id: Option<Id>,
+}
+
+/// Who may quote a status and how that applies to the viewer.
+/// <https://docs.joinmastodon.org/entities/QuoteApproval/>
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct QuoteApproval {
+    /// Audiences whose quotes are approved automatically (`public`, `followers`, `following`,
+    /// `unsupported_policy`).
+    pub automatic: Vec<String>,
+    /// Audiences whose quotes the author reviews.
+    pub manual: Vec<String>,
+    /// `automatic`, `manual`, `denied` or `unknown`, for the viewer.
+    pub current_user: String,
 }
 
 /// A client application. <https://docs.joinmastodon.org/entities/Application/>
@@ -932,6 +981,32 @@ pub struct AdminDomainAllow {
     pub created_at: Timestamp,
 }
 
+/// A custom emoji as staff see it (`/api/v1/admin/custom_emojis`, fedblog's own: Mastodon
+/// has no admin API for emojis): the [`CustomEmoji`] fields with its id, server and state.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct AdminCustomEmoji {
+    /// Its id.
+    pub id: Id,
+    /// Name without colons.
+    pub shortcode: String,
+    /// The server it belongs to; `null` for this server's own.
+    pub domain: Option<String>,
+    /// Image URL.
+    pub url: String,
+    /// Static image URL.
+    pub static_url: String,
+    /// Shown in pickers.
+    pub visible_in_picker: bool,
+    /// Category.
+    pub category: Option<String>,
+    /// Disabled emojis are neither listed nor shown.
+    pub disabled: bool,
+    /// Its ActivityPub id, when it has one.
+    pub uri: Option<String>,
+    /// When it last changed.
+    pub updated_at: Timestamp,
+}
+
 /// One day of sign-up attempts with a blocked e-mail domain.
 /// <https://docs.joinmastodon.org/entities/Admin_EmailDomainBlock/#history>
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -977,6 +1052,80 @@ pub struct AdminIpBlock {
 pub struct AdminTrendStatus {
     #[serde(flatten)]
     pub status: Status,
+    /// Staff have not reviewed it yet.
+    pub requires_review: bool,
+}
+
+/// A preview card: what was read of the page a status's first link points to.
+/// <https://docs.joinmastodon.org/entities/PreviewCard/>
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct PreviewCard {
+    pub url: String,
+    pub title: String,
+    pub description: String,
+    /// `link`, `photo`, `video` or `rich`.
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// Fediverse accounts of the authors: none, as fedblog does not read `fediverse:creator`.
+    pub authors: Vec<serde_json::Value>,
+    pub author_name: String,
+    pub author_url: String,
+    pub provider_name: String,
+    pub provider_url: String,
+    /// A sanitised `<iframe>` player of an allowed provider, else `""`.
+    pub html: String,
+    pub width: i32,
+    pub height: i32,
+    pub image: Option<String>,
+    pub image_description: String,
+    pub embed_url: String,
+    pub blurhash: Option<String>,
+    pub language: Option<String>,
+    pub published_at: Option<Timestamp>,
+}
+
+/// Shares of a link on one day. <https://docs.joinmastodon.org/entities/PreviewCard/#trends-link>
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct LinkHistory {
+    /// Midnight (UTC) of the day, as a UNIX timestamp string.
+    pub day: String,
+    /// Statuses sharing the link that day, as a string.
+    pub uses: String,
+    /// Distinct accounts sharing it that day, as a string.
+    pub accounts: String,
+}
+
+/// A trending link: a preview card with its week of shares (`Trends::Link`).
+/// <https://docs.joinmastodon.org/entities/PreviewCard/#trends-link>
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct TrendsLink {
+    #[serde(flatten)]
+    pub card: PreviewCard,
+    /// The last 7 days, newest first.
+    pub history: Vec<LinkHistory>,
+}
+
+/// A link among trends as staff see them (`/api/v1/admin/trends/links`): the trending link
+/// with its card's id and review (Mastodon's `REST::Admin::Trends::LinkSerializer`).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct AdminTrendLink {
+    pub id: Id,
+    #[serde(flatten)]
+    pub link: TrendsLink,
+    /// Whether it may trend.
+    pub trendable: bool,
+    /// Staff have not reviewed it (nor its publisher) yet.
+    pub requires_review: bool,
+}
+
+/// A publisher of links as staff see them (`/api/v1/admin/trends/links/publishers`; Mastodon's
+/// `REST::Admin::Trends::Links::PreviewCardProviderSerializer`).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct AdminTrendPublisher {
+    pub id: Id,
+    pub domain: String,
+    /// Whether its links may trend.
+    pub trendable: bool,
     /// Staff have not reviewed it yet.
     pub requires_review: bool,
 }
@@ -1051,4 +1200,80 @@ pub struct AdminCohortData {
     pub rate: f64,
     /// As a string.
     pub value: String,
+}
+
+/// An announcement staff made for every local user.
+/// <https://docs.joinmastodon.org/entities/Announcement/>
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Announcement {
+    pub id: Id,
+    /// The text as HTML.
+    pub content: String,
+    pub starts_at: Option<Timestamp>,
+    pub ends_at: Option<Timestamp>,
+    /// `false` without `starts_at` and `ends_at`.
+    pub all_day: bool,
+    pub published_at: Timestamp,
+    pub updated_at: Timestamp,
+    /// Whether the caller dismissed it; only for a signed-in caller.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub read: Option<bool>,
+    pub mentions: Vec<AnnouncementAccount>,
+    pub statuses: Vec<AnnouncementStatus>,
+    pub tags: Vec<StatusTag>,
+    pub emojis: Vec<CustomEmoji>,
+    pub reactions: Vec<AnnouncementReaction>,
+}
+
+/// An account an announcement mentions.
+/// <https://docs.joinmastodon.org/entities/Announcement/#Account>
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct AnnouncementAccount {
+    pub id: Id,
+    pub username: String,
+    pub url: String,
+    pub acct: String,
+}
+
+/// A status an announcement links to.
+/// <https://docs.joinmastodon.org/entities/Announcement/#Status>
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct AnnouncementStatus {
+    pub id: Id,
+    pub url: String,
+}
+
+/// The reactions of one emoji to an announcement. <https://docs.joinmastodon.org/entities/Reaction/>
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct AnnouncementReaction {
+    /// A Unicode emoji, or a custom emoji's shortcode.
+    pub name: String,
+    pub count: u64,
+    /// Whether the caller reacted so; only for a signed-in caller.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub me: Option<bool>,
+    /// A custom emoji's image.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+    /// A custom emoji's still image.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub static_url: Option<String>,
+}
+
+/// An announcement as staff see it in fedblog's own admin API (`/api/v1/admin/announcements`,
+/// which Mastodon does not have): the source text and the draft state too.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct AdminAnnouncement {
+    pub id: Id,
+    /// The text as staff wrote it.
+    pub text: String,
+    pub starts_at: Option<Timestamp>,
+    pub ends_at: Option<Timestamp>,
+    pub all_day: bool,
+    /// Whether users see it.
+    pub published: bool,
+    /// When it was last published; `null` for one never published.
+    pub published_at: Option<Timestamp>,
+    pub created_at: Timestamp,
+    pub updated_at: Timestamp,
 }

@@ -119,6 +119,26 @@ pub enum DomainEvent {
         /// Whose notifications.
         account: crate::Id,
     },
+    /// An announcement was published, or a published one changed (`announcement`, to every
+    /// local user's `user` stream).
+    AnnouncementPublished {
+        /// The announcement.
+        announcement: crate::Id,
+    },
+    /// The reactions of one name to an announcement changed (`announcement.reaction`).
+    AnnouncementReaction {
+        /// The announcement.
+        announcement: crate::Id,
+        /// The emoji's name.
+        name: String,
+        /// How many accounts react so now.
+        count: u64,
+    },
+    /// An announcement was unpublished or deleted (`announcement.delete`).
+    AnnouncementDeleted {
+        /// The announcement.
+        announcement: crate::Id,
+    },
     /// A token was revoked: the streams opened with it are closed (no client event).
     TokenRevoked {
         /// The token's id.
@@ -128,6 +148,18 @@ pub enum DomainEvent {
     AccountClosed {
         /// The account.
         account: crate::Id,
+    },
+    /// An encrypted message was delivered to the device of `token` (`encrypted_message`): it
+    /// goes to the `user` streams opened with that token, as Mastodon streamed it to the
+    /// device's own channel. The payload is the message as the device reads it, and only that
+    /// device's streams get it.
+    EncryptedMessage {
+        /// The device's account.
+        account: crate::Id,
+        /// The device's access token.
+        token: crate::Id,
+        /// The message as JSON text.
+        payload: String,
     },
 }
 
@@ -143,8 +175,12 @@ impl DomainEvent {
             DomainEvent::Conversation { .. } => "conversation",
             DomainEvent::FiltersChanged { .. } => "filters_changed",
             DomainEvent::NotificationsMerged { .. } => "notifications_merged",
+            DomainEvent::AnnouncementPublished { .. } => "announcement",
+            DomainEvent::AnnouncementReaction { .. } => "announcement.reaction",
+            DomainEvent::AnnouncementDeleted { .. } => "announcement.delete",
             DomainEvent::TokenRevoked { .. } => "fedblog.token_revoked",
             DomainEvent::AccountClosed { .. } => "fedblog.account_closed",
+            DomainEvent::EncryptedMessage { .. } => "encrypted_message",
         }
     }
 

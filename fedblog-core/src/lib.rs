@@ -23,6 +23,7 @@ pub mod pagination;
 pub mod params;
 pub mod permissions;
 pub mod push;
+pub mod quote_presenting;
 pub mod rate_limit;
 pub mod render;
 pub mod scope;

@@ -2,6 +2,8 @@
 
 pub mod activitypub;
 mod admin;
+mod announcements;
+pub use announcements::*;
 mod instance;
 mod metrics;
 mod reports;
@@ -33,6 +35,8 @@ pub fn timestamp(t: DateTime<Utc>) -> String {
 pub const MISSING_AVATAR: &str = "/avatars/original/missing.png";
 /// Default header image.
 pub const MISSING_HEADER: &str = "/headers/original/missing.png";
+
+mod cards;
 
 impl App {
     /// Profile URL of an account.
@@ -117,7 +121,11 @@ impl App {
                     })
                     .collect()
             },
-            emojis: vec![],
+            emojis: if suspended || !a.is_local() {
+                vec![]
+            } else {
+                self.local_account_emojis(a)
+            },
             bot: a.bot,
             group: false,
             discoverable: a.discoverable,
@@ -475,8 +483,12 @@ impl App {
             in_reply_to_id: s.in_reply_to_id,
             in_reply_to_account_id: s.in_reply_to_account_id,
             reblog: None,
-            poll: batch.polls.get(&s.id).cloned(),
-            card: None,
+            poll: batch
+                .polls
+                .get(&s.id)
+                .cloned()
+                .map(|p| with_poll_emojis(batch, p, author)),
+            card: batch.cards.get(&s.id).map(|c| self.render_preview_card(c)),
             language: s.language.clone(),
             text: batch.with_source.then(|| s.text.clone()),
             edited_at: s.edited_at.map(timestamp),
@@ -492,6 +504,8 @@ impl App {
                 .filter(|v| v.id == s.account_id && pinnable)
                 .and_then(|_| flag(|f| &f.pinned, s.id)),
             filtered: None,
+            quote: None,
+            quote_approval: None,
         })
     }
 }
@@ -528,6 +542,8 @@ pub(crate) struct StatusBatch<'a> {
     pub(crate) with_source: bool,
     /// The custom emojis the page's statuses name, by shortcode and domain (`None`: ours).
     pub(crate) emojis: HashMap<(String, Option<String>), CustomEmojiRecord>,
+    /// The preview cards of the page's statuses, by status id.
+    pub(crate) cards: HashMap<Id, crate::store::PreviewCardRecord>,
 }
 
 /// The texts of a status where custom emojis show: its content, its content warning and its
@@ -565,6 +581,59 @@ fn status_emojis(
         }
     }
     out
+}
+
+/// A status's poll with its `emojis`: each `:shortcode:` of its options that names an enabled
+/// custom emoji of the author's server, once, in order.
+fn with_poll_emojis(batch: &StatusBatch<'_>, mut poll: Poll, author: &AccountRecord) -> Poll {
+    if batch.emojis.is_empty() {
+        return poll;
+    }
+    let domain = author.domain.as_ref().map(|d| d.to_ascii_lowercase());
+    let mut out: Vec<CustomEmoji> = vec![];
+    for option in &poll.options {
+        for code in content::emoji_shortcodes(&option.title) {
+            if out.iter().any(|e| e.shortcode == code) {
+                continue;
+            }
+            if let Some(e) = batch.emojis.get(&(code, domain.clone()))
+                && !e.disabled
+            {
+                out.push(render_custom_emoji(e));
+            }
+        }
+    }
+    poll.emojis = out;
+    poll
+}
+
+impl App {
+    /// The `emojis` of a local account: this server's enabled emojis its display name, bio and
+    /// profile fields name (from the emojis the app read last, see
+    /// [`LocalEmojis`](crate::services::custom_emojis::LocalEmojis)).
+    pub(crate) fn local_account_emojis(&self, a: &AccountRecord) -> Vec<CustomEmoji> {
+        let texts = [a.display_name.as_str(), a.note.as_str()]
+            .into_iter()
+            .chain(
+                a.fields
+                    .iter()
+                    .flat_map(|f| [f.name.as_str(), f.value.as_str()]),
+            );
+        self.local_emojis
+            .named_in(texts)
+            .iter()
+            .map(render_custom_emoji)
+            .collect()
+    }
+
+    /// The `emojis` of a local poll: this server's enabled emojis its options name.
+    pub(crate) fn local_poll_emojis(&self, poll: &PollRecord) -> Vec<CustomEmoji> {
+        self.local_emojis
+            .named_in(poll.options.iter().map(String::as_str))
+            .iter()
+            .map(render_custom_emoji)
+            .collect()
+    }
 }
 
 /// A custom emoji as clients see it.

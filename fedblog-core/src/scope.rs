@@ -51,6 +51,11 @@ pub const KNOWN_SCOPES: &[&str] = &[
     "admin:write:canonical_email_blocks",
 ];
 
+/// Scopes of Mastodon 3.x that later versions dropped: accepted and granted, but not among
+/// [`KNOWN_SCOPES`], which the server advertises. `crypto` is the end-to-end encryption
+/// helpers' (`/api/v1/crypto/...`); no other scope covers it.
+pub const LEGACY_SCOPES: &[&str] = &["crypto"];
+
 /// The scopes the legacy `follow` scope stands for.
 const FOLLOW_COVERS: &[&str] = &[
     "read:blocks",
@@ -74,7 +79,7 @@ impl Scopes {
             .map(str::trim)
             .filter(|s| !s.is_empty())
         {
-            if !KNOWN_SCOPES.contains(&s) {
+            if !KNOWN_SCOPES.contains(&s) && !LEGACY_SCOPES.contains(&s) {
                 return Err(format!("unknown scope: {s}"));
             }
             if !out.iter().any(|x| x == s) {

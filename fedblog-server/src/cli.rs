@@ -2,6 +2,8 @@
 //! `accounts delete`, `tokens create`, `search reindex`, the `instance` commands of the
 //! instance's policy ([`instance`]), and the `roles` commands of custom user roles ([`roles`]).
 
+pub mod announcements;
+pub mod emoji;
 pub mod instance;
 pub mod roles;
 
@@ -56,11 +58,23 @@ pub enum Command {
         #[command(subcommand)]
         action: instance::InstanceCommand,
     },
+    /// Manage announcements: make, list, publish, unpublish and delete them.
+    Announcements {
+        /// Action.
+        #[command(subcommand)]
+        action: announcements::AnnouncementsCommand,
+    },
     /// Manage user roles: custom roles and who holds which role.
     Roles {
         /// Action.
         #[command(subcommand)]
         action: roles::RolesCommand,
+    },
+    /// Manage this server's custom emojis: import a folder or archive of images.
+    Emoji {
+        /// Action.
+        #[command(subcommand)]
+        action: emoji::EmojiCommand,
     },
 }
 
@@ -288,6 +302,8 @@ pub async fn run(cli: Cli) -> Result<(), String> {
         }
         Command::Instance { action } => instance::run(settings, action).await,
         Command::Roles { action } => roles::run(settings, action).await,
+        Command::Announcements { action } => announcements::run(settings, action).await,
+        Command::Emoji { action } => emoji::run(settings, action).await,
         Command::Tokens {
             action: TokensCommand::Create { username, scopes },
         } => {

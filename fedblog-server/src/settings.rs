@@ -126,6 +126,10 @@ pub struct SettingsArgs {
     /// server [default: 41943040 (40 MiB)].
     #[arg(long, env = "FEDBLOG_REMOTE_MEDIA_MAX_BYTES", global = true)]
     pub remote_media_max_bytes: Option<usize>,
+    /// Which trends (hashtags, statuses) clients are shown: `reviewed` (only those staff
+    /// approved), `open` (all but those staff rejected) or `off` (none) [default: reviewed].
+    #[arg(long, env = "FEDBLOG_TRENDS", global = true)]
+    pub trends: Option<String>,
     /// SMTP server that sends the e-mails (confirmations, password resets, notifications); none
     /// writes them to the log instead [default: none].
     #[arg(long, env = "FEDBLOG_SMTP_SERVER", global = true)]
@@ -185,6 +189,7 @@ struct FileSettings {
     authorized_fetch: Option<bool>,
     remote_media_download: Option<bool>,
     remote_media_max_bytes: Option<usize>,
+    trends: Option<String>,
     smtp_server: Option<String>,
     smtp_port: Option<u16>,
     smtp_tls: Option<String>,
@@ -366,6 +371,12 @@ impl SettingsArgs {
         }
         if let Some(n) = self.remote_media_max_bytes.or(file.remote_media_max_bytes) {
             instance.limits.remote_media_max_bytes = n.max(1);
+        }
+        if let Some(text) = self.trends.clone().or(file.trends) {
+            instance.trends =
+                fedblog_core::config::TrendsMode::parse(text.trim()).ok_or_else(|| {
+                    format!("FEDBLOG_TRENDS must be reviewed, open or off, not {text:?}")
+                })?;
         }
         if let Some(t) = self.title.clone().or(file.title) {
             instance.title = t;

@@ -265,7 +265,9 @@ fn nothing_below_the_api_layer_names_it() {
 /// each holds the store traits it uses and names neither `App` nor render. An area that moves
 /// joins the list; none leaves it.
 const AREA_SERVICES: &[&str] = &[
+    "crypto",
     "markers",
+    "announcements",
     "server_blocks",
     "reports",
     "moderation",
@@ -277,6 +279,7 @@ const AREA_SERVICES: &[&str] = &[
     "translation",
     "timelines",
     "links",
+    "cards",
     "filters",
     "discovery",
     "notification_policies",
@@ -303,6 +306,8 @@ const AREA_SERVICES: &[&str] = &[
     "metrics",
     "trends",
     "web_push",
+    "custom_emojis",
+    "quotes",
 ];
 
 /// The modules of core a module names (`crate::x` or `crate::x::y`, down to the deepest one that

@@ -128,8 +128,24 @@ pub const SCHEMA_ERRATA: &[(&str, &str, &str, &str, &str)] = &[(
     "the documentation returns a List of V1::Filter; the schema declares a single V1Filter",
 )];
 
-/// Puts the [`SCHEMA_ERRATA`] into a parsed document (those whose place it lacks are skipped).
+/// Corrections to component schemas, as `(JSON pointer, JSON schema, why)`.
+pub const COMPONENT_ERRATA: &[(&str, &str, &str)] = &[(
+    "/components/schemas/Status/properties/quote",
+    r##"{"anyOf": [{"$ref": "#/components/schemas/Quote"}, {"$ref": "#/components/schemas/ShallowQuote"}, {"type": "null"}]}"##,
+    "the documentation makes `quote` a Quote, a ShallowQuote or null; the schema's `oneOf` \
+     rejects every quote, since both objects require only `state` and so both match",
+)];
+
+/// Puts the [`SCHEMA_ERRATA`] and [`COMPONENT_ERRATA`] into a parsed document (those whose
+/// place it lacks are skipped).
 fn apply_errata(doc: &mut Value) {
+    for (pointer, schema, _) in COMPONENT_ERRATA {
+        if let Ok(schema) = serde_json::from_str::<Value>(schema)
+            && let Some(slot) = doc.pointer_mut(pointer)
+        {
+            *slot = schema;
+        }
+    }
     for (path, method, status, schema, _) in SCHEMA_ERRATA {
         let Ok(schema) = serde_json::from_str::<Value>(schema) else {
             continue;

@@ -244,6 +244,7 @@ struct Inner {
 #[derive(Default)]
 pub struct Recorder {
     inner: Mutex<Inner>,
+    beyond_reference: std::sync::atomic::AtomicBool,
 }
 
 /// Array indices in JSON pointers become `*`, and long numbers (ids) `<n>`, so one missing
@@ -291,6 +292,26 @@ impl Recorder {
     /// Starts a new check: forgets the previous check's requests.
     pub fn begin_check(&self) {
         self.lock().transcript.clear();
+        self.beyond_reference
+            .store(false, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// Runs `work` as requests outside the reference API (a feature Mastodon no longer has,
+    /// such as the `crypto` scope): they are kept in the transcript, but their answers are not
+    /// held to the reference schema, which does not know them. Checks run one at a time, so
+    /// the mark covers only this check's requests.
+    pub async fn beyond_reference<T>(&self, work: impl std::future::Future<Output = T>) -> T {
+        use std::sync::atomic::Ordering::Relaxed;
+        self.beyond_reference.store(true, Relaxed);
+        let out = work.await;
+        self.beyond_reference.store(false, Relaxed);
+        out
+    }
+
+    /// Whether requests now are outside the reference API (see [`Recorder::beyond_reference`]).
+    pub fn is_beyond_reference(&self) -> bool {
+        self.beyond_reference
+            .load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// Adds an exchange to the current check's requests, and its schema verdict (if any) to its

@@ -47,11 +47,17 @@ fn suite_lists_every_check() {
         "filters",
         "conversations",
         "links",
+        "cards",
         "notification_policies",
         "federation",
         "search",
         "moderation",
+        "trends",
         "mail",
+        "crypto",
+        "custom_emojis",
+        "announcements",
+        "quotes",
     ] {
         let path = dir.join(format!("{area}.rs"));
         let source =
@@ -330,6 +336,37 @@ fn a_store_that_keeps_no_custom_emoji_declares_it() {
     );
 }
 
+/// A store with the trait's default custom emoji management (it lists, finds and removes
+/// none) passes the checks when it declares the lack, and fails them when it claims the
+/// capability.
+#[test]
+fn a_store_that_manages_no_custom_emoji_declares_it() {
+    for name in [
+        "custom_emojis_are_listed_by_filter_newest_first",
+        "custom_emojis_are_found_by_id_and_deleted_once",
+    ] {
+        let check = CHECKS
+            .iter()
+            .find(|c| c.name == name)
+            .expect("the custom emoji check is listed");
+        let run = |capabilities| {
+            let store = faulty::Faulty::new(faulty::Fault::EmojisUnmanaged);
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                check.run_on(&store, capabilities)
+            }))
+            .is_ok()
+        };
+        assert!(
+            !run(Capabilities::ALL),
+            "{name}: claiming ManagesCustomEmojis, managing nothing fails"
+        );
+        assert!(
+            run(Capabilities::ALL.lacking(Capability::ManagesCustomEmojis)),
+            "{name}: declaring the lack, a store that manages no custom emoji passes"
+        );
+    }
+}
+
 /// A store with the trait's default `tags_by_prefix` (the exact tag only) passes the check when
 /// it declares the lack, and fails it when it claims the capability.
 #[test]
@@ -454,6 +491,48 @@ fn assert_lack_is_declared(
     checks.len()
 }
 
+/// A store without the crypto store (`crypto()` is the trait's default, `None`) fails every
+/// crypto check when it claims [`Capability::KeepsCryptoDevices`], and passes every one when it
+/// declares the lack.
+#[test]
+fn a_store_without_crypto_declares_it() {
+    let n = assert_lack_is_declared(
+        faulty::Fault::NoCrypto,
+        Capability::KeepsCryptoDevices,
+        "crypto",
+        false,
+    );
+    assert_eq!(n, 5, "the crypto checks are listed");
+}
+
+/// A store without a card store (`cards()` is the trait's default, `None`) fails every cards
+/// check when it claims [`Capability::KeepsPreviewCards`], and passes every one when it
+/// declares the lack; a store that keeps cards, declared lacking, fails every one.
+#[test]
+fn a_store_without_cards_declares_it() {
+    let n = assert_lack_is_declared(
+        faulty::Fault::NoCards,
+        Capability::KeepsPreviewCards,
+        "cards",
+        true,
+    );
+    assert_eq!(n, 4, "the cards checks are listed");
+}
+
+/// A store without the announcement store (`announcements()` is the trait's default, `None`)
+/// fails every announcements check when it claims [`Capability::KeepsAnnouncements`], and
+/// passes every one when it declares the lack.
+#[test]
+fn a_store_without_announcements_declares_it() {
+    let n = assert_lack_is_declared(
+        faulty::Fault::NoAnnouncements,
+        Capability::KeepsAnnouncements,
+        "announcements",
+        false,
+    );
+    assert_eq!(n, 5, "the announcements checks are listed");
+}
+
 /// A store without moderation (`moderation()` is the trait's default, `None`) fails every
 /// moderation check when it claims [`Capability::Moderates`], and passes every one when it
 /// declares the lack; the rest of the suite does not depend on it.
@@ -493,6 +572,20 @@ fn a_store_without_mail_data_declares_it() {
         true,
     );
     assert_eq!(n, 5, "the mail checks are listed");
+}
+
+/// A store without quotes (`quotes()` is the trait's default, `None`) fails every quotes check
+/// when it claims [`Capability::KeepsQuotes`] and passes the whole suite when it declares the
+/// lack; a store that keeps them, declared lacking, fails every quotes check.
+#[test]
+fn a_store_without_quotes_declares_it() {
+    let n = assert_lack_is_declared(
+        faulty::Fault::NoQuotes,
+        Capability::KeepsQuotes,
+        "quotes",
+        true,
+    );
+    assert_eq!(n, 5, "the quotes checks are listed");
 }
 
 /// A store that wraps `MemoryStore` and breaks one contract on purpose.
@@ -567,6 +660,45 @@ mod faulty {
         /// The mail-token and notification e-mail methods are the trait's defaults: nothing is
         /// kept, found or used.
         NoMailData,
+        // preview cards
+        /// `cards()` is the trait's default: the store offers none.
+        NoCards,
+        /// Saving a card of a known URL answers (and keeps) the new record's id.
+        CardSaveNewId,
+        /// `status_cards` answers each status twice.
+        StatusCardsRepeated,
+        /// `card_shares` counts uses as accounts.
+        CardSharesAccountsAreUses,
+        /// `card_publisher` answers a new publisher for a known domain.
+        CardPublisherNotReused,
+        // announcements
+        /// `announcements()` is the trait's default: the store offers none.
+        NoAnnouncements,
+        /// `announcement_by_id` loses `ends_at`.
+        AnnouncementEndLost,
+        /// `list_announcements` lists newest first.
+        AnnouncementsNewestFirst,
+        /// Every dismissal answers that it is new.
+        DismissalAlwaysNew,
+        /// `dismissed_announcements` answers every announcement asked, dismissed or not.
+        DismissalsOfEveryone,
+        /// `announcement_reactions` counts each name once.
+        ReactionsCountedOnce,
+        // the end-to-end encryption helpers
+        /// `crypto()` is the trait's default: the store offers none.
+        NoCrypto,
+        /// Uploading again for a token gives the device the new record's id.
+        CryptoReplacementNewId,
+        /// `devices_of_accounts` lists newest first.
+        CryptoDevicesNewestFirst,
+        /// Every claim of a device answers the first key claimed (each claim still removes one).
+        CryptoClaimAnswersFirstKeyAgain,
+        /// A new identity key keeps the device's one-time keys and messages.
+        CryptoRekeyKeepsData,
+        /// Clearing leaves the message whose id is `up_to`.
+        CryptoClearExclusive,
+        /// A revoked token's device is still found by its token.
+        CryptoRevokedDeviceFound,
         /// `mail_token` finds a link whatever its purpose.
         MailTokenPurposeIgnored,
         /// `reset_password` uses an expired reset.
@@ -1033,6 +1165,15 @@ mod faulty {
         /// `save_custom_emojis` and `custom_emojis_by_keys` are the trait's defaults: nothing is
         /// kept.
         EmojisForgotten,
+        /// `list_custom_emojis` ignores the filter (and the page's bounds).
+        EmojiListIgnoresFilter,
+        /// `list_custom_emojis` lists oldest first.
+        EmojiListOldestFirst,
+        /// `delete_custom_emoji` answers the emoji but keeps it.
+        EmojiDeleteKeeps,
+        /// `manages_custom_emojis`, `list_custom_emojis`, `custom_emoji_by_id` and
+        /// `delete_custom_emoji` are the trait's defaults.
+        EmojisUnmanaged,
         // notifications
         /// `status_id`, `group_key` and `filtered` are not stored.
         NotificationFieldsDropped,
@@ -1206,6 +1347,9 @@ mod faulty {
         // moderation
         /// `moderation()` is the trait's default: the store offers none.
         NoModeration,
+        // quotes
+        /// `quotes()` is the trait's default: the store offers none.
+        NoQuotes,
         /// A report's statuses are read back sorted, not in the order given.
         ReportStatusIdsSorted,
         /// `update_report` of an unknown report succeeds.
@@ -1253,6 +1397,10 @@ mod faulty {
         TrendingTagsOffsetIgnored,
         /// `trending_status_ids` ranks a page least favourited first.
         TrendingStatusesReversed,
+        /// `trend_tag_uses` finds none (the trait's default).
+        TrendTagUsesNone,
+        /// `trend_status_candidates` forgets the statuses' reviews.
+        TrendCandidatesUnreviewed,
     }
 
     /// What the wrapper remembers to fake its faults.
@@ -1400,6 +1548,12 @@ mod faulty {
         log: Mutex<Log>,
         /// The moderation store `moderation()` offers, over the same `MemoryStore`.
         moderation_faults: ModerationFaults,
+        /// The crypto store `crypto()` offers, over the same `MemoryStore`.
+        crypto_faults: CryptoFaults,
+        /// The announcement store `announcements()` offers, over the same `MemoryStore`.
+        announcement_faults: AnnouncementFaults,
+        /// The card store `cards()` offers, over the same `MemoryStore`.
+        card_faults: CardFaults,
     }
 
     impl std::ops::Deref for Faults {
@@ -1418,6 +1572,19 @@ mod faulty {
             let inner = Arc::new(MemoryStore::new());
             Faults {
                 moderation_faults: ModerationFaults {
+                    inner: inner.clone(),
+                    fault,
+                },
+                crypto_faults: CryptoFaults {
+                    inner: inner.clone(),
+                    fault,
+                    first_claim: Mutex::new(None),
+                },
+                announcement_faults: AnnouncementFaults {
+                    inner: inner.clone(),
+                    fault,
+                },
+                card_faults: CardFaults {
                     inner: inner.clone(),
                     fault,
                 },
@@ -3452,6 +3619,34 @@ mod faulty {
                 return None;
             }
             Some(&self.moderation_faults)
+        }
+
+        fn quotes(&self) -> Option<&dyn QuoteStore> {
+            if self.is(Fault::NoQuotes) {
+                return None;
+            }
+            self.inner.quotes()
+        }
+
+        fn crypto(&self) -> Option<&dyn CryptoStore> {
+            if self.is(Fault::NoCrypto) {
+                return None;
+            }
+            Some(&self.crypto_faults)
+        }
+
+        fn announcements(&self) -> Option<&dyn AnnouncementStore> {
+            if self.is(Fault::NoAnnouncements) {
+                return None;
+            }
+            Some(&self.announcement_faults)
+        }
+
+        fn cards(&self) -> Option<&dyn CardStore> {
+            if self.is(Fault::NoCards) {
+                return None;
+            }
+            Some(&self.card_faults)
         }
 
         async fn delete_account(&self, id: Id) -> StoreResult<()> {
@@ -6129,6 +6324,49 @@ mod faulty {
         }
     }
 
+    /// The faulty behaviours of custom emoji management.
+    impl Faults {
+        fn manages_custom_emojis(&self) -> bool {
+            !self.is(Fault::EmojisUnmanaged) && self.inner.manages_custom_emojis()
+        }
+
+        async fn list_custom_emojis(
+            &self,
+            filter: &CustomEmojiFilter,
+            page: Page,
+        ) -> StoreResult<Vec<CustomEmojiRecord>> {
+            match self.fault {
+                Fault::EmojisUnmanaged => Ok(vec![]),
+                Fault::EmojiListIgnoresFilter => {
+                    self.inner
+                        .list_custom_emojis(&CustomEmojiFilter::default(), Page::first(page.limit))
+                        .await
+                }
+                Fault::EmojiListOldestFirst => {
+                    let mut got = self.inner.list_custom_emojis(filter, page).await?;
+                    got.reverse();
+                    Ok(got)
+                }
+                _ => self.inner.list_custom_emojis(filter, page).await,
+            }
+        }
+
+        async fn custom_emoji_by_id(&self, id: Id) -> StoreResult<Option<CustomEmojiRecord>> {
+            if self.is(Fault::EmojisUnmanaged) {
+                return Ok(None);
+            }
+            self.inner.custom_emoji_by_id(id).await
+        }
+
+        async fn delete_custom_emoji(&self, id: Id) -> StoreResult<Option<CustomEmojiRecord>> {
+            match self.fault {
+                Fault::EmojisUnmanaged => Ok(None),
+                Fault::EmojiDeleteKeeps => self.inner.custom_emoji_by_id(id).await,
+                _ => self.inner.delete_custom_emoji(id).await,
+            }
+        }
+    }
+
     /// The faulty behaviours of notifications and markers.
     impl Faults {
         /// A notification as the faulty store shows it.
@@ -7802,6 +8040,312 @@ mod faulty {
                 ids.reverse();
             }
             Ok(ids)
+        }
+
+        async fn trend_tag_uses(&self, since: DateTime<Utc>) -> StoreResult<Vec<TrendTagUses>> {
+            if self.is(Fault::TrendTagUsesNone) {
+                return Ok(vec![]);
+            }
+            self.inner.trend_tag_uses(since).await
+        }
+
+        async fn trend_status_candidates(
+            &self,
+            since: DateTime<Utc>,
+        ) -> StoreResult<Vec<TrendStatusCandidate>> {
+            let mut found = self.inner.trend_status_candidates(since).await?;
+            if self.is(Fault::TrendCandidatesUnreviewed) {
+                for c in &mut found {
+                    c.trendable = None;
+                }
+            }
+            Ok(found)
+        }
+    }
+
+    /// The announcement store of a [`Faulty`] store: the `MemoryStore`'s, breaking one
+    /// contract.
+    pub struct AnnouncementFaults {
+        inner: Arc<MemoryStore>,
+        fault: Fault,
+    }
+
+    #[fedblog_core::store::delegate::__private::async_trait]
+    impl AnnouncementStore for AnnouncementFaults {
+        async fn insert_announcement(&self, a: &AnnouncementRecord) -> StoreResult<()> {
+            self.inner.insert_announcement(a).await
+        }
+
+        async fn announcement_by_id(&self, id: Id) -> StoreResult<Option<AnnouncementRecord>> {
+            let mut found = self.inner.announcement_by_id(id).await?;
+            if self.fault == Fault::AnnouncementEndLost
+                && let Some(a) = &mut found
+            {
+                a.ends_at = None;
+            }
+            Ok(found)
+        }
+
+        async fn update_announcement(&self, a: &AnnouncementRecord) -> StoreResult<()> {
+            self.inner.update_announcement(a).await
+        }
+
+        async fn delete_announcement(&self, id: Id) -> StoreResult<()> {
+            self.inner.delete_announcement(id).await
+        }
+
+        async fn list_announcements(
+            &self,
+            published_only: bool,
+        ) -> StoreResult<Vec<AnnouncementRecord>> {
+            let mut all = self.inner.list_announcements(published_only).await?;
+            if self.fault == Fault::AnnouncementsNewestFirst {
+                all.reverse();
+            }
+            Ok(all)
+        }
+
+        async fn dismiss_announcement(&self, account: Id, announcement: Id) -> StoreResult<bool> {
+            let new = self
+                .inner
+                .dismiss_announcement(account, announcement)
+                .await?;
+            Ok(new || self.fault == Fault::DismissalAlwaysNew)
+        }
+
+        async fn dismissed_announcements(
+            &self,
+            account: Id,
+            announcements: &[Id],
+        ) -> StoreResult<Vec<Id>> {
+            if self.fault == Fault::DismissalsOfEveryone {
+                return Ok(announcements.to_vec());
+            }
+            self.inner
+                .dismissed_announcements(account, announcements)
+                .await
+        }
+
+        async fn add_announcement_reaction(
+            &self,
+            r: &AnnouncementReactionRecord,
+        ) -> StoreResult<bool> {
+            self.inner.add_announcement_reaction(r).await
+        }
+
+        async fn remove_announcement_reaction(
+            &self,
+            announcement: Id,
+            account: Id,
+            name: &str,
+        ) -> StoreResult<bool> {
+            self.inner
+                .remove_announcement_reaction(announcement, account, name)
+                .await
+        }
+
+        async fn announcement_reactions(
+            &self,
+            announcements: &[Id],
+            viewer: Option<Id>,
+        ) -> StoreResult<Vec<AnnouncementReactionCount>> {
+            let mut counted = self
+                .inner
+                .announcement_reactions(announcements, viewer)
+                .await?;
+            if self.fault == Fault::ReactionsCountedOnce {
+                for c in &mut counted {
+                    c.count = 1;
+                }
+            }
+            Ok(counted)
+        }
+    }
+
+    /// The crypto store of a [`Faulty`] store: the `MemoryStore`'s, breaking one contract.
+    pub struct CryptoFaults {
+        inner: Arc<MemoryStore>,
+        fault: Fault,
+        /// The first key claimed (`CryptoClaimAnswersFirstKeyAgain`).
+        first_claim: Mutex<Option<OneTimeKeyRecord>>,
+    }
+
+    #[fedblog_core::store::delegate::__private::async_trait]
+    impl CryptoStore for CryptoFaults {
+        async fn put_device(
+            &self,
+            device: &DeviceRecord,
+            keys: &[OneTimeKeyRecord],
+        ) -> StoreResult<DeviceRecord> {
+            let before = self.inner.device_of_token(device.token_id).await?;
+            let mut stored = self.inner.put_device(device, keys).await?;
+            match (self.fault, before) {
+                (Fault::CryptoReplacementNewId, Some(_)) => stored.id = device.id,
+                (Fault::CryptoRekeyKeepsData, Some(old))
+                    if old.identity_key != device.identity_key =>
+                {
+                    // Put back what the replacement removed: the keys are gone from the
+                    // inner store, so give the device one key more than it had.
+                    let k = OneTimeKeyRecord {
+                        id: Id::from_i64(stored.id.as_i64() ^ 1),
+                        device: stored.id,
+                        key_id: "kept".into(),
+                        key: "kept".into(),
+                        signature: "kept".into(),
+                        created_at: stored.updated_at,
+                    };
+                    self.inner.put_device(&stored, &[k]).await?;
+                }
+                _ => {}
+            }
+            Ok(stored)
+        }
+
+        async fn device_of_token(&self, token_id: Id) -> StoreResult<Option<DeviceRecord>> {
+            let found = self.inner.device_of_token(token_id).await?;
+            if found.is_none() && self.fault == Fault::CryptoRevokedDeviceFound {
+                return Ok(Some(DeviceRecord {
+                    id: token_id,
+                    token_id,
+                    account_id: token_id,
+                    device_id: "revoked".into(),
+                    name: "revoked".into(),
+                    fingerprint_key: String::new(),
+                    identity_key: String::new(),
+                    created_at: DateTime::<Utc>::UNIX_EPOCH,
+                    updated_at: DateTime::<Utc>::UNIX_EPOCH,
+                }));
+            }
+            Ok(found)
+        }
+
+        async fn devices_of_accounts(&self, accounts: &[Id]) -> StoreResult<Vec<DeviceRecord>> {
+            let mut devices = self.inner.devices_of_accounts(accounts).await?;
+            if self.fault == Fault::CryptoDevicesNewestFirst {
+                devices.reverse();
+            }
+            Ok(devices)
+        }
+
+        async fn device_by_name(
+            &self,
+            account: Id,
+            device_id: &str,
+        ) -> StoreResult<Option<DeviceRecord>> {
+            self.inner.device_by_name(account, device_id).await
+        }
+
+        async fn count_one_time_keys(&self, device: Id) -> StoreResult<u64> {
+            self.inner.count_one_time_keys(device).await
+        }
+
+        async fn claim_one_time_key(&self, device: Id) -> StoreResult<Option<OneTimeKeyRecord>> {
+            let key = self.inner.claim_one_time_key(device).await?;
+            if self.fault == Fault::CryptoClaimAnswersFirstKeyAgain && key.is_some() {
+                let mut first = self.first_claim.lock().expect("first claim");
+                return Ok(Some(
+                    first
+                        .get_or_insert_with(|| key.clone().expect("a key"))
+                        .clone(),
+                ));
+            }
+            Ok(key)
+        }
+
+        async fn insert_encrypted_message(
+            &self,
+            message: &EncryptedMessageRecord,
+        ) -> StoreResult<()> {
+            self.inner.insert_encrypted_message(message).await
+        }
+
+        async fn encrypted_messages(
+            &self,
+            device: Id,
+            page: Page,
+        ) -> StoreResult<Vec<EncryptedMessageRecord>> {
+            self.inner.encrypted_messages(device, page).await
+        }
+
+        async fn clear_encrypted_messages(&self, device: Id, up_to: Id) -> StoreResult<u64> {
+            let up_to = if self.fault == Fault::CryptoClearExclusive {
+                Id::from_i64(up_to.as_i64() - 1)
+            } else {
+                up_to
+            };
+            self.inner.clear_encrypted_messages(device, up_to).await
+        }
+    }
+
+    /// The card store of a [`Faulty`] store: the `MemoryStore`'s, breaking one contract.
+    pub struct CardFaults {
+        inner: Arc<MemoryStore>,
+        fault: Fault,
+    }
+
+    #[fedblog_core::store::delegate::__private::async_trait]
+    impl CardStore for CardFaults {
+        async fn save_preview_card(
+            &self,
+            card: &PreviewCardRecord,
+        ) -> StoreResult<PreviewCardRecord> {
+            let stored = self.inner.save_preview_card(card).await?;
+            if self.fault == Fault::CardSaveNewId {
+                return Ok(PreviewCardRecord {
+                    id: card.id,
+                    ..stored
+                });
+            }
+            Ok(stored)
+        }
+
+        async fn preview_card_by_url(&self, url: &str) -> StoreResult<Option<PreviewCardRecord>> {
+            self.inner.preview_card_by_url(url).await
+        }
+
+        async fn preview_cards_by_ids(&self, ids: &[Id]) -> StoreResult<Vec<PreviewCardRecord>> {
+            self.inner.preview_cards_by_ids(ids).await
+        }
+
+        async fn set_status_card(&self, status: Id, card: Option<Id>) -> StoreResult<()> {
+            self.inner.set_status_card(status, card).await
+        }
+
+        async fn status_cards(&self, statuses: &[Id]) -> StoreResult<Vec<(Id, PreviewCardRecord)>> {
+            let found = self.inner.status_cards(statuses).await?;
+            if self.fault == Fault::StatusCardsRepeated {
+                return Ok(found.iter().chain(found.iter()).cloned().collect());
+            }
+            Ok(found)
+        }
+
+        async fn card_shares(&self, since: DateTime<Utc>) -> StoreResult<Vec<CardShareRecord>> {
+            let mut shares = self.inner.card_shares(since).await?;
+            if self.fault == Fault::CardSharesAccountsAreUses {
+                for s in &mut shares {
+                    s.accounts = s.uses;
+                }
+            }
+            Ok(shares)
+        }
+
+        async fn card_publisher(
+            &self,
+            domain: &str,
+            new_id: Id,
+        ) -> StoreResult<CardPublisherRecord> {
+            let found = self.inner.card_publisher(domain, new_id).await?;
+            if self.fault == Fault::CardPublisherNotReused {
+                return Ok(CardPublisherRecord {
+                    id: new_id,
+                    ..found
+                });
+            }
+            Ok(found)
+        }
+
+        async fn card_publishers(&self) -> StoreResult<Vec<CardPublisherRecord>> {
+            self.inner.card_publishers().await
         }
     }
 }

@@ -190,6 +190,10 @@ impl App {
         {
             tracing::warn!(error = %e, "cannot read the holders of highlighted roles");
         }
+        // So are this server's custom emojis, which accounts and polls show.
+        if let Err(e) = self.local_emojis.refresh_if_stale(&*self.store).await {
+            tracing::warn!(error = %e, "cannot read this server's custom emojis");
+        }
         let mut caller = Caller {
             token: None,
             app: None,

@@ -6,7 +6,9 @@
 pub mod accounts;
 pub mod activitypub;
 pub mod admin_accounts;
+pub mod admin_announcements;
 pub mod admin_canonical_email_blocks;
+pub mod admin_custom_emojis;
 pub mod admin_domain_allows;
 pub mod admin_domain_blocks;
 pub mod admin_email_domain_blocks;
@@ -15,11 +17,14 @@ pub mod admin_metrics;
 pub mod admin_reports;
 pub mod admin_tags;
 pub mod admin_trends;
+pub mod announcements;
 pub mod apps;
 pub mod blocks;
 pub mod bookmarks;
 pub mod compatibility;
 pub mod conversations;
+pub mod crypto;
+pub mod custom_emojis;
 pub mod directory;
 mod dispatch;
 pub mod domain_blocks;
@@ -43,6 +48,7 @@ pub mod notification_requests;
 pub mod notifications;
 pub mod notifications_alpha;
 pub mod oauth;
+pub mod oembed;
 pub mod pages;
 pub mod passwords;
 pub mod polls;
@@ -57,6 +63,7 @@ pub mod streaming;
 pub mod suggestions;
 pub mod tags;
 pub mod timelines;
+pub mod trends;
 pub mod well_known;
 
 pub use dispatch::error_reply;
@@ -76,12 +83,8 @@ pub const REMOVED_ENDPOINTS: &[(&str, &str)] = &[
 /// conformance checks of the specification's rules about them use these (and fail against
 /// fedblog until the endpoints are built); an endpoint that gets built moves to a declaration.
 pub mod unserved {
-    /// `GET`: the server's custom emojis.
-    pub const CUSTOM_EMOJIS: &str = "/api/v1/custom_emojis";
     /// `GET`, `POST`, `PUT`, `DELETE`: the caller's web push subscription.
     pub const PUSH_SUBSCRIPTION: &str = "/api/v1/push/subscription";
-    /// `GET`: trending statuses, tags or links (`:kind`).
-    pub const TRENDS: &str = "/api/v1/trends/:kind";
 }
 
 /// Endpoints of federation mechanisms Mastodon dropped (Salmon, PubSubHubbub); a server must
@@ -186,6 +189,9 @@ pub fn routes() -> Vec<Route> {
         route::<statuses::unmute_conversation::UnmuteConversation>(),
         route::<statuses::favourited_by::FavouritedBy>(),
         route::<statuses::reblogged_by::RebloggedBy>(),
+        route::<statuses::list_quotes::ListQuotes>(),
+        route::<statuses::revoke_quote::RevokeQuote>(),
+        route::<statuses::update_interaction_policy::UpdateInteractionPolicy>(),
         route::<statuses::edit_status::EditStatus>(),
         route::<statuses::status_history::GetStatusHistory>(),
         route::<statuses::status_source::GetStatusSource>(),
@@ -212,11 +218,17 @@ pub fn routes() -> Vec<Route> {
         route::<tags::feature_tag::FeatureTag>(),
         route::<tags::unfeature_tag::UnfeatureTag>(),
         route::<followed_tags::list_followed_tags::ListFollowedTags>(),
+        // Trends
+        route::<trends::list_tags::ListTrendingTags>(),
+        route::<trends::list_tags_v1::ListTrendingTagsV1>(),
+        route::<trends::list_statuses::ListTrendingStatuses>(),
+        route::<trends::list_links::ListTrendingLinks>(),
         route::<featured_tags::list_featured_tags::ListFeaturedTags>(),
         route::<featured_tags::create_featured_tag::CreateFeaturedTag>(),
         route::<featured_tags::delete_featured_tag::DeleteFeaturedTag>(),
         route::<featured_tags::featured_tag_suggestions::FeaturedTagSuggestions>(),
         route::<accounts::get_featured_tags::GetFeaturedTags>(),
+        route::<accounts::get_identity_proofs::GetIdentityProofs>(),
         // Timelines
         route::<timelines::home_timeline::HomeTimeline>(),
         route::<timelines::public_timeline::PublicTimeline>(),
@@ -298,6 +310,19 @@ pub fn routes() -> Vec<Route> {
         route::<notification_requests::dismiss_notification_requests::DismissNotificationRequests>(
         ),
         route::<notification_requests::notification_requests_merged::NotificationRequestsMerged>(),
+        // Announcements
+        route::<announcements::list_announcements::ListAnnouncements>(),
+        route::<announcements::dismiss_announcement::DismissAnnouncement>(),
+        route::<announcements::add_announcement_reaction::AddAnnouncementReaction>(),
+        route::<announcements::remove_announcement_reaction::RemoveAnnouncementReaction>(),
+        // Announcements as staff manage them (fedblog's own)
+        route::<admin_announcements::list_announcements::ListAdminAnnouncements>(),
+        route::<admin_announcements::get_announcement::GetAdminAnnouncement>(),
+        route::<admin_announcements::create_announcement::CreateAdminAnnouncement>(),
+        route::<admin_announcements::update_announcement::UpdateAdminAnnouncement>(),
+        route::<admin_announcements::delete_announcement::DeleteAdminAnnouncement>(),
+        route::<admin_announcements::publish_announcement::PublishAdminAnnouncement>(),
+        route::<admin_announcements::unpublish_announcement::UnpublishAdminAnnouncement>(),
         // Markers
         route::<markers::get_markers::GetMarkers>(),
         route::<markers::save_markers::SaveMarkers>(),
@@ -308,6 +333,14 @@ pub fn routes() -> Vec<Route> {
         route::<push::get_subscription::GetSubscription>(),
         route::<push::update_subscription::UpdateSubscription>(),
         route::<push::delete_subscription::DeleteSubscription>(),
+        // End-to-end encryption helpers (Mastodon 3.x)
+        route::<crypto::upload_keys::UploadKeys>(),
+        route::<crypto::query_keys::QueryKeys>(),
+        route::<crypto::claim_keys::ClaimKeys>(),
+        route::<crypto::count_keys::CountKeys>(),
+        route::<crypto::create_deliveries::CreateDeliveries>(),
+        route::<crypto::list_encrypted_messages::ListEncryptedMessages>(),
+        route::<crypto::clear_encrypted_messages::ClearEncryptedMessages>(),
         // Reports
         route::<reports::create_report::CreateReport>(),
         // Administration: accounts
@@ -330,6 +363,15 @@ pub fn routes() -> Vec<Route> {
         route::<admin_reports::unassign_report::UnassignReport>(),
         route::<admin_reports::resolve_report::ResolveReport>(),
         route::<admin_reports::reopen_report::ReopenReport>(),
+        // Administration: custom emojis (fedblog's own endpoints)
+        route::<admin_custom_emojis::list_custom_emojis::ListAdminCustomEmojis>(),
+        route::<admin_custom_emojis::create_custom_emoji::CreateAdminCustomEmoji>(),
+        route::<admin_custom_emojis::get_custom_emoji::GetAdminCustomEmoji>(),
+        route::<admin_custom_emojis::update_custom_emoji::UpdateAdminCustomEmoji>(),
+        route::<admin_custom_emojis::delete_custom_emoji::DeleteAdminCustomEmoji>(),
+        route::<admin_custom_emojis::enable_custom_emoji::EnableAdminCustomEmoji>(),
+        route::<admin_custom_emojis::disable_custom_emoji::DisableAdminCustomEmoji>(),
+        route::<admin_custom_emojis::copy_custom_emoji::CopyAdminCustomEmoji>(),
         // Administration: server-wide blocks
         route::<admin_domain_blocks::list_domain_blocks::ListAdminDomainBlocks>(),
         route::<admin_domain_blocks::get_domain_block::GetAdminDomainBlock>(),
@@ -377,6 +419,8 @@ pub fn routes() -> Vec<Route> {
         route::<instance::instance_v2::InstanceV2>(),
         route::<instance::instance_peers::InstancePeers>(),
         route::<instance::instance_activity::InstanceActivity>(),
+        // Custom emojis
+        route::<custom_emojis::list_custom_emojis::ListCustomEmojis>(),
         route::<instance::instance_rules::InstanceRules>(),
         route::<instance::translation_languages::TranslationLanguages>(),
         route::<instance::nodeinfo_discovery::NodeinfoDiscovery>(),
@@ -393,11 +437,17 @@ pub fn routes() -> Vec<Route> {
         route::<well_known::webfinger::GetWebfinger>(),
         route::<well_known::host_meta::HostMeta>(),
         route::<well_known::host_meta_json::HostMetaJson>(),
+        route::<well_known::change_password::ChangePassword>(),
+        route::<oembed::get_oembed::GetOEmbed>(),
         // ActivityPub
         route::<activitypub::actor::ActorDocument>(),
         route::<activitypub::profile_page::ProfilePage>(),
         route::<activitypub::note::NoteDocument>(),
         route::<activitypub::replies::RepliesCollection>(),
+        route::<activitypub::status_activity::StatusActivity>(),
+        route::<activitypub::status_likes::StatusLikes>(),
+        route::<activitypub::quote_authorization::QuoteAuthorization>(),
+        route::<activitypub::status_shares::StatusShares>(),
         route::<activitypub::status_page::StatusPage>(),
         route::<activitypub::inbox::PersonalInbox>(),
         route::<activitypub::shared_inbox::SharedInbox>(),

@@ -1191,6 +1191,8 @@ pub struct NoteDoc {
     pub replies: Option<Value>,
     /// Its poll: with one, the note is a `Question`.
     pub poll: Option<QuestionDoc>,
+    /// The custom emojis its text uses, written as `Emoji` tags.
+    pub emojis: Vec<Emoji>,
 }
 
 /// The poll of a local post to publish, as Mastodon writes a `Question`'s.
@@ -1315,7 +1317,11 @@ impl NoteDoc {
             |(href, name)| json!({"type": "Mention", "href": href, "name": prefixed('@', name)}),
         );
         let hashtags = self.hashtags.iter().map(|(href, name)| hashtag(href, name));
-        o.insert("tag".into(), mentions.chain(hashtags).collect());
+        let emojis = self.emojis.iter().map(emoji_tag);
+        o.insert(
+            "tag".into(),
+            mentions.chain(hashtags).chain(emojis).collect(),
+        );
         if let Some(r) = &self.replies {
             o.insert("replies".into(), r.clone());
         }
@@ -1474,6 +1480,29 @@ pub fn collection_page_items(page: &Value) -> Vec<String> {
         .or_else(|| page.get("orderedItems"))
         .unwrap_or(&Value::Null);
     uris(items)
+}
+
+/// An `Emoji` tag, as Mastodon writes one: its id, `:shortcode:`, when it last changed, and
+/// its image (the media type from the URL's extension).
+pub fn emoji_tag(e: &Emoji) -> Value {
+    let ext = e.url.rsplit('.').next().map(str::to_ascii_lowercase);
+    let media_type = match ext.as_deref() {
+        Some("gif") => "image/gif",
+        Some("webp") => "image/webp",
+        Some("jpg" | "jpeg") => "image/jpeg",
+        _ => "image/png",
+    };
+    let mut o = Map::new();
+    if let Some(id) = &e.id {
+        o.insert("id".into(), id.clone().into());
+    }
+    o.insert("type".into(), "Emoji".into());
+    o.insert("name".into(), format!(":{}:", e.shortcode).into());
+    if let Some(updated) = e.updated {
+        o.insert("updated".into(), timestamp(updated).into());
+    }
+    o.insert("icon".into(), image(&e.url, media_type));
+    Value::Object(o)
 }
 
 /// A `Hashtag` object: the tag's page and `#name` (the `#` added when missing).
@@ -2333,6 +2362,7 @@ mod tests {
                 Some("https://fedblog.example/users/bob/statuses/1/replies?page=true".into()),
             )),
             poll: None,
+            emojis: vec![],
         }
     }
 

@@ -77,7 +77,7 @@ impl App {
     ) -> Value {
         let base = self.base_url();
         let id = paths::actor(&base, &a.username);
-        ActorDoc {
+        let mut doc = ActorDoc {
             kind: if a.bot { "Service" } else { "Person" }.to_string(),
             preferred_username: a.username.clone(),
             name: a.display_name.clone(),
@@ -107,7 +107,44 @@ impl App {
             moved_to,
             id,
         }
-        .to_json()
+        .to_json();
+        self.add_local_emoji_tags(&mut doc, a);
+        doc
+    }
+
+    /// Adds to a local actor's `tag` the `Emoji` tags of this server's enabled emojis its
+    /// name, bio and profile fields use.
+    fn add_local_emoji_tags(&self, doc: &mut Value, a: &AccountRecord) {
+        let texts = [a.display_name.as_str(), a.note.as_str()]
+            .into_iter()
+            .chain(
+                a.fields
+                    .iter()
+                    .flat_map(|f| [f.name.as_str(), f.value.as_str()]),
+            );
+        let used = self.local_emojis.named_in(texts);
+        if used.is_empty() {
+            return;
+        }
+        if let Some(tags) = doc.get_mut("tag").and_then(Value::as_array_mut) {
+            tags.extend(used.iter().map(|e| vocab::emoji_tag(&ap_emoji(e))));
+        }
+    }
+
+    /// The `Emoji` tags of a local note: this server's enabled emojis its content, content
+    /// warning and poll options use.
+    fn local_note_emojis(&self, s: &StatusRecord, poll: Option<&PollRecord>) -> Vec<vocab::Emoji> {
+        let texts = [s.content.as_str(), s.spoiler_text.as_str()]
+            .into_iter()
+            .chain(
+                poll.into_iter()
+                    .flat_map(|p| p.options.iter().map(String::as_str)),
+            );
+        self.local_emojis
+            .named_in(texts)
+            .iter()
+            .map(ap_emoji)
+            .collect()
     }
 
     /// The instance actor, which signs the fetches made on nobody's behalf.
@@ -196,6 +233,11 @@ impl App {
             conversation: parts.conversation.clone(),
             replies: s.local.then(|| self.render_ap_embedded_replies(&id, parts)),
             poll: parts.poll.as_ref().map(|p| self.render_ap_question(p)),
+            emojis: if s.local {
+                self.local_note_emojis(s, parts.poll.as_ref())
+            } else {
+                vec![]
+            },
             id,
         }
     }
@@ -430,4 +472,14 @@ fn page(title: &str, description: &str, url: &str, activity: &str, body: &str) -
         attr(url),
         attr(activity),
     )
+}
+
+/// A custom emoji as an `Emoji` tag describes it.
+fn ap_emoji(e: &crate::store::CustomEmojiRecord) -> vocab::Emoji {
+    vocab::Emoji {
+        shortcode: e.shortcode.clone(),
+        url: e.image_url.clone(),
+        id: e.uri.clone(),
+        updated: Some(e.updated_at),
+    }
 }

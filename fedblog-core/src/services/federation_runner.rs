@@ -1033,11 +1033,16 @@ impl App {
             Some(id) => self.account(id).await?.map(|t| self.actor_uri(&t)),
             None => None,
         };
+        // The `Emoji` tags of the emojis its profile uses come from those read last.
+        self.local_emojis.refresh_if_stale(&*self.store).await?;
         Ok(self.render_ap_actor(a, &key, moved_to))
     }
 
     /// The signer and JSON of an outgoing activity; `None` when what it is about is gone.
-    async fn render_outgoing(&self, activity: &Outgoing) -> ApiResult<Option<(Id, Value)>> {
+    pub(crate) async fn render_outgoing(
+        &self,
+        activity: &Outgoing,
+    ) -> ApiResult<Option<(Id, Value)>> {
         let base = self.base_url();
         Ok(match activity {
             Outgoing::Create { status } | Outgoing::Update { status } => {
@@ -1299,6 +1304,8 @@ impl App {
 
     /// A status with what its note names, for rendering; `None` when it or its author is gone.
     pub async fn note_parts(&self, id: Id) -> ApiResult<Option<NoteParts>> {
+        // The `Emoji` tags of the emojis a local note uses come from those read last.
+        self.local_emojis.refresh_if_stale(&*self.store).await?;
         let Some(status) = self.store.status_by_id(id).await? else {
             return Ok(None);
         };

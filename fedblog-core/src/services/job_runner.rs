@@ -142,6 +142,7 @@ impl App {
                 self.media().download_remote_media(&payload, fetch).await
             }
             crate::services::notifications::CLOSE_POLL => self.run_close_poll(&payload).await,
+            crate::services::cards::FETCH_LINK_CARD => self.cards().run_fetch(&payload).await,
             crate::mail::SEND_MAIL => self.mailing().run_job(&payload).await,
             crate::services::fanout::FAN_OUT => self.fanout().run_fan_out(&payload).await,
             crate::services::outbox::FEDERATE => self.run_federate(&payload).await,

@@ -1,48 +1,83 @@
 //! Links: the link of each status that Mastodon would make its preview card (the first `http(s)`
-//! link of its text that is not a mention or a hashtag), recorded when the status is posted or
-//! edited, and the link timeline of the public statuses carrying a link.
+//! link of its text that is not a mention or a hashtag, nor a page of this server), recorded
+//! when the status is posted or edited, with its card fetched by a background job (see
+//! `services/cards.rs`), and the link timeline of the public statuses carrying a link.
 //!
-//! fedblog fetches no preview cards and has no trends yet: where Mastodon answers the link
-//! timeline only for a trending link's card, fedblog answers it for any link a statuses of its
-//! timeline carries, and a 404 for others.
+//! Mastodon 4.3 answers the link timeline only for a link whose preview card is currently
+//! trending (and lists the statuses showing that card). fedblog keeps answering it for any
+//! link a status of the timeline carries (a 404 for others): the statuses it lists are the
+//! same ones, since a card is made for the very URL a status links to, and a server with few
+//! accounts would otherwise have no link timeline at all.
 
-use crate::content::{self, Token};
 use crate::error::{ApiError, ApiResult};
 use crate::pagination::Page;
 use crate::services::timelines::StatusPage;
 use crate::services::visibility::VisibilityRule;
 use crate::store::{AccountRecord, LinkStore, PublicTimelineFilter, StatusRecord};
+use chrono::{DateTime, Utc};
 
-/// The link a status's preview card would show: the first `http(s)` link of its text.
-pub fn card_link(text: &str) -> Option<String> {
-    content::tokenize(text).into_iter().find_map(|t| match t {
-        Token::Url(u) => Some(u.to_string()),
-        _ => None,
-    })
-}
+use crate::id::IdGenerator;
+use crate::services::jobs::JobQueue;
 
-/// The links area: `app.links()`. It holds the link store and the visibility rule the link
-/// timeline is filtered by.
+pub use crate::services::cards::{card_link, status_card_link};
+
+/// The links area: `app.links()`. It holds the link store, the visibility rule the link
+/// timeline is filtered by, and the job queue card fetches go on.
 pub struct Links<'a> {
     store: &'a dyn LinkStore,
     visibility: VisibilityRule<'a>,
+    jobs: JobQueue<'a>,
+    ids: &'a IdGenerator,
+    domain: &'a str,
+    now: DateTime<Utc>,
 }
 
 impl<'a> Links<'a> {
-    /// The area over `store`, filtering through `visibility`.
-    pub fn new(store: &'a dyn LinkStore, visibility: VisibilityRule<'a>) -> Self {
-        Links { store, visibility }
+    /// The area over `store`, filtering through `visibility`, queueing card fetches on `jobs`
+    /// with ids of `ids`, for the server at `domain`, at `now`.
+    pub fn new(
+        store: &'a dyn LinkStore,
+        visibility: VisibilityRule<'a>,
+        jobs: JobQueue<'a>,
+        ids: &'a IdGenerator,
+        domain: &'a str,
+        now: DateTime<Utc>,
+    ) -> Self {
+        Links {
+            store,
+            visibility,
+            jobs,
+            ids,
+            domain,
+            now,
+        }
     }
 
     /// Records the link of a status just posted or edited (or that it has none any more).
+    /// When the store keeps cards and the link is not that of the status's card, the card goes
+    /// and a job fetching the new one is queued.
     pub(crate) async fn record_link(&self, status: &StatusRecord) -> ApiResult<()> {
         if status.reblog_of_id.is_some() {
             return Ok(());
         }
-        let link = card_link(&status.text);
+        let link = status_card_link(status, self.domain);
         self.store
             .set_status_link(status.id, link.as_deref())
             .await?;
+        let Some(cards) = self.store.cards() else {
+            return Ok(());
+        };
+        let current = cards.status_cards(&[status.id]).await?.pop().map(|c| c.1);
+        if current.as_ref().map(|c| &c.url) == link.as_ref() {
+            return Ok(());
+        }
+        if current.is_some() {
+            cards.set_status_card(status.id, None).await?;
+        }
+        if let Some(url) = link {
+            let job = crate::services::cards::fetch_job(self.ids, status.id, &url, self.now)?;
+            self.jobs.enqueue(&job).await?;
+        }
         Ok(())
     }
 

@@ -1,9 +1,19 @@
 //! Services: the rules of each area, taking command structs from endpoints and talking to the store.
 
 pub mod accounts;
+pub mod announcements;
+#[cfg(test)]
+mod announcements_tests;
 pub mod badges;
 pub mod blocks;
+pub mod cards;
+#[cfg(test)]
+mod cards_tests;
 pub mod conversations;
+pub mod crypto;
+pub mod custom_emojis;
+#[cfg(test)]
+mod custom_emojis_tests;
 pub mod discovery;
 pub mod durations;
 pub mod edits;
@@ -47,6 +57,9 @@ pub mod polls;
 pub mod presenting;
 #[cfg(test)]
 mod published_events_tests;
+pub mod quotes;
+#[cfg(test)]
+mod quotes_tests;
 pub mod rate_limits;
 pub mod relationships;
 pub mod remote;
@@ -67,6 +80,8 @@ pub mod tags;
 pub mod timelines;
 pub mod translation;
 pub mod trends;
+#[cfg(test)]
+mod trends_tests;
 pub mod visibility;
 pub mod web_push;
 pub mod webfinger;

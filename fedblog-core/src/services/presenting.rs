@@ -95,7 +95,10 @@ impl App {
         let batch = self
             .load_batch(statuses, viewer, with_source, loaded, false)
             .await?;
-        Ok(self.render_batch(statuses, &batch))
+        let mut rendered = self.render_batch(statuses, &batch);
+        crate::quote_presenting::attach(self, &mut rendered, statuses, &batch.originals, viewer)
+            .await?;
+        Ok(rendered)
     }
 
     /// Everything rendering `statuses` for `viewer` needs, each kind read once: what `loaded`
@@ -161,6 +164,8 @@ impl App {
         let media = self.media_map(&media_ids).await?;
         let filters = self.filters().active_filters(viewer).await?;
         let emojis = self.page_emojis(&all, &accounts, &polls).await?;
+        let card_ids: Vec<Id> = all.iter().map(|s| s.id).collect();
+        let cards = self.cards().cards_of(&card_ids).await?;
         Ok(StatusBatch {
             base: self.base_url(),
             originals,
@@ -173,6 +178,7 @@ impl App {
             viewer,
             with_source,
             emojis,
+            cards,
         })
     }
 
@@ -313,8 +319,9 @@ impl App {
         let batch = self
             .load_batch(&shown, viewer, false, loaded, untouched)
             .await?;
-        let rendered =
-            crate::render::without_hidden_in(self.render_batch(&shown, &batch), viewer, context);
+        let mut all = self.render_batch(&shown, &batch);
+        crate::quote_presenting::attach(self, &mut all, &shown, &batch.originals, viewer).await?;
+        let rendered = crate::render::without_hidden_in(all, viewer, context);
         json_text(rendered.first())
     }
 
@@ -692,7 +699,21 @@ impl App {
             Some(v) if v.id != poll.account_id => self.store.poll_votes_of(poll.id, v.id).await?,
             _ => vec![],
         };
-        Ok(self.render_poll(poll, viewer, own_votes))
+        let mut rendered = self.render_poll(poll, viewer, own_votes);
+        // A local poll shows this server's emojis its options name (a remote one's are its
+        // server's, shown with its status).
+        let local = match viewer {
+            Some(v) if v.id == poll.account_id => v.is_local(),
+            _ => self
+                .store
+                .account_by_id(poll.account_id)
+                .await?
+                .is_some_and(|a| a.is_local()),
+        };
+        if local {
+            rendered.emojis = self.local_poll_emojis(poll);
+        }
+        Ok(rendered)
     }
 }
 

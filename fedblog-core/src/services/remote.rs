@@ -598,6 +598,7 @@ impl<'a> Remote<'a> {
                 self.areas.notifications.schedule_poll_close(record).await?;
             }
         }
+        self.areas.links.record_link(&updated).await?;
         self.areas.search.index(&updated).await?;
         publish_logged(
             self.events,

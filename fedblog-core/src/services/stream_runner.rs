@@ -149,6 +149,27 @@ impl App {
                 }
                 Ok(())
             }
+            DomainEvent::AnnouncementPublished { announcement } => {
+                self.stream_announcement(*announcement, &listeners).await
+            }
+            DomainEvent::AnnouncementReaction {
+                announcement,
+                name,
+                count,
+            } => {
+                let payload = serde_json::json!({
+                    "name": name,
+                    "count": count,
+                    "announcement_id": announcement.to_string(),
+                })
+                .to_string();
+                to_every_user(&listeners, "announcement.reaction", &payload);
+                Ok(())
+            }
+            DomainEvent::AnnouncementDeleted { announcement } => {
+                to_every_user(&listeners, "announcement.delete", &announcement.to_string());
+                Ok(())
+            }
             DomainEvent::TokenRevoked { token } => {
                 self.streams
                     .close_where(Closed::AccessEnded, |l| l.token() == Some(*token));
@@ -159,7 +180,55 @@ impl App {
                     .close_where(Closed::AccessEnded, |l| l.viewer_id() == Some(*account));
                 Ok(())
             }
+            DomainEvent::EncryptedMessage {
+                account,
+                token,
+                payload,
+            } => {
+                for l in listeners_of(&listeners, *account) {
+                    if l.token() == Some(*token) && l.channels().contains(&Channel::User) {
+                        l.send(message(
+                            &Channel::User,
+                            "encrypted_message",
+                            payload.clone(),
+                        ));
+                    }
+                }
+                Ok(())
+            }
         }
+    }
+
+    /// Streams a published announcement to every signed-in `user` stream, rendered for each
+    /// listening account (its `read` and reactions' `me` are the listener's).
+    async fn stream_announcement(&self, id: Id, listeners: &[Arc<Listener>]) -> ApiResult<()> {
+        let mut rendered: HashMap<Id, Option<String>> = HashMap::new();
+        for l in listeners {
+            let Some(viewer) = l.viewer_id() else {
+                continue;
+            };
+            if !l.channels().contains(&Channel::User) {
+                continue;
+            }
+            if let std::collections::hash_map::Entry::Vacant(slot) = rendered.entry(viewer) {
+                let view = self.announcements().view_for(id, Some(viewer)).await?;
+                let text = match view {
+                    Some(v) => Some(
+                        serde_json::to_string(&crate::render::render_announcement(
+                            &self.base_url(),
+                            &v,
+                        ))
+                        .map_err(|_| crate::error::ApiError::internal())?,
+                    ),
+                    None => None,
+                };
+                slot.insert(text);
+            }
+            if let Some(Some(text)) = rendered.get(&viewer) {
+                l.send(message(&Channel::User, "announcement", text.clone()));
+            }
+        }
+        Ok(())
     }
 
     /// Streams a new or edited status as `event` to every channel it reaches, rendered once
@@ -219,6 +288,15 @@ type RenderKey = (Option<Id>, FilterContext);
 
 /// A render under way: its key and the JSON text (`None`: not for that listener).
 type Render<'a> = futures_util::future::BoxFuture<'a, ApiResult<(RenderKey, Option<String>)>>;
+
+/// Sends `event` with `payload` to every signed-in connection's `user` stream.
+fn to_every_user(listeners: &[Arc<Listener>], event: &str, payload: &str) {
+    for l in listeners {
+        if l.viewer_id().is_some() && l.channels().contains(&Channel::User) {
+            l.send(message(&Channel::User, event, payload.to_string()));
+        }
+    }
+}
 
 /// The connections of `account`.
 fn listeners_of(listeners: &[Arc<Listener>], account: Id) -> impl Iterator<Item = &Arc<Listener>> {

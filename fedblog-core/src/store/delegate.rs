@@ -81,6 +81,8 @@ macro_rules! __delegate_trait {
             fn save_notification_emails(&self, account: Id, choices: &NotificationEmailsRecord) -> StoreResult<()>;
         } sync {
             fn moderation(&self) -> Option<&dyn ModerationStore>;
+            fn crypto(&self) -> Option<&dyn CryptoStore>;
+            fn announcements(&self) -> Option<&dyn AnnouncementStore>;
         } }
     };
     (OAuthStore, $ty:ty, $field:ident $(, $observe:ident)?) => {
@@ -120,6 +122,8 @@ macro_rules! __delegate_trait {
             fn public_timeline(&self, filter: PublicTimelineFilter, page: Page) -> StoreResult<Vec<StatusRecord>>;
             fn public_timeline_ids(&self, filter: PublicTimelineFilter, page: Page) -> StoreResult<Vec<Id>>;
             fn tag_timeline(&self, filter: &TagTimelineFilter, page: Page) -> StoreResult<Vec<StatusRecord>>;
+        } sync {
+            fn quotes(&self) -> Option<&dyn QuoteStore>;
         } }
     };
     (FollowStore, $ty:ty, $field:ident $(, $observe:ident)?) => {
@@ -264,6 +268,11 @@ macro_rules! __delegate_trait {
             fn account_media(&self, account_id: Id) -> StoreResult<Vec<MediaRecord>>;
             fn save_custom_emojis(&self, emojis: &[CustomEmojiRecord]) -> StoreResult<()>;
             fn custom_emojis_by_keys(&self, keys: &[(String, Option<String>)]) -> StoreResult<Vec<CustomEmojiRecord>>;
+            fn list_custom_emojis(&self, filter: &CustomEmojiFilter, page: Page) -> StoreResult<Vec<CustomEmojiRecord>>;
+            fn custom_emoji_by_id(&self, id: Id) -> StoreResult<Option<CustomEmojiRecord>>;
+            fn delete_custom_emoji(&self, id: Id) -> StoreResult<Option<CustomEmojiRecord>>;
+        } sync {
+            fn manages_custom_emojis(&self) -> bool;
         } }
     };
     (NotificationStore, $ty:ty, $field:ident $(, $observe:ident)?) => {
@@ -338,6 +347,8 @@ macro_rules! __delegate_trait {
             fn set_status_link(&self, status: Id, url: Option<&str>) -> StoreResult<()>;
             fn link_known(&self, url: &str) -> StoreResult<bool>;
             fn link_timeline(&self, url: &str, filter: PublicTimelineFilter, page: Page) -> StoreResult<Vec<StatusRecord>>;
+        } sync {
+            fn cards(&self) -> Option<&dyn CardStore>;
         } }
     };
     (NotificationPolicyStore, $ty:ty, $field:ident $(, $observe:ident)?) => {

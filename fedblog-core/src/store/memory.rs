@@ -9,8 +9,16 @@ use chrono::{DateTime, Utc};
 use super::*;
 use crate::error::{StoreError, StoreResult};
 
+mod announcements;
+mod cards;
+
+#[path = "crypto_memory.rs"]
+mod crypto_memory;
+
 #[derive(Default)]
 struct Inner {
+    /// Quotes and quote approval policies (`store::quotes`).
+    quotes: super::quotes::QuoteTables,
     accounts: BTreeMap<Id, AccountRecord>,
     /// status -> the words of its searchable text, lower-cased, in order
     search_index: BTreeMap<Id, Vec<String>>,
@@ -109,6 +117,12 @@ struct Inner {
     activity_days: BTreeSet<(Id, chrono::NaiveDate)>,
     /// (kind, target) -> the latest trend review
     trend_reviews: BTreeMap<(TrendKind, Id), TrendReviewRecord>,
+    /// Devices, one-time keys and encrypted messages (`crypto_memory.rs`).
+    crypto: crypto_memory::CryptoData,
+    /// Announcements, their dismissals and reactions (see `memory/announcements.rs`).
+    announcements: announcements::Announcements,
+    /// Preview cards, the statuses showing them and their publishers (see `memory/cards.rs`).
+    cards: cards::Cards,
 }
 
 /// Keeps everything in memory behind one lock. Cloning is not offered: share it in an `Arc`.
@@ -133,6 +147,14 @@ impl MemoryStore {
         self.inner
             .write()
             .map_err(|_| StoreError::Backend("memory store lock poisoned".into()))
+    }
+
+    /// Runs `f` on the quote tables under the write lock (for `store::quotes`).
+    pub(super) fn quote_tables<R>(
+        &self,
+        f: impl FnOnce(&mut super::quotes::QuoteTables) -> R,
+    ) -> StoreResult<R> {
+        Ok(f(&mut self.write()?.quotes))
     }
 }
 
@@ -273,6 +295,7 @@ impl Inner {
         let Some(s) = self.statuses.remove(&id) else {
             return false;
         };
+        self.quotes.forget_status(id);
         self.search_index.remove(&id);
         for feed in self.feeds.values_mut() {
             feed.remove(&id);
@@ -293,6 +316,7 @@ impl Inner {
         self.remove_polls_of(id);
         self.filter_statuses.retain(|_, f| f.status_id != id);
         self.status_links.remove(&id);
+        self.cards.status_cards.remove(&id);
         for c in self.conversations.values_mut() {
             c.status_ids.retain(|s| *s != id);
         }
@@ -618,10 +642,19 @@ impl AccountStore for MemoryStore {
             .retain(|(a, f)| *a != id && *f != id);
         g.notification_requests
             .retain(|_, r| r.account_id != id && r.from_account_id != id);
+        g.announcements.forget_account(id);
         Ok(())
     }
 
     fn moderation(&self) -> Option<&dyn ModerationStore> {
+        Some(self)
+    }
+
+    fn crypto(&self) -> Option<&dyn CryptoStore> {
+        Some(self)
+    }
+
+    fn announcements(&self) -> Option<&dyn AnnouncementStore> {
         Some(self)
     }
 
@@ -896,6 +929,9 @@ impl OAuthStore for MemoryStore {
 
 #[async_trait]
 impl StatusStore for MemoryStore {
+    fn quotes(&self) -> Option<&dyn QuoteStore> {
+        Some(self)
+    }
     async fn insert_status(&self, status: &StatusRecord) -> StoreResult<()> {
         let mut g = self.write()?;
         if g.statuses.contains_key(&status.id) {
@@ -3080,6 +3116,61 @@ impl MediaStore for MemoryStore {
         found.dedup_by_key(|e| e.id);
         Ok(found)
     }
+
+    fn manages_custom_emojis(&self) -> bool {
+        true
+    }
+
+    async fn list_custom_emojis(
+        &self,
+        filter: &CustomEmojiFilter,
+        page: Page,
+    ) -> StoreResult<Vec<CustomEmojiRecord>> {
+        let inner = self.read()?;
+        let needle = filter.shortcode.as_ref().map(|s| s.to_lowercase());
+        let mut matching: Vec<&CustomEmojiRecord> = inner
+            .custom_emojis
+            .values()
+            .filter(|e| filter.local.is_none_or(|local| local == e.domain.is_none()))
+            .filter(|e| {
+                filter
+                    .domain
+                    .as_ref()
+                    .is_none_or(|d| e.domain.as_ref() == Some(d))
+            })
+            .filter(|e| {
+                needle
+                    .as_ref()
+                    .is_none_or(|n| e.shortcode.to_lowercase().contains(n.as_str()))
+            })
+            .filter(|e| !(filter.enabled_only && e.disabled))
+            .collect();
+        matching.sort_by_key(|e| std::cmp::Reverse(e.id));
+        Ok(page
+            .apply(matching.into_iter(), |e| e.id)
+            .into_iter()
+            .cloned()
+            .collect())
+    }
+
+    async fn custom_emoji_by_id(&self, id: Id) -> StoreResult<Option<CustomEmojiRecord>> {
+        Ok(self
+            .read()?
+            .custom_emojis
+            .values()
+            .find(|e| e.id == id)
+            .cloned())
+    }
+
+    async fn delete_custom_emoji(&self, id: Id) -> StoreResult<Option<CustomEmojiRecord>> {
+        let mut inner = self.write()?;
+        let key = inner
+            .custom_emojis
+            .iter()
+            .find(|(_, e)| e.id == id)
+            .map(|(k, _)| k.clone());
+        Ok(key.and_then(|k| inner.custom_emojis.remove(&k)))
+    }
 }
 
 #[async_trait]
@@ -3505,6 +3596,10 @@ impl LinkStore for MemoryStore {
                 && (!filter.only_media || s.has_media())
         });
         Ok(page.apply(visible, |s| s.id).into_iter().cloned().collect())
+    }
+
+    fn cards(&self) -> Option<&dyn CardStore> {
+        Some(self)
     }
 }
 
@@ -4192,6 +4287,83 @@ impl ModerationStore for MemoryStore {
             .skip(offset as usize)
             .take(limit as usize)
             .map(|(_, id)| id)
+            .collect())
+    }
+
+    async fn trend_tag_uses(&self, since: DateTime<Utc>) -> StoreResult<Vec<TrendTagUses>> {
+        let g = self.read()?;
+        let mut uses: HashMap<&str, Vec<TrendUse>> = HashMap::new();
+        for s in g.statuses.values().filter(|s| {
+            s.created_at >= since && s.visibility == Visibility::Public && s.reblog_of_id.is_none()
+        }) {
+            let Some(author) = g.accounts.get(&s.account_id) else {
+                continue;
+            };
+            if author.is_suspended() || author.silenced_at.is_some() {
+                continue;
+            }
+            let names: BTreeSet<&str> = s.tags.iter().map(String::as_str).collect();
+            for name in names {
+                uses.entry(name).or_default().push(TrendUse {
+                    account_id: s.account_id,
+                    at: s.created_at,
+                });
+            }
+        }
+        Ok(g.tags
+            .values()
+            .filter_map(|t| {
+                let uses = uses.remove(t.name.as_str())?;
+                Some(TrendTagUses {
+                    tag: t.clone(),
+                    uses,
+                })
+            })
+            .collect())
+    }
+
+    async fn trend_status_candidates(
+        &self,
+        since: DateTime<Utc>,
+    ) -> StoreResult<Vec<TrendStatusCandidate>> {
+        let g = self.read()?;
+        // status -> the accounts that favourited or reblogged it
+        let mut fans: BTreeMap<Id, BTreeSet<Id>> = BTreeMap::new();
+        for (account, status) in g.favourites.keys() {
+            fans.entry(*status).or_default().insert(*account);
+        }
+        for s in g.statuses.values() {
+            if let Some(original) = s.reblog_of_id {
+                fans.entry(original).or_default().insert(s.account_id);
+            }
+        }
+        Ok(fans
+            .into_iter()
+            .filter_map(|(id, accounts)| {
+                let s = g.statuses.get(&id)?;
+                let author = g.accounts.get(&s.account_id)?;
+                let may_trend = s.created_at >= since
+                    && s.visibility == Visibility::Public
+                    && s.reblog_of_id.is_none()
+                    && s.in_reply_to_id.is_none()
+                    && !s.sensitive
+                    && s.spoiler_text.is_empty()
+                    && author.discoverable == Some(true)
+                    && !author.is_suspended()
+                    && author.silenced_at.is_none();
+                let n = accounts.iter().filter(|a| **a != s.account_id).count() as u64;
+                (may_trend && n > 0).then(|| TrendStatusCandidate {
+                    status_id: id,
+                    account_id: s.account_id,
+                    created_at: s.created_at,
+                    language: s.language.clone(),
+                    accounts: n,
+                    trendable: g
+                        .trend_reviews
+                        .get(&(TrendKind::Status, id))
+                        .map(|r| r.trendable),
+                })
+            })
             .collect())
     }
 }

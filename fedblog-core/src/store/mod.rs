@@ -4,12 +4,16 @@
 //! unless a method says otherwise; unique violations are `StoreError::AlreadyExists`; a missing
 //! record is `Ok(None)` for lookups and `StoreError::NotFound` for updates and deletes.
 
+pub mod announcements;
 pub mod cached;
+pub mod cards;
+pub mod crypto;
 pub mod delegate;
 pub mod mail_tokens;
 pub mod memory;
 pub mod metrics;
 pub mod moderation;
+pub mod quotes;
 pub mod records;
 
 use async_trait::async_trait;
@@ -18,9 +22,13 @@ use chrono::{DateTime, NaiveDate, Utc};
 use crate::error::StoreResult;
 use crate::id::Id;
 use crate::pagination::Page;
+pub use announcements::*;
+pub use cards::*;
+pub use crypto::*;
 pub use mail_tokens::*;
 pub use metrics::*;
 pub use moderation::*;
+pub use quotes::*;
 pub use records::*;
 
 /// Accounts and the logins of local accounts.
@@ -81,6 +89,19 @@ pub trait AccountStore: Send + Sync {
     /// `None` (the default, for stores written before [`ModerationStore`]): the server offers no
     /// admin API and no reports.
     fn moderation(&self) -> Option<&dyn ModerationStore> {
+        None
+    }
+    /// The store's end-to-end encryption helpers (devices, one-time keys, encrypted
+    /// messages), if it keeps them; `None` (the default, for stores written before
+    /// [`CryptoStore`]): the `/api/v1/crypto/...` endpoints answer that the server keeps no
+    /// devices.
+    fn crypto(&self) -> Option<&dyn CryptoStore> {
+        None
+    }
+    /// The store's announcements (with their dismissals and reactions), if it keeps any;
+    /// `None` (the default, for stores written before [`AnnouncementStore`]): users are shown
+    /// none and staff cannot make any.
+    fn announcements(&self) -> Option<&dyn AnnouncementStore> {
         None
     }
     /// Keeps `token` as its login's pending link of its purpose, replacing the one before (a
@@ -279,6 +300,11 @@ pub trait StatusStore: Send + Sync {
     /// already reblogged that status; `AlreadyExists("media")` if one of the media is missing,
     /// not the author's, or attached to a status already (nothing is stored).
     async fn insert_status(&self, status: &StatusRecord) -> StoreResult<()>;
+    /// The store's quotes and quote approval policies, if it keeps any; `None` (the default,
+    /// for stores written before [`QuoteStore`]): nothing can be quoted.
+    fn quotes(&self) -> Option<&dyn QuoteStore> {
+        None
+    }
     /// The status with this id.
     async fn status_by_id(&self, id: Id) -> StoreResult<Option<StatusRecord>>;
     /// The statuses with these ids, in no particular order; unknown ids are skipped.
@@ -891,6 +917,35 @@ pub trait MediaStore: Send + Sync {
         let _ = keys;
         Ok(vec![])
     }
+    /// Whether this store lists, finds by id and deletes custom emojis
+    /// ([`MediaStore::list_custom_emojis`], [`MediaStore::custom_emoji_by_id`],
+    /// [`MediaStore::delete_custom_emoji`]), which staff managing this server's emojis needs.
+    /// The default answers `false`, with those methods finding and removing nothing; a store
+    /// that answers `true` claims `ManagesCustomEmojis` in the testkit's store suite.
+    fn manages_custom_emojis(&self) -> bool {
+        false
+    }
+    /// One page of the custom emojis `filter` selects, newest (highest id) first. The default
+    /// lists none.
+    async fn list_custom_emojis(
+        &self,
+        filter: &CustomEmojiFilter,
+        page: Page,
+    ) -> StoreResult<Vec<CustomEmojiRecord>> {
+        let _ = (filter, page);
+        Ok(vec![])
+    }
+    /// The custom emoji with this id. The default finds none.
+    async fn custom_emoji_by_id(&self, id: Id) -> StoreResult<Option<CustomEmojiRecord>> {
+        let _ = id;
+        Ok(None)
+    }
+    /// Removes the custom emoji with this id and returns it (so that its files can be
+    /// removed); `None` if there was none. The default removes nothing.
+    async fn delete_custom_emoji(&self, id: Id) -> StoreResult<Option<CustomEmojiRecord>> {
+        let _ = id;
+        Ok(None)
+    }
 }
 
 /// Notifications: what others did that concerns an account.
@@ -1100,6 +1155,11 @@ pub trait LinkStore: Send + Sync {
         filter: PublicTimelineFilter,
         page: Page,
     ) -> StoreResult<Vec<StatusRecord>>;
+    /// The store's preview cards (see [`CardStore`]), if it keeps any; `None` (the default, for
+    /// stores written before them): statuses have no `card` and no link trends.
+    fn cards(&self) -> Option<&dyn CardStore> {
+        None
+    }
 }
 
 /// Notification policies, the requests of the notifications they filter, and the senders an

@@ -525,6 +525,67 @@ pub trait ModerationStore: Send + Sync {
         offset: u64,
         limit: u64,
     ) -> StoreResult<Vec<Id>>;
+    /// The hashtags used by statuses created at or after `since` that count towards trends,
+    /// each tag once with every such use: public statuses that are not reblogs, by authors
+    /// neither suspended nor silenced (staff reviews and usability are on the tag, for the
+    /// caller to read). Uses in no particular order, tags in no particular order. The default
+    /// finds none, which is correct but weaker: nothing trends (capability `ScoresTrends` of the
+    /// store suite).
+    async fn trend_tag_uses(&self, since: DateTime<Utc>) -> StoreResult<Vec<TrendTagUses>> {
+        let _ = since;
+        Ok(vec![])
+    }
+    /// The statuses that may trend, created at or after `since`, that accounts other than their
+    /// author favourited or reblogged, each once with how many distinct such accounts did and
+    /// its staff review: public statuses that are neither reblogs nor replies, neither
+    /// sensitive nor behind a content warning, by authors who are discoverable
+    /// (`discoverable = Some(true)`) and neither suspended nor silenced. In no particular order.
+    /// The default finds none, which is correct but weaker: nothing trends (capability
+    /// `ScoresTrends` of the store suite).
+    async fn trend_status_candidates(
+        &self,
+        since: DateTime<Utc>,
+    ) -> StoreResult<Vec<TrendStatusCandidate>> {
+        let _ = since;
+        Ok(vec![])
+    }
+}
+
+/// One use of a hashtag by a status, for scoring trends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct TrendUse {
+    /// The author of the status.
+    pub account_id: Id,
+    /// When the status was created.
+    pub at: DateTime<Utc>,
+}
+
+/// A hashtag with its uses that count towards trends
+/// ([`ModerationStore::trend_tag_uses`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct TrendTagUses {
+    /// The tag, with its staff review.
+    pub tag: TagRecord,
+    /// Its uses, one per status.
+    pub uses: Vec<TrendUse>,
+}
+
+/// A status that may trend, with what its score is computed from
+/// ([`ModerationStore::trend_status_candidates`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct TrendStatusCandidate {
+    /// The status.
+    pub status_id: Id,
+    /// Its author.
+    pub account_id: Id,
+    /// When it was created.
+    pub created_at: DateTime<Utc>,
+    /// Its language, if known.
+    pub language: Option<String>,
+    /// The distinct accounts, its author aside, that favourited or reblogged it.
+    pub accounts: u64,
+    /// What staff decided (`Some(true)`: may trend), `None` before any review.
+    pub trendable: Option<bool>,
 }
 
 /// What a trend review is about. Hashtags keep their review on the tag itself

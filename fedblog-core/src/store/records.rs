@@ -918,6 +918,20 @@ pub struct CustomEmojiRecord {
     pub updated_at: DateTime<Utc>,
 }
 
+/// Which custom emojis [`MediaStore::list_custom_emojis`](crate::store::MediaStore::list_custom_emojis)
+/// lists.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CustomEmojiFilter {
+    /// `Some(true)`: this server's only; `Some(false)`: other servers' only; `None`: both.
+    pub local: Option<bool>,
+    /// Only those of this domain (lower-cased).
+    pub domain: Option<String>,
+    /// Only those whose shortcode contains this text, compared case-insensitively.
+    pub shortcode: Option<String>,
+    /// Only those that are not disabled.
+    pub enabled_only: bool,
+}
+
 /// An uploaded file to attach to a status (a media attachment).
 ///
 /// It is *unattached* while `status_id` is `None`; only unattached media can be attached to a new

@@ -552,6 +552,14 @@ impl AccountStore for SeaStore {
         Some(self)
     }
 
+    fn announcements(&self) -> Option<&dyn fedblog_core::store::AnnouncementStore> {
+        Some(self)
+    }
+
+    fn crypto(&self) -> Option<&dyn fedblog_core::store::CryptoStore> {
+        Some(self)
+    }
+
     // The e-mail flows' data, in `mail_tokens.rs`.
     async fn save_mail_token(
         &self,

@@ -80,4 +80,8 @@ impl LinkStore for SeaStore {
             .map_err(backend_err)?;
         hydrate(&self.db, paging::finish(rows, &page)).await
     }
+
+    fn cards(&self) -> Option<&dyn fedblog_core::store::CardStore> {
+        Some(self)
+    }
 }

@@ -5,14 +5,17 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use async_trait::async_trait;
-use fedblog_core::store::{CustomEmojiRecord, MediaKind, MediaRecord, MediaStore};
+use fedblog_core::pagination::Page;
+use fedblog_core::store::{
+    CustomEmojiFilter, CustomEmojiRecord, MediaKind, MediaRecord, MediaStore,
+};
 use fedblog_core::{Id, StoreError, StoreResult};
 use sea_orm::ActiveValue::Set;
-use sea_orm::sea_query::{Condition, Expr, OnConflict, SelectStatement};
+use sea_orm::sea_query::{Condition, Expr, ExprTrait, Func, OnConflict, SelectStatement};
 use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter};
 
 use super::entity::{custom_emojis, media_attachments};
-use super::{IN_CHUNK, SeaStore, backend_err, finish};
+use super::{IN_CHUNK, SeaStore, backend_err, directory, finish, paging};
 
 /// `(shortcode, domain)` keys per lookup query: two bind parameters each.
 const EMOJI_KEY_CHUNK: usize = 200;
@@ -390,6 +393,62 @@ impl MediaStore for SeaStore {
             out.extend(rows.into_iter().map(emoji_from_row));
         }
         Ok(out)
+    }
+
+    fn manages_custom_emojis(&self) -> bool {
+        true
+    }
+
+    async fn list_custom_emojis(
+        &self,
+        filter: &CustomEmojiFilter,
+        page: Page,
+    ) -> StoreResult<Vec<CustomEmojiRecord>> {
+        use custom_emojis::Column as C;
+        let mut query = custom_emojis::Entity::find();
+        match filter.local {
+            Some(true) => query = query.filter(C::Domain.eq("")),
+            Some(false) => query = query.filter(C::Domain.ne("")),
+            None => {}
+        }
+        if let Some(domain) = &filter.domain {
+            query = query.filter(C::Domain.eq(domain.as_str()));
+        }
+        if let Some(text) = &filter.shortcode {
+            let pattern = directory::like(format!(
+                "%{}%",
+                directory::escape_like(&text.to_lowercase())
+            ));
+            query = query.filter(Expr::expr(Func::lower(Expr::col(C::Shortcode))).like(pattern));
+        }
+        if filter.enabled_only {
+            query = query.filter(C::Disabled.eq(false));
+        }
+        let rows = paging::apply(query, C::Id, &page)
+            .all(&self.db)
+            .await
+            .map_err(backend_err)?;
+        Ok(paging::finish(rows, &page)
+            .into_iter()
+            .map(emoji_from_row)
+            .collect())
+    }
+
+    async fn custom_emoji_by_id(&self, id: Id) -> StoreResult<Option<CustomEmojiRecord>> {
+        Ok(custom_emojis::Entity::find_by_id(id.as_i64())
+            .one(&self.db)
+            .await
+            .map_err(backend_err)?
+            .map(emoji_from_row))
+    }
+
+    async fn delete_custom_emoji(&self, id: Id) -> StoreResult<Option<CustomEmojiRecord>> {
+        let rows = custom_emojis::Entity::delete_many()
+            .filter(custom_emojis::Column::Id.eq(id.as_i64()))
+            .exec_with_returning(&self.db)
+            .await
+            .map_err(backend_err)?;
+        Ok(rows.into_iter().next().map(emoji_from_row))
     }
 }
 

@@ -15,8 +15,11 @@ pub mod pg_events;
 pub use rate_limits::DbRateLimiter;
 
 mod accounts;
+mod announcements;
 mod blocks;
+mod cards;
 mod conversations;
+mod crypto;
 mod directory;
 mod domain_blocks;
 mod federation;
@@ -39,6 +42,7 @@ mod oauth;
 mod paging;
 mod pairs;
 mod polls;
+mod quotes;
 mod rate_limits;
 mod scheduled_statuses;
 mod search;
@@ -46,6 +50,7 @@ mod stats;
 mod status_edits;
 mod statuses;
 mod tags;
+mod trends;
 
 use std::time::Duration;
 

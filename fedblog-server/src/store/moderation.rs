@@ -15,8 +15,8 @@ use fedblog_core::store::{
     AccountOrigin, AccountWarningRecord, AdminAccountFilter, AdminAccountStatus,
     DomainBlockSeverity, InstanceDomainBlockRecord, IpBlockRecord, IpBlockSeverity,
     ListedValueRecord, ModerationStore, ReportCategory, ReportFilter, ReportRecord, RuleRecord,
-    TagRecord, TermsOfServiceRecord, TrendKind, TrendReviewRecord, UserRoleRecord, ValueList,
-    WarningAction,
+    TagRecord, TermsOfServiceRecord, TrendKind, TrendReviewRecord, TrendStatusCandidate,
+    TrendTagUses, UserRoleRecord, ValueList, WarningAction,
 };
 use fedblog_core::{Id, StoreError, StoreResult};
 use sea_orm::ActiveValue::Set;
@@ -754,6 +754,17 @@ impl ModerationStore for SeaStore {
             })
             .collect()
     }
+
+    async fn trend_tag_uses(&self, since: DateTime<Utc>) -> StoreResult<Vec<TrendTagUses>> {
+        super::trends::tag_uses(&self.db, since).await
+    }
+
+    async fn trend_status_candidates(
+        &self,
+        since: DateTime<Utc>,
+    ) -> StoreResult<Vec<TrendStatusCandidate>> {
+        super::trends::status_candidates(&self.db, since).await
+    }
 }
 
 fn trend_review_from_row(m: trend_reviews::Model) -> StoreResult<TrendReviewRecord> {
@@ -811,24 +822,7 @@ fn trending_tags_query(since: DateTime<Utc>, offset: u64, limit: u64) -> SelectS
 /// the distinct accounts (the author aside) that favourited or reblogged them, then newest;
 /// one statement over `favourites` and the reblogs in `statuses` (`fans`, `UNION ALL`).
 fn trending_statuses_query(since: DateTime<Utc>, offset: u64, limit: u64) -> SelectStatement {
-    let mut fans = Query::select()
-        .expr_as(Expr::col(favourites::Column::AccountId), "account_id")
-        .expr_as(Expr::col(favourites::Column::StatusId), "status_id")
-        .from(favourites::Entity)
-        .to_owned();
-    let reblogs = Query::select()
-        .expr_as(
-            Expr::col(("reblogs", statuses::Column::AccountId)),
-            "account_id",
-        )
-        .expr_as(
-            Expr::col(("reblogs", statuses::Column::ReblogOfId)),
-            "status_id",
-        )
-        .from_as(statuses::Entity, "reblogs")
-        .and_where(Expr::col(("reblogs", statuses::Column::ReblogOfId)).is_not_null())
-        .to_owned();
-    fans.union(UnionType::All, reblogs);
+    let fans = fans_query();
     let status = |c: statuses::Column| Expr::col((statuses::Entity, c));
     let account = |c: accounts::Column| Expr::col((accounts::Entity, c));
     Query::select()
@@ -864,6 +858,30 @@ fn trending_statuses_query(since: DateTime<Utc>, offset: u64, limit: u64) -> Sel
         .limit(limit)
         .offset(offset)
         .to_owned()
+}
+
+/// `(account_id, status_id)` of every favourite and every reblog (`UNION ALL`): who gave a status
+/// attention, which the trending statuses count by distinct account.
+pub(super) fn fans_query() -> SelectStatement {
+    let mut fans = Query::select()
+        .expr_as(Expr::col(favourites::Column::AccountId), "account_id")
+        .expr_as(Expr::col(favourites::Column::StatusId), "status_id")
+        .from(favourites::Entity)
+        .to_owned();
+    let reblogs = Query::select()
+        .expr_as(
+            Expr::col(("reblogs", statuses::Column::AccountId)),
+            "account_id",
+        )
+        .expr_as(
+            Expr::col(("reblogs", statuses::Column::ReblogOfId)),
+            "status_id",
+        )
+        .from_as(statuses::Entity, "reblogs")
+        .and_where(Expr::col(("reblogs", statuses::Column::ReblogOfId)).is_not_null())
+        .to_owned();
+    fans.union(UnionType::All, reblogs);
+    fans
 }
 
 #[cfg(test)]

@@ -688,6 +688,10 @@ pub(super) async fn delete_account_statuses<C: ConnectionTrait>(
 
 #[async_trait]
 impl StatusStore for SeaStore {
+    fn quotes(&self) -> Option<&dyn fedblog_core::store::QuoteStore> {
+        Some(self)
+    }
+
     async fn insert_status(&self, status: &StatusRecord) -> StoreResult<()> {
         let tx = self.begin_write().await?;
         let res = insert_status_rows(&tx, status).await;

@@ -2,6 +2,8 @@
 //! schema-validating client and an account factory.
 #![allow(dead_code)]
 
+pub mod cli;
+
 use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 

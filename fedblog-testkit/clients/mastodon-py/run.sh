@@ -112,7 +112,7 @@ echo "run.sh: $((FANS + 5)) accounts with tokens ready"
 # reading.py (notifications, markers, home, list and hashtag paging, v2 search), filters.py (filters),
 # conversations.py (direct messages and the link timeline), notification_requests.py, admin.py
 # (reports, the admin API, suspension and server-wide blocks).
-for scenario in social statuses reading filters conversations notification_requests admin; do
+for scenario in social statuses reading filters conversations notification_requests admin trends custom_emojis quotes announcements; do
     set +e
     "$VENV/bin/python" "$HERE/$scenario.py" --base-url "$BASE" --tokens "$TOKENS"
     rc=$?

@@ -88,6 +88,9 @@ pub enum Feature {
     Federation,
     /// Web push subscriptions (`/api/v1/push/subscription`).
     Push,
+    /// The end-to-end encryption helpers of Mastodon 3.x (`/api/v1/crypto/...`), which later
+    /// Mastodon versions dropped.
+    Crypto,
     /// The streaming API.
     Streaming,
     /// A translation backend (`POST /api/v1/statuses/:id/translate`).
@@ -96,10 +99,11 @@ pub enum Feature {
 
 impl Feature {
     /// Every feature, in order.
-    pub const ALL: [Feature; 5] = [
+    pub const ALL: [Feature; 6] = [
         Feature::Admin,
         Feature::Federation,
         Feature::Push,
+        Feature::Crypto,
         Feature::Streaming,
         Feature::Translation,
     ];
@@ -110,6 +114,7 @@ impl Feature {
             Feature::Admin => "admin",
             Feature::Federation => "federation",
             Feature::Push => "push",
+            Feature::Crypto => "crypto",
             Feature::Streaming => "streaming",
             Feature::Translation => "translation",
         }

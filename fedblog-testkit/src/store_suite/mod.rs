@@ -25,7 +25,7 @@
 //! `blocks`, `feeds`, `stats`, `metrics`, `jobs`, `scheduled_statuses`, `notes`, `domain_blocks`, `tags`,
 //! `directory`, `interactions`, `edits`, `polls`, `media`, `notifications`, `markers`,
 //! `lists`, `tag_timelines`, `filters`, `conversations`, `links`,
-//! `notification_policies`, `federation`, `search`, `moderation`, `mail`), each
+//! `notification_policies`, `federation`, `search`, `moderation`, `trends`, `mail`, `crypto`), each
 //! holding one `#[test]` per check, so `cargo test` reports every check by name
 //! (`accounts::email_is_unique_case_insensitively ... ok`) and `cargo test feeds::` runs one
 //! area. Each test runs its check on a current-thread Tokio runtime of its own, as
@@ -114,8 +114,12 @@ use fedblog_core::store::{
 use fedblog_core::{Id, IdGenerator, Store, StoreError, StoreResult};
 
 pub mod accounts;
+pub mod announcements;
 pub mod blocks;
+pub mod cards;
 pub mod conversations;
+pub mod crypto;
+pub mod custom_emojis;
 pub mod directory;
 pub mod domain_blocks;
 pub mod edits;
@@ -137,12 +141,14 @@ pub mod notification_policies;
 pub mod notifications;
 pub mod oauth;
 pub mod polls;
+pub mod quotes;
 pub mod scheduled_statuses;
 pub mod search;
 pub mod stats;
 pub mod statuses;
 pub mod tag_timelines;
 pub mod tags;
+pub mod trends;
 
 /// The list of every check, by area: the single source of [`store_suite!`](crate::store_suite!)
 /// and [`CHECKS`]. It calls the macro given in brackets with the given arguments followed by
@@ -610,12 +616,47 @@ macro_rules! __store_suite_for_each_check {
                 trending_tags_rank_by_authors_then_uses_then_newest_tag,
                 trending_status_ids_rank_by_accounts_favouriting_or_reblogging,
             }
+            trends {
+                ; given capabilities: trend_tag_uses_are_public_uses_by_accounts_in_good_standing,
+                trend_status_candidates_count_distinct_accounts_with_reviews,
+            }
             mail {
                 ; given capabilities: mail_tokens_round_trip_one_per_purpose,
                 reset_password_is_used_once_and_revokes_the_tokens,
                 confirm_email_change_is_used_once,
                 notification_emails_are_saved_and_replaced,
                 delete_account_removes_mail_tokens_and_choices,
+            }
+            custom_emojis {
+                ; given capabilities: custom_emojis_are_listed_by_filter_newest_first,
+                custom_emojis_are_found_by_id_and_deleted_once,
+            }
+            quotes {
+                ; given capabilities: quotes_round_trip_one_per_status,
+                update_quote_replaces_state_and_ids,
+                accepted_quotes_page_newest_first_and_count,
+                quote_policies_are_set_and_replaced,
+                deleting_a_status_removes_its_quote_and_policy,
+            }
+            cards {
+                ; given capabilities: preview_cards_round_trip_one_per_url,
+                status_cards_are_set_replaced_and_removed_with_the_status,
+                card_shares_count_public_statuses_by_day_and_account,
+                card_publishers_are_one_per_domain_newest_first,
+            }
+            announcements {
+                ; given capabilities: announcement_round_trips_and_update_replaces_it,
+                announcements_list_chronologically_drafts_on_demand,
+                dismissals_are_kept_once_per_account,
+                reactions_are_counted_per_name_in_order_of_first_use,
+                dismissals_and_reactions_go_with_announcement_and_account,
+            }
+            crypto {
+                ; given capabilities: devices_are_kept_per_token_and_replaced,
+                one_time_keys_are_counted_and_claimed_once,
+                new_device_keys_drop_its_one_time_keys_and_messages,
+                encrypted_messages_page_by_id_and_clear_up_to,
+                revoking_the_token_or_deleting_the_account_removes_the_device,
             }
         }
     };
@@ -788,6 +829,12 @@ pub enum Capability {
     /// then finds. Its default keeps none, which is correct (the lookup finds nothing, and
     /// `:shortcode:` stays text) but shows remote statuses without their emojis.
     KeepsCustomEmojis,
+    /// [`MediaStore::manages_custom_emojis`](fedblog_core::store::MediaStore::manages_custom_emojis)
+    /// answers `true`: `list_custom_emojis` lists custom emojis by filter and page,
+    /// `custom_emoji_by_id` finds one and `delete_custom_emoji` removes one. Their defaults
+    /// list, find and remove none, which is correct (the server then lists no emojis of its own
+    /// and its staff endpoints answer 404) but leaves staff unable to manage emojis.
+    ManagesCustomEmojis,
     /// [`TagStore::tags_by_prefix`](fedblog_core::store::TagStore::tags_by_prefix) finds the
     /// tags whose name starts with a prefix. Its default finds only the tag named exactly the
     /// prefix, which is correct (that tag does start with it) but finds nothing while a hashtag
@@ -831,6 +878,29 @@ pub enum Capability {
     /// which is correct (the push endpoints then answer that the server keeps no
     /// subscriptions) but leaves a server without Web Push.
     KeepsPushSubscriptions,
+    /// [`StatusStore::quotes`](fedblog_core::store::StatusStore::quotes) offers a
+    /// [`QuoteStore`](fedblog_core::store::QuoteStore) keeping quote posts and the quote
+    /// approval policies of statuses. Its default offers none, which is correct (nothing can
+    /// then be quoted and every status shows the policy `nobody`) but leaves a server without
+    /// quote posts.
+    KeepsQuotes,
+    /// [`AccountStore::crypto`](fedblog_core::store::AccountStore::crypto) offers a
+    /// [`CryptoStore`](fedblog_core::store::CryptoStore) keeping the end-to-end encryption
+    /// devices of access tokens, their one-time keys and the encrypted messages delivered to
+    /// them. Its default offers none, which is correct (the `/api/v1/crypto/...` endpoints then
+    /// answer that the server keeps no devices) but leaves a server without them.
+    KeepsCryptoDevices,
+    /// [`AccountStore::announcements`](fedblog_core::store::AccountStore::announcements) offers
+    /// an [`AnnouncementStore`](fedblog_core::store::AnnouncementStore) keeping announcements,
+    /// their dismissals and reactions. Its default offers none, which is correct (users are
+    /// then shown no announcements and staff cannot make any) but leaves a server without them.
+    KeepsAnnouncements,
+    /// [`LinkStore::cards`](fedblog_core::store::LinkStore::cards) offers a
+    /// [`CardStore`](fedblog_core::store::CardStore) keeping preview cards, the card each
+    /// status shows, the shares of each card's link and the publishers of cards. Its default
+    /// offers none, which is correct (statuses then have no `card` and no link trends) but
+    /// leaves a server without preview cards.
+    KeepsPreviewCards,
 }
 
 /// The capabilities a store under test claims, as passed to the checks that depend on one.
@@ -843,12 +913,17 @@ pub struct Capabilities {
     adds_poll_choices: bool,
     sets_poll_tallies: bool,
     keeps_custom_emojis: bool,
+    manages_custom_emojis: bool,
     searches_tag_prefixes: bool,
     searches_statuses: bool,
     moderates: bool,
     keeps_dashboard_data: bool,
     keeps_mail_data: bool,
     keeps_push_subscriptions: bool,
+    keeps_quotes: bool,
+    keeps_crypto_devices: bool,
+    keeps_announcements: bool,
+    keeps_preview_cards: bool,
 }
 
 impl Capabilities {
@@ -861,12 +936,17 @@ impl Capabilities {
         adds_poll_choices: true,
         sets_poll_tallies: true,
         keeps_custom_emojis: true,
+        manages_custom_emojis: true,
         searches_tag_prefixes: true,
         searches_statuses: true,
         moderates: true,
         keeps_dashboard_data: true,
         keeps_mail_data: true,
         keeps_push_subscriptions: true,
+        keeps_quotes: true,
+        keeps_crypto_devices: true,
+        keeps_announcements: true,
+        keeps_preview_cards: true,
     };
 
     /// These capabilities without `capability`.
@@ -900,6 +980,10 @@ impl Capabilities {
                 keeps_custom_emojis: false,
                 ..self
             },
+            Capability::ManagesCustomEmojis => Capabilities {
+                manages_custom_emojis: false,
+                ..self
+            },
             Capability::SearchesTagPrefixes => Capabilities {
                 searches_tag_prefixes: false,
                 ..self
@@ -924,6 +1008,22 @@ impl Capabilities {
                 keeps_push_subscriptions: false,
                 ..self
             },
+            Capability::KeepsQuotes => Capabilities {
+                keeps_quotes: false,
+                ..self
+            },
+            Capability::KeepsCryptoDevices => Capabilities {
+                keeps_crypto_devices: false,
+                ..self
+            },
+            Capability::KeepsAnnouncements => Capabilities {
+                keeps_announcements: false,
+                ..self
+            },
+            Capability::KeepsPreviewCards => Capabilities {
+                keeps_preview_cards: false,
+                ..self
+            },
         }
     }
 
@@ -937,12 +1037,17 @@ impl Capabilities {
             Capability::AddsPollChoices => self.adds_poll_choices,
             Capability::SetsPollTallies => self.sets_poll_tallies,
             Capability::KeepsCustomEmojis => self.keeps_custom_emojis,
+            Capability::ManagesCustomEmojis => self.manages_custom_emojis,
             Capability::SearchesTagPrefixes => self.searches_tag_prefixes,
             Capability::SearchesStatuses => self.searches_statuses,
             Capability::Moderates => self.moderates,
             Capability::KeepsDashboardData => self.keeps_dashboard_data,
             Capability::KeepsMailData => self.keeps_mail_data,
             Capability::KeepsPushSubscriptions => self.keeps_push_subscriptions,
+            Capability::KeepsQuotes => self.keeps_quotes,
+            Capability::KeepsCryptoDevices => self.keeps_crypto_devices,
+            Capability::KeepsAnnouncements => self.keeps_announcements,
+            Capability::KeepsPreviewCards => self.keeps_preview_cards,
         }
     }
 }

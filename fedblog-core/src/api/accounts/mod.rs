@@ -12,6 +12,7 @@ pub mod get_accounts;
 pub mod get_featured_tags;
 pub mod get_followers;
 pub mod get_following;
+pub mod get_identity_proofs;
 pub mod get_relationships;
 pub mod lookup_account;
 pub mod mute_account;

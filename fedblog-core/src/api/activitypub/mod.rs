@@ -16,9 +16,13 @@ pub mod instance_outbox;
 pub mod note;
 pub mod outbox;
 pub mod profile_page;
+pub mod quote_authorization;
 pub mod replies;
 pub mod shared_inbox;
+pub mod status_activity;
+pub mod status_likes;
 pub mod status_page;
+pub mod status_shares;
 
 #[cfg(test)]
 mod authorized_fetch_tests;

@@ -5,9 +5,10 @@ use serde::Deserialize;
 
 use crate::app::{App, Caller};
 use crate::endpoint::{Auth, Endpoint, Json};
+use crate::entities::AdminTrendLink;
 use crate::error::ApiResult;
 
-/// Approves a link (a preview card) for trends (may trend). fedblog makes no preview cards yet, so every id is a 404. Needs the `admin:write` scope and a role that manages taxonomies.
+/// Approves a link (a preview card) for trends (may trend). 404 when no link has that id; answers it as staff see it. Needs the `admin:write` scope and a role that manages taxonomies.
 pub struct ApproveTrendLink;
 
 /// Parameters.
@@ -22,13 +23,13 @@ impl Endpoint for ApproveTrendLink {
     const PATH: &'static str = "/api/v1/admin/trends/links/:id/approve";
     const AUTH: Auth = Auth::User("admin:write");
     type Request = ApproveTrendLinkRequest;
-    type Response = Json<serde_json::Value>;
+    type Response = Json<AdminTrendLink>;
 
     async fn handle(
-        _app: &App,
+        app: &App,
         caller: &Caller,
         r: ApproveTrendLinkRequest,
     ) -> ApiResult<Self::Response> {
-        super::review_card(caller, &r.id)
+        super::review_link(app, caller, &r.id, true).await
     }
 }

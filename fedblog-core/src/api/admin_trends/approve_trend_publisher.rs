@@ -5,9 +5,10 @@ use serde::Deserialize;
 
 use crate::app::{App, Caller};
 use crate::endpoint::{Auth, Endpoint, Json};
+use crate::entities::AdminTrendPublisher;
 use crate::error::ApiResult;
 
-/// Approves a publisher of links (a preview card provider) for trends (may trend). fedblog makes no preview cards yet, so every id is a 404. Needs the `admin:write` scope and a role that manages taxonomies.
+/// Approves a publisher of links (a preview card provider) for trends (may trend). 404 when no publisher has that id; answers it as staff see it. Needs the `admin:write` scope and a role that manages taxonomies.
 pub struct ApproveTrendPublisher;
 
 /// Parameters.
@@ -22,13 +23,13 @@ impl Endpoint for ApproveTrendPublisher {
     const PATH: &'static str = "/api/v1/admin/trends/links/publishers/:id/approve";
     const AUTH: Auth = Auth::User("admin:write");
     type Request = ApproveTrendPublisherRequest;
-    type Response = Json<serde_json::Value>;
+    type Response = Json<AdminTrendPublisher>;
 
     async fn handle(
-        _app: &App,
+        app: &App,
         caller: &Caller,
         r: ApproveTrendPublisherRequest,
     ) -> ApiResult<Self::Response> {
-        super::review_card(caller, &r.id)
+        super::review_publisher(app, caller, &r.id, true).await
     }
 }

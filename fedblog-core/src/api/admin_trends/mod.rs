@@ -9,9 +9,9 @@
 //! accounts. Lists are offset-paginated as Mastodon's (`offset`, `limit`), with a `Link` header.
 //! A store without moderation data answers 404 for the rankings and status reviews.
 //!
-//! fedblog makes no preview cards yet (issue 28), so there are no links and no publishers of
-//! links: their lists are empty arrays, and approving or rejecting one answers 404 `Record not
-//! found`, as for any id that names none.
+//! Links are preview cards shared this week (ranked as `services/cards.rs` says) and
+//! publishers the domains of cards; approving or rejecting one records a trend review, and an
+//! id that names none is a 404 `Record not found`.
 
 pub mod approve_trend_link;
 pub mod approve_trend_publisher;
@@ -30,7 +30,7 @@ use serde::Deserialize;
 
 use crate::app::{App, Caller};
 use crate::endpoint::{Json, path_id};
-use crate::entities::{AdminTag, AdminTrendStatus};
+use crate::entities::{AdminTag, AdminTrendLink, AdminTrendPublisher, AdminTrendStatus};
 use crate::error::{ApiError, ApiResult};
 use crate::params::de;
 use crate::permissions::{Permissions, require};
@@ -101,10 +101,31 @@ async fn review_status(
         .ok_or_else(ApiError::not_found)
 }
 
-/// Approving or rejecting a link or a publisher, for the caller, who manages taxonomies: no id
-/// names one while fedblog makes no preview cards, so every id is a 404.
-fn review_card(caller: &Caller, id: &str) -> ApiResult<Json<serde_json::Value>> {
+/// Approves (`trendable`) or rejects the link (preview card) `id` for the caller, who manages
+/// taxonomies. 404 when no card has that id.
+async fn review_link(
+    app: &App,
+    caller: &Caller,
+    id: &str,
+    trendable: bool,
+) -> ApiResult<Json<AdminTrendLink>> {
     require(caller, Permissions::MANAGE_TAXONOMIES)?;
-    path_id(id)?;
-    Err(ApiError::not_found())
+    let view = app.cards().review_link(path_id(id)?, trendable).await?;
+    Ok(Json(app.render_admin_trend_link(&view)))
+}
+
+/// Approves (`trendable`) or rejects the publisher of links `id` for the caller, who manages
+/// taxonomies. 404 when no publisher has that id.
+async fn review_publisher(
+    app: &App,
+    caller: &Caller,
+    id: &str,
+    trendable: bool,
+) -> ApiResult<Json<AdminTrendPublisher>> {
+    require(caller, Permissions::MANAGE_TAXONOMIES)?;
+    let view = app
+        .cards()
+        .review_publisher(path_id(id)?, trendable)
+        .await?;
+    Ok(Json(app.render_admin_trend_publisher(&view)))
 }

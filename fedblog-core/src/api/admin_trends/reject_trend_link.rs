@@ -5,9 +5,10 @@ use serde::Deserialize;
 
 use crate::app::{App, Caller};
 use crate::endpoint::{Auth, Endpoint, Json};
+use crate::entities::AdminTrendLink;
 use crate::error::ApiResult;
 
-/// Rejects a link (a preview card) for trends (may not trend). fedblog makes no preview cards yet, so every id is a 404. Needs the `admin:write` scope and a role that manages taxonomies.
+/// Rejects a link (a preview card) for trends (may not trend). 404 when no link has that id; answers it as staff see it. Needs the `admin:write` scope and a role that manages taxonomies.
 pub struct RejectTrendLink;
 
 /// Parameters.
@@ -22,13 +23,13 @@ impl Endpoint for RejectTrendLink {
     const PATH: &'static str = "/api/v1/admin/trends/links/:id/reject";
     const AUTH: Auth = Auth::User("admin:write");
     type Request = RejectTrendLinkRequest;
-    type Response = Json<serde_json::Value>;
+    type Response = Json<AdminTrendLink>;
 
     async fn handle(
-        _app: &App,
+        app: &App,
         caller: &Caller,
         r: RejectTrendLinkRequest,
     ) -> ApiResult<Self::Response> {
-        super::review_card(caller, &r.id)
+        super::review_link(app, caller, &r.id, false).await
     }
 }

@@ -16,6 +16,7 @@ pub fn describe(scope: &str) -> Option<&'static str> {
         }
         "follow" => "See and change whom you follow, block and mute",
         "push" => "Receive your notifications as push messages",
+        "crypto" => "Publish this device's encryption keys and exchange encrypted messages",
         "profile" => "See your profile (your name, avatar and bio) and nothing else",
         "admin:read" => "See the server's moderation data: every account, report and block",
         "admin:write" => {

@@ -54,6 +54,12 @@ pub struct CreateStatusRequest {
     /// Publish later.
     #[serde(deserialize_with = "de::opt_string")]
     pub scheduled_at: Option<String>,
+    /// The status to quote (Mastodon 4.5).
+    #[serde(deserialize_with = "de::opt_string")]
+    pub quoted_status_id: Option<String>,
+    /// Who may quote the new status: `public`, `followers` or `nobody` (Mastodon 4.5).
+    #[serde(deserialize_with = "de::opt_string")]
+    pub quote_approval_policy: Option<String>,
 }
 
 impl Endpoint for CreateStatus {
@@ -70,7 +76,7 @@ impl Endpoint for CreateStatus {
         caller: &Caller,
         r: CreateStatusRequest,
     ) -> ApiResult<Self::Response> {
-        let new = NewStatus {
+        let mut new = NewStatus {
             text: r.status.unwrap_or_default(),
             spoiler_text: r.spoiler_text.unwrap_or_default(),
             visibility: r.visibility,
@@ -99,10 +105,31 @@ impl Endpoint for CreateStatus {
                 app.render_scheduled_status(&s).await?,
             ))));
         }
+        // Quote posts: the quoted status and the policy are checked before anything is stored.
+        let mentions = match r.quoted_status_id.as_deref() {
+            Some(q) if !q.is_empty() => {
+                app.statuses().render_status_text(&new.text).await?.mentions
+            }
+            _ => vec![],
+        };
+        let draft = app
+            .quotes()
+            .prepare(
+                author,
+                r.quoted_status_id.as_deref(),
+                r.quote_approval_policy.as_deref(),
+                new.visibility.as_deref(),
+                &mentions,
+            )
+            .await?;
+        if let Some(v) = draft.visibility.clone() {
+            new.visibility = Some(v);
+        }
         let record = app
             .statuses()
             .publish_status(author, app_id, key, new)
             .await?;
+        app.quotes().attach(author, &record, draft).await?;
         let mut rendered = app
             .render_statuses(
                 std::slice::from_ref(&record),

@@ -44,6 +44,10 @@ pub struct EditStatusRequest {
     pub media_attributes: Vec<MediaAttributeParams>,
     /// The poll after the edit (`poll[options][]`, `poll[expires_in]`, ...); absent: none.
     pub poll: Option<Value>,
+    /// Who may quote the status from now on: `public`, `followers` or `nobody` (Mastodon
+    /// 4.5); absent: unchanged.
+    #[serde(deserialize_with = "de::opt_string")]
+    pub quote_approval_policy: Option<String>,
 }
 
 /// One `media_attributes[]` entry.
@@ -89,6 +93,11 @@ impl Endpoint for EditStatus {
             poll: r.poll,
         };
         app.federation().resolve_mentions(&changes.text).await;
+        if let Some(policy) = r.quote_approval_policy.as_deref().filter(|p| !p.is_empty()) {
+            app.quotes()
+                .set_policy(caller.account()?, id, Some(policy))
+                .await?;
+        }
         let status = app
             .edits()
             .edit_status(caller.account()?, id, changes)

@@ -38,6 +38,10 @@ mod m0034_user_activity;
 mod m0035_trend_reviews;
 mod m0036_push_subscriptions;
 mod m0037_mail_tokens;
+mod m0038_announcements;
+mod m0039_preview_cards;
+mod m0040_crypto_keys;
+mod m0041_quotes;
 
 /// A named index on `table` over `cols` (shared by the migrations).
 fn index(name: &'static str, table: &'static str, cols: &[&'static str]) -> IndexCreateStatement {
@@ -113,6 +117,10 @@ impl MigratorTrait for Migrator {
             Box::new(m0035_trend_reviews::Migration),
             Box::new(m0036_push_subscriptions::Migration),
             Box::new(m0037_mail_tokens::Migration),
+            Box::new(m0038_announcements::Migration),
+            Box::new(m0039_preview_cards::Migration),
+            Box::new(m0040_crypto_keys::Migration),
+            Box::new(m0041_quotes::Migration),
         ]
     }
 }

@@ -8,6 +8,7 @@
 //! every server must do with an item it lists.
 
 use fedblog_core::api::Endpoint;
+use fedblog_core::api::accounts::update_credentials::UpdateCredentials;
 use fedblog_core::api::admin_trends::{
     approve_trend_link::ApproveTrendLink, approve_trend_publisher::ApproveTrendPublisher,
     approve_trend_status::ApproveTrendStatus, approve_trend_tag::ApproveTrendTag,
@@ -30,12 +31,12 @@ pub fn checks() -> Vec<Check> {
     vec![
         check!(
             "admin/trends/tags",
-            "a hashtag two accounts used is listed by GET /api/v1/admin/trends/tags as an Admin::Tag (trendable, usable, requires_review); POST .../tags/:id/approve answers it trendable and reviewed, .../reject not trendable; an unknown id is a 404",
+            "a hashtag six accounts used is listed by GET /api/v1/admin/trends/tags as an Admin::Tag (trendable, usable, requires_review); POST .../tags/:id/approve answers it trendable and reviewed, .../reject not trendable; an unknown id is a 404",
             tags
         ),
         check!(
             "admin/trends/statuses",
-            "a favourited public status is listed by GET /api/v1/admin/trends/statuses as a Status with requires_review; POST .../statuses/:id/approve and .../reject answer that status, reviewed; an unknown id is a 404",
+            "a public status of a discoverable account, favourited by six accounts, is listed by GET /api/v1/admin/trends/statuses as a Status with requires_review; POST .../statuses/:id/approve and .../reject answer that status, reviewed; an unknown id is a 404",
             statuses
         ),
         check!(
@@ -117,12 +118,13 @@ async fn unknown_is_404<E: Endpoint, F: Endpoint>(cx: &Cx, admin: &str) -> Check
 
 async fn tags(cx: &Cx) -> CheckResult {
     let admin = cx.admin()?.to_string();
-    let (a, b) = (
-        cx.new_user("trendtag").await?,
-        cx.new_user("trendtag").await?,
-    );
+    // Six accounts: Mastodon's scores start at five.
+    let mut users = vec![];
+    for _ in 0..6 {
+        users.push(cx.new_user("trendtag").await?);
+    }
     let name = cx.unique("trending").replace('_', "");
-    for user in [&a, &b] {
+    for user in &users {
         cx.post_status(user, &[("status", &format!("all about #{name}"))])
             .await?;
     }
@@ -168,10 +170,18 @@ async fn tags(cx: &Cx) -> CheckResult {
 
 async fn statuses(cx: &Cx) -> CheckResult {
     let admin = cx.admin()?.to_string();
-    let (author, fan) = (
-        cx.new_user("trendauthor").await?,
-        cx.new_user("trendfan").await?,
-    );
+    let author = cx.new_user("trendauthor").await?;
+    // Only discoverable accounts' statuses trend, once six accounts favourite them.
+    cx.send(
+        "PATCH",
+        &path::<UpdateCredentials>(&[]),
+        Some(&author.token),
+        crate::client::form(&[("discoverable", "true")]),
+    )
+    .await
+    .setup("making the author discoverable")?
+    .expect(200)
+    .setup("making the author discoverable")?;
     let status = cx
         .post_status(
             &author,
@@ -179,16 +189,19 @@ async fn statuses(cx: &Cx) -> CheckResult {
         )
         .await?;
     let id = str_of(&status, "id")?;
-    let favourited = cx
-        .send(
-            "POST",
-            &path::<FavouriteStatus>(&[("id", &id)]),
-            Some(&fan.token),
-            Body::None,
-        )
-        .await
-        .setup("favouriting the status")?;
-    favourited.expect(200).setup("favouriting the status")?;
+    for _ in 0..6 {
+        let fan = cx.new_user("trendfan").await?;
+        let favourited = cx
+            .send(
+                "POST",
+                &path::<FavouriteStatus>(&[("id", &id)]),
+                Some(&fan.token),
+                Body::None,
+            )
+            .await
+            .setup("favouriting the status")?;
+        favourited.expect(200).setup("favouriting the status")?;
+    }
     let listed = find_listed(cx, ListTrendStatuses::PATH, 40, &admin, &id).await?;
     ensure!(
         listed["requires_review"].is_boolean()

@@ -18,6 +18,7 @@ use fedblog_core::api::admin_domain_allows::{
     list_domain_allows::ListAdminDomainAllows,
 };
 use fedblog_core::api::bookmarks::list_bookmarks::ListBookmarks;
+use fedblog_core::api::custom_emojis::list_custom_emojis::ListCustomEmojis;
 use fedblog_core::api::favourites::list_favourites::ListFavourites;
 use fedblog_core::api::instance::instance_v2::InstanceV2;
 use fedblog_core::api::reports::create_report::CreateReport;
@@ -26,6 +27,7 @@ use fedblog_core::api::statuses::{
     bookmark_status::BookmarkStatus, create_status::CreateStatus, delete_status::DeleteStatus,
     favourite_status::FavouriteStatus,
 };
+use fedblog_core::api::trends::list_tags_v1::ListTrendingTagsV1;
 use fedblog_core::api::{DROPPED_FEDERATION_ENDPOINTS, Endpoint, fill_path, unserved};
 use serde_json::Value;
 
@@ -544,13 +546,11 @@ async fn search_hashtags_rich(cx: &Cx) -> CheckResult {
 
 async fn trends_empty_link(cx: &Cx) -> CheckResult {
     for kind in ["statuses", "tags", "links"] {
+        // The three lists live under the deprecated path of the trending tags.
         let r = cx
             .client
             .get(
-                &format!(
-                    "{}?offset=10000",
-                    fill_path(unserved::TRENDS, &[("kind", kind)])
-                ),
+                &format!("{}/{kind}?offset=10000", ListTrendingTagsV1::PATH),
                 None,
             )
             .await?;
@@ -681,7 +681,7 @@ async fn admin_domain_allows(cx: &Cx) -> CheckResult {
 }
 
 async fn custom_emojis(cx: &Cx) -> CheckResult {
-    let r = cx.client.get(unserved::CUSTOM_EMOJIS, None).await?;
+    let r = cx.client.get(&path::<ListCustomEmojis>(&[]), None).await?;
     ensure!(
         r.status == 200 && r.json()?.is_array(),
         "GET /api/v1/custom_emojis: HTTP {} {}",
