@@ -139,8 +139,17 @@ for side in near far; do
     wait_ready "http://127.0.0.1:$port/api/v1/instance" "$!" "$FED_LOG" 30 || exit 1
     user="$([[ $side == near ]] && echo carol || echo faraway)"
     "${env_of[@]}" "$BIN" accounts create "$user" --email "$user@example.com" --password "$PASSWORD" \
-        --confirmed --approved >>"$ACCOUNTS_LOG" 2>&1
+        --confirmed --approved >>"$ACCOUNTS_LOG" 2>&1 || {
+        echo "run.sh: creating $user on the $side server failed:" >&2
+        tail -n 40 "$ACCOUNTS_LOG" >&2
+        exit 1
+    }
     token="$("${env_of[@]}" "$BIN" tokens create "$user" 2>>"$ACCOUNTS_LOG" | tail -n 1)"
+    if [[ -z "$token" ]]; then
+        echo "run.sh: no token for $user on the $side server:" >&2
+        tail -n 40 "$ACCOUNTS_LOG" >&2
+        exit 1
+    fi
     if [[ $side == near ]]; then NEAR_BASE="http://127.0.0.1:$port"; NEAR_TOKEN="$token"
     else FAR_BASE="http://127.0.0.1:$port"; FAR_TOKEN="$token"; fi
 done
