@@ -144,7 +144,9 @@ for side in near far; do
         tail -n 40 "$ACCOUNTS_LOG" >&2
         exit 1
     }
-    token="$("${env_of[@]}" "$BIN" tokens create "$user" 2>>"$ACCOUNTS_LOG" | tail -n 1)"
+    # Not a pipeline under `set -e`: a failing CLI would end the script without a word.
+    token_out="$("${env_of[@]}" "$BIN" tokens create "$user" 2>>"$ACCOUNTS_LOG")" || token_out=""
+    token="$(printf '%s\n' "$token_out" | tail -n 1)"
     if [[ -z "$token" ]]; then
         echo "run.sh: no token for $user on the $side server:" >&2
         tail -n 40 "$ACCOUNTS_LOG" >&2
