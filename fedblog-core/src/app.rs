@@ -618,6 +618,7 @@ impl App {
     /// The quotes area (quote posts, their approval, quote approval policies).
     pub fn quotes(&self) -> crate::services::quotes::Quotes<'_> {
         crate::services::quotes::Quotes::new(&*self.store, self.visibility(), &self.ids, self.now())
+            .with_outbox(self.outbox())
     }
 
     /// The reports area (filing reports, and their handling by moderators).

@@ -611,7 +611,8 @@ pub struct TranslationAttachment {
 pub struct Notification {
     pub id: Id,
     /// `mention`, `status`, `reblog`, `follow`, `follow_request`, `favourite`, `poll`,
-    /// `update`, `admin.sign_up`, `admin.report`, `severed_relationships`, `moderation_warning`.
+    /// `update`, `admin.sign_up`, `admin.report`, `severed_relationships`, `moderation_warning`,
+    /// `quote`, `quoted_update`.
     #[serde(rename = "type")]
     pub kind: String,
     /// Shared by notifications shown as one group (`ungrouped-<id>` for a lone one).

@@ -207,8 +207,9 @@ impl MailJob {
 }
 
 /// The notification e-mail setting that decides whether a notification of `kind` is mailed;
-/// `None` for the kinds never mailed (as Mastodon: posts of followed accounts, edits, polls,
-/// severed relationships, and moderation warnings, which have a mail of their own).
+/// `None` for the kinds never mailed (as Mastodon: posts of followed accounts, edits and edits
+/// of quoted posts, polls, severed relationships, and moderation warnings, which have a mail of
+/// their own).
 pub fn mailed_setting(
     kind: NotificationType,
     choices: &crate::store::NotificationEmailsRecord,
@@ -221,11 +222,16 @@ pub fn mailed_setting(
         NotificationType::Favourite => Some(choices.favourite),
         NotificationType::AdminReport => Some(choices.report),
         NotificationType::AdminSignUp => Some(choices.pending_account),
+        // Mastodon 4.5 mails quotes under a setting of their own (on by default, turned off for
+        // those who had both mention and reblog mails off); fedblog keeps no such setting, so a
+        // quote is mailed as that default would have it.
+        NotificationType::Quote => Some(choices.mention || choices.reblog),
         NotificationType::Status
         | NotificationType::Poll
         | NotificationType::Update
         | NotificationType::SeveredRelationships
-        | NotificationType::ModerationWarning => None,
+        | NotificationType::ModerationWarning
+        | NotificationType::QuotedUpdate => None,
     }
 }
 
@@ -392,11 +398,19 @@ mod tests {
             mailed_setting(NotificationType::AdminSignUp, &d),
             Some(true)
         );
+        assert_eq!(mailed_setting(NotificationType::Quote, &d), Some(true));
+        let quiet = crate::store::NotificationEmailsRecord {
+            mention: false,
+            reblog: false,
+            ..d
+        };
+        assert_eq!(mailed_setting(NotificationType::Quote, &quiet), Some(false));
         for never in [
             NotificationType::Status,
             NotificationType::Poll,
             NotificationType::Update,
             NotificationType::ModerationWarning,
+            NotificationType::QuotedUpdate,
         ] {
             assert!(!mailable(never), "{never:?}");
         }

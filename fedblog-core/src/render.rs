@@ -4,6 +4,7 @@ pub mod activitypub;
 mod admin;
 mod announcements;
 pub use announcements::*;
+mod embed;
 mod instance;
 mod metrics;
 mod reports;

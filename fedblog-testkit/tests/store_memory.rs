@@ -585,7 +585,7 @@ fn a_store_without_quotes_declares_it() {
         "quotes",
         true,
     );
-    assert_eq!(n, 5, "the quotes checks are listed");
+    assert_eq!(n, 6, "the quotes checks are listed");
 }
 
 /// A store that wraps `MemoryStore` and breaks one contract on purpose.
@@ -1350,6 +1350,9 @@ mod faulty {
         // quotes
         /// `quotes()` is the trait's default: the store offers none.
         NoQuotes,
+        /// `quote_by_activity_uri` and `quote_by_approval_uri` are the trait's defaults: no
+        /// quote is found by the ids of its request or authorization.
+        QuoteUrisNotFound,
         /// A report's statuses are read back sorted, not in the order given.
         ReportStatusIdsSorted,
         /// `update_report` of an unknown report succeeds.
@@ -1554,6 +1557,8 @@ mod faulty {
         announcement_faults: AnnouncementFaults,
         /// The card store `cards()` offers, over the same `MemoryStore`.
         card_faults: CardFaults,
+        /// The quote store `quotes()` offers, over the same `MemoryStore`.
+        quote_faults: QuoteFaults,
     }
 
     impl std::ops::Deref for Faults {
@@ -1585,6 +1590,10 @@ mod faulty {
                     fault,
                 },
                 card_faults: CardFaults {
+                    inner: inner.clone(),
+                    fault,
+                },
+                quote_faults: QuoteFaults {
                     inner: inner.clone(),
                     fault,
                 },
@@ -3625,7 +3634,7 @@ mod faulty {
             if self.is(Fault::NoQuotes) {
                 return None;
             }
-            self.inner.quotes()
+            Some(&self.quote_faults)
         }
 
         fn crypto(&self) -> Option<&dyn CryptoStore> {
@@ -8274,6 +8283,63 @@ mod faulty {
                 up_to
             };
             self.inner.clear_encrypted_messages(device, up_to).await
+        }
+    }
+
+    /// The quote store of a [`Faulty`] store: the `MemoryStore`'s, breaking one contract.
+    pub struct QuoteFaults {
+        inner: Arc<MemoryStore>,
+        fault: Fault,
+    }
+
+    #[fedblog_core::store::delegate::__private::async_trait]
+    impl QuoteStore for QuoteFaults {
+        async fn insert_quote(&self, quote: &QuoteRecord) -> StoreResult<()> {
+            self.inner.insert_quote(quote).await
+        }
+        async fn quote_by_id(&self, id: Id) -> StoreResult<Option<QuoteRecord>> {
+            self.inner.quote_by_id(id).await
+        }
+        async fn quotes_of_statuses(&self, status_ids: &[Id]) -> StoreResult<Vec<QuoteRecord>> {
+            self.inner.quotes_of_statuses(status_ids).await
+        }
+        async fn update_quote(&self, quote: &QuoteRecord) -> StoreResult<()> {
+            self.inner.update_quote(quote).await
+        }
+        async fn accepted_quotes_of(
+            &self,
+            quoted_status_id: Id,
+            page: Page,
+        ) -> StoreResult<Vec<QuoteRecord>> {
+            self.inner.accepted_quotes_of(quoted_status_id, page).await
+        }
+        async fn accepted_quote_counts(&self, quoted: &[Id]) -> StoreResult<Vec<(Id, i64)>> {
+            self.inner.accepted_quote_counts(quoted).await
+        }
+        async fn set_quote_policy(
+            &self,
+            status_id: Id,
+            policy: QuotePolicyBits,
+        ) -> StoreResult<()> {
+            self.inner.set_quote_policy(status_id, policy).await
+        }
+        async fn quote_policies(
+            &self,
+            status_ids: &[Id],
+        ) -> StoreResult<Vec<(Id, QuotePolicyBits)>> {
+            self.inner.quote_policies(status_ids).await
+        }
+        async fn quote_by_activity_uri(&self, uri: &str) -> StoreResult<Option<QuoteRecord>> {
+            if self.fault == Fault::QuoteUrisNotFound {
+                return Ok(None);
+            }
+            self.inner.quote_by_activity_uri(uri).await
+        }
+        async fn quote_by_approval_uri(&self, uri: &str) -> StoreResult<Option<QuoteRecord>> {
+            if self.fault == Fault::QuoteUrisNotFound {
+                return Ok(None);
+            }
+            self.inner.quote_by_approval_uri(uri).await
         }
     }
 

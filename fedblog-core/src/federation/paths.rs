@@ -96,9 +96,45 @@ pub fn conversation(domain: &str, thread: Id) -> String {
     format!("tag:{domain},{date}:objectId={thread}:objectType=Conversation")
 }
 
-/// The thread of ours a conversation tag URI names (one [`conversation`] wrote for `domain`),
-/// as other servers send it back on their replies.
+/// The context of a local thread (`context` of its notes, Mastodon 4.5's conversation
+/// contexts): `BASE/contexts/ACCOUNT-THREAD`, named by the id of the account that began it and
+/// the thread's id (its first status's), so it never changes while the thread lasts.
+pub fn context(base: &str, account: Id, thread: Id) -> String {
+    format!("{base}/contexts/{account}-{thread}")
+}
+
+/// A context's items collection.
+pub fn context_items(context_url: &str) -> String {
+    format!("{context_url}/items")
+}
+
+/// A page of a context's items collection (`items`, see [`context_items`]): the thread's
+/// statuses after `min_id` (from its first, without one).
+pub fn context_items_page(items: &str, min_id: Option<Id>) -> String {
+    match min_id {
+        Some(m) => format!("{items}?page=true&min_id={m}"),
+        None => format!("{items}?page=true"),
+    }
+}
+
+/// The account and thread a context's id (`ACCOUNT-THREAD`, see [`context`]) names.
+pub fn parse_context_id(id: &str) -> Option<(Id, Id)> {
+    let (account, thread) = id.split_once('-')?;
+    Some((account.parse().ok()?, thread.parse().ok()?))
+}
+
+/// The thread of ours a conversation's name (one [`conversation`] or [`context`] wrote for
+/// `domain`) gives, as other servers send it back on their replies.
 pub fn parse_conversation(domain: &str, uri: &str) -> Option<Id> {
+    if let Some(id) = [
+        format!("https://{domain}/contexts/"),
+        format!("http://{domain}/contexts/"),
+    ]
+    .iter()
+    .find_map(|prefix| strip_prefix_ignore_case(uri, prefix))
+    {
+        return parse_context_id(id).map(|(_, thread)| thread);
+    }
     let rest = uri.strip_prefix("tag:")?;
     let (named, rest) = rest.split_once(',')?;
     if !named.eq_ignore_ascii_case(domain) {
@@ -106,6 +142,13 @@ pub fn parse_conversation(domain: &str, uri: &str) -> Option<Id> {
     }
     let (_date, rest) = rest.split_once(":objectId=")?;
     rest.strip_suffix(":objectType=Conversation")?.parse().ok()
+}
+
+/// `text` without `prefix`, matched ignoring ASCII case (a host's case does not matter).
+fn strip_prefix_ignore_case<'a>(text: &'a str, prefix: &str) -> Option<&'a str> {
+    let head = text.get(..prefix.len())?;
+    head.eq_ignore_ascii_case(prefix)
+        .then(|| &text[prefix.len()..])
 }
 
 /// The activity that created (or, for a reblog, announced) a local status.
@@ -117,6 +160,12 @@ pub fn status_activity(status_url: &str) -> String {
 /// acceptance...): `actor#kind/id`, as Mastodon writes them.
 pub fn activity(actor_url: &str, kind: &str, id: Id) -> String {
     format!("{actor_url}#{kind}/{id}")
+}
+
+/// The `QuoteAuthorization` (FEP-044f) by which the local actor at `actor_url` approved quote
+/// `quote_id` of one of its statuses.
+pub fn quote_authorization(actor_url: &str, quote_id: Id) -> String {
+    format!("{actor_url}/quote_authorizations/{quote_id}")
 }
 
 /// What a URL of this server names, for the URLs other servers send back to us.
@@ -232,6 +281,21 @@ mod tests {
         assert_eq!(
             parse_conversation("example.test", "https://example.test/contexts/1"),
             None
+        );
+        let context = context("https://example.test", Id(7), thread);
+        assert_eq!(context, format!("https://example.test/contexts/7-{thread}"));
+        assert_eq!(parse_conversation("example.test", &context), Some(thread));
+        assert_eq!(parse_conversation("EXAMPLE.test", &context), Some(thread));
+        assert_eq!(parse_conversation("other.test", &context), None);
+        assert_eq!(
+            parse_context_id(&format!("7-{thread}")),
+            Some((Id(7), thread))
+        );
+        assert_eq!(parse_context_id("7"), None);
+        assert_eq!(parse_context_id("7-x"), None);
+        assert_eq!(
+            context_items_page(&context_items(&context), Some(Id(9))),
+            format!("{context}/items?page=true&min_id=9")
         );
         assert_eq!(
             parse_conversation(

@@ -672,6 +672,15 @@ pub struct Note {
     pub name: Option<String>,
     /// Its poll, when it is a `Question` with options.
     pub poll: Option<Question>,
+    /// The id of the post it quotes: `quote` (FEP-044f), else `quoteUri` (Fedibird),
+    /// `_misskey_quote` or `quoteUrl`, as Mastodon 4.5 reads them.
+    pub quote: Option<String>,
+    /// The id of the `QuoteAuthorization` approving its quote (`quoteAuthorization`).
+    pub quote_authorization: Option<String>,
+    /// Who may quote it (`interactionPolicy.canQuote`), when said: the ids (actors,
+    /// collections, the public collection) approved automatically, and those its author
+    /// reviews.
+    pub can_quote: Option<(Vec<String>, Vec<String>)>,
 }
 
 /// The poll of a `Question`, as Mastodon reads one.
@@ -807,6 +816,18 @@ impl Note {
                 .cloned(),
             name,
             poll: Question::from_json(v),
+            quote: ["quote", "quoteUri", "_misskey_quote", "quoteUrl"]
+                .iter()
+                .find_map(|k| v.get(*k).and_then(id_of)),
+            quote_authorization: v.get("quoteAuthorization").and_then(id_of),
+            can_quote: v
+                .get("interactionPolicy")
+                .and_then(|p| p.get("canQuote"))
+                .filter(|c| c.is_object())
+                .map(|c| {
+                    let list = |k: &str| uris(c.get(k).unwrap_or(&Value::Null));
+                    (list("automaticApproval"), list("manualApproval"))
+                }),
             id,
             kind,
             attributed_to,
@@ -835,6 +856,10 @@ pub struct Activity {
     pub published: Option<DateTime<Utc>>,
     /// Its `content`, when it has one as a string (a `Flag`'s comment).
     pub content: Option<String>,
+    /// Its `result`, as an id (an `Accept` of a `QuoteRequest`: the `QuoteAuthorization`).
+    pub result: Option<String>,
+    /// Its `instrument` as sent (a `QuoteRequest`'s quoting post: its id, or the post).
+    pub instrument: Value,
 }
 
 impl Activity {
@@ -855,6 +880,8 @@ impl Activity {
             target: v.get("target").and_then(id_of),
             published: v.get("published").and_then(parse_time),
             content: string_field(v, "content"),
+            result: v.get("result").and_then(id_of),
+            instrument: v.get("instrument").cloned().unwrap_or(Value::Null),
             kind,
         })
     }
@@ -976,7 +1003,21 @@ pub fn note_context() -> Value {
             "Hashtag": "as:Hashtag",
             "Emoji": "toot:Emoji",
             "blurhash": "toot:blurhash",
-            "focalPoint": { "@container": "@list", "@id": "toot:focalPoint" }
+            "focalPoint": { "@container": "@list", "@id": "toot:focalPoint" },
+            // Quote posts (FEP-044f) and who may quote them, as Mastodon 4.5 names them.
+            "QuoteRequest": "https://w3id.org/fep/044f#QuoteRequest",
+            "QuoteAuthorization": "https://w3id.org/fep/044f#QuoteAuthorization",
+            "quote": "https://w3id.org/fep/044f#quote",
+            "quoteUri": "http://fedibird.com/ns#quoteUri",
+            "_misskey_quote": "https://misskey-hub.net/ns#_misskey_quote",
+            "quoteAuthorization": { "@id": "https://w3id.org/fep/044f#quoteAuthorization", "@type": "@id" },
+            "gts": "https://gotosocial.org/ns#",
+            "interactionPolicy": { "@id": "gts:interactionPolicy", "@type": "@id" },
+            "canQuote": { "@id": "gts:canQuote", "@type": "@id" },
+            "automaticApproval": { "@id": "gts:automaticApproval", "@type": "@id" },
+            "manualApproval": { "@id": "gts:manualApproval", "@type": "@id" },
+            "interactingObject": { "@id": "gts:interactingObject", "@type": "@id" },
+            "interactionTarget": { "@id": "gts:interactionTarget", "@type": "@id" }
         }
     ])
 }
@@ -1185,14 +1226,32 @@ pub struct NoteDoc {
     pub attachments: Vec<Attachment>,
     /// Its language (ISO 639-1); with one, `contentMap` is written too.
     pub language: Option<String>,
-    /// The conversation it belongs to (written as `conversation` and `context`).
+    /// The conversation it belongs to (written as `conversation`, and as `context` without
+    /// [`NoteDoc::context`]).
     pub conversation: Option<String>,
+    /// The context collection of its thread (`context`; Mastodon 4.5's conversation contexts).
+    pub context: Option<String>,
     /// Its replies collection, embedded (see [`replies_collection`]).
     pub replies: Option<Value>,
     /// Its poll: with one, the note is a `Question`.
     pub poll: Option<QuestionDoc>,
     /// The custom emojis its text uses, written as `Emoji` tags.
     pub emojis: Vec<Emoji>,
+    /// The post it quotes, when it quotes one (see [`QuoteDoc`]).
+    pub quote: Option<QuoteDoc>,
+    /// Who may quote it with automatic approval (`interactionPolicy.canQuote`, with an empty
+    /// `manualApproval`), for a local post; nothing is written without.
+    pub can_quote: Option<Vec<String>>,
+}
+
+/// What a local post says of the post it quotes, as Mastodon 4.5 writes it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct QuoteDoc {
+    /// The quoted post's id: written as `quote`, `quoteUri` and `_misskey_quote`; when it is
+    /// not known any more, `quote` is a `Tombstone` and the others are left out.
+    pub quoted: Option<String>,
+    /// The `QuoteAuthorization` approving the quote (`quoteAuthorization`), once accepted.
+    pub authorization: Option<String>,
 }
 
 /// The poll of a local post to publish, as Mastodon writes a `Question`'s.
@@ -1298,6 +1357,8 @@ impl NoteDoc {
         o.insert("sensitive".into(), self.sensitive.into());
         if let Some(c) = &self.conversation {
             o.insert("conversation".into(), c.clone().into());
+        }
+        if let Some(c) = self.context.as_ref().or(self.conversation.as_ref()) {
             o.insert("context".into(), c.clone().into());
         }
         o.insert("content".into(), self.content_html.clone().into());
@@ -1327,6 +1388,27 @@ impl NoteDoc {
         }
         if let Some(p) = &self.poll {
             p.write_into(&mut o);
+        }
+        if let Some(q) = &self.quote {
+            match &q.quoted {
+                Some(uri) => {
+                    for key in ["quote", "quoteUri", "_misskey_quote"] {
+                        o.insert(key.into(), uri.clone().into());
+                    }
+                }
+                None => {
+                    o.insert("quote".into(), json!({"type": "Tombstone"}));
+                }
+            }
+            if let Some(a) = &q.authorization {
+                o.insert("quoteAuthorization".into(), a.clone().into());
+            }
+        }
+        if let Some(approved) = &self.can_quote {
+            o.insert(
+                "interactionPolicy".into(),
+                json!({"canQuote": {"automaticApproval": approved, "manualApproval": []}}),
+            );
         }
         Value::Object(o)
     }
@@ -2356,6 +2438,7 @@ mod tests {
             }],
             language: Some("en".into()),
             conversation: Some("https://fedblog.example/contexts/1".into()),
+            context: None,
             replies: Some(replies_collection(
                 "https://fedblog.example/users/bob/statuses/1/replies",
                 vec!["https://fedblog.example/users/bob/statuses/2".into()],
@@ -2363,6 +2446,8 @@ mod tests {
             )),
             poll: None,
             emojis: vec![],
+            quote: None,
+            can_quote: None,
         }
     }
 

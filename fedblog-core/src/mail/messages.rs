@@ -222,11 +222,16 @@ pub fn notification(
             format!("New sign-up on {title}"),
             format!("{who} signed up on {title}."),
         ),
+        NotificationType::Quote => (
+            format!("{who} quoted your post"),
+            format!("{who} quoted your post:"),
+        ),
         NotificationType::Status
         | NotificationType::Poll
         | NotificationType::Update
         | NotificationType::SeveredRelationships
-        | NotificationType::ModerationWarning => return None,
+        | NotificationType::ModerationWarning
+        | NotificationType::QuotedUpdate => return None,
     };
     let mut parts = vec![Part::Text(what)];
     match status {
@@ -406,6 +411,20 @@ mod tests {
         )
         .expect("favourites are mailed when chosen");
         assert!(m.text.contains("CW: spoilers") && !m.text.contains("bye"));
+        // A quote names the quoting account and shows the quoting status.
+        let m = notification(
+            "T",
+            "https://t.example",
+            "bob@example.test",
+            NotificationType::Quote,
+            &from,
+            Some((&status, &from)),
+            "https://t.example/auth/notification_emails",
+        )
+        .expect("quotes are mailed");
+        assert!(m.subject.contains("quoted your post"), "{}", m.subject);
+        assert!(m.text.contains("CW: spoilers"), "{}", m.text);
+        assert!(m.text.contains("https://t.example/@mallory/5"));
     }
 
     #[test]
@@ -416,6 +435,7 @@ mod tests {
             NotificationType::Status,
             NotificationType::Update,
             NotificationType::ModerationWarning,
+            NotificationType::QuotedUpdate,
         ] {
             assert!(
                 notification(

@@ -36,8 +36,14 @@ pub struct NoteParts {
     /// begun on another server goes by that server's name, which we do not keep, so a reply of
     /// ours in it names none and its readers put it in its parent's thread.
     pub conversation: Option<String>,
+    /// The context collection of its thread (`context`), when the thread is ours.
+    pub context: Option<String>,
     /// Its poll: with one, the note goes out as a `Question`.
     pub poll: Option<PollRecord>,
+    /// The post it quotes (`quote`, `quoteAuthorization`), when it quotes one.
+    pub quote: Option<vocab::QuoteDoc>,
+    /// For a local status: who may quote it with automatic approval (`interactionPolicy`).
+    pub can_quote: Option<Vec<String>>,
 }
 
 impl App {
@@ -231,6 +237,7 @@ impl App {
                 .collect(),
             language: s.language.clone(),
             conversation: parts.conversation.clone(),
+            context: parts.context.clone(),
             replies: s.local.then(|| self.render_ap_embedded_replies(&id, parts)),
             poll: parts.poll.as_ref().map(|p| self.render_ap_question(p)),
             emojis: if s.local {
@@ -238,6 +245,8 @@ impl App {
             } else {
                 vec![]
             },
+            quote: parts.quote.clone(),
+            can_quote: parts.can_quote.clone(),
             id,
         }
     }

@@ -9,14 +9,17 @@ use http::StatusCode;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+mod contexts;
 mod emojis;
 mod featured;
 mod flags;
 mod followers_sync;
 mod moves;
+mod quotes;
 mod resolve;
 mod suspensions;
 
+pub use contexts::{CONTEXT_PAGE, ContextDocument, ContextQuery};
 use featured::hashtag_object;
 pub use followers_sync::{SYNCHRONIZE_FOLLOWERS, SynchronizeFollowers};
 
@@ -144,6 +147,7 @@ struct SelfThread {
     self_replies: Vec<(Id, String)>,
     more_self_replies: bool,
     conversation: Option<String>,
+    context: Option<String>,
 }
 
 /// Items per page of a replies collection (Mastodon's `DESCENDANTS_LIMIT`).
@@ -262,7 +266,7 @@ impl App {
         if signer.is_suspended()
             && !matches!(
                 activity.kind.as_str(),
-                "Delete" | "Reject" | "Undo" | "Update"
+                "Delete" | "Reject" | "Undo" | "Update" | "QuoteRequest"
             )
         {
             tracing::debug!(
@@ -316,6 +320,7 @@ impl App {
                 None => Ok(()),
             },
             "Flag" => self.receive_flag(signer, activity).await,
+            "QuoteRequest" => self.receive_quote_request(signer, activity).await,
             other => {
                 tracing::debug!("ignoring a {other} activity from {}", signer.acct());
                 Ok(())
@@ -371,6 +376,12 @@ impl App {
         activity: &Activity,
         accepted: bool,
     ) -> ApiResult<()> {
+        if self
+            .receive_quote_answer(signer, activity, accepted)
+            .await?
+        {
+            return Ok(());
+        }
         if activity.object_kind().is_some_and(|k| k != "Follow") {
             return Ok(());
         }
@@ -631,11 +642,21 @@ impl App {
         let edit = note
             .updated
             .is_some_and(|u| status.edited_at.is_none_or(|e| u > e));
+        let quote = quotes::NoteQuote::of(&note);
         let new = self.remote_status(signer, note).await?;
         if !edit && let Some(poll) = &new.poll {
-            return self.remote().receive_tally(&status, poll).await;
+            self.remote().receive_tally(&status, poll).await?;
+        } else if !edit
+            && new.content == status.content
+            && new.spoiler_text == status.spoiler_text
+            && new.sensitive == status.sensitive
+        {
+            // The note sent again unedited (its quote approved, its quote policy changed,
+            // as Mastodon sends them): no edit.
+        } else {
+            self.remote().receive_edit(&status, new).await?;
         }
-        self.remote().receive_edit(&status, new).await.map(|_| ())
+        self.record_remote_quote(signer, &status, quote, true).await
     }
 
     async fn receive_delete(&self, signer: &AccountRecord, activity: &Activity) -> ApiResult<()> {
@@ -646,6 +667,9 @@ impl App {
             self.store.delete_account(signer.id).await?;
             self.publish(crate::events::DomainEvent::AccountClosed { account: signer.id })
                 .await;
+            return Ok(());
+        }
+        if self.receive_authorization_delete(signer, &id).await? {
             return Ok(());
         }
         match self.store.status_by_uri(&id).await? {
@@ -724,8 +748,16 @@ impl App {
     ) -> ApiResult<StatusRecord> {
         let in_reply_to = note.in_reply_to.clone();
         let replies = note.replies.clone();
+        let quote = quotes::NoteQuote::of(&note);
         let status = self.remote_status(author, note).await?;
         let record = self.remote().receive_status(author, status).await?;
+        // The post it quotes is fetched for a note delivered or fetched on its own only.
+        let fetch_quoted = matches!(
+            reach,
+            ThreadReach::Delivered | ThreadReach::Fetched { depth: 0 }
+        );
+        self.record_remote_quote(author, &record, quote, fetch_quoted)
+            .await?;
         let depth = match &reach {
             ThreadReach::Delivered => Some(1),
             ThreadReach::Fetched { depth } => Some(depth + 1),
@@ -1257,6 +1289,11 @@ impl App {
             | Outgoing::UnfeatureTag { .. } => self.render_featured_change(activity).await?,
             Outgoing::Move { account, target } => self.render_move(*account, *target).await?,
             Outgoing::Flag { report } => self.render_flag(*report).await?,
+            Outgoing::QuoteRequest { .. }
+            | Outgoing::AcceptQuote { .. }
+            | Outgoing::RejectQuote { .. }
+            | Outgoing::RevokeQuote { .. }
+            | Outgoing::RefreshNote { .. } => self.render_quote_outgoing(activity).await?,
             Outgoing::UpdateActor { account } => {
                 let Some(a) = self.account(*account).await? else {
                     return Ok(None);
@@ -1331,7 +1368,10 @@ impl App {
             None => self.store.polls_by_status_ids(&[status.id]).await?.pop(),
             Some(_) => None,
         };
+        let (quote, can_quote) = self.note_quote_parts(&status, &author).await?;
         Ok(Some(NoteParts {
+            quote,
+            can_quote,
             status,
             author,
             mentions,
@@ -1340,6 +1380,7 @@ impl App {
             self_replies: thread.self_replies,
             more_self_replies: thread.more_self_replies,
             conversation: thread.conversation,
+            context: thread.context,
             poll,
         }))
     }
@@ -1364,17 +1405,23 @@ impl App {
         let more_self_replies = self_replies.len() > EMBEDDED_SELF_REPLIES;
         self_replies.truncate(EMBEDDED_SELF_REPLIES);
         let thread = status.conversation_id.unwrap_or(status.id);
-        let ours = thread == status.id
-            || self
-                .store
+        // The account that began the thread, when the thread is ours.
+        let starter = if thread == status.id {
+            Some(status.account_id)
+        } else {
+            self.store
                 .status_by_id(thread)
                 .await?
-                .is_some_and(|first| first.local);
-        let conversation = ours.then(|| paths::conversation(&self.config.domain, thread));
+                .filter(|first| first.local)
+                .map(|first| first.account_id)
+        };
+        let conversation = starter.map(|_| paths::conversation(&self.config.domain, thread));
+        let context = starter.map(|starter| paths::context(&base, starter, thread));
         Ok(SelfThread {
             self_replies,
             more_self_replies,
             conversation,
+            context,
         })
     }
 

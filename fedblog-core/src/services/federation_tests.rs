@@ -680,13 +680,15 @@ async fn a_remote_reply_to_a_local_post_joins_its_thread() {
             .await
             .contains(&(NotificationType::Mention, Some(answer_at_a.id)))
     );
-    // alice's note names her thread, as Mastodon names a conversation; bob's reply, in a thread
-    // begun on a.test, names none of b's.
+    // alice's note names her thread, as Mastodon 4.5 names a conversation (`conversation`) and
+    // its context collection (`context`); bob's reply, in a thread begun on a.test, names none
+    // of b's.
     let thread_name = crate::federation::paths::conversation("a.test", hi.id);
+    let context = crate::federation::paths::context(&a.base_url(), alice.id, hi.id);
     let doc = note_doc(&a, hi.id).await;
     assert_eq!(
         (&doc["conversation"], &doc["context"]),
-        (&thread_name.clone().into(), &thread_name.into())
+        (&thread_name.into(), &context.into())
     );
     let answer_doc = note_doc(&b, answer.id).await;
     assert_eq!(answer_doc["inReplyTo"], note_uri("a.test", "alice", hi.id));

@@ -23,6 +23,8 @@ pub mod federation;
 mod federation_fixture_tests;
 #[cfg(test)]
 mod federation_poll_tests;
+#[cfg(test)]
+mod federation_quote_tests;
 pub mod federation_runner;
 #[cfg(test)]
 mod federation_tests;
@@ -57,6 +59,8 @@ pub mod polls;
 pub mod presenting;
 #[cfg(test)]
 mod published_events_tests;
+#[cfg(test)]
+mod quote_notification_tests;
 pub mod quotes;
 #[cfg(test)]
 mod quotes_tests;

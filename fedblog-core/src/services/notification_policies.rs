@@ -22,13 +22,15 @@ use crate::store::{
     Visibility,
 };
 
-/// The notification types a policy acts on (Mastodon's `filterable`).
-const FILTERABLE: [NotificationType; 5] = [
+/// The notification types a policy acts on (Mastodon's `filterable`: `quote` is, and
+/// `quoted_update` is not, as in Mastodon 4.5).
+const FILTERABLE: [NotificationType; 6] = [
     NotificationType::Mention,
     NotificationType::Reblog,
     NotificationType::Follow,
     NotificationType::FollowRequest,
     NotificationType::Favourite,
+    NotificationType::Quote,
 ];
 
 /// Accounts younger than this are new.

@@ -1,5 +1,6 @@
 //! Notifications: made when others act (mentions, posts of accounts followed with `notify`,
-//! reblogs, favourites, follows and follow requests, edits of reblogged posts, ended polls),
+//! reblogs, favourites, follows and follow requests, edits of reblogged posts, ended polls,
+//! quotes of one's posts and edits of posts one quoted),
 //! taken back when the act is undone, and read with visibility, blocks, mutes and domain blocks
 //! applied. Only their owner sees, dismisses or clears them.
 
@@ -44,6 +45,9 @@ const GROUP_SPAN_SECONDS: i64 = 12 * 3600;
 
 /// Rebloggers read at once when an edit is told of.
 const REBLOGGERS_PER_READ: usize = 1000;
+
+/// Quotes (and quoting statuses) read at once when an edit is told of.
+const QUOTES_PER_READ: usize = 200;
 
 /// The key grouping a notification with similar ones: favourites and reblogs of one status, and
 /// follows (and sign-ups), each within the same 12-hour window; `ungrouped-<id>` for the rest.
@@ -378,6 +382,72 @@ impl<'a> Notifications<'a> {
         }
         self.notify(&rebloggers, author, NotificationType::Update, Some(after))
             .await?;
+        self.notify_quoted_update(author, after).await?;
+        Ok(())
+    }
+
+    /// Tells the author of the status `quoted_account` wrote that `quoting_author` quoted it in
+    /// `quoting_status` (`quote`, Mastodon 4.5): only a local author, and as [`Self::notify`]
+    /// does (not for a self-quote; blocks, mutes and notification policies honoured).
+    pub(crate) async fn notify_quote(
+        &self,
+        quoting_author: &AccountRecord,
+        quoting_status: &StatusRecord,
+        quoted_account: Id,
+    ) -> ApiResult<()> {
+        self.notify(
+            &[quoted_account],
+            quoting_author,
+            NotificationType::Quote,
+            Some(quoting_status),
+        )
+        .await?;
+        Ok(())
+    }
+
+    /// Tells the local authors of accepted quotes of `edited` that it was edited
+    /// (`quoted_update`, Mastodon 4.5): each notification is about the recipient's own quoting
+    /// status and comes from the editor; the editor is not told of its own quotes.
+    async fn notify_quoted_update(
+        &self,
+        editor: &AccountRecord,
+        edited: &StatusRecord,
+    ) -> ApiResult<()> {
+        let Some(quotes) = self.statuses.quotes() else {
+            return Ok(());
+        };
+        let mut quoting = Vec::new();
+        let mut page = Page::first(QUOTES_PER_READ);
+        loop {
+            let read = quotes.accepted_quotes_of(edited.id, page).await?;
+            let Some(oldest) = read.last().map(|q| q.id) else {
+                break;
+            };
+            let full = read.len() >= page.limit;
+            quoting.extend(
+                read.into_iter()
+                    .filter(|q| q.account_id != editor.id)
+                    .map(|q| q.status_id),
+            );
+            if !full {
+                break;
+            }
+            page.max_id = Some(oldest);
+        }
+        for chunk in quoting.chunks(QUOTES_PER_READ) {
+            for status in self.statuses.statuses_by_ids(chunk).await? {
+                if status.account_id == editor.id {
+                    continue;
+                }
+                self.notify(
+                    &[status.account_id],
+                    editor,
+                    NotificationType::QuotedUpdate,
+                    Some(&status),
+                )
+                .await?;
+            }
+        }
         Ok(())
     }
 

@@ -12,8 +12,8 @@ use crate::id::{Id, IdGenerator};
 use crate::pagination::Page;
 use crate::services::jobs::{DEFAULT_MAX_ATTEMPTS, JobQueue, json_job};
 use crate::store::{
-    AccountRecord, AccountStatusesFilter, PollRecord, ReportFilter, ReportRecord, StatusRecord,
-    Store, Visibility,
+    AccountRecord, AccountStatusesFilter, PollRecord, QuoteRecord, ReportFilter, ReportRecord,
+    StatusRecord, Store, Visibility,
 };
 
 /// A job that renders one activity and queues its deliveries; payload [`Federate`].
@@ -173,6 +173,38 @@ pub enum Outgoing {
         poll: Id,
         /// The index of the option chosen.
         choice: usize,
+    },
+    /// A local account's quote of a remote post, asked of its author (`QuoteRequest`, FEP-044f).
+    QuoteRequest {
+        /// The quote.
+        quote: Id,
+    },
+    /// A remote account's quote of a local post, approved by its author (`Accept` of the
+    /// `QuoteRequest`, with the `QuoteAuthorization` as `result`).
+    AcceptQuote {
+        /// The quote.
+        quote: Id,
+    },
+    /// A remote account's request to quote a local post, refused (`Reject` of the
+    /// `QuoteRequest`).
+    RejectQuote {
+        /// The local author of the quoted post.
+        author: Id,
+        /// The `QuoteRequest`'s id.
+        request: String,
+    },
+    /// A local author's approval of a remote account's quote, withdrawn (`Delete` of the
+    /// `QuoteAuthorization`).
+    RevokeQuote {
+        /// The quote.
+        quote: Id,
+    },
+    /// A local status's note sent again, unedited, because what it says of quotes changed (its
+    /// quote approved, its quote policy changed): an `Update` with an id of its own each time,
+    /// so that no server takes it for one it has seen.
+    RefreshNote {
+        /// The status.
+        status: Id,
     },
 }
 
@@ -722,6 +754,68 @@ impl<'a> Outbox<'a> {
             self.send(vote, inboxes.clone()).await?;
         }
         Ok(())
+    }
+
+    /// The id of the `QuoteRequest` for quote `quote` of the local `author`.
+    pub fn quote_request_uri(&self, author: &AccountRecord, quote: Id) -> String {
+        let actor = crate::federation::paths::account_actor(&self.base_url, author);
+        crate::federation::paths::activity(&actor, "quote_requests", quote)
+    }
+
+    /// A local account quotes a remote post: its `QuoteRequest` goes to the quoted author.
+    pub async fn quote_requested(&self, quote: &QuoteRecord) -> ApiResult<()> {
+        let Some(quoted_author) = quote.quoted_account_id else {
+            return Ok(());
+        };
+        let activity = Outgoing::QuoteRequest { quote: quote.id };
+        self.between(quote.account_id, quoted_author, activity)
+            .await
+    }
+
+    /// A local author approved a remote account's quote: the `Accept` goes to the quoting
+    /// author.
+    pub async fn quote_accepted(&self, quote: &QuoteRecord) -> ApiResult<()> {
+        let Some(author) = quote.quoted_account_id else {
+            return Ok(());
+        };
+        let activity = Outgoing::AcceptQuote { quote: quote.id };
+        self.between(author, quote.account_id, activity).await
+    }
+
+    /// The local `author` refused the `QuoteRequest` `request` of the remote `requester`: the
+    /// `Reject` goes to the requester.
+    pub async fn quote_request_rejected(
+        &self,
+        author: Id,
+        requester: Id,
+        request: &str,
+    ) -> ApiResult<()> {
+        let activity = Outgoing::RejectQuote {
+            author,
+            request: request.to_string(),
+        };
+        self.between(author, requester, activity).await
+    }
+
+    /// A local author revoked a remote account's accepted quote: the `Delete` of its
+    /// authorization goes to the quoting author.
+    pub async fn quote_revoked(&self, quote: &QuoteRecord) -> ApiResult<()> {
+        let Some(author) = quote.quoted_account_id else {
+            return Ok(());
+        };
+        let activity = Outgoing::RevokeQuote { quote: quote.id };
+        self.between(author, quote.account_id, activity).await
+    }
+
+    /// What a local status says of quotes changed without an edit: its note goes again (an
+    /// `Update` with a new id) to its audience.
+    pub async fn note_refreshed(&self, status: &StatusRecord) -> ApiResult<()> {
+        if status.reblog_of_id.is_some() {
+            return Ok(());
+        }
+        let inboxes = self.audience(status).await?;
+        self.send(Outgoing::RefreshNote { status: status.id }, inboxes)
+            .await
     }
 
     /// A local account changed its profile.

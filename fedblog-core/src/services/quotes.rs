@@ -81,6 +81,8 @@ pub struct Quotes<'a> {
     visibility: VisibilityRule<'a>,
     ids: &'a IdGenerator,
     now: DateTime<Utc>,
+    /// Tells other servers of quotes (see [`Quotes::with_outbox`]).
+    outbox: Option<crate::services::outbox::Outbox<'a>>,
 }
 
 impl<'a> Quotes<'a> {
@@ -96,7 +98,16 @@ impl<'a> Quotes<'a> {
             visibility,
             ids,
             now,
+            outbox: None,
         }
+    }
+
+    /// The area telling other servers through `outbox` of what changes there: a quote of a
+    /// remote post is asked of its author (`QuoteRequest`), a remote account's quote revoked
+    /// (`Delete` of its authorization), a changed policy sent (`Update` of the note).
+    pub fn with_outbox(mut self, outbox: crate::services::outbox::Outbox<'a>) -> Self {
+        self.outbox = Some(outbox);
+        self
     }
 
     /// The store's quote store; 422 when it keeps none.
@@ -282,25 +293,38 @@ impl<'a> Quotes<'a> {
         let Some((quoted, permission)) = draft.quoted else {
             return Ok(None);
         };
-        let state = if quoted.local && permission == QuotePermission::Automatic {
+        // A self-quote needs no approval; a quote of someone else's remote post is asked of
+        // its author (a `QuoteRequest`), and stays pending until their server answers.
+        let own = quoted.account_id == author.id;
+        let state = if (quoted.local || own) && permission == QuotePermission::Automatic {
             QuoteState::Accepted
         } else {
             QuoteState::Pending
         };
+        let id = self.ids.next_at(self.now.timestamp_millis());
+        let ask = !quoted.local && !own;
         let quote = QuoteRecord {
-            id: self.ids.next_at(self.now.timestamp_millis()),
+            id,
             status_id: status.id,
             account_id: author.id,
             quoted_status_id: Some(quoted.id),
             quoted_account_id: Some(quoted.account_id),
             state,
-            activity_uri: None,
+            activity_uri: match (&self.outbox, ask) {
+                (Some(outbox), true) => Some(outbox.quote_request_uri(author, id)),
+                _ => None,
+            },
             approval_uri: None,
             created_at: self.now,
             updated_at: self.now,
         };
         match store.insert_quote(&quote).await {
-            Ok(()) => Ok(Some(quote)),
+            Ok(()) => {
+                if let (Some(outbox), true) = (&self.outbox, ask) {
+                    outbox.quote_requested(&quote).await?;
+                }
+                Ok(Some(quote))
+            }
             // A retry with the same idempotency key answers the status posted first, whose
             // quote is recorded already.
             Err(crate::StoreError::AlreadyExists(_)) => Ok(None),
@@ -432,9 +456,14 @@ impl<'a> Quotes<'a> {
             _ => QuoteState::Rejected,
         };
         if next != quote.state {
+            let was_accepted = quote.state == QuoteState::Accepted;
             quote.state = next;
             quote.updated_at = self.now;
             store.update_quote(&quote).await?;
+            // A remote account's quote: its server is told the authorization is gone.
+            if was_accepted && let Some(outbox) = &self.outbox {
+                outbox.quote_revoked(&quote).await?;
+            }
         }
         Ok(quote)
     }
@@ -465,6 +494,10 @@ impl<'a> Quotes<'a> {
         self.quote_store()?
             .set_quote_policy(status.id, effective_policy(status.visibility, bits))
             .await?;
+        // Other servers learn the policy from the note, sent again.
+        if let Some(outbox) = &self.outbox {
+            outbox.note_refreshed(&status).await?;
+        }
         Ok(status)
     }
 }

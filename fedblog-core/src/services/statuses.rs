@@ -381,6 +381,29 @@ impl<'a> Statuses<'a> {
         key: Option<String>,
         new: NewStatus,
     ) -> ApiResult<StatusRecord> {
+        self.publish_status_with(author, application_id, key, new, |_| async { Ok(()) })
+            .await
+            .map(|(status, _)| status)
+    }
+
+    /// [`Statuses::publish_status`], running `attach` on the stored status before anyone is
+    /// told of it (feeds, notifications, streams, other servers), so that what it records
+    /// with the status (a quote, its policy) goes out with it. A failing `attach` takes the
+    /// status back. Answers what `attach` answered, or `None` for a repeated idempotency key
+    /// (whose first attempt attached already).
+    pub async fn publish_status_with<T, F, Fut>(
+        &self,
+        author: &AccountRecord,
+        application_id: Option<Id>,
+        key: Option<String>,
+        new: NewStatus,
+        attach: F,
+    ) -> ApiResult<(StatusRecord, Option<T>)>
+    where
+        T: Send,
+        F: FnOnce(StatusRecord) -> Fut + Send,
+        Fut: std::future::Future<Output = ApiResult<T>> + Send,
+    {
         if let Some(k) = &key
             && let Some(existing) = self
                 .statuses
@@ -404,7 +427,7 @@ impl<'a> Statuses<'a> {
                 self.insert_poll_of(&existing, &poll).await?;
             }
             self.areas.fanout.fan_out(&existing).await?;
-            return Ok(existing);
+            return Ok((existing, None));
         }
         let CheckedStatus {
             visibility,
@@ -478,6 +501,13 @@ impl<'a> Statuses<'a> {
             let _ = self.statuses.delete_status(record.id).await;
             return Err(e);
         }
+        let attached = match attach(record.clone()).await {
+            Ok(attached) => attached,
+            Err(e) => {
+                let _ = self.statuses.delete_status(record.id).await;
+                return Err(e);
+            }
+        };
         self.areas.links.record_link(&record).await?;
         let descriptions: Vec<String> =
             media.iter().filter_map(|m| m.description.clone()).collect();
@@ -500,7 +530,7 @@ impl<'a> Statuses<'a> {
             author: author.id,
         })
         .await;
-        Ok(record)
+        Ok((record, Some(attached)))
     }
 
     /// Stores the poll of a status just published (a new id on the rare id collision).

@@ -555,6 +555,8 @@ fn title(kind: NotificationType, from: &AccountRecord) -> String {
         NotificationType::ModerationWarning => {
             "A moderator took action on your account".to_string()
         }
+        NotificationType::Quote => format!("{name} quoted your post"),
+        NotificationType::QuotedUpdate => format!("{name} edited a post you quoted"),
     }
 }
 

@@ -174,6 +174,20 @@ pub trait QuoteStore: Send + Sync {
     /// The stored policies of these statuses; statuses without one (which have
     /// [`QuotePolicyBits::NOBODY`]) are left out. Deleting a status removes its policy.
     async fn quote_policies(&self, status_ids: &[Id]) -> StoreResult<Vec<(Id, QuotePolicyBits)>>;
+    /// The quote whose `activity_uri` (its `QuoteRequest`'s id) is `uri`, if any (the oldest,
+    /// should several share it). The default answers `None`: a store written before quote
+    /// federation finds no quote by it, and answers to quote requests are then ignored.
+    async fn quote_by_activity_uri(&self, uri: &str) -> StoreResult<Option<QuoteRecord>> {
+        let _ = uri;
+        Ok(None)
+    }
+    /// The quote whose `approval_uri` (its `QuoteAuthorization`'s id) is `uri`, if any (the
+    /// oldest, should several share it). The default answers `None`: revocations of
+    /// authorizations are then ignored.
+    async fn quote_by_approval_uri(&self, uri: &str) -> StoreResult<Option<QuoteRecord>> {
+        let _ = uri;
+        Ok(None)
+    }
 }
 
 /// The quotes and policies of the in-memory store, kept under its lock.
@@ -270,6 +284,22 @@ impl QuoteTables {
         self.policies.insert(status_id, policy);
     }
 
+    /// See [`QuoteStore::quote_by_activity_uri`].
+    pub fn by_activity_uri(&self, uri: &str) -> Option<QuoteRecord> {
+        self.quotes
+            .values()
+            .find(|q| q.activity_uri.as_deref() == Some(uri))
+            .cloned()
+    }
+
+    /// See [`QuoteStore::quote_by_approval_uri`].
+    pub fn by_approval_uri(&self, uri: &str) -> Option<QuoteRecord> {
+        self.quotes
+            .values()
+            .find(|q| q.approval_uri.as_deref() == Some(uri))
+            .cloned()
+    }
+
     /// See [`QuoteStore::quote_policies`].
     pub fn policies_of(&self, status_ids: &[Id]) -> Vec<(Id, QuotePolicyBits)> {
         let mut ids: Vec<Id> = status_ids.to_vec();
@@ -310,5 +340,11 @@ impl QuoteStore for super::memory::MemoryStore {
     }
     async fn quote_policies(&self, status_ids: &[Id]) -> StoreResult<Vec<(Id, QuotePolicyBits)>> {
         self.quote_tables(|t| t.policies_of(status_ids))
+    }
+    async fn quote_by_activity_uri(&self, uri: &str) -> StoreResult<Option<QuoteRecord>> {
+        self.quote_tables(|t| t.by_activity_uri(uri))
+    }
+    async fn quote_by_approval_uri(&self, uri: &str) -> StoreResult<Option<QuoteRecord>> {
+        self.quote_tables(|t| t.by_approval_uri(uri))
     }
 }

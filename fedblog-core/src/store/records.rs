@@ -1010,11 +1010,16 @@ pub enum NotificationType {
     SeveredRelationships,
     /// A moderator warned the account.
     ModerationWarning,
+    /// Someone quoted one of the account's statuses (Mastodon 4.5).
+    Quote,
+    /// A status the account quoted was edited (Mastodon 4.5); the notification carries the
+    /// account's own quoting status.
+    QuotedUpdate,
 }
 
 impl NotificationType {
     /// Every type, in Mastodon's documented order.
-    pub const ALL: [NotificationType; 12] = [
+    pub const ALL: [NotificationType; 14] = [
         NotificationType::Mention,
         NotificationType::Status,
         NotificationType::Reblog,
@@ -1027,6 +1032,8 @@ impl NotificationType {
         NotificationType::AdminReport,
         NotificationType::SeveredRelationships,
         NotificationType::ModerationWarning,
+        NotificationType::Quote,
+        NotificationType::QuotedUpdate,
     ];
 
     /// Mastodon's name.
@@ -1044,6 +1051,8 @@ impl NotificationType {
             NotificationType::AdminReport => "admin.report",
             NotificationType::SeveredRelationships => "severed_relationships",
             NotificationType::ModerationWarning => "moderation_warning",
+            NotificationType::Quote => "quote",
+            NotificationType::QuotedUpdate => "quoted_update",
         }
     }
 
@@ -1064,8 +1073,8 @@ pub struct NotificationRecord {
     pub from_account_id: Id,
     /// What happened.
     pub kind: NotificationType,
-    /// The status concerned, for mention, status, reblog (the reblogged status), favourite, poll
-    /// and update.
+    /// The status concerned, for mention, status, reblog (the reblogged status), favourite, poll,
+    /// update, quote (the quoting status) and quoted_update (the account's own quoting status).
     pub status_id: Option<Id>,
     /// The report (`admin.report`) or moderation warning (`moderation_warning`) concerned.
     pub subject_id: Option<Id>,

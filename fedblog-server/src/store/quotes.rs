@@ -1,4 +1,5 @@
-//! `QuoteStore` for `SeaStore`: quotes (`quotes`) and the quote approval policies of statuses
+//! `QuoteStore` for `SeaStore`: quotes (`quotes`, found by id, quoting status, or the ids of
+//! their `QuoteRequest` and `QuoteAuthorization`) and the quote approval policies of statuses
 //! (`status_quote_policies`). Deleting a status removes its quote and policy (foreign keys).
 
 use async_trait::async_trait;
@@ -7,7 +8,7 @@ use fedblog_core::store::{QuotePolicyBits, QuoteRecord, QuoteState, QuoteStore};
 use fedblog_core::{Id, StoreError, StoreResult};
 use sea_orm::ActiveValue::Set;
 use sea_orm::sea_query::{Expr, OnConflict};
-use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QuerySelect};
+use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect};
 
 use super::entity::{quotes, status_quote_policies};
 use super::{IN_CHUNK, SeaStore, backend_err, paging};
@@ -186,5 +187,27 @@ impl QuoteStore for SeaStore {
             );
         }
         Ok(out)
+    }
+
+    async fn quote_by_activity_uri(&self, uri: &str) -> StoreResult<Option<QuoteRecord>> {
+        quotes::Entity::find()
+            .filter(quotes::Column::ActivityUri.eq(uri))
+            .order_by_asc(quotes::Column::Id)
+            .one(&self.db)
+            .await
+            .map_err(backend_err)?
+            .map(quote_from_row)
+            .transpose()
+    }
+
+    async fn quote_by_approval_uri(&self, uri: &str) -> StoreResult<Option<QuoteRecord>> {
+        quotes::Entity::find()
+            .filter(quotes::Column::ApprovalUri.eq(uri))
+            .order_by_asc(quotes::Column::Id)
+            .one(&self.db)
+            .await
+            .map_err(backend_err)?
+            .map(quote_from_row)
+            .transpose()
     }
 }

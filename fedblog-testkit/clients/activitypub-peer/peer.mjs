@@ -24,12 +24,16 @@
 //
 // Without FEDBLOG_BASE the peer only serves (until interrupted), to be looked at with curl.
 // With it, the scenario runs against fedblog and the process exits 0 only if every check
-// passed (1 on a failed check or the overall timeout of 180 s, 2 on bad settings). With
+// passed (1 on a failed check or the overall timeout of 300 s, 2 on bad settings). With
 // FEDBLOG_CLI (the fedblog-server binary, its settings in the FEDBLOG_* environment) it also
 // runs the CLI mid-way: `accounts create` and `tokens create` for a second account, bea (for
 // followers synchronisation), `accounts aliases` and `accounts move` for alice, and for a third
 // account, cleo, and an administrator, warden (moderation: suspensions and reports across
-// servers); without it steps 18, 21 and 22 (and 23 and 24, which need 22) are skipped.
+// servers); without it steps 18, 22 and 23 (and 24 and 25, which need 23) are skipped.
+// Steps 20a-20g federate quote posts (FEP-044f, as Mastodon 4.5 does) both ways: Fedify 1.5
+// has no QuoteRequest or QuoteAuthorization, so the peer writes those (and its quoting Notes)
+// as JSON, signs them with Fedify's signRequest and serves its own outside Fedify; the bridge
+// takes the QuoteRequests, and the Accepts and Rejects of the peer's, itself (takeQuoteActivity).
 //
 // Every request goes to loopback: a fetch to any other host is refused (and reported). Fedify
 // looks up `acct:` handles over https only, as Mastodon does; loopback has no TLS here, so
@@ -48,6 +52,7 @@ import {
   Add,
   Create,
   createExponentialBackoffPolicy,
+  Delete,
   createFederation,
   Document,
   Emoji,
@@ -83,7 +88,7 @@ import { Temporal } from "@js-temporal/polyfill";
 
 // --- settings ------------------------------------------------------------------------------
 
-const OVERALL_TIMEOUT_MS = 180_000;
+const OVERALL_TIMEOUT_MS = 300_000;
 const WAIT_MS = 20_000;
 const POLL_INTERVAL_MS = 250;
 // How long the scenario waits to see that something does NOT happen (a job fedblog would run
@@ -117,6 +122,32 @@ const THIRD_USER = "cleo";
 const ADMIN_USER = "warden";
 // The peer's custom emoji (its image a PNG served under /media/).
 const EMOJI_NAME = "peer_wave";
+// Quote posts (FEP-044f, as Mastodon 4.5 has them). Fedify 1.5 has no vocabulary for them, so
+// the peer writes its quoting Notes, QuoteRequests and QuoteAuthorizations as JSON with these
+// terms (the namespaces Mastodon 4.5 uses), signs them with Fedify's signRequest and serves
+// its own at the QUOTE_PATHS below, outside Fedify.
+const AS_PUBLIC = "https://www.w3.org/ns/activitystreams#Public";
+const QUOTE_TERMS = {
+  QuoteRequest: "https://w3id.org/fep/044f#QuoteRequest",
+  QuoteAuthorization: "https://w3id.org/fep/044f#QuoteAuthorization",
+  quote: { "@id": "https://w3id.org/fep/044f#quote", "@type": "@id" },
+  quoteUri: "http://fedibird.com/ns#quoteUri",
+  _misskey_quote: "https://misskey-hub.net/ns#_misskey_quote",
+  quoteAuthorization: { "@id": "https://w3id.org/fep/044f#quoteAuthorization", "@type": "@id" },
+  gts: "https://gotosocial.org/ns#",
+  interactionPolicy: { "@id": "gts:interactionPolicy", "@type": "@id" },
+  canQuote: { "@id": "gts:canQuote", "@type": "@id" },
+  automaticApproval: { "@id": "gts:automaticApproval", "@type": "@id" },
+  manualApproval: { "@id": "gts:manualApproval", "@type": "@id" },
+  interactingObject: { "@id": "gts:interactingObject", "@type": "@id" },
+  interactionTarget: { "@id": "gts:interactionTarget", "@type": "@id" },
+};
+const QUOTE_CONTEXT = ["https://www.w3.org/ns/activitystreams", QUOTE_TERMS];
+// The terms a fedblog Note's @context must define for its quote properties to mean anything.
+const QUOTE_NOTE_TERMS = [
+  "quote", "quoteUri", "_misskey_quote", "quoteAuthorization",
+  "interactionPolicy", "canQuote", "automaticApproval", "manualApproval",
+];
 
 const FEDBLOG_BASE = (process.env.FEDBLOG_BASE ?? "").replace(/\/+$/, "");
 const FEDBLOG_USER = process.env.FEDBLOG_USER ?? "alice";
@@ -262,6 +293,14 @@ const media = new Map(); // path (/media/{name}.png) -> { bytes, type }: images 
 const mediaGets = []; // { method, path, at }: requests for them
 const collectionGets = []; // GETs of the actors' followers collections, as the HTTP bridge saw them
 const followersFiltered = []; // { at, identifier, filter, items }: the followers dispatcher's calls with a filter
+// Quote posts, outside Fedify: the JSON documents the peer serves (path -> JSON: its quoting
+// Notes, QuoteRequests and QuoteAuthorizations; a path under QUOTE_PATHS not here answers 404),
+// the GETs of them (with their HTTP signatures), and the ids of the QuoteRequests it sent
+// (an Accept or Reject naming one is taken by the HTTP bridge, see takeQuoteActivity).
+const QUOTE_PATHS = [`/users/${PEER_ID}/statuses/`, `/users/${PEER_ID}/quote_requests/`, `/users/${PEER_ID}/quote_authorizations/`];
+const quoteDocs = new Map();
+const quoteDocGets = []; // { at, path, status, httpSigKeyId, httpSigOwner, httpSigError }
+const quoteRequestsSent = new Set();
 
 // --- a small PNG, built from bytes ---------------------------------------------------------
 
@@ -450,10 +489,15 @@ federation
       object: null,
       objectError: null,
     };
-    try {
-      entry.object = await activity.getObject(ctx);
-    } catch (error) {
-      entry.objectError = String(error);
+    if (activity instanceof Delete) {
+      // What a Delete names is gone (for a QuoteAuthorization, its URI answers 404): not fetched.
+      entry.objectError = "not dereferenced (the object of a Delete)";
+    } else {
+      try {
+        entry.object = await activity.getObject(ctx);
+      } catch (error) {
+        entry.objectError = String(error);
+      }
     }
     received.push(entry);
     if (FEDBLOG_BASE === "") {
@@ -717,6 +761,46 @@ async function hashtagIn(json) {
   }
 }
 
+/**
+ * The quote activities Fedify 1.5 cannot read or would misread: a `QuoteRequest` (a type it
+ * does not know; its inbox would answer 400), and an `Accept` or `Reject` of one of the peer's
+ * QuoteRequests (their `object` may embed the QuoteRequest, which Fedify refuses, and a
+ * listener would try to dereference it). The bridge takes such an activity itself, before
+ * Fedify, when its HTTP signature verified (Fedify's `verifyRequest`, in noteInboxPost) with a
+ * key of its actor, and records it as the inbox listener would, its JSON in `json`. True if taken.
+ */
+function takeQuoteActivity(post, url) {
+  const json = post.json;
+  if (json == null || typeof json !== "object" || post.actorId == null || post.httpSigOwner !== post.actorId) return false;
+  const objectId = idOf(json.object);
+  const quoteAnswer = (post.activityType === "Accept" || post.activityType === "Reject") && quoteRequestsSent.has(objectId);
+  if (post.activityType !== "QuoteRequest" && !quoteAnswer) return false;
+  const recipient = url.pathname === "/inbox" ? null : url.pathname.split("/")[2];
+  received.push({
+    at: Date.now(),
+    type: post.activityType,
+    activity: null,
+    id: post.activityId,
+    actorId: post.actorId,
+    objectId,
+    target: null,
+    inbox: recipient == null ? "shared inbox /inbox" : `inbox of ${recipient}`,
+    object: null,
+    objectError: null,
+    json,
+    viaBridge: true,
+  });
+  return true;
+}
+
+/** The id a JSON-LD value names: the string itself, or an embedded object's `id`; else null. */
+function idOf(value) {
+  if (Array.isArray(value)) return value.length === 1 ? idOf(value[0]) : null;
+  if (typeof value === "string") return value;
+  if (value != null && typeof value === "object" && typeof value.id === "string") return value.id;
+  return null;
+}
+
 const server = http.createServer(async (req, res) => {
   try {
     const chunks = [];
@@ -749,11 +833,30 @@ const server = http.createServer(async (req, res) => {
         : null;
     const collectionGet =
       req.method === "GET" && FOLLOWERS_PATHS.has(url.pathname) ? await noteCollectionGet(request.clone(), url) : null;
-    if (post != null && (await takeLinkObjectActivity(post, url))) {
+    if (post != null && ((await takeLinkObjectActivity(post, url)) || takeQuoteActivity(post, url))) {
       post.status = 202;
       post.responseText = "";
       res.writeHead(202);
       res.end();
+      return;
+    }
+    // The peer's quote documents (quoting Notes, QuoteRequests, QuoteAuthorizations), outside
+    // Fedify; each GET is noted with its HTTP signature (Fedify's verifyRequest).
+    if ((req.method === "GET" || req.method === "HEAD") && QUOTE_PATHS.some((prefix) => url.pathname.startsWith(prefix))) {
+      const get = { at: Date.now(), path: url.pathname, status: null, httpSigKeyId: null, httpSigOwner: null, httpSigError: null };
+      if (request.headers.get("signature") == null) get.httpSigError = "no Signature header";
+      else await checkHttpSignature(request.clone(), get);
+      const doc = quoteDocs.get(url.pathname);
+      get.status = doc == null ? 404 : 200;
+      quoteDocGets.push(get);
+      if (doc == null) {
+        res.writeHead(404, { "content-type": "text/plain" });
+        res.end(req.method === "HEAD" ? undefined : "Not found\n");
+      } else {
+        const bytes = Buffer.from(JSON.stringify(doc));
+        res.writeHead(200, { "content-type": "application/activity+json", "content-length": String(bytes.length), vary: "Accept" });
+        res.end(req.method === "HEAD" ? undefined : bytes);
+      }
       return;
     }
     const logStart = fedifyLog.length;
@@ -1093,7 +1196,15 @@ async function sendHashtagChange(ctx, recipient, type, hashtag, target) {
     object: tag,
     target: target.href,
   };
-  const inbox = recipient.inboxId;
+  return await sendSigned(ctx, recipient.inboxId, json);
+}
+
+/**
+ * POSTs an activity the peer wrote as JSON (`json`) to `inbox`, signed with Fedify's
+ * `signRequest` by the peer's key. Answers the error's text if it failed.
+ */
+async function sendSigned(ctx, inbox, json) {
+  const actor = ctx.getActorUri(PEER_ID);
   try {
     const request = new Request(inbox, {
       method: "POST",
@@ -1104,10 +1215,65 @@ async function sendHashtagChange(ctx, recipient, type, hashtag, target) {
     const signed = await signRequest(request, keyPair.privateKey, new URL(`${actor.href}#main-key`));
     const response = await globalThis.fetch(signed);
     const text = await response.text();
-    return response.ok ? null : `${inbox.href} answered ${response.status}: ${text.slice(0, 300)}`;
+    return response.ok ? null : `${inbox.href ?? inbox} answered ${response.status}: ${text.slice(0, 300)}`;
   } catch (error) {
     return String(error?.message ?? error);
   }
+}
+
+/**
+ * A GET of an ActivityPub document signed by the peer's key (Fedify's `signRequest`), not
+ * cached: `{ status, contentType, json, text, url }`.
+ */
+async function signedGet(ctx, url) {
+  const actor = ctx.getActorUri(PEER_ID);
+  try {
+    const request = new Request(url, { headers: { accept: "application/activity+json" } });
+    const keyPair = actors.get(PEER_ID).keyPair;
+    const signed = await signRequest(request, keyPair.privateKey, new URL(`${actor.href}#main-key`));
+    const response = await globalThis.fetch(signed);
+    const text = await response.text();
+    let json = null;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      // reported through `text`
+    }
+    return { status: response.status, contentType: response.headers.get("content-type") ?? "", json, text, url };
+  } catch (error) {
+    return { status: 0, contentType: "", json: null, text: `request failed: ${error?.cause ?? error}`, url };
+  }
+}
+
+/** The JSON of a verified activity as it reached the peer (taken by the bridge, or the POST Fedify verified). */
+function jsonOf(entry) {
+  if (entry?.json != null) return entry.json;
+  return signatureOf(entry)?.json ?? null;
+}
+
+/** A Note's JSON `interactionPolicy.canQuote`, as `{ automatic, manual }` id arrays (null when absent). */
+function canQuoteOf(note) {
+  const canQuote = note?.interactionPolicy?.canQuote;
+  if (canQuote == null || typeof canQuote !== "object") return null;
+  const ids = (v) => (v == null ? [] : (Array.isArray(v) ? v : [v]).map((x) => idOf(x) ?? JSON.stringify(x)));
+  return { automatic: ids(canQuote.automaticApproval), manual: ids(canQuote.manualApproval), raw: canQuote };
+}
+
+/** The terms among `names` that a JSON-LD document's own @context does not define. */
+function undefinedTerms(doc, names) {
+  const contexts = Array.isArray(doc?.["@context"]) ? doc["@context"] : [doc?.["@context"]];
+  const defined = new Set(contexts.filter((x) => x != null && typeof x === "object").flatMap((x) => Object.keys(x)));
+  return names.filter((n) => !defined.has(n));
+}
+
+/** Whether two id lists are the same, in order. */
+function sameList(a, b) {
+  return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+/** A JSON value for a failure's details, cut short. */
+function short(value, n = 600) {
+  return (JSON.stringify(value) ?? String(value)).slice(0, n);
 }
 
 /**
@@ -1143,6 +1309,41 @@ async function runScenario() {
     notes.set(uuid, note);
     const create = new Create({ id: new URL(`${noteId.href}/activity`), actor: peerUri, object: note, tos, ccs, published });
     return { uuid, noteId, note, create, followersUri };
+  };
+  /**
+   * A new Note by the peer saying `text`, written as JSON (Fedify's Note has no quote
+   * properties) and served at /users/peer/statuses/{uuid}: public, cc its followers, anyone
+   * may quote it (interactionPolicy), and when `quote` is given it quotes that post (`quote`,
+   * with `quoteUri` and `_misskey_quote`, as Mastodon 4.5 writes them). Answers it with its Create.
+   */
+  const newQuoteNote = (text, { quote } = {}) => {
+    const path = `/users/${PEER_ID}/statuses/${randomUUID()}`;
+    const noteId = `${ORIGIN}${path}`;
+    const published = new Date().toISOString();
+    const note = {
+      id: noteId,
+      type: "Note",
+      attributedTo: peerUri.href,
+      content: `<p>${text}</p>`,
+      to: [AS_PUBLIC],
+      cc: [ctx.getFollowersUri(PEER_ID).href],
+      published,
+      url: noteId,
+      interactionPolicy: { canQuote: { automaticApproval: [AS_PUBLIC], manualApproval: [] } },
+      ...(quote == null ? {} : { quote, quoteUri: quote, _misskey_quote: quote }),
+    };
+    quoteDocs.set(path, { "@context": QUOTE_CONTEXT, ...note });
+    const create = { "@context": QUOTE_CONTEXT, id: `${noteId}/activity`, type: "Create", actor: peerUri.href, published, to: note.to, cc: note.cc, object: note };
+    return { noteId, note, create };
+  };
+  /** The peer's QuoteRequest for the post `quoted`, its instrument the quoting Note `note` (embedded), served at its id. */
+  const newQuoteRequest = (quoted, note) => {
+    const path = `/users/${PEER_ID}/quote_requests/${randomUUID()}`;
+    const id = `${ORIGIN}${path}`;
+    const json = { "@context": QUOTE_CONTEXT, id, type: "QuoteRequest", actor: peerUri.href, object: quoted, instrument: note };
+    quoteDocs.set(path, json);
+    quoteRequestsSent.add(id);
+    return { id, json };
   };
   const s = {}; // what the steps found, for the steps after them
   let current = "setup";
@@ -2551,8 +2752,442 @@ async function runScenario() {
         );
       },
     },
+    // Quote posts (FEP-044f, as Mastodon 4.5 federates them), before the moves of steps 21
+    // and 22 change who follows whom. The peer writes its quote documents as JSON (Fedify 1.5
+    // has no vocabulary for them; see QUOTE_CONTEXT), signs them and serves its own.
     {
-      name: `step 20: the peer moves to ${PEER2_ACCT}`,
+      name: "step 20a: alice's Notes say who may quote them (interactionPolicy.canQuote)",
+      needs: ["peerFollowsAlice"],
+      async run() {
+        // One post anyone may quote, one nobody but alice may.
+        for (const [policy, want, key] of [
+          ["public", [AS_PUBLIC], "quotable"],
+          ["nobody", [s.aliceId], "unquotable"],
+        ]) {
+          const text = `Quote policy ${policy} ${randomUUID().slice(0, 8)}`;
+          const receivedFrom = received.length;
+          const postsFrom = inboxPosts.length;
+          const posted = await api("POST", "/api/v1/statuses", {
+            json: { status: text, visibility: "public", quote_approval_policy: policy },
+          });
+          if (
+            !c.check(
+              posted.status === 200 && posted.body?.uri != null,
+              `POST /api/v1/statuses with quote_approval_policy=${policy} posts alice's status`,
+              () => describeResponse(posted),
+            )
+          ) {
+            throw new StepStopped();
+          }
+          s[key] = posted.body;
+          const create = await poll(() =>
+            received.slice(receivedFrom).find((e) => e.type === "Create" && e.object?.id?.href === posted.body.uri));
+          if (
+            !c.check(
+              create != null,
+              `a verified Create of that Note (quote policy ${policy}) arrives within ${WAIT_MS / 1000} s`,
+              () => inboxReport(postsFrom, receivedFrom),
+            )
+          ) {
+            throw new StepStopped();
+          }
+          const delivered = jsonOf(create)?.object;
+          const inCreate = canQuoteOf(delivered);
+          c.check(
+            inCreate != null && sameList(inCreate.automatic, want) && inCreate.manual.length === 0,
+            `the Note in the Create (policy ${policy}) has interactionPolicy.canQuote.automaticApproval ${JSON.stringify(want)} and an empty manualApproval`,
+            () => `interactionPolicy ${short(delivered?.interactionPolicy ?? null)}`,
+          );
+          const fetched = await getActivityJson(posted.body.uri);
+          const atUri = canQuoteOf(fetched.json);
+          c.check(
+            fetched.status === 200 && atUri != null && sameList(atUri.automatic, want) && atUri.manual.length === 0,
+            `the Note fetched at its id (policy ${policy}) has interactionPolicy.canQuote.automaticApproval ${JSON.stringify(want)} and an empty manualApproval`,
+            () => `${fetched.status}: interactionPolicy ${short(fetched.json?.interactionPolicy ?? fetched.text)}`,
+          );
+          if (policy === "public") {
+            const missing = undefinedTerms(fetched.json, QUOTE_NOTE_TERMS);
+            c.check(
+              missing.length === 0,
+              `the fetched Note's @context defines the quote terms (${QUOTE_NOTE_TERMS.join(", ")})`,
+              () => `not defined: ${missing.join(", ")}; @context ${short(fetched.json?.["@context"] ?? null)}`,
+            );
+          }
+        }
+      },
+    },
+    {
+      name: "step 20b: the peer quotes alice's post: a QuoteRequest, fedblog's Accept and its QuoteAuthorization",
+      needs: ["quotable"],
+      async run() {
+        const target = s.quotable;
+        const q = newQuoteNote(`Quoting alice from the Fedify peer ${randomUUID().slice(0, 8)}`, { quote: target.uri });
+        const qr = newQuoteRequest(target.uri, q.note);
+        const receivedFrom = received.length;
+        const postsFrom = inboxPosts.length;
+        let error = await sendSigned(ctx, s.alice.inboxId, q.create);
+        c.check(error == null, "alice's inbox takes the peer's signed Create of a Note quoting her post (`quote`)", () => error);
+        error = await sendSigned(ctx, s.alice.inboxId, qr.json);
+        if (!c.check(error == null, "alice's inbox takes the peer's signed QuoteRequest (object her Note, instrument the quoting Note)", () => error)) {
+          throw new StepStopped();
+        }
+        const answer = await poll(() =>
+          received.slice(receivedFrom).find((e) => (e.type === "Accept" || e.type === "Reject") && e.objectId === qr.id));
+        if (
+          !c.check(
+            answer?.type === "Accept",
+            `a verified Accept of the QuoteRequest (object its id) arrives within ${WAIT_MS / 1000} s`,
+            () => (answer != null ? `a ${answer.type} arrived instead: ${short(answer.json)}` : inboxReport(postsFrom, receivedFrom)),
+          )
+        ) {
+          throw new StepStopped();
+        }
+        c.check(answer.actorId === s.aliceId, "the Accept's actor is alice", () => `actor ${answer.actorId}`);
+        checkSignedBy(c, answer, s.aliceId, "the Accept of the QuoteRequest");
+        const result = idOf(answer.json.result);
+        if (
+          !c.check(
+            result != null && result.startsWith(`${FEDBLOG_BASE}/`),
+            "the Accept's result is an authorization URI on fedblog",
+            () => `result ${short(answer.json.result ?? null)}; the Accept ${short(answer.json)}`,
+          )
+        ) {
+          throw new StepStopped();
+        }
+        s.peerQuote = { noteId: q.noteId, authUri: result };
+        const auth = await signedGet(ctx, result);
+        if (
+          !c.check(
+            auth.status === 200 && isActivityJson(auth.contentType) && auth.json != null,
+            `a signed GET of the result ${result} answers 200 as application/activity+json`,
+            () => `${auth.status}, Content-Type ${JSON.stringify(auth.contentType)}: ${auth.text.slice(0, 300)}`,
+          )
+        ) {
+          throw new StepStopped();
+        }
+        const doc = auth.json;
+        c.check(doc.type === "QuoteAuthorization" && doc.id === result, "it is a QuoteAuthorization whose id is the result", () => `type ${doc.type}, id ${doc.id}`);
+        c.check(idOf(doc.attributedTo) === s.aliceId, "its attributedTo is alice's actor", () => `attributedTo ${short(doc.attributedTo ?? null)}`);
+        c.check(idOf(doc.interactingObject) === q.noteId, "its interactingObject is the peer's quoting Note", () => `interactingObject ${short(doc.interactingObject ?? null)}, the Note ${q.noteId}`);
+        c.check(idOf(doc.interactionTarget) === target.uri, "its interactionTarget is alice's quoted Note", () => `interactionTarget ${short(doc.interactionTarget ?? null)}, alice's Note ${target.uri}`);
+
+        let st = null;
+        const counted = await poll(async () => {
+          st = await api("GET", `/api/v1/statuses/${target.id}`);
+          return st.status === 200 && st.body?.quotes_count === 1;
+        });
+        c.check(counted, "alice's status shows quotes_count 1", () =>
+          st.status === 200 ? `quotes_count ${st.body?.quotes_count}` : describeResponse(st));
+        const list = await api("GET", `/api/v1/statuses/${target.id}/quotes`);
+        const listed = list.status === 200 && Array.isArray(list.body) ? list.body.find((x) => x.uri === q.noteId) : null;
+        c.check(
+          listed != null && listed.account?.acct === PEER_ACCT,
+          `GET /api/v1/statuses/:id/quotes lists the peer's quoting status, by ${PEER_ACCT}`,
+          () => (list.status === 200 ? `listed ${short(list.body.map?.((x) => `${x.id} ${x.uri} by ${x.account?.acct}`) ?? list.body)}` : describeResponse(list)),
+        );
+        if (listed != null) {
+          c.check(
+            listed.quote?.state === "accepted" && listed.quote?.quoted_status?.id === target.id,
+            "the quoting status's quote is accepted and shows alice's status",
+            () => `quote ${short(listed.quote ?? null)}`,
+          );
+          s.peerQuoteStatusId = listed.id;
+        }
+        let last = null;
+        const notified = await poll(async () => {
+          last = await api("GET", "/api/v1/notifications", { query: [["types[]", "quote"]] });
+          return last.status === 200 && Array.isArray(last.body) &&
+            last.body.find((n) => n.type === "quote" && n.account?.acct === PEER_ACCT && n.status?.uri === q.noteId);
+        });
+        let all = null;
+        if (!notified) all = await api("GET", "/api/v1/notifications", { query: [["limit", "10"]] });
+        const listNotifications = (r) =>
+          r.status === 200 ? short(r.body.map?.((n) => `${n.type} from ${n.account?.acct} on ${n.status?.uri}`) ?? r.body) : describeResponse(r);
+        c.check(
+          notified,
+          `GET /api/v1/notifications?types[]=quote has a quote from ${PEER_ACCT} about its quoting status`,
+          () => `with types[]=quote: ${listNotifications(last)}; the latest of any type: ${listNotifications(all)}`,
+        );
+      },
+    },
+    {
+      name: "step 20c: a QuoteRequest for alice's post that nobody may quote brings a Reject",
+      needs: ["unquotable"],
+      async run() {
+        const target = s.unquotable;
+        const q = newQuoteNote(`Quoting alice's unquotable post ${randomUUID().slice(0, 8)}`, { quote: target.uri });
+        const qr = newQuoteRequest(target.uri, q.note);
+        const receivedFrom = received.length;
+        const postsFrom = inboxPosts.length;
+        let error = await sendSigned(ctx, s.alice.inboxId, q.create);
+        c.check(error == null, "alice's inbox takes the peer's signed Create of a Note quoting her `nobody` post", () => error);
+        error = await sendSigned(ctx, s.alice.inboxId, qr.json);
+        if (!c.check(error == null, "alice's inbox takes the peer's signed QuoteRequest for it", () => error)) {
+          throw new StepStopped();
+        }
+        const answer = await poll(() =>
+          received.slice(receivedFrom).find((e) => (e.type === "Accept" || e.type === "Reject") && e.objectId === qr.id));
+        if (
+          !c.check(
+            answer?.type === "Reject",
+            `a verified Reject of the QuoteRequest (object its id) arrives within ${WAIT_MS / 1000} s`,
+            () => (answer != null ? `an ${answer.type} arrived instead: ${short(answer.json)}` : inboxReport(postsFrom, receivedFrom)),
+          )
+        ) {
+          throw new StepStopped();
+        }
+        c.check(answer.actorId === s.aliceId, "the Reject's actor is alice", () => `actor ${answer.actorId}`);
+        checkSignedBy(c, answer, s.aliceId, "the Reject of the QuoteRequest");
+        const st = await api("GET", `/api/v1/statuses/${target.id}`);
+        c.check(st.status === 200 && st.body?.quotes_count === 0, "alice's `nobody` status still shows quotes_count 0", () =>
+          st.status === 200 ? `quotes_count ${st.body?.quotes_count}` : describeResponse(st));
+      },
+    },
+    {
+      name: "step 20d: alice quotes the peer's post: a QuoteRequest, the peer's Accept, an Update with quoteAuthorization",
+      needs: ["aliceFollowsPeer", "peerFollowsAlice"],
+      async run() {
+        const p = newQuoteNote(`A post of the peer's that anyone may quote ${randomUUID().slice(0, 8)}`);
+        let error = await sendSigned(ctx, s.alice.inboxId, p.create);
+        if (
+          !c.check(
+            error == null,
+            "alice's inbox takes the peer's signed Create of a Note anyone may quote (interactionPolicy.canQuote.automaticApproval Public)",
+            () => error,
+          )
+        ) {
+          throw new StepStopped();
+        }
+        let last = null;
+        const shown = await poll(async () => {
+          last = await api("GET", "/api/v1/timelines/home", { query: [["limit", "40"]] });
+          return last.status === 200 && Array.isArray(last.body) && last.body.find((st) => st.uri === p.noteId);
+        });
+        if (!c.check(shown, "alice's home timeline shows the peer's post", () => describeResponse(last))) {
+          throw new StepStopped();
+        }
+        let receivedFrom = received.length;
+        let postsFrom = inboxPosts.length;
+        const text = `Quoting the Fedify peer ${randomUUID().slice(0, 8)}`;
+        const posted = await api("POST", "/api/v1/statuses", {
+          json: { status: text, visibility: "public", quoted_status_id: shown.id },
+        });
+        if (posted.status !== 200) {
+          // What fedblog made of the peer's interactionPolicy, for the failure's details.
+          const seen = await api("GET", `/api/v1/statuses/${shown.id}`);
+          posted.text += `; the peer's status's quote_approval: ${short(seen.body?.quote_approval ?? seen.text)}`;
+        }
+        if (
+          !c.check(
+            posted.status === 200 && posted.body?.quote != null,
+            "POST /api/v1/statuses with quoted_status_id = the peer's post answers a status with a quote",
+            () => describeResponse(posted),
+          )
+        ) {
+          throw new StepStopped();
+        }
+        const quoting = posted.body;
+        c.check(quoting.quote.state === "pending", "its quote is pending until the peer answers", () => `quote ${short(quoting.quote)}`);
+        const request = await poll(() =>
+          received.slice(receivedFrom).find((e) => e.type === "QuoteRequest" && e.actorId === s.aliceId));
+        if (
+          !c.check(
+            request != null,
+            `a verified QuoteRequest from alice reaches the peer within ${WAIT_MS / 1000} s`,
+            () => inboxReport(postsFrom, receivedFrom),
+          )
+        ) {
+          throw new StepStopped();
+        }
+        checkSignedBy(c, request, s.aliceId, "the QuoteRequest");
+        const rq = request.json;
+        if (
+          !c.check(
+            typeof rq.id === "string" && rq.id.startsWith(`${FEDBLOG_BASE}/`),
+            "the QuoteRequest's id is a fedblog URI",
+            () => `id ${short(rq.id ?? null)}`,
+          )
+        ) {
+          throw new StepStopped();
+        }
+        c.check(idOf(rq.object) === p.noteId, "the QuoteRequest's object is the peer's Note", () => `object ${short(rq.object ?? null)}, the Note ${p.noteId}`);
+        const instrument = rq.instrument;
+        c.check(
+          instrument != null && typeof instrument === "object" && instrument.id === quoting.uri &&
+            idOf(instrument.attributedTo) === s.aliceId && idOf(instrument.quote) === p.noteId,
+          "its instrument embeds alice's quoting Note (its id the status's uri, attributed to alice, `quote` the peer's Note)",
+          () => `instrument ${short(instrument ?? null)}; the status's uri ${quoting.uri}`,
+        );
+        const create = await poll(() =>
+          received.slice(receivedFrom).find((e) => e.type === "Create" && e.object?.id?.href === quoting.uri));
+        if (c.check(create != null, `a verified Create of alice's quoting Note reaches the peer within ${WAIT_MS / 1000} s`, () => inboxReport(postsFrom, receivedFrom))) {
+          checkSignedBy(c, create, s.aliceId, "the Create of the quoting Note");
+          const note = jsonOf(create)?.object ?? {};
+          c.check(
+            idOf(note.quote) === p.noteId && idOf(note.quoteUri) === p.noteId && idOf(note._misskey_quote) === p.noteId,
+            "the Note in the Create has quote, quoteUri and _misskey_quote = the peer's Note",
+            () => `quote ${short(note.quote ?? null)}, quoteUri ${short(note.quoteUri ?? null)}, _misskey_quote ${short(note._misskey_quote ?? null)}`,
+          );
+          c.check(note.quoteAuthorization == null, "and no quoteAuthorization yet", () => `quoteAuthorization ${short(note.quoteAuthorization)}`);
+        }
+
+        // The peer approves: an Accept whose result is its own QuoteAuthorization.
+        const authPath = `/users/${PEER_ID}/quote_authorizations/${randomUUID()}`;
+        const authUrl = `${ORIGIN}${authPath}`;
+        quoteDocs.set(authPath, {
+          "@context": QUOTE_CONTEXT,
+          id: authUrl,
+          type: "QuoteAuthorization",
+          attributedTo: peerUri.href,
+          interactingObject: quoting.uri,
+          interactionTarget: p.noteId,
+        });
+        const authGetsFrom = quoteDocGets.length;
+        receivedFrom = received.length;
+        postsFrom = inboxPosts.length;
+        const accept = new Accept({
+          id: new URL(`${peerUri.href}#accepts/${randomUUID()}`),
+          actor: peerUri,
+          object: new URL(rq.id),
+          result: new URL(authUrl),
+        });
+        const outFrom = outgoing.length;
+        error = await send(ctx, s.alice, accept);
+        if (!c.check(error == null, `alice's inbox takes the peer's signed Accept of the QuoteRequest (result ${authUrl})`, () => `${error}; ${lastDelivery(outFrom)}`)) {
+          throw new StepStopped();
+        }
+        let st = null;
+        const accepted = await poll(async () => {
+          st = await api("GET", `/api/v1/statuses/${quoting.id}`);
+          return st.status === 200 && st.body?.quote?.state === "accepted";
+        });
+        c.check(accepted, "alice's quoting status's quote becomes accepted", () =>
+          st.status === 200 ? `quote ${short(st.body?.quote ?? null)}` : describeResponse(st));
+        s.aliceQuote = { statusId: quoting.id, uri: quoting.uri, authUrl, authPath };
+        const update = await poll(() =>
+          received.slice(receivedFrom).find((e) => e.type === "Update" && e.object?.id?.href === quoting.uri));
+        if (!c.check(update != null, `a verified Update of alice's quoting Note reaches the peer within ${WAIT_MS / 1000} s`, () => inboxReport(postsFrom, receivedFrom))) {
+          throw new StepStopped();
+        }
+        checkSignedBy(c, update, s.aliceId, "the Update of the quoting Note");
+        c.check(update.id !== create?.id && update.id != null, "the Update has an activity id of its own (not the Create's)", () => `Update ${update.id}, Create ${create?.id}`);
+        const updated = jsonOf(update)?.object ?? {};
+        c.check(
+          idOf(updated.quoteAuthorization) === authUrl && idOf(updated.quote) === p.noteId,
+          "the updated Note carries quoteAuthorization = the peer's authorization, and still quote",
+          () => `quoteAuthorization ${short(updated.quoteAuthorization ?? null)}, quote ${short(updated.quote ?? null)}`,
+        );
+        const gets = quoteDocGets.slice(authGetsFrom).filter((g) => g.path === authPath);
+        console.log(
+          `# fedblog fetched the peer's QuoteAuthorization ${gets.length} time(s)` +
+            gets.map((g) => ` (${g.httpSigOwner != null ? `signed by ${g.httpSigOwner}` : g.httpSigError})`).join(""),
+        );
+      },
+    },
+    {
+      name: "step 20e: the peer withdraws its QuoteAuthorization (a Delete): alice's quote is revoked",
+      needs: ["aliceQuote"],
+      async run() {
+        quoteDocs.delete(s.aliceQuote.authPath); // now 404, as a withdrawn authorization is
+        const del = new Delete({
+          id: new URL(`${peerUri.href}#deletes/${randomUUID()}`),
+          actor: peerUri,
+          object: new URL(s.aliceQuote.authUrl),
+        });
+        const outFrom = outgoing.length;
+        const error = await send(ctx, s.alice, del);
+        if (!c.check(error == null, "alice's inbox takes the peer's signed Delete of its QuoteAuthorization", () => `${error}; ${lastDelivery(outFrom)}`)) {
+          throw new StepStopped();
+        }
+        let st = null;
+        const revoked = await poll(async () => {
+          st = await api("GET", `/api/v1/statuses/${s.aliceQuote.statusId}`);
+          return st.status === 200 && st.body?.quote?.state === "revoked";
+        });
+        c.check(revoked, "alice's quoting status's quote becomes revoked", () =>
+          st.status === 200 ? `quote ${short(st.body?.quote ?? null)}` : describeResponse(st));
+      },
+    },
+    {
+      name: "step 20f: alice revokes the peer's quote: a Delete of her QuoteAuthorization reaches the peer",
+      needs: ["quotable", "peerQuote", "peerQuoteStatusId"],
+      async run() {
+        const authUri = s.peerQuote.authUri;
+        const receivedFrom = received.length;
+        const postsFrom = inboxPosts.length;
+        const r = await api("POST", `/api/v1/statuses/${s.quotable.id}/quotes/${s.peerQuoteStatusId}/revoke`);
+        if (
+          !c.check(
+            r.status === 200 && r.body?.id === s.peerQuoteStatusId,
+            "POST /api/v1/statuses/:id/quotes/:quoting_status_id/revoke answers the peer's quoting status",
+            () => describeResponse(r),
+          )
+        ) {
+          throw new StepStopped();
+        }
+        c.check(r.body.quote?.state === "revoked", "its quote is now revoked", () => `quote ${short(r.body.quote ?? null)}`);
+        const del = await poll(() =>
+          received.slice(receivedFrom).find((e) => e.type === "Delete" && (e.objectId === authUri || idOf(jsonOf(e)?.object) === authUri)));
+        if (!c.check(del != null, `a verified Delete of the authorization ${authUri} reaches the peer within ${WAIT_MS / 1000} s`, () => inboxReport(postsFrom, receivedFrom))) {
+          throw new StepStopped();
+        }
+        c.check(del.actorId === s.aliceId, "the Delete's actor is alice", () => `actor ${del.actorId}`);
+        checkSignedBy(c, del, s.aliceId, "the Delete of the authorization");
+        const gone = await signedGet(ctx, authUri);
+        c.check(gone.status === 404, "a signed GET of the authorization URI now answers 404", () => `${gone.status}: ${gone.text.slice(0, 300)}`);
+        let st = null;
+        const uncounted = await poll(async () => {
+          st = await api("GET", `/api/v1/statuses/${s.quotable.id}`);
+          return st.status === 200 && st.body?.quotes_count === 0;
+        });
+        c.check(uncounted, "alice's status's quotes_count drops back to 0", () =>
+          st.status === 200 ? `quotes_count ${st.body?.quotes_count}` : describeResponse(st));
+      },
+    },
+    {
+      name: "step 20g: alice changes who may quote her post: an Update with the new interactionPolicy reaches the peer",
+      needs: ["quotable"],
+      async run() {
+        const target = s.quotable;
+        const followersUri = s.alice.followersId?.href ?? null;
+        const seenIds = new Set(received.map((e) => e.id));
+        const receivedFrom = received.length;
+        const postsFrom = inboxPosts.length;
+        const r = await api("PUT", `/api/v1/statuses/${target.id}/interaction_policy`, { json: { quote_approval_policy: "followers" } });
+        if (
+          !c.check(
+            r.status === 200 && Array.isArray(r.body?.quote_approval?.automatic) && r.body.quote_approval.automatic.includes("followers"),
+            "PUT /api/v1/statuses/:id/interaction_policy with quote_approval_policy=followers answers the status, quote_approval.automatic [followers]",
+            () => describeResponse(r),
+          )
+        ) {
+          throw new StepStopped();
+        }
+        const update = await poll(() =>
+          received.slice(receivedFrom).find((e) => e.type === "Update" && e.object?.id?.href === target.uri));
+        if (!c.check(update != null, `a verified Update of alice's Note reaches the peer within ${WAIT_MS / 1000} s`, () => inboxReport(postsFrom, receivedFrom))) {
+          throw new StepStopped();
+        }
+        checkSignedBy(c, update, s.aliceId, "the Update of the policy");
+        c.check(update.id != null && !seenIds.has(update.id), "the Update has an activity id not seen before", () => `id ${update.id}`);
+        const note = jsonOf(update)?.object;
+        const policy = canQuoteOf(note);
+        c.check(
+          policy != null && sameList(policy.automatic, [followersUri]) && policy.manual.length === 0,
+          `the Note in the Update has interactionPolicy.canQuote.automaticApproval [alice's followers ${followersUri}]`,
+          () => `interactionPolicy ${short(note?.interactionPolicy ?? null)}`,
+        );
+        const fetched = await getActivityJson(target.uri);
+        const atUri = canQuoteOf(fetched.json);
+        c.check(
+          atUri != null && sameList(atUri.automatic, [followersUri]),
+          "the Note fetched at its id has the new policy too",
+          () => `${fetched.status}: interactionPolicy ${short(fetched.json?.interactionPolicy ?? fetched.text)}`,
+        );
+      },
+    },
+    {
+      name: `step 21: the peer moves to ${PEER2_ACCT}`,
       needs: ["aliceFollowsPeer", "peerAccountId"],
       async run() {
         const peer2Uri = ctx.getActorUri(PEER2_ID);
@@ -2634,7 +3269,7 @@ async function runScenario() {
       },
     },
     {
-      name: `step 21: alice moves to ${HEIR_ACCT} (the fedblog-server CLI)`,
+      name: `step 22: alice moves to ${HEIR_ACCT} (the fedblog-server CLI)`,
       needs: ["peerFollowsAlice", "aliceAccountId"],
       async run() {
         if (FEDBLOG_CLI === "") {
@@ -2698,7 +3333,7 @@ async function runScenario() {
     },
 
     {
-      name: `step 22: a fedblog admin suspends ${THIRD_USER}, whom the peer follows, then lifts it`,
+      name: `step 23: a fedblog admin suspends ${THIRD_USER}, whom the peer follows, then lifts it`,
       needs: [],
       async run() {
         if (FEDBLOG_CLI === "") {
@@ -2811,7 +3446,7 @@ async function runScenario() {
       },
     },
     {
-      name: `step 23: ${THIRD_USER} reports the peer with forward: a Flag reaches it`,
+      name: `step 24: ${THIRD_USER} reports the peer with forward: a Flag reaches it`,
       needs: ["cleoToken", "peerAccountId"],
       async run() {
         const comment = `Forwarded from fedblog ${randomUUID().slice(0, 8)}`;
@@ -2844,7 +3479,7 @@ async function runScenario() {
       },
     },
     {
-      name: "step 24: the peer's Flag about alice becomes a report in fedblog's admin API",
+      name: "step 25: the peer's Flag about alice becomes a report in fedblog's admin API",
       needs: ["adminToken", "status", "aliceAccountId"],
       async run() {
         const comment = `The peer reports alice ${randomUUID().slice(0, 8)}`;

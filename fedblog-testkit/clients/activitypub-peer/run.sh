@@ -18,8 +18,10 @@
 # remote custom emoji (an Emoji tag, shown in the status's `emojis`) and moves both ways (the
 # peer's Move to a second actor; alice's aliases and Move through the CLI) and moderation (an
 # account the peer follows suspended and unsuspended by an admin the CLI made, each an Update of
-# its actor; a report forwarded to the peer as a Flag; the peer's Flag filed as a report), all
-# with signed requests (215 checks; see README.md). peer.mjs runs the CLI mid-way as FEDBLOG_CLI, with the
+# its actor; a report forwarded to the peer as a Flag; the peer's Flag filed as a report) and
+# quote posts both ways (FEP-044f: interactionPolicy, QuoteRequest, Accept/Reject, the
+# QuoteAuthorization fetched signed, its revocation, a changed policy), all with signed
+# requests (279 checks; see README.md). peer.mjs runs the CLI mid-way as FEDBLOG_CLI, with the
 # FEDBLOG_* settings below. Stops the server, prints the server log's tail if the scenario
 # failed, checks that no token or password of alice's reached the log, and exits with the
 # scenario's exit code. Set KEEP_TMP=1 to keep the data dir and server log; PEER_LOG=info (or

@@ -2,9 +2,11 @@
 """Real-client scenario for quote posts (Mastodon 4.5), driven through Mastodon.py 2.x's own
 quote methods: `status_post(quoted_status_id=..., quote_approval_policy=...)`, `status_quotes`,
 `status_quote_revoke`, `status_update_quote_approval_policy` and `status_update(...,
-quote_approval_policy=...)`. No call goes around the library.
+quote_approval_policy=...)`, and `notifications(types=["quote"])`. No call goes around the
+library.
 
-bob quotes a public status of alice's (accepted, with the quoted status embedded), alice lists
+bob quotes a public status of alice's (accepted, with the quoted status embedded), alice is told
+of it by a `quote` notification carrying bob's quoting status, alice lists
 the quotes of her status, a status whose policy is `nobody` and a followers-only status cannot be
 quoted by others (404, which Mastodon.py raises as MastodonNotFoundError), alice narrows a
 policy to followers and widens it again by editing, and finally revokes bob's quote.
@@ -35,6 +37,7 @@ class Quotes(Steps):
     def steps(self):
         return [
             ("quote_a_public_status", self.quote_public),
+            ("quote_notification", self.quote_notification),
             ("quoted_status_counts_and_policy", self.quoted_status),
             ("list_quotes_of_own_status", self.list_quotes),
             ("policy_nobody_refuses_others", self.policy_nobody),
@@ -54,6 +57,21 @@ class Quotes(Steps):
             q.quoted_status is not None and q.quoted_status.id == self.original.id,
             f"the quoted status is {q.quoted_status}",
         )
+
+    def quote_notification(self) -> None:
+        alice, bob = self.c["alice"], self.c["bob"]
+        told = alice.notifications(types=["quote"])
+        check(all(n.type == "quote" for n in told), f"types=['quote'] answered {told}")
+        ours = [n for n in told if n.status is not None and n.status.id == self.quote.id]
+        check(len(ours) == 1, f"alice's quote notifications are {told}")
+        n = ours[0]
+        check(n.account.id == bob.me().id, f"the quote notification comes from {n.account.acct}")
+        check(
+            n.status.quote is not None and n.status.quote.quoted_status.id == self.original.id,
+            f"the notification's status quotes {n.status.quote}",
+        )
+        others = alice.notifications(exclude_types=["quote"])
+        check(all(n.type != "quote" for n in others), f"exclude_types=['quote'] answered {others}")
 
     def quoted_status(self) -> None:
         seen = self.c["bob"].status(self.original)

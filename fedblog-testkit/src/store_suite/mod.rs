@@ -637,6 +637,7 @@ macro_rules! __store_suite_for_each_check {
                 accepted_quotes_page_newest_first_and_count,
                 quote_policies_are_set_and_replaced,
                 deleting_a_status_removes_its_quote_and_policy,
+                quotes_are_found_by_activity_and_approval_uri,
             }
             cards {
                 ; given capabilities: preview_cards_round_trip_one_per_url,

@@ -400,3 +400,105 @@ pub async fn deleting_a_status_removes_its_quote_and_policy(
         "deleting the quoted status keeps the quotes of it"
     );
 }
+
+/// `quote_by_activity_uri` and `quote_by_approval_uri` find a quote by the id of its
+/// `QuoteRequest` and of its `QuoteAuthorization` (set when inserted or by an update, and
+/// followed when an update changes them), exactly as stored; an id no quote has, or the one of
+/// the other kind, finds nothing.
+pub async fn quotes_are_found_by_activity_and_approval_uri(
+    store: &dyn Store,
+    capabilities: Capabilities,
+) {
+    let Some(q) = quotes(store, capabilities) else {
+        return;
+    };
+    let ids = IdGenerator::default();
+    let alice = add_local(store, &ids, "alice").await;
+    let bob = add_local(store, &ids, "bob").await;
+    let original = add_status(store, status(&ids, &alice, T0 + 1_000)).await;
+    let q1 = add_status(store, status(&ids, &bob, T0 + 2_000)).await;
+    let q2 = add_status(store, status(&ids, &bob, T0 + 3_000)).await;
+    let request = "https://remote.example/users/bob/quote_requests/1";
+    let approval = "https://remote.example/users/alice/quote_authorizations/1";
+    let mut first = quote(
+        &ids,
+        q1.id,
+        bob.id,
+        original.id,
+        alice.id,
+        QuoteState::Pending,
+        T0 + 2_000,
+    );
+    first.activity_uri = Some(request.into());
+    let second = quote(
+        &ids,
+        q2.id,
+        bob.id,
+        original.id,
+        alice.id,
+        QuoteState::Pending,
+        T0 + 3_000,
+    );
+    q.insert_quote(&first).await.expect("insert_quote");
+    q.insert_quote(&second).await.expect("insert_quote");
+    assert_eq!(
+        q.quote_by_activity_uri(request)
+            .await
+            .expect("quote_by_activity_uri"),
+        Some(first.clone()),
+        "quote_by_activity_uri finds the quote inserted with that QuoteRequest id"
+    );
+    assert_eq!(
+        q.quote_by_approval_uri(request)
+            .await
+            .expect("quote_by_approval_uri"),
+        None,
+        "a QuoteRequest id is not an authorization id"
+    );
+    assert_eq!(
+        q.quote_by_approval_uri(approval)
+            .await
+            .expect("quote_by_approval_uri"),
+        None,
+        "no quote has this authorization yet"
+    );
+    let mut accepted = second.clone();
+    accepted.state = QuoteState::Accepted;
+    accepted.approval_uri = Some(approval.into());
+    accepted.activity_uri = Some("https://remote.example/users/bob/quote_requests/2".into());
+    accepted.updated_at = at(T0 + 4_000);
+    q.update_quote(&accepted).await.expect("update_quote");
+    assert_eq!(
+        q.quote_by_approval_uri(approval)
+            .await
+            .expect("quote_by_approval_uri"),
+        Some(accepted.clone()),
+        "quote_by_approval_uri finds the quote an update gave that authorization id"
+    );
+    assert_eq!(
+        q.quote_by_activity_uri("https://remote.example/users/bob/quote_requests/2")
+            .await
+            .expect("quote_by_activity_uri")
+            .map(|x| x.id),
+        Some(second.id),
+        "quote_by_activity_uri follows an updated QuoteRequest id"
+    );
+    assert_eq!(
+        q.quote_by_activity_uri("https://remote.example/users/bob/quote_requests/9")
+            .await
+            .expect("quote_by_activity_uri"),
+        None,
+        "an id no quote has finds nothing"
+    );
+    let mut moved = first.clone();
+    moved.activity_uri = None;
+    moved.updated_at = at(T0 + 5_000);
+    q.update_quote(&moved).await.expect("update_quote");
+    assert_eq!(
+        q.quote_by_activity_uri(request)
+            .await
+            .expect("quote_by_activity_uri"),
+        None,
+        "an id an update took away finds nothing"
+    );
+}

@@ -4,6 +4,8 @@
 //! (`fetch_access`).
 //! <https://docs.joinmastodon.org/spec/activitypub/>
 pub mod actor;
+pub mod context;
+pub mod context_items;
 pub mod featured;
 pub mod featured_tags;
 pub mod followers;
@@ -20,12 +22,15 @@ pub mod quote_authorization;
 pub mod replies;
 pub mod shared_inbox;
 pub mod status_activity;
+pub mod status_embed;
 pub mod status_likes;
 pub mod status_page;
 pub mod status_shares;
 
 #[cfg(test)]
 mod authorized_fetch_tests;
+#[cfg(test)]
+mod contexts_tests;
 
 use serde::Deserialize;
 

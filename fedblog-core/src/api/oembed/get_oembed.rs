@@ -5,11 +5,11 @@
 //! status, is a 404, as Mastodon answers.
 //! <https://docs.joinmastodon.org/methods/oembed/>
 //!
-//! Mastodon's embed is a styled blockquote with a link and a script that loads its web
-//! interface's embed page; fedblog has neither that page nor the script, so its embed is the
-//! blockquote with the link and a plain line naming the author, every value escaped. `width` is
-//! `maxwidth` (400 by default, as Mastodon's); `height` is null whatever `maxheight` says, as
-//! Mastodon's is (the embed grows with the status).
+//! The embed is an iframe of the status's embed page (`/@username/:id/embed`), as Mastodon's:
+//! class `mastodon-embed`, `max-width: 100%; border: 0`, fullscreen allowed, and the `width`
+//! and `height` the document gives: `width` is `maxwidth` (400 by default, as Mastodon's),
+//! `height` is `maxheight`, null (and left off the iframe) without one. Mastodon adds a script
+//! of its web interface that resizes the frame to its page; fedblog has no such script.
 
 use http::Method;
 use serde::{Deserialize, Serialize};
@@ -33,7 +33,7 @@ pub struct GetOEmbedRequest {
     /// The embed's width in pixels.
     #[serde(deserialize_with = "de::opt_i64")]
     pub maxwidth: Option<i64>,
-    /// The embed's height in pixels (taken, and left unused as Mastodon leaves it).
+    /// The embed's height in pixels.
     #[serde(deserialize_with = "de::opt_i64")]
     pub maxheight: Option<i64>,
 }
@@ -62,7 +62,7 @@ pub struct OEmbed {
     pub html: String,
     /// Its width.
     pub width: i64,
-    /// Its height: always null.
+    /// Its height: `maxheight`, else null.
     pub height: Option<i64>,
 }
 
@@ -83,6 +83,17 @@ fn local_status(base: &str, url: &str) -> Option<(String, crate::Id)> {
         return None;
     }
     Some((user.to_string(), id.parse().ok()?))
+}
+
+/// The iframe of an embed page, `height` written only when there is one.
+fn embed_iframe(src: &str, width: i64, height: Option<i64>) -> String {
+    let height = height
+        .map(|h| format!(" height=\"{h}\""))
+        .unwrap_or_default();
+    format!(
+        "<iframe src=\"{}\" class=\"mastodon-embed\" style=\"max-width: 100%; border: 0\" width=\"{width}\"{height} allow=\"fullscreen\"></iframe>",
+        html_escape::encode_double_quoted_attribute(src),
+    )
 }
 
 impl Endpoint for GetOEmbed {
@@ -124,12 +135,9 @@ impl Endpoint for GetOEmbed {
             author.display_name.clone()
         };
         let domain = app.config.domain.clone();
-        let html = format!(
-            "<blockquote class=\"mastodon-embed\"><a href=\"{}\" target=\"_blank\">Post by @{}@{}</a></blockquote>",
-            html_escape::encode_double_quoted_attribute(&status_url),
-            html_escape::encode_text(&author.username),
-            html_escape::encode_text(&domain),
-        );
+        let width = r.maxwidth.filter(|w| *w != 0).unwrap_or(DEFAULT_WIDTH);
+        let height = r.maxheight;
+        let html = embed_iframe(&format!("{status_url}/embed"), width, height);
         Ok(Json(OEmbed {
             kind: "rich",
             version: "1.0",
@@ -140,15 +148,28 @@ impl Endpoint for GetOEmbed {
             provider_url: format!("{base}/"),
             cache_age: 86_400,
             html,
-            width: r.maxwidth.filter(|w| *w != 0).unwrap_or(DEFAULT_WIDTH),
-            height: None,
+            width,
+            height,
         }))
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::local_status;
+    use super::{embed_iframe, local_status};
+
+    #[test]
+    fn the_embed_is_an_iframe_of_the_embed_page() {
+        assert_eq!(
+            embed_iframe("https://example.test/@alice/1/embed", 400, None),
+            "<iframe src=\"https://example.test/@alice/1/embed\" class=\"mastodon-embed\" \
+             style=\"max-width: 100%; border: 0\" width=\"400\" allow=\"fullscreen\"></iframe>"
+        );
+        assert!(
+            embed_iframe("https://example.test/@a\"b/1/embed", 300, Some(200))
+                .contains("src=\"https://example.test/@a&quot;b/1/embed\" class=\"mastodon-embed\" style=\"max-width: 100%; border: 0\" width=\"300\" height=\"200\"")
+        );
+    }
 
     #[test]
     fn local_status_urls_are_recognised() {

@@ -125,11 +125,24 @@ impl Endpoint for CreateStatus {
         if let Some(v) = draft.visibility.clone() {
             new.visibility = Some(v);
         }
-        let record = app
+        // The quote is recorded before the status is fanned out and federated, so that its
+        // Create carries it.
+        let quotes = app.quotes();
+        let (record, quote) = app
             .statuses()
-            .publish_status(author, app_id, key, new)
+            .publish_status_with(author, app_id, key, new, |status| async move {
+                quotes.attach(author, &status, draft).await
+            })
             .await?;
-        app.quotes().attach(author, &record, draft).await?;
+        let quote = quote.flatten();
+        // A quote accepted at once (of a local post by someone else) tells the quoted author.
+        if let Some(q) = quote.filter(|q| q.state == crate::store::QuoteState::Accepted)
+            && let Some(quoted_account) = q.quoted_account_id.filter(|a| *a != author.id)
+        {
+            app.notifications()
+                .notify_quote(author, &record, quoted_account)
+                .await?;
+        }
         let mut rendered = app
             .render_statuses(
                 std::slice::from_ref(&record),

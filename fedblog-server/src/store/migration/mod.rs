@@ -42,6 +42,7 @@ mod m0038_announcements;
 mod m0039_preview_cards;
 mod m0040_crypto_keys;
 mod m0041_quotes;
+mod m0042_quote_uris;
 
 /// A named index on `table` over `cols` (shared by the migrations).
 fn index(name: &'static str, table: &'static str, cols: &[&'static str]) -> IndexCreateStatement {
@@ -121,6 +122,7 @@ impl MigratorTrait for Migrator {
             Box::new(m0039_preview_cards::Migration),
             Box::new(m0040_crypto_keys::Migration),
             Box::new(m0041_quotes::Migration),
+            Box::new(m0042_quote_uris::Migration),
         ]
     }
 }

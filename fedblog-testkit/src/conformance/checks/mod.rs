@@ -2,6 +2,7 @@
 
 pub mod account_statuses;
 pub mod accounts;
+pub mod activitypub_pages;
 pub mod admin;
 pub mod admin_blocks;
 pub mod admin_metrics;
@@ -95,6 +96,7 @@ pub fn all() -> Vec<Check> {
     v.extend(streaming::checks());
     v.extend(federation::checks());
     v.extend(federation_polls::checks());
+    v.extend(activitypub_pages::checks());
     v.extend(translation::checks());
     v.extend(reports::checks());
     v.extend(admin::checks());

@@ -50,6 +50,11 @@ pub fn checks() -> Vec<Check> {
             revoke_quote
         ),
         check!(
+            "quotes/notification/quote",
+            "quoting another account's status gives its author a `quote` notification from the quoting account carrying the quoting status (types[]=quote finds it, exclude_types[]=quote leaves it out); a self-quote tells nobody",
+            quote_notification
+        ),
+        check!(
             "quotes/interaction-policy/update",
             "PUT /api/v1/statuses/:id/interaction_policy sets quote_approval (followers: automatic [followers], non-followers then refused); an unknown policy is a 422 and another account's status a 403",
             update_policy
@@ -349,6 +354,69 @@ async fn update_policy(cx: &Cx) -> CheckResult {
         ok["quote"]["state"] == "accepted",
         "quoting after the policy became public got {}",
         ok["quote"]
+    );
+    Ok(())
+}
+
+async fn quote_notification(cx: &Cx) -> CheckResult {
+    let (alice, bob) = (cx.new_user("quoted").await?, cx.new_user("quoter").await?);
+    let original = posted(cx, &alice, &[("status", "quote me, tell me")]).await?;
+    let oid = id_of(&original)?;
+    let own = posted(
+        cx,
+        &alice,
+        &[("status", "me again"), ("quoted_status_id", &oid)],
+    )
+    .await?;
+    ensure!(
+        own["quote"]["state"] == "accepted",
+        "a self-quote has quote {}",
+        own["quote"]
+    );
+    let q = posted(
+        cx,
+        &bob,
+        &[("status", "look at this"), ("quoted_status_id", &oid)],
+    )
+    .await?;
+    let qid = id_of(&q)?;
+    let quotes = super::notifications::list(cx, &alice, "?types[]=quote").await?;
+    ensure!(
+        quotes.len() == 1,
+        "types[]=quote lists {} notifications (one expected: a self-quote tells nobody): {quotes:?}",
+        quotes.len()
+    );
+    let n = &quotes[0];
+    ensure!(
+        n["type"] == "quote",
+        "the notification has type {}",
+        n["type"]
+    );
+    ensure!(
+        n["account"]["id"] == bob.id.as_str(),
+        "the quote notification's account is {}, not the quoting account {}",
+        n["account"]["id"],
+        bob.id
+    );
+    ensure!(
+        n["status"]["id"] == qid.as_str(),
+        "the quote notification carries status {}, not the quoting status {qid}",
+        n["status"]["id"]
+    );
+    ensure!(
+        n["status"]["quote"]["quoted_status"]["id"] == oid.as_str(),
+        "the quoting status in the notification quotes {}",
+        n["status"]["quote"]["quoted_status"]["id"]
+    );
+    let others = super::notifications::list(cx, &alice, "?exclude_types[]=quote").await?;
+    ensure!(
+        others.iter().all(|n| n["type"] != "quote"),
+        "exclude_types[]=quote still lists a quote: {others:?}"
+    );
+    let told_bob = super::notifications::list(cx, &bob, "").await?;
+    ensure!(
+        told_bob.is_empty(),
+        "the quoting account is told {told_bob:?}"
     );
     Ok(())
 }
