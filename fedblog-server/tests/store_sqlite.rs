@@ -433,6 +433,19 @@ fn postgres_url(test: &str) -> Option<String> {
     }
 }
 
+/// One connection to the scratch database, for statements about schemas.
+async fn postgres_admin(base: &str) -> SeaStore {
+    connect(
+        base,
+        &ConnectSettings {
+            max_connections: 1,
+            statement_timeout_secs: None,
+        },
+    )
+    .await
+    .expect("connect to PostgreSQL")
+}
+
 /// `base` with `search_path` set to `schema`.
 fn schema_url(base: &str, schema: &str) -> String {
     let sep = if base.contains('?') { '&' } else { '?' };
@@ -442,15 +455,7 @@ fn schema_url(base: &str, schema: &str) -> String {
 /// A new, empty, migrated schema in the scratch database, used through `search_path`.
 async fn fresh_postgres_schema(base: &str, schema: &str) -> SeaStore {
     use sea_orm::ConnectionTrait;
-    let admin = connect(
-        base,
-        &ConnectSettings {
-            max_connections: 1,
-            statement_timeout_secs: None,
-        },
-    )
-    .await
-    .expect("connect to PostgreSQL");
+    let admin = postgres_admin(base).await;
     // `pg_trgm` goes in `public`, shared by every scratch schema: the migration would otherwise
     // install it in the first schema on the search path (this test's), and the test that drops
     // its schema would drop the extension under the tests still migrating theirs. Two tests
@@ -515,15 +520,7 @@ async fn fresh_postgres_schema(base: &str, schema: &str) -> SeaStore {
 
 async fn drop_schema(base: &str, schema: &str) {
     use sea_orm::ConnectionTrait;
-    let admin = connect(
-        base,
-        &ConnectSettings {
-            max_connections: 1,
-            statement_timeout_secs: None,
-        },
-    )
-    .await
-    .expect("connect to PostgreSQL");
+    let admin = postgres_admin(base).await;
     admin
         .connection()
         .execute_unprepared(&format!("DROP SCHEMA {schema} CASCADE"))
@@ -693,15 +690,7 @@ async fn emptying_statement(store: &SeaStore, schema: &str) -> String {
 /// Runs an [`emptying_statement`].
 async fn empty_schema(base: &str, reset: &str) {
     use sea_orm::ConnectionTrait;
-    let admin = connect(
-        base,
-        &ConnectSettings {
-            max_connections: 1,
-            statement_timeout_secs: None,
-        },
-    )
-    .await
-    .expect("connect to PostgreSQL");
+    let admin = postgres_admin(base).await;
     admin
         .connection()
         .execute_unprepared(reset)

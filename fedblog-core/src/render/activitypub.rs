@@ -436,15 +436,7 @@ impl App {
         } else {
             s.spoiler_text.clone()
         };
-        let body = if s.spoiler_text.is_empty() {
-            s.content.clone()
-        } else {
-            format!(
-                "<details><summary>{}</summary>{}</details>",
-                esc(&s.spoiler_text),
-                s.content
-            )
-        };
+        let body = content_behind_warning(s);
         page(
             &format!("{name} (@{})", self.full_acct(a)),
             &description,
@@ -456,6 +448,19 @@ impl App {
                 esc(name),
                 t = timestamp(s.created_at),
             ),
+        )
+    }
+}
+
+/// A status's HTML for a page: its content, folded under its content warning when it has one.
+pub(crate) fn content_behind_warning(s: &crate::store::StatusRecord) -> String {
+    if s.spoiler_text.is_empty() {
+        s.content.clone()
+    } else {
+        format!(
+            "<details><summary>{}</summary>{}</details>",
+            esc(&s.spoiler_text),
+            s.content
         )
     }
 }

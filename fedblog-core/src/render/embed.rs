@@ -29,15 +29,7 @@ impl App {
         };
         let handle = format!("@{}@{}", a.username, self.config.domain);
         let url = format!("{base}/@{}/{}", a.username, s.id);
-        let text = if s.spoiler_text.is_empty() {
-            s.content.clone()
-        } else {
-            format!(
-                "<details><summary>{}</summary>{}</details>",
-                esc(&s.spoiler_text),
-                s.content
-            )
-        };
+        let text = crate::render::activitypub::content_behind_warning(s);
         let media: String = parts
             .media
             .iter()

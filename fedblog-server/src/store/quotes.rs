@@ -190,19 +190,23 @@ impl QuoteStore for SeaStore {
     }
 
     async fn quote_by_activity_uri(&self, uri: &str) -> StoreResult<Option<QuoteRecord>> {
-        quotes::Entity::find()
-            .filter(quotes::Column::ActivityUri.eq(uri))
-            .order_by_asc(quotes::Column::Id)
-            .one(&self.db)
-            .await
-            .map_err(backend_err)?
-            .map(quote_from_row)
-            .transpose()
+        self.quote_where(quotes::Column::ActivityUri, uri).await
     }
 
     async fn quote_by_approval_uri(&self, uri: &str) -> StoreResult<Option<QuoteRecord>> {
+        self.quote_where(quotes::Column::ApprovalUri, uri).await
+    }
+}
+
+impl SeaStore {
+    /// The first quote whose `column` (one of the two URI columns) is `uri`.
+    async fn quote_where(
+        &self,
+        column: quotes::Column,
+        uri: &str,
+    ) -> StoreResult<Option<QuoteRecord>> {
         quotes::Entity::find()
-            .filter(quotes::Column::ApprovalUri.eq(uri))
+            .filter(column.eq(uri))
             .order_by_asc(quotes::Column::Id)
             .one(&self.db)
             .await
